@@ -1,0 +1,417 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'exa'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'exa' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('finops', 'finops', [CompletionResultType]::ParameterValue, 'Energy, carbon and cost of GPU and CPU work')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Where the config file is, what is in effect, and a starting file')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions for exa')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print exa''s man page (roff), or a subcommand''s')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'exa;finops' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('carbon', 'carbon', [CompletionResultType]::ParameterValue, 'Energy and carbon: kWh and gCO2e')
+            [CompletionResult]::new('cost', 'cost', [CompletionResultType]::ParameterValue, 'Money: USD from a rate card')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'exa;finops;carbon' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('providers', 'providers', [CompletionResultType]::ParameterValue, 'List the carbon providers, each with its kind, uncertainty and status')
+            [CompletionResult]::new('estimate', 'estimate', [CompletionResultType]::ParameterValue, 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a carbon provider: formulas, coefficients with defaults, metadata')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'exa;finops;carbon;providers' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;finops;carbon;estimate' {
+            [CompletionResult]::new('--gpu-hours', '--gpu-hours', [CompletionResultType]::ParameterName, 'GPU-hours of the work (device-hours: 2 GPUs for 6 hours is 12)')
+            [CompletionResult]::new('--cpu-hours', '--cpu-hours', [CompletionResultType]::ParameterName, 'CPU-core-hours of the work, as the scheduler reports them')
+            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'The provider: a name from `providers`, or a path to a provider file or plugin')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set any coefficient of the provider, e.g. --set ram_gb=64 (repeatable)')
+            [CompletionResult]::new('--pue', '--pue', [CompletionResultType]::ParameterName, 'Data-centre PUE (coefficient pue)')
+            [CompletionResult]::new('--gpu-tdp', '--gpu-tdp', [CompletionResultType]::ParameterName, 'Power of one GPU board in watts (coefficient gpu_tdp_watts)')
+            [CompletionResult]::new('--cpu-tdp', '--cpu-tdp', [CompletionResultType]::ParameterName, 'Power per CPU-hour in watts (coefficient cpu_tdp_watts)')
+            [CompletionResult]::new('--grid-intensity', '--grid-intensity', [CompletionResultType]::ParameterName, 'Grid carbon intensity in gCO2e/kWh (coefficient grid_intensity_g_per_kwh)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;finops;carbon;show' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;finops;carbon;help' {
+            [CompletionResult]::new('providers', 'providers', [CompletionResultType]::ParameterValue, 'List the carbon providers, each with its kind, uncertainty and status')
+            [CompletionResult]::new('estimate', 'estimate', [CompletionResultType]::ParameterValue, 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a carbon provider: formulas, coefficients with defaults, metadata')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'exa;finops;carbon;help;providers' {
+            break
+        }
+        'exa;finops;carbon;help;estimate' {
+            break
+        }
+        'exa;finops;carbon;help;show' {
+            break
+        }
+        'exa;finops;carbon;help;help' {
+            break
+        }
+        'exa;finops;cost' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('providers', 'providers', [CompletionResultType]::ParameterValue, 'List the cost providers (rate cards), each with its kind and status')
+            [CompletionResult]::new('estimate', 'estimate', [CompletionResultType]::ParameterValue, 'Estimate the cost (USD) of GPU and CPU hours')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a cost provider: formulas, coefficients with defaults, metadata')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'exa;finops;cost;providers' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;finops;cost;estimate' {
+            [CompletionResult]::new('--gpu-hours', '--gpu-hours', [CompletionResultType]::ParameterName, 'GPU-hours of the work (device-hours: 2 GPUs for 6 hours is 12)')
+            [CompletionResult]::new('--cpu-hours', '--cpu-hours', [CompletionResultType]::ParameterName, 'CPU-core-hours of the work, as the scheduler reports them')
+            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'The provider: a name from `providers`, or a path to a provider file or plugin')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set any coefficient of the provider, e.g. --set ram_gb=64 (repeatable)')
+            [CompletionResult]::new('--gpu-rate', '--gpu-rate', [CompletionResultType]::ParameterName, 'Price of one GPU-hour in USD (coefficient gpu_rate)')
+            [CompletionResult]::new('--cpu-rate', '--cpu-rate', [CompletionResultType]::ParameterName, 'Price of one CPU-hour in USD (coefficient cpu_rate)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;finops;cost;show' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;finops;cost;help' {
+            [CompletionResult]::new('providers', 'providers', [CompletionResultType]::ParameterValue, 'List the cost providers (rate cards), each with its kind and status')
+            [CompletionResult]::new('estimate', 'estimate', [CompletionResultType]::ParameterValue, 'Estimate the cost (USD) of GPU and CPU hours')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a cost provider: formulas, coefficients with defaults, metadata')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'exa;finops;cost;help;providers' {
+            break
+        }
+        'exa;finops;cost;help;estimate' {
+            break
+        }
+        'exa;finops;cost;help;show' {
+            break
+        }
+        'exa;finops;cost;help;help' {
+            break
+        }
+        'exa;finops;help' {
+            [CompletionResult]::new('carbon', 'carbon', [CompletionResultType]::ParameterValue, 'Energy and carbon: kWh and gCO2e')
+            [CompletionResult]::new('cost', 'cost', [CompletionResultType]::ParameterValue, 'Money: USD from a rate card')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'exa;finops;help;carbon' {
+            [CompletionResult]::new('providers', 'providers', [CompletionResultType]::ParameterValue, 'List the carbon providers, each with its kind, uncertainty and status')
+            [CompletionResult]::new('estimate', 'estimate', [CompletionResultType]::ParameterValue, 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a carbon provider: formulas, coefficients with defaults, metadata')
+            break
+        }
+        'exa;finops;help;carbon;providers' {
+            break
+        }
+        'exa;finops;help;carbon;estimate' {
+            break
+        }
+        'exa;finops;help;carbon;show' {
+            break
+        }
+        'exa;finops;help;cost' {
+            [CompletionResult]::new('providers', 'providers', [CompletionResultType]::ParameterValue, 'List the cost providers (rate cards), each with its kind and status')
+            [CompletionResult]::new('estimate', 'estimate', [CompletionResultType]::ParameterValue, 'Estimate the cost (USD) of GPU and CPU hours')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a cost provider: formulas, coefficients with defaults, metadata')
+            break
+        }
+        'exa;finops;help;cost;providers' {
+            break
+        }
+        'exa;finops;help;cost;estimate' {
+            break
+        }
+        'exa;finops;help;cost;show' {
+            break
+        }
+        'exa;finops;help;help' {
+            break
+        }
+        'exa;config' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print where the config file is, and whether it exists')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the settings in effect, each with where it came from')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write a commented starting config file')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'exa;config;path' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;config;show' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;config;init' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace an existing file')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;config;help' {
+            [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print where the config file is, and whether it exists')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the settings in effect, each with where it came from')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write a commented starting config file')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'exa;config;help;path' {
+            break
+        }
+        'exa;config;help;show' {
+            break
+        }
+        'exa;config;help;init' {
+            break
+        }
+        'exa;config;help;help' {
+            break
+        }
+        'exa;completions' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;man' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;help' {
+            [CompletionResult]::new('finops', 'finops', [CompletionResultType]::ParameterValue, 'Energy, carbon and cost of GPU and CPU work')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Where the config file is, what is in effect, and a starting file')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions for exa')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print exa''s man page (roff), or a subcommand''s')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'exa;help;finops' {
+            [CompletionResult]::new('carbon', 'carbon', [CompletionResultType]::ParameterValue, 'Energy and carbon: kWh and gCO2e')
+            [CompletionResult]::new('cost', 'cost', [CompletionResultType]::ParameterValue, 'Money: USD from a rate card')
+            break
+        }
+        'exa;help;finops;carbon' {
+            [CompletionResult]::new('providers', 'providers', [CompletionResultType]::ParameterValue, 'List the carbon providers, each with its kind, uncertainty and status')
+            [CompletionResult]::new('estimate', 'estimate', [CompletionResultType]::ParameterValue, 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a carbon provider: formulas, coefficients with defaults, metadata')
+            break
+        }
+        'exa;help;finops;carbon;providers' {
+            break
+        }
+        'exa;help;finops;carbon;estimate' {
+            break
+        }
+        'exa;help;finops;carbon;show' {
+            break
+        }
+        'exa;help;finops;cost' {
+            [CompletionResult]::new('providers', 'providers', [CompletionResultType]::ParameterValue, 'List the cost providers (rate cards), each with its kind and status')
+            [CompletionResult]::new('estimate', 'estimate', [CompletionResultType]::ParameterValue, 'Estimate the cost (USD) of GPU and CPU hours')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a cost provider: formulas, coefficients with defaults, metadata')
+            break
+        }
+        'exa;help;finops;cost;providers' {
+            break
+        }
+        'exa;help;finops;cost;estimate' {
+            break
+        }
+        'exa;help;finops;cost;show' {
+            break
+        }
+        'exa;help;config' {
+            [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print where the config file is, and whether it exists')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the settings in effect, each with where it came from')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write a commented starting config file')
+            break
+        }
+        'exa;help;config;path' {
+            break
+        }
+        'exa;help;config;show' {
+            break
+        }
+        'exa;help;config;init' {
+            break
+        }
+        'exa;help;completions' {
+            break
+        }
+        'exa;help;man' {
+            break
+        }
+        'exa;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

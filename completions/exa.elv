@@ -1,0 +1,354 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[exa] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'exa'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'exa'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand finops 'Energy, carbon and cost of GPU and CPU work'
+            cand config 'Where the config file is, what is in effect, and a starting file'
+            cand completions 'Print shell completions for exa'
+            cand man 'Print exa''s man page (roff), or a subcommand''s'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'exa;finops'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand carbon 'Energy and carbon: kWh and gCO2e'
+            cand cost 'Money: USD from a rate card'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'exa;finops;carbon'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand providers 'List the carbon providers, each with its kind, uncertainty and status'
+            cand estimate 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours'
+            cand show 'Show a carbon provider: formulas, coefficients with defaults, metadata'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'exa;finops;carbon;providers'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;finops;carbon;estimate'= {
+            cand --gpu-hours 'GPU-hours of the work (device-hours: 2 GPUs for 6 hours is 12)'
+            cand --cpu-hours 'CPU-core-hours of the work, as the scheduler reports them'
+            cand --provider 'The provider: a name from `providers`, or a path to a provider file or plugin'
+            cand --set 'Set any coefficient of the provider, e.g. --set ram_gb=64 (repeatable)'
+            cand --pue 'Data-centre PUE (coefficient pue)'
+            cand --gpu-tdp 'Power of one GPU board in watts (coefficient gpu_tdp_watts)'
+            cand --cpu-tdp 'Power per CPU-hour in watts (coefficient cpu_tdp_watts)'
+            cand --grid-intensity 'Grid carbon intensity in gCO2e/kWh (coefficient grid_intensity_g_per_kwh)'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;finops;carbon;show'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;finops;carbon;help'= {
+            cand providers 'List the carbon providers, each with its kind, uncertainty and status'
+            cand estimate 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours'
+            cand show 'Show a carbon provider: formulas, coefficients with defaults, metadata'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'exa;finops;carbon;help;providers'= {
+        }
+        &'exa;finops;carbon;help;estimate'= {
+        }
+        &'exa;finops;carbon;help;show'= {
+        }
+        &'exa;finops;carbon;help;help'= {
+        }
+        &'exa;finops;cost'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand providers 'List the cost providers (rate cards), each with its kind and status'
+            cand estimate 'Estimate the cost (USD) of GPU and CPU hours'
+            cand show 'Show a cost provider: formulas, coefficients with defaults, metadata'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'exa;finops;cost;providers'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;finops;cost;estimate'= {
+            cand --gpu-hours 'GPU-hours of the work (device-hours: 2 GPUs for 6 hours is 12)'
+            cand --cpu-hours 'CPU-core-hours of the work, as the scheduler reports them'
+            cand --provider 'The provider: a name from `providers`, or a path to a provider file or plugin'
+            cand --set 'Set any coefficient of the provider, e.g. --set ram_gb=64 (repeatable)'
+            cand --gpu-rate 'Price of one GPU-hour in USD (coefficient gpu_rate)'
+            cand --cpu-rate 'Price of one CPU-hour in USD (coefficient cpu_rate)'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;finops;cost;show'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;finops;cost;help'= {
+            cand providers 'List the cost providers (rate cards), each with its kind and status'
+            cand estimate 'Estimate the cost (USD) of GPU and CPU hours'
+            cand show 'Show a cost provider: formulas, coefficients with defaults, metadata'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'exa;finops;cost;help;providers'= {
+        }
+        &'exa;finops;cost;help;estimate'= {
+        }
+        &'exa;finops;cost;help;show'= {
+        }
+        &'exa;finops;cost;help;help'= {
+        }
+        &'exa;finops;help'= {
+            cand carbon 'Energy and carbon: kWh and gCO2e'
+            cand cost 'Money: USD from a rate card'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'exa;finops;help;carbon'= {
+            cand providers 'List the carbon providers, each with its kind, uncertainty and status'
+            cand estimate 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours'
+            cand show 'Show a carbon provider: formulas, coefficients with defaults, metadata'
+        }
+        &'exa;finops;help;carbon;providers'= {
+        }
+        &'exa;finops;help;carbon;estimate'= {
+        }
+        &'exa;finops;help;carbon;show'= {
+        }
+        &'exa;finops;help;cost'= {
+            cand providers 'List the cost providers (rate cards), each with its kind and status'
+            cand estimate 'Estimate the cost (USD) of GPU and CPU hours'
+            cand show 'Show a cost provider: formulas, coefficients with defaults, metadata'
+        }
+        &'exa;finops;help;cost;providers'= {
+        }
+        &'exa;finops;help;cost;estimate'= {
+        }
+        &'exa;finops;help;cost;show'= {
+        }
+        &'exa;finops;help;help'= {
+        }
+        &'exa;config'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand path 'Print where the config file is, and whether it exists'
+            cand show 'Print the settings in effect, each with where it came from'
+            cand init 'Write a commented starting config file'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'exa;config;path'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;config;show'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;config;init'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --force 'Replace an existing file'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;config;help'= {
+            cand path 'Print where the config file is, and whether it exists'
+            cand show 'Print the settings in effect, each with where it came from'
+            cand init 'Write a commented starting config file'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'exa;config;help;path'= {
+        }
+        &'exa;config;help;show'= {
+        }
+        &'exa;config;help;init'= {
+        }
+        &'exa;config;help;help'= {
+        }
+        &'exa;completions'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;man'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;help'= {
+            cand finops 'Energy, carbon and cost of GPU and CPU work'
+            cand config 'Where the config file is, what is in effect, and a starting file'
+            cand completions 'Print shell completions for exa'
+            cand man 'Print exa''s man page (roff), or a subcommand''s'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'exa;help;finops'= {
+            cand carbon 'Energy and carbon: kWh and gCO2e'
+            cand cost 'Money: USD from a rate card'
+        }
+        &'exa;help;finops;carbon'= {
+            cand providers 'List the carbon providers, each with its kind, uncertainty and status'
+            cand estimate 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours'
+            cand show 'Show a carbon provider: formulas, coefficients with defaults, metadata'
+        }
+        &'exa;help;finops;carbon;providers'= {
+        }
+        &'exa;help;finops;carbon;estimate'= {
+        }
+        &'exa;help;finops;carbon;show'= {
+        }
+        &'exa;help;finops;cost'= {
+            cand providers 'List the cost providers (rate cards), each with its kind and status'
+            cand estimate 'Estimate the cost (USD) of GPU and CPU hours'
+            cand show 'Show a cost provider: formulas, coefficients with defaults, metadata'
+        }
+        &'exa;help;finops;cost;providers'= {
+        }
+        &'exa;help;finops;cost;estimate'= {
+        }
+        &'exa;help;finops;cost;show'= {
+        }
+        &'exa;help;config'= {
+            cand path 'Print where the config file is, and whether it exists'
+            cand show 'Print the settings in effect, each with where it came from'
+            cand init 'Write a commented starting config file'
+        }
+        &'exa;help;config;path'= {
+        }
+        &'exa;help;config;show'= {
+        }
+        &'exa;help;config;init'= {
+        }
+        &'exa;help;completions'= {
+        }
+        &'exa;help;man'= {
+        }
+        &'exa;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,134 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_exa_global_optspecs
+    string join \n o/output= json config= strict h/help V/version
+end
+
+function __fish_exa_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_exa_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_exa_using_subcommand
+    set -l cmd (__fish_exa_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c exa -n "__fish_exa_needs_command" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''"
+complete -c exa -n "__fish_exa_needs_command" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_needs_command" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_needs_command" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_needs_command" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_needs_command" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'
+complete -c exa -n "__fish_exa_needs_command" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
+complete -c exa -n "__fish_exa_needs_command" -f -a "completions" -d 'Print shell completions for exa'
+complete -c exa -n "__fish_exa_needs_command" -f -a "man" -d 'Print exa\'s man page (roff), or a subcommand\'s'
+complete -c exa -n "__fish_exa_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost help" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''"
+complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost help" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost help" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost help" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost help" -s h -l help -d 'Print help'
+complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost help" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost help" -f -a "carbon" -d 'Energy and carbon: kWh and gCO2e'
+complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost help" -f -a "cost" -d 'Money: USD from a rate card'
+complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''"
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -s h -l help -d 'Print help'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -f -a "providers" -d 'List the carbon providers, each with its kind, uncertainty and status'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -f -a "estimate" -d 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -f -a "show" -d 'Show a carbon provider: formulas, coefficients with defaults, metadata'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''"
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -s h -l help -d 'Print help'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "providers" -d 'List the cost providers (rate cards), each with its kind and status'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "estimate" -d 'Estimate the cost (USD) of GPU and CPU hours'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "show" -d 'Show a cost provider: formulas, coefficients with defaults, metadata'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from help" -f -a "carbon" -d 'Energy and carbon: kWh and gCO2e'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from help" -f -a "cost" -d 'Money: USD from a rate card'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''"
+complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -s h -l help -d 'Print help'
+complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -f -a "path" -d 'Print where the config file is, and whether it exists'
+complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -f -a "show" -d 'Print the settings in effect, each with where it came from'
+complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -f -a "init" -d 'Write a commented starting config file'
+complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from path" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''"
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from path" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from path" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from path" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from path" -s h -l help -d 'Print help'
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from path" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''"
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from show" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from show" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from show" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''"
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -l force -d 'Replace an existing file'
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -s h -l help -d 'Print help'
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "path" -d 'Print where the config file is, and whether it exists'
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print the settings in effect, each with where it came from'
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "init" -d 'Write a commented starting config file'
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand completions" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''"
+complete -c exa -n "__fish_exa_using_subcommand completions" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand completions" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand completions" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c exa -n "__fish_exa_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand man" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''"
+complete -c exa -n "__fish_exa_using_subcommand man" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand man" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand man" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand man" -s h -l help -d 'Print help'
+complete -c exa -n "__fish_exa_using_subcommand man" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config completions man help" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config completions man help" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config completions man help" -f -a "completions" -d 'Print shell completions for exa'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config completions man help" -f -a "man" -d 'Print exa\'s man page (roff), or a subcommand\'s'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "carbon" -d 'Energy and carbon: kWh and gCO2e'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "cost" -d 'Money: USD from a rate card'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "path" -d 'Print where the config file is, and whether it exists'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print the settings in effect, each with where it came from'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "init" -d 'Write a commented starting config file'

@@ -1,0 +1,187 @@
+//! The command line: clap definitions and nothing else.
+//!
+//! Doc comments here are the help text, the man pages and the completions.
+//! No behaviour lives here beyond parsing single values.
+
+mod values;
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+pub use values::{amount, assignment, Assignment};
+
+/// exa: what GPU and CPU work costs in energy, carbon and money.
+///
+/// Estimates from GPU-hours and CPU-hours with a methodology you pick, and
+/// says where every number came from. `exa -o json ...` prints JSON for
+/// scripts.
+#[derive(Debug, Parser)]
+#[command(name = "exa", version, propagate_version = true, max_term_width = 100)]
+#[command(after_help = "Exit status: 0 success, 1 a request refused or failed, 2 a malformed command line, config or input.")]
+pub struct Cli {
+    /// Output format: a table for people, or JSON for programs.
+    #[arg(short = 'o', long = "output", value_enum, global = true, default_value_t = Format::Table)]
+    pub output: Format,
+
+    /// Same as `-o json`.
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    /// The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG].
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1].
+    #[arg(long, global = true)]
+    pub strict: bool,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Table,
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Energy, carbon and cost of GPU and CPU work.
+    #[command(subcommand)]
+    Finops(Finops),
+    /// Where the config file is, what is in effect, and a starting file.
+    #[command(subcommand)]
+    Config(ConfigCmd),
+    /// Print shell completions for exa.
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print exa's man page (roff), or a subcommand's.
+    Man {
+        /// A subcommand path, e.g. `finops carbon estimate`.
+        command: Vec<String>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Finops {
+    /// Energy and carbon: kWh and gCO2e.
+    #[command(subcommand)]
+    Carbon(Carbon),
+    /// Money: USD from a rate card.
+    #[command(subcommand)]
+    Cost(Cost),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Carbon {
+    /// List the carbon providers, each with its kind, uncertainty and status.
+    Providers,
+    /// Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours.
+    ///
+    /// The provider is --provider, else EXAMLOPS_CARBON_PROVIDER, else
+    /// finops.carbon.provider in the config, else green-ai-default.
+    /// Coefficients are the provider's defaults, then the config's, then flags.
+    #[command(
+        after_help = "Examples:\n  exa finops carbon estimate --cpu-hours 32\n  exa finops carbon estimate --gpu-hours 12 --provider ccf-like --pue 1.3\n  exa -o json finops carbon estimate --gpu-hours 12 | jq .outputs.co2e_g"
+    )]
+    Estimate(CarbonEstimate),
+    /// Show a carbon provider: formulas, coefficients with defaults, metadata.
+    Show(Show),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Cost {
+    /// List the cost providers (rate cards), each with its kind and status.
+    Providers,
+    /// Estimate the cost (USD) of GPU and CPU hours.
+    ///
+    /// The provider is --provider, else EXAMLOPS_COST_PROVIDER, else
+    /// finops.cost.provider in the config, else flat-rate.
+    #[command(
+        after_help = "Examples:\n  exa finops cost estimate --gpu-hours 150 --provider tiered-example\n  exa finops cost estimate --gpu-hours 12 --cpu-hours 32 --gpu-rate 3.10"
+    )]
+    Estimate(CostEstimate),
+    /// Show a cost provider: formulas, coefficients with defaults, metadata.
+    Show(Show),
+}
+
+#[derive(Debug, Args)]
+pub struct Show {
+    /// The provider's name, or a path to a provider file or plugin.
+    pub name: String,
+}
+
+/// What every estimate takes.
+#[derive(Debug, Args)]
+pub struct Hours {
+    /// GPU-hours of the work (device-hours: 2 GPUs for 6 hours is 12).
+    #[arg(long, value_name = "HOURS", value_parser = amount, allow_negative_numbers = true)]
+    pub gpu_hours: Option<f64>,
+
+    /// CPU-core-hours of the work, as the scheduler reports them.
+    #[arg(long, value_name = "HOURS", value_parser = amount, allow_negative_numbers = true)]
+    pub cpu_hours: Option<f64>,
+
+    /// The provider: a name from `providers`, or a path to a provider file or plugin.
+    #[arg(long, value_name = "NAME")]
+    pub provider: Option<String>,
+
+    /// Set any coefficient of the provider, e.g. --set ram_gb=64 (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = assignment, allow_negative_numbers = true)]
+    pub set: Vec<Assignment>,
+}
+
+#[derive(Debug, Args)]
+pub struct CarbonEstimate {
+    #[command(flatten)]
+    pub hours: Hours,
+
+    /// Data-centre PUE (coefficient pue).
+    #[arg(long, value_name = "RATIO", value_parser = amount, allow_negative_numbers = true)]
+    pub pue: Option<f64>,
+
+    /// Power of one GPU board in watts (coefficient gpu_tdp_watts).
+    #[arg(long, value_name = "WATTS", value_parser = amount, allow_negative_numbers = true)]
+    pub gpu_tdp: Option<f64>,
+
+    /// Power per CPU-hour in watts (coefficient cpu_tdp_watts).
+    #[arg(long, value_name = "WATTS", value_parser = amount, allow_negative_numbers = true)]
+    pub cpu_tdp: Option<f64>,
+
+    /// Grid carbon intensity in gCO2e/kWh (coefficient grid_intensity_g_per_kwh).
+    #[arg(long, value_name = "G_PER_KWH", value_parser = amount, allow_negative_numbers = true)]
+    pub grid_intensity: Option<f64>,
+}
+
+#[derive(Debug, Args)]
+pub struct CostEstimate {
+    #[command(flatten)]
+    pub hours: Hours,
+
+    /// Price of one GPU-hour in USD (coefficient gpu_rate).
+    #[arg(long, value_name = "USD", value_parser = amount, allow_negative_numbers = true)]
+    pub gpu_rate: Option<f64>,
+
+    /// Price of one CPU-hour in USD (coefficient cpu_rate).
+    #[arg(long, value_name = "USD", value_parser = amount, allow_negative_numbers = true)]
+    pub cpu_rate: Option<f64>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCmd {
+    /// Print where the config file is, and whether it exists.
+    Path,
+    /// Print the settings in effect, each with where it came from.
+    Show,
+    /// Write a commented starting config file.
+    Init {
+        /// Replace an existing file.
+        #[arg(long)]
+        force: bool,
+    },
+}

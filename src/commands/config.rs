@@ -1,0 +1,87 @@
+//! `exa config path|show|init`.
+
+use std::path::Path;
+
+use indexmap::IndexMap;
+use serde::Serialize;
+
+use super::estimate::{self, Coef};
+use crate::config::STARTER;
+use crate::error::Error;
+use crate::provider::{Domain, Source};
+use crate::settings::{Settings, Sourced};
+
+#[derive(Debug, Serialize)]
+pub struct ConfigPath {
+    pub path: String,
+    pub source: Source,
+    pub exists: bool,
+}
+
+pub fn path(settings: &Settings) -> ConfigPath {
+    ConfigPath {
+        path: settings.config_path.value.display().to_string(),
+        source: settings.config_path.source,
+        exists: settings.config_exists,
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct DomainSettings {
+    pub provider: Sourced<String>,
+    pub fallback_reason: Option<String>,
+    pub coefficients: IndexMap<String, Coef>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Effective {
+    pub config: ConfigPath,
+    pub strict: Sourced<bool>,
+    pub carbon: DomainSettings,
+    pub cost: DomainSettings,
+}
+
+fn domain(settings: &Settings, d: Domain) -> Result<DomainSettings, Error> {
+    let r = estimate::resolve(settings, d, None)?;
+    let (coefficients, notes) = estimate::coefficients(settings, d, r.provider.as_ref(), &[])?;
+    Ok(DomainSettings {
+        provider: Sourced::new(r.provider.meta().name.clone(), r.source),
+        fallback_reason: r.fallback_reason,
+        coefficients,
+        notes,
+    })
+}
+
+pub fn show(settings: &Settings) -> Result<Effective, Error> {
+    Ok(Effective {
+        config: path(settings),
+        strict: settings.strict.clone(),
+        carbon: domain(settings, Domain::Carbon)?,
+        cost: domain(settings, Domain::Cost)?,
+    })
+}
+
+#[derive(Debug, Serialize)]
+pub struct Written {
+    pub path: String,
+    pub replaced: bool,
+}
+
+/// Writes the starter file whole or not at all: a temporary file beside it, then a rename.
+pub fn init(settings: &Settings, force: bool) -> Result<Written, Error> {
+    let path: &Path = &settings.config_path.value;
+    let exists = path.exists();
+    if exists && !force {
+        return Err(Error::Refused(format!("{} already exists; pass --force to replace it", path.display())));
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| Error::Failed(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
+    std::fs::write(&tmp, STARTER).and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::Failed(format!("cannot write {}: {e}", path.display()))
+    })?;
+    Ok(Written { path: path.display().to_string(), replaced: exists })
+}

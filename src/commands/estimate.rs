@@ -1,0 +1,264 @@
+//! `exa finops <domain> estimate`: resolve a provider, merge coefficients,
+//! compute, and say where every number came from.
+
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::provider::registry::{self, Registry};
+use crate::provider::{ComputeError, Domain, Kind, Provider, Source, Values};
+use crate::settings::{env_amount, Settings, Sourced};
+use crate::suggest::nearest;
+
+/// What an estimate is asked to compute.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    pub gpu_hours: Option<f64>,
+    pub cpu_hours: Option<f64>,
+    pub provider: Option<String>,
+    /// Coefficients set on the command line: (coefficient, value, the flag that set it).
+    pub flags: Vec<(String, f64, String)>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ProviderInfo {
+    pub name: String,
+    pub kind: Kind,
+    pub uncertainty: Option<f64>,
+    pub methodology: String,
+    pub source: Option<String>,
+    pub origin: Option<String>,
+    pub digest: String,
+}
+
+impl ProviderInfo {
+    pub fn of(p: &dyn Provider) -> Self {
+        let m = p.meta();
+        ProviderInfo {
+            name: m.name.clone(),
+            kind: m.kind,
+            uncertainty: m.uncertainty,
+            methodology: m.methodology.clone(),
+            source: m.source.clone(),
+            origin: m.origin.as_ref().map(|o| o.display().to_string()),
+            digest: m.digest.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Coef {
+    pub value: f64,
+    pub source: Source,
+}
+
+/// The answer of an estimate: the JSON contract documented in the README.
+#[derive(Debug, Clone, Serialize)]
+pub struct Estimate {
+    pub domain: Domain,
+    pub provider: ProviderInfo,
+    /// Where the provider choice came from: flag, env, config or default.
+    pub provider_source: Source,
+    pub requested_provider: Option<String>,
+    pub fallback_reason: Option<String>,
+    pub inputs: IndexMap<String, f64>,
+    pub coefficients: IndexMap<String, Coef>,
+    pub outputs: IndexMap<String, f64>,
+    /// Each output's band from the provider's uncertainty; null when it gave none.
+    pub range: Option<IndexMap<String, [f64; 2]>>,
+    pub notes: Vec<String>,
+}
+
+/// Rounds away floating-point noise (5.760000000000001 is 5.76) at 15 significant digits.
+pub fn tidy(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    format!("{x:.14e}").parse().unwrap_or(x)
+}
+
+/// The provider a domain resolves to, and what was asked if it fell back.
+pub struct Resolved {
+    pub provider: Arc<dyn Provider>,
+    pub source: Source,
+    pub requested: Option<String>,
+    pub fallback_reason: Option<String>,
+}
+
+/// Resolves the provider: flag, env, config, default; falling back loudly, or failing under --strict.
+pub fn resolve(settings: &Settings, domain: Domain, flag: Option<&str>) -> Result<Resolved, Error> {
+    let ctx = settings.context(domain);
+    let Some(asked) = settings.requested_provider(domain, flag) else {
+        let p = registry::builtin(domain, domain.default_provider()).expect("the default provider is built in");
+        return Ok(Resolved { provider: p, source: Source::Default, requested: None, fallback_reason: None });
+    };
+    match Registry::resolve(&ctx, &asked.value) {
+        Ok(p) => Ok(Resolved { provider: p, source: asked.source, requested: Some(asked.value), fallback_reason: None }),
+        Err(reason) => fall_back(settings, domain, &asked, reason),
+    }
+}
+
+fn where_from(domain: Domain, s: Source) -> String {
+    match s {
+        Source::Flag => "--provider".into(),
+        Source::Env => domain.provider_env().into(),
+        Source::Config => format!("finops.{domain}.provider in the config"),
+        other => other.to_string(),
+    }
+}
+
+fn fall_back(settings: &Settings, domain: Domain, asked: &Sourced<String>, reason: String) -> Result<Resolved, Error> {
+    let what = format!("{domain} provider '{}' (from {})", asked.value, where_from(domain, asked.source));
+    if settings.strict.value {
+        return Err(Error::Refused(format!("{what} cannot be used: {reason} (strict mode, from {})", settings.strict.source)));
+    }
+    let default = domain.default_provider();
+    settings.warn(format!("{what} cannot be used: {reason}; falling back to the default, {default} (--strict refuses instead)"));
+    Ok(Resolved {
+        provider: registry::builtin(domain, default).expect("the default provider is built in"),
+        source: Source::Default,
+        requested: Some(asked.value.clone()),
+        fallback_reason: Some(reason),
+    })
+}
+
+/// Merges coefficients for `p`: its defaults (or their environment variables), then the config, then flags.
+pub fn coefficients(
+    settings: &Settings,
+    domain: Domain,
+    p: &dyn Provider,
+    flags: &[(String, f64, String)],
+) -> Result<(IndexMap<String, Coef>, Vec<String>), Error> {
+    let meta = p.meta();
+    let mut out = IndexMap::new();
+    let mut notes = Vec::new();
+    for c in &meta.coefficients {
+        let mut coef = Coef { value: c.default, source: Source::Default };
+        if let Some(var) = &c.env {
+            if let Some(v) = env_amount(var)? {
+                coef = Coef { value: v, source: Source::Env };
+            }
+        }
+        out.insert(c.name.clone(), coef);
+    }
+    for (name, v) in &settings.block(domain).coefficients {
+        match out.get_mut(name) {
+            Some(c) => *c = Coef { value: *v, source: Source::Config },
+            None if meta.kind == Kind::Plugin => {
+                out.insert(name.clone(), Coef { value: *v, source: Source::Config });
+            }
+            None => notes.push(format!("config coefficient '{name}' is not used by {}", meta.name)),
+        }
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for (name, v, flag) in flags {
+        if seen.contains(&name.as_str()) {
+            return Err(Error::Usage(format!("coefficient '{name}' is set twice on the command line")));
+        }
+        seen.push(name);
+        match out.get_mut(name) {
+            Some(c) => *c = Coef { value: *v, source: Source::Flag },
+            None => {
+                let names: Vec<&str> = meta.coefficients.iter().map(|c| c.name.as_str()).collect();
+                let hint = match nearest(name, names.iter().copied()) {
+                    Some(n) => format!("did you mean '{n}'? "),
+                    None => String::new(),
+                };
+                return Err(Error::Usage(format!(
+                    "{flag}: {domain} provider '{}' has no coefficient '{name}'; {hint}its coefficients: {}",
+                    meta.name,
+                    if names.is_empty() { "none".to_string() } else { names.join(", ") }
+                )));
+            }
+        }
+    }
+    Ok((out, notes))
+}
+
+/// Refuses what the provider cannot price, rather than shrinking the figure.
+fn check_inputs(domain: Domain, p: &dyn Provider, gpu: f64, cpu: f64) -> Result<(), Error> {
+    let meta = p.meta();
+    if cpu > 0.0 && !meta.accepts("cpu_hours") {
+        let alt = Registry::cpu_capable(domain).map(|n| format!("; use a provider that can, e.g. --provider {n}")).unwrap_or_default();
+        return Err(Error::Refused(format!("{domain} provider '{}' has no CPU-hours term and cannot price --cpu-hours{alt}", meta.name)));
+    }
+    if gpu > 0.0 && !meta.accepts("gpu_hours") {
+        return Err(Error::Refused(format!("{domain} provider '{}' has no GPU-hours term and cannot price --gpu-hours", meta.name)));
+    }
+    Ok(())
+}
+
+pub fn run(settings: &Settings, domain: Domain, req: &Request) -> Result<Estimate, Error> {
+    let gpu = req.gpu_hours.unwrap_or(0.0);
+    let cpu = req.cpu_hours.unwrap_or(0.0);
+    if gpu <= 0.0 && cpu <= 0.0 {
+        return Err(Error::Usage(
+            "nothing to estimate: give --gpu-hours or --cpu-hours greater than 0 (a figure of 0 would claim the work used no energy)"
+                .into(),
+        ));
+    }
+    let mut resolved = resolve(settings, domain, req.provider.as_deref())?;
+    loop {
+        match compute(settings, domain, req, &resolved, gpu, cpu) {
+            Err(ComputeFail::Broken(reason)) if resolved.fallback_reason.is_none() && resolved.source != Source::Default => {
+                let asked = Sourced::new(resolved.provider.meta().name.clone(), resolved.source);
+                resolved = fall_back(settings, domain, &asked, reason)?;
+            }
+            Err(ComputeFail::Broken(reason)) => return Err(Error::Failed(reason)),
+            Err(ComputeFail::Error(e)) => return Err(e),
+            Ok(est) => return Ok(est),
+        }
+    }
+}
+
+enum ComputeFail {
+    Broken(String),
+    Error(Error),
+}
+
+impl From<Error> for ComputeFail {
+    fn from(e: Error) -> Self {
+        ComputeFail::Error(e)
+    }
+}
+
+fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu: f64, cpu: f64) -> Result<Estimate, ComputeFail> {
+    let p = r.provider.as_ref();
+    check_inputs(domain, p, gpu, cpu)?;
+    let (mut coefs, mut notes) = coefficients(settings, domain, p, &req.flags)?;
+    if let Some(live) = &p.meta().live {
+        if let Some(c) = coefs.get_mut(live) {
+            notes.extend(crate::grid::apply(settings, live, c));
+        }
+    }
+    let mut values = Values::default();
+    values.inputs.insert("gpu_hours".into(), gpu);
+    values.inputs.insert("cpu_hours".into(), cpu);
+    values.coefficients = coefs.iter().map(|(k, c)| (k.clone(), c.value)).collect();
+    let outputs = p.compute(&values).map_err(|e| match e {
+        ComputeError::Broken(why) => ComputeFail::Broken(why),
+        formula => ComputeFail::Error(Error::Failed(format!("{domain} provider '{}': {formula}", p.meta().name))),
+    })?;
+    let outputs: IndexMap<String, f64> = outputs.into_iter().map(|(k, v)| (k, tidy(v))).collect();
+    let range = p.meta().uncertainty.map(|u| {
+        domain
+            .outputs()
+            .iter()
+            .filter_map(|o| outputs.get(*o).map(|v| (o.to_string(), [tidy(v * (1.0 - u)), tidy(v * (1.0 + u))])))
+            .collect()
+    });
+    Ok(Estimate {
+        domain,
+        provider: ProviderInfo::of(p),
+        provider_source: r.source,
+        requested_provider: r.requested.clone(),
+        fallback_reason: r.fallback_reason.clone(),
+        inputs: values.inputs,
+        coefficients: coefs,
+        outputs,
+        range,
+        notes,
+    })
+}

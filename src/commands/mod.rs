@@ -1,0 +1,6 @@
+//! One function per verb: `fn(&Settings, ...) -> Result<Report>`. No printing here.
+
+pub mod config;
+pub mod estimate;
+pub mod providers;
+pub mod show;

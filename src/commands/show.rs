@@ -1,0 +1,42 @@
+//! `exa finops <domain> show NAME`: a provider's formulas, coefficients and metadata.
+
+use serde::Serialize;
+
+use super::estimate::ProviderInfo;
+use crate::error::Error;
+use crate::provider::registry::Registry;
+use crate::provider::{Coefficient, Domain};
+use crate::settings::Settings;
+
+#[derive(Debug, Serialize)]
+pub struct Formula {
+    pub output: String,
+    pub formula: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ProviderDetail {
+    pub domain: Domain,
+    pub provider: ProviderInfo,
+    pub default: bool,
+    pub accepts: Vec<String>,
+    pub outputs: Vec<String>,
+    pub live: Option<String>,
+    pub formulas: Vec<Formula>,
+    pub coefficients: Vec<Coefficient>,
+}
+
+pub fn run(settings: &Settings, domain: Domain, name: &str) -> Result<ProviderDetail, Error> {
+    let p = Registry::resolve(&settings.context(domain), name).map_err(Error::Refused)?;
+    let m = p.meta();
+    Ok(ProviderDetail {
+        domain,
+        provider: ProviderInfo::of(p.as_ref()),
+        default: m.name == domain.default_provider() && m.kind == crate::provider::Kind::Builtin,
+        accepts: m.accepts.clone(),
+        outputs: m.outputs.clone(),
+        live: m.live.clone(),
+        formulas: m.formulas.iter().map(|(o, f)| Formula { output: o.clone(), formula: f.clone() }).collect(),
+        coefficients: m.coefficients.clone(),
+    })
+}

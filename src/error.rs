@@ -1,0 +1,37 @@
+//! The error kinds exa reports, and the exit code each one means.
+//!
+//! Exit codes are decided here and nowhere else: 0 success, 1 a well-formed
+//! request that was refused or failed, 2 a malformed command line, config or
+//! input.
+
+use std::process::ExitCode;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A malformed argument or input value (exit 2).
+    #[error("{0}")]
+    Usage(String),
+    /// A malformed config file or environment variable (exit 2).
+    #[error("{0}")]
+    Config(String),
+    /// A well-formed request that exa refuses (exit 1).
+    #[error("{0}")]
+    Refused(String),
+    /// A well-formed request that failed while running (exit 1).
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl Error {
+    pub fn exit_code(&self) -> ExitCode {
+        match self {
+            Error::Usage(_) | Error::Config(_) => ExitCode::from(2),
+            Error::Refused(_) | Error::Failed(_) => ExitCode::from(1),
+        }
+    }
+}
+
+/// The exit code for any error that reached `main`.
+pub fn exit_code(err: &anyhow::Error) -> ExitCode {
+    err.chain().find_map(|e| e.downcast_ref::<Error>()).map_or(ExitCode::from(1), Error::exit_code)
+}

@@ -1,0 +1,114 @@
+//! Tokens of a formula, each with its column (1-based, in characters).
+
+use super::compile::CompileError;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tok {
+    Num(f64),
+    Ident(String),
+    Plus,
+    Minus,
+    Star,
+    Slash,
+    Percent,
+    Pow,
+    LParen,
+    RParen,
+    Comma,
+    End,
+}
+
+impl Tok {
+    pub fn describe(&self) -> String {
+        match self {
+            Tok::Num(n) => format!("number {n}"),
+            Tok::Ident(s) => format!("name '{s}'"),
+            Tok::Plus => "'+'".into(),
+            Tok::Minus => "'-'".into(),
+            Tok::Star => "'*'".into(),
+            Tok::Slash => "'/'".into(),
+            Tok::Percent => "'%'".into(),
+            Tok::Pow => "'**'".into(),
+            Tok::LParen => "'('".into(),
+            Tok::RParen => "')'".into(),
+            Tok::Comma => "','".into(),
+            Tok::End => "end of formula".into(),
+        }
+    }
+}
+
+pub fn lex(src: &str) -> Result<Vec<(Tok, usize)>, CompileError> {
+    let chars: Vec<char> = src.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let col = i + 1;
+        if c.is_whitespace() {
+            i += 1;
+            continue;
+        }
+        if c.is_ascii_digit() || (c == '.' && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit())) {
+            let start = i;
+            while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '.' || chars[i] == '_') {
+                i += 1;
+            }
+            if i < chars.len() && (chars[i] == 'e' || chars[i] == 'E') {
+                let mut j = i + 1;
+                if j < chars.len() && (chars[j] == '+' || chars[j] == '-') {
+                    j += 1;
+                }
+                if j < chars.len() && chars[j].is_ascii_digit() {
+                    i = j;
+                    while i < chars.len() && chars[i].is_ascii_digit() {
+                        i += 1;
+                    }
+                }
+            }
+            let text: String = chars[start..i].iter().filter(|c| **c != '_').collect();
+            let n: f64 = text
+                .parse()
+                .map_err(|_| CompileError::at(col, format!("malformed number '{}'", chars[start..i].iter().collect::<String>())))?;
+            out.push((Tok::Num(n), col));
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == '_' {
+            let start = i;
+            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+            out.push((Tok::Ident(chars[start..i].iter().collect()), col));
+            continue;
+        }
+        let tok = match c {
+            '+' => Tok::Plus,
+            '-' => Tok::Minus,
+            '*' if chars.get(i + 1) == Some(&'*') => {
+                i += 1;
+                Tok::Pow
+            }
+            '*' => Tok::Star,
+            '/' => Tok::Slash,
+            '%' => Tok::Percent,
+            '(' => Tok::LParen,
+            ')' => Tok::RParen,
+            ',' => Tok::Comma,
+            '^' => return Err(CompileError::at(col, "'^' is not an operator here; use ** for power")),
+            '=' | '<' | '>' | '!' => {
+                return Err(CompileError::at(
+                    col,
+                    format!("'{c}' is not allowed: formulas are arithmetic only (no assignment or comparison)"),
+                ))
+            }
+            '.' => return Err(CompileError::at(col, "'.' is not allowed: formulas have no attribute access")),
+            '[' | ']' | '{' | '}' => {
+                return Err(CompileError::at(col, format!("'{c}' is not allowed: formulas have no indexing or collections")))
+            }
+            _ => return Err(CompileError::at(col, format!("unexpected character '{}'", c.escape_default()))),
+        };
+        out.push((tok, col));
+        i += 1;
+    }
+    out.push((Tok::End, chars.len() + 1));
+    Ok(out)
+}

@@ -1,0 +1,129 @@
+//! exa: what GPU and CPU work costs in energy, carbon and money.
+//!
+//! One flow, four layers: `cli` parses, `settings` resolves flag > env >
+//! config > default, `commands` do the work and return typed reports, and
+//! `output` renders them. Exit codes are decided in `run` alone.
+
+pub mod cli;
+pub mod codegen;
+pub mod commands;
+pub mod config;
+pub mod error;
+pub mod formula;
+pub mod grid;
+pub mod output;
+pub mod provider;
+pub mod settings;
+pub mod suggest;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use cli::{Carbon, Cli, Command, ConfigCmd, Cost, Finops, Format};
+use commands::estimate::Request;
+use error::Error;
+use output::{emit, Render, Text};
+use provider::Domain;
+use settings::Settings;
+
+/// Runs exa with the process's arguments and returns its exit status.
+pub fn run() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        }
+    };
+    let format = if cli.json { Format::Json } else { cli.output };
+    let settings = match Settings::from_cli(&cli) {
+        Ok(s) => s,
+        Err(e) => return fail(&anyhow::Error::new(e), format),
+    };
+    let result = dispatch(&cli, &settings);
+    for w in settings.take_warnings() {
+        eprintln!("warning: {w}");
+    }
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(&e, format),
+    }
+}
+
+/// Prints an error once: `error: ...` on stderr, and under `-o json` an object on stdout.
+fn fail(err: &anyhow::Error, format: Format) -> ExitCode {
+    let code = error::exit_code(err);
+    let message = err.chain().map(ToString::to_string).collect::<Vec<_>>().join(": ");
+    eprintln!("error: {message}");
+    if format == Format::Json {
+        let kind = match err.chain().find_map(|e| e.downcast_ref::<Error>()) {
+            Some(Error::Usage(_)) => "usage",
+            Some(Error::Config(_)) => "config",
+            Some(Error::Refused(_)) => "refused",
+            Some(Error::Failed(_)) | None => "failed",
+        };
+        let body = serde_json::json!({"error": {"kind": kind, "message": message}});
+        let _ = output::write_stdout(output::json(&body).as_bytes());
+    }
+    code
+}
+
+fn show<R: Render>(report: R, settings: &Settings) -> anyhow::Result<()> {
+    emit(&report, settings.format)?;
+    Ok(())
+}
+
+fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<()> {
+    match &cli.command {
+        Command::Finops(Finops::Carbon(c)) => match c {
+            Carbon::Providers => show(commands::providers::run(s, Domain::Carbon), s),
+            Carbon::Show(a) => show(commands::show::run(s, Domain::Carbon, &a.name)?, s),
+            Carbon::Estimate(a) => {
+                let mut req = request(&a.hours);
+                let named = [
+                    ("pue", a.pue, "--pue"),
+                    ("gpu_tdp_watts", a.gpu_tdp, "--gpu-tdp"),
+                    ("cpu_tdp_watts", a.cpu_tdp, "--cpu-tdp"),
+                    ("grid_intensity_g_per_kwh", a.grid_intensity, "--grid-intensity"),
+                ];
+                add_flags(&mut req, &named, &a.hours);
+                show(commands::estimate::run(s, Domain::Carbon, &req)?, s)
+            }
+        },
+        Command::Finops(Finops::Cost(c)) => match c {
+            Cost::Providers => show(commands::providers::run(s, Domain::Cost), s),
+            Cost::Show(a) => show(commands::show::run(s, Domain::Cost, &a.name)?, s),
+            Cost::Estimate(a) => {
+                let mut req = request(&a.hours);
+                let named = [("gpu_rate", a.gpu_rate, "--gpu-rate"), ("cpu_rate", a.cpu_rate, "--cpu-rate")];
+                add_flags(&mut req, &named, &a.hours);
+                show(commands::estimate::run(s, Domain::Cost, &req)?, s)
+            }
+        },
+        Command::Config(ConfigCmd::Path) => show(commands::config::path(s), s),
+        Command::Config(ConfigCmd::Show) => show(commands::config::show(s)?, s),
+        Command::Config(ConfigCmd::Init { force }) => show(commands::config::init(s, *force)?, s),
+        Command::Completions { shell } => show(Text { text: String::from_utf8_lossy(&codegen::completion(*shell)).into_owned() }, s),
+        Command::Man { command } => {
+            let page = codegen::man_page(command)
+                .ok_or_else(|| Error::Usage(format!("no subcommand '{}' to show a man page for", command.join(" "))))?;
+            show(Text { text: String::from_utf8_lossy(&page).into_owned() }, s)
+        }
+    }
+}
+
+fn request(h: &cli::Hours) -> Request {
+    Request { gpu_hours: h.gpu_hours, cpu_hours: h.cpu_hours, provider: h.provider.clone(), flags: Vec::new() }
+}
+
+fn add_flags(req: &mut Request, named: &[(&str, Option<f64>, &str)], h: &cli::Hours) {
+    for (coef, v, flag) in named {
+        if let Some(v) = v {
+            req.flags.push((coef.to_string(), *v, flag.to_string()));
+        }
+    }
+    for a in &h.set {
+        req.flags.push((a.name.clone(), a.value, format!("--set {}", a.name)));
+    }
+}

@@ -1,0 +1,118 @@
+//! Rendering reports: a table for people, JSON for programs.
+//!
+//! Every report is `Serialize` (the JSON contract) and `Render` (the table).
+//! Rendering writes into a buffer; only `emit` touches stdout, so a closed
+//! pipe is noticed in one place. Nothing here computes a figure.
+
+mod tables;
+
+use std::io::{self, IsTerminal, Write};
+
+use comfy_table::presets::UTF8_FULL_CONDENSED;
+use comfy_table::{modifiers::UTF8_ROUND_CORNERS, Attribute, Cell, Color, ContentArrangement, Table};
+use serde::Serialize;
+
+use crate::cli::Format;
+
+/// How a table is drawn.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    pub color: bool,
+}
+
+impl Style {
+    /// Colour only on a terminal, and never with `NO_COLOR` set.
+    pub fn detect() -> Style {
+        Style { color: io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) }
+    }
+
+    pub fn table(&self, header: &[&str]) -> Table {
+        let mut t = Table::new();
+        t.load_preset(UTF8_FULL_CONDENSED).apply_modifier(UTF8_ROUND_CORNERS).set_content_arrangement(ContentArrangement::Dynamic);
+        if self.color {
+            t.enforce_styling();
+            t.set_header(header.iter().map(|h| Cell::new(h).add_attribute(Attribute::Bold)));
+        } else {
+            t.force_no_tty();
+            t.set_header(header.iter().map(Cell::new));
+        }
+        t
+    }
+
+    pub fn status(&self, status: &str) -> Cell {
+        let c = Cell::new(status);
+        if !self.color {
+            return c;
+        }
+        match status {
+            "ok" => c.fg(Color::Green),
+            "broken" => c.fg(Color::Red),
+            _ => c.fg(Color::Yellow),
+        }
+    }
+}
+
+/// A report people read as text.
+pub trait Render: Serialize {
+    fn render(&self, style: Style, out: &mut String);
+}
+
+/// Text printed as it is (completions, man pages); in JSON, `{"text": ...}`.
+#[derive(Debug, Serialize)]
+pub struct Text {
+    pub text: String,
+}
+
+impl Render for Text {
+    fn render(&self, _: Style, out: &mut String) {
+        out.push_str(&self.text);
+    }
+}
+
+/// Serialises a report as pretty JSON with a trailing newline.
+pub fn json<R: Serialize + ?Sized>(report: &R) -> String {
+    let mut s = serde_json::to_string_pretty(report).expect("reports serialise");
+    s.push('\n');
+    s
+}
+
+/// Writes a report to stdout. A closed pipe is not an error (`exa ... | head`).
+pub fn emit<R: Render + ?Sized>(report: &R, format: Format) -> io::Result<()> {
+    let text = match format {
+        Format::Json => json(report),
+        Format::Table => {
+            let mut s = String::new();
+            report.render(Style::detect(), &mut s);
+            s
+        }
+    };
+    write_stdout(text.as_bytes())
+}
+
+pub fn write_stdout(bytes: &[u8]) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
+/// A number for people: `digits` decimals, trailing noise trimmed where the value is whole.
+pub fn num(x: f64, digits: usize) -> String {
+    format!("{x:.digits$}")
+}
+
+/// A relative uncertainty as `±30%`, or `unknown`.
+pub fn pct(u: Option<f64>) -> String {
+    match u {
+        Some(u) => {
+            let p = u * 100.0;
+            if (p - p.round()).abs() < 1e-9 {
+                format!("±{p:.0}%")
+            } else {
+                format!("±{p:.1}%")
+            }
+        }
+        None => "unknown".into(),
+    }
+}

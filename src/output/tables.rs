@@ -1,0 +1,163 @@
+//! The table form of each report.
+
+use std::fmt::Write;
+
+use comfy_table::Cell;
+
+use super::{num, pct, Render, Style};
+use crate::commands::config::{ConfigPath, Effective, Written};
+use crate::commands::estimate::Estimate;
+use crate::commands::providers::ProviderList;
+use crate::commands::show::ProviderDetail;
+
+/// The unit and decimals an output is shown with.
+fn unit(output: &str) -> (&'static str, usize) {
+    match output {
+        "kwh" => ("kWh", 3),
+        "co2e_g" => ("gCO2e", 1),
+        "cost_usd" => ("USD", 2),
+        _ => ("", 4),
+    }
+}
+
+fn shown(output: &str, v: f64) -> String {
+    let (u, d) = unit(output);
+    let d = if output == "co2e_g" && v.abs() >= 100.0 { 0 } else { d };
+    if u.is_empty() {
+        num(v, d)
+    } else {
+        format!("{} {u}", num(v, d))
+    }
+}
+
+fn title(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
+impl Render for Estimate {
+    fn render(&self, style: Style, out: &mut String) {
+        let p = &self.provider;
+        let _ = writeln!(out, "{} estimate · {} ({}, {})", title(self.domain.as_str()), p.name, p.kind, pct(p.uncertainty));
+        let headline: Vec<String> =
+            self.outputs.iter().filter(|(k, _)| self.domain.outputs().contains(&k.as_str())).map(|(k, v)| shown(k, *v)).collect();
+        let _ = writeln!(out, "{}", headline.join(" · "));
+        if let Some(r) = &self.fallback_reason {
+            let _ = writeln!(out, "fell back from '{}': {r}", self.requested_provider.as_deref().unwrap_or("?"));
+        }
+        let mut t = style.table(&["Output", "Value", "Range"]);
+        for (k, v) in &self.outputs {
+            let range = match self.range.as_ref().and_then(|r| r.get(k)) {
+                Some([lo, hi]) => format!("{} – {}", shown(k, *lo), shown(k, *hi)),
+                None if self.domain.outputs().contains(&k.as_str()) => "unknown".into(),
+                None => String::new(),
+            };
+            t.add_row(vec![Cell::new(k), Cell::new(shown(k, *v)), Cell::new(range)]);
+        }
+        let _ = writeln!(out, "{t}");
+        let mut t = style.table(&["Input / coefficient", "Value", "Source"]);
+        for (k, v) in &self.inputs {
+            t.add_row(vec![Cell::new(k), Cell::new(v), Cell::new("input")]);
+        }
+        for (k, c) in &self.coefficients {
+            t.add_row(vec![Cell::new(k), Cell::new(c.value), Cell::new(c.source)]);
+        }
+        let _ = writeln!(out, "{t}");
+        for n in &self.notes {
+            let _ = writeln!(out, "note: {n}");
+        }
+    }
+}
+
+impl Render for ProviderList {
+    fn render(&self, style: Style, out: &mut String) {
+        let _ = writeln!(out, "{} providers", title(self.domain.as_str()));
+        let mut t = style.table(&["Name", "Kind", "Uncertainty", "Status"]);
+        for r in &self.providers {
+            let name = if r.default { format!("{}  (default)", r.name) } else { r.name.clone() };
+            t.add_row(vec![Cell::new(name), Cell::new(r.kind), Cell::new(pct(r.uncertainty)), style.status(r.status)]);
+        }
+        let _ = writeln!(out, "{t}");
+        for r in self.providers.iter().filter(|r| r.reason.is_some()) {
+            let _ = writeln!(out, "{} ({}): {}", r.name, r.status, r.reason.as_deref().unwrap_or_default());
+        }
+        if let Some(s) = &self.selected {
+            let _ = writeln!(out, "selected: {} (from {})", s.value, s.source);
+        }
+    }
+}
+
+impl Render for ProviderDetail {
+    fn render(&self, style: Style, out: &mut String) {
+        let p = &self.provider;
+        let _ = writeln!(out, "{} ({} {} provider{})", p.name, p.kind, self.domain, if self.default { ", the default" } else { "" });
+        let _ = writeln!(out, "uncertainty: {}", pct(p.uncertainty));
+        let _ = writeln!(out, "methodology: {}", p.methodology);
+        if let Some(s) = &p.source {
+            let _ = writeln!(out, "source: {s}");
+        }
+        if let Some(o) = &p.origin {
+            let _ = writeln!(out, "file: {o}");
+        }
+        let _ = writeln!(out, "inputs: {}", self.accepts.join(", "));
+        let _ = writeln!(out, "outputs: {}", self.outputs.join(", "));
+        if let Some(l) = &self.live {
+            let _ = writeln!(out, "live: {l} is fetched from the grid-intensity endpoint when one is configured");
+        }
+        let _ = writeln!(out, "digest: {}", p.digest);
+        if !self.formulas.is_empty() {
+            let mut t = style.table(&["Output", "Formula"]);
+            for f in &self.formulas {
+                t.add_row(vec![&f.output, &f.formula]);
+            }
+            let _ = writeln!(out, "{t}");
+        }
+        if !self.coefficients.is_empty() {
+            let mut t = style.table(&["Coefficient", "Default", "Unit", "Env", "Description"]);
+            for c in &self.coefficients {
+                t.add_row(vec![
+                    Cell::new(&c.name),
+                    Cell::new(c.default),
+                    Cell::new(c.unit.as_deref().unwrap_or("")),
+                    Cell::new(c.env.as_deref().unwrap_or("")),
+                    Cell::new(c.description.as_deref().unwrap_or("")),
+                ]);
+            }
+            let _ = writeln!(out, "{t}");
+        }
+    }
+}
+
+impl Render for ConfigPath {
+    fn render(&self, _: Style, out: &mut String) {
+        let _ = writeln!(out, "{}", self.path);
+    }
+}
+
+impl Render for Effective {
+    fn render(&self, style: Style, out: &mut String) {
+        let exists = if self.config.exists { "" } else { " (does not exist; built-in defaults apply)" };
+        let _ = writeln!(out, "config: {} (from {}){exists}", self.config.path, self.config.source);
+        let _ = writeln!(out, "strict: {} (from {})", self.strict.value, self.strict.source);
+        for (name, d) in [("carbon", &self.carbon), ("cost", &self.cost)] {
+            let _ = writeln!(out, "\n{name} provider: {} (from {})", d.provider.value, d.provider.source);
+            if let Some(r) = &d.fallback_reason {
+                let _ = writeln!(out, "  fell back: {r}");
+            }
+            let mut t = style.table(&["Coefficient", "Value", "Source"]);
+            for (k, c) in &d.coefficients {
+                t.add_row(vec![Cell::new(k), Cell::new(c.value), Cell::new(c.source)]);
+            }
+            let _ = writeln!(out, "{t}");
+            for n in &d.notes {
+                let _ = writeln!(out, "note: {n}");
+            }
+        }
+    }
+}
+
+impl Render for Written {
+    fn render(&self, _: Style, out: &mut String) {
+        let _ = writeln!(out, "{} {}", if self.replaced { "replaced" } else { "wrote" }, self.path);
+    }
+}

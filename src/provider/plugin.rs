@@ -1,0 +1,189 @@
+//! Plugins: external programs that speak a small JSON protocol.
+//!
+//! A plugin is an executable named `exa-carbon-<name>` or `exa-cost-<name>`.
+//! exa runs it with one argument, the call, and a JSON request on stdin:
+//!
+//! - `metadata`: answers `{"protocol": 1, "methodology", "uncertainty",
+//!   "outputs", "source", "inputs", "coefficients": {NAME: default}}`.
+//! - `compute`: reads `{"protocol": 1, "domain", "inputs", "coefficients",
+//!   "config"}` and answers `{"outputs": {NAME: number}}`.
+//!
+//! A plugin that exits non-zero, answers anything else, returns a
+//! non-finite number or outlasts its timeout is broken. Its stderr is the
+//! user's stderr. This module never interprets what a plugin computes.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::{Coefficient, ComputeError, Domain, Kind, Meta, Provider, Values, INPUTS};
+
+/// The protocol version exa speaks.
+pub const PROTOCOL: u64 = 1;
+/// The most a plugin may print on stdout.
+const MAX_OUTPUT: u64 = 1 << 20;
+
+pub struct Plugin {
+    meta: Meta,
+    program: PathBuf,
+    timeout: Duration,
+    config: Value,
+}
+
+#[derive(Debug, Deserialize)]
+struct MetaReply {
+    protocol: u64,
+    methodology: String,
+    uncertainty: Option<f64>,
+    outputs: Vec<String>,
+    source: Option<String>,
+    #[serde(default)]
+    inputs: Vec<String>,
+    #[serde(default)]
+    coefficients: IndexMap<String, f64>,
+}
+
+impl Plugin {
+    /// Runs the plugin's `metadata` call; any failure is the reason it is broken.
+    pub fn load(name: &str, domain: Domain, program: &Path, timeout: Duration, config: Value) -> Result<Self, String> {
+        let request = json!({"protocol": PROTOCOL, "call": "metadata", "domain": domain});
+        let reply = run(program, "metadata", &request, timeout)?;
+        let m: MetaReply = serde_json::from_value(reply).map_err(|e| format!("its metadata is not the promised JSON: {e}"))?;
+        if m.protocol != PROTOCOL {
+            return Err(format!("it speaks protocol {}, exa speaks {PROTOCOL}", m.protocol));
+        }
+        if let Some(u) = m.uncertainty {
+            if !u.is_finite() || !(0.0..=10.0).contains(&u) {
+                return Err(format!("its uncertainty {u} is not a fraction between 0 and 10"));
+            }
+        }
+        for want in domain.outputs() {
+            if !m.outputs.iter().any(|o| o == want) {
+                return Err(format!(
+                    "a {domain} provider must produce {}; its metadata lists {:?}",
+                    domain.outputs().join(" and "),
+                    m.outputs
+                ));
+            }
+        }
+        if let Some(bad) = m.inputs.iter().find(|i| !INPUTS.contains(&i.as_str())) {
+            return Err(format!("it accepts an input exa does not know: '{bad}' (known: {})", INPUTS.join(", ")));
+        }
+        let mut coefficients = Vec::new();
+        for (name, default) in m.coefficients {
+            if !default.is_finite() || default < 0.0 {
+                return Err(format!("its coefficient '{name}' has default {default}, not a finite number >= 0"));
+            }
+            coefficients.push(Coefficient { name, default, env: None, unit: None, description: None });
+        }
+        let bytes = std::fs::read(program).unwrap_or_default();
+        let meta = Meta {
+            name: name.to_string(),
+            kind: Kind::Plugin,
+            domain,
+            uncertainty: m.uncertainty,
+            methodology: m.methodology,
+            source: m.source,
+            accepts: if m.inputs.is_empty() { vec!["gpu_hours".to_string()] } else { m.inputs },
+            coefficients,
+            outputs: m.outputs,
+            formulas: Vec::new(),
+            live: None,
+            origin: Some(program.to_path_buf()),
+            digest: super::digest(&[&String::from_utf8_lossy(&bytes)]),
+        };
+        Ok(Plugin { meta, program: program.to_path_buf(), timeout, config })
+    }
+}
+
+impl Provider for Plugin {
+    fn meta(&self) -> &Meta {
+        &self.meta
+    }
+
+    fn compute(&self, values: &Values) -> Result<IndexMap<String, f64>, ComputeError> {
+        let request = json!({
+            "protocol": PROTOCOL,
+            "call": "compute",
+            "domain": self.meta.domain,
+            "inputs": values.inputs,
+            "coefficients": values.coefficients,
+            "config": self.config,
+        });
+        let broken = |why: String| ComputeError::Broken(format!("plugin '{}' ({}): {why}", self.meta.name, self.program.display()));
+        let reply = run(&self.program, "compute", &request, self.timeout).map_err(broken)?;
+        let outputs =
+            reply.get("outputs").and_then(Value::as_object).ok_or_else(|| broken("its answer has no \"outputs\" object".into()))?;
+        let mut out = IndexMap::new();
+        for name in &self.meta.outputs {
+            let v = outputs.get(name).ok_or_else(|| broken(format!("its answer has no output '{name}'")))?;
+            let n = v.as_f64().filter(|n| n.is_finite()).ok_or_else(|| broken(format!("output '{name}' is {v}, not a finite number")))?;
+            out.insert(name.clone(), n);
+        }
+        Ok(out)
+    }
+}
+
+/// Runs `program call` with `request` on stdin; the parsed JSON on stdout, or why not.
+fn run(program: &Path, call: &str, request: &Value, timeout: Duration) -> Result<Value, String> {
+    let mut child = Command::new(program)
+        .arg(call)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("cannot run it: {e}"))?;
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let body = request.to_string();
+    // A plugin that never reads stdin must not block exa: write from a thread, ignore a closed pipe.
+    std::thread::spawn(move || {
+        let _ = stdin.write_all(body.as_bytes());
+    });
+    let mut stdout = child.stdout.take().expect("piped stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let r = (&mut stdout).take(MAX_OUTPUT + 1).read_to_end(&mut buf).map(|_| buf);
+        let _ = tx.send(r);
+    });
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if Instant::now() >= deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("it did not answer '{call}' within {:.1} s and was killed", timeout.as_secs_f64()));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => return Err(format!("cannot wait for it: {e}")),
+        }
+    };
+    let out = rx
+        .recv_timeout(deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(200)))
+        .map_err(|_| "its stdout stayed open after it exited".to_string())?
+        .map_err(|e| format!("cannot read its output: {e}"))?;
+    if !status.success() {
+        return Err(format!("'{call}' exited with {status}"));
+    }
+    if out.len() as u64 > MAX_OUTPUT {
+        return Err(format!("'{call}' printed more than {MAX_OUTPUT} bytes"));
+    }
+    let text = String::from_utf8_lossy(&out);
+    serde_json::from_str(text.trim()).map_err(|e| {
+        let shown: String = text.trim().chars().take(80).collect();
+        format!("'{call}' did not print the promised JSON ({e}): {shown:?}")
+    })
+}
+
+/// True when `path` is a file this user may execute.
+pub fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}

@@ -1,0 +1,124 @@
+//! The harness: the real `exa` binary with a private home, config, data and
+//! cache directory per test, and none of the caller's exa settings.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use serde::de::DeserializeOwned;
+use std::process::Command;
+use tempfile::TempDir;
+
+pub struct Env {
+    pub dir: TempDir,
+    vars: Vec<(String, String)>,
+    path_prefix: Vec<PathBuf>,
+}
+
+const CLEARED: &[&str] = &["GPU_COST_PER_HOUR", "CPU_COST_PER_HOUR", "NO_COLOR"];
+
+#[allow(dead_code)]
+impl Env {
+    pub fn new() -> Env {
+        Env { dir: tempfile::tempdir().expect("tempdir"), vars: Vec::new(), path_prefix: Vec::new() }
+    }
+
+    /// The directory exa treats as its config directory (`~/.config/examlops`).
+    pub fn config_dir(&self) -> PathBuf {
+        self.dir.path().join("config").join("examlops")
+    }
+
+    pub fn config_file(&self) -> PathBuf {
+        self.config_dir().join("finops.yaml")
+    }
+
+    /// Writes `finops.yaml` in the default location.
+    pub fn config(&self, yaml: &str) -> &Self {
+        std::fs::create_dir_all(self.config_dir()).unwrap();
+        std::fs::write(self.config_file(), yaml).unwrap();
+        self
+    }
+
+    /// Writes a file below the private directory and returns its path.
+    pub fn file(&self, rel: &str, contents: &str) -> PathBuf {
+        let p = self.dir.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, contents).unwrap();
+        p
+    }
+
+    /// Writes an executable file below the private directory.
+    pub fn program(&self, rel: &str, contents: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let p = self.file(rel, contents);
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        p
+    }
+
+    pub fn env(mut self, k: &str, v: &str) -> Self {
+        self.vars.push((k.into(), v.into()));
+        self
+    }
+
+    /// Puts `dir` first on PATH.
+    pub fn path_first(mut self, dir: &Path) -> Self {
+        self.path_prefix.push(dir.to_path_buf());
+        self
+    }
+
+    pub fn cmd(&self) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_exa"));
+        for (k, _) in std::env::vars() {
+            if k.starts_with("EXAMLOPS_") || CLEARED.contains(&k.as_str()) {
+                c.env_remove(&k);
+            }
+        }
+        let home = self.dir.path();
+        c.env("HOME", home)
+            .env("XDG_CONFIG_HOME", home.join("config"))
+            .env("XDG_DATA_HOME", home.join("data"))
+            .env("XDG_CACHE_HOME", home.join("cache"))
+            .current_dir(home);
+        let mut path = self.path_prefix.clone();
+        path.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()));
+        c.env("PATH", std::env::join_paths(path).unwrap());
+        for (k, v) in &self.vars {
+            c.env(k, v);
+        }
+        c
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.cmd().args(args).output().expect("exa runs")
+    }
+
+    /// Runs with `-o json`, asserts exit 0, and decodes stdout.
+    pub fn json<T: DeserializeOwned>(&self, args: &[&str]) -> T {
+        let mut all = vec!["-o", "json"];
+        all.extend_from_slice(args);
+        let out = self.run(&all);
+        assert!(out.status.success(), "exa {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("exa {args:?}: bad JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+    }
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Asserts the exit code, and for failures that stdout is empty and stderr says `needle`.
+#[track_caller]
+pub fn fails(o: &Output, code: i32, needle: &str) {
+    assert_eq!(o.status.code(), Some(code), "stdout: {}\nstderr: {}", stdout(o), stderr(o));
+    assert!(stdout(o).is_empty(), "nothing on stdout when failing, got: {}", stdout(o));
+    assert!(stderr(o).contains(needle), "stderr should mention {needle:?}: {}", stderr(o));
+}
+
+#[track_caller]
+pub fn close(got: f64, want: f64) {
+    assert!((got - want).abs() <= 1e-9 * want.abs().max(1.0), "{got} != {want}");
+}

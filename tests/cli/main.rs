@@ -1,0 +1,9 @@
+//! Integration tests: the real `exa` binary, one private environment per test.
+
+mod common;
+mod contract;
+
+mod codegen;
+mod config;
+mod estimate;
+mod providers;
