@@ -3,10 +3,13 @@
 //!
 //! `cargo bench --bench estimate`; quote the ratios, not the absolute times.
 
+use std::path::Path;
 use std::process::Command;
+use std::time::Duration;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use exa::provider::doc;
+use exa::provider::plugin::Plugin;
 use exa::provider::registry::builtin;
 use exa::provider::{Domain, Kind, Provider, Values};
 
@@ -42,6 +45,12 @@ fn bench(c: &mut Criterion) {
     g.bench_function("user formula file (parse + compile)", |b| b.iter(|| doc::load(black_box(USER), Kind::Yaml, None).unwrap()));
     let home = std::env::temp_dir().join("exa-bench-home");
     g.sample_size(30);
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("providers/examples");
+    for (name, domain) in [("exa-cost-spot", Domain::Cost), ("exa-carbon-my-grid-aware", Domain::Carbon)] {
+        let plugin = Plugin::load(name, domain, &examples.join(name), Duration::from_secs(10), serde_json::json!({})).unwrap();
+        let v = values(&plugin);
+        g.bench_function(format!("plugin {name} (one compute call)"), |b| b.iter(|| plugin.compute(black_box(&v)).unwrap()));
+    }
     g.bench_function("whole process: exa finops carbon estimate", |b| {
         b.iter(|| {
             let out = Command::new(env!("CARGO_BIN_EXE_exa"))

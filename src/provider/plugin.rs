@@ -13,6 +13,7 @@
 //! user's stderr. This module never interprets what a plugin computes.
 
 use std::io::{Read, Write};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
@@ -137,6 +138,8 @@ fn run(program: &Path, call: &str, request: &Value, timeout: Duration) -> Result
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
+        // Its own process group, so a timeout ends whatever it started too.
+        .process_group(0)
         .spawn()
         .map_err(|e| format!("cannot run it: {e}"))?;
     let mut stdin = child.stdin.take().expect("piped stdin");
@@ -157,7 +160,7 @@ fn run(program: &Path, call: &str, request: &Value, timeout: Duration) -> Result
         match child.try_wait() {
             Ok(Some(status)) => break status,
             Ok(None) if Instant::now() >= deadline => {
-                let _ = child.kill();
+                kill_group(&mut child);
                 let _ = child.wait();
                 return Err(format!("it did not answer '{call}' within {:.1} s and was killed", timeout.as_secs_f64()));
             }
@@ -180,6 +183,17 @@ fn run(program: &Path, call: &str, request: &Value, timeout: Duration) -> Result
         let shown: String = text.trim().chars().take(80).collect();
         format!("'{call}' did not print the promised JSON ({e}): {shown:?}")
     })
+}
+
+/// Kills the plugin and everything in its process group.
+fn kill_group(child: &mut std::process::Child) {
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: kill(2) with a negative pid signals the group the plugin leads; it touches no memory.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
 }
 
 /// True when `path` is a file this user may execute.

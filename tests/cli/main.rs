@@ -6,4 +6,5 @@ mod contract;
 mod codegen;
 mod config;
 mod estimate;
+mod methodology;
 mod providers;
