@@ -7,6 +7,7 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 use crate::error::Error;
+use crate::grid::GridInfo;
 use crate::provider::registry::{self, Registry};
 use crate::provider::{ComputeError, Domain, Kind, Provider, Source, Values};
 use crate::settings::{env_amount, Settings, Sourced};
@@ -68,6 +69,8 @@ pub struct Estimate {
     pub outputs: IndexMap<String, f64>,
     /// Each output's band from the provider's uncertainty; null when it gave none.
     pub range: Option<IndexMap<String, [f64; 2]>>,
+    /// For a provider with a live coefficient (grid-live): where its value came from.
+    pub grid: Option<GridInfo>,
     pub notes: Vec<String>,
 }
 
@@ -227,12 +230,8 @@ impl From<Error> for ComputeFail {
 fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu: f64, cpu: f64) -> Result<Estimate, ComputeFail> {
     let p = r.provider.as_ref();
     check_inputs(domain, p, gpu, cpu)?;
-    let (mut coefs, mut notes) = coefficients(settings, domain, p, &req.flags)?;
-    if let Some(live) = &p.meta().live {
-        if let Some(c) = coefs.get_mut(live) {
-            notes.extend(crate::grid::apply(settings, live, c));
-        }
-    }
+    let (mut coefs, notes) = coefficients(settings, domain, p, &req.flags)?;
+    let grid = p.meta().live.as_ref().and_then(|live| coefs.get_mut(live).map(|c| crate::grid::apply(settings, live, c)));
     let mut values = Values::default();
     values.inputs.insert("gpu_hours".into(), gpu);
     values.inputs.insert("cpu_hours".into(), cpu);
@@ -259,6 +258,7 @@ fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
         coefficients: coefs,
         outputs,
         range,
+        grid,
         notes,
     })
 }

@@ -63,6 +63,19 @@ impl Render for Estimate {
             t.add_row(vec![Cell::new(k), Cell::new(c.value), Cell::new(c.source)]);
         }
         let _ = writeln!(out, "{t}");
+        if let Some(g) = &self.grid {
+            let mut line = format!("grid intensity: {} gCO2e/kWh, {}", g.value, g.origin);
+            if let Some(age) = g.age_s.filter(|_| g.origin == "cache") {
+                let _ = write!(line, " ({age} s old)");
+            }
+            for (label, v) in [("from", &g.url), ("zone", &g.zone), ("reading at", &g.reading_time), ("", &g.detail)] {
+                if let Some(v) = v {
+                    let _ =
+                        write!(line, "{}{label}{}{v}", if label.is_empty() { "; " } else { ", " }, if label.is_empty() { "" } else { " " });
+                }
+            }
+            let _ = writeln!(out, "{line}");
+        }
         for n in &self.notes {
             let _ = writeln!(out, "note: {n}");
         }

@@ -6,5 +6,7 @@ mod contract;
 mod codegen;
 mod config;
 mod estimate;
+mod grid;
+mod http;
 mod methodology;
 mod providers;

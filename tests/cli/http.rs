@@ -1,0 +1,111 @@
+//! A real HTTP server on loopback for the tests: it records what it was
+//! asked and answers as told. It stops when dropped, or after a minute.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+#[derive(Clone)]
+pub enum Answer {
+    /// Status, content type, body.
+    Body(u16, &'static str, String),
+    /// Accept the connection and never answer.
+    Silence,
+    /// Claim and stream this many bytes.
+    Huge(usize),
+}
+
+pub struct Server {
+    pub port: u16,
+    answer: Arc<Mutex<Answer>>,
+    requests: Arc<Mutex<Vec<String>>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Server {
+    pub fn start(answer: Answer) -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let answer = Arc::new(Mutex::new(answer));
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (a, r, s) = (answer.clone(), requests.clone(), stop.clone());
+        thread::spawn(move || {
+            let deadline = Instant::now() + Duration::from_secs(60);
+            while !s.load(Ordering::Relaxed) && Instant::now() < deadline {
+                match listener.accept() {
+                    Ok((conn, _)) => {
+                        let answer = a.lock().unwrap().clone();
+                        let (r, s) = (r.clone(), s.clone());
+                        thread::spawn(move || serve(conn, answer, r, s));
+                    }
+                    Err(_) => thread::sleep(Duration::from_millis(5)),
+                }
+            }
+        });
+        Server { port, answer, requests, stop }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+
+    pub fn set(&self, answer: Answer) {
+        *self.answer.lock().unwrap() = answer;
+    }
+
+    /// Each request's head: the request line and headers, lower-cased names.
+    pub fn requests(&self) -> Vec<String> {
+        self.requests.lock().unwrap().clone()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+fn serve(mut conn: TcpStream, answer: Answer, requests: Arc<Mutex<Vec<String>>>, stop: Arc<AtomicBool>) {
+    conn.set_nonblocking(false).unwrap();
+    conn.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut head = Vec::new();
+    let mut buf = [0u8; 1024];
+    while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+        match conn.read(&mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => head.extend_from_slice(&buf[..n]),
+        }
+    }
+    requests.lock().unwrap().push(String::from_utf8_lossy(&head).into_owned());
+    match answer {
+        Answer::Body(status, ctype, body) => {
+            let _ = write!(
+                conn,
+                "HTTP/1.1 {status} X\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+        Answer::Silence => {
+            let until = Instant::now() + Duration::from_secs(20);
+            while Instant::now() < until && !stop.load(Ordering::Relaxed) {
+                thread::sleep(Duration::from_millis(20));
+            }
+        }
+        Answer::Huge(n) => {
+            let _ = write!(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {n}\r\n\r\n[");
+            let chunk = vec![b'1'; 64 * 1024];
+            let mut sent = 1;
+            while sent < n {
+                if conn.write_all(&chunk).is_err() {
+                    return;
+                }
+                sent += chunk.len();
+            }
+        }
+    }
+}
