@@ -32,6 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('finops', 'finops', [CompletionResultType]::ParameterValue, 'Energy, carbon and cost of GPU and CPU work')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Where the config file is, what is in effect, and a starting file')
+            [CompletionResult]::new('gpu', 'gpu', [CompletionResultType]::ParameterValue, 'One reading of every GPU through nvidia-smi, and the aggregates')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions for exa')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print exa''s man page (roff), or a subcommand''s')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -49,6 +50,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('carbon', 'carbon', [CompletionResultType]::ParameterValue, 'Energy and carbon: kWh and gCO2e')
             [CompletionResult]::new('cost', 'cost', [CompletionResultType]::ParameterValue, 'Money: USD from a rate card')
+            [CompletionResult]::new('measure', 'measure', [CompletionResultType]::ParameterValue, 'Run a command (or watch the node) and measure its GPU energy, carbon and cost')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -89,6 +91,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--gpu-tdp', '--gpu-tdp', [CompletionResultType]::ParameterName, 'Power of one GPU board in watts (coefficient gpu_tdp_watts)')
             [CompletionResult]::new('--cpu-tdp', '--cpu-tdp', [CompletionResultType]::ParameterName, 'Power per CPU-hour in watts (coefficient cpu_tdp_watts)')
             [CompletionResult]::new('--grid-intensity', '--grid-intensity', [CompletionResultType]::ParameterName, 'Grid carbon intensity in gCO2e/kWh (coefficient grid_intensity_g_per_kwh)')
+            [CompletionResult]::new('--gpu-kwh', '--gpu-kwh', [CompletionResultType]::ParameterName, 'GPU energy measured elsewhere (DCGM, a PDU) over --gpu-hours; its mean power replaces gpu_tdp_watts')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
@@ -208,9 +211,29 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
         'exa;finops;cost;help;help' {
             break
         }
+        'exa;finops;measure' {
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Seconds between GPU readings [default: 5; env: EXAMLOPS_GPU_INTERVAL]')
+            [CompletionResult]::new('--duration', '--duration', [CompletionResultType]::ParameterName, 'Without a command, measure the node this long (90s, 10m, 1.5h); Ctrl-C ends it early')
+            [CompletionResult]::new('--trace', '--trace', [CompletionResultType]::ParameterName, 'Write every sample to FILE as JSON lines, for plotting and re-analysis')
+            [CompletionResult]::new('--report', '--report', [CompletionResultType]::ParameterName, 'Write the report to FILE instead of stderr (with a command) or stdout (without)')
+            [CompletionResult]::new('--power-cost-per-kwh', '--power-cost-per-kwh', [CompletionResultType]::ParameterName, 'Electricity price in USD per kWh [env: EXAMLOPS_POWER_COST_PER_KWH]; no electricity cost without it')
+            [CompletionResult]::new('--carbon-provider', '--carbon-provider', [CompletionResultType]::ParameterName, 'The carbon provider for the measured energy (else env, config, default)')
+            [CompletionResult]::new('--cost-provider', '--cost-provider', [CompletionResultType]::ParameterName, 'The cost provider for the measured hours (else env, config, default)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'exa;finops;help' {
             [CompletionResult]::new('carbon', 'carbon', [CompletionResultType]::ParameterValue, 'Energy and carbon: kWh and gCO2e')
             [CompletionResult]::new('cost', 'cost', [CompletionResultType]::ParameterValue, 'Money: USD from a rate card')
+            [CompletionResult]::new('measure', 'measure', [CompletionResultType]::ParameterValue, 'Run a command (or watch the node) and measure its GPU energy, carbon and cost')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -242,6 +265,9 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;finops;help;cost;show' {
+            break
+        }
+        'exa;finops;help;measure' {
             break
         }
         'exa;finops;help;help' {
@@ -319,6 +345,18 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
         'exa;config;help;help' {
             break
         }
+        'exa;gpu' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'exa;completions' {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
@@ -346,6 +384,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
         'exa;help' {
             [CompletionResult]::new('finops', 'finops', [CompletionResultType]::ParameterValue, 'Energy, carbon and cost of GPU and CPU work')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Where the config file is, what is in effect, and a starting file')
+            [CompletionResult]::new('gpu', 'gpu', [CompletionResultType]::ParameterValue, 'One reading of every GPU through nvidia-smi, and the aggregates')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions for exa')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print exa''s man page (roff), or a subcommand''s')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -354,6 +393,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
         'exa;help;finops' {
             [CompletionResult]::new('carbon', 'carbon', [CompletionResultType]::ParameterValue, 'Energy and carbon: kWh and gCO2e')
             [CompletionResult]::new('cost', 'cost', [CompletionResultType]::ParameterValue, 'Money: USD from a rate card')
+            [CompletionResult]::new('measure', 'measure', [CompletionResultType]::ParameterValue, 'Run a command (or watch the node) and measure its GPU energy, carbon and cost')
             break
         }
         'exa;help;finops;carbon' {
@@ -386,6 +426,9 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
         'exa;help;finops;cost;show' {
             break
         }
+        'exa;help;finops;measure' {
+            break
+        }
         'exa;help;config' {
             [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print where the config file is, and whether it exists')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the settings in effect, each with where it came from')
@@ -399,6 +442,9 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;help;config;init' {
+            break
+        }
+        'exa;help;gpu' {
             break
         }
         'exa;help;completions' {

@@ -25,6 +25,9 @@ _exa() {
             exa,finops)
                 cmd="exa__subcmd__finops"
                 ;;
+            exa,gpu)
+                cmd="exa__subcmd__gpu"
+                ;;
             exa,help)
                 cmd="exa__subcmd__help"
                 ;;
@@ -63,6 +66,9 @@ _exa() {
                 ;;
             exa__subcmd__finops,help)
                 cmd="exa__subcmd__finops__subcmd__help"
+                ;;
+            exa__subcmd__finops,measure)
+                cmd="exa__subcmd__finops__subcmd__measure"
                 ;;
             exa__subcmd__finops__subcmd__carbon,estimate)
                 cmd="exa__subcmd__finops__subcmd__carbon__subcmd__estimate"
@@ -121,6 +127,9 @@ _exa() {
             exa__subcmd__finops__subcmd__help,help)
                 cmd="exa__subcmd__finops__subcmd__help__subcmd__help"
                 ;;
+            exa__subcmd__finops__subcmd__help,measure)
+                cmd="exa__subcmd__finops__subcmd__help__subcmd__measure"
+                ;;
             exa__subcmd__finops__subcmd__help__subcmd__carbon,estimate)
                 cmd="exa__subcmd__finops__subcmd__help__subcmd__carbon__subcmd__estimate"
                 ;;
@@ -148,6 +157,9 @@ _exa() {
             exa__subcmd__help,finops)
                 cmd="exa__subcmd__help__subcmd__finops"
                 ;;
+            exa__subcmd__help,gpu)
+                cmd="exa__subcmd__help__subcmd__gpu"
+                ;;
             exa__subcmd__help,help)
                 cmd="exa__subcmd__help__subcmd__help"
                 ;;
@@ -168,6 +180,9 @@ _exa() {
                 ;;
             exa__subcmd__help__subcmd__finops,cost)
                 cmd="exa__subcmd__help__subcmd__finops__subcmd__cost"
+                ;;
+            exa__subcmd__help__subcmd__finops,measure)
+                cmd="exa__subcmd__help__subcmd__finops__subcmd__measure"
                 ;;
             exa__subcmd__help__subcmd__finops__subcmd__carbon,estimate)
                 cmd="exa__subcmd__help__subcmd__finops__subcmd__carbon__subcmd__estimate"
@@ -194,7 +209,7 @@ _exa() {
 
     case "${cmd}" in
         exa)
-            opts="-o -h -V --output --json --config --strict --help --version finops config completions man help"
+            opts="-o -h -V --output --json --config --strict --help --version finops config gpu completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -420,7 +435,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops)
-            opts="-o -h -V --output --json --config --strict --help --version carbon cost help"
+            opts="-o -h -V --output --json --config --strict --help --version carbon cost measure help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -472,7 +487,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__estimate)
-            opts="-o -h -V --gpu-hours --cpu-hours --provider --set --pue --gpu-tdp --cpu-tdp --grid-intensity --output --json --config --strict --help --version"
+            opts="-o -h -V --gpu-hours --cpu-hours --provider --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --output --json --config --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -507,6 +522,10 @@ _exa() {
                     return 0
                     ;;
                 --grid-intensity)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gpu-kwh)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -850,7 +869,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__help)
-            opts="carbon cost help"
+            opts="carbon cost measure help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -989,8 +1008,102 @@ _exa() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        exa__subcmd__finops__subcmd__help__subcmd__measure)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__finops__subcmd__measure)
+            opts="-o -h -V --interval --duration --trace --report --power-cost-per-kwh --carbon-provider --cost-provider --output --json --config --strict --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --duration)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --report)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --power-cost-per-kwh)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --carbon-provider)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cost-provider)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__gpu)
+            opts="-o -h -V --output --json --config --strict --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         exa__subcmd__help)
-            opts="finops config completions man help"
+            opts="finops config gpu completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1074,7 +1187,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__help__subcmd__finops)
-            opts="carbon cost"
+            opts="carbon cost measure"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1188,6 +1301,34 @@ _exa() {
         exa__subcmd__help__subcmd__finops__subcmd__cost__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__help__subcmd__finops__subcmd__measure)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__help__subcmd__gpu)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

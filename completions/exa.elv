@@ -29,6 +29,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --version 'Print version'
             cand finops 'Energy, carbon and cost of GPU and CPU work'
             cand config 'Where the config file is, what is in effect, and a starting file'
+            cand gpu 'One reading of every GPU through nvidia-smi, and the aggregates'
             cand completions 'Print shell completions for exa'
             cand man 'Print exa''s man page (roff), or a subcommand''s'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -45,6 +46,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --version 'Print version'
             cand carbon 'Energy and carbon: kWh and gCO2e'
             cand cost 'Money: USD from a rate card'
+            cand measure 'Run a command (or watch the node) and measure its GPU energy, carbon and cost'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'exa;finops;carbon'= {
@@ -82,6 +84,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --gpu-tdp 'Power of one GPU board in watts (coefficient gpu_tdp_watts)'
             cand --cpu-tdp 'Power per CPU-hour in watts (coefficient cpu_tdp_watts)'
             cand --grid-intensity 'Grid carbon intensity in gCO2e/kWh (coefficient grid_intensity_g_per_kwh)'
+            cand --gpu-kwh 'GPU energy measured elsewhere (DCGM, a PDU) over --gpu-hours; its mean power replaces gpu_tdp_watts'
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
@@ -185,9 +188,28 @@ set edit:completion:arg-completer[exa] = {|@words|
         }
         &'exa;finops;cost;help;help'= {
         }
+        &'exa;finops;measure'= {
+            cand --interval 'Seconds between GPU readings [default: 5; env: EXAMLOPS_GPU_INTERVAL]'
+            cand --duration 'Without a command, measure the node this long (90s, 10m, 1.5h); Ctrl-C ends it early'
+            cand --trace 'Write every sample to FILE as JSON lines, for plotting and re-analysis'
+            cand --report 'Write the report to FILE instead of stderr (with a command) or stdout (without)'
+            cand --power-cost-per-kwh 'Electricity price in USD per kWh [env: EXAMLOPS_POWER_COST_PER_KWH]; no electricity cost without it'
+            cand --carbon-provider 'The carbon provider for the measured energy (else env, config, default)'
+            cand --cost-provider 'The cost provider for the measured hours (else env, config, default)'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'exa;finops;help'= {
             cand carbon 'Energy and carbon: kWh and gCO2e'
             cand cost 'Money: USD from a rate card'
+            cand measure 'Run a command (or watch the node) and measure its GPU energy, carbon and cost'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'exa;finops;help;carbon'= {
@@ -211,6 +233,8 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;finops;help;cost;estimate'= {
         }
         &'exa;finops;help;cost;show'= {
+        }
+        &'exa;finops;help;measure'= {
         }
         &'exa;finops;help;help'= {
         }
@@ -277,6 +301,17 @@ set edit:completion:arg-completer[exa] = {|@words|
         }
         &'exa;config;help;help'= {
         }
+        &'exa;gpu'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'exa;completions'= {
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
@@ -302,6 +337,7 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;help'= {
             cand finops 'Energy, carbon and cost of GPU and CPU work'
             cand config 'Where the config file is, what is in effect, and a starting file'
+            cand gpu 'One reading of every GPU through nvidia-smi, and the aggregates'
             cand completions 'Print shell completions for exa'
             cand man 'Print exa''s man page (roff), or a subcommand''s'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -309,6 +345,7 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;help;finops'= {
             cand carbon 'Energy and carbon: kWh and gCO2e'
             cand cost 'Money: USD from a rate card'
+            cand measure 'Run a command (or watch the node) and measure its GPU energy, carbon and cost'
         }
         &'exa;help;finops;carbon'= {
             cand providers 'List the carbon providers, each with its kind, uncertainty and status'
@@ -332,6 +369,8 @@ set edit:completion:arg-completer[exa] = {|@words|
         }
         &'exa;help;finops;cost;show'= {
         }
+        &'exa;help;finops;measure'= {
+        }
         &'exa;help;config'= {
             cand path 'Print where the config file is, and whether it exists'
             cand show 'Print the settings in effect, each with where it came from'
@@ -342,6 +381,8 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;help;config;show'= {
         }
         &'exa;help;config;init'= {
+        }
+        &'exa;help;gpu'= {
         }
         &'exa;help;completions'= {
         }

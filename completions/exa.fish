@@ -33,19 +33,21 @@ complete -c exa -n "__fish_exa_needs_command" -s h -l help -d 'Print help (see m
 complete -c exa -n "__fish_exa_needs_command" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_needs_command" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'
 complete -c exa -n "__fish_exa_needs_command" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
+complete -c exa -n "__fish_exa_needs_command" -f -a "gpu" -d 'One reading of every GPU through nvidia-smi, and the aggregates'
 complete -c exa -n "__fish_exa_needs_command" -f -a "completions" -d 'Print shell completions for exa'
 complete -c exa -n "__fish_exa_needs_command" -f -a "man" -d 'Print exa\'s man page (roff), or a subcommand\'s'
 complete -c exa -n "__fish_exa_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost help" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''"
-complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost help" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost help" -l json -d 'Same as `-o json`'
-complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost help" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost help" -s h -l help -d 'Print help'
-complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost help" -s V -l version -d 'Print version'
-complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost help" -f -a "carbon" -d 'Energy and carbon: kWh and gCO2e'
-complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost help" -f -a "cost" -d 'Money: USD from a rate card'
-complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -s h -l help -d 'Print help'
+complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -f -a "carbon" -d 'Energy and carbon: kWh and gCO2e'
+complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -f -a "cost" -d 'Money: USD from a rate card'
+complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -f -a "measure" -d 'Run a command (or watch the node) and measure its GPU energy, carbon and cost'
+complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''"
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
@@ -68,8 +70,23 @@ complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "estimate" -d 'Estimate the cost (USD) of GPU and CPU hours'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "show" -d 'Show a cost provider: formulas, coefficients with defaults, metadata'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l interval -d 'Seconds between GPU readings [default: 5; env: EXAMLOPS_GPU_INTERVAL]' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l duration -d 'Without a command, measure the node this long (90s, 10m, 1.5h); Ctrl-C ends it early' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l trace -d 'Write every sample to FILE as JSON lines, for plotting and re-analysis' -r -F
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l report -d 'Write the report to FILE instead of stderr (with a command) or stdout (without)' -r -F
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l power-cost-per-kwh -d 'Electricity price in USD per kWh [env: EXAMLOPS_POWER_COST_PER_KWH]; no electricity cost without it' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l carbon-provider -d 'The carbon provider for the measured energy (else env, config, default)' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l cost-provider -d 'The cost provider for the measured hours (else env, config, default)' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''"
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from help" -f -a "carbon" -d 'Energy and carbon: kWh and gCO2e'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from help" -f -a "cost" -d 'Money: USD from a rate card'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from help" -f -a "measure" -d 'Run a command (or watch the node) and measure its GPU energy, carbon and cost'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''"
@@ -108,6 +125,13 @@ complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print the settings in effect, each with where it came from'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "init" -d 'Write a commented starting config file'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand gpu" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''"
+complete -c exa -n "__fish_exa_using_subcommand gpu" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand gpu" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand gpu" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand gpu" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand gpu" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand completions" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''"
 complete -c exa -n "__fish_exa_using_subcommand completions" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
@@ -122,13 +146,15 @@ complete -c exa -n "__fish_exa_using_subcommand man" -l json -d 'Same as `-o jso
 complete -c exa -n "__fish_exa_using_subcommand man" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand man" -s h -l help -d 'Print help'
 complete -c exa -n "__fish_exa_using_subcommand man" -s V -l version -d 'Print version'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config completions man help" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config completions man help" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config completions man help" -f -a "completions" -d 'Print shell completions for exa'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config completions man help" -f -a "man" -d 'Print exa\'s man page (roff), or a subcommand\'s'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu completions man help" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu completions man help" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu completions man help" -f -a "gpu" -d 'One reading of every GPU through nvidia-smi, and the aggregates'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu completions man help" -f -a "completions" -d 'Print shell completions for exa'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu completions man help" -f -a "man" -d 'Print exa\'s man page (roff), or a subcommand\'s'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "carbon" -d 'Energy and carbon: kWh and gCO2e'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "cost" -d 'Money: USD from a rate card'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "measure" -d 'Run a command (or watch the node) and measure its GPU energy, carbon and cost'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "path" -d 'Print where the config file is, and whether it exists'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print the settings in effect, each with where it came from'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "init" -d 'Write a commented starting config file'

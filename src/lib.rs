@@ -10,11 +10,15 @@ pub mod commands;
 pub mod config;
 pub mod error;
 pub mod formula;
+pub mod gpu;
 pub mod grid;
 pub mod output;
+pub mod process;
 pub mod provider;
 pub mod settings;
+pub mod signals;
 pub mod suggest;
+pub mod time;
 
 use std::process::ExitCode;
 
@@ -46,7 +50,7 @@ pub fn run() -> ExitCode {
         eprintln!("warning: {w}");
     }
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => fail(&e, format),
     }
 }
@@ -69,18 +73,19 @@ fn fail(err: &anyhow::Error, format: Format) -> ExitCode {
     code
 }
 
-fn show<R: Render>(report: R, settings: &Settings) -> anyhow::Result<()> {
+fn show<R: Render>(report: R, settings: &Settings) -> anyhow::Result<ExitCode> {
     emit(&report, settings.format)?;
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
-fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<()> {
+fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
     match &cli.command {
         Command::Finops(Finops::Carbon(c)) => match c {
             Carbon::Providers => show(commands::providers::run(s, Domain::Carbon), s),
             Carbon::Show(a) => show(commands::show::run(s, Domain::Carbon, &a.name)?, s),
             Carbon::Estimate(a) => {
                 let mut req = request(&a.hours);
+                req.gpu_kwh = a.gpu_kwh;
                 let named = [
                     ("pue", a.pue, "--pue"),
                     ("gpu_tdp_watts", a.gpu_tdp, "--gpu-tdp"),
@@ -101,6 +106,8 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<()> {
                 show(commands::estimate::run(s, Domain::Cost, &req)?, s)
             }
         },
+        Command::Gpu => show(commands::gpu::run(None)?, s),
+        Command::Finops(Finops::Measure(m)) => measure(m, s),
         Command::Config(ConfigCmd::Path) => show(commands::config::path(s), s),
         Command::Config(ConfigCmd::Show) => show(commands::config::show(s)?, s),
         Command::Config(ConfigCmd::Init { force }) => show(commands::config::init(s, *force)?, s),
@@ -113,8 +120,37 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<()> {
     }
 }
 
+fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
+    if m.duration.is_some() && !m.command.is_empty() {
+        return Err(Error::Usage("--duration measures the node without a command; give one or the other".into()).into());
+    }
+    let args = commands::measure::Args {
+        command: m.command.clone(),
+        interval: m.interval,
+        duration: m.duration,
+        trace: m.trace.clone(),
+        power_cost_per_kwh: m.power_cost_per_kwh,
+        carbon_provider: m.carbon_provider.clone(),
+        cost_provider: m.cost_provider.clone(),
+        live: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+    };
+    let report = commands::measure::run(s, args, Box::new(output::StderrHooks))?;
+    let code = ExitCode::from(report.exit_status());
+    for w in s.take_warnings() {
+        eprintln!("warning: {w}");
+    }
+    let text = output::render(&report, s.format);
+    match &m.report {
+        Some(path) => output::write_file(path, text.as_bytes())
+            .map_err(|e| Error::Failed(format!("cannot write the report {}: {e}", path.display())))?,
+        None if m.command.is_empty() => output::write_stdout(text.as_bytes())?,
+        None => eprint!("{text}"),
+    }
+    Ok(code)
+}
+
 fn request(h: &cli::Hours) -> Request {
-    Request { gpu_hours: h.gpu_hours, cpu_hours: h.cpu_hours, provider: h.provider.clone(), flags: Vec::new() }
+    Request { gpu_hours: h.gpu_hours, cpu_hours: h.cpu_hours, gpu_kwh: None, provider: h.provider.clone(), flags: Vec::new() }
 }
 
 fn add_flags(req: &mut Request, named: &[(&str, Option<f64>, &str)], h: &cli::Hours) {

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-pub use values::{amount, assignment, Assignment};
+pub use values::{amount, assignment, duration, Assignment};
 
 /// exa: what GPU and CPU work costs in energy, carbon and money.
 ///
@@ -54,6 +54,12 @@ pub enum Command {
     /// Where the config file is, what is in effect, and a starting file.
     #[command(subcommand)]
     Config(ConfigCmd),
+    /// One reading of every GPU through nvidia-smi, and the aggregates.
+    ///
+    /// The nvidia-smi used is the first on PATH. A value a device cannot
+    /// report ([N/A]) is blank in the table and null in JSON, never 0.
+    #[command(after_help = "Examples:\n  exa gpu\n  exa -o json gpu | jq '.devices[].power_w'")]
+    Gpu,
     /// Print shell completions for exa.
     Completions {
         /// The shell to complete for.
@@ -75,6 +81,54 @@ pub enum Finops {
     /// Money: USD from a rate card.
     #[command(subcommand)]
     Cost(Cost),
+    /// Run a command (or watch the node) and measure its GPU energy, carbon and cost.
+    ///
+    /// GPU power is read through nvidia-smi every --interval seconds, from
+    /// the start to a last reading when the command exits; energy is the
+    /// trapezoid rule between consecutive good readings. CPU-hours are the
+    /// command's own user + system time. The command's stdout and stderr
+    /// pass through untouched; exa's report goes to stderr (stdout when no
+    /// command is given), or to --report FILE. exa exits with the command's
+    /// exit status.
+    #[command(
+        after_help = "Examples:\n  exa finops measure -- python train.py\n  exa finops measure --duration 10m\n  exa -o json finops measure --report run.json --interval 1 --trace run.jsonl -- ./bench.sh"
+    )]
+    Measure(Measure),
+}
+
+#[derive(Debug, Args)]
+pub struct Measure {
+    /// Seconds between GPU readings [default: 5; env: EXAMLOPS_GPU_INTERVAL].
+    #[arg(long, value_name = "SECONDS", value_parser = amount, allow_negative_numbers = true)]
+    pub interval: Option<f64>,
+
+    /// Without a command, measure the node this long (90s, 10m, 1.5h); Ctrl-C ends it early.
+    #[arg(long, value_name = "DURATION", value_parser = duration)]
+    pub duration: Option<std::time::Duration>,
+
+    /// Write every sample to FILE as JSON lines, for plotting and re-analysis.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+
+    /// Write the report to FILE instead of stderr (with a command) or stdout (without).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+
+    /// Electricity price in USD per kWh [env: EXAMLOPS_POWER_COST_PER_KWH]; no electricity cost without it.
+    #[arg(long, value_name = "USD", value_parser = amount, allow_negative_numbers = true)]
+    pub power_cost_per_kwh: Option<f64>,
+
+    /// The carbon provider for the measured energy (else env, config, default).
+    #[arg(long, value_name = "NAME")]
+    pub carbon_provider: Option<String>,
+
+    /// The cost provider for the measured hours (else env, config, default).
+    #[arg(long, value_name = "NAME")]
+    pub cost_provider: Option<String>,
+
+    /// The command to run and measure, after `--`.
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -156,6 +210,10 @@ pub struct CarbonEstimate {
     /// Grid carbon intensity in gCO2e/kWh (coefficient grid_intensity_g_per_kwh).
     #[arg(long, value_name = "G_PER_KWH", value_parser = amount, allow_negative_numbers = true)]
     pub grid_intensity: Option<f64>,
+
+    /// GPU energy measured elsewhere (DCGM, a PDU) over --gpu-hours; its mean power replaces gpu_tdp_watts.
+    #[arg(long, value_name = "KWH", value_parser = amount, allow_negative_numbers = true)]
+    pub gpu_kwh: Option<f64>,
 }
 
 #[derive(Debug, Args)]

@@ -12,6 +12,11 @@ pub fn amount(s: &str) -> Result<f64, String> {
     Ok(v)
 }
 
+/// A duration like `90s`, `10m` or `1.5h`.
+pub fn duration(s: &str) -> Result<std::time::Duration, String> {
+    crate::time::parse_duration(s)
+}
+
 /// `NAME=VALUE` for `--set`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Assignment {

@@ -18,6 +18,8 @@ use crate::suggest::nearest;
 pub struct Request {
     pub gpu_hours: Option<f64>,
     pub cpu_hours: Option<f64>,
+    /// GPU energy measured over `gpu_hours`; its mean power stands in for the provider's assumed one.
+    pub gpu_kwh: Option<f64>,
     pub provider: Option<String>,
     /// Coefficients set on the command line: (coefficient, value, the flag that set it).
     pub flags: Vec<(String, f64, String)>,
@@ -196,6 +198,9 @@ fn check_inputs(domain: Domain, p: &dyn Provider, gpu: f64, cpu: f64) -> Result<
 pub fn run(settings: &Settings, domain: Domain, req: &Request) -> Result<Estimate, Error> {
     let gpu = req.gpu_hours.unwrap_or(0.0);
     let cpu = req.cpu_hours.unwrap_or(0.0);
+    if req.gpu_kwh.is_some() && gpu <= 0.0 {
+        return Err(Error::Usage("--gpu-kwh needs --gpu-hours: the device-hours the energy was measured over".into()));
+    }
     if gpu <= 0.0 && cpu <= 0.0 {
         return Err(Error::Usage(
             "nothing to estimate: give --gpu-hours or --cpu-hours greater than 0 (a figure of 0 would claim the work used no energy)"
@@ -216,6 +221,29 @@ pub fn run(settings: &Settings, domain: Domain, req: &Request) -> Result<Estimat
     }
 }
 
+/// Puts a measured GPU energy where the provider assumes one: its mean power for
+/// `gpu_tdp_watts`, or its energy per GPU-hour; a provider with neither must read `gpu_kwh`.
+fn measured(p: &dyn Provider, coefs: &mut IndexMap<String, Coef>, kwh: f64, gpu_hours: f64) -> Result<(), Error> {
+    let name = &p.meta().name;
+    let slot = [("gpu_tdp_watts", kwh * 1000.0 / gpu_hours), ("energy_coeff_kwh_per_gpu_hour", kwh / gpu_hours)]
+        .into_iter()
+        .find(|(c, _)| coefs.contains_key(*c));
+    match slot {
+        Some((c, value)) => {
+            let coef = coefs.get_mut(c).expect("found above");
+            if coef.source == Source::Flag {
+                return Err(Error::Usage(format!("{c} is set on the command line, but the measured GPU energy sets it; drop one")));
+            }
+            *coef = Coef { value, source: Source::Measured };
+            Ok(())
+        }
+        None if p.meta().accepts("gpu_kwh") => Ok(()),
+        None => Err(Error::Refused(format!(
+            "carbon provider '{name}' cannot take a measured GPU energy: it has no gpu_tdp_watts or energy_coeff_kwh_per_gpu_hour coefficient and does not read gpu_kwh"
+        ))),
+    }
+}
+
 enum ComputeFail {
     Broken(String),
     Error(Error),
@@ -231,10 +259,14 @@ fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
     let p = r.provider.as_ref();
     check_inputs(domain, p, gpu, cpu)?;
     let (mut coefs, notes) = coefficients(settings, domain, p, &req.flags)?;
+    if let Some(kwh) = req.gpu_kwh.filter(|_| domain == Domain::Carbon) {
+        measured(p, &mut coefs, kwh, gpu)?;
+    }
     let grid = p.meta().live.as_ref().and_then(|live| coefs.get_mut(live).map(|c| crate::grid::apply(settings, live, c)));
     let mut values = Values::default();
     values.inputs.insert("gpu_hours".into(), gpu);
     values.inputs.insert("cpu_hours".into(), cpu);
+    values.inputs.insert("gpu_kwh".into(), req.gpu_kwh.unwrap_or(0.0));
     values.coefficients = coefs.iter().map(|(k, c)| (k.clone(), c.value)).collect();
     let outputs = p.compute(&values).map_err(|e| match e {
         ComputeError::Broken(why) => ComputeFail::Broken(why),

@@ -2,5 +2,7 @@
 
 pub mod config;
 pub mod estimate;
+pub mod gpu;
+pub mod measure;
 pub mod providers;
 pub mod show;

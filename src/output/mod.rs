@@ -4,6 +4,7 @@
 //! Rendering writes into a buffer; only `emit` touches stdout, so a closed
 //! pipe is noticed in one place. Nothing here computes a figure.
 
+mod gpu;
 mod tables;
 
 use std::io::{self, IsTerminal, Write};
@@ -76,17 +77,42 @@ pub fn json<R: Serialize + ?Sized>(report: &R) -> String {
     s
 }
 
-/// Writes a report to stdout. A closed pipe is not an error (`exa ... | head`).
-pub fn emit<R: Render + ?Sized>(report: &R, format: Format) -> io::Result<()> {
-    let text = match format {
+/// A report as text in `format`.
+pub fn render<R: Render + ?Sized>(report: &R, format: Format) -> String {
+    match format {
         Format::Json => json(report),
         Format::Table => {
             let mut s = String::new();
             report.render(Style::detect(), &mut s);
             s
         }
-    };
-    write_stdout(text.as_bytes())
+    }
+}
+
+/// Writes a report to stdout. A closed pipe is not an error (`exa ... | head`).
+pub fn emit<R: Render + ?Sized>(report: &R, format: Format) -> io::Result<()> {
+    write_stdout(render(report, format).as_bytes())
+}
+
+/// Writes a file whole or not at all: a temporary file beside it, then a rename.
+pub fn write_file(path: &std::path::Path, bytes: &[u8]) -> io::Result<()> {
+    let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
+    std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path)).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+/// Sampler diagnostics, as they happen: warnings and the live line on stderr.
+pub struct StderrHooks;
+
+impl crate::gpu::sampler::Hooks for StderrHooks {
+    fn warn(&self, message: &str) {
+        eprintln!("warning: {message}");
+    }
+
+    fn live(&self, line: &str) {
+        eprint!("\r\x1b[2K{line}");
+    }
 }
 
 pub fn write_stdout(bytes: &[u8]) -> io::Result<()> {

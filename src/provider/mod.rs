@@ -18,8 +18,9 @@ use serde::{Deserialize, Serialize};
 
 pub use registry::{Entry, Registry, Status};
 
-/// The inputs of a call, in the order formulas see them.
-pub const INPUTS: &[&str] = &["gpu_hours", "cpu_hours"];
+/// The inputs of a call, in the order formulas see them: device-hours,
+/// CPU-core-hours, and a GPU energy measured by exa or elsewhere (0 when none).
+pub const INPUTS: &[&str] = &["gpu_hours", "cpu_hours", "gpu_kwh"];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -12,16 +12,15 @@
 //! non-finite number or outlasts its timeout is broken. Its stderr is the
 //! user's stderr. This module never interprets what a plugin computes.
 
-use std::io::{Read, Write};
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::process::Stdio;
+use std::time::Duration;
 
 use indexmap::IndexMap;
 use serde::Deserialize;
 use serde_json::{json, Value};
+
+use crate::process::{self, RunError};
 
 use super::{Coefficient, ComputeError, Domain, Kind, Meta, Provider, Values, INPUTS};
 
@@ -133,67 +132,22 @@ impl Provider for Plugin {
 
 /// Runs `program call` with `request` on stdin; the parsed JSON on stdout, or why not.
 fn run(program: &Path, call: &str, request: &Value, timeout: Duration) -> Result<Value, String> {
-    let mut child = Command::new(program)
-        .arg(call)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        // Its own process group, so a timeout ends whatever it started too.
-        .process_group(0)
-        .spawn()
-        .map_err(|e| format!("cannot run it: {e}"))?;
-    let mut stdin = child.stdin.take().expect("piped stdin");
     let body = request.to_string();
-    // A plugin that never reads stdin must not block exa: write from a thread, ignore a closed pipe.
-    std::thread::spawn(move || {
-        let _ = stdin.write_all(body.as_bytes());
-    });
-    let mut stdout = child.stdout.take().expect("piped stdout");
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let r = (&mut stdout).take(MAX_OUTPUT + 1).read_to_end(&mut buf).map(|_| buf);
-        let _ = tx.send(r);
-    });
-    let deadline = Instant::now() + timeout;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if Instant::now() >= deadline => {
-                kill_group(&mut child);
-                let _ = child.wait();
-                return Err(format!("it did not answer '{call}' within {:.1} s and was killed", timeout.as_secs_f64()));
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(e) => return Err(format!("cannot wait for it: {e}")),
-        }
-    };
-    let out = rx
-        .recv_timeout(deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(200)))
-        .map_err(|_| "its stdout stayed open after it exited".to_string())?
-        .map_err(|e| format!("cannot read its output: {e}"))?;
-    if !status.success() {
-        return Err(format!("'{call}' exited with {status}"));
+    let done = process::run(program, &[call], Some(body.as_bytes()), Stdio::inherit(), timeout).map_err(|e| match e {
+        RunError::Timeout(d) => format!("it did not answer '{call}' within {:.1} s and was killed", d.as_secs_f64()),
+        other => other.to_string(),
+    })?;
+    if !done.status.success() {
+        return Err(format!("'{call}' exited with {}", done.status));
     }
-    if out.len() as u64 > MAX_OUTPUT {
+    if done.truncated || done.stdout.len() as u64 > MAX_OUTPUT {
         return Err(format!("'{call}' printed more than {MAX_OUTPUT} bytes"));
     }
-    let text = String::from_utf8_lossy(&out);
+    let text = String::from_utf8_lossy(&done.stdout);
     serde_json::from_str(text.trim()).map_err(|e| {
         let shown: String = text.trim().chars().take(80).collect();
         format!("'{call}' did not print the promised JSON ({e}): {shown:?}")
     })
-}
-
-/// Kills the plugin and everything in its process group.
-fn kill_group(child: &mut std::process::Child) {
-    if let Ok(pid) = i32::try_from(child.id()) {
-        // SAFETY: kill(2) with a negative pid signals the group the plugin leads; it touches no memory.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
-    }
-    let _ = child.kill();
 }
 
 /// True when `path` is a file this user may execute.

@@ -6,6 +6,7 @@ mod contract;
 mod codegen;
 mod config;
 mod estimate;
+mod gpu;
 mod grid;
 mod http;
 mod methodology;

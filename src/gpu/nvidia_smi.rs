@@ -1,0 +1,236 @@
+//! Readings from `nvidia-smi --query-gpu=... --format=csv,noheader,nounits`.
+//!
+//! The `nvidia-smi` used is the first on `PATH`. It prints its errors on
+//! stdout with a non-zero exit. A driver that rejects a field
+//! (`Field "X" is not a valid field to query.`) moves the source down one
+//! field set: the current clock-event names, then the older throttle names,
+//! then the core set (utilisation, memory, temperature, power).
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::Duration;
+
+use super::{Device, GpuSource, SampleError};
+use crate::process::{self, RunError};
+
+/// exa's own deadline for one call.
+pub const DEADLINE: Duration = Duration::from_secs(10);
+
+const CORE: &[&str] =
+    &["index", "name", "utilization.gpu", "utilization.memory", "memory.used", "memory.total", "temperature.gpu", "power.draw"];
+const EXTRA: &[&str] = &["power.limit", "clocks.current.sm", "clocks.current.memory", "fan.speed", "pstate"];
+const ECC: &[&str] = &["ecc.errors.corrected.volatile.total", "ecc.errors.uncorrected.volatile.total"];
+const REASONS: &[&str] = &["sw_thermal_slowdown", "hw_thermal_slowdown", "sw_power_cap", "hw_slowdown"];
+
+/// The field sets, most complete first: (label, the prefix of the throttle fields or none).
+const TIERS: &[(&str, Option<&str>)] =
+    &[("full", Some("clocks_event_reasons")), ("full-throttle-names", Some("clocks_throttle_reasons")), ("core", None)];
+
+fn fields(tier: usize) -> Vec<String> {
+    let mut f: Vec<String> = CORE.iter().map(|s| s.to_string()).collect();
+    if let Some(prefix) = TIERS[tier].1 {
+        f.extend(EXTRA.iter().map(|s| s.to_string()));
+        f.extend(REASONS.iter().map(|r| format!("{prefix}.{r}")));
+        f.extend(ECC.iter().map(|s| s.to_string()));
+    }
+    f
+}
+
+pub struct NvidiaSmi {
+    program: PathBuf,
+    tier: usize,
+    deadline: Duration,
+    notices: Vec<String>,
+}
+
+/// The first `nvidia-smi` on `PATH`.
+pub fn locate() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|d| d.join("nvidia-smi")).find(|p| crate::provider::plugin::is_executable(p))
+}
+
+impl NvidiaSmi {
+    pub fn new(program: PathBuf, deadline: Duration) -> Self {
+        NvidiaSmi { program, tier: 0, deadline, notices: Vec::new() }
+    }
+
+    /// The one on `PATH`, or why there is none.
+    pub fn from_path(deadline: Duration) -> Result<Self, SampleError> {
+        locate()
+            .map(|p| NvidiaSmi::new(p, deadline))
+            .ok_or_else(|| SampleError::Missing("no nvidia-smi on PATH: no GPU to read on this host".into()))
+    }
+
+    fn query(&self) -> Result<String, SampleError> {
+        let q = format!("--query-gpu={}", fields(self.tier).join(","));
+        let done = process::run(&self.program, &[&q, "--format=csv,noheader,nounits"], None, Stdio::piped(), self.deadline).map_err(
+            |e| match e {
+                RunError::Spawn(e) => SampleError::Failed(format!("cannot run {}: {e}", self.program.display())),
+                RunError::Timeout(d) => {
+                    SampleError::Failed(format!("nvidia-smi gave no answer within {:.0} s and was killed", d.as_secs_f64()))
+                }
+                RunError::Output(e) => SampleError::Failed(format!("nvidia-smi: {e}")),
+            },
+        )?;
+        let text = String::from_utf8_lossy(&done.stdout).into_owned();
+        let said = text.trim();
+        if said.contains("No devices were found") {
+            return Err(SampleError::NoDevices);
+        }
+        if !done.status.success() {
+            let first = said.lines().next().unwrap_or("").trim();
+            let what = if first.is_empty() { "no output".to_string() } else { format!("\"{first}\"") };
+            return Err(SampleError::Failed(format!("nvidia-smi exited with {} and said {what}", done.status)));
+        }
+        if said.is_empty() {
+            return Err(SampleError::Failed("nvidia-smi printed nothing".into()));
+        }
+        Ok(text)
+    }
+}
+
+/// The field a driver rejected, from its stdout.
+fn rejected_field(e: &SampleError) -> Option<String> {
+    let SampleError::Failed(msg) = e else { return None };
+    let start = msg.find("Field \"")? + 7;
+    let len = msg[start..].find('"')?;
+    msg.contains("is not a valid field").then(|| msg[start..start + len].to_string())
+}
+
+impl GpuSource for NvidiaSmi {
+    fn sample(&mut self) -> Result<Vec<Device>, SampleError> {
+        loop {
+            match self.query() {
+                Ok(text) => return parse(&text, &fields(self.tier)),
+                Err(e) => match rejected_field(&e) {
+                    Some(field) if self.tier + 1 < TIERS.len() => {
+                        self.tier += 1;
+                        self.notices.push(format!(
+                            "nvidia-smi does not know the field \"{field}\"; using the {} field set from now on",
+                            TIERS[self.tier].0
+                        ));
+                    }
+                    _ => return Err(e),
+                },
+            }
+        }
+    }
+
+    fn describe(&self) -> String {
+        format!("nvidia-smi ({})", self.program.display())
+    }
+
+    fn fields(&self) -> &'static str {
+        TIERS[self.tier].0
+    }
+
+    fn take_notices(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notices)
+    }
+}
+
+/// Cell values meaning "this device cannot say".
+fn absent(cell: &str) -> bool {
+    let c = cell.trim();
+    c.is_empty() || c.starts_with('[') || c.eq_ignore_ascii_case("N/A") || c.eq_ignore_ascii_case("Not Supported")
+}
+
+fn number(cell: &str) -> Option<f64> {
+    if absent(cell) {
+        return None;
+    }
+    // Tolerate a unit if the tool printed one anyway.
+    let c = cell.split_whitespace().next()?;
+    c.parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+fn active(cell: &str) -> Option<bool> {
+    match cell.trim() {
+        "Active" => Some(true),
+        "Not Active" => Some(false),
+        _ => None,
+    }
+}
+
+/// Parses `--format=csv,noheader,nounits` output queried with `fields`.
+pub fn parse(text: &str, fields: &[String]) -> Result<Vec<Device>, SampleError> {
+    let mut devices = Vec::new();
+    for (n, line) in text.lines().map(str::trim).filter(|l| !l.is_empty()).enumerate() {
+        let cells: Vec<&str> = line.split(',').map(str::trim).collect();
+        if cells.len() != fields.len() {
+            let shown: String = line.chars().take(80).collect();
+            return Err(SampleError::Failed(format!(
+                "nvidia-smi line {} has {} values for {} fields: \"{shown}\"",
+                n + 1,
+                cells.len(),
+                fields.len()
+            )));
+        }
+        let get = |name: &str| fields.iter().position(|f| f == name || f.ends_with(&format!(".{name}"))).map(|i| cells[i]);
+        let num = |name: &str| get(name).and_then(number);
+        let flag = |name: &str| get(name).and_then(active);
+        let either = |a: Option<bool>, b: Option<bool>| match (a, b) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(false) || b.unwrap_or(false)),
+        };
+        let index = get("index").and_then(|c| c.parse::<u32>().ok()).unwrap_or(n as u32);
+        devices.push(Device {
+            index,
+            name: get("name").filter(|c| !absent(c)).unwrap_or("unknown").to_string(),
+            utilization_pct: num("utilization.gpu"),
+            memory_utilization_pct: num("utilization.memory"),
+            memory_used_mib: num("memory.used"),
+            memory_total_mib: num("memory.total"),
+            temperature_c: num("temperature.gpu"),
+            power_w: num("power.draw"),
+            power_limit_w: num("power.limit"),
+            clock_sm_mhz: num("clocks.current.sm"),
+            clock_memory_mhz: num("clocks.current.memory"),
+            fan_pct: num("fan.speed"),
+            pstate: get("pstate").and_then(|c| c.trim().strip_prefix('P')).and_then(|p| p.parse().ok()),
+            throttle_thermal: either(flag("sw_thermal_slowdown"), flag("hw_thermal_slowdown")),
+            throttle_power: flag("sw_power_cap"),
+            throttle_hw_slowdown: flag("hw_slowdown"),
+            ecc_corrected: num("ecc.errors.corrected.volatile.total").map(|v| v as u64),
+            ecc_uncorrected: num("ecc.errors.uncorrected.volatile.total").map(|v| v as u64),
+        });
+    }
+    if devices.is_empty() {
+        return Err(SampleError::Failed("nvidia-smi printed no device lines".into()));
+    }
+    Ok(devices)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn na_cells_are_absent_not_zero() {
+        let f = fields(0);
+        let line = "0, NVIDIA GeForce RTX 3080 Laptop GPU, 3, 1, 10240, 16384, 54, 21.5, [N/A], 1230, 7000, [Not Supported], P3, Not Active, Not Active, Active, [Unknown Error], [N/A], N/A";
+        let d = &parse(line, &f).unwrap()[0];
+        assert_eq!(d.power_w, Some(21.5));
+        assert_eq!(d.power_limit_w, None);
+        assert_eq!(d.fan_pct, None);
+        assert_eq!(d.pstate, Some(3));
+        assert_eq!(d.throttle_thermal, Some(false));
+        assert_eq!(d.throttle_power, Some(true));
+        assert_eq!(d.throttle_hw_slowdown, None);
+        assert_eq!((d.ecc_corrected, d.ecc_uncorrected), (None, None));
+    }
+
+    #[test]
+    fn a_short_line_is_an_error() {
+        assert!(parse("0, GPU, 1", &fields(2)).is_err());
+    }
+
+    #[test]
+    fn rejected_field_is_found() {
+        let e = SampleError::Failed(
+            "nvidia-smi exited with exit status: 2 and said \"Field \"clocks_event_reasons.hw_slowdown\" is not a valid field to query.\""
+                .into(),
+        );
+        assert_eq!(rejected_field(&e).as_deref(), Some("clocks_event_reasons.hw_slowdown"));
+    }
+}

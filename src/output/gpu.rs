@@ -1,0 +1,189 @@
+//! The table form of GPU readings and measurements.
+
+use std::fmt::Write;
+
+use comfy_table::Cell;
+
+use super::{num, Render, Style};
+use crate::commands::gpu::Reading;
+use crate::commands::measure::Measurement;
+
+fn opt(v: Option<f64>, digits: usize) -> String {
+    v.map(|x| num(x, digits)).unwrap_or_default()
+}
+
+fn of(a: Option<f64>, b: Option<f64>, digits: usize) -> String {
+    match (a, b) {
+        (None, None) => String::new(),
+        (a, b) => format!("{} / {}", a.map_or("?".into(), |x| num(x, digits)), b.map_or("?".into(), |x| num(x, digits))),
+    }
+}
+
+impl Render for Reading {
+    fn render(&self, style: Style, out: &mut String) {
+        let mut t = style.table(&[
+            "GPU",
+            "Name",
+            "Util %",
+            "Mem %",
+            "Mem used / total MiB",
+            "Temp °C",
+            "Power / limit W",
+            "SM MHz",
+            "Mem MHz",
+            "Fan %",
+            "P",
+            "Throttle",
+            "ECC c/u",
+        ]);
+        for d in &self.devices {
+            let throttle: Vec<&str> = [(d.throttle_thermal, "thermal"), (d.throttle_power, "power"), (d.throttle_hw_slowdown, "hw")]
+                .iter()
+                .filter(|(f, _)| *f == Some(true))
+                .map(|(_, n)| *n)
+                .collect();
+            let ecc = match (d.ecc_corrected, d.ecc_uncorrected) {
+                (None, None) => String::new(),
+                (c, u) => format!("{}/{}", c.map_or("?".into(), |v| v.to_string()), u.map_or("?".into(), |v| v.to_string())),
+            };
+            t.add_row(vec![
+                Cell::new(d.index),
+                Cell::new(&d.name),
+                Cell::new(opt(d.utilization_pct, 0)),
+                Cell::new(opt(d.memory_utilization_pct, 0)),
+                Cell::new(of(d.memory_used_mib, d.memory_total_mib, 0)),
+                Cell::new(opt(d.temperature_c, 0)),
+                Cell::new(of(d.power_w, d.power_limit_w, 1)),
+                Cell::new(opt(d.clock_sm_mhz, 0)),
+                Cell::new(opt(d.clock_memory_mhz, 0)),
+                Cell::new(opt(d.fan_pct, 0)),
+                Cell::new(d.pstate.map(|p| format!("P{p}")).unwrap_or_default()),
+                Cell::new(throttle.join(",")),
+                Cell::new(ecc),
+            ]);
+        }
+        let _ = writeln!(out, "{t}");
+        let a = &self.aggregates;
+        let _ = writeln!(
+            out,
+            "{} GPU(s) · mean utilisation {} ({} reporting) · memory used {} GiB ({}) · power {} W ({}) · max temperature {} °C ({})",
+            a.gpu_count,
+            a.mean_utilization_pct.map_or("n/a".into(), |v| format!("{v:.1}%")),
+            a.utilization_count,
+            a.total_memory_used_gib.map_or("n/a".into(), |v| format!("{v:.2}")),
+            a.memory_count,
+            a.total_power_w.map_or("n/a".into(), |v| format!("{v:.1}")),
+            a.power_count,
+            a.max_temperature_c.map_or("n/a".into(), |v| format!("{v:.0}")),
+            a.temperature_count,
+        );
+        let _ = writeln!(out, "source: {} ({} fields)", self.source, self.fields);
+        for n in &self.notes {
+            let _ = writeln!(out, "note: {n}");
+        }
+    }
+}
+
+impl Render for Measurement {
+    fn render(&self, style: Style, out: &mut String) {
+        let what = self.command.as_ref().map_or_else(|| "the node".to_string(), |c| c.join(" "));
+        let _ = writeln!(out, "exa measured {what}: {:.1} s from {}", self.duration_s, self.started_at);
+        if let Some(code) = self.exit_code {
+            let by = self.killed_by.as_ref().map(|s| format!(" (killed by {s})")).unwrap_or_default();
+            let _ = writeln!(out, "exit status {code}{by}");
+        }
+        if let Some(sig) = &self.interrupted {
+            let _ = writeln!(out, "interrupted by {sig}: the figures cover the run up to then");
+        }
+        let g = &self.gpu;
+        match g.energy_kwh {
+            Some(kwh) => {
+                let _ = writeln!(
+                    out,
+                    "GPU energy: {kwh:.6} kWh over {:.4} device-hours, mean {:.1} W ({} samples, {} missed, every {} s)",
+                    g.device_hours.unwrap_or(0.0),
+                    g.mean_power_w.unwrap_or(0.0),
+                    g.samples,
+                    g.missed,
+                    self.interval_s.value
+                );
+            }
+            None => {
+                let _ = writeln!(out, "GPU energy: not measured ({})", g.reason.as_deref().unwrap_or("no reading"));
+            }
+        }
+        if g.energy_kwh.is_some() {
+            if let Some(r) = &g.reason {
+                let _ = writeln!(out, "note: {r}");
+            }
+        }
+        if !g.devices.is_empty() {
+            let mut t =
+                style.table(&["GPU", "Name", "Energy kWh", "Mean W", "p95 W", "Peak W", "Peak °C", "Samples", "Missed", "Throttling"]);
+            for d in &g.devices {
+                let th: Vec<&str> = [(d.throttled.thermal, "thermal"), (d.throttled.power, "power"), (d.throttled.hw_slowdown, "hw")]
+                    .iter()
+                    .filter(|(f, _)| *f)
+                    .map(|(_, n)| *n)
+                    .collect();
+                t.add_row(vec![
+                    Cell::new(d.index),
+                    Cell::new(&d.name),
+                    Cell::new(d.energy_kwh.map_or("not measured".into(), |k| format!("{k:.6}"))),
+                    Cell::new(opt(d.mean_power_w, 1)),
+                    Cell::new(opt(d.p95_power_w, 1)),
+                    Cell::new(opt(d.peak_power_w, 1)),
+                    Cell::new(opt(d.peak_temperature_c, 0)),
+                    Cell::new(d.samples),
+                    Cell::new(d.missed),
+                    Cell::new(if th.is_empty() { "none".to_string() } else { th.join(",") }),
+                ]);
+            }
+            let _ = writeln!(out, "{t}");
+        }
+        if let Some(c) = &self.cpu {
+            let _ = writeln!(
+                out,
+                "CPU: {:.6} CPU-hours ({:.2} s user + {:.2} s system); CPU and RAM energy are not measured",
+                c.hours, c.user_s, c.system_s
+            );
+        }
+        for (label, est, err) in [("carbon", &self.carbon, &self.carbon_error), ("cost", &self.cost, &self.cost_error)] {
+            match (est, err) {
+                (Some(e), _) => {
+                    let outputs: Vec<String> = e
+                        .outputs
+                        .iter()
+                        .filter(|(k, _)| e.domain.outputs().contains(&k.as_str()))
+                        .map(|(k, v)| match k.as_str() {
+                            "kwh" => format!("{v:.6} kWh"),
+                            "co2e_g" => format!("{v:.2} gCO2e"),
+                            "cost_usd" => format!("{v:.2} USD"),
+                            _ => format!("{k} {v}"),
+                        })
+                        .collect();
+                    let measured: Vec<&str> = e
+                        .coefficients
+                        .iter()
+                        .filter(|(_, c)| c.source == crate::provider::Source::Measured)
+                        .map(|(k, _)| k.as_str())
+                        .collect();
+                    let m = if measured.is_empty() { String::new() } else { format!("; measured: {}", measured.join(", ")) };
+                    let _ =
+                        writeln!(out, "{label}: {} ({}, {}{m})", outputs.join(" · "), e.provider.name, super::pct(e.provider.uncertainty));
+                }
+                (None, Some(err)) => {
+                    let _ = writeln!(out, "{label}: not estimated ({err})");
+                }
+                (None, None) => {}
+            }
+        }
+        if let Some(el) = &self.electricity {
+            let _ = writeln!(
+                out,
+                "electricity: {:.4} USD ({:.6} kWh at {} USD/kWh, from {}); {}",
+                el.cost_usd, el.kwh, el.price_per_kwh.value, el.price_per_kwh.source, el.note
+            );
+        }
+    }
+}

@@ -1,0 +1,105 @@
+//! Running a helper program (a plugin, nvidia-smi) with exa's own deadline.
+//!
+//! The deadline is a check, not a timer that races the child: a child that
+//! has already exited when the deadline passes is never killed, and its
+//! output is never lost. A child that outlives it is killed with its whole
+//! process group.
+
+use std::io::{Read, Write};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// The most read from a helper's stdout.
+const MAX_OUTPUT: u64 = 4 << 20;
+
+#[derive(Debug)]
+pub struct Finished {
+    pub status: ExitStatus,
+    pub stdout: Vec<u8>,
+    /// True when stdout was longer than the cap and was cut.
+    pub truncated: bool,
+}
+
+#[derive(Debug)]
+pub enum RunError {
+    /// It could not be started.
+    Spawn(std::io::Error),
+    /// It outlived the deadline and was killed.
+    Timeout(Duration),
+    /// It exited but its stdout stayed open (a daemonised grandchild) or could not be read.
+    Output(String),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Spawn(e) => write!(f, "cannot run it: {e}"),
+            RunError::Timeout(d) => write!(f, "no answer within {:.1} s; it was killed", d.as_secs_f64()),
+            RunError::Output(e) => f.write_str(e),
+        }
+    }
+}
+
+/// Runs `program args...`, feeding `stdin`, capturing stdout; stderr is `stderr`.
+pub fn run(program: &Path, args: &[&str], stdin: Option<&[u8]>, stderr: Stdio, timeout: Duration) -> Result<Finished, RunError> {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .process_group(0)
+        .spawn()
+        .map_err(RunError::Spawn)?;
+    if let (Some(mut pipe), Some(body)) = (child.stdin.take(), stdin) {
+        let body = body.to_vec();
+        // A child that never reads stdin must not block exa: write from a thread, ignore a closed pipe.
+        std::thread::spawn(move || {
+            let _ = pipe.write_all(&body);
+        });
+    }
+    let mut stdout = child.stdout.take().expect("piped stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let r = (&mut stdout).take(MAX_OUTPUT + 1).read_to_end(&mut buf).map(|_| buf);
+        let _ = tx.send(r);
+    });
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if Instant::now() >= deadline => {
+                // One last look: a child that exited just now keeps its answer.
+                if let Ok(Some(status)) = child.try_wait() {
+                    break status;
+                }
+                kill_group(&mut child);
+                return Err(RunError::Timeout(timeout));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+            Err(e) => return Err(RunError::Output(format!("cannot wait for it: {e}"))),
+        }
+    };
+    let mut out = rx
+        .recv_timeout(Duration::from_secs(1))
+        .map_err(|_| RunError::Output("its stdout stayed open after it exited".into()))?
+        .map_err(|e| RunError::Output(format!("cannot read its output: {e}")))?;
+    let truncated = out.len() as u64 > MAX_OUTPUT;
+    out.truncate(MAX_OUTPUT as usize);
+    Ok(Finished { status, stdout: out, truncated })
+}
+
+/// Kills a child and everything in its process group.
+pub fn kill_group(child: &mut Child) {
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: kill(2) with a negative pid signals the group the child leads; it touches no memory.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}

@@ -1,0 +1,109 @@
+//! UTC timestamps as ISO 8601 text, and durations like `10m`, without a calendar crate.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// Seconds since the epoch as `2026-11-30T05:17:12Z`.
+pub fn iso8601(unix: i64) -> String {
+    let (days, secs) = (unix.div_euclid(86_400), unix.rem_euclid(86_400));
+    let (y, m, d) = civil_from_days(days);
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", secs / 3600, secs % 3600 / 60, secs % 60)
+}
+
+pub fn now_unix() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+}
+
+/// Parses `2026-11-01`, `2026-11-01T12:00:00Z` or `2026-11-01 12:00` (UTC) to seconds since the epoch.
+pub fn parse_utc(s: &str) -> Result<i64, String> {
+    let bad = || format!("'{s}' is not a UTC date or time like 2026-11-01 or 2026-11-01T12:00:00Z");
+    let t = s.trim().trim_end_matches('Z');
+    let (date, time) = match t.split_once(['T', ' ']) {
+        Some((d, t)) => (d, Some(t)),
+        None => (t, None),
+    };
+    let mut dp = date.split('-');
+    let (y, m, d) = (dp.next().ok_or_else(bad)?, dp.next().ok_or_else(bad)?, dp.next().ok_or_else(bad)?);
+    if dp.next().is_some() {
+        return Err(bad());
+    }
+    let (y, m, d): (i64, i64, i64) = (y.parse().map_err(|_| bad())?, m.parse().map_err(|_| bad())?, d.parse().map_err(|_| bad())?);
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || civil_from_days(days_from_civil(y, m, d)) != (y, m, d) {
+        return Err(bad());
+    }
+    let mut secs = 0;
+    if let Some(time) = time {
+        let parts: Vec<&str> = time.split(':').collect();
+        if parts.is_empty() || parts.len() > 3 {
+            return Err(bad());
+        }
+        let nums: Vec<i64> =
+            parts.iter().map(|p| p.split('.').next().unwrap_or("").parse::<i64>().map_err(|_| bad())).collect::<Result<_, _>>()?;
+        let (h, mi, se) = (nums[0], *nums.get(1).unwrap_or(&0), *nums.get(2).unwrap_or(&0));
+        if !(0..24).contains(&h) || !(0..60).contains(&mi) || !(0..61).contains(&se) {
+            return Err(bad());
+        }
+        secs = h * 3600 + mi * 60 + se;
+    }
+    Ok(days_from_civil(y, m, d) * 86_400 + secs)
+}
+
+/// `90`, `90s`, `10m`, `1.5h`, `2d` as a duration.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let (num, unit) = t.find(|c: char| c.is_ascii_alphabetic()).map_or((t, "s"), |i| (&t[..i], &t[i..]));
+    let scale = match unit {
+        "s" | "sec" => 1.0,
+        "m" | "min" => 60.0,
+        "h" => 3600.0,
+        "d" => 86_400.0,
+        _ => return Err(format!("'{s}' has an unknown unit '{unit}' (use s, m, h or d)")),
+    };
+    let v: f64 = num.trim().parse().map_err(|_| format!("'{s}' is not a duration like 90s, 10m or 1.5h"))?;
+    if !v.is_finite() || v <= 0.0 || v * scale > 1e9 {
+        return Err(format!("'{s}' is not a positive duration"));
+    }
+    Ok(Duration::from_secs_f64(v * scale))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips() {
+        assert_eq!(iso8601(0), "1970-01-01T00:00:00Z");
+        assert_eq!(iso8601(1_795_929_432), "2026-11-29T05:17:12Z");
+        assert_eq!(parse_utc("2026-11-29T05:17:12Z"), Ok(1_795_929_432));
+        assert_eq!(parse_utc("2026-11-01"), Ok(parse_utc("2026-11-01T00:00:00Z").unwrap()));
+        assert_eq!(parse_utc("2024-02-29").map(iso8601).as_deref(), Ok("2024-02-29T00:00:00Z"));
+        assert!(parse_utc("2026-02-30").is_err());
+        assert!(parse_utc("yesterday").is_err());
+        assert_eq!(parse_duration("10m"), Ok(Duration::from_secs(600)));
+        assert_eq!(parse_duration("1.5h"), Ok(Duration::from_secs(5400)));
+        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
+        assert!(parse_duration("-1s").is_err());
+        assert!(parse_duration("3w").is_err());
+    }
+}

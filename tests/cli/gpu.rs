@@ -1,0 +1,419 @@
+//! `exa gpu` and `exa finops measure` against fake nvidia-smi programs that
+//! replay real captures, one per row of the spec's failure table.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::common::{close, fails, stderr, stdout, Env};
+
+const H100: &str = "nvsmi-query-gpu-csv__linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01__load.csv";
+const H200: &str = "nvsmi-query-gpu-csv__linux-x86_64__nvidia-h200__590.48.01__load.csv";
+const L40S: &str = "nvsmi-query-gpu-csv__linux-x86_64__nvidia-l40s__595.80__load.csv";
+const RTX_IDLE: &str = "nvsmi-query-gpu-csv__linux-x86_64__nvidia-geforce-rtx-2080-super__610.57.04__idle.csv";
+const H100_MIG: &str = "nvsmi-query-gpu-csv__linux-x86_64__nvidia-h100-mig__590.48.01__load.csv";
+const R465: &str = "nvsmi-query-gpu-csv__linux__rtx-2080-super__465.27.csv";
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// An environment whose PATH starts with a fake nvidia-smi replaying `capture`.
+fn with_smi(capture: &str) -> Env {
+    let env = Env::new();
+    let bin = env.dir.path().join("fakebin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(fixtures().join("fake-nvidia-smi"), bin.join("nvidia-smi")).unwrap();
+    let state = env.dir.path().join("smi-state");
+    env.env("FAKE_SMI_CAPTURE", fixtures().join("gpu").join(capture).to_str().unwrap())
+        .env("FAKE_SMI_STATE", state.to_str().unwrap())
+        .path_first(&bin)
+}
+
+/// A PATH with the system's tools and no nvidia-smi.
+fn without_smi() -> Env {
+    Env::new().env("PATH", "/usr/local/bin:/usr/bin:/bin")
+}
+
+fn calls(env: &Env) -> usize {
+    std::fs::read_to_string(env.dir.path().join("smi-state/calls")).map_or(0, |s| s.trim().parse().unwrap())
+}
+
+/// Runs `exa -o json finops measure --report FILE [args] -- cmd...`, returns the output and the report.
+fn measure(env: &Env, args: &[&str], cmd: &[&str]) -> (Output, Value) {
+    let report = env.dir.path().join("report.json");
+    let _ = std::fs::remove_file(&report);
+    let mut all = vec!["-o", "json", "finops", "measure", "--report", report.to_str().unwrap()];
+    all.extend_from_slice(args);
+    if !cmd.is_empty() {
+        all.push("--");
+        all.extend_from_slice(cmd);
+    }
+    let out = env.run(&all);
+    let text = std::fs::read_to_string(&report).unwrap_or_else(|e| panic!("no report ({e}); stderr: {}", stderr(&out)));
+    (out, serde_json::from_str(&text).unwrap())
+}
+
+fn gpu_json(env: &Env) -> Value {
+    env.json(&["gpu"])
+}
+
+#[test]
+fn gpu_reads_each_real_capture() {
+    for (capture, name, power, fields) in [
+        (H100, "NVIDIA H100 80GB HBM3", 631.95, "full"),
+        (H200, "NVIDIA H200", 627.4, "full"),
+        (L40S, "NVIDIA L40S", f64::NAN, "full"),
+        (RTX_IDLE, "NVIDIA GeForce RTX 2080 SUPER", 39.17, "full"),
+        (R465, "NVIDIA GeForce RTX 2080 SUPER", 30.37, "full-throttle-names"),
+    ] {
+        let v = gpu_json(&with_smi(capture));
+        let d = &v["devices"][0];
+        assert_eq!(d["name"], name, "{capture}");
+        assert_eq!(v["fields"], fields, "{capture}");
+        if !power.is_nan() {
+            assert_eq!(d["power_w"].as_f64(), Some(power), "{capture}");
+        }
+        assert!(d["temperature_c"].as_f64().is_some(), "{capture}");
+        assert_eq!(v["aggregates"]["gpu_count"], 1);
+    }
+}
+
+#[test]
+fn na_cells_are_null_never_zero() {
+    let v = gpu_json(&with_smi(RTX_IDLE));
+    let d = &v["devices"][0];
+    assert_eq!(d["ecc_corrected"], Value::Null);
+    assert_eq!(d["fan_pct"], 38.0);
+    let v = gpu_json(&with_smi(H100_MIG));
+    let d = &v["devices"][0];
+    assert_eq!(d["utilization_pct"], Value::Null, "MIG mode has no utilisation");
+    assert_eq!(v["aggregates"]["mean_utilization_pct"], Value::Null);
+    assert_eq!(v["aggregates"]["utilization_count"], 0);
+    assert_eq!(v["aggregates"]["power_count"], 1);
+    let out = with_smi(H100_MIG).run(&["gpu"]);
+    assert!(stdout(&out).contains("mean utilisation n/a (0 reporting)"), "{}", stdout(&out));
+}
+
+#[test]
+fn eight_devices_and_their_aggregates() {
+    let env = with_smi(H200).env("FAKE_SMI_DEVICES", "8").env("FAKE_SMI_POWER", "500");
+    let v = gpu_json(&env);
+    assert_eq!(v["devices"].as_array().unwrap().len(), 8);
+    assert_eq!(v["devices"][7]["index"], 7);
+    assert_eq!(v["aggregates"]["total_power_w"], 4000.0);
+    assert_eq!(v["aggregates"]["gpu_count"], 8);
+    close(v["aggregates"]["total_memory_used_gib"].as_f64().unwrap(), 8.0 * 32362.0 / 1024.0);
+}
+
+#[test]
+fn the_core_field_set_when_a_driver_knows_little() {
+    let env = with_smi(H100);
+    // A capture with only the core columns: every richer field set is rejected.
+    let full = std::fs::read_to_string(fixtures().join("gpu").join(H100)).unwrap();
+    let lines: Vec<&str> = full.lines().filter(|l| !l.starts_with('#')).collect();
+    let header: Vec<&str> = lines[0].split(", ").collect();
+    let row: Vec<&str> = lines[1].split(", ").collect();
+    let keep = ["index", "name", "utilization.gpu", "utilization.memory", "memory.used", "memory.total", "temperature.gpu", "power.draw"];
+    let idx: Vec<usize> = keep.iter().map(|k| header.iter().position(|h| h.split(" [").next() == Some(*k)).unwrap()).collect();
+    let capture = format!(
+        "# source: tests/fixtures/gpu/{H100}, only the core columns kept\n{}\n{}\n",
+        idx.iter().map(|i| header[*i]).collect::<Vec<_>>().join(", "),
+        idx.iter().map(|i| row[*i]).collect::<Vec<_>>().join(", ")
+    );
+    let path = env.file("core.csv", &capture);
+    let env = env.env("FAKE_SMI_CAPTURE", path.to_str().unwrap());
+    let v = gpu_json(&env);
+    assert_eq!(v["fields"], "core");
+    assert_eq!(v["devices"][0]["power_w"], 631.95);
+    assert_eq!(v["devices"][0]["power_limit_w"], Value::Null);
+    assert!(v["notes"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().contains("using the core field set")));
+}
+
+#[test]
+fn gpu_without_nvidia_smi_or_devices_or_driver() {
+    fails(&without_smi().run(&["gpu"]), 1, "no nvidia-smi on PATH");
+    fails(&with_smi(H100).env("FAKE_SMI_MODE", "no-devices").run(&["gpu"]), 1, "found no devices");
+    let out = with_smi(H100).env("FAKE_SMI_MODE", "driver").run(&["gpu"]);
+    fails(&out, 1, "couldn't communicate with the NVIDIA driver");
+    fails(&with_smi(H100).env("FAKE_SMI_MODE", "empty").run(&["gpu"]), 1, "printed nothing");
+}
+
+#[test]
+fn measure_without_nvidia_smi_still_runs_the_command() {
+    let (out, r) = measure(&without_smi(), &["--interval", "0.2"], &["sh", "-c", "echo from-the-job; exit 4"]);
+    assert_eq!(out.status.code(), Some(4));
+    assert_eq!(stdout(&out), "from-the-job\n", "the command's stdout passes through untouched");
+    assert_eq!(r["gpu"]["status"], "not measured");
+    assert!(r["gpu"]["reason"].as_str().unwrap().contains("no nvidia-smi on PATH"));
+    assert_eq!(r["gpu"]["energy_kwh"], Value::Null, "never 0 kWh");
+    assert!(stderr(&out).is_empty(), "info, not a warning: {}", stderr(&out));
+}
+
+#[test]
+fn measure_with_no_devices_asks_once() {
+    let env = with_smi(H100).env("FAKE_SMI_MODE", "no-devices");
+    let (out, r) = measure(&env, &["--interval", "0.1"], &["sleep", "0.6"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(r["gpu"]["status"], "not measured");
+    assert!(r["gpu"]["reason"].as_str().unwrap().contains("No devices were found"));
+    assert_eq!(calls(&env), 1, "not asked again");
+}
+
+#[test]
+fn failing_at_start_warns_retries_and_gives_up_after_five() {
+    for (mode, said) in [("driver", "couldn't communicate with the NVIDIA driver"), ("empty", "printed nothing")] {
+        let env = with_smi(H100).env("FAKE_SMI_MODE", mode);
+        let (out, r) = measure(&env, &["--interval", "0.1"], &["sleep", "1.2"]);
+        assert_eq!(out.status.code(), Some(0));
+        let err = stderr(&out);
+        assert_eq!(err.lines().filter(|l| l.starts_with("warning:")).count(), 2, "one at the start, one on giving up: {err}");
+        assert!(err.contains(said) && err.contains("5 times in a row"), "{err}");
+        assert_eq!(calls(&env), 5);
+        assert_eq!(r["gpu"]["status"], "not measured");
+        assert_eq!(r["gpu"]["energy_kwh"], Value::Null);
+    }
+}
+
+#[test]
+fn an_older_driver_uses_the_throttle_names() {
+    let env = with_smi(R465).env("FAKE_SMI_POWER", "200");
+    let (out, r) = measure(&env, &["--interval", "0.1"], &["sleep", "0.5"]);
+    assert_eq!(r["gpu"]["fields"], "full-throttle-names");
+    assert!(stderr(&out).contains("does not know the field \"clocks_event_reasons."), "{}", stderr(&out));
+    assert_eq!(r["gpu"]["status"], "measured");
+}
+
+#[test]
+fn constant_power_integrates_to_power_times_time() {
+    let env = with_smi(H100).env("FAKE_SMI_POWER", "300");
+    let (out, r) = measure(&env, &["--interval", "0.2"], &["sleep", "1.5"]);
+    assert_eq!(out.status.code(), Some(0));
+    let g = &r["gpu"];
+    let covered = g["devices"][0]["covered_s"].as_f64().unwrap();
+    close(g["energy_kwh"].as_f64().unwrap(), 300.0 * covered / 3_600_000.0);
+    assert!((covered - r["duration_s"].as_f64().unwrap()).abs() < 0.3, "the tail is counted: {covered} vs {}", r["duration_s"]);
+    close(g["mean_power_w"].as_f64().unwrap(), 300.0);
+    assert_eq!(g["missed"], 0);
+}
+
+#[test]
+fn stepped_power_on_eight_devices_matches_the_trapezoid_over_the_trace() {
+    let env = with_smi(H200).env("FAKE_SMI_DEVICES", "8").env("FAKE_SMI_POWER", "100,100,300,300,500,100");
+    let trace = env.dir.path().join("run.jsonl");
+    let (_, r) = measure(&env, &["--interval", "0.2", "--trace", trace.to_str().unwrap()], &["sleep", "1.3"]);
+    let lines: Vec<Value> = std::fs::read_to_string(&trace).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len() as u64, r["gpu"]["samples"].as_u64().unwrap() + r["gpu"]["missed"].as_u64().unwrap());
+    let mut joules = 0.0;
+    for w in lines.windows(2) {
+        let (a, b) = (&w[0], &w[1]);
+        joules += (a["devices"][3]["power_w"].as_f64().unwrap() + b["devices"][3]["power_w"].as_f64().unwrap()) / 2.0
+            * (b["t"].as_f64().unwrap() - a["t"].as_f64().unwrap());
+    }
+    let devices = r["gpu"]["devices"].as_array().unwrap();
+    assert_eq!(devices.len(), 8);
+    close(devices[3]["energy_kwh"].as_f64().unwrap(), joules / 3_600_000.0);
+    close(r["gpu"]["energy_kwh"].as_f64().unwrap(), 8.0 * joules / 3_600_000.0);
+    assert_eq!(devices[3]["peak_power_w"], 500.0);
+}
+
+#[test]
+fn a_tool_failing_later_leaves_a_gap() {
+    let env = with_smi(H100).env("FAKE_SMI_POWER", "300").env("FAKE_SMI_MODE", "fail-calls:3,4");
+    let trace = env.dir.path().join("t.jsonl");
+    let (_, r) = measure(&env, &["--interval", "0.2", "--trace", trace.to_str().unwrap()], &["sleep", "1.6"]);
+    let g = &r["gpu"];
+    assert_eq!(g["missed"], 2);
+    assert_eq!(g["status"], "measured");
+    let t: Vec<(f64, bool)> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .map(|v| (v["t"].as_f64().unwrap(), v["ok"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(t.iter().map(|x| x.1).collect::<Vec<_>>()[..6], [true, true, true, false, false, true]);
+    let gap = t[5].0 - t[2].0;
+    let covered = g["devices"][0]["covered_s"].as_f64().unwrap();
+    close(covered, t.last().unwrap().0 - t[0].0 - gap);
+    close(g["energy_kwh"].as_f64().unwrap(), 300.0 * covered / 3_600_000.0);
+}
+
+#[test]
+fn five_failures_in_a_row_stop_collection_with_one_warning() {
+    let env = with_smi(H100).env("FAKE_SMI_POWER", "300").env("FAKE_SMI_MODE", "fail-calls:2,3,4,5,6,7,8,9");
+    let (out, r) = measure(&env, &["--interval", "0.1"], &["sleep", "1.5"]);
+    assert_eq!(r["gpu"]["gave_up"], true);
+    assert_eq!(calls(&env), 7, "two good, five failed, then no more");
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("5 times in a row"));
+    assert!(r["gpu"]["reason"].as_str().unwrap().contains("not counted"));
+}
+
+#[test]
+fn a_device_without_power_has_no_energy() {
+    let env = with_smi(H200).env("FAKE_SMI_DEVICES", "2").env("FAKE_SMI_POWER", "400").env("FAKE_SMI_MODE", "no-power:1");
+    let (_, r) = measure(&env, &["--interval", "0.2"], &["sleep", "0.5"]);
+    let d = r["gpu"]["devices"].as_array().unwrap();
+    assert!(d[0]["energy_kwh"].as_f64().unwrap() > 0.0);
+    assert_eq!(d[1]["energy_kwh"], Value::Null);
+    assert_eq!(r["gpu"]["energy_kwh"], d[0]["energy_kwh"], "the total is over devices with power only");
+}
+
+#[test]
+fn a_run_shorter_than_one_interval_still_has_a_reading() {
+    let env = with_smi(H100).env("FAKE_SMI_POWER", "300");
+    let (_, r) = measure(&env, &["--interval", "5"], &["sleep", "0.3"]);
+    assert_eq!(r["gpu"]["samples"], 2, "the first at once, the last at exit");
+    assert!(r["gpu"]["energy_kwh"].as_f64().unwrap() > 0.0);
+    assert!(r["duration_s"].as_f64().unwrap() < 3.0, "exa does not wait for the next tick");
+}
+
+#[test]
+fn a_hung_nvidia_smi_is_killed_at_the_deadline_while_the_command_runs_on() {
+    let env = with_smi(H100).env("FAKE_SMI_POWER", "300").env("FAKE_SMI_MODE", "hang-calls:1").env("EXAMLOPS_NVIDIA_SMI_TIMEOUT", "1");
+    let started = Instant::now();
+    let (out, r) = measure(&env, &["--interval", "0.2"], &["sh", "-c", "sleep 2.5; echo done"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "done\n");
+    assert!(started.elapsed() < Duration::from_secs(8), "{:?}", started.elapsed());
+    assert_eq!(r["gpu"]["missed"], 1);
+    assert_eq!(r["gpu"]["status"], "measured");
+    let ps = Command::new("ps").args(["-eo", "args"]).output().unwrap();
+    let mine = env.dir.path().to_str().unwrap().to_string();
+    assert!(
+        !String::from_utf8_lossy(&ps.stdout).lines().any(|l| l.contains("fake-nvidia-smi") && l.contains(&mine)),
+        "the hung nvidia-smi was killed"
+    );
+}
+
+#[test]
+fn cpu_hours_come_from_the_command_itself() {
+    let env = with_smi(H100).env("FAKE_SMI_POWER", "300");
+    let burn = "import time\nt=time.process_time()\nwhile time.process_time()-t<1.0: pass";
+    let (_, r) = measure(&env, &["--interval", "0.5"], &["python3", "-c", burn]);
+    let cpu = &r["cpu"];
+    let used = cpu["user_s"].as_f64().unwrap() + cpu["system_s"].as_f64().unwrap();
+    assert!((0.95..2.0).contains(&used), "{used} s of CPU");
+    close(cpu["hours"].as_f64().unwrap(), used / 3600.0);
+}
+
+#[test]
+fn measured_energy_goes_through_the_providers() {
+    let env = with_smi(H100).env("FAKE_SMI_POWER", "600");
+    let (_, r) = measure(&env, &["--interval", "0.2", "--power-cost-per-kwh", "0.25"], &["sleep", "0.8"]);
+    let kwh = r["gpu"]["energy_kwh"].as_f64().unwrap();
+    let hours = r["gpu"]["device_hours"].as_f64().unwrap();
+    let c = &r["carbon"];
+    assert_eq!(c["coefficients"]["gpu_tdp_watts"]["source"], "measured");
+    close(c["coefficients"]["gpu_tdp_watts"]["value"].as_f64().unwrap(), 600.0);
+    close(c["inputs"]["gpu_hours"].as_f64().unwrap(), hours);
+    close(c["inputs"]["gpu_kwh"].as_f64().unwrap(), kwh);
+    let cpu_h = r["cpu"]["hours"].as_f64().unwrap();
+    close(c["outputs"]["kwh"].as_f64().unwrap(), (kwh + cpu_h * 120.0 / 1000.0) * 1.5);
+    assert_eq!(c["coefficients"]["pue"]["source"], "default");
+    close(r["cost"]["outputs"]["cost_usd"].as_f64().unwrap(), hours * 2.5 + cpu_h * 0.05);
+    close(r["electricity"]["cost_usd"].as_f64().unwrap(), kwh * 0.25);
+    assert_eq!(r["electricity"]["price_per_kwh"]["source"], "flag");
+    let (_, r) = measure(&env, &["--interval", "0.2"], &["true"]);
+    assert_eq!(r["electricity"], Value::Null, "no price, no electricity cost");
+    let env = env.env("EXAMLOPS_POWER_COST_PER_KWH", "0.1");
+    let busy = ["sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done"];
+    let (_, r) = measure(&env, &["--interval", "0.2", "--carbon-provider", "ccf-like"], &busy);
+    assert_eq!(r["electricity"]["price_per_kwh"]["source"], "env");
+    // A command always uses some CPU, which ccf-like cannot price: refused, not shrunk.
+    assert_eq!(r["carbon"], Value::Null);
+    assert!(r["carbon_error"].as_str().unwrap().contains("no CPU-hours term"), "{}", r["carbon_error"]);
+}
+
+#[test]
+fn exit_status_passes_through() {
+    let env = with_smi(H100).env("FAKE_SMI_POWER", "300");
+    let (out, r) = measure(&env, &["--interval", "0.2"], &["sh", "-c", "exit 7"]);
+    assert_eq!(out.status.code(), Some(7));
+    assert_eq!(r["exit_code"], 7);
+    let (out, r) = measure(&env, &["--interval", "0.2"], &["sh", "-c", "kill -KILL $$"]);
+    assert_eq!(out.status.code(), Some(137));
+    assert_eq!(r["killed_by"], "SIGKILL");
+}
+
+fn spawn_measure(env: &Env, report: &Path, cmd: &str) -> std::process::Child {
+    env.cmd()
+        .args(["-o", "json", "finops", "measure", "--interval", "0.2", "--report", report.to_str().unwrap(), "--", "sh", "-c", cmd])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn signals_reach_the_command_and_the_report_is_still_written() {
+    for (sig, name, code) in [(libc_sigterm(), "SIGTERM", 42), (2, "SIGINT", 43)] {
+        let env = with_smi(H100).env("FAKE_SMI_POWER", "300");
+        let report = env.dir.path().join("r.json");
+        let child = spawn_measure(&env, &report, &format!("trap 'kill $!; exit {code}' TERM INT; sleep 30 >/dev/null 2>&1 & wait"));
+        std::thread::sleep(Duration::from_millis(800));
+        Command::new("kill").args([format!("-{sig}"), child.id().to_string()]).status().unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(code), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+        assert_eq!(r["interrupted"], name);
+        assert_eq!(r["exit_code"], code);
+        assert!(r["gpu"]["energy_kwh"].as_f64().unwrap() > 0.0);
+    }
+}
+
+fn libc_sigterm() -> i32 {
+    15
+}
+
+#[test]
+fn the_report_never_mixes_with_the_commands_stdout() {
+    let env = with_smi(H100).env("FAKE_SMI_POWER", "300");
+    let out = env.run(&["-o", "json", "finops", "measure", "--interval", "0.2", "--", "sh", "-c", "echo '{\"job\": 1}'"]);
+    let job: Value = serde_json::from_slice(&out.stdout).expect("stdout is the command's alone");
+    assert_eq!(job["job"], 1);
+    let report: Value = serde_json::from_slice(&out.stderr).expect("the report is on stderr");
+    assert_eq!(report["gpu"]["status"], "measured");
+}
+
+#[test]
+fn measuring_the_node_for_a_duration_reports_on_stdout() {
+    let env = with_smi(L40S).env("FAKE_SMI_POWER", "250");
+    let out = env.run(&["-o", "json", "finops", "measure", "--interval", "0.2", "--duration", "1s"]);
+    assert_eq!(out.status.code(), Some(0));
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["command"], Value::Null);
+    assert_eq!(r["cpu"], Value::Null);
+    assert!((0.9..2.0).contains(&r["duration_s"].as_f64().unwrap()));
+    assert!(r["gpu"]["energy_kwh"].as_f64().unwrap() > 0.0);
+    let out = env.run(&["finops", "measure", "--duration", "1s", "--", "true"]);
+    fails(&out, 2, "--duration");
+}
+
+#[test]
+fn bad_measure_input() {
+    let env = with_smi(H100);
+    fails(&env.run(&["finops", "measure", "--interval", "0", "--", "true"]), 2, "too short");
+    fails(&env.run(&["finops", "measure", "--interval", "-1", "--", "true"]), 2, "negative");
+    fails(&env.run(&["finops", "measure", "--duration", "soon"]), 2, "soon");
+    fails(&env.env("EXAMLOPS_GPU_INTERVAL", "fast").run(&["finops", "measure", "--", "true"]), 2, "EXAMLOPS_GPU_INTERVAL");
+    let env = with_smi(H100);
+    fails(&env.run(&["finops", "measure", "--", "/nonexistent/job"]), 1, "cannot run '/nonexistent/job'");
+}
+
+#[test]
+fn estimate_takes_an_energy_measured_elsewhere() {
+    let env = Env::new();
+    let e: Value = env.json(&["finops", "carbon", "estimate", "--gpu-hours", "2", "--gpu-kwh", "1.2"]);
+    assert_eq!(e["coefficients"]["gpu_tdp_watts"]["value"], 600.0);
+    assert_eq!(e["coefficients"]["gpu_tdp_watts"]["source"], "measured");
+    close(e["outputs"]["kwh"].as_f64().unwrap(), 1.8);
+    let e: Value = env.json(&["finops", "carbon", "estimate", "--gpu-hours", "2", "--gpu-kwh", "1.2", "--provider", "ccf-like"]);
+    close(e["coefficients"]["energy_coeff_kwh_per_gpu_hour"]["value"].as_f64().unwrap(), 0.6);
+    close(e["outputs"]["kwh"].as_f64().unwrap(), 1.8);
+    fails(&env.run(&["finops", "carbon", "estimate", "--gpu-kwh", "1.2"]), 2, "needs --gpu-hours");
+    fails(&env.run(&["finops", "carbon", "estimate", "--gpu-hours", "2", "--gpu-kwh", "1", "--gpu-tdp", "300"]), 2, "drop one");
+}
