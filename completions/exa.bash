@@ -34,6 +34,9 @@ _exa() {
             exa,man)
                 cmd="exa__subcmd__man"
                 ;;
+            exa,report)
+                cmd="exa__subcmd__report"
+                ;;
             exa__subcmd__config,help)
                 cmd="exa__subcmd__config__subcmd__help"
                 ;;
@@ -79,6 +82,9 @@ _exa() {
             exa__subcmd__finops__subcmd__carbon,providers)
                 cmd="exa__subcmd__finops__subcmd__carbon__subcmd__providers"
                 ;;
+            exa__subcmd__finops__subcmd__carbon,record)
+                cmd="exa__subcmd__finops__subcmd__carbon__subcmd__record"
+                ;;
             exa__subcmd__finops__subcmd__carbon,show)
                 cmd="exa__subcmd__finops__subcmd__carbon__subcmd__show"
                 ;;
@@ -90,6 +96,9 @@ _exa() {
                 ;;
             exa__subcmd__finops__subcmd__carbon__subcmd__help,providers)
                 cmd="exa__subcmd__finops__subcmd__carbon__subcmd__help__subcmd__providers"
+                ;;
+            exa__subcmd__finops__subcmd__carbon__subcmd__help,record)
+                cmd="exa__subcmd__finops__subcmd__carbon__subcmd__help__subcmd__record"
                 ;;
             exa__subcmd__finops__subcmd__carbon__subcmd__help,show)
                 cmd="exa__subcmd__finops__subcmd__carbon__subcmd__help__subcmd__show"
@@ -103,6 +112,9 @@ _exa() {
             exa__subcmd__finops__subcmd__cost,providers)
                 cmd="exa__subcmd__finops__subcmd__cost__subcmd__providers"
                 ;;
+            exa__subcmd__finops__subcmd__cost,record)
+                cmd="exa__subcmd__finops__subcmd__cost__subcmd__record"
+                ;;
             exa__subcmd__finops__subcmd__cost,show)
                 cmd="exa__subcmd__finops__subcmd__cost__subcmd__show"
                 ;;
@@ -114,6 +126,9 @@ _exa() {
                 ;;
             exa__subcmd__finops__subcmd__cost__subcmd__help,providers)
                 cmd="exa__subcmd__finops__subcmd__cost__subcmd__help__subcmd__providers"
+                ;;
+            exa__subcmd__finops__subcmd__cost__subcmd__help,record)
+                cmd="exa__subcmd__finops__subcmd__cost__subcmd__help__subcmd__record"
                 ;;
             exa__subcmd__finops__subcmd__cost__subcmd__help,show)
                 cmd="exa__subcmd__finops__subcmd__cost__subcmd__help__subcmd__show"
@@ -136,6 +151,9 @@ _exa() {
             exa__subcmd__finops__subcmd__help__subcmd__carbon,providers)
                 cmd="exa__subcmd__finops__subcmd__help__subcmd__carbon__subcmd__providers"
                 ;;
+            exa__subcmd__finops__subcmd__help__subcmd__carbon,record)
+                cmd="exa__subcmd__finops__subcmd__help__subcmd__carbon__subcmd__record"
+                ;;
             exa__subcmd__finops__subcmd__help__subcmd__carbon,show)
                 cmd="exa__subcmd__finops__subcmd__help__subcmd__carbon__subcmd__show"
                 ;;
@@ -144,6 +162,9 @@ _exa() {
                 ;;
             exa__subcmd__finops__subcmd__help__subcmd__cost,providers)
                 cmd="exa__subcmd__finops__subcmd__help__subcmd__cost__subcmd__providers"
+                ;;
+            exa__subcmd__finops__subcmd__help__subcmd__cost,record)
+                cmd="exa__subcmd__finops__subcmd__help__subcmd__cost__subcmd__record"
                 ;;
             exa__subcmd__finops__subcmd__help__subcmd__cost,show)
                 cmd="exa__subcmd__finops__subcmd__help__subcmd__cost__subcmd__show"
@@ -165,6 +186,9 @@ _exa() {
                 ;;
             exa__subcmd__help,man)
                 cmd="exa__subcmd__help__subcmd__man"
+                ;;
+            exa__subcmd__help,report)
+                cmd="exa__subcmd__help__subcmd__report"
                 ;;
             exa__subcmd__help__subcmd__config,init)
                 cmd="exa__subcmd__help__subcmd__config__subcmd__init"
@@ -190,6 +214,9 @@ _exa() {
             exa__subcmd__help__subcmd__finops__subcmd__carbon,providers)
                 cmd="exa__subcmd__help__subcmd__finops__subcmd__carbon__subcmd__providers"
                 ;;
+            exa__subcmd__help__subcmd__finops__subcmd__carbon,record)
+                cmd="exa__subcmd__help__subcmd__finops__subcmd__carbon__subcmd__record"
+                ;;
             exa__subcmd__help__subcmd__finops__subcmd__carbon,show)
                 cmd="exa__subcmd__help__subcmd__finops__subcmd__carbon__subcmd__show"
                 ;;
@@ -198,6 +225,9 @@ _exa() {
                 ;;
             exa__subcmd__help__subcmd__finops__subcmd__cost,providers)
                 cmd="exa__subcmd__help__subcmd__finops__subcmd__cost__subcmd__providers"
+                ;;
+            exa__subcmd__help__subcmd__finops__subcmd__cost,record)
+                cmd="exa__subcmd__help__subcmd__finops__subcmd__cost__subcmd__record"
                 ;;
             exa__subcmd__help__subcmd__finops__subcmd__cost,show)
                 cmd="exa__subcmd__help__subcmd__finops__subcmd__cost__subcmd__show"
@@ -209,21 +239,25 @@ _exa() {
 
     case "${cmd}" in
         exa)
-            opts="-o -h -V --output --json --config --strict --help --version finops config gpu completions man help"
+            opts="-o -h -V --output --json --config --db --strict --help --version finops config gpu report completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -235,21 +269,25 @@ _exa() {
             return 0
             ;;
         exa__subcmd__completions)
-            opts="-o -h -V --output --json --config --strict --help --version bash elvish fish powershell zsh"
+            opts="-o -h -V --output --json --config --db --strict --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -261,21 +299,25 @@ _exa() {
             return 0
             ;;
         exa__subcmd__config)
-            opts="-o -h -V --output --json --config --strict --help --version path show init help"
+            opts="-o -h -V --output --json --config --db --strict --help --version path show init help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -357,21 +399,25 @@ _exa() {
             return 0
             ;;
         exa__subcmd__config__subcmd__init)
-            opts="-o -h -V --force --output --json --config --strict --help --version"
+            opts="-o -h -V --force --output --json --config --db --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -383,21 +429,25 @@ _exa() {
             return 0
             ;;
         exa__subcmd__config__subcmd__path)
-            opts="-o -h -V --output --json --config --strict --help --version"
+            opts="-o -h -V --output --json --config --db --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -409,21 +459,25 @@ _exa() {
             return 0
             ;;
         exa__subcmd__config__subcmd__show)
-            opts="-o -h -V --output --json --config --strict --help --version"
+            opts="-o -h -V --output --json --config --db --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -435,21 +489,25 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops)
-            opts="-o -h -V --output --json --config --strict --help --version carbon cost measure help"
+            opts="-o -h -V --output --json --config --db --strict --help --version carbon cost measure help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -461,21 +519,25 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon)
-            opts="-o -h -V --output --json --config --strict --help --version providers estimate show help"
+            opts="-o -h -V --output --json --config --db --strict --help --version providers estimate show record help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -487,7 +549,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__estimate)
-            opts="-o -h -V --gpu-hours --cpu-hours --provider --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --output --json --config --strict --help --version"
+            opts="-o -h -V --gpu-hours --cpu-hours --provider --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --output --json --config --db --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -530,14 +592,18 @@ _exa() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -549,7 +615,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__help)
-            opts="providers estimate show help"
+            opts="providers estimate show record help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -604,6 +670,20 @@ _exa() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        exa__subcmd__finops__subcmd__carbon__subcmd__help__subcmd__record)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__help__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
@@ -619,21 +699,95 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__providers)
-            opts="-o -h -V --output --json --config --strict --help --version"
+            opts="-o -h -V --output --json --config --db --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__finops__subcmd__carbon__subcmd__record)
+            opts="-o -h -V --run-id --gpu-hours --cpu-hours --provider --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --output --json --config --db --strict --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --run-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gpu-hours)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cpu-hours)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --provider)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pue)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gpu-tdp)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cpu-tdp)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --grid-intensity)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gpu-kwh)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -645,21 +799,25 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__show)
-            opts="-o -h -V --output --json --config --strict --help --version"
+            opts="-o -h -V --output --json --config --db --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -671,21 +829,25 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__cost)
-            opts="-o -h -V --output --json --config --strict --help --version providers estimate show help"
+            opts="-o -h -V --output --json --config --db --strict --help --version providers estimate show record help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -697,7 +859,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__cost__subcmd__estimate)
-            opts="-o -h -V --gpu-hours --cpu-hours --provider --set --gpu-rate --cpu-rate --output --json --config --strict --help --version"
+            opts="-o -h -V --gpu-hours --cpu-hours --provider --set --gpu-rate --cpu-rate --output --json --config --db --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -728,14 +890,18 @@ _exa() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -747,7 +913,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__cost__subcmd__help)
-            opts="providers estimate show help"
+            opts="providers estimate show record help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -802,6 +968,20 @@ _exa() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        exa__subcmd__finops__subcmd__cost__subcmd__help__subcmd__record)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         exa__subcmd__finops__subcmd__cost__subcmd__help__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
@@ -817,21 +997,83 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__cost__subcmd__providers)
-            opts="-o -h -V --output --json --config --strict --help --version"
+            opts="-o -h -V --output --json --config --db --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__finops__subcmd__cost__subcmd__record)
+            opts="-o -h -V --run-id --gpu-hours --cpu-hours --provider --set --gpu-rate --cpu-rate --output --json --config --db --strict --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --run-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gpu-hours)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cpu-hours)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --provider)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gpu-rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cpu-rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -843,21 +1085,25 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__cost__subcmd__show)
-            opts="-o -h -V --output --json --config --strict --help --version"
+            opts="-o -h -V --output --json --config --db --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -883,7 +1129,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__help__subcmd__carbon)
-            opts="providers estimate show"
+            opts="providers estimate show record"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -924,6 +1170,20 @@ _exa() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        exa__subcmd__finops__subcmd__help__subcmd__carbon__subcmd__record)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         exa__subcmd__finops__subcmd__help__subcmd__carbon__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
@@ -939,7 +1199,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__help__subcmd__cost)
-            opts="providers estimate show"
+            opts="providers estimate show record"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -967,6 +1227,20 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__help__subcmd__cost__subcmd__providers)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__finops__subcmd__help__subcmd__cost__subcmd__record)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1023,7 +1297,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__measure)
-            opts="-o -h -V --interval --duration --trace --report --power-cost-per-kwh --carbon-provider --cost-provider --output --json --config --strict --help --version"
+            opts="-o -h -V --interval --duration --trace --report --power-cost-per-kwh --carbon-provider --cost-provider --record --run-id --output --json --config --db --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1057,15 +1331,27 @@ _exa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --record)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --run-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1077,21 +1363,25 @@ _exa() {
             return 0
             ;;
         exa__subcmd__gpu)
-            opts="-o -h -V --output --json --config --strict --help --version"
+            opts="-o -h -V --output --json --config --db --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1103,7 +1393,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__help)
-            opts="finops config gpu completions man help"
+            opts="finops config gpu report completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1201,7 +1491,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__help__subcmd__finops__subcmd__carbon)
-            opts="providers estimate show"
+            opts="providers estimate show record"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1242,6 +1532,20 @@ _exa() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        exa__subcmd__help__subcmd__finops__subcmd__carbon__subcmd__record)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         exa__subcmd__help__subcmd__finops__subcmd__carbon__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
@@ -1257,7 +1561,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__help__subcmd__finops__subcmd__cost)
-            opts="providers estimate show"
+            opts="providers estimate show record"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1285,6 +1589,20 @@ _exa() {
             return 0
             ;;
         exa__subcmd__help__subcmd__finops__subcmd__cost__subcmd__providers)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__help__subcmd__finops__subcmd__cost__subcmd__record)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1368,22 +1686,82 @@ _exa() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        exa__subcmd__help__subcmd__report)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         exa__subcmd__man)
-            opts="-o -h -V --output --json --config --strict --help --version"
+            opts="-o -h -V --output --json --config --db --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__report)
+            opts="-o -h -V --by --since --until --output --json --config --db --strict --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --by)
+                    COMPREPLY=($(compgen -W "model run provider day" -- "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

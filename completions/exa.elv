@@ -21,6 +21,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --json 'Same as `-o json`'
             cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
             cand -h 'Print help (see more with ''--help'')'
@@ -30,6 +31,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand finops 'Energy, carbon and cost of GPU and CPU work'
             cand config 'Where the config file is, what is in effect, and a starting file'
             cand gpu 'One reading of every GPU through nvidia-smi, and the aggregates'
+            cand report 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
             cand completions 'Print shell completions for exa'
             cand man 'Print exa''s man page (roff), or a subcommand''s'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -38,10 +40,11 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --json 'Same as `-o json`'
             cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
             cand carbon 'Energy and carbon: kWh and gCO2e'
@@ -53,25 +56,28 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --json 'Same as `-o json`'
             cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
             cand providers 'List the carbon providers, each with its kind, uncertainty and status'
             cand estimate 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours'
             cand show 'Show a carbon provider: formulas, coefficients with defaults, metadata'
+            cand record 'Estimate as `estimate` does and store the result as a record of MODEL'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'exa;finops;carbon;providers'= {
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --json 'Same as `-o json`'
             cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -88,6 +94,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --json 'Same as `-o json`'
             cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
             cand -h 'Print help (see more with ''--help'')'
@@ -99,10 +106,33 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --json 'Same as `-o json`'
             cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;finops;carbon;record'= {
+            cand --run-id 'The run this record belongs to (an MLflow run id, a job id); records of one run count as one run'
+            cand --gpu-hours 'GPU-hours of the work (device-hours: 2 GPUs for 6 hours is 12)'
+            cand --cpu-hours 'CPU-core-hours of the work, as the scheduler reports them'
+            cand --provider 'The provider: a name from `providers`, or a path to a provider file or plugin'
+            cand --set 'Set any coefficient of the provider, e.g. --set ram_gb=64 (repeatable)'
+            cand --pue 'Data-centre PUE (coefficient pue)'
+            cand --gpu-tdp 'Power of one GPU board in watts (coefficient gpu_tdp_watts)'
+            cand --cpu-tdp 'Power per CPU-hour in watts (coefficient cpu_tdp_watts)'
+            cand --grid-intensity 'Grid carbon intensity in gCO2e/kWh (coefficient grid_intensity_g_per_kwh)'
+            cand --gpu-kwh 'GPU energy measured elsewhere (DCGM, a PDU) over --gpu-hours; its mean power replaces gpu_tdp_watts'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -110,6 +140,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand providers 'List the carbon providers, each with its kind, uncertainty and status'
             cand estimate 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours'
             cand show 'Show a carbon provider: formulas, coefficients with defaults, metadata'
+            cand record 'Estimate as `estimate` does and store the result as a record of MODEL'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'exa;finops;carbon;help;providers'= {
@@ -118,31 +149,36 @@ set edit:completion:arg-completer[exa] = {|@words|
         }
         &'exa;finops;carbon;help;show'= {
         }
+        &'exa;finops;carbon;help;record'= {
+        }
         &'exa;finops;carbon;help;help'= {
         }
         &'exa;finops;cost'= {
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --json 'Same as `-o json`'
             cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
             cand providers 'List the cost providers (rate cards), each with its kind and status'
             cand estimate 'Estimate the cost (USD) of GPU and CPU hours'
             cand show 'Show a cost provider: formulas, coefficients with defaults, metadata'
+            cand record 'Estimate as `estimate` does and store the result as a record of MODEL'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'exa;finops;cost;providers'= {
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --json 'Same as `-o json`'
             cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -156,6 +192,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --json 'Same as `-o json`'
             cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
             cand -h 'Print help (see more with ''--help'')'
@@ -167,10 +204,30 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --json 'Same as `-o json`'
             cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;finops;cost;record'= {
+            cand --run-id 'The run this record belongs to (an MLflow run id, a job id); records of one run count as one run'
+            cand --gpu-hours 'GPU-hours of the work (device-hours: 2 GPUs for 6 hours is 12)'
+            cand --cpu-hours 'CPU-core-hours of the work, as the scheduler reports them'
+            cand --provider 'The provider: a name from `providers`, or a path to a provider file or plugin'
+            cand --set 'Set any coefficient of the provider, e.g. --set ram_gb=64 (repeatable)'
+            cand --gpu-rate 'Price of one GPU-hour in USD (coefficient gpu_rate)'
+            cand --cpu-rate 'Price of one CPU-hour in USD (coefficient cpu_rate)'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -178,6 +235,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand providers 'List the cost providers (rate cards), each with its kind and status'
             cand estimate 'Estimate the cost (USD) of GPU and CPU hours'
             cand show 'Show a cost provider: formulas, coefficients with defaults, metadata'
+            cand record 'Estimate as `estimate` does and store the result as a record of MODEL'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'exa;finops;cost;help;providers'= {
@@ -185,6 +243,8 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;finops;cost;help;estimate'= {
         }
         &'exa;finops;cost;help;show'= {
+        }
+        &'exa;finops;cost;help;record'= {
         }
         &'exa;finops;cost;help;help'= {
         }
@@ -196,9 +256,12 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --power-cost-per-kwh 'Electricity price in USD per kWh [env: EXAMLOPS_POWER_COST_PER_KWH]; no electricity cost without it'
             cand --carbon-provider 'The carbon provider for the measured energy (else env, config, default)'
             cand --cost-provider 'The cost provider for the measured hours (else env, config, default)'
+            cand --record 'Store the measured run''s carbon and cost as records of MODEL'
+            cand --run-id 'The run id for --record'
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --json 'Same as `-o json`'
             cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
             cand -h 'Print help (see more with ''--help'')'
@@ -216,6 +279,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand providers 'List the carbon providers, each with its kind, uncertainty and status'
             cand estimate 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours'
             cand show 'Show a carbon provider: formulas, coefficients with defaults, metadata'
+            cand record 'Estimate as `estimate` does and store the result as a record of MODEL'
         }
         &'exa;finops;help;carbon;providers'= {
         }
@@ -223,16 +287,21 @@ set edit:completion:arg-completer[exa] = {|@words|
         }
         &'exa;finops;help;carbon;show'= {
         }
+        &'exa;finops;help;carbon;record'= {
+        }
         &'exa;finops;help;cost'= {
             cand providers 'List the cost providers (rate cards), each with its kind and status'
             cand estimate 'Estimate the cost (USD) of GPU and CPU hours'
             cand show 'Show a cost provider: formulas, coefficients with defaults, metadata'
+            cand record 'Estimate as `estimate` does and store the result as a record of MODEL'
         }
         &'exa;finops;help;cost;providers'= {
         }
         &'exa;finops;help;cost;estimate'= {
         }
         &'exa;finops;help;cost;show'= {
+        }
+        &'exa;finops;help;cost;record'= {
         }
         &'exa;finops;help;measure'= {
         }
@@ -242,10 +311,11 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --json 'Same as `-o json`'
             cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
             cand path 'Print where the config file is, and whether it exists'
@@ -257,10 +327,11 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --json 'Same as `-o json`'
             cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -268,10 +339,11 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --json 'Same as `-o json`'
             cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -279,11 +351,12 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --force 'Replace an existing file'
             cand --json 'Same as `-o json`'
             cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -305,6 +378,22 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;report'= {
+            cand --by 'Group by model, run, provider or day (UTC)'
+            cand --since 'Records from this UTC date or time on (2026-11-01, 2026-11-01T12:00:00Z)'
+            cand --until 'Records before this UTC time; a date alone includes that whole day'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --json 'Same as `-o json`'
             cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
             cand -h 'Print help (see more with ''--help'')'
@@ -316,10 +405,11 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --json 'Same as `-o json`'
             cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -327,10 +417,11 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --json 'Same as `-o json`'
             cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -338,6 +429,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand finops 'Energy, carbon and cost of GPU and CPU work'
             cand config 'Where the config file is, what is in effect, and a starting file'
             cand gpu 'One reading of every GPU through nvidia-smi, and the aggregates'
+            cand report 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
             cand completions 'Print shell completions for exa'
             cand man 'Print exa''s man page (roff), or a subcommand''s'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -351,6 +443,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand providers 'List the carbon providers, each with its kind, uncertainty and status'
             cand estimate 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours'
             cand show 'Show a carbon provider: formulas, coefficients with defaults, metadata'
+            cand record 'Estimate as `estimate` does and store the result as a record of MODEL'
         }
         &'exa;help;finops;carbon;providers'= {
         }
@@ -358,16 +451,21 @@ set edit:completion:arg-completer[exa] = {|@words|
         }
         &'exa;help;finops;carbon;show'= {
         }
+        &'exa;help;finops;carbon;record'= {
+        }
         &'exa;help;finops;cost'= {
             cand providers 'List the cost providers (rate cards), each with its kind and status'
             cand estimate 'Estimate the cost (USD) of GPU and CPU hours'
             cand show 'Show a cost provider: formulas, coefficients with defaults, metadata'
+            cand record 'Estimate as `estimate` does and store the result as a record of MODEL'
         }
         &'exa;help;finops;cost;providers'= {
         }
         &'exa;help;finops;cost;estimate'= {
         }
         &'exa;help;finops;cost;show'= {
+        }
+        &'exa;help;finops;cost;record'= {
         }
         &'exa;help;finops;measure'= {
         }
@@ -383,6 +481,8 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;help;config;init'= {
         }
         &'exa;help;gpu'= {
+        }
+        &'exa;help;report'= {
         }
         &'exa;help;completions'= {
         }

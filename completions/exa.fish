@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_exa_global_optspecs
-    string join \n o/output= json config= strict h/help V/version
+    string join \n o/output= json config= db= strict h/help V/version
 end
 
 function __fish_exa_needs_command
@@ -25,8 +25,10 @@ function __fish_exa_using_subcommand
 end
 
 complete -c exa -n "__fish_exa_needs_command" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
-json\t''"
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_needs_command" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_needs_command" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_needs_command" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_needs_command" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -34,41 +36,50 @@ complete -c exa -n "__fish_exa_needs_command" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_needs_command" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'
 complete -c exa -n "__fish_exa_needs_command" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
 complete -c exa -n "__fish_exa_needs_command" -f -a "gpu" -d 'One reading of every GPU through nvidia-smi, and the aggregates'
+complete -c exa -n "__fish_exa_needs_command" -f -a "report" -d 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
 complete -c exa -n "__fish_exa_needs_command" -f -a "completions" -d 'Print shell completions for exa'
 complete -c exa -n "__fish_exa_needs_command" -f -a "man" -d 'Print exa\'s man page (roff), or a subcommand\'s'
 complete -c exa -n "__fish_exa_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
-json\t''"
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -s h -l help -d 'Print help'
+complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -f -a "carbon" -d 'Energy and carbon: kWh and gCO2e'
 complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -f -a "cost" -d 'Money: USD from a rate card'
 complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -f -a "measure" -d 'Run a command (or watch the node) and measure its GPU energy, carbon and cost'
 complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
-json\t''"
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -s h -l help -d 'Print help'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -f -a "providers" -d 'List the carbon providers, each with its kind, uncertainty and status'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -f -a "estimate" -d 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -f -a "show" -d 'Show a carbon provider: formulas, coefficients with defaults, metadata'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -f -a "record" -d 'Estimate as `estimate` does and store the result as a record of MODEL'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
-json\t''"
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -s h -l help -d 'Print help'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "providers" -d 'List the cost providers (rate cards), each with its kind and status'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "estimate" -d 'Estimate the cost (USD) of GPU and CPU hours'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "show" -d 'Show a cost provider: formulas, coefficients with defaults, metadata'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "record" -d 'Estimate as `estimate` does and store the result as a record of MODEL'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l interval -d 'Seconds between GPU readings [default: 5; env: EXAMLOPS_GPU_INTERVAL]' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l duration -d 'Without a command, measure the node this long (90s, 10m, 1.5h); Ctrl-C ends it early' -r
@@ -77,9 +88,13 @@ complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l power-cost-per-kwh -d 'Electricity price in USD per kWh [env: EXAMLOPS_POWER_COST_PER_KWH]; no electricity cost without it' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l carbon-provider -d 'The carbon provider for the measured energy (else env, config, default)' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l cost-provider -d 'The cost provider for the measured hours (else env, config, default)' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l record -d 'Store the measured run\'s carbon and cost as records of MODEL' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l run-id -d 'The run id for --record' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
-json\t''"
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -89,69 +104,99 @@ complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from help" -f -a "measure" -d 'Run a command (or watch the node) and measure its GPU energy, carbon and cost'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
-json\t''"
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -s h -l help -d 'Print help'
+complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -f -a "path" -d 'Print where the config file is, and whether it exists'
 complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -f -a "show" -d 'Print the settings in effect, each with where it came from'
 complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -f -a "init" -d 'Write a commented starting config file'
 complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from path" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
-json\t''"
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from path" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from path" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from path" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from path" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from path" -s h -l help -d 'Print help'
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from path" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from path" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
-json\t''"
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from show" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from show" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from show" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from show" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
-json\t''"
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -l force -d 'Replace an existing file'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -s h -l help -d 'Print help'
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "path" -d 'Print where the config file is, and whether it exists'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print the settings in effect, each with where it came from'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "init" -d 'Write a commented starting config file'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand gpu" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
-json\t''"
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand gpu" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand gpu" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand gpu" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand gpu" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand gpu" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand gpu" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand report" -l by -d 'Group by model, run, provider or day (UTC)' -r -f -a "model\t''
+run\t''
+provider\t''
+day\t''"
+complete -c exa -n "__fish_exa_using_subcommand report" -l since -d 'Records from this UTC date or time on (2026-11-01, 2026-11-01T12:00:00Z)' -r
+complete -c exa -n "__fish_exa_using_subcommand report" -l until -d 'Records before this UTC time; a date alone includes that whole day' -r
+complete -c exa -n "__fish_exa_using_subcommand report" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand report" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand report" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand report" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand report" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand report" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand report" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand completions" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
-json\t''"
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand completions" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand completions" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand completions" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand completions" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-complete -c exa -n "__fish_exa_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c exa -n "__fish_exa_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand man" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
-json\t''"
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand man" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand man" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand man" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand man" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
-complete -c exa -n "__fish_exa_using_subcommand man" -s h -l help -d 'Print help'
+complete -c exa -n "__fish_exa_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand man" -s V -l version -d 'Print version'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu completions man help" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu completions man help" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu completions man help" -f -a "gpu" -d 'One reading of every GPU through nvidia-smi, and the aggregates'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu completions man help" -f -a "completions" -d 'Print shell completions for exa'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu completions man help" -f -a "man" -d 'Print exa\'s man page (roff), or a subcommand\'s'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report completions man help" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report completions man help" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report completions man help" -f -a "gpu" -d 'One reading of every GPU through nvidia-smi, and the aggregates'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report completions man help" -f -a "report" -d 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report completions man help" -f -a "completions" -d 'Print shell completions for exa'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report completions man help" -f -a "man" -d 'Print exa\'s man page (roff), or a subcommand\'s'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "carbon" -d 'Energy and carbon: kWh and gCO2e'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "cost" -d 'Money: USD from a rate card'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "measure" -d 'Run a command (or watch the node) and measure its GPU energy, carbon and cost'

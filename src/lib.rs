@@ -12,11 +12,13 @@ pub mod error;
 pub mod formula;
 pub mod gpu;
 pub mod grid;
+pub mod num;
 pub mod output;
 pub mod process;
 pub mod provider;
 pub mod settings;
 pub mod signals;
+pub mod store;
 pub mod suggest;
 pub mod time;
 
@@ -83,29 +85,22 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
         Command::Finops(Finops::Carbon(c)) => match c {
             Carbon::Providers => show(commands::providers::run(s, Domain::Carbon), s),
             Carbon::Show(a) => show(commands::show::run(s, Domain::Carbon, &a.name)?, s),
-            Carbon::Estimate(a) => {
-                let mut req = request(&a.hours);
-                req.gpu_kwh = a.gpu_kwh;
-                let named = [
-                    ("pue", a.pue, "--pue"),
-                    ("gpu_tdp_watts", a.gpu_tdp, "--gpu-tdp"),
-                    ("cpu_tdp_watts", a.cpu_tdp, "--cpu-tdp"),
-                    ("grid_intensity_g_per_kwh", a.grid_intensity, "--grid-intensity"),
-                ];
-                add_flags(&mut req, &named, &a.hours);
-                show(commands::estimate::run(s, Domain::Carbon, &req)?, s)
+            Carbon::Estimate(a) => show(commands::estimate::run(s, Domain::Carbon, &carbon_request(a))?, s),
+            Carbon::Record(r) => {
+                let req = carbon_request(&r.estimate);
+                show(commands::record::run(s, Domain::Carbon, &r.record.model, r.record.run_id.as_deref(), &req)?, s)
             }
         },
         Command::Finops(Finops::Cost(c)) => match c {
             Cost::Providers => show(commands::providers::run(s, Domain::Cost), s),
             Cost::Show(a) => show(commands::show::run(s, Domain::Cost, &a.name)?, s),
-            Cost::Estimate(a) => {
-                let mut req = request(&a.hours);
-                let named = [("gpu_rate", a.gpu_rate, "--gpu-rate"), ("cpu_rate", a.cpu_rate, "--cpu-rate")];
-                add_flags(&mut req, &named, &a.hours);
-                show(commands::estimate::run(s, Domain::Cost, &req)?, s)
+            Cost::Estimate(a) => show(commands::estimate::run(s, Domain::Cost, &cost_request(a))?, s),
+            Cost::Record(r) => {
+                let req = cost_request(&r.estimate);
+                show(commands::record::run(s, Domain::Cost, &r.record.model, r.record.run_id.as_deref(), &req)?, s)
             }
         },
+        Command::Report(r) => show(commands::report::run(s, r.model.as_deref(), r.by, r.since.as_deref(), r.until.as_deref())?, s),
         Command::Gpu => show(commands::gpu::run(None)?, s),
         Command::Finops(Finops::Measure(m)) => measure(m, s),
         Command::Config(ConfigCmd::Path) => show(commands::config::path(s), s),
@@ -133,13 +128,14 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         carbon_provider: m.carbon_provider.clone(),
         cost_provider: m.cost_provider.clone(),
         live: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        record: m.record.clone().map(|model| (model, m.run_id.clone())),
     };
     let report = commands::measure::run(s, args, Box::new(output::StderrHooks))?;
     let code = ExitCode::from(report.exit_status());
     for w in s.take_warnings() {
         eprintln!("warning: {w}");
     }
-    let text = output::render(&report, s.format);
+    let text = output::render(&report, s.format)?;
     match &m.report {
         Some(path) => output::write_file(path, text.as_bytes())
             .map_err(|e| Error::Failed(format!("cannot write the report {}: {e}", path.display())))?,
@@ -147,6 +143,25 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         None => eprint!("{text}"),
     }
     Ok(code)
+}
+
+fn carbon_request(a: &cli::CarbonEstimate) -> Request {
+    let mut req = request(&a.hours);
+    req.gpu_kwh = a.gpu_kwh;
+    let named = [
+        ("pue", a.pue, "--pue"),
+        ("gpu_tdp_watts", a.gpu_tdp, "--gpu-tdp"),
+        ("cpu_tdp_watts", a.cpu_tdp, "--cpu-tdp"),
+        ("grid_intensity_g_per_kwh", a.grid_intensity, "--grid-intensity"),
+    ];
+    add_flags(&mut req, &named, &a.hours);
+    req
+}
+
+fn cost_request(a: &cli::CostEstimate) -> Request {
+    let mut req = request(&a.hours);
+    add_flags(&mut req, &[("gpu_rate", a.gpu_rate, "--gpu-rate"), ("cpu_rate", a.cpu_rate, "--cpu-rate")], &a.hours);
+    req
 }
 
 fn request(h: &cli::Hours) -> Request {

@@ -42,6 +42,7 @@ pub struct Settings {
     pub config_path: Sourced<PathBuf>,
     pub config_exists: bool,
     pub config: Config,
+    pub db: Option<Sourced<PathBuf>>,
     /// Diagnostics for stderr, printed by `main` once the command is done.
     warnings: RefCell<Vec<String>>,
 }
@@ -74,14 +75,28 @@ impl Settings {
             return Err(Error::Config(format!("config file {} (from {}) does not exist", config_path.value.display(), config_path.source)));
         }
         let loaded = config::load(&config_path.value)?;
+        let db = match (&cli.db, env("EXAMLOPS_DB")) {
+            (Some(p), _) => Some(Sourced::new(p.clone(), Source::Flag)),
+            (None, Some(p)) => Some(Sourced::new(PathBuf::from(p), Source::Env)),
+            (None, None) => crate::store::default_path().map(|p| Sourced::new(p, Source::Default)),
+        };
         Ok(Settings {
             format,
             strict,
             config_path,
             config_exists: loaded.exists,
             config: loaded.config,
+            db,
             warnings: RefCell::new(loaded.warnings),
         })
+    }
+
+    /// The records database, or why there is none.
+    pub fn db_path(&self) -> Result<&Path, Error> {
+        self.db
+            .as_ref()
+            .map(|d| d.value.as_path())
+            .ok_or_else(|| Error::Config("cannot find a data directory for the records; pass --db".into()))
     }
 
     pub fn warn(&self, msg: impl Into<String>) {

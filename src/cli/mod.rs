@@ -32,6 +32,10 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
+    /// The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB].
+    #[arg(long, global = true, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+
     /// Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1].
     #[arg(long, global = true)]
     pub strict: bool,
@@ -44,6 +48,8 @@ pub struct Cli {
 pub enum Format {
     Table,
     Json,
+    /// Comma-separated values (`exa report` only).
+    Csv,
 }
 
 #[derive(Debug, Subcommand)]
@@ -60,6 +66,14 @@ pub enum Command {
     /// report ([N/A]) is blank in the table and null in JSON, never 0.
     #[command(after_help = "Examples:\n  exa gpu\n  exa -o json gpu | jq '.devices[].power_w'")]
     Gpu,
+    /// Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD.
+    ///
+    /// A model (or a store) with no carbon records shows "not measured"
+    /// (null in JSON), never 0. `-o csv` gives one row per group.
+    #[command(
+        after_help = "Examples:\n  exa report\n  exa report JPCP --since 2026-11-01 -o json\n  exa report --by day -o csv > carbon.csv"
+    )]
+    Report(ReportArgs),
     /// Print shell completions for exa.
     Completions {
         /// The shell to complete for.
@@ -126,6 +140,14 @@ pub struct Measure {
     #[arg(long, value_name = "NAME")]
     pub cost_provider: Option<String>,
 
+    /// Store the measured run's carbon and cost as records of MODEL.
+    #[arg(long, value_name = "MODEL")]
+    pub record: Option<String>,
+
+    /// The run id for --record.
+    #[arg(long, value_name = "ID", requires = "record")]
+    pub run_id: Option<String>,
+
     /// The command to run and measure, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
@@ -146,6 +168,63 @@ pub enum Carbon {
     Estimate(CarbonEstimate),
     /// Show a carbon provider: formulas, coefficients with defaults, metadata.
     Show(Show),
+    /// Estimate as `estimate` does and store the result as a record of MODEL.
+    #[command(
+        after_help = "Examples:\n  exa finops carbon record JPCP --cpu-hours 32 --run-id 3f2a9c\n  exa finops carbon record JPCP --gpu-hours 12"
+    )]
+    Record(CarbonRecord),
+}
+
+#[derive(Debug, Args)]
+pub struct Recording {
+    /// The model (or project) the record belongs to, e.g. JPCP.
+    pub model: String,
+
+    /// The run this record belongs to (an MLflow run id, a job id); records of one run count as one run.
+    #[arg(long, value_name = "ID")]
+    pub run_id: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CarbonRecord {
+    #[command(flatten)]
+    pub record: Recording,
+    #[command(flatten)]
+    pub estimate: CarbonEstimate,
+}
+
+#[derive(Debug, Args)]
+pub struct CostRecord {
+    #[command(flatten)]
+    pub record: Recording,
+    #[command(flatten)]
+    pub estimate: CostEstimate,
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Only this model.
+    pub model: Option<String>,
+
+    /// Group by model, run, provider or day (UTC).
+    #[arg(long, value_enum, default_value_t = GroupBy::Model)]
+    pub by: GroupBy,
+
+    /// Records from this UTC date or time on (2026-11-01, 2026-11-01T12:00:00Z).
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+
+    /// Records before this UTC time; a date alone includes that whole day.
+    #[arg(long, value_name = "WHEN")]
+    pub until: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GroupBy {
+    Model,
+    Run,
+    Provider,
+    Day,
 }
 
 #[derive(Debug, Subcommand)]
@@ -162,6 +241,9 @@ pub enum Cost {
     Estimate(CostEstimate),
     /// Show a cost provider: formulas, coefficients with defaults, metadata.
     Show(Show),
+    /// Estimate as `estimate` does and store the result as a record of MODEL.
+    #[command(after_help = "Examples:\n  exa finops cost record JPCP --gpu-hours 12 --cpu-hours 32")]
+    Record(CostRecord),
 }
 
 #[derive(Debug, Args)]

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::error::Error;
 use crate::grid::GridInfo;
+use crate::num::tidy;
 use crate::provider::registry::{self, Registry};
 use crate::provider::{ComputeError, Domain, Kind, Provider, Source, Values};
 use crate::settings::{env_amount, Settings, Sourced};
@@ -74,14 +75,6 @@ pub struct Estimate {
     /// For a provider with a live coefficient (grid-live): where its value came from.
     pub grid: Option<GridInfo>,
     pub notes: Vec<String>,
-}
-
-/// Rounds away floating-point noise (5.760000000000001 is 5.76) at 15 significant digits.
-pub fn tidy(x: f64) -> f64 {
-    if x == 0.0 || !x.is_finite() {
-        return x;
-    }
-    format!("{x:.14e}").parse().unwrap_or(x)
 }
 
 /// The provider a domain resolves to, and what was asked if it fell back.

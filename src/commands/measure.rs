@@ -20,6 +20,7 @@ use crate::gpu::sampler::{Hooks, Options, Sampler, State};
 use crate::provider::{Domain, Source};
 use crate::settings::{env_amount, Settings, Sourced};
 use crate::signals;
+use crate::store::{check_name, hostname, Measured, NewRecord, Store};
 use crate::time::{iso8601, now_unix};
 
 /// Default seconds between GPU readings.
@@ -35,6 +36,16 @@ pub struct Args {
     pub cost_provider: Option<String>,
     /// Show a live line on stderr (only without a command, on a terminal).
     pub live: bool,
+    /// Store the run's carbon and cost as records of this model, with this run id.
+    pub record: Option<(String, Option<String>)>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Stored {
+    pub model: String,
+    pub run_id: Option<String>,
+    pub ids: Vec<i64>,
+    pub db: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -89,6 +100,10 @@ pub struct Measurement {
     pub cost: Option<Estimate>,
     pub cost_error: Option<String>,
     pub electricity: Option<Electricity>,
+    /// The records written for --record.
+    pub recorded: Option<Stored>,
+    /// Why --record wrote nothing.
+    pub record_error: Option<String>,
     /// CPU seconds exa itself used (user + system; nvidia-smi and the command not included).
     pub exa_cpu_s: f64,
 }
@@ -130,6 +145,13 @@ fn seconds(tv: libc::timeval) -> f64 {
 }
 
 pub fn run(settings: &Settings, args: Args, hooks: Box<dyn Hooks>) -> Result<Measurement, Error> {
+    if let Some((model, run_id)) = &args.record {
+        check_name("model", model)?;
+        if let Some(r) = run_id {
+            check_name("run id", r)?;
+        }
+        settings.db_path()?;
+    }
     let interval_s = interval(args.interval)?;
     let price = match args.power_cost_per_kwh {
         Some(p) => Some(Sourced::new(p, Source::Flag)),
@@ -266,6 +288,41 @@ pub fn run(settings: &Settings, args: Args, hooks: Box<dyn Hooks>) -> Result<Mea
         kwh,
         note: "measured GPU energy times the price; CPU and RAM energy are not measured",
     });
+    let (recorded, record_error) = match &args.record {
+        None => (None, None),
+        Some((model, run_id)) => {
+            let measured = Measured { duration_s, device_count: gpu.devices.len(), gpu_kwh: gpu.energy_kwh };
+            let records: Vec<NewRecord> = [&carbon, &cost]
+                .into_iter()
+                .flatten()
+                .map(|e| NewRecord {
+                    model: model.clone(),
+                    run_id: run_id.clone(),
+                    recorded_at: now_unix(),
+                    host: hostname(),
+                    estimate: e.clone(),
+                    measured: Some(measured.clone()),
+                })
+                .collect();
+            if records.is_empty() {
+                let why = carbon_error.clone().unwrap_or_else(|| "no estimate to record".into());
+                settings.warn(format!("nothing recorded for {model}: {why}"));
+                (None, Some(why))
+            } else {
+                match settings
+                    .db_path()
+                    .and_then(Store::open)
+                    .and_then(|mut st| st.insert(&records).map(|ids| (ids, st.path.display().to_string())))
+                {
+                    Ok((ids, db)) => (Some(Stored { model: model.clone(), run_id: run_id.clone(), ids, db }), None),
+                    Err(e) => {
+                        settings.warn(format!("nothing recorded for {model}: {e}"));
+                        (None, Some(e.to_string()))
+                    }
+                }
+            }
+        }
+    };
     Ok(Measurement {
         command: (!args.command.is_empty()).then_some(args.command),
         exit_code,
@@ -281,6 +338,8 @@ pub fn run(settings: &Settings, args: Args, hooks: Box<dyn Hooks>) -> Result<Mea
         cost,
         cost_error,
         electricity,
+        recorded,
+        record_error,
         exa_cpu_s: own_cpu_s(),
     })
 }

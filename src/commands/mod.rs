@@ -5,4 +5,6 @@ pub mod estimate;
 pub mod gpu;
 pub mod measure;
 pub mod providers;
+pub mod record;
+pub mod report;
 pub mod show;

@@ -178,6 +178,10 @@ impl Render for Measurement {
                 (None, None) => {}
             }
         }
+        if let Some(r) = &self.recorded {
+            let ids: Vec<String> = r.ids.iter().map(|i| format!("#{i}")).collect();
+            let _ = writeln!(out, "recorded {} for {} in {}", ids.join(", "), r.model, r.db);
+        }
         if let Some(el) = &self.electricity {
             let _ = writeln!(
                 out,

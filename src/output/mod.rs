@@ -5,6 +5,7 @@
 //! pipe is noticed in one place. Nothing here computes a figure.
 
 mod gpu;
+mod records;
 mod tables;
 
 use std::io::{self, IsTerminal, Write};
@@ -56,6 +57,11 @@ impl Style {
 /// A report people read as text.
 pub trait Render: Serialize {
     fn render(&self, style: Style, out: &mut String);
+
+    /// The report as CSV, for the reports that have a tabular form.
+    fn csv(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Text printed as it is (completions, man pages); in JSON, `{"text": ...}`.
@@ -78,20 +84,24 @@ pub fn json<R: Serialize + ?Sized>(report: &R) -> String {
 }
 
 /// A report as text in `format`.
-pub fn render<R: Render + ?Sized>(report: &R, format: Format) -> String {
+pub fn render<R: Render + ?Sized>(report: &R, format: Format) -> Result<String, crate::error::Error> {
     match format {
-        Format::Json => json(report),
+        Format::Json => Ok(json(report)),
+        Format::Csv => {
+            report.csv().ok_or_else(|| crate::error::Error::Usage("-o csv is for `exa report`; use -o json or -o table here".into()))
+        }
         Format::Table => {
             let mut s = String::new();
             report.render(Style::detect(), &mut s);
-            s
+            Ok(s)
         }
     }
 }
 
 /// Writes a report to stdout. A closed pipe is not an error (`exa ... | head`).
-pub fn emit<R: Render + ?Sized>(report: &R, format: Format) -> io::Result<()> {
-    write_stdout(render(report, format).as_bytes())
+pub fn emit<R: Render + ?Sized>(report: &R, format: Format) -> anyhow::Result<()> {
+    write_stdout(render(report, format)?.as_bytes())?;
+    Ok(())
 }
 
 /// Writes a file whole or not at all: a temporary file beside it, then a rename.

@@ -417,3 +417,33 @@ fn estimate_takes_an_energy_measured_elsewhere() {
     fails(&env.run(&["finops", "carbon", "estimate", "--gpu-kwh", "1.2"]), 2, "needs --gpu-hours");
     fails(&env.run(&["finops", "carbon", "estimate", "--gpu-hours", "2", "--gpu-kwh", "1", "--gpu-tdp", "300"]), 2, "drop one");
 }
+
+#[test]
+fn a_measured_run_is_recorded() {
+    let env = with_smi(H100).env("FAKE_SMI_POWER", "400");
+    let (out, r) = measure(&env, &["--interval", "0.2", "--record", "JPCP", "--run-id", "job-7"], &["sleep", "0.6"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(r["recorded"]["ids"], serde_json::json!([1, 2]));
+    let rep: Value = env.json(&["report", "--by", "run"]);
+    let g = &rep["groups"][0];
+    assert_eq!(g["key"], "job-7");
+    assert_eq!(g["runs"], 1);
+    close(g["kwh"].as_f64().unwrap(), r["carbon"]["outputs"]["kwh"].as_f64().unwrap());
+    close(g["cost_usd"].as_f64().unwrap(), r["cost"]["outputs"]["cost_usd"].as_f64().unwrap());
+    close(g["gpu_hours"].as_f64().unwrap(), r["gpu"]["device_hours"].as_f64().unwrap());
+    // Without a GPU, a run's CPU work is still recorded.
+    let plain = without_smi();
+    let (_, r) = measure(&plain, &["--record", "CPUJOB"], &["sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done"]);
+    assert_eq!(r["recorded"]["ids"].as_array().unwrap().len(), 2);
+    let rep: Value = plain.json(&["report", "CPUJOB"]);
+    assert_eq!(rep["groups"][0]["gpu_hours"], 0.0);
+    assert!(rep["groups"][0]["co2e_g"].as_f64().unwrap() > 0.0);
+    // With nothing measured at all, nothing is recorded and the run still succeeds.
+    let (out, r) = measure(&plain, &["--record", "IDLE", "--duration", "0.3s"], &[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(r["recorded"], Value::Null);
+    assert!(r["record_error"].as_str().unwrap().contains("nothing was measured"));
+    assert!(stderr(&out).contains("nothing recorded for IDLE"));
+    let rep: Value = plain.json(&["report", "IDLE"]);
+    assert_eq!(rep["groups"], serde_json::json!([]));
+}

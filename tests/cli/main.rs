@@ -11,3 +11,4 @@ mod grid;
 mod http;
 mod methodology;
 mod providers;
+mod records;

@@ -1,0 +1,28 @@
+//! `exa report`: totals of the stored records.
+
+use crate::cli::GroupBy;
+use crate::error::Error;
+use crate::settings::Settings;
+use crate::store::report::{self, By, Filter, Report};
+use crate::store::Store;
+use crate::time::parse_utc;
+
+pub fn run(settings: &Settings, model: Option<&str>, by: GroupBy, since: Option<&str>, until: Option<&str>) -> Result<Report, Error> {
+    let when = |flag: &str, s: &str| parse_utc(s).map_err(|e| Error::Usage(format!("{flag}: {e}")));
+    let since = since.map(|s| when("--since", s)).transpose()?;
+    // A date alone means the whole of that day.
+    let until = until.map(|s| when("--until", s).map(|t| if s.trim().len() == 10 { t + 86_400 } else { t })).transpose()?;
+    let by = match by {
+        GroupBy::Model => By::Model,
+        GroupBy::Run => By::Run,
+        GroupBy::Provider => By::Provider,
+        GroupBy::Day => By::Day,
+    };
+    let filter = Filter { model: model.map(str::to_string), since, until };
+    let path = settings.db_path()?;
+    if !path.exists() {
+        // Nothing was ever recorded: report that, without creating a database.
+        return Ok(report::empty(by, filter, path));
+    }
+    report::run(&Store::open(path)?, by, filter)
+}

@@ -1,0 +1,9 @@
+//! Numbers as reports show them.
+
+/// Rounds away floating-point noise (5.760000000000001 is 5.76) at 15 significant digits.
+pub fn tidy(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    format!("{x:.14e}").parse().unwrap_or(x)
+}

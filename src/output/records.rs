@@ -1,0 +1,125 @@
+//! The table and CSV forms of records and reports.
+
+use std::fmt::Write;
+
+use comfy_table::{Cell, CellAlignment};
+
+use super::{Render, Style};
+use crate::commands::record::Recorded;
+use crate::store::report::{Group, Report};
+
+/// Carbon in the unit that reads best: g, kg or t.
+pub fn carbon(g: f64) -> String {
+    if g.abs() >= 1e6 {
+        format!("{:.3} t", g / 1e6)
+    } else if g.abs() >= 1e3 {
+        format!("{:.3} kg", g / 1e3)
+    } else {
+        format!("{g:.1} g")
+    }
+}
+
+fn carbon_range(grp: &Group) -> String {
+    match (grp.co2e_g, grp.co2e_range_g) {
+        (None, _) => "not measured".into(),
+        (Some(c), Some([lo, hi])) => format!("{} ({} – {})", carbon(c), carbon(lo), carbon(hi)),
+        (Some(c), None) => format!("{} (range unknown)", carbon(c)),
+    }
+}
+
+impl Render for Recorded {
+    fn render(&self, _: Style, out: &mut String) {
+        let e = &self.estimate;
+        let what: Vec<String> = e
+            .outputs
+            .iter()
+            .filter(|(k, _)| e.domain.outputs().contains(&k.as_str()))
+            .map(|(k, v)| match k.as_str() {
+                "kwh" => format!("{v:.3} kWh"),
+                "co2e_g" => format!("{} CO2e", carbon(*v)),
+                "cost_usd" => format!("{v:.2} USD"),
+                _ => format!("{k} {v}"),
+            })
+            .collect();
+        let run = self.run_id.as_ref().map(|r| format!(", run {r}")).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "recorded #{} for {}{run}: {} ({} {}, {})",
+            self.id,
+            self.model,
+            what.join(" · "),
+            e.domain,
+            e.provider.name,
+            self.recorded_at
+        );
+        let _ = writeln!(out, "in {}", self.db);
+    }
+}
+
+fn row(g: &Group) -> Vec<Cell> {
+    vec![
+        Cell::new(&g.key),
+        Cell::new(g.runs).set_alignment(CellAlignment::Right),
+        Cell::new(format!("{:.2}", g.gpu_hours)).set_alignment(CellAlignment::Right),
+        Cell::new(format!("{:.2}", g.cpu_hours)).set_alignment(CellAlignment::Right),
+        Cell::new(g.kwh.map_or("not measured".into(), |k| format!("{k:.3}"))).set_alignment(CellAlignment::Right),
+        Cell::new(carbon_range(g)),
+        Cell::new(g.cost_usd.map_or("not recorded".into(), |c| format!("{c:.2} {}", g.currency))).set_alignment(CellAlignment::Right),
+    ]
+}
+
+impl Render for Report {
+    fn render(&self, style: Style, out: &mut String) {
+        let key = match self.by {
+            crate::store::report::By::Model => "Model",
+            crate::store::report::By::Run => "Run",
+            crate::store::report::By::Provider => "Provider",
+            crate::store::report::By::Day => "Day (UTC)",
+        };
+        if self.groups.is_empty() {
+            let what = self.filter.model.as_deref().map_or("the store".to_string(), |m| format!("model {m}"));
+            let _ = writeln!(
+                out,
+                "{what}: not measured (no records{})",
+                if self.filter.since.is_some() || self.filter.until.is_some() { " in that window" } else { "" }
+            );
+            return;
+        }
+        let mut t = style.table(&[key, "Runs", "GPU-h", "CPU-h", "kWh", "CO2e (range)", "Cost"]);
+        for g in &self.groups {
+            t.add_row(row(g));
+        }
+        if self.groups.len() > 1 {
+            let mut total = row(&self.totals);
+            total[0] = Cell::new("total");
+            t.add_row(total);
+        }
+        let _ = writeln!(out, "{t}");
+        let _ = writeln!(out, "ranges add linearly: a methodology's error is systematic, the same for every run");
+    }
+
+    fn csv(&self) -> Option<String> {
+        let mut s =
+            String::from("key,runs,gpu_hours,cpu_hours,kwh,co2e_g,co2e_low_g,co2e_high_g,cost_usd,currency,carbon_records,cost_records\n");
+        let opt = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
+        for g in &self.groups {
+            let quoted = if g.key.contains([',', '"', '\n']) { format!("\"{}\"", g.key.replace('"', "\"\"")) } else { g.key.clone() };
+            let _ = writeln!(
+                s,
+                "{quoted},{},{},{},{},{},{},{},{},{},{},{}",
+                g.runs,
+                g.gpu_hours,
+                g.cpu_hours,
+                opt(g.kwh),
+                opt(g.co2e_g),
+                opt(g.co2e_range_g.map(|r| r[0])),
+                opt(g.co2e_range_g.map(|r| r[1])),
+                opt(g.cost_usd),
+                g.currency,
+                g.records.carbon,
+                g.records.cost
+            );
+        }
+        Some(s)
+    }
+}

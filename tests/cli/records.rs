@@ -1,0 +1,244 @@
+//! `record` and `exa report` against a real SQLite store.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::common::{close, fails, stderr, stdout, Env};
+
+fn db(env: &Env) -> PathBuf {
+    env.dir.path().join("data/examlops/records.sqlite3")
+}
+
+/// Runs a Python snippet against the database with the sqlite3 module; `sys.argv[1]` is its path.
+fn sql(path: &Path, script: &str) -> String {
+    let out = Command::new("python3")
+        .args(["-c", &format!("import sqlite3, sys, json\nc = sqlite3.connect(sys.argv[1])\n{script}")])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "python: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+fn report(env: &Env, args: &[&str]) -> Value {
+    let mut all = vec!["report"];
+    all.extend_from_slice(args);
+    env.json(&all)
+}
+
+#[test]
+fn carbon_and_cost_records_round_trip() {
+    let env = Env::new();
+    let r: Value = env.json(&["finops", "carbon", "record", "JPCP", "--gpu-hours", "12", "--run-id", "3f2a"]);
+    assert_eq!(r["model"], "JPCP");
+    assert_eq!(r["run_id"], "3f2a");
+    assert_eq!(r["id"], 1);
+    close(r["estimate"]["outputs"]["co2e_g"].as_f64().unwrap(), 2160.0);
+    env.json::<Value>(&["finops", "cost", "record", "JPCP", "--gpu-hours", "12", "--cpu-hours", "32", "--run-id", "3f2a"]);
+    env.json::<Value>(&["finops", "carbon", "record", "JPCP", "--cpu-hours", "32"]);
+    let rep = report(&env, &[]);
+    let g = &rep["groups"][0];
+    assert_eq!(g["key"], "JPCP");
+    assert_eq!(g["runs"], 2, "the two records of run 3f2a are one run");
+    assert_eq!(g["records"]["carbon"], 2);
+    assert_eq!(g["records"]["cost"], 1);
+    close(g["gpu_hours"].as_f64().unwrap(), 12.0);
+    close(g["cpu_hours"].as_f64().unwrap(), 64.0);
+    close(g["kwh"].as_f64().unwrap(), 7.2 + 5.76);
+    close(g["co2e_g"].as_f64().unwrap(), 2160.0 + 1728.0);
+    close(g["co2e_range_g"][0].as_f64().unwrap(), (2160.0 + 1728.0) * 0.7);
+    close(g["co2e_range_g"][1].as_f64().unwrap(), (2160.0 + 1728.0) * 1.3);
+    close(g["cost_usd"].as_f64().unwrap(), 30.0 + 1.6);
+    assert_eq!(g["currency"], "USD");
+    // Everything needed to audit a record is stored with it.
+    let row = sql(&db(&env), "r = c.execute('select host, provider, provider_kind, provider_digest, estimate from records join record_estimates on record_id = id where id = 1').fetchone()\nprint(json.dumps([r[0], r[1], r[2], r[3], json.loads(r[4])]))");
+    let row: Value = serde_json::from_str(&row).unwrap();
+    assert!(!row[0].as_str().unwrap().is_empty());
+    assert_eq!(row[1], "green-ai-default");
+    assert_eq!(row[2], "builtin");
+    assert!(row[3].as_str().unwrap().starts_with("fnv1a64:"));
+    assert_eq!(row[4]["coefficients"]["pue"]["source"], "default");
+}
+
+#[test]
+fn nothing_recorded_is_not_measured_never_zero() {
+    let env = Env::new();
+    let rep = report(&env, &[]);
+    assert_eq!(rep["groups"], serde_json::json!([]));
+    assert_eq!(rep["totals"]["kwh"], Value::Null);
+    assert_eq!(rep["totals"]["co2e_g"], Value::Null);
+    assert!(!db(&env).exists(), "reporting creates no database");
+    let out = env.run(&["report", "NEVER-RECORDED"]);
+    assert!(out.status.success());
+    assert!(stdout(&out).contains("not measured"), "{}", stdout(&out));
+    assert!(!stdout(&out).contains("0.000"), "{}", stdout(&out));
+    // A model with only cost records has no carbon: not measured.
+    env.json::<Value>(&["finops", "cost", "record", "BILLING", "--gpu-hours", "5"]);
+    env.json::<Value>(&["finops", "carbon", "record", "JPCP", "--gpu-hours", "5"]);
+    let rep = report(&env, &["BILLING"]);
+    assert_eq!(rep["groups"][0]["co2e_g"], Value::Null);
+    assert_eq!(rep["groups"][0]["kwh"], Value::Null);
+    let rep = report(&env, &["NEVER-RECORDED"]);
+    assert_eq!(rep["groups"], serde_json::json!([]));
+    assert_eq!(rep["totals"]["co2e_g"], Value::Null);
+    let out = env.run(&["report"]);
+    assert!(stdout(&out).contains("not measured"), "{}", stdout(&out));
+}
+
+#[test]
+fn refusals_write_nothing() {
+    let env = Env::new();
+    fails(&env.run(&["finops", "carbon", "record", "JPCP"]), 2, "nothing to estimate");
+    fails(&env.run(&["finops", "carbon", "record", "JPCP", "--cpu-hours", "32", "--provider", "ccf-like"]), 1, "no CPU-hours term");
+    fails(&env.run(&["finops", "carbon", "record", "", "--gpu-hours", "1"]), 2, "model");
+    assert!(!db(&env).exists(), "no database was created");
+    env.json::<Value>(&["finops", "carbon", "record", "JPCP", "--gpu-hours", "1"]);
+    fails(&env.run(&["finops", "carbon", "record", "JPCP", "--cpu-hours", "32", "--provider", "codecarbon-like"]), 1, "no CPU-hours term");
+    assert_eq!(sql(&db(&env), "print(c.execute('select count(*) from records').fetchone()[0])"), "1");
+}
+
+#[test]
+fn filters_and_grouping() {
+    let env = Env::new();
+    env.json::<Value>(&["finops", "carbon", "record", "A", "--gpu-hours", "1", "--run-id", "r1"]);
+    // Backdate copies of that record to known days (2026-10-31, 2026-11-01, 2026-11-02 at noon UTC).
+    sql(
+        &db(&env),
+        "cols = 'model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh'\n\
+         for (m, run, t, prov) in [('A', 'r2', 1793448000, 'green-ai-default'), ('B', 'r3', 1793534400, 'ccf-like'), ('B', 'r4', 1793620800, 'ccf-like')]:\n\
+         \x20   cur = c.execute(f\"insert into records ({cols}) select ?, ?, ?, host, domain, ?, provider_kind, provider_digest, gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh from records where id = 1\", (m, run, t, prov))\n\
+         \x20   c.execute('insert into record_estimates select ?, estimate from record_estimates where record_id = 1', (cur.lastrowid,))\n\
+         c.commit()",
+    );
+    let rep = report(&env, &["--since", "2026-11-01", "--until", "2026-11-01"]);
+    assert_eq!(rep["groups"].as_array().unwrap().len(), 1);
+    assert_eq!(rep["groups"][0]["key"], "B");
+    assert_eq!(rep["groups"][0]["runs"], 1);
+    let rep = report(&env, &["B"]);
+    assert_eq!(rep["groups"][0]["runs"], 2);
+    let rep = report(&env, &["--by", "day", "--until", "2026-11-02T00:00:00Z"]);
+    let keys: Vec<&str> = rep["groups"].as_array().unwrap().iter().map(|g| g["key"].as_str().unwrap()).collect();
+    assert_eq!(keys, ["2026-10-31", "2026-11-01"]);
+    let rep = report(&env, &["--by", "provider"]);
+    let keys: Vec<&str> = rep["groups"].as_array().unwrap().iter().map(|g| g["key"].as_str().unwrap()).collect();
+    assert_eq!(keys, ["ccf-like", "green-ai-default"]);
+    let rep = report(&env, &["--by", "run"]);
+    assert_eq!(rep["groups"].as_array().unwrap().len(), 4);
+    assert_eq!(rep["totals"]["runs"], 4);
+    close(rep["totals"]["co2e_g"].as_f64().unwrap(), 4.0 * 180.0);
+    fails(&env.run(&["report", "--since", "last week"]), 2, "--since");
+}
+
+#[test]
+fn csv_for_spreadsheets() {
+    let env = Env::new();
+    env.json::<Value>(&["finops", "carbon", "record", "JPCP", "--gpu-hours", "12"]);
+    env.json::<Value>(&["finops", "cost", "record", "tricky, \"name\"", "--gpu-hours", "2"]);
+    let out = env.run(&["-o", "csv", "report"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "key,runs,gpu_hours,cpu_hours,kwh,co2e_g,co2e_low_g,co2e_high_g,cost_usd,currency,carbon_records,cost_records");
+    assert_eq!(lines[1], "JPCP,1,12,0,7.2,2160,1512,2808,,USD,1,0");
+    assert_eq!(lines[2], "\"tricky, \"\"name\"\"\",1,2,0,,,,,5,USD,0,1");
+    fails(&env.run(&["-o", "csv", "finops", "carbon", "providers"]), 2, "-o csv is for `exa report`");
+}
+
+#[test]
+fn a_file_that_is_not_sqlite_or_from_a_newer_exa_is_left_alone() {
+    let env = Env::new();
+    let path = env.file("not-a-db.sqlite3", "these are my notes, not a database\n");
+    let before = std::fs::read(&path).unwrap();
+    let out = env.run(&["--db", path.to_str().unwrap(), "finops", "carbon", "record", "JPCP", "--gpu-hours", "1"]);
+    fails(&out, 2, "not an exa database");
+    fails(&env.run(&["--db", path.to_str().unwrap(), "report"]), 2, "not an exa database");
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+
+    let newer = env.dir.path().join("newer.sqlite3");
+    sql(&newer, "c.execute('create table records (id integer)')\nc.execute('pragma user_version = 99')\nc.commit()");
+    let before = std::fs::read(&newer).unwrap();
+    let env = env.env("EXAMLOPS_DB", newer.to_str().unwrap());
+    fails(&env.run(&["finops", "carbon", "record", "JPCP", "--gpu-hours", "1"]), 2, "schema version 99");
+    assert_eq!(std::fs::read(&newer).unwrap(), before);
+
+    let foreign = Env::new();
+    let other = foreign.dir.path().join("other.sqlite3");
+    sql(&other, "c.execute('create table notes (t text)')\nc.commit()");
+    let foreign = foreign.env("EXAMLOPS_DB", other.to_str().unwrap());
+    fails(&foreign.run(&["report"]), 2, "exa did not create");
+}
+
+#[test]
+fn records_are_append_only() {
+    let env = Env::new();
+    env.json::<Value>(&["finops", "carbon", "record", "JPCP", "--gpu-hours", "1"]);
+    let out = sql(
+        &db(&env),
+        "try:\n    c.execute('update records set co2e_g = 0')\n    print('updated')\nexcept sqlite3.DatabaseError as e:\n    print(e)",
+    );
+    assert_eq!(out, "records are append-only");
+    assert_eq!(sql(&db(&env), "print(c.execute('pragma user_version').fetchone()[0])"), "1");
+}
+
+#[test]
+fn thirty_two_processes_recording_at_once() {
+    let env = Env::new();
+    let exa = env!("CARGO_BIN_EXE_exa");
+    let children: Vec<_> = (0..32)
+        .map(|p| {
+            Command::new("sh")
+                .args(["-c", &format!("for i in $(seq 50); do \"$0\" -o json finops carbon record M{} --gpu-hours 1 --run-id p{p}-$i >/dev/null || exit 1; done", p % 4)])
+                .arg(exa)
+                .envs(env.cmd().get_envs().filter_map(|(k, v)| v.map(|v| (k.to_owned(), v.to_owned()))))
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for c in children {
+        let out = c.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success() && !err.contains("locked"), "{err}");
+    }
+    let rep = report(&env, &[]);
+    assert_eq!(rep["totals"]["records"]["carbon"], 1600);
+    assert_eq!(rep["totals"]["runs"], 1600);
+    assert_eq!(sql(&db(&env), "print(c.execute('select count(*) from records').fetchone()[0])"), "1600");
+}
+
+#[test]
+fn a_kill_mid_write_leaves_the_store_intact() {
+    let env = Env::new();
+    env.json::<Value>(&["finops", "carbon", "record", "JPCP", "--gpu-hours", "1"]);
+    let mut finished = 1;
+    for i in 0..40u64 {
+        let mut child = env
+            .cmd()
+            .args(["finops", "carbon", "record", "JPCP", "--gpu-hours", "1"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_micros(500 + (i * 7919) % 6000));
+        let _ = child.kill();
+        if child.wait().unwrap().success() {
+            finished += 1;
+        }
+    }
+    assert_eq!(sql(&db(&env), "print(c.execute('pragma integrity_check').fetchone()[0])"), "ok");
+    let rows: usize = sql(&db(&env), "print(c.execute('select count(*) from records').fetchone()[0])").parse().unwrap();
+    assert!((finished..=41).contains(&rows), "{rows} rows, {finished} finished");
+    // Every row that is there is whole.
+    let whole = sql(
+        &db(&env),
+        "rows = c.execute('select estimate, co2e_g from records left join record_estimates on record_id = id').fetchall()\nprint(all(e is not None and json.loads(e)['outputs']['co2e_g'] == co2 for e, co2 in rows))",
+    );
+    assert_eq!(whole, "True");
+    let rep = report(&env, &[]);
+    assert_eq!(rep["totals"]["records"]["carbon"].as_u64().unwrap() as usize, rows);
+    assert!(stderr(&env.run(&["report"])).is_empty());
+}
