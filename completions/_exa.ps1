@@ -35,6 +35,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Where the config file is, what is in effect, and a starting file')
             [CompletionResult]::new('gpu', 'gpu', [CompletionResultType]::ParameterValue, 'One reading of every GPU through nvidia-smi, and the aggregates')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD')
+            [CompletionResult]::new('metrics', 'metrics', [CompletionResultType]::ParameterValue, 'Cluster GPU and host telemetry from Prometheus, and the flags it raises')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions for exa')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print exa''s man page (roff), or a subcommand''s')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -453,6 +454,148 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'exa;metrics' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('clusters', 'clusters', [CompletionResultType]::ParameterValue, 'The clusters configured (clusters: in finops.yaml), with vendor and model')
+            [CompletionResult]::new('node', 'node', [CompletionResultType]::ParameterValue, 'Every reading of one node''s GPUs and host over the window')
+            [CompletionResult]::new('workload', 'workload', [CompletionResultType]::ParameterValue, 'Where a workload ran over the window, and each node''s readings')
+            [CompletionResult]::new('flags', 'flags', [CompletionResultType]::ParameterValue, 'Which conditions fired on a node or a workload, with the evidence')
+            [CompletionResult]::new('query', 'query', [CompletionResultType]::ParameterValue, 'One PromQL expression of your own (at most 4000 characters), over the window or at its end')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'exa;metrics;clusters' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;metrics;node' {
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'cluster')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'node')
+            [CompletionResult]::new('--range', '--range', [CompletionResultType]::ParameterName, 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]')
+            [CompletionResult]::new('--start', '--start', [CompletionResultType]::ParameterName, 'An explicit window start (ISO 8601 UTC); --range is then ignored')
+            [CompletionResult]::new('--end', '--end', [CompletionResultType]::ParameterName, 'The window end (ISO 8601 UTC) [default: now]')
+            [CompletionResult]::new('--points', '--points', [CompletionResultType]::ParameterName, 'Points per series, at most 96 [default: 48]')
+            [CompletionResult]::new('--detail', '--detail', [CompletionResultType]::ParameterName, 'summary (mean, min, max) or series [default: series]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;metrics;workload' {
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'cluster')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Job, JobSet, MPIJob, Deployment, StatefulSet or Pod')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'name')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'namespace')
+            [CompletionResult]::new('--range', '--range', [CompletionResultType]::ParameterName, 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]')
+            [CompletionResult]::new('--start', '--start', [CompletionResultType]::ParameterName, 'An explicit window start (ISO 8601 UTC); --range is then ignored')
+            [CompletionResult]::new('--end', '--end', [CompletionResultType]::ParameterName, 'The window end (ISO 8601 UTC) [default: now]')
+            [CompletionResult]::new('--points', '--points', [CompletionResultType]::ParameterName, 'Points per series, at most 96 [default: 48]')
+            [CompletionResult]::new('--detail', '--detail', [CompletionResultType]::ParameterName, 'summary (mean, min, max) or series [default: summary]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;metrics;flags' {
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'cluster')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'A node (or give --kind and --name)')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Job, JobSet, MPIJob, Deployment, StatefulSet or Pod')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'name')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'namespace')
+            [CompletionResult]::new('--range', '--range', [CompletionResultType]::ParameterName, 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]')
+            [CompletionResult]::new('--start', '--start', [CompletionResultType]::ParameterName, 'An explicit window start (ISO 8601 UTC); --range is then ignored')
+            [CompletionResult]::new('--end', '--end', [CompletionResultType]::ParameterName, 'The window end (ISO 8601 UTC) [default: now]')
+            [CompletionResult]::new('--points', '--points', [CompletionResultType]::ParameterName, 'Points per series, at most 96 [default: 48]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;metrics;query' {
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'cluster')
+            [CompletionResult]::new('--range', '--range', [CompletionResultType]::ParameterName, 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]')
+            [CompletionResult]::new('--start', '--start', [CompletionResultType]::ParameterName, 'An explicit window start (ISO 8601 UTC); --range is then ignored')
+            [CompletionResult]::new('--end', '--end', [CompletionResultType]::ParameterName, 'The window end (ISO 8601 UTC) [default: now]')
+            [CompletionResult]::new('--points', '--points', [CompletionResultType]::ParameterName, 'Points per series, at most 96 [default: 48]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
+            [CompletionResult]::new('--instant', '--instant', [CompletionResultType]::ParameterName, 'One value per series at the window''s end, instead of a series over it')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;metrics;help' {
+            [CompletionResult]::new('clusters', 'clusters', [CompletionResultType]::ParameterValue, 'The clusters configured (clusters: in finops.yaml), with vendor and model')
+            [CompletionResult]::new('node', 'node', [CompletionResultType]::ParameterValue, 'Every reading of one node''s GPUs and host over the window')
+            [CompletionResult]::new('workload', 'workload', [CompletionResultType]::ParameterValue, 'Where a workload ran over the window, and each node''s readings')
+            [CompletionResult]::new('flags', 'flags', [CompletionResultType]::ParameterValue, 'Which conditions fired on a node or a workload, with the evidence')
+            [CompletionResult]::new('query', 'query', [CompletionResultType]::ParameterValue, 'One PromQL expression of your own (at most 4000 characters), over the window or at its end')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'exa;metrics;help;clusters' {
+            break
+        }
+        'exa;metrics;help;node' {
+            break
+        }
+        'exa;metrics;help;workload' {
+            break
+        }
+        'exa;metrics;help;flags' {
+            break
+        }
+        'exa;metrics;help;query' {
+            break
+        }
+        'exa;metrics;help;help' {
+            break
+        }
         'exa;completions' {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
@@ -484,6 +627,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Where the config file is, what is in effect, and a starting file')
             [CompletionResult]::new('gpu', 'gpu', [CompletionResultType]::ParameterValue, 'One reading of every GPU through nvidia-smi, and the aggregates')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD')
+            [CompletionResult]::new('metrics', 'metrics', [CompletionResultType]::ParameterValue, 'Cluster GPU and host telemetry from Prometheus, and the flags it raises')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions for exa')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print exa''s man page (roff), or a subcommand''s')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -555,6 +699,29 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;help;report' {
+            break
+        }
+        'exa;help;metrics' {
+            [CompletionResult]::new('clusters', 'clusters', [CompletionResultType]::ParameterValue, 'The clusters configured (clusters: in finops.yaml), with vendor and model')
+            [CompletionResult]::new('node', 'node', [CompletionResultType]::ParameterValue, 'Every reading of one node''s GPUs and host over the window')
+            [CompletionResult]::new('workload', 'workload', [CompletionResultType]::ParameterValue, 'Where a workload ran over the window, and each node''s readings')
+            [CompletionResult]::new('flags', 'flags', [CompletionResultType]::ParameterValue, 'Which conditions fired on a node or a workload, with the evidence')
+            [CompletionResult]::new('query', 'query', [CompletionResultType]::ParameterValue, 'One PromQL expression of your own (at most 4000 characters), over the window or at its end')
+            break
+        }
+        'exa;help;metrics;clusters' {
+            break
+        }
+        'exa;help;metrics;node' {
+            break
+        }
+        'exa;help;metrics;workload' {
+            break
+        }
+        'exa;help;metrics;flags' {
+            break
+        }
+        'exa;help;metrics;query' {
             break
         }
         'exa;help;completions' {

@@ -32,6 +32,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand config 'Where the config file is, what is in effect, and a starting file'
             cand gpu 'One reading of every GPU through nvidia-smi, and the aggregates'
             cand report 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
+            cand metrics 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
             cand completions 'Print shell completions for exa'
             cand man 'Print exa''s man page (roff), or a subcommand''s'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -401,6 +402,135 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'exa;metrics'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand clusters 'The clusters configured (clusters: in finops.yaml), with vendor and model'
+            cand node 'Every reading of one node''s GPUs and host over the window'
+            cand workload 'Where a workload ran over the window, and each node''s readings'
+            cand flags 'Which conditions fired on a node or a workload, with the evidence'
+            cand query 'One PromQL expression of your own (at most 4000 characters), over the window or at its end'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'exa;metrics;clusters'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;metrics;node'= {
+            cand --cluster 'cluster'
+            cand --node 'node'
+            cand --range 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]'
+            cand --start 'An explicit window start (ISO 8601 UTC); --range is then ignored'
+            cand --end 'The window end (ISO 8601 UTC) [default: now]'
+            cand --points 'Points per series, at most 96 [default: 48]'
+            cand --detail 'summary (mean, min, max) or series [default: series]'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;metrics;workload'= {
+            cand --cluster 'cluster'
+            cand --kind 'Job, JobSet, MPIJob, Deployment, StatefulSet or Pod'
+            cand --name 'name'
+            cand --namespace 'namespace'
+            cand --range 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]'
+            cand --start 'An explicit window start (ISO 8601 UTC); --range is then ignored'
+            cand --end 'The window end (ISO 8601 UTC) [default: now]'
+            cand --points 'Points per series, at most 96 [default: 48]'
+            cand --detail 'summary (mean, min, max) or series [default: summary]'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;metrics;flags'= {
+            cand --cluster 'cluster'
+            cand --node 'A node (or give --kind and --name)'
+            cand --kind 'Job, JobSet, MPIJob, Deployment, StatefulSet or Pod'
+            cand --name 'name'
+            cand --namespace 'namespace'
+            cand --range 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]'
+            cand --start 'An explicit window start (ISO 8601 UTC); --range is then ignored'
+            cand --end 'The window end (ISO 8601 UTC) [default: now]'
+            cand --points 'Points per series, at most 96 [default: 48]'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;metrics;query'= {
+            cand --cluster 'cluster'
+            cand --range 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]'
+            cand --start 'An explicit window start (ISO 8601 UTC); --range is then ignored'
+            cand --end 'The window end (ISO 8601 UTC) [default: now]'
+            cand --points 'Points per series, at most 96 [default: 48]'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --instant 'One value per series at the window''s end, instead of a series over it'
+            cand --json 'Same as `-o json`'
+            cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;metrics;help'= {
+            cand clusters 'The clusters configured (clusters: in finops.yaml), with vendor and model'
+            cand node 'Every reading of one node''s GPUs and host over the window'
+            cand workload 'Where a workload ran over the window, and each node''s readings'
+            cand flags 'Which conditions fired on a node or a workload, with the evidence'
+            cand query 'One PromQL expression of your own (at most 4000 characters), over the window or at its end'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'exa;metrics;help;clusters'= {
+        }
+        &'exa;metrics;help;node'= {
+        }
+        &'exa;metrics;help;workload'= {
+        }
+        &'exa;metrics;help;flags'= {
+        }
+        &'exa;metrics;help;query'= {
+        }
+        &'exa;metrics;help;help'= {
+        }
         &'exa;completions'= {
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
@@ -430,6 +560,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand config 'Where the config file is, what is in effect, and a starting file'
             cand gpu 'One reading of every GPU through nvidia-smi, and the aggregates'
             cand report 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
+            cand metrics 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
             cand completions 'Print shell completions for exa'
             cand man 'Print exa''s man page (roff), or a subcommand''s'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -483,6 +614,23 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;help;gpu'= {
         }
         &'exa;help;report'= {
+        }
+        &'exa;help;metrics'= {
+            cand clusters 'The clusters configured (clusters: in finops.yaml), with vendor and model'
+            cand node 'Every reading of one node''s GPUs and host over the window'
+            cand workload 'Where a workload ran over the window, and each node''s readings'
+            cand flags 'Which conditions fired on a node or a workload, with the evidence'
+            cand query 'One PromQL expression of your own (at most 4000 characters), over the window or at its end'
+        }
+        &'exa;help;metrics;clusters'= {
+        }
+        &'exa;help;metrics;node'= {
+        }
+        &'exa;help;metrics;workload'= {
+        }
+        &'exa;help;metrics;flags'= {
+        }
+        &'exa;help;metrics;query'= {
         }
         &'exa;help;completions'= {
         }

@@ -37,6 +37,7 @@ complete -c exa -n "__fish_exa_needs_command" -f -a "finops" -d 'Energy, carbon 
 complete -c exa -n "__fish_exa_needs_command" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
 complete -c exa -n "__fish_exa_needs_command" -f -a "gpu" -d 'One reading of every GPU through nvidia-smi, and the aggregates'
 complete -c exa -n "__fish_exa_needs_command" -f -a "report" -d 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
+complete -c exa -n "__fish_exa_needs_command" -f -a "metrics" -d 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
 complete -c exa -n "__fish_exa_needs_command" -f -a "completions" -d 'Print shell completions for exa'
 complete -c exa -n "__fish_exa_needs_command" -f -a "man" -d 'Print exa\'s man page (roff), or a subcommand\'s'
 complete -c exa -n "__fish_exa_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -172,6 +173,103 @@ complete -c exa -n "__fish_exa_using_subcommand report" -l json -d 'Same as `-o 
 complete -c exa -n "__fish_exa_using_subcommand report" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand report" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand report" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -f -a "clusters" -d 'The clusters configured (clusters: in finops.yaml), with vendor and model'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -f -a "node" -d 'Every reading of one node\'s GPUs and host over the window'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -f -a "workload" -d 'Where a workload ran over the window, and each node\'s readings'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -f -a "flags" -d 'Which conditions fired on a node or a workload, with the evidence'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -f -a "query" -d 'One PromQL expression of your own (at most 4000 characters), over the window or at its end'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from clusters" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from clusters" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from clusters" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from clusters" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from clusters" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from clusters" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from clusters" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l cluster -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l node -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l range -d 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l start -d 'An explicit window start (ISO 8601 UTC); --range is then ignored' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l end -d 'The window end (ISO 8601 UTC) [default: now]' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l points -d 'Points per series, at most 96 [default: 48]' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l detail -d 'summary (mean, min, max) or series [default: series]' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l cluster -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l kind -d 'Job, JobSet, MPIJob, Deployment, StatefulSet or Pod' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l name -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l namespace -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l range -d 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l start -d 'An explicit window start (ISO 8601 UTC); --range is then ignored' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l end -d 'The window end (ISO 8601 UTC) [default: now]' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l points -d 'Points per series, at most 96 [default: 48]' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l detail -d 'summary (mean, min, max) or series [default: summary]' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l cluster -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l node -d 'A node (or give --kind and --name)' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l kind -d 'Job, JobSet, MPIJob, Deployment, StatefulSet or Pod' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l name -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l namespace -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l range -d 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l start -d 'An explicit window start (ISO 8601 UTC); --range is then ignored' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l end -d 'The window end (ISO 8601 UTC) [default: now]' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l points -d 'Points per series, at most 96 [default: 48]' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l cluster -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l range -d 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l start -d 'An explicit window start (ISO 8601 UTC); --range is then ignored' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l end -d 'The window end (ISO 8601 UTC) [default: now]' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l points -d 'Points per series, at most 96 [default: 48]' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l instant -d 'One value per series at the window\'s end, instead of a series over it'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "clusters" -d 'The clusters configured (clusters: in finops.yaml), with vendor and model'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "node" -d 'Every reading of one node\'s GPUs and host over the window'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "workload" -d 'Where a workload ran over the window, and each node\'s readings'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "flags" -d 'Which conditions fired on a node or a workload, with the evidence'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "query" -d 'One PromQL expression of your own (at most 4000 characters), over the window or at its end'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand completions" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
@@ -190,16 +288,22 @@ complete -c exa -n "__fish_exa_using_subcommand man" -l json -d 'Same as `-o jso
 complete -c exa -n "__fish_exa_using_subcommand man" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand man" -s V -l version -d 'Print version'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report completions man help" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report completions man help" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report completions man help" -f -a "gpu" -d 'One reading of every GPU through nvidia-smi, and the aggregates'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report completions man help" -f -a "report" -d 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report completions man help" -f -a "completions" -d 'Print shell completions for exa'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report completions man help" -f -a "man" -d 'Print exa\'s man page (roff), or a subcommand\'s'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report metrics completions man help" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report metrics completions man help" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report metrics completions man help" -f -a "gpu" -d 'One reading of every GPU through nvidia-smi, and the aggregates'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report metrics completions man help" -f -a "report" -d 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report metrics completions man help" -f -a "metrics" -d 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report metrics completions man help" -f -a "completions" -d 'Print shell completions for exa'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report metrics completions man help" -f -a "man" -d 'Print exa\'s man page (roff), or a subcommand\'s'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report metrics completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "carbon" -d 'Energy and carbon: kWh and gCO2e'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "cost" -d 'Money: USD from a rate card'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "measure" -d 'Run a command (or watch the node) and measure its GPU energy, carbon and cost'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "path" -d 'Print where the config file is, and whether it exists'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print the settings in effect, each with where it came from'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "init" -d 'Write a commented starting config file'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "clusters" -d 'The clusters configured (clusters: in finops.yaml), with vendor and model'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "node" -d 'Every reading of one node\'s GPUs and host over the window'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "workload" -d 'Where a workload ran over the window, and each node\'s readings'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "flags" -d 'Which conditions fired on a node or a workload, with the evidence'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "query" -d 'One PromQL expression of your own (at most 4000 characters), over the window or at its end'

@@ -18,6 +18,40 @@ use crate::suggest::nearest;
 pub struct Config {
     #[serde(default, deserialize_with = "null_as_default")]
     pub finops: Finops,
+    /// Clusters whose Prometheus `exa metrics` reads, by name.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub clusters: IndexMap<String, Cluster>,
+}
+
+/// One cluster's monitoring.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Cluster {
+    /// The Prometheus base URL, e.g. http://prometheus.monitoring:9090.
+    pub prometheus: String,
+    /// The environment variable holding a bearer token, if Prometheus needs one.
+    pub token_env: Option<String>,
+    /// nvidia or amd.
+    pub gpu_vendor: String,
+    pub gpu_model: String,
+    /// The label naming the node on GPU series (instance, Hostname, hostname...).
+    #[serde(default = "default_node_label")]
+    pub node_label: String,
+    /// The label naming the node on node_exporter series; the node label when unset.
+    pub host_label: Option<String>,
+    /// A prefix the site puts on AMD exporter metric names, e.g. amd_.
+    #[serde(default)]
+    pub metric_prefix: String,
+    /// Label matchers added to every query, e.g. {cluster: aurora-prod}.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub labels: IndexMap<String, String>,
+    /// Alert names (Prometheus ALERTS) that are health episodes, and their kind.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub episodes: IndexMap<String, String>,
+    pub timeout_s: Option<f64>,
+}
+
+fn default_node_label() -> String {
+    "instance".into()
 }
 
 #[derive(Debug, Default, Clone, Deserialize)]
@@ -75,7 +109,22 @@ where
 
 /// The keys each block knows, for unknown-key warnings.
 const KNOWN: &[(&str, &[&str])] = &[
-    ("", &["finops"]),
+    ("", &["finops", "clusters"]),
+    (
+        "clusters.*",
+        &[
+            "prometheus",
+            "token_env",
+            "gpu_vendor",
+            "gpu_model",
+            "node_label",
+            "host_label",
+            "metric_prefix",
+            "labels",
+            "episodes",
+            "timeout_s",
+        ],
+    ),
     ("finops", &["carbon", "cost"]),
     ("finops.carbon", DOMAIN_KEYS),
     ("finops.cost", DOMAIN_KEYS),
@@ -142,11 +191,35 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, Error> {
             }
         }
     }
+    for (name, c) in &config.clusters {
+        let at = |what: String| Error::Config(format!("{}: clusters.{name}: {what}", path.display()));
+        if !matches!(c.gpu_vendor.as_str(), "nvidia" | "amd") {
+            return Err(at(format!("gpu_vendor '{}' is not nvidia or amd", c.gpu_vendor)));
+        }
+        if !(c.prometheus.starts_with("http://") || c.prometheus.starts_with("https://")) {
+            return Err(at(format!("prometheus '{}' is not an http:// or https:// URL", c.prometheus)));
+        }
+        if c.timeout_s.is_some_and(|t| !t.is_finite() || t <= 0.0) {
+            return Err(at("timeout_s is not a positive number of seconds".into()));
+        }
+    }
     Ok(Loaded { config, warnings, exists: true })
 }
 
 fn unknown_keys(value: &Value, at: &str, path: &Path, warnings: &mut Vec<String>) {
-    let Some(known) = KNOWN.iter().find(|(p, _)| *p == at).map(|(_, k)| *k) else { return };
+    let pattern = match at.split_once('.') {
+        Some(("clusters", rest)) if !rest.contains('.') => "clusters.*".to_string(),
+        _ => at.to_string(),
+    };
+    if at == "clusters" {
+        if let Value::Mapping(map) = value {
+            for (k, v) in map {
+                unknown_keys(v, &format!("clusters.{}", k.as_str().unwrap_or("?")), path, warnings);
+            }
+        }
+        return;
+    }
+    let Some(known) = KNOWN.iter().find(|(p, _)| *p == pattern).map(|(_, k)| *k) else { return };
     let Value::Mapping(map) = value else { return };
     for (k, v) in map {
         let key = match k {

@@ -20,6 +20,9 @@ pub enum Error {
     /// A well-formed request that failed while running (exit 1).
     #[error("{0}")]
     Failed(String),
+    /// A refusal of `exa metrics`, with the spec's code and status.
+    #[error("{0}")]
+    Metrics(crate::metrics::Refusal),
 }
 
 impl Error {
@@ -27,6 +30,8 @@ impl Error {
         match self {
             Error::Usage(_) | Error::Config(_) => ExitCode::from(2),
             Error::Refused(_) | Error::Failed(_) => ExitCode::from(1),
+            Error::Metrics(r) if r.code == "bad-request" => ExitCode::from(2),
+            Error::Metrics(_) => ExitCode::from(1),
         }
     }
 }

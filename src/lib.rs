@@ -12,6 +12,7 @@ pub mod error;
 pub mod formula;
 pub mod gpu;
 pub mod grid;
+pub mod metrics;
 pub mod num;
 pub mod output;
 pub mod process;
@@ -67,6 +68,11 @@ fn fail(err: &anyhow::Error, format: Format) -> ExitCode {
             Some(Error::Usage(_)) => "usage",
             Some(Error::Config(_)) => "config",
             Some(Error::Refused(_)) => "refused",
+            Some(Error::Metrics(r)) => {
+                let body = serde_json::json!({"error": {"kind": "metrics", "code": r.code, "status": r.status, "message": r.message, "retry_after": r.retry_after}});
+                let _ = output::write_stdout(output::json(&body).as_bytes());
+                return code;
+            }
             Some(Error::Failed(_)) | None => "failed",
         };
         let body = serde_json::json!({"error": {"kind": kind, "message": message}});
@@ -100,6 +106,7 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
                 show(commands::record::run(s, Domain::Cost, &r.record.model, r.record.run_id.as_deref(), &req)?, s)
             }
         },
+        Command::Metrics(m) => metrics(m, s),
         Command::Report(r) => show(commands::report::run(s, r.model.as_deref(), r.by, r.since.as_deref(), r.until.as_deref())?, s),
         Command::Gpu => show(commands::gpu::run(None)?, s),
         Command::Finops(Finops::Measure(m)) => measure(m, s),
@@ -143,6 +150,36 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         None => eprint!("{text}"),
     }
     Ok(code)
+}
+
+fn window(w: &cli::WindowOpts) -> commands::metrics::WindowArgs {
+    commands::metrics::WindowArgs { range: w.range.clone(), start: w.start.clone(), end: w.end.clone(), points: w.points }
+}
+
+fn metrics(m: &cli::MetricsCmd, s: &Settings) -> anyhow::Result<ExitCode> {
+    use cli::MetricsCmd as M;
+    use commands::metrics as cm;
+    let answer = match m {
+        M::Clusters => cm::clusters(s),
+        M::Node { cluster, node, window: w, detail } => cm::node(s, cluster, node, &window(w), detail.as_deref())?,
+        M::Workload { cluster, workload: wl, window: w, detail } => {
+            cm::workload(s, cluster, &wl.kind, &wl.namespace, &wl.name, &window(w), detail.as_deref())?
+        }
+        M::Flags { cluster, node, kind, name, namespace, window: w } => {
+            let target = match (node, kind, name) {
+                (Some(n), None, None) => cm::FlagTarget::Node(n),
+                (None, Some(k), Some(nm)) => cm::FlagTarget::Workload { kind: k, namespace, name: nm },
+                _ => {
+                    return Err(
+                        Error::Metrics(metrics::Refusal::bad_request("flags takes either --node or both --kind and --name".into())).into()
+                    )
+                }
+            };
+            cm::flags(s, cluster, target, &window(w))?
+        }
+        M::Query { cluster, instant, window: w, query } => cm::query(s, cluster, query, *instant, &window(w))?,
+    };
+    show(answer, s)
 }
 
 fn carbon_request(a: &cli::CarbonEstimate) -> Request {

@@ -74,6 +74,9 @@ pub enum Command {
         after_help = "Examples:\n  exa report\n  exa report JPCP --since 2026-11-01 -o json\n  exa report --by day -o csv > carbon.csv"
     )]
     Report(ReportArgs),
+    /// Cluster GPU and host telemetry from Prometheus, and the flags it raises.
+    #[command(subcommand)]
+    Metrics(MetricsCmd),
     /// Print shell completions for exa.
     Completions {
         /// The shell to complete for.
@@ -324,4 +327,96 @@ pub enum ConfigCmd {
         #[arg(long)]
         force: bool,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MetricsCmd {
+    /// The clusters configured (clusters: in finops.yaml), with vendor and model.
+    Clusters,
+    /// Every reading of one node's GPUs and host over the window.
+    #[command(after_help = "Example:\n  exa metrics node --cluster aurora-prod --node aurora-prod-n2 --range 6h")]
+    Node {
+        #[arg(long)]
+        cluster: String,
+        #[arg(long)]
+        node: String,
+        #[command(flatten)]
+        window: WindowOpts,
+        /// summary (mean, min, max) or series [default: series].
+        #[arg(long)]
+        detail: Option<String>,
+    },
+    /// Where a workload ran over the window, and each node's readings.
+    #[command(after_help = "Example:\n  exa metrics workload --cluster aurora-prod --kind Job --name train-llm")]
+    Workload {
+        #[arg(long)]
+        cluster: String,
+        #[command(flatten)]
+        workload: WorkloadOpts,
+        #[command(flatten)]
+        window: WindowOpts,
+        /// summary (mean, min, max) or series [default: summary].
+        #[arg(long)]
+        detail: Option<String>,
+    },
+    /// Which conditions fired on a node or a workload, with the evidence.
+    #[command(
+        after_help = "Examples:\n  exa metrics flags --cluster aurora-prod --kind Job --name train-llm --range 1h\n  exa metrics flags --cluster aurora-prod --node aurora-prod-n2"
+    )]
+    Flags {
+        #[arg(long)]
+        cluster: String,
+        /// A node (or give --kind and --name).
+        #[arg(long)]
+        node: Option<String>,
+        /// Job, JobSet, MPIJob, Deployment, StatefulSet or Pod.
+        #[arg(long)]
+        kind: Option<String>,
+        #[arg(long)]
+        name: Option<String>,
+        #[arg(long, default_value = "default")]
+        namespace: String,
+        #[command(flatten)]
+        window: WindowOpts,
+    },
+    /// One PromQL expression of your own (at most 4000 characters), over the window or at its end.
+    #[command(after_help = "Example:\n  exa metrics query --cluster aurora-prod 'avg by (instance) (DCGM_FI_DEV_POWER_USAGE)'")]
+    Query {
+        #[arg(long)]
+        cluster: String,
+        /// One value per series at the window's end, instead of a series over it.
+        #[arg(long)]
+        instant: bool,
+        #[command(flatten)]
+        window: WindowOpts,
+        /// The PromQL expression.
+        query: String,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct WorkloadOpts {
+    /// Job, JobSet, MPIJob, Deployment, StatefulSet or Pod.
+    #[arg(long)]
+    pub kind: String,
+    #[arg(long)]
+    pub name: String,
+    #[arg(long, default_value = "default")]
+    pub namespace: String,
+}
+
+#[derive(Debug, Args)]
+pub struct WindowOpts {
+    /// A window ending now: 1h, 6h, 24h or 7d [default: 6h].
+    #[arg(long)]
+    pub range: Option<String>,
+    /// An explicit window start (ISO 8601 UTC); --range is then ignored.
+    #[arg(long)]
+    pub start: Option<String>,
+    /// The window end (ISO 8601 UTC) [default: now].
+    #[arg(long)]
+    pub end: Option<String>,
+    /// Points per series, at most 96 [default: 48].
+    #[arg(long)]
+    pub points: Option<u32>,
 }

@@ -4,6 +4,7 @@ pub mod config;
 pub mod estimate;
 pub mod gpu;
 pub mod measure;
+pub mod metrics;
 pub mod providers;
 pub mod record;
 pub mod report;

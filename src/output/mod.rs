@@ -5,6 +5,7 @@
 //! pipe is noticed in one place. Nothing here computes a figure.
 
 mod gpu;
+mod metrics;
 mod records;
 mod tables;
 

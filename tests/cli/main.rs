@@ -10,5 +10,7 @@ mod gpu;
 mod grid;
 mod http;
 mod methodology;
+mod metrics;
+mod prometheus;
 mod providers;
 mod records;

@@ -1,0 +1,407 @@
+//! `exa metrics clusters|node|workload|flags|query`: a cluster's GPU and
+//! host telemetry from its Prometheus, in the spec's envelope.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+use crate::config::Cluster;
+use crate::error::Error;
+use crate::metrics::catalog::FAMILIES;
+use crate::metrics::flags::{self, Flag};
+use crate::metrics::read::{self, NodeData, Placement, Target};
+use crate::metrics::{Refusal, Series, Window};
+use crate::settings::{env, Settings};
+use crate::time::now_unix;
+
+/// The window arguments every action takes.
+#[derive(Debug, Clone, Default)]
+pub struct WindowArgs {
+    pub range: Option<String>,
+    pub start: Option<String>,
+    pub end: Option<String>,
+    pub points: Option<u32>,
+}
+
+impl WindowArgs {
+    fn resolve(&self) -> Result<Window, Refusal> {
+        Window::resolve(self.range.as_deref(), self.start.as_deref(), self.end.as_deref(), self.points, now_unix())
+    }
+}
+
+/// An answer of `exa metrics`, as JSON; the table renders from it.
+#[derive(Debug, Serialize)]
+#[serde(transparent)]
+pub struct Answer(pub Value);
+
+fn refuse(r: Refusal) -> Error {
+    Error::Metrics(r)
+}
+
+fn cluster<'a>(settings: &'a Settings, name: &'a str) -> Result<Target<'a>, Error> {
+    let c: &Cluster = settings.config.clusters.get(name).ok_or_else(|| {
+        let known: Vec<&str> = settings.config.clusters.keys().map(String::as_str).collect();
+        let hint = if known.is_empty() {
+            "no clusters are configured (clusters: in finops.yaml)".to_string()
+        } else {
+            format!("configured: {}", known.join(", "))
+        };
+        refuse(Refusal::not_found(format!("no cluster named '{name}'; {hint}")))
+    })?;
+    let token = match &c.token_env {
+        Some(var) => Some(env(var).ok_or_else(|| Error::Config(format!("cluster {name}: its token variable {var} is not set")))?),
+        None => None,
+    };
+    Target::new(name, c, token).map_err(refuse)
+}
+
+pub fn clusters(settings: &Settings) -> Answer {
+    let list: Vec<Value> = settings
+        .config
+        .clusters
+        .iter()
+        .map(|(n, c)| json!({"name": n, "prometheus": c.prometheus, "gpu_vendor": c.gpu_vendor, "gpu_model": c.gpu_model, "node_label": c.node_label, "labels": c.labels}))
+        .collect();
+    Answer(json!({"clusters": list}))
+}
+
+/// The envelope every action answers in.
+fn envelope(t: &Target, w: &Window, reference: Option<f64>, present: &BTreeSet<&'static str>, extra_note: &[String]) -> Map<String, Value> {
+    let unavailable = &t.catalog.unavailable;
+    let present_list: Vec<&str> = FAMILIES.iter().filter(|f| present.contains(*f)).copied().collect();
+    let missing: Vec<&str> = FAMILIES.iter().filter(|f| !present.contains(*f) && !unavailable.contains(f)).copied().collect();
+    let mut note = String::from(
+        "Temperatures °C, clocks MHz, activity and pressure percent, power W, memory GiB, network Mbit/s. A series is {t0, step_s, values, mean, min, max}, one value per step_s bucket ending at t0, t0 + step_s, ...; null is a gap or no reading, never a zero. Throttle seconds and error counts are increases over the window.",
+    );
+    if !unavailable.is_empty() {
+        note.push_str(&format!(" This GPU maker reports no {}: they are unavailable, not missing.", unavailable.join(", ")));
+    }
+    if missing.contains(&"north_south") {
+        note.push_str(" north_south: no internet-traffic metric is read.");
+    }
+    if missing.contains(&"health_episodes") {
+        note.push_str(" health_episodes: the cluster maps no alert names to episodes.");
+    }
+    for n in extra_note {
+        note.push(' ');
+        note.push_str(n);
+    }
+    let mut m = Map::new();
+    m.insert("cluster".into(), json!(t.name));
+    m.insert("gpu_vendor".into(), json!(t.cluster.gpu_vendor));
+    m.insert("gpu_model".into(), json!(t.cluster.gpu_model));
+    m.insert("window".into(), json!(w));
+    m.insert(
+        "reference".into(),
+        reference.map_or(Value::Null, |p| {
+            json!({"gpu_model": t.cluster.gpu_model, "temp_p95_c": p, "note": "p95 of GPU temperature for this model over the window, across the cluster's nodes"})
+        }),
+    );
+    m.insert("coverage".into(), json!({"present": present_list, "missing": missing}));
+    m.insert("note".into(), json!(note));
+    m
+}
+
+/// How many Prometheus queries an answer took, and their summed time (they run concurrently).
+fn queries(t: &Target) -> Value {
+    use std::sync::atomic::Ordering;
+    json!({"count": t.client.made.load(Ordering::Relaxed), "seconds": (t.client.nanos.load(Ordering::Relaxed) as f64 / 1e6).round() / 1e3})
+}
+
+/// Fields kept whole under `summary` detail.
+const KEEP: &[&str] = &["temp_c", "tensor_active_pct", "power_w"];
+const GPU_SERIES: &[&str] = &[
+    "temp_c",
+    "memory_temp_c",
+    "sm_clock_mhz",
+    "mem_clock_mhz",
+    "util_pct",
+    "sm_active_pct",
+    "dram_active_pct",
+    "tensor_active_pct",
+    "power_w",
+    "hbm_used_gib",
+];
+
+fn series(s: Option<&Series>, field: &str, summary: bool) -> Value {
+    match s {
+        None => Value::Null,
+        Some(s) if summary && !KEEP.contains(&field) => json!(s.clone().summarised()),
+        Some(s) => json!(s),
+    }
+}
+
+/// Sets `a.b.c` in a JSON object.
+fn put(m: &mut Map<String, Value>, path: &str, v: Value) {
+    match path.split_once('.') {
+        None => {
+            m.insert(path.into(), v);
+        }
+        Some((head, rest)) => {
+            let e = m.entry(head.to_string()).or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(inner) = e {
+                put(inner, rest, v);
+            }
+        }
+    }
+}
+
+fn node_block(t: &Target, d: &NodeData, summary: bool) -> Map<String, Value> {
+    let value_fields: Vec<&'static str> =
+        t.catalog.readings.iter().filter(|r| !GPU_SERIES.contains(&r.field) && !r.field.starts_with("host.")).map(|r| r.field).collect();
+    let mut gpus = Map::new();
+    for (idx, g) in &d.gpus {
+        let mut m = Map::new();
+        for f in GPU_SERIES {
+            m.insert((*f).into(), series(g.series.get(f), f, summary));
+        }
+        m.insert("peak_temp_c".into(), json!(g.series.get("temp_c").map(|s| s.max)));
+        let mut throttle = Map::new();
+        for f in ["thermal_s", "power_s", "board_limit_s", "sync_boost_s", "low_util_s", "reliability_s"] {
+            throttle.insert(f.into(), Value::Null);
+        }
+        throttle.insert("clock_events".into(), Value::Null);
+        m.insert("throttle".into(), Value::Object(throttle));
+        let mut errors = Map::new();
+        for f in ["link_crc", "link_replay", "link_recovery", "pcie_replay", "pcie_recovery", "ecc_sbe", "ecc_dbe", "xid"] {
+            errors.insert(f.into(), Value::Null);
+        }
+        m.insert("errors".into(), Value::Object(errors));
+        m.insert("hbm_total_gib".into(), Value::Null);
+        for f in &value_fields {
+            if let Some(Some(v)) = g.values.get(f) {
+                put(&mut m, f, json!(v));
+            }
+        }
+        gpus.insert(idx.clone(), Value::Object(m));
+    }
+    let mut host = Map::new();
+    for r in t.catalog.readings.iter().filter(|r| r.field.starts_with("host.")) {
+        let path = &r.field[5..];
+        let v = match r.kind {
+            crate::metrics::catalog::Kind::HostGauge => series(d.host_series.get(r.field), path, summary),
+            _ => json!(d.host_values.get(r.field).copied().flatten()),
+        };
+        put(&mut host, path, v);
+    }
+    let mut m = Map::new();
+    m.insert("gpus".into(), Value::Object(gpus));
+    m.insert("host".into(), Value::Object(host));
+    m.insert("health_episodes".into(), json!(d.episodes));
+    m
+}
+
+pub fn node(settings: &Settings, cluster_name: &str, node: &str, w: &WindowArgs, detail: Option<&str>) -> Result<Answer, Error> {
+    let summary = detail_is_summary(detail, false)?;
+    let w = w.resolve().map_err(refuse)?;
+    crate::metrics::check_name("node", node).map_err(refuse)?;
+    let t = cluster(settings, cluster_name)?;
+    let d = read::node(&t, node, &w).map_err(refuse)?;
+    let reference = read::reference(&t, &w).map_err(refuse)?;
+    let mut m = envelope(&t, &w, reference, &d.present, &[]);
+    m.insert("node".into(), json!({"name": d.name, "gpus": d.gpus.len(), "state": d.state}));
+    m.extend(node_block(&t, &d, summary));
+    m.insert("queries".into(), queries(&t));
+    Ok(Answer(Value::Object(m)))
+}
+
+fn detail_is_summary(detail: Option<&str>, default_summary: bool) -> Result<bool, Error> {
+    match detail {
+        None => Ok(default_summary),
+        Some("summary") => Ok(true),
+        Some("series") => Ok(false),
+        Some(other) => Err(refuse(Refusal::bad_request(format!("detail '{other}' is not summary or series")))),
+    }
+}
+
+/// A workload's placement and the nodes it touched.
+fn workload_data<'a>(
+    t: &Target<'a>,
+    kind: &str,
+    ns: &str,
+    name: &str,
+    w: &Window,
+) -> Result<(Vec<Placement>, &'static str, Vec<NodeData>), Error> {
+    let (placement, source) = read::placement(t, kind, ns, name, w, now_unix()).map_err(refuse)?;
+    let nodes: Vec<&str> =
+        placement.iter().map(|p| p.node.as_str()).filter(|n| !n.is_empty()).collect::<BTreeSet<_>>().into_iter().collect();
+    // Nodes are read a few at a time, each with its own queries running concurrently.
+    let mut data = Vec::new();
+    for chunk in nodes.chunks(4) {
+        let read: Vec<Result<NodeData, Refusal>> = std::thread::scope(|s| {
+            let handles: Vec<_> = chunk.iter().map(|n| s.spawn(move || read::node(t, n, w))).collect();
+            handles.into_iter().map(|h| h.join().expect("node readers do not panic")).collect()
+        });
+        for (n, r) in chunk.iter().zip(read) {
+            match r {
+                Ok(d) => data.push(d),
+                Err(r) if r.code == "not-found" => data.push(NodeData { name: n.to_string(), ..NodeData::default() }),
+                Err(r) => return Err(refuse(r)),
+            }
+        }
+    }
+    Ok((placement, source, data))
+}
+
+fn present_of(data: &[NodeData]) -> BTreeSet<&'static str> {
+    data.iter().flat_map(|d| d.present.iter().copied()).collect()
+}
+
+pub fn workload(
+    settings: &Settings,
+    cluster_name: &str,
+    kind: &str,
+    ns: &str,
+    name: &str,
+    w: &WindowArgs,
+    detail: Option<&str>,
+) -> Result<Answer, Error> {
+    let summary = detail_is_summary(detail, true)?;
+    let w = w.resolve().map_err(refuse)?;
+    let t = cluster(settings, cluster_name)?;
+    let (placement, source, data) = workload_data(&t, kind, ns, name, &w)?;
+    let reference = read::reference(&t, &w).map_err(refuse)?;
+    let mut m = envelope(&t, &w, reference, &present_of(&data), &[]);
+    m.insert("workload".into(), json!({"kind": kind, "namespace": ns, "name": name}));
+    m.insert("placement".into(), json!(placement));
+    m.insert("placement_source".into(), json!(source));
+    let mut nodes = Map::new();
+    for d in &data {
+        nodes.insert(d.name.clone(), Value::Object(node_block(&t, d, summary)));
+    }
+    m.insert("nodes".into(), Value::Object(nodes));
+    m.insert("queries".into(), queries(&t));
+    Ok(Answer(Value::Object(m)))
+}
+
+/// What `flags` is asked about: a node, or a workload.
+pub enum FlagTarget<'a> {
+    Node(&'a str),
+    Workload { kind: &'a str, namespace: &'a str, name: &'a str },
+}
+
+pub fn flags(settings: &Settings, cluster_name: &str, target: FlagTarget, w: &WindowArgs) -> Result<Answer, Error> {
+    let w = w.resolve().map_err(refuse)?;
+    if let FlagTarget::Node(n) = target {
+        crate::metrics::check_name("node", n).map_err(refuse)?;
+    }
+    let t = cluster(settings, cluster_name)?;
+    let reference = read::reference(&t, &w).map_err(refuse)?;
+    // For each node: its readings, and when the workload's pods ran on it.
+    type Running = Option<(i64, i64)>;
+    let (target_json, data, running): (Value, Vec<NodeData>, Vec<Running>) = match target {
+        FlagTarget::Node(n) => (json!({"node": n}), vec![read::node(&t, n, &w).map_err(refuse)?], vec![None]),
+        FlagTarget::Workload { kind, namespace, name } => {
+            let (placement, source, data) = workload_data(&t, kind, namespace, name, &w)?;
+            let running = data
+                .iter()
+                .map(|d| {
+                    let on: Vec<&Placement> = placement.iter().filter(|p| p.node == d.name).collect();
+                    let from = on.iter().filter_map(|p| p.from).min().unwrap_or(w.start);
+                    let to = if on.iter().any(|p| p.to.is_none()) { w.end } else { on.iter().filter_map(|p| p.to).max().unwrap_or(w.end) };
+                    Some((from, to))
+                })
+                .collect();
+            (
+                json!({"workload": {"kind": kind, "namespace": namespace, "name": name}, "placement": placement, "placement_source": source}),
+                data,
+                running,
+            )
+        }
+    };
+    let mut all: Vec<Flag> = Vec::new();
+    for (d, run) in data.iter().zip(running) {
+        all.extend(flags::evaluate(d, &w, reference, run));
+    }
+    let present = present_of(&data);
+    let checks = flags::checks(&t.cluster.gpu_vendor);
+    let silent: Vec<&str> = checks.iter().filter(|(_, fams)| !fams.iter().all(|f| present.contains(f))).map(|(c, _)| *c).collect();
+    let clean = all.is_empty() && silent.is_empty();
+    let mut notes = Vec::new();
+    if !silent.is_empty() {
+        notes.push(format!("Checked but not answered: {} (so this answer cannot be clean).", silent.join(", ")));
+    }
+    let clipped: Vec<String> = all
+        .iter()
+        .filter(|f| f.clipped.start || f.clipped.end)
+        .map(|f| {
+            let edge = match (f.clipped.start, f.clipped.end) {
+                (true, true) => "both edges",
+                (true, false) => "the window start",
+                _ => "the window end",
+            };
+            format!("{} on {}{} is clipped at {edge}", f.kind, f.node, f.gpu.as_ref().map(|g| format!(" GPU {g}")).unwrap_or_default())
+        })
+        .collect();
+    if !clipped.is_empty() {
+        notes.push(format!("Clipped flags cover only the part inside the window (a floor): {}.", clipped.join("; ")));
+    }
+    if clean {
+        notes.push(format!(
+            "Clean: no flag fired and every checked family answered ({}).",
+            checks.iter().map(|c| c.0).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    let mut m = envelope(&t, &w, reference, &present, &notes);
+    m.insert("target".into(), target_json);
+    m.insert("checked".into(), json!(checks.iter().map(|c| c.0).collect::<Vec<_>>()));
+    m.insert("unavailable".into(), json!(t.catalog.unavailable));
+    m.insert("clean".into(), json!(clean));
+    m.insert("flags".into(), json!(all));
+    m.insert("queries".into(), queries(&t));
+    Ok(Answer(Value::Object(m)))
+}
+
+/// The longest PromQL expression `query` accepts.
+pub const MAX_QUERY: usize = 4000;
+/// The most series `query` returns.
+pub const MAX_SERIES: usize = 100;
+
+pub fn query(settings: &Settings, cluster_name: &str, promql: &str, instant: bool, w: &WindowArgs) -> Result<Answer, Error> {
+    if promql.trim().is_empty() || promql.len() > MAX_QUERY {
+        return Err(refuse(Refusal::bad_request(format!("the query must be 1 to {MAX_QUERY} characters; it is {}", promql.len()))));
+    }
+    let w = w.resolve().map_err(refuse)?;
+    let t = cluster(settings, cluster_name)?;
+    let grid: Vec<i64> = (0..=w.points).map(|i| w.start + i64::from(i) * w.step_s).filter(|x| *x <= w.end).collect();
+    let answer =
+        if instant { t.client.instant(promql, w.end) } else { t.client.range(promql, w.start, *grid.last().unwrap_or(&w.end), w.step_s) }
+            .map_err(refuse)?;
+    use crate::metrics::prom::Answer as A;
+    let (result_type, mut series): (&str, Vec<Value>) = match answer {
+        A::Scalar(_, v) => ("scalar", vec![json!({"value": v})]),
+        A::Vector(s) => ("vector", s.into_iter().map(|s| json!({"labels": s.labels, "value": s.samples.last().map(|x| x.1)})).collect()),
+        A::Matrix(s) => (
+            "matrix",
+            s.into_iter()
+                .map(|s| {
+                    let values: Vec<Option<f64>> =
+                        grid.iter().map(|g| s.samples.iter().find(|(t, _)| (*t as i64) == *g).map(|x| x.1)).collect();
+                    json!({"labels": s.labels, "values": values})
+                })
+                .collect(),
+        ),
+    };
+    let total = series.len();
+    let truncated = total > MAX_SERIES;
+    series.truncate(MAX_SERIES);
+    let note = if total == 0 {
+        Some("Nothing matched: check the metric name and the matchers; an empty result is not an all-clear.".to_string())
+    } else if truncated {
+        Some(format!("{total} series matched; the first {MAX_SERIES} are returned."))
+    } else {
+        None
+    };
+    let mut m = Map::new();
+    m.insert("cluster".into(), json!(t.name));
+    m.insert("query".into(), json!(promql));
+    m.insert("result_type".into(), json!(result_type));
+    m.insert("instant".into(), json!(instant));
+    m.insert("window".into(), json!(w));
+    m.insert("series".into(), Value::Array(series));
+    m.insert("series_total".into(), json!(total));
+    m.insert("truncated".into(), json!(truncated));
+    m.insert("note".into(), json!(note));
+    Ok(Answer(Value::Object(m)))
+}

@@ -1,0 +1,266 @@
+//! What each GPU maker's exporter calls each reading, as PromQL templates.
+//!
+//! `{sel}` is the label selector of the node (and the cluster's own
+//! labels), `{step}` the bucket width and `{win}` the window, in seconds.
+
+use crate::config::Cluster;
+
+/// The fixed vocabulary of metric families.
+pub const FAMILIES: &[&str] = &[
+    "gpu_temp",
+    "memory_temp",
+    "sm_clock",
+    "mem_clock",
+    "gpu_util",
+    "tensor_active",
+    "sm_active",
+    "dram_active",
+    "power",
+    "hbm",
+    "throttle_violations",
+    "clock_events",
+    "link_errors",
+    "ecc",
+    "xid",
+    "host_cpu",
+    "host_pressure",
+    "host_nic",
+    "north_south",
+    "health_episodes",
+];
+
+/// How a reading is taken.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Kind {
+    /// A per-GPU gauge over the window's buckets, times a scale.
+    Gauge(f64),
+    /// A per-GPU value at the window's end (a total), times a scale.
+    Last(f64),
+    /// A per-GPU counter's increase over the window, times a scale (null when not held).
+    Increase(f64),
+    /// A host gauge over the window's buckets.
+    HostGauge,
+    /// A host counter's increase over the window.
+    HostIncrease,
+}
+
+#[derive(Debug, Clone)]
+pub struct Reading {
+    pub family: &'static str,
+    /// Where it lands: `temp_c`, `throttle.thermal_s`, `errors.pcie_replay`, `host.pressure.cpu`...
+    pub field: &'static str,
+    /// PromQL templates; the readings of several are summed.
+    pub exprs: Vec<String>,
+    pub kind: Kind,
+}
+
+pub struct Catalog {
+    pub device_label: &'static str,
+    pub readings: Vec<Reading>,
+    /// Families this maker structurally lacks: never queried.
+    pub unavailable: Vec<&'static str>,
+    /// Fields that are null for this maker (within families that answer).
+    pub null_fields: Vec<&'static str>,
+    /// The GPU temperature selectors (any of them), for the reference.
+    pub temp: Vec<String>,
+}
+
+fn r(family: &'static str, field: &'static str, expr: &str, kind: Kind) -> Reading {
+    Reading { family, field, exprs: vec![expr.to_string()], kind }
+}
+
+fn gauge(dev: &str, metric: &str) -> String {
+    format!("avg by ({dev}) (avg_over_time({metric}[{{step}}s]))")
+}
+
+/// A gauge read from whichever of several metrics a GPU exports.
+fn gauge_any(dev: &str, metrics: &[String]) -> String {
+    let parts: Vec<String> = metrics.iter().map(|m| format!("avg_over_time({m}[{{step}}s])")).collect();
+    format!("avg by ({dev}) ({})", parts.join(" or "))
+}
+
+fn increase(dev: &str, metric: &str) -> String {
+    format!("sum by ({dev}) (increase({metric}[{{win}}s]))")
+}
+
+/// Inserts `{sel}` into a metric name with or without matchers of its own.
+fn m(name: &str, matchers: &str) -> String {
+    if matchers.is_empty() {
+        format!("{name}{{{{sel}}}}")
+    } else {
+        format!("{name}{{{{sel}},{matchers}}}")
+    }
+}
+
+pub fn for_cluster(c: &Cluster) -> Catalog {
+    let mut readings = host();
+    if c.gpu_vendor == "amd" {
+        let p = &c.metric_prefix;
+        let d = "gpu_id";
+        let g =
+            |f, field, name: &str, matchers: &str, scale| r(f, field, &gauge(d, &m(&format!("{p}{name}"), matchers)), Kind::Gauge(scale));
+        let temp = vec![m(&format!("{p}gpu_junction_temperature"), ""), m(&format!("{p}gpu_edge_temperature"), "")];
+        readings.extend([
+            r("gpu_temp", "temp_c", &gauge_any(d, &temp), Kind::Gauge(1.0)),
+            g("memory_temp", "memory_temp_c", "gpu_memory_temperature", "", 1.0),
+            g("sm_clock", "sm_clock_mhz", "gpu_clock", "clock_type=\"system\"", 1.0),
+            g("mem_clock", "mem_clock_mhz", "gpu_clock", "clock_type=\"memory\"", 1.0),
+            g("gpu_util", "util_pct", "gpu_gfx_activity", "", 1.0),
+            g("tensor_active", "tensor_active_pct", "gpu_mma_activity", "", 1.0),
+            g("sm_active", "sm_active_pct", "gpu_gfx_busy_instantaneous", "", 1.0),
+            g("dram_active", "dram_active_pct", "gpu_umc_activity", "", 1.0),
+            r(
+                "power",
+                "power_w",
+                &gauge_any(d, &[m(&format!("{p}gpu_power_usage"), ""), m(&format!("{p}gpu_package_power"), "")]),
+                Kind::Gauge(1.0),
+            ),
+            g("hbm", "hbm_used_gib", "gpu_used_vram", "", 1.0 / 1024.0),
+            r("hbm", "hbm_total_gib", &format!("max by ({d}) ({})", m(&format!("{p}gpu_total_vram"), "")), Kind::Last(1.0 / 1024.0)),
+            r("link_errors", "errors.pcie_replay", &increase(d, &m(&format!("{p}pcie_replay_count"), "")), Kind::Increase(1.0)),
+            r("link_errors", "errors.pcie_recovery", &increase(d, &m(&format!("{p}pcie_recovery_count"), "")), Kind::Increase(1.0)),
+            Reading {
+                family: "ecc",
+                field: "errors.ecc_sbe",
+                exprs: vec![
+                    increase(d, &m(&format!("{p}gpu_ecc_correct_total"), "")),
+                    increase(d, &m(&format!("{p}gpu_ecc_deferred_total"), "")),
+                ],
+                kind: Kind::Increase(1.0),
+            },
+            r("ecc", "errors.ecc_dbe", &increase(d, &m(&format!("{p}gpu_ecc_uncorrect_total"), "")), Kind::Increase(1.0)),
+        ]);
+        return Catalog {
+            device_label: d,
+            readings,
+            unavailable: vec!["throttle_violations", "clock_events", "xid"],
+            null_fields: vec![
+                "errors.link_crc",
+                "errors.link_replay",
+                "errors.link_recovery",
+                "errors.xid",
+                "throttle.thermal_s",
+                "throttle.power_s",
+                "throttle.board_limit_s",
+                "throttle.sync_boost_s",
+                "throttle.low_util_s",
+                "throttle.reliability_s",
+            ],
+            temp,
+        };
+    }
+    let d = "gpu";
+    let g = |f, field, name: &str, scale| r(f, field, &gauge(d, &m(name, "")), Kind::Gauge(scale));
+    let inc = |f, field, name: &str, scale| r(f, field, &increase(d, &m(name, "")), Kind::Increase(scale));
+    readings.extend([
+        g("gpu_temp", "temp_c", "DCGM_FI_DEV_GPU_TEMP", 1.0),
+        g("memory_temp", "memory_temp_c", "DCGM_FI_DEV_MEMORY_TEMP", 1.0),
+        g("sm_clock", "sm_clock_mhz", "DCGM_FI_DEV_SM_CLOCK", 1.0),
+        g("mem_clock", "mem_clock_mhz", "DCGM_FI_DEV_MEM_CLOCK", 1.0),
+        g("gpu_util", "util_pct", "DCGM_FI_DEV_GPU_UTIL", 1.0),
+        g("tensor_active", "tensor_active_pct", "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", 100.0),
+        g("sm_active", "sm_active_pct", "DCGM_FI_PROF_SM_ACTIVE", 100.0),
+        g("dram_active", "dram_active_pct", "DCGM_FI_PROF_DRAM_ACTIVE", 100.0),
+        g("power", "power_w", "DCGM_FI_DEV_POWER_USAGE", 1.0),
+        g("hbm", "hbm_used_gib", "DCGM_FI_DEV_FB_USED", 1.0 / 1024.0),
+        r(
+            "hbm",
+            "hbm_total_gib",
+            &format!("max by ({d}) ({} + {})", m("DCGM_FI_DEV_FB_USED", ""), m("DCGM_FI_DEV_FB_FREE", "")),
+            Kind::Last(1.0 / 1024.0),
+        ),
+        // DCGM's violation counters are nanoseconds.
+        inc("throttle_violations", "throttle.thermal_s", "DCGM_FI_DEV_THERMAL_VIOLATION", 1e-9),
+        inc("throttle_violations", "throttle.power_s", "DCGM_FI_DEV_POWER_VIOLATION", 1e-9),
+        inc("throttle_violations", "throttle.board_limit_s", "DCGM_FI_DEV_BOARD_LIMIT_VIOLATION", 1e-9),
+        inc("throttle_violations", "throttle.sync_boost_s", "DCGM_FI_DEV_SYNC_BOOST_VIOLATION", 1e-9),
+        inc("throttle_violations", "throttle.low_util_s", "DCGM_FI_DEV_LOW_UTIL_VIOLATION", 1e-9),
+        inc("throttle_violations", "throttle.reliability_s", "DCGM_FI_DEV_RELIABILITY_VIOLATION", 1e-9),
+        inc("link_errors", "errors.link_crc", "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", 1.0),
+        inc("link_errors", "errors.link_replay", "DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL", 1.0),
+        inc("link_errors", "errors.link_recovery", "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL", 1.0),
+        inc("link_errors", "errors.pcie_replay", "DCGM_FI_DEV_PCIE_REPLAY_COUNTER", 1.0),
+        inc("ecc", "errors.ecc_sbe", "DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", 1.0),
+        inc("ecc", "errors.ecc_dbe", "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", 1.0),
+        r("xid", "errors.xid", &format!("sum by ({d}) (changes({}[{{win}}s]))", m("DCGM_FI_DEV_XID_ERRORS", "")), Kind::Increase(1.0)),
+    ]);
+    // Clock events: buckets in which each reason bit of the event mask was set.
+    for (field, bit) in [
+        ("clock_events.SW_POWER_CAP", 4),
+        ("clock_events.HW_SLOWDOWN", 8),
+        ("clock_events.SW_THERMAL", 32),
+        ("clock_events.HW_THERMAL", 64),
+        ("clock_events.HW_POWER_BRAKE", 128),
+    ] {
+        let mask = m("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "");
+        readings.push(r(
+            "clock_events",
+            field,
+            &format!("sum by ({d}) (count_over_time(((floor({mask} / {bit}) % 2) == 1)[{{win}}s:{{step}}s]))"),
+            Kind::Increase(1.0),
+        ));
+    }
+    Catalog {
+        device_label: d,
+        readings,
+        unavailable: Vec::new(),
+        null_fields: vec!["errors.pcie_recovery"],
+        temp: vec![m("DCGM_FI_DEV_GPU_TEMP", "")],
+    }
+}
+
+/// node_exporter's readings of the host, the same for every maker.
+fn host() -> Vec<Reading> {
+    vec![
+        r("host_cpu", "host.cpu_busy_pct", "100 * (1 - avg(rate(node_cpu_seconds_total{{hsel},mode=\"idle\"}[{step}s])))", Kind::HostGauge),
+        r(
+            "host_cpu",
+            "host.load_per_core",
+            "sum(avg_over_time(node_load1{{hsel}}[{step}s])) / count(node_cpu_seconds_total{{hsel},mode=\"idle\"})",
+            Kind::HostGauge,
+        ),
+        r(
+            "host_pressure",
+            "host.pressure.cpu",
+            "100 * sum(rate(node_pressure_cpu_waiting_seconds_total{{hsel}}[{step}s]))",
+            Kind::HostGauge,
+        ),
+        r(
+            "host_pressure",
+            "host.pressure.memory",
+            "100 * sum(rate(node_pressure_memory_waiting_seconds_total{{hsel}}[{step}s]))",
+            Kind::HostGauge,
+        ),
+        r("host_pressure", "host.pressure.io", "100 * sum(rate(node_pressure_io_waiting_seconds_total{{hsel}}[{step}s]))", Kind::HostGauge),
+        r(
+            "host_nic",
+            "host.nic.rx_mbps",
+            "sum(rate(node_network_receive_bytes_total{{hsel},device!=\"lo\"}[{step}s])) * 8 / 1e6",
+            Kind::HostGauge,
+        ),
+        r(
+            "host_nic",
+            "host.nic.tx_mbps",
+            "sum(rate(node_network_transmit_bytes_total{{hsel},device!=\"lo\"}[{step}s])) * 8 / 1e6",
+            Kind::HostGauge,
+        ),
+        Reading {
+            family: "host_nic",
+            field: "host.nic.errors",
+            exprs: vec![
+                "sum(increase(node_network_receive_errs_total{{hsel},device!=\"lo\"}[{win}s]))".into(),
+                "sum(increase(node_network_transmit_errs_total{{hsel},device!=\"lo\"}[{win}s]))".into(),
+            ],
+            kind: Kind::HostIncrease,
+        },
+        Reading {
+            family: "host_nic",
+            field: "host.nic.drops",
+            exprs: vec![
+                "sum(increase(node_network_receive_drop_total{{hsel},device!=\"lo\"}[{win}s]))".into(),
+                "sum(increase(node_network_transmit_drop_total{{hsel},device!=\"lo\"}[{win}s]))".into(),
+            ],
+            kind: Kind::HostIncrease,
+        },
+    ]
+}

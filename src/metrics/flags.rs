@@ -1,0 +1,292 @@
+//! The six flag kinds, each with the rule that fires it, from a node's readings.
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::read::{Episode, NodeData};
+use super::{Series, Window};
+use crate::time::iso8601;
+
+/// The GPU temperature at or above which a GPU counts as hot, °C.
+pub const HOT_C: f64 = 83.0;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Clipped {
+    pub start: bool,
+    pub end: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct EpisodeBounds {
+    pub from: String,
+    pub to: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Flag {
+    pub kind: &'static str,
+    pub severity: &'static str,
+    pub node: String,
+    pub gpu: Option<String>,
+    pub minutes: u64,
+    pub from: String,
+    pub to: String,
+    pub clipped: Clipped,
+    pub episode: Option<EpisodeBounds>,
+    pub evidence: Value,
+    pub summary: String,
+}
+
+/// Runs of consecutive buckets where `pred` holds: (first, last) indexes.
+fn runs(s: &Series, pred: impl Fn(f64) -> bool) -> Vec<(usize, usize)> {
+    let Some(values) = &s.values else { return Vec::new() };
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, v) in values.iter().enumerate() {
+        match (v.is_some_and(&pred), start) {
+            (true, None) => start = Some(i),
+            (false, Some(a)) => {
+                out.push((a, i - 1));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(a) = start {
+        out.push((a, values.len() - 1));
+    }
+    out
+}
+
+/// The longest run lasting at least `min_s`, as (first, last, seconds).
+fn longest(s: &Series, w: &Window, min_s: i64, pred: impl Fn(f64) -> bool) -> Option<(usize, usize, i64)> {
+    runs(s, pred).into_iter().map(|(a, b)| (a, b, (b - a + 1) as i64 * w.step_s)).filter(|r| r.2 >= min_s).max_by_key(|r| r.2)
+}
+
+fn hhmm(t: i64) -> String {
+    iso8601(t)[11..16].to_string()
+}
+
+struct Ctx<'a> {
+    node: &'a NodeData,
+    w: &'a Window,
+    reference: Option<f64>,
+}
+
+impl Ctx<'_> {
+    fn episode(&self, kind: &str, from: i64, to: i64) -> Option<&Episode> {
+        self.node.episodes.iter().find(|e| e.kind == kind && e.started <= to && e.ended.is_none_or(|end| end >= from))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn flag(
+        &self,
+        kind: &'static str,
+        severity: &'static str,
+        gpu: Option<&str>,
+        span: (i64, i64),
+        clipped: (bool, bool),
+        evidence: Value,
+        summary: String,
+        episode_kind: &str,
+    ) -> Flag {
+        let ep = self.episode(episode_kind, span.0, span.1);
+        let mut summary = summary;
+        if let Some(e) = ep {
+            if e.started < self.w.start {
+                summary.push_str(&format!("; the episode began {} UTC, before the window", hhmm(e.started)));
+            }
+        }
+        Flag {
+            kind,
+            severity,
+            node: self.node.name.clone(),
+            gpu: gpu.map(str::to_string),
+            minutes: ((span.1 - span.0) as f64 / 60.0).round() as u64,
+            from: iso8601(span.0),
+            to: iso8601(span.1),
+            clipped: Clipped { start: clipped.0, end: clipped.1 },
+            episode: ep.map(|e| EpisodeBounds { from: iso8601(e.started), to: e.ended.map(iso8601) }),
+            evidence,
+            summary,
+        }
+    }
+
+    fn bounds(&self, a: usize, b: usize) -> ((i64, i64), (bool, bool)) {
+        let w = self.w;
+        ((w.at(a as u32) - w.step_s, w.at(b as u32)), (a == 0, b + 1 == w.points as usize))
+    }
+}
+
+fn val(v: Option<&Option<f64>>) -> Option<f64> {
+    v.copied().flatten()
+}
+
+/// Every flag the node's readings fire. `running` limits utilisation checks to when the workload's pods ran.
+pub fn evaluate(node: &NodeData, w: &Window, reference: Option<f64>, running: Option<(i64, i64)>) -> Vec<Flag> {
+    let cx = Ctx { node, w, reference };
+    let mut out = Vec::new();
+    let whole = (w.start, w.end);
+    for (gpu, d) in &node.gpus {
+        let g = Some(gpu.as_str());
+        let on = format!("GPU {gpu} on {}", node.name);
+        // thermal_throttle
+        let temp = d.series.get("temp_c");
+        let peak = temp.map(|s| s.max);
+        let thermal_s = val(d.values.get("throttle.thermal_s")).filter(|v| *v > 0.0);
+        let thermal_events =
+            val(d.values.get("clock_events.SW_THERMAL")).unwrap_or(0.0) + val(d.values.get("clock_events.HW_THERMAL")).unwrap_or(0.0);
+        let hot = temp.and_then(|s| longest(s, w, 300, |v| v >= HOT_C));
+        if hot.is_some() || thermal_s.is_some() || thermal_events > 0.0 {
+            let evidence = json!({"peak_temp_c": peak, "reference_p95_c": cx.reference, "thermal_s": thermal_s, "thermal_clock_events": (thermal_events > 0.0).then_some(thermal_events)});
+            let (span, clipped, summary) = match hot {
+                Some((a, b, secs)) => {
+                    let (span, clipped) = cx.bounds(a, b);
+                    let refp = cx.reference.map(|r| format!(", reference p95 {r} °C")).unwrap_or_default();
+                    let s = format!(
+                        "{on} held at or above {HOT_C} °C for {} min inside this window (peak {} °C{refp})",
+                        secs / 60,
+                        peak.unwrap_or(0.0)
+                    );
+                    (span, clipped, s)
+                }
+                None => {
+                    let secs = thermal_s.unwrap_or(0.0);
+                    (whole, (false, false), format!("{on} throttled for heat: {secs:.0} s of thermal throttle and {thermal_events:.0} thermal clock events in this window"))
+                }
+            };
+            let minutes = hot.map_or(thermal_s.unwrap_or(0.0) / 60.0, |h| h.2 as f64 / 60.0);
+            out.push(cx.flag(
+                "thermal_throttle",
+                if minutes >= 10.0 { "high" } else { "warn" },
+                g,
+                span,
+                clipped,
+                evidence,
+                summary,
+                "thermal",
+            ));
+        }
+        // power_cap
+        let power_s = val(d.values.get("throttle.power_s")).filter(|v| *v > 0.0);
+        let power_events =
+            val(d.values.get("clock_events.SW_POWER_CAP")).unwrap_or(0.0) + val(d.values.get("clock_events.HW_POWER_BRAKE")).unwrap_or(0.0);
+        if power_s.is_some() || power_events > 0.0 {
+            let minutes = power_s.unwrap_or(0.0) / 60.0;
+            let evidence = json!({"power_s": power_s, "power_clock_events": (power_events > 0.0).then_some(power_events), "peak_power_w": d.series.get("power_w").map(|s| s.max)});
+            let summary = format!(
+                "{on} was held at its power cap for {:.0} s ({power_events:.0} power clock events) in this window",
+                power_s.unwrap_or(0.0)
+            );
+            out.push(cx.flag(
+                "power_cap",
+                if minutes >= 10.0 { "high" } else { "warn" },
+                g,
+                whole,
+                (false, false),
+                evidence,
+                summary,
+                "power",
+            ));
+        }
+        // utilization_collapse: tensor activity, or plain utilisation where there is none.
+        if let Some((field, s)) = d
+            .series
+            .get("tensor_active_pct")
+            .map(|s| ("tensor_active_pct", s))
+            .or_else(|| d.series.get("util_pct").map(|s| ("util_pct", s)))
+        {
+            let mut present: Vec<f64> = s.values.iter().flatten().flatten().copied().collect();
+            present.sort_by(f64::total_cmp);
+            let median = if present.is_empty() { 0.0 } else { present[present.len() / 2] };
+            let limit = median / 2.0;
+            let masked = running.map(|(a, b)| {
+                let mut m = s.clone();
+                if let Some(v) = m.values.as_mut() {
+                    for (i, x) in v.iter_mut().enumerate() {
+                        let t = w.at(i as u32);
+                        if t - w.step_s < a || t > b {
+                            *x = None;
+                        }
+                    }
+                }
+                m
+            });
+            if median > 0.0 {
+                if let Some((a, b, secs)) = longest(masked.as_ref().unwrap_or(s), w, 600, |v| v < limit) {
+                    let (span, clipped) = cx.bounds(a, b);
+                    let evidence = json!({"reading": field, "window_median": median, "threshold": limit, "min": s.min});
+                    let summary = format!("{on}: {field} stayed below half the window's median ({median:.1}) for {} min", secs / 60);
+                    out.push(cx.flag("utilization_collapse", "warn", g, span, clipped, evidence, summary, "utilization"));
+                }
+            }
+        }
+        // comm_errors
+        let count = |k: &str| val(d.values.get(k)).filter(|v| *v > 0.0);
+        let links: Vec<(&str, f64)> =
+            ["errors.link_crc", "errors.link_replay", "errors.link_recovery", "errors.pcie_replay", "errors.pcie_recovery"]
+                .iter()
+                .filter_map(|k| count(k).map(|v| (&k[7..], v)))
+                .collect();
+        let (dbe, xid) = (count("errors.ecc_dbe"), count("errors.xid"));
+        if !links.is_empty() || dbe.is_some() || xid.is_some() {
+            let mut ev = serde_json::Map::new();
+            for (k, v) in &links {
+                ev.insert((*k).to_string(), json!(v));
+            }
+            ev.insert("ecc_dbe".into(), json!(dbe));
+            ev.insert("xid".into(), json!(xid));
+            let severity = if dbe.is_some() || xid.is_some() { "high" } else { "warn" };
+            let what: Vec<String> = links
+                .iter()
+                .map(|(k, v)| format!("{k} +{v}"))
+                .chain(dbe.map(|v| format!("uncorrectable ECC +{v}")))
+                .chain(xid.map(|v| format!("XID +{v}")))
+                .collect();
+            let summary = format!("{on} logged errors in this window: {}", what.join(", "));
+            out.push(cx.flag("comm_errors", severity, g, whole, (false, false), Value::Object(ev), summary, "comm"));
+        }
+        // memory_pressure
+        if let (Some(used), Some(total)) = (d.series.get("hbm_used_gib"), val(d.values.get("hbm_total_gib")).filter(|t| *t > 0.0)) {
+            if let Some((a, b, secs)) = longest(used, w, 300, |v| v >= 0.95 * total) {
+                let (span, clipped) = cx.bounds(a, b);
+                let evidence = json!({"hbm_used_max_gib": used.max, "hbm_total_gib": total});
+                let summary = format!("{on} held GPU memory at or above 95% of {total} GiB for {} min", secs / 60);
+                out.push(cx.flag("memory_pressure", "warn", g, span, clipped, evidence, summary, "memory"));
+            }
+        }
+    }
+    // host_pressure
+    for which in ["cpu", "memory", "io"] {
+        let key: &'static str = match which {
+            "cpu" => "host.pressure.cpu",
+            "memory" => "host.pressure.memory",
+            _ => "host.pressure.io",
+        };
+        if let Some(s) = node.host_series.get(key) {
+            if let Some((a, b, secs)) = longest(s, w, 300, |v| v > 20.0) {
+                let (span, clipped) = cx.bounds(a, b);
+                let evidence = json!({"resource": which, "max_pct": s.max, "threshold_pct": 20.0});
+                let summary =
+                    format!("{} waited on {which} more than 20% of the time for {} min (up to {:.0}%)", node.name, secs / 60, s.max);
+                out.push(cx.flag("host_pressure", "warn", None, span, clipped, evidence, summary, "host"));
+            }
+        }
+    }
+    out
+}
+
+/// The checks a maker can answer, and the families each needs.
+pub fn checks(vendor: &str) -> Vec<(&'static str, &'static [&'static str])> {
+    let mut c: Vec<(&'static str, &'static [&'static str])> = vec![("thermal", &["gpu_temp"])];
+    if vendor != "amd" {
+        c.push(("power", &["throttle_violations"]));
+    }
+    c.extend([
+        ("utilization", &["gpu_util"][..]),
+        ("comm", &["link_errors", "ecc"][..]),
+        ("host", &["host_pressure"][..]),
+        ("memory", &["hbm"][..]),
+    ]);
+    c
+}

@@ -1,0 +1,392 @@
+//! Reading a node's GPUs and host, a workload's placement, and the
+//! reference, from Prometheus, with the queries run concurrently.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use super::catalog::{self, Catalog, Kind};
+use super::prom::{Client, Series as PromSeries};
+use super::{check_name, Refusal, Series, Window};
+use crate::config::Cluster;
+use crate::time::iso8601;
+
+/// How many queries run at once against one Prometheus.
+const PARALLEL: usize = 8;
+
+/// A cluster and the client to its Prometheus.
+pub struct Target<'a> {
+    pub name: &'a str,
+    pub cluster: &'a Cluster,
+    pub client: Client,
+    pub catalog: Catalog,
+}
+
+impl<'a> Target<'a> {
+    pub fn new(name: &'a str, cluster: &'a Cluster, token: Option<String>) -> Result<Target<'a>, Refusal> {
+        let timeout = std::time::Duration::from_secs_f64(cluster.timeout_s.unwrap_or(10.0));
+        Ok(Target {
+            name,
+            cluster,
+            client: Client::new(name, &cluster.prometheus, token, timeout)?,
+            catalog: catalog::for_cluster(cluster),
+        })
+    }
+
+    fn labels(&self) -> Vec<String> {
+        self.cluster.labels.iter().map(|(k, v)| format!("{k}=\"{}\"", escape(v))).collect()
+    }
+
+    /// The selector of a node's series (`label="node"` plus the cluster's labels).
+    fn selector(&self, label: &str, node: Option<&str>) -> String {
+        let mut parts = self.labels();
+        if let Some(n) = node {
+            parts.insert(0, format!("{label}=\"{}\"", escape(n)));
+        }
+        parts.join(",")
+    }
+
+    pub fn fill(&self, template: &str, node: Option<&str>, w: &Window) -> String {
+        let host_label = self.cluster.host_label.as_deref().unwrap_or(&self.cluster.node_label);
+        let (sel, hsel) = (self.selector(&self.cluster.node_label, node), self.selector(host_label, node));
+        // An empty selector must not leave a leading comma behind.
+        let put = |text: String, key: &str, value: &str| {
+            if value.is_empty() {
+                text.replace(&format!("{{{key}}},"), "").replace(&format!("{{{key}}}"), "")
+            } else {
+                text.replace(&format!("{{{key}}}"), value)
+            }
+        };
+        put(put(template.to_string(), "sel", &sel), "hsel", &hsel)
+            .replace("{step}", &w.step_s.to_string())
+            .replace("{win}", &w.span().to_string())
+    }
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Runs queries concurrently, a few at a time, keeping their order.
+pub fn run_all<T: Send>(jobs: Vec<Box<dyn FnOnce() -> Result<T, Refusal> + Send + '_>>) -> Result<Vec<T>, Refusal> {
+    let mut out = Vec::with_capacity(jobs.len());
+    let mut jobs = jobs.into_iter().peekable();
+    while jobs.peek().is_some() {
+        let batch: Vec<_> = jobs.by_ref().take(PARALLEL).collect();
+        let results: Vec<Result<T, Refusal>> = std::thread::scope(|s| {
+            batch
+                .into_iter()
+                .map(|j| s.spawn(j))
+                .collect::<Vec<_>>()
+                .into_iter()
+                .map(|h| h.join().expect("query threads do not panic"))
+                .collect()
+        });
+        for r in results {
+            out.push(r?);
+        }
+    }
+    Ok(out)
+}
+
+/// A health episode of a node.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Episode {
+    pub kind: String,
+    #[serde(serialize_with = "iso")]
+    pub started: i64,
+    #[serde(serialize_with = "iso_opt")]
+    pub ended: Option<i64>,
+    pub detail: String,
+}
+
+fn iso<S: serde::Serializer>(t: &i64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&iso8601(*t))
+}
+
+fn iso_opt<S: serde::Serializer>(t: &Option<i64>, s: S) -> Result<S::Ok, S::Error> {
+    match t {
+        Some(t) => s.serialize_str(&iso8601(*t)),
+        None => s.serialize_none(),
+    }
+}
+
+/// Everything read of one node over the window.
+#[derive(Debug, Default)]
+pub struct NodeData {
+    pub name: String,
+    pub state: Option<&'static str>,
+    /// By GPU index: fields to series, and fields to window totals.
+    pub gpus: BTreeMap<String, GpuData>,
+    pub host_series: BTreeMap<&'static str, Series>,
+    pub host_values: BTreeMap<&'static str, Option<f64>>,
+    pub present: BTreeSet<&'static str>,
+    pub episodes: Vec<Episode>,
+}
+
+#[derive(Debug, Default, Clone)]
+pub struct GpuData {
+    pub series: BTreeMap<&'static str, Series>,
+    pub values: BTreeMap<&'static str, Option<f64>>,
+}
+
+enum Got {
+    Gpu(&'static str, &'static str, Vec<(String, Option<Series>, Option<f64>)>),
+    Host(&'static str, &'static str, Option<Series>, Option<f64>),
+}
+
+fn sum_values(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (None, None) => None,
+        (a, b) => Some(a.unwrap_or(0.0) + b.unwrap_or(0.0)),
+    }
+}
+
+/// Reads one node: every reading in the catalog, its state and its episodes.
+pub fn node(t: &Target, node: &str, w: &Window) -> Result<NodeData, Refusal> {
+    check_name("node", node)?;
+    let dev = t.catalog.device_label;
+    let mut jobs: Vec<Box<dyn FnOnce() -> Result<Got, Refusal> + Send + '_>> = Vec::new();
+    for reading in &t.catalog.readings {
+        let queries: Vec<String> = reading.exprs.iter().map(|e| t.fill(e, Some(node), w)).collect();
+        let client = &t.client;
+        let kind = reading.kind;
+        let (family, field) = (reading.family, reading.field);
+        jobs.push(Box::new(move || {
+            // By device: the samples of a gauge, or the summed value of a total.
+            type Samples = Vec<(f64, f64)>;
+            let mut per: BTreeMap<String, (Samples, Option<f64>)> = BTreeMap::new();
+            for q in &queries {
+                let series: Vec<PromSeries> = match kind {
+                    Kind::Gauge(_) | Kind::HostGauge => client.range(q, w.at(0), w.at(w.points - 1), w.step_s)?.series(),
+                    _ => client.instant(q, w.end)?.series(),
+                };
+                for s in series {
+                    let key = s.labels.get(dev).cloned().unwrap_or_default();
+                    let e = per.entry(key).or_default();
+                    match kind {
+                        Kind::Gauge(_) | Kind::HostGauge => e.0.extend(s.samples),
+                        _ => e.1 = sum_values(e.1, s.samples.last().map(|x| x.1)),
+                    }
+                }
+            }
+            Ok(match kind {
+                Kind::HostGauge => Got::Host(family, field, per.values().next().and_then(|(s, _)| Series::on_grid(w, s, 1.0)), None),
+                Kind::HostIncrease => Got::Host(family, field, None, per.values().next().and_then(|(_, v)| v.map(round))),
+                Kind::Gauge(scale) => {
+                    Got::Gpu(family, field, per.into_iter().map(|(k, (s, _))| (k, Series::on_grid(w, &s, scale), None)).collect())
+                }
+                Kind::Last(scale) | Kind::Increase(scale) => {
+                    Got::Gpu(family, field, per.into_iter().map(|(k, (_, v))| (k, None, v.map(|x| round(x * scale)))).collect())
+                }
+            })
+        }));
+    }
+    let state_q = format!("max(kube_node_status_condition{{node=\"{}\",condition=\"Ready\",status=\"true\"}})", escape(node));
+    let got = run_all(jobs)?;
+    let mut data = NodeData { name: node.to_string(), ..NodeData::default() };
+    for g in got {
+        match g {
+            Got::Gpu(family, field, per) => {
+                for (idx, series, value) in per {
+                    if idx.is_empty() {
+                        continue;
+                    }
+                    let gpu = data.gpus.entry(idx).or_default();
+                    if let Some(s) = series {
+                        data.present.insert(family);
+                        gpu.series.insert(field, s);
+                    }
+                    if value.is_some() {
+                        data.present.insert(family);
+                        gpu.values.insert(field, value);
+                    }
+                }
+            }
+            Got::Host(family, field, series, value) => {
+                if let Some(s) = series {
+                    data.present.insert(family);
+                    data.host_series.insert(field, s);
+                }
+                if value.is_some() {
+                    data.present.insert(family);
+                }
+                data.host_values.insert(field, value);
+            }
+        }
+    }
+    if data.present.is_empty() {
+        return Err(Refusal::not_found(format!("node {node} has no readings in cluster {} over the window", t.name)));
+    }
+    data.state = t.client.instant(&state_q, w.end)?.series().first().and_then(|s| s.samples.last()).map(|(_, v)| {
+        if *v >= 1.0 {
+            "ready"
+        } else {
+            "not-ready"
+        }
+    });
+    data.episodes = episodes(t, node, w)?;
+    if !t.cluster.episodes.is_empty() {
+        data.present.insert("health_episodes");
+    }
+    Ok(data)
+}
+
+fn round(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// The node's health episodes that overlap the window, from the ALERTS series the cluster maps.
+pub fn episodes(t: &Target, node: &str, w: &Window) -> Result<Vec<Episode>, Refusal> {
+    if t.cluster.episodes.is_empty() {
+        return Ok(Vec::new());
+    }
+    let names: Vec<String> = t.cluster.episodes.keys().map(|k| escape(k)).collect();
+    let q = format!("ALERTS{{alertstate=\"firing\",alertname=~\"{}\",{}}}", names.join("|"), t.selector(&t.cluster.node_label, Some(node)));
+    // Look back a day before the window, so an episode that began earlier shows its real start.
+    let from = w.start - 86_400;
+    let step = ((w.end - from) / 10_000).max(60) / 60 * 60;
+    let mut out = Vec::new();
+    for s in t.client.range(&q, from, w.end, step)?.series() {
+        let alert = s.labels.get("alertname").cloned().unwrap_or_default();
+        let kind = t.cluster.episodes.get(&alert).cloned().unwrap_or(alert.clone());
+        let mut run: Option<(i64, i64)> = None;
+        let close = |r: (i64, i64), open: bool, out: &mut Vec<Episode>| {
+            if r.1 >= w.start && r.0 <= w.end {
+                out.push(Episode {
+                    kind: kind.clone(),
+                    started: r.0,
+                    ended: (!open).then_some(r.1),
+                    detail: format!("alert {alert} firing"),
+                });
+            }
+        };
+        for (t, v) in &s.samples {
+            let t = *t as i64;
+            if *v < 1.0 {
+                continue;
+            }
+            run = match run {
+                Some((a, b)) if t - b <= step => Some((a, t)),
+                Some(r) => {
+                    close(r, false, &mut out);
+                    Some((t, t))
+                }
+                None => Some((t, t)),
+            };
+        }
+        if let Some(r) = run {
+            close(r, r.1 >= w.end - step, &mut out);
+        }
+    }
+    out.sort_by_key(|e| e.started);
+    Ok(out)
+}
+
+/// The p95 of GPU temperature over the window across the cluster's GPUs, or None.
+pub fn reference(t: &Target, w: &Window) -> Result<Option<f64>, Refusal> {
+    let parts: Vec<String> =
+        t.catalog.temp.iter().map(|m| format!("quantile_over_time(0.95, {}[{}s])", t.fill(m, None, w), w.span())).collect();
+    let q = format!("quantile(0.95, {})", parts.join(" or "));
+    Ok(t.client.instant(&q, w.end)?.series().first().and_then(|s| s.samples.last()).map(|(_, v)| round(*v)).filter(|v| v.is_finite()))
+}
+
+/// One pod of a workload and where it ran.
+#[derive(Debug, Clone, Serialize)]
+pub struct Placement {
+    pub pod: String,
+    pub node: String,
+    #[serde(serialize_with = "iso_opt")]
+    pub from: Option<i64>,
+    #[serde(serialize_with = "iso_opt")]
+    pub to: Option<i64>,
+    pub phase: Option<String>,
+}
+
+pub const KINDS: &[&str] = &["Job", "JobSet", "MPIJob", "Deployment", "StatefulSet", "Pod"];
+
+/// The pods of a workload, from kube-state-metrics: over the window if it has history, else now.
+pub fn placement(
+    t: &Target,
+    kind: &str,
+    namespace: &str,
+    name: &str,
+    w: &Window,
+    now: i64,
+) -> Result<(Vec<Placement>, &'static str), Refusal> {
+    if !KINDS.contains(&kind) {
+        return Err(Refusal::bad_request(format!("kind '{kind}' is not one of {}", KINDS.join(", "))));
+    }
+    check_name("workload name", name)?;
+    check_name("namespace", namespace)?;
+    let labels = t.labels().iter().map(|l| format!(",{l}")).collect::<String>();
+    let ns = format!("namespace=\"{namespace}\"{labels}");
+    let owner = match kind {
+        "Pod" => None,
+        "Deployment" => Some(format!("owner_kind=\"ReplicaSet\",owner_name=~\"{name}-[a-z0-9]{{6,10}}\"")),
+        "JobSet" => Some(format!("owner_kind=\"Job\",owner_name=~\"{name}-.+-[0-9]+\"")),
+        other => Some(format!("owner_kind=\"{other}\",owner_name=\"{name}\"")),
+    };
+    let pods = match &owner {
+        None => format!("max by (pod, node) (kube_pod_info{{{ns},pod=\"{name}\"}})"),
+        Some(o) => format!("max by (pod, node) (kube_pod_info{{{ns}}} * on (namespace, pod) group_left () max by (namespace, pod) (kube_pod_owner{{{ns},{o}}}))"),
+    };
+    let phases = |pods: &[String], at: i64| -> Result<BTreeMap<String, String>, Refusal> {
+        if pods.is_empty() {
+            return Ok(BTreeMap::new());
+        }
+        let q = format!("kube_pod_status_phase{{{ns},pod=~\"{}\"}} == 1", pods.join("|"));
+        Ok(t.client
+            .instant(&q, at)?
+            .series()
+            .into_iter()
+            .filter_map(|s| Some((s.labels.get("pod")?.clone(), s.labels.get("phase")?.clone())))
+            .collect())
+    };
+    let history = t.client.range(&pods, w.at(0), w.at(w.points - 1), w.step_s)?.series();
+    let (found, source, at): (Vec<Placement>, &'static str, i64) = if history.iter().any(|s| !s.samples.is_empty()) {
+        let last_t = w.at(w.points - 1);
+        let rows = history
+            .into_iter()
+            .filter(|s| !s.samples.is_empty())
+            .map(|s| {
+                let first = s.samples.first().map(|x| x.0 as i64 - w.step_s);
+                let last = s.samples.last().map(|x| x.0 as i64).unwrap_or(0);
+                Placement {
+                    pod: s.labels.get("pod").cloned().unwrap_or_default(),
+                    node: s.labels.get("node").cloned().unwrap_or_default(),
+                    from: first.map(|f| f.max(w.start)),
+                    to: (last < last_t).then_some(last),
+                    phase: None,
+                }
+            })
+            .collect();
+        (rows, "history", w.end)
+    } else {
+        let rows = t
+            .client
+            .instant(&pods, now)?
+            .series()
+            .into_iter()
+            .map(|s| Placement {
+                pod: s.labels.get("pod").cloned().unwrap_or_default(),
+                node: s.labels.get("node").cloned().unwrap_or_default(),
+                from: None,
+                to: None,
+                phase: None,
+            })
+            .collect();
+        (rows, "current-pods", now)
+    };
+    if found.is_empty() {
+        return Err(Refusal::not_found(format!("{kind} {namespace}/{name} has no pods in cluster {}, over the window or now", t.name)));
+    }
+    let names: Vec<String> = found.iter().map(|p| p.pod.clone()).collect();
+    let ph = phases(&names, at)?;
+    let mut found = found;
+    for p in &mut found {
+        p.phase = ph.get(&p.pod).cloned();
+    }
+    found.sort_by(|a, b| a.pod.cmp(&b.pod));
+    Ok((found, source))
+}

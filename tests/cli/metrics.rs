@@ -1,0 +1,495 @@
+//! `exa metrics` against a real Prometheus holding realistic series, with
+//! the label sets of the real scrapes (dcgm-exporter, AMD's device metrics
+//! exporter, kube-state-metrics, node_exporter).
+
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+use crate::common::{fails, stdout, Env};
+use crate::prometheus::{Prometheus, Series};
+
+const MIN: i64 = 60;
+const HOUR: i64 = 3600;
+
+/// The fleet every test reads: generated once, served by one Prometheus per test binary.
+struct Fleet {
+    prom: Prometheus,
+    /// "Now" when the data was written, on a minute.
+    t: i64,
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64
+}
+
+fn iso(t: i64) -> String {
+    exa::time::iso8601(t)
+}
+
+/// A DCGM GPU with the labels dcgm-exporter puts on it.
+fn dcgm(
+    s: &mut Series,
+    node: &str,
+    gpu: &str,
+    temp: &dyn Fn(i64) -> f64,
+    tensor: &dyn Fn(i64) -> f64,
+    fb_used: &dyn Fn(i64) -> f64,
+    power_violation: &dyn Fn(i64) -> f64,
+) {
+    let uuid = format!("GPU-{node}-{gpu}");
+    let l = [
+        ("gpu", gpu),
+        ("UUID", uuid.as_str()),
+        ("device", "nvidia0"),
+        ("modelName", "NVIDIA H100 80GB HBM3"),
+        ("Hostname", node),
+        ("cluster", "aurora"),
+    ];
+    s.add("DCGM_FI_DEV_GPU_TEMP", &l, |t| Some(temp(t)));
+    s.add("DCGM_FI_DEV_MEMORY_TEMP", &l, |_| Some(48.0));
+    s.add("DCGM_FI_DEV_SM_CLOCK", &l, |_| Some(1980.0));
+    s.add("DCGM_FI_DEV_MEM_CLOCK", &l, |_| Some(2619.0));
+    s.add("DCGM_FI_DEV_GPU_UTIL", &l, |t| Some(tensor(t) * 100.0));
+    s.add("DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", &l, |t| Some(tensor(t)));
+    s.add("DCGM_FI_PROF_SM_ACTIVE", &l, |t| Some(tensor(t) * 0.9));
+    s.add("DCGM_FI_PROF_DRAM_ACTIVE", &l, |_| Some(0.4));
+    s.add("DCGM_FI_DEV_POWER_USAGE", &l, |_| Some(612.5));
+    s.add("DCGM_FI_DEV_FB_USED", &l, |t| Some(fb_used(t)));
+    s.add("DCGM_FI_DEV_FB_FREE", &l, |t| Some(81559.0 - fb_used(t)));
+    s.counter("DCGM_FI_DEV_THERMAL_VIOLATION", &l, |_| 0.0);
+    s.counter("DCGM_FI_DEV_POWER_VIOLATION", &l, power_violation);
+    for c in [
+        "DCGM_FI_DEV_BOARD_LIMIT_VIOLATION",
+        "DCGM_FI_DEV_SYNC_BOOST_VIOLATION",
+        "DCGM_FI_DEV_LOW_UTIL_VIOLATION",
+        "DCGM_FI_DEV_RELIABILITY_VIOLATION",
+    ] {
+        s.counter(c, &l, |_| 0.0);
+    }
+    for c in [
+        "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL",
+        "DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL",
+        "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL",
+        "DCGM_FI_DEV_ECC_SBE_VOL_TOTAL",
+    ] {
+        s.counter(c, &l, |_| 0.0);
+    }
+    s.add("DCGM_FI_DEV_XID_ERRORS", &l, |_| Some(0.0));
+    s.add("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", &l, |_| Some(0.0));
+}
+
+/// node_exporter series for a host, labelled as the scrape labels them.
+fn host(s: &mut Series, label: &str, node: &str, cluster: &str, cpu_pressure: &dyn Fn(i64) -> f64) {
+    let l = [(label, node), ("cluster", cluster), ("job", "node-exporter")];
+    for cpu in ["0", "1"] {
+        let lc = [(label, node), ("cluster", cluster), ("cpu", cpu), ("mode", "idle")];
+        s.counter("node_cpu_seconds_total", &lc, |_| 0.6);
+    }
+    s.add("node_load1", &l, |_| Some(1.5));
+    s.counter("node_pressure_cpu_waiting_seconds_total", &l, cpu_pressure);
+    s.counter("node_pressure_memory_waiting_seconds_total", &l, |_| 0.0);
+    s.counter("node_pressure_io_waiting_seconds_total", &l, |_| 0.02);
+    let ld = [(label, node), ("cluster", cluster), ("device", "eth0")];
+    s.counter("node_network_receive_bytes_total", &ld, |_| 125_000_000.0);
+    s.counter("node_network_transmit_bytes_total", &ld, |_| 62_500_000.0);
+    for c in [
+        "node_network_receive_errs_total",
+        "node_network_transmit_errs_total",
+        "node_network_receive_drop_total",
+        "node_network_transmit_drop_total",
+    ] {
+        s.counter(c, &ld, |_| 0.0);
+    }
+}
+
+fn pod(s: &mut Series, cluster: &str, pod: &str, node: &str, owner_kind: &str, owner: &str, when: &dyn Fn(i64) -> bool) {
+    let info = [("namespace", "default"), ("pod", pod), ("node", node), ("cluster", cluster), ("created_by_kind", owner_kind)];
+    s.add("kube_pod_info", &info, |t| when(t).then_some(1.0));
+    s.add(
+        "kube_pod_owner",
+        &[("namespace", "default"), ("pod", pod), ("owner_kind", owner_kind), ("owner_name", owner), ("cluster", cluster)],
+        |t| when(t).then_some(1.0),
+    );
+    s.add("kube_pod_status_phase", &[("namespace", "default"), ("pod", pod), ("phase", "Running"), ("cluster", cluster)], |t| {
+        when(t).then_some(1.0)
+    });
+}
+
+fn fleet() -> &'static Fleet {
+    static FLEET: OnceLock<Fleet> = OnceLock::new();
+    FLEET.get_or_init(|| {
+        let t = now() / 60 * 60;
+        let mut s = Series::new(t - 8 * HOUR, t);
+        // The spec's thermal episode: GPU 3 of n2 at 91 °C for 41 minutes, 3 h ago; n1 stays clean.
+        let hot = move |x: i64| (t - 3 * HOUR..t - 3 * HOUR + 41 * MIN).contains(&x);
+        let calm = |_: i64| 0.8;
+        let fb = |_: i64| 40_000.0;
+        let none = |_: i64| 0.0;
+        for node in ["n1", "n2"] {
+            for gpu in ["0", "1", "2", "3"] {
+                let temp = move |x: i64| if node == "n2" && gpu == "3" && hot(x) { 91.0 } else { 64.0 + (x / 60 % 5) as f64 };
+                dcgm(&mut s, node, gpu, &temp, &calm, &fb, &none);
+            }
+            host(&mut s, "Hostname", node, "aurora", &|_| 0.01);
+        }
+        s.add("ALERTS", &[("alertname", "GpuThermalEpisode"), ("alertstate", "firing"), ("Hostname", "n2"), ("cluster", "aurora")], |x| {
+            hot(x).then_some(1.0)
+        });
+        let always = |_: i64| true;
+        pod(&mut s, "aurora", "train-llm-0", "n1", "Job", "train-llm", &always);
+        pod(&mut s, "aurora", "train-llm-1", "n2", "Job", "train-llm", &always);
+        s.add("kube_node_status_condition", &[("node", "n1"), ("condition", "Ready"), ("status", "true"), ("cluster", "aurora")], |_| {
+            Some(1.0)
+        });
+        // The other five kinds, one node each.
+        let mid = move |x: i64, len: i64| (t - 2 * HOUR..t - 2 * HOUR + len).contains(&x);
+        dcgm(&mut s, "p1", "0", &|_| 60.0, &calm, &fb, &move |x| if mid(x, 12 * MIN) { 1e9 } else { 0.0 });
+        host(&mut s, "Hostname", "p1", "aurora", &|_| 0.01);
+        dcgm(&mut s, "u1", "0", &|_| 60.0, &move |x| if mid(x, 30 * MIN) { 0.1 } else { 0.8 }, &fb, &none);
+        host(&mut s, "Hostname", "u1", "aurora", &|_| 0.01);
+        dcgm(&mut s, "c1", "0", &|_| 60.0, &calm, &fb, &none);
+        let lc = [("gpu", "1"), ("Hostname", "c1"), ("cluster", "aurora")];
+        s.counter("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", &lc, move |x| if mid(x, 5 * MIN) { 1.0 / 60.0 } else { 0.0 });
+        s.counter("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", &lc, move |x| if mid(x, MIN) { 1.0 / 60.0 } else { 0.0 });
+        host(&mut s, "Hostname", "c1", "aurora", &|_| 0.01);
+        dcgm(&mut s, "h1", "0", &|_| 60.0, &calm, &fb, &none);
+        host(&mut s, "Hostname", "h1", "aurora", &move |x| if mid(x, 20 * MIN) { 0.5 } else { 0.01 });
+        dcgm(&mut s, "m1", "0", &|_| 60.0, &calm, &move |x| if mid(x, 15 * MIN) { 79_000.0 } else { 40_000.0 }, &none);
+        host(&mut s, "Hostname", "m1", "aurora", &|_| 0.01);
+        // A hot spell running past the end of the data, for a flag clipped at the window's end.
+        dcgm(&mut s, "e1", "0", &move |x| if x >= t - 10 * MIN { 90.0 } else { 60.0 }, &calm, &fb, &none);
+        host(&mut s, "Hostname", "e1", "aurora", &|_| 0.01);
+        // An AMD cluster, metric names with the amd_ prefix a site configured, gpu_id and hostname labels.
+        for gpu in ["0", "1"] {
+            let l = [("gpu_id", gpu), ("hostname", "mi-n1"), ("card_series", "AMD Instinct MI300X OAM"), ("cluster", "mi")];
+            s.add("amd_gpu_junction_temperature", &l, |_| Some(70.0));
+            s.add("amd_gpu_memory_temperature", &l, |_| Some(55.0));
+            s.add("amd_gpu_power_usage", &l, |_| Some(650.0));
+            s.add("amd_gpu_gfx_activity", &l, |_| Some(90.0));
+            s.add("amd_gpu_umc_activity", &l, |_| Some(30.0));
+            s.add("amd_gpu_used_vram", &l, |_| Some(100_000.0));
+            s.add("amd_gpu_total_vram", &l, |_| Some(196_592.0));
+            for (c, i) in [("system", "0"), ("memory", "8")] {
+                let lc = [("gpu_id", gpu), ("hostname", "mi-n1"), ("clock_type", c), ("clock_index", i), ("cluster", "mi")];
+                s.add("amd_gpu_clock", &lc, |_| Some(if c == "system" { 2100.0 } else { 1300.0 }));
+            }
+            s.counter("amd_pcie_replay_count", &l, |_| 0.0);
+            s.counter("amd_pcie_recovery_count", &l, |_| 0.0);
+            s.counter("amd_gpu_ecc_correct_total", &l, |_| 0.0);
+            s.counter("amd_gpu_ecc_uncorrect_total", &l, |_| 0.0);
+        }
+        host(&mut s, "hostname", "mi-n1", "mi", &|_| 0.01);
+        // A cluster whose exporter reports temperature only: families go missing.
+        s.add("DCGM_FI_DEV_GPU_TEMP", &[("gpu", "0"), ("Hostname", "s1"), ("cluster", "sparse")], |_| Some(55.0));
+        // Many series, for the query cap.
+        for i in 0..120 {
+            let n = i.to_string();
+            s.add("exa_test_many", &[("i", n.as_str()), ("cluster", "aurora")], |_| Some(1.0));
+        }
+        Fleet { prom: Prometheus::start(s), t }
+    })
+}
+
+fn env() -> Env {
+    let f = fleet();
+    let env = Env::new();
+    env.config(&format!(
+        "clusters:\n  aurora-prod:\n    prometheus: {url}\n    gpu_vendor: nvidia\n    gpu_model: H100\n    node_label: Hostname\n    labels: {{cluster: aurora}}\n    episodes: {{GpuThermalEpisode: thermal}}\n  mi-prod:\n    prometheus: {url}\n    gpu_vendor: amd\n    gpu_model: MI300X\n    node_label: hostname\n    metric_prefix: amd_\n    labels: {{cluster: mi}}\n  sparse:\n    prometheus: {url}\n    gpu_vendor: nvidia\n    gpu_model: H100\n    node_label: Hostname\n    labels: {{cluster: sparse}}\n  bare:\n    prometheus: {url}\n    gpu_vendor: nvidia\n    gpu_model: H100\n    node_label: Hostname\n  gone:\n    prometheus: http://127.0.0.1:9\n    gpu_vendor: nvidia\n    gpu_model: H100\n    timeout_s: 2\n",
+        url = f.prom.url
+    ));
+    env
+}
+
+fn json(env: &Env, args: &[&str]) -> Value {
+    env.json(args)
+}
+
+/// The window around the thermal episode: 3h05m ago to 1h35m ago, in 60 s buckets.
+fn episode_window() -> Vec<String> {
+    let t = fleet().t;
+    vec!["--start".into(), iso(t - 3 * HOUR - 5 * MIN), "--end".into(), iso(t - HOUR - 35 * MIN), "--points".into(), "90".into()]
+}
+
+fn args<'a>(base: &[&'a str], extra: &'a [String]) -> Vec<&'a str> {
+    base.iter().copied().chain(extra.iter().map(String::as_str)).collect()
+}
+
+#[test]
+fn clusters_are_listed() {
+    let v = json(&env(), &["metrics", "clusters"]);
+    let names: Vec<&str> = v["clusters"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["aurora-prod", "mi-prod", "sparse", "bare", "gone"]);
+    assert_eq!(v["clusters"][1]["gpu_vendor"], "amd");
+}
+
+#[test]
+fn the_spec_thermal_episode_as_flags_on_the_workload() {
+    let w = episode_window();
+    let v = json(&env(), &args(&["metrics", "flags", "--cluster", "aurora-prod", "--kind", "Job", "--name", "train-llm"], &w));
+    assert_eq!(v["window"]["step_s"], 60);
+    assert_eq!(v["target"]["placement_source"], "history");
+    assert_eq!(v["checked"], serde_json::json!(["thermal", "power", "utilization", "comm", "host", "memory"]));
+    assert_eq!(v["unavailable"], serde_json::json!([]));
+    assert_eq!(v["clean"], false);
+    let flags = v["flags"].as_array().unwrap();
+    assert_eq!(flags.len(), 1, "one node of two is clean: {flags:?}");
+    let f = &flags[0];
+    assert_eq!(
+        (f["kind"].as_str(), f["severity"].as_str(), f["node"].as_str(), f["gpu"].as_str()),
+        (Some("thermal_throttle"), Some("high"), Some("n2"), Some("3"))
+    );
+    let minutes = f["minutes"].as_u64().unwrap();
+    assert!((40..=42).contains(&minutes), "{minutes} minutes");
+    assert_eq!(f["evidence"]["peak_temp_c"], 91.0);
+    assert!(f["evidence"]["reference_p95_c"].as_f64().is_some());
+    assert_eq!(f["clipped"], serde_json::json!({"start": false, "end": false}));
+    assert!(f["episode"]["from"].as_str().is_some() && f["episode"]["to"].as_str().is_some());
+    assert!(f["summary"].as_str().unwrap().starts_with("GPU 3 on n2 held at or above 83 °C for 4"), "{}", f["summary"]);
+    assert!(v["coverage"]["present"].as_array().unwrap().iter().any(|p| p == "health_episodes"));
+}
+
+#[test]
+fn a_flag_clipped_at_each_edge() {
+    let t = fleet().t;
+    // The window opens inside the episode.
+    let w = [iso(t - 3 * HOUR + 20 * MIN), iso(t - 2 * HOUR)];
+    let v =
+        json(&env(), &["metrics", "flags", "--cluster", "aurora-prod", "--node", "n2", "--start", &w[0], "--end", &w[1], "--points", "80"]);
+    let f = &v["flags"][0];
+    assert_eq!(f["clipped"], serde_json::json!({"start": true, "end": false}));
+    assert_eq!(f["from"], iso(t - 3 * HOUR + 20 * MIN));
+    assert!(f["summary"].as_str().unwrap().contains("before the window"), "{}", f["summary"]);
+    assert!(v["note"].as_str().unwrap().contains("clipped at the window start"), "{}", v["note"]);
+    // A hot spell still going at the window's end.
+    let v = json(
+        &env(),
+        &["metrics", "flags", "--cluster", "aurora-prod", "--node", "e1", "--start", &iso(t - HOUR), "--end", &iso(t), "--points", "60"],
+    );
+    let f = &v["flags"][0];
+    assert_eq!(f["kind"], "thermal_throttle");
+    assert_eq!(f["clipped"], serde_json::json!({"start": false, "end": true}));
+    assert!(v["note"].as_str().unwrap().contains("clipped at the window end"));
+}
+
+fn only_flag(node: &str) -> Value {
+    let t = fleet().t;
+    let v = json(
+        &env(),
+        &[
+            "metrics",
+            "flags",
+            "--cluster",
+            "aurora-prod",
+            "--node",
+            node,
+            "--start",
+            &iso(t - 3 * HOUR),
+            "--end",
+            &iso(t - HOUR),
+            "--points",
+            "96",
+        ],
+    );
+    let flags = v["flags"].as_array().unwrap();
+    assert_eq!(flags.len(), 1, "{node}: {flags:?}");
+    flags[0].clone()
+}
+
+#[test]
+fn the_other_five_kinds() {
+    let f = only_flag("p1");
+    assert_eq!((f["kind"].as_str(), f["severity"].as_str()), (Some("power_cap"), Some("high")));
+    assert_eq!(f["evidence"]["power_s"], 720.0, "DCGM violation counters are nanoseconds");
+    let f = only_flag("u1");
+    assert_eq!((f["kind"].as_str(), f["severity"].as_str()), (Some("utilization_collapse"), Some("warn")));
+    assert_eq!(f["evidence"]["reading"], "tensor_active_pct");
+    let f = only_flag("c1");
+    assert_eq!((f["kind"].as_str(), f["severity"].as_str(), f["gpu"].as_str()), (Some("comm_errors"), Some("high"), Some("1")));
+    assert_eq!(f["evidence"]["ecc_dbe"], 1.0);
+    assert_eq!(f["evidence"]["pcie_replay"], 5.0);
+    let f = only_flag("h1");
+    assert_eq!((f["kind"].as_str(), f["gpu"].clone()), (Some("host_pressure"), Value::Null));
+    assert_eq!(f["evidence"]["resource"], "cpu");
+    let f = only_flag("m1");
+    assert_eq!(f["kind"], "memory_pressure");
+    assert!((14..=16).contains(&f["minutes"].as_u64().unwrap()));
+}
+
+#[test]
+fn a_clean_node() {
+    let t = fleet().t;
+    let v = json(
+        &env(),
+        &["metrics", "flags", "--cluster", "aurora-prod", "--node", "n1", "--start", &iso(t - 3 * HOUR), "--end", &iso(t - HOUR)],
+    );
+    assert_eq!(v["clean"], true);
+    assert_eq!(v["flags"], serde_json::json!([]));
+    assert!(v["note"].as_str().unwrap().contains("Clean"));
+}
+
+#[test]
+fn node_readings_in_the_envelope() {
+    let w = episode_window();
+    let v = json(&env(), &args(&["metrics", "node", "--cluster", "aurora-prod", "--node", "n2"], &w));
+    for k in ["cluster", "gpu_vendor", "gpu_model", "window", "reference", "coverage", "note", "node", "gpus", "host", "health_episodes"] {
+        assert!(v.get(k).is_some(), "{k}");
+    }
+    assert_eq!(v["node"]["gpus"], 4);
+    let g3 = &v["gpus"]["3"];
+    assert_eq!(g3["peak_temp_c"], 91.0);
+    let temp = &g3["temp_c"];
+    assert_eq!(temp["values"].as_array().unwrap().len(), v["window"]["points"].as_u64().unwrap() as usize);
+    assert_eq!(temp["step_s"], v["window"]["step_s"]);
+    assert_eq!(g3["tensor_active_pct"]["mean"], 80.0);
+    assert_eq!(g3["throttle"]["thermal_s"], 0.0);
+    assert_eq!(g3["errors"]["pcie_recovery"], Value::Null, "NVIDIA has no PCIe recovery counter");
+    assert_eq!(g3["hbm_total_gib"].as_f64().unwrap().round(), 80.0);
+    assert!(v["host"]["pressure"]["io"]["mean"].as_f64().unwrap() > 1.9);
+    assert_eq!(v["health_episodes"][0]["kind"], "thermal");
+    let missing = v["coverage"]["missing"].as_array().unwrap();
+    assert!(missing.contains(&Value::from("north_south")));
+    assert!(!missing.contains(&Value::from("gpu_temp")));
+    // The table draws series as sparklines.
+    let out = env().run(&args(&["metrics", "node", "--cluster", "aurora-prod", "--node", "n2"], &w));
+    assert!(stdout(&out).chars().any(|c| ('▁'..='█').contains(&c)), "{}", stdout(&out));
+}
+
+#[test]
+fn a_cluster_without_labels_of_its_own() {
+    let v = json(&env(), &["metrics", "node", "--cluster", "bare", "--node", "n1", "--range", "1h"]);
+    assert_eq!(v["node"]["gpus"], 4);
+    assert!(v["reference"]["temp_p95_c"].as_f64().is_some());
+}
+
+#[test]
+fn an_amd_cluster_reads_what_amd_reports() {
+    let v = json(&env(), &["metrics", "node", "--cluster", "mi-prod", "--node", "mi-n1", "--range", "1h"]);
+    assert_eq!(v["gpu_vendor"], "amd");
+    let g = &v["gpus"]["0"];
+    assert_eq!(g["temp_c"]["mean"], 70.0);
+    assert_eq!(g["sm_clock_mhz"]["mean"], 2100.0);
+    assert_eq!(g["errors"]["pcie_recovery"], 0.0);
+    assert_eq!(g["errors"]["ecc_dbe"], 0.0);
+    assert_eq!(g["errors"]["link_crc"], Value::Null);
+    assert_eq!(g["errors"]["xid"], Value::Null);
+    assert_eq!(g["throttle"]["thermal_s"], Value::Null);
+    let missing = v["coverage"]["missing"].as_array().unwrap();
+    assert!(!missing.contains(&Value::from("throttle_violations")), "unavailable is not missing");
+    let f = json(&env(), &["metrics", "flags", "--cluster", "mi-prod", "--node", "mi-n1", "--range", "1h"]);
+    assert_eq!(f["unavailable"], serde_json::json!(["throttle_violations", "clock_events", "xid"]));
+    assert_eq!(f["checked"], serde_json::json!(["thermal", "utilization", "comm", "host", "memory"]));
+    assert_eq!(f["clean"], true);
+    assert!(f["note"].as_str().unwrap().contains("reports no throttle_violations, clock_events, xid"));
+}
+
+#[test]
+fn a_missing_family_keeps_clean_false() {
+    let v = json(&env(), &["metrics", "flags", "--cluster", "sparse", "--node", "s1", "--range", "1h"]);
+    assert_eq!(v["flags"], serde_json::json!([]));
+    assert_eq!(v["clean"], false);
+    assert!(v["note"].as_str().unwrap().contains("Checked but not answered"));
+    assert!(v["coverage"]["missing"].as_array().unwrap().contains(&Value::from("hbm")));
+    assert_eq!(v["coverage"]["present"], serde_json::json!(["gpu_temp"]));
+}
+
+#[test]
+fn workload_placement_from_history_and_from_current_pods() {
+    let v = json(&env(), &["metrics", "workload", "--cluster", "aurora-prod", "--kind", "Job", "--name", "train-llm", "--range", "1h"]);
+    assert_eq!(v["placement_source"], "history");
+    let pods: Vec<(&str, &str)> =
+        v["placement"].as_array().unwrap().iter().map(|p| (p["pod"].as_str().unwrap(), p["node"].as_str().unwrap())).collect();
+    assert_eq!(pods, [("train-llm-0", "n1"), ("train-llm-1", "n2")]);
+    assert_eq!(v["placement"][0]["phase"], "Running");
+    assert!(v["nodes"]["n1"]["gpus"]["0"]["sm_clock_mhz"].get("values").is_none(), "summary by default");
+    assert!(v["nodes"]["n1"]["gpus"]["0"]["temp_c"].get("values").is_some(), "temp_c keeps its values");
+    // A window with no scheduling history: the pods running now.
+    let t = fleet().t;
+    let v = json(
+        &env(),
+        &[
+            "metrics",
+            "workload",
+            "--cluster",
+            "aurora-prod",
+            "--kind",
+            "Job",
+            "--name",
+            "train-llm",
+            "--start",
+            &iso(t - 13 * 86_400),
+            "--end",
+            &iso(t - 12 * 86_400),
+        ],
+    );
+    assert_eq!(v["placement_source"], "current-pods");
+    assert_eq!(v["placement"].as_array().unwrap().len(), 2);
+}
+
+fn refused(env: &Env, args: &[&str], code: &str, status: u64, exit: i32) -> Value {
+    let mut all = vec!["-o", "json"];
+    all.extend_from_slice(args);
+    let out = env.run(&all);
+    assert_eq!(out.status.code(), Some(exit), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["error"]["code"], code, "{v}");
+    assert_eq!(v["error"]["status"], status);
+    v
+}
+
+#[test]
+fn each_refusal() {
+    let env = env();
+    refused(&env, &["metrics", "node", "--cluster", "aurora-prod", "--node", "n1\"} or vector(1) #"], "bad-request", 422, 2);
+    refused(&env, &["metrics", "node", "--cluster", "aurora-prod", "--node", "n1", "--points", "97"], "bad-request", 422, 2);
+    refused(
+        &env,
+        &["metrics", "node", "--cluster", "aurora-prod", "--node", "n1", "--start", "2026-01-01", "--end", "2026-01-20"],
+        "bad-request",
+        422,
+        2,
+    );
+    refused(&env, &["metrics", "node", "--cluster", "aurora-prod", "--node", "n1", "--range", "2h"], "bad-request", 422, 2);
+    refused(&env, &["metrics", "flags", "--cluster", "aurora-prod"], "bad-request", 422, 2);
+    refused(&env, &["metrics", "workload", "--cluster", "aurora-prod", "--kind", "CronJob", "--name", "x"], "bad-request", 422, 2);
+    refused(&env, &["metrics", "node", "--cluster", "nowhere", "--node", "n1"], "not-found", 404, 1);
+    refused(&env, &["metrics", "node", "--cluster", "aurora-prod", "--node", "n99", "--range", "1h"], "not-found", 404, 1);
+    refused(&env, &["metrics", "workload", "--cluster", "aurora-prod", "--kind", "Job", "--name", "never-ran"], "not-found", 404, 1);
+    let v = refused(&env, &["metrics", "node", "--cluster", "gone", "--node", "n1"], "metrics-unavailable", 503, 1);
+    assert!(v["error"]["message"].as_str().unwrap().contains("retry"));
+    fails(&env.run(&["metrics", "node", "--cluster", "gone", "--node", "n1"]), 1, "metrics-unavailable (503)");
+}
+
+#[test]
+fn free_promql() {
+    let env = env();
+    let v = json(
+        &env,
+        &[
+            "metrics",
+            "query",
+            "--cluster",
+            "aurora-prod",
+            "--range",
+            "1h",
+            "--points",
+            "12",
+            "avg by (Hostname) (DCGM_FI_DEV_POWER_USAGE{cluster=\"aurora\",Hostname=~\"n.\"})",
+        ],
+    );
+    assert_eq!(v["result_type"], "matrix");
+    assert_eq!(v["series_total"], 2);
+    assert_eq!(v["truncated"], false);
+    assert_eq!(v["series"][0]["values"].as_array().unwrap().len(), 13, "the inclusive [start, end] grid");
+    let v = json(&env, &["metrics", "query", "--cluster", "aurora-prod", "--instant", "count(DCGM_FI_DEV_GPU_TEMP{cluster=\"aurora\"})"]);
+    assert_eq!(v["series"][0]["value"], 14.0);
+    let v = json(&env, &["metrics", "query", "--cluster", "aurora-prod", "--instant", "DCGM_FI_DEV_NO_SUCH_METRIC"]);
+    assert_eq!(v["series_total"], 0);
+    assert!(v["note"].as_str().unwrap().contains("not an all-clear"));
+    let v = json(&env, &["metrics", "query", "--cluster", "aurora-prod", "--instant", "exa_test_many"]);
+    assert_eq!((v["series_total"].as_u64(), v["truncated"].as_bool(), v["series"].as_array().unwrap().len()), (Some(120), Some(true), 100));
+    let e = refused(&env, &["metrics", "query", "--cluster", "aurora-prod", "sum(rate(x[5m]"], "bad-request", 422, 2);
+    assert!(e["error"]["message"].as_str().unwrap().contains("parse error"), "Prometheus's own words: {e}");
+    let long = "x".repeat(4001);
+    refused(&env, &["metrics", "query", "--cluster", "aurora-prod", &long], "bad-request", 422, 2);
+}
