@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 pub enum Answer {
     /// Status, content type, body.
     Body(u16, &'static str, String),
+    /// Status, one extra header line, body.
+    WithHeader(u16, &'static str, String),
     /// Accept the connection and never answer.
     Silence,
     /// Claim and stream this many bytes.
@@ -89,6 +91,9 @@ fn serve(mut conn: TcpStream, answer: Answer, requests: Arc<Mutex<Vec<String>>>,
                 "HTTP/1.1 {status} X\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
                 body.len()
             );
+        }
+        Answer::WithHeader(status, header, body) => {
+            let _ = write!(conn, "HTTP/1.1 {status} X\r\n{header}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len());
         }
         Answer::Silence => {
             let until = Instant::now() + Duration::from_secs(20);

@@ -493,3 +493,22 @@ fn free_promql() {
     let long = "x".repeat(4001);
     refused(&env, &["metrics", "query", "--cluster", "aurora-prod", &long], "bad-request", 422, 2);
 }
+
+#[test]
+fn a_throttled_or_failing_prometheus() {
+    use crate::http::{Answer, Server};
+    let srv = Server::start(Answer::WithHeader(429, "Retry-After: 30", r#"{"status":"error","errorType":"too_many_requests","error":"slow down"}"#.into()));
+    let env = Env::new();
+    let cfg = |url: &str| format!("clusters:\n  busy:\n    prometheus: {url}\n    gpu_vendor: nvidia\n    gpu_model: H100\n");
+    env.config(&cfg(&srv.url("")));
+    let v = refused(&env, &["metrics", "query", "--cluster", "busy", "up"], "rate-limited", 429, 1);
+    assert!(v["error"]["message"].as_str().unwrap().contains("throttling"));
+    assert_eq!(v["error"]["retry_after"], "30", "Retry-After is passed on");
+    srv.set(Answer::Body(503, "text/plain", "down for maintenance".into()));
+    refused(&env, &["metrics", "query", "--cluster", "busy", "up"], "metrics-unavailable", 503, 1);
+    srv.set(Answer::Silence);
+    env.config(&format!("{}    timeout_s: 1\n", cfg(&srv.url(""))));
+    let started = std::time::Instant::now();
+    refused(&env, &["metrics", "query", "--cluster", "busy", "up"], "metrics-unavailable", 503, 1);
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+}
