@@ -66,7 +66,12 @@ impl Env {
     }
 
     pub fn cmd(&self) -> Command {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_exa"));
+        self.cmd_for(env!("CARGO_BIN_EXE_exa"))
+    }
+
+    /// Another program, in the same private environment.
+    pub fn cmd_for(&self, program: &str) -> Command {
+        let mut c = Command::new(program);
         for (k, _) in std::env::vars() {
             if k.starts_with("EXAMLOPS_") || CLEARED.contains(&k.as_str()) {
                 c.env_remove(&k);

@@ -447,3 +447,20 @@ fn a_measured_run_is_recorded() {
     let rep: Value = plain.json(&["report", "IDLE"]);
     assert_eq!(rep["groups"], serde_json::json!([]));
 }
+
+#[test]
+fn a_live_line_when_stderr_is_a_terminal() {
+    // `script` gives exa a terminal; the live line is redrawn in place with carriage returns.
+    let env = with_smi(H100).env("FAKE_SMI_POWER", "350");
+    let exa = env!("CARGO_BIN_EXE_exa");
+    let out = env
+        .cmd_for("script")
+        .args(["-qec", &format!("{exa} finops measure --interval 0.2 --duration 1s >/dev/null"), "/dev/null"])
+        .output()
+        .unwrap();
+    let seen = String::from_utf8_lossy(&out.stdout);
+    assert!(seen.contains("350 W") && seen.contains("kWh") && seen.contains('\r'), "{seen:?}");
+    // Without a terminal there is no live line.
+    let out = env.run(&["finops", "measure", "--interval", "0.2", "--duration", "1s"]);
+    assert!(!stderr(&out).contains('\r'));
+}

@@ -497,7 +497,11 @@ fn free_promql() {
 #[test]
 fn a_throttled_or_failing_prometheus() {
     use crate::http::{Answer, Server};
-    let srv = Server::start(Answer::WithHeader(429, "Retry-After: 30", r#"{"status":"error","errorType":"too_many_requests","error":"slow down"}"#.into()));
+    let srv = Server::start(Answer::WithHeader(
+        429,
+        "Retry-After: 30",
+        r#"{"status":"error","errorType":"too_many_requests","error":"slow down"}"#.into(),
+    ));
     let env = Env::new();
     let cfg = |url: &str| format!("clusters:\n  busy:\n    prometheus: {url}\n    gpu_vendor: nvidia\n    gpu_model: H100\n");
     env.config(&cfg(&srv.url("")));
