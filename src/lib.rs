@@ -44,7 +44,11 @@ pub fn run() -> ExitCode {
         }
     };
     let format = if cli.json { Format::Json } else { cli.output };
-    let settings = match Settings::from_cli(&cli) {
+    let reads_config = !matches!(
+        cli.command,
+        Command::Completions { .. } | Command::Man { .. } | Command::Config(ConfigCmd::Path | ConfigCmd::Init { .. })
+    );
+    let settings = match Settings::from_cli(&cli, reads_config) {
         Ok(s) => s,
         Err(e) => return fail(&anyhow::Error::new(e), format),
     };

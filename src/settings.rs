@@ -48,7 +48,9 @@ pub struct Settings {
 }
 
 impl Settings {
-    pub fn from_cli(cli: &Cli) -> Result<Settings, Error> {
+    /// Resolves the settings; with `read_config` false the config file is located but not read
+    /// (for `config path`, `config init`, `completions` and `man`, which must work when it is broken).
+    pub fn from_cli(cli: &Cli, read_config: bool) -> Result<Settings, Error> {
         let format = if cli.json { Format::Json } else { cli.output };
         let strict = if cli.strict {
             Sourced::new(true, Source::Flag)
@@ -71,10 +73,18 @@ impl Settings {
                 .ok_or_else(|| Error::Config("cannot find a home directory for the config file; pass --config".into()))?;
             Sourced::new(dir.join("finops.yaml"), Source::Default)
         };
-        if config_path.source != Source::Default && !config_path.value.exists() {
-            return Err(Error::Config(format!("config file {} (from {}) does not exist", config_path.value.display(), config_path.source)));
-        }
-        let loaded = config::load(&config_path.value)?;
+        let loaded = if read_config {
+            if config_path.source != Source::Default && !config_path.value.exists() {
+                return Err(Error::Config(format!(
+                    "config file {} (from {}) does not exist",
+                    config_path.value.display(),
+                    config_path.source
+                )));
+            }
+            config::load(&config_path.value)?
+        } else {
+            config::Loaded { exists: config_path.value.exists(), ..config::Loaded::default() }
+        };
         let db = match (&cli.db, env("EXAMLOPS_DB")) {
             (Some(p), _) => Some(Sourced::new(p.clone(), Source::Flag)),
             (None, Some(p)) => Some(Sourced::new(PathBuf::from(p), Source::Env)),

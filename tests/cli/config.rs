@@ -52,7 +52,9 @@ fn config_flag_and_env_choose_the_file() {
     let env2 = Env::new().env("EXAMLOPS_CONFIG", p.to_str().unwrap());
     let v: serde_json::Value = env2.json(&["config", "path"]);
     assert_eq!(v["source"], "env");
-    fails(&env.run(&["--config", "/nonexistent/finops.yaml", "config", "path"]), 2, "does not exist");
+    fails(&env.run(&["--config", "/nonexistent/finops.yaml", "config", "show"]), 2, "does not exist");
+    let v: serde_json::Value = env.json(&["--config", "/nonexistent/finops.yaml", "config", "path"]);
+    assert_eq!(v["exists"], false);
 }
 
 #[test]
@@ -92,4 +94,22 @@ fn show_gives_each_setting_and_its_source() {
     assert_eq!(v["cost"]["coefficients"]["cpu_rate"]["source"], "env");
     let out = env.run(&["config", "show"]);
     assert!(stdout(&out).contains("pue") && stdout(&out).contains("config"));
+}
+
+#[test]
+fn a_broken_config_can_still_be_found_and_replaced() {
+    let env = Env::new();
+    env.config("finops: [unclosed\n");
+    fails(&env.run(&["finops", "carbon", "providers"]), 2, "finops.yaml");
+    let v: serde_json::Value = env.json(&["config", "path"]);
+    assert_eq!(v["exists"], true);
+    assert!(env.run(&["completions", "bash"]).status.success());
+    assert!(env.run(&["man"]).status.success());
+    env.json::<serde_json::Value>(&["config", "init", "--force"]);
+    assert!(env.run(&["finops", "carbon", "providers"]).status.success());
+    // init makes a new file where --config points.
+    let fresh = env.dir.path().join("fresh/finops.yaml");
+    let v: serde_json::Value = env.json(&["--config", fresh.to_str().unwrap(), "config", "init"]);
+    assert_eq!(v["replaced"], false);
+    assert!(fresh.exists());
 }
