@@ -282,12 +282,14 @@ pub enum FlagTarget<'a> {
 }
 
 pub fn flags(settings: &Settings, cluster_name: &str, target: FlagTarget, w: &WindowArgs) -> Result<Answer, Error> {
-    let w = w.resolve().map_err(refuse)?;
+    let shown = w.resolve().map_err(refuse)?;
+    // Rules are judged on minute-scale buckets, not on the answer's points.
+    let w = shown.fine();
     if let FlagTarget::Node(n) = target {
         crate::metrics::check_name("node", n).map_err(refuse)?;
     }
     let t = cluster(settings, cluster_name)?;
-    let reference = read::reference(&t, &w).map_err(refuse)?;
+    let reference = read::reference(&t, &shown).map_err(refuse)?;
     // For each node: its readings, and when the workload's pods ran on it.
     type Running = Option<(i64, i64)>;
     let (target_json, data, running): (Value, Vec<NodeData>, Vec<Running>) = match target {
@@ -343,7 +345,7 @@ pub fn flags(settings: &Settings, cluster_name: &str, target: FlagTarget, w: &Wi
             checks.iter().map(|c| c.0).collect::<Vec<_>>().join(", ")
         ));
     }
-    let mut m = envelope(&t, &w, reference, &present, &notes);
+    let mut m = envelope(&t, &shown, reference, &present, &notes);
     m.insert("target".into(), target_json);
     m.insert("checked".into(), json!(checks.iter().map(|c| c.0).collect::<Vec<_>>()));
     m.insert("unavailable".into(), json!(t.catalog.unavailable));

@@ -1,7 +1,9 @@
 //! What each GPU maker's exporter calls each reading, as PromQL templates.
 //!
 //! `{sel}` is the label selector of the node (and the cluster's own
-//! labels), `{step}` the bucket width and `{win}` the window, in seconds.
+//! labels), `{step}` the bucket width, `{rate}` the range of a `rate()`
+//! (the bucket, but never under 3 minutes, so that it always holds two
+//! scrapes) and `{win}` the window, in seconds.
 
 use crate::config::Cluster;
 
@@ -212,7 +214,7 @@ pub fn for_cluster(c: &Cluster) -> Catalog {
 /// node_exporter's readings of the host, the same for every maker.
 fn host() -> Vec<Reading> {
     vec![
-        r("host_cpu", "host.cpu_busy_pct", "100 * (1 - avg(rate(node_cpu_seconds_total{{hsel},mode=\"idle\"}[{step}s])))", Kind::HostGauge),
+        r("host_cpu", "host.cpu_busy_pct", "100 * (1 - avg(rate(node_cpu_seconds_total{{hsel},mode=\"idle\"}[{rate}s])))", Kind::HostGauge),
         r(
             "host_cpu",
             "host.load_per_core",
@@ -222,26 +224,26 @@ fn host() -> Vec<Reading> {
         r(
             "host_pressure",
             "host.pressure.cpu",
-            "100 * sum(rate(node_pressure_cpu_waiting_seconds_total{{hsel}}[{step}s]))",
+            "100 * sum(rate(node_pressure_cpu_waiting_seconds_total{{hsel}}[{rate}s]))",
             Kind::HostGauge,
         ),
         r(
             "host_pressure",
             "host.pressure.memory",
-            "100 * sum(rate(node_pressure_memory_waiting_seconds_total{{hsel}}[{step}s]))",
+            "100 * sum(rate(node_pressure_memory_waiting_seconds_total{{hsel}}[{rate}s]))",
             Kind::HostGauge,
         ),
-        r("host_pressure", "host.pressure.io", "100 * sum(rate(node_pressure_io_waiting_seconds_total{{hsel}}[{step}s]))", Kind::HostGauge),
+        r("host_pressure", "host.pressure.io", "100 * sum(rate(node_pressure_io_waiting_seconds_total{{hsel}}[{rate}s]))", Kind::HostGauge),
         r(
             "host_nic",
             "host.nic.rx_mbps",
-            "sum(rate(node_network_receive_bytes_total{{hsel},device!=\"lo\"}[{step}s])) * 8 / 1e6",
+            "sum(rate(node_network_receive_bytes_total{{hsel},device!=\"lo\"}[{rate}s])) * 8 / 1e6",
             Kind::HostGauge,
         ),
         r(
             "host_nic",
             "host.nic.tx_mbps",
-            "sum(rate(node_network_transmit_bytes_total{{hsel},device!=\"lo\"}[{step}s])) * 8 / 1e6",
+            "sum(rate(node_network_transmit_bytes_total{{hsel},device!=\"lo\"}[{rate}s])) * 8 / 1e6",
             Kind::HostGauge,
         ),
         Reading {

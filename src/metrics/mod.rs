@@ -128,6 +128,15 @@ impl Window {
         Ok(Window { start, end, step_s, points })
     }
 
+    /// The same span in buckets of a minute or more (at most 1440 of them), on which the
+    /// flag rules ("held for at least 5 minutes") are judged, whatever points the answer shows.
+    pub fn fine(&self) -> Window {
+        let span = self.span();
+        let step_s = ((span + 1439) / 1440 + 29) / 30 * 30;
+        let step_s = step_s.max(60).min(self.step_s);
+        Window { start: self.start, end: self.end, step_s, points: ((span + step_s - 1) / step_s) as u32 }
+    }
+
     /// The end of bucket `i`.
     pub fn at(&self, i: u32) -> i64 {
         self.start + self.step_s * (i64::from(i) + 1)
@@ -200,6 +209,10 @@ mod tests {
         let w = Window::resolve(Some("7d"), None, None, Some(96), 1_000_000).unwrap();
         assert_eq!(w.step_s, 6300);
         assert!(Window::resolve(Some("2h"), None, None, None, 0).is_err());
+        let w = Window::resolve(Some("6h"), None, None, None, 100_000).unwrap().fine();
+        assert_eq!((w.step_s, w.points), (60, 360));
+        let w = Window::resolve(Some("7d"), None, None, None, 1_000_000).unwrap().fine();
+        assert_eq!((w.step_s, w.points), (420, 1440));
         assert!(Window::resolve(None, None, None, Some(97), 0).is_err());
         assert!(Window::resolve(None, Some("2026-01-01"), Some("2026-01-20"), None, 0).is_err());
         assert!(Window::resolve(None, Some("2026-01-02"), Some("2026-01-01"), None, 0).is_err());

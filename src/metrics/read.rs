@@ -59,6 +59,7 @@ impl<'a> Target<'a> {
         };
         put(put(template.to_string(), "sel", &sel), "hsel", &hsel)
             .replace("{step}", &w.step_s.to_string())
+            .replace("{rate}", &w.step_s.max(180).to_string())
             .replace("{win}", &w.span().to_string())
     }
 }

@@ -157,6 +157,9 @@ fn fleet() -> &'static Fleet {
         host(&mut s, "Hostname", "h1", "aurora", &move |x| if mid(x, 20 * MIN) { 0.5 } else { 0.01 });
         dcgm(&mut s, "m1", "0", &|_| 60.0, &calm, &move |x| if mid(x, 15 * MIN) { 79_000.0 } else { 40_000.0 }, &none);
         host(&mut s, "Hostname", "m1", "aurora", &|_| 0.01);
+        // A six-minute hot spell: shorter than one bucket of a 6h window at 48 points.
+        dcgm(&mut s, "s6", "0", &move |x| if (t - 2 * HOUR..t - 2 * HOUR + 6 * MIN).contains(&x) { 90.0 } else { 60.0 }, &calm, &fb, &none);
+        host(&mut s, "Hostname", "s6", "aurora", &|_| 0.01);
         // A hot spell running past the end of the data, for a flag clipped at the window's end.
         dcgm(&mut s, "e1", "0", &move |x| if x >= t - 10 * MIN { 90.0 } else { 60.0 }, &calm, &fb, &none);
         host(&mut s, "Hostname", "e1", "aurora", &|_| 0.01);
@@ -314,6 +317,18 @@ fn the_other_five_kinds() {
     let f = only_flag("m1");
     assert_eq!(f["kind"], "memory_pressure");
     assert!((14..=16).contains(&f["minutes"].as_u64().unwrap()));
+}
+
+#[test]
+fn rules_are_judged_per_minute_whatever_the_points() {
+    let v = json(&env(), &["metrics", "flags", "--cluster", "aurora-prod", "--node", "s6", "--range", "6h"]);
+    assert_eq!(v["window"]["step_s"], 450, "the answer's window is the one asked for");
+    let f = &v["flags"][0];
+    assert_eq!((f["kind"].as_str(), f["severity"].as_str()), (Some("thermal_throttle"), Some("warn")));
+    assert_eq!(f["minutes"], 6);
+    // The 41-minute episode measures 41 minutes in the default window too.
+    let v = json(&env(), &["metrics", "flags", "--cluster", "aurora-prod", "--node", "n2"]);
+    assert!((40..=42).contains(&v["flags"][0]["minutes"].as_u64().unwrap()), "{}", v["flags"][0]);
 }
 
 #[test]
@@ -482,7 +497,7 @@ fn free_promql() {
     assert_eq!(v["truncated"], false);
     assert_eq!(v["series"][0]["values"].as_array().unwrap().len(), 13, "the inclusive [start, end] grid");
     let v = json(&env, &["metrics", "query", "--cluster", "aurora-prod", "--instant", "count(DCGM_FI_DEV_GPU_TEMP{cluster=\"aurora\"})"]);
-    assert_eq!(v["series"][0]["value"], 14.0);
+    assert_eq!(v["series"][0]["value"], 15.0);
     let v = json(&env, &["metrics", "query", "--cluster", "aurora-prod", "--instant", "DCGM_FI_DEV_NO_SUCH_METRIC"]);
     assert_eq!(v["series_total"], 0);
     assert!(v["note"].as_str().unwrap().contains("not an all-clear"));
