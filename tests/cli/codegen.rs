@@ -55,3 +55,15 @@ fn man_page_of_a_subcommand() {
     assert!(stdout(&out).contains(".TH exa-finops-carbon-estimate"));
     assert_eq!(Env::new().run(&["man", "nope"]).status.code(), Some(2));
 }
+
+#[test]
+fn estimate_help_text() {
+    let out = Env::new().run(&["finops", "carbon", "estimate", "--help"]);
+    insta::assert_snapshot!(stdout(&out));
+}
+
+#[test]
+fn refusal_message() {
+    let out = Env::new().run(&["finops", "carbon", "estimate", "--cpu-hours", "32", "--provider", "ccf-like"]);
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.stderr));
+}
