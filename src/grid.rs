@@ -7,7 +7,7 @@
 //! leaves the request: not in output, messages or the cache.
 
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
@@ -310,7 +310,7 @@ fn cache_path(ep: &Endpoint) -> Option<PathBuf> {
     Some(dir.join(format!("{}.json", key.trim_start_matches("fnv1a64:"))))
 }
 
-fn read_cache(path: &PathBuf, ep: &Endpoint, now: u64) -> Option<CacheEntry> {
+fn read_cache(path: &Path, ep: &Endpoint, now: u64) -> Option<CacheEntry> {
     let entry: CacheEntry = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
     let fresh = entry.fetched_at <= now && now - entry.fetched_at < CACHE_TTL_S;
     (fresh && entry.url == redact(&ep.url) && entry.zone == ep.zone && entry.reading.value.is_finite() && entry.reading.value > 0.0)
@@ -318,16 +318,8 @@ fn read_cache(path: &PathBuf, ep: &Endpoint, now: u64) -> Option<CacheEntry> {
 }
 
 /// Best effort: a cache that cannot be written only costs a later request.
-fn write_cache(path: &PathBuf, entry: &CacheEntry) {
-    let Some(dir) = path.parent() else { return };
-    if std::fs::create_dir_all(dir).is_err() {
-        return;
-    }
-    let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
-    let body = serde_json::to_vec(entry).expect("cache entries serialise");
-    if std::fs::write(&tmp, body).and_then(|()| std::fs::rename(&tmp, path)).is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
+fn write_cache(path: &Path, entry: &CacheEntry) {
+    let _ = crate::files::write_atomic(path, &serde_json::to_vec(entry).expect("cache entries serialise"));
 }
 
 #[cfg(test)]

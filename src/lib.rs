@@ -9,6 +9,7 @@ pub mod codegen;
 pub mod commands;
 pub mod config;
 pub mod error;
+pub mod files;
 pub mod formula;
 pub mod gpu;
 pub mod grid;
@@ -148,7 +149,7 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
     }
     let text = output::render(&report, s.format)?;
     match &m.report {
-        Some(path) => output::write_file(path, text.as_bytes())
+        Some(path) => files::write_atomic(path, text.as_bytes())
             .map_err(|e| Error::Failed(format!("cannot write the report {}: {e}", path.display())))?,
         None if m.command.is_empty() => output::write_stdout(text.as_bytes())?,
         None => eprint!("{text}"),

@@ -35,6 +35,19 @@ pub fn now_unix() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
 }
 
+/// Serialises seconds since the epoch as ISO 8601 text (`#[serde(serialize_with = "...")]`).
+pub fn serialize_iso<S: serde::Serializer>(t: &i64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&iso8601(*t))
+}
+
+/// The same for an optional time: null when absent.
+pub fn serialize_iso_opt<S: serde::Serializer>(t: &Option<i64>, s: S) -> Result<S::Ok, S::Error> {
+    match t {
+        Some(t) => s.serialize_str(&iso8601(*t)),
+        None => s.serialize_none(),
+    }
+}
+
 /// Parses `2026-11-01`, `2026-11-01T12:00:00Z` or `2026-11-01 12:00` (UTC) to seconds since the epoch.
 pub fn parse_utc(s: &str) -> Result<i64, String> {
     let bad = || format!("'{s}' is not a UTC date or time like 2026-11-01 or 2026-11-01T12:00:00Z");

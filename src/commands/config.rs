@@ -75,13 +75,6 @@ pub fn init(settings: &Settings, force: bool) -> Result<Written, Error> {
     if exists && !force {
         return Err(Error::Refused(format!("{} already exists; pass --force to replace it", path.display())));
     }
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| Error::Failed(format!("cannot create {}: {e}", dir.display())))?;
-    }
-    let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
-    std::fs::write(&tmp, STARTER).and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Error::Failed(format!("cannot write {}: {e}", path.display()))
-    })?;
+    crate::files::write_atomic(path, STARTER.as_bytes()).map_err(|e| Error::Failed(format!("cannot write {}: {e}", path.display())))?;
     Ok(Written { path: path.display().to_string(), replaced: exists })
 }

@@ -13,7 +13,7 @@ pub mod read;
 
 use serde::Serialize;
 
-use crate::time::{iso8601, parse_utc};
+use crate::time::parse_utc;
 
 /// A refusal, as the spec's table: its code, status and message.
 #[derive(Debug, Clone, Serialize)]
@@ -80,16 +80,12 @@ pub const MAX_SPAN_S: i64 = 14 * 86_400;
 /// The resolved window: buckets of `step_s` ending at `start + step_s`, ..., `end`.
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct Window {
-    #[serde(serialize_with = "as_iso")]
+    #[serde(serialize_with = "crate::time::serialize_iso")]
     pub start: i64,
-    #[serde(serialize_with = "as_iso")]
+    #[serde(serialize_with = "crate::time::serialize_iso")]
     pub end: i64,
     pub step_s: i64,
     pub points: u32,
-}
-
-fn as_iso<S: serde::Serializer>(t: &i64, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&iso8601(*t))
 }
 
 impl Window {

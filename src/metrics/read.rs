@@ -9,7 +9,7 @@ use super::catalog::{self, Catalog, Kind};
 use super::prom::{Client, Series as PromSeries};
 use super::{check_name, Refusal, Series, Window};
 use crate::config::Cluster;
-use crate::time::iso8601;
+use crate::time::{serialize_iso, serialize_iso_opt};
 
 /// How many queries run at once against one Prometheus.
 const PARALLEL: usize = 8;
@@ -94,22 +94,11 @@ pub fn run_all<T: Send>(jobs: Vec<Box<dyn FnOnce() -> Result<T, Refusal> + Send 
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Episode {
     pub kind: String,
-    #[serde(serialize_with = "iso")]
+    #[serde(serialize_with = "serialize_iso")]
     pub started: i64,
-    #[serde(serialize_with = "iso_opt")]
+    #[serde(serialize_with = "serialize_iso_opt")]
     pub ended: Option<i64>,
     pub detail: String,
-}
-
-fn iso<S: serde::Serializer>(t: &i64, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&iso8601(*t))
-}
-
-fn iso_opt<S: serde::Serializer>(t: &Option<i64>, s: S) -> Result<S::Ok, S::Error> {
-    match t {
-        Some(t) => s.serialize_str(&iso8601(*t)),
-        None => s.serialize_none(),
-    }
 }
 
 /// Everything read of one node over the window.
@@ -297,9 +286,9 @@ pub fn reference(t: &Target, w: &Window) -> Result<Option<f64>, Refusal> {
 pub struct Placement {
     pub pod: String,
     pub node: String,
-    #[serde(serialize_with = "iso_opt")]
+    #[serde(serialize_with = "serialize_iso_opt")]
     pub from: Option<i64>,
-    #[serde(serialize_with = "iso_opt")]
+    #[serde(serialize_with = "serialize_iso_opt")]
     pub to: Option<i64>,
     pub phase: Option<String>,
 }

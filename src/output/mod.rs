@@ -105,14 +105,6 @@ pub fn emit<R: Render + ?Sized>(report: &R, format: Format) -> anyhow::Result<()
     Ok(())
 }
 
-/// Writes a file whole or not at all: a temporary file beside it, then a rename.
-pub fn write_file(path: &std::path::Path, bytes: &[u8]) -> io::Result<()> {
-    let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
-    std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path)).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
-}
-
 /// Sampler diagnostics, as they happen: warnings and the live line on stderr.
 pub struct StderrHooks;
 
