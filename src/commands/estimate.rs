@@ -176,13 +176,14 @@ pub fn coefficients(
 }
 
 /// Refuses what the provider cannot price, rather than shrinking the figure.
-fn check_inputs(domain: Domain, p: &dyn Provider, gpu: f64, cpu: f64) -> Result<(), Error> {
+/// GPU work with a measured energy may be priced from `gpu_kwh` alone.
+fn check_inputs(domain: Domain, p: &dyn Provider, gpu: f64, cpu: f64, measured: bool) -> Result<(), Error> {
     let meta = p.meta();
     if cpu > 0.0 && !meta.accepts("cpu_hours") {
         let alt = Registry::cpu_capable(domain).map(|n| format!("; use a provider that can, e.g. --provider {n}")).unwrap_or_default();
         return Err(Error::Refused(format!("{domain} provider '{}' has no CPU-hours term and cannot price --cpu-hours{alt}", meta.name)));
     }
-    if gpu > 0.0 && !meta.accepts("gpu_hours") {
+    if gpu > 0.0 && !meta.accepts("gpu_hours") && !(measured && meta.accepts("gpu_kwh")) {
         return Err(Error::Refused(format!("{domain} provider '{}' has no GPU-hours term and cannot price --gpu-hours", meta.name)));
     }
     Ok(())
@@ -250,7 +251,7 @@ impl From<Error> for ComputeFail {
 
 fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu: f64, cpu: f64) -> Result<Estimate, ComputeFail> {
     let p = r.provider.as_ref();
-    check_inputs(domain, p, gpu, cpu)?;
+    check_inputs(domain, p, gpu, cpu, req.gpu_kwh.is_some())?;
     let (mut coefs, notes) = coefficients(settings, domain, p, &req.flags)?;
     if let Some(kwh) = req.gpu_kwh.filter(|_| domain == Domain::Carbon) {
         measured(p, &mut coefs, kwh, gpu)?;

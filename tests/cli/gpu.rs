@@ -417,6 +417,11 @@ fn estimate_takes_an_energy_measured_elsewhere() {
     close(e["coefficients"]["energy_coeff_kwh_per_gpu_hour"]["value"].as_f64().unwrap(), 0.6);
     close(e["outputs"]["kwh"].as_f64().unwrap(), 1.8);
     fails(&env.run(&["finops", "carbon", "estimate", "--gpu-kwh", "1.2"]), 2, "needs --gpu-hours");
+    // A formula priced on measured energy alone takes it.
+    env.config("finops:\n  carbon:\n    provider: expression\n    formulas:\n      kwh: \"gpu_kwh * pue\"\n      co2e_g: \"kwh * 100\"\n");
+    let e: Value = env.json(&["finops", "carbon", "estimate", "--gpu-hours", "2", "--gpu-kwh", "1.2"]);
+    close(e["outputs"]["kwh"].as_f64().unwrap(), 1.8);
+    fails(&env.run(&["finops", "carbon", "estimate", "--gpu-hours", "2"]), 1, "no GPU-hours term");
     fails(&env.run(&["finops", "carbon", "estimate", "--gpu-hours", "2", "--gpu-kwh", "1", "--gpu-tdp", "300"]), 2, "drop one");
 }
 
