@@ -260,7 +260,10 @@ fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
     let mut values = Values::default();
     values.inputs.insert("gpu_hours".into(), gpu);
     values.inputs.insert("cpu_hours".into(), cpu);
-    values.inputs.insert("gpu_kwh".into(), req.gpu_kwh.unwrap_or(0.0));
+    // Only a measured energy is an input; formulas read 0 for it otherwise, and the answer does not claim one.
+    if let Some(kwh) = req.gpu_kwh {
+        values.inputs.insert("gpu_kwh".into(), kwh);
+    }
     values.coefficients = coefs.iter().map(|(k, c)| (k.clone(), c.value)).collect();
     let outputs = p.compute(&values).map_err(|e| match e {
         ComputeError::Broken(why) => ComputeFail::Broken(why),
