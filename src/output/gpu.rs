@@ -151,17 +151,6 @@ impl Render for Measurement {
         for (label, est, err) in [("carbon", &self.carbon, &self.carbon_error), ("cost", &self.cost, &self.cost_error)] {
             match (est, err) {
                 (Some(e), _) => {
-                    let outputs: Vec<String> = e
-                        .outputs
-                        .iter()
-                        .filter(|(k, _)| e.domain.outputs().contains(&k.as_str()))
-                        .map(|(k, v)| match k.as_str() {
-                            "kwh" => format!("{v:.6} kWh"),
-                            "co2e_g" => format!("{v:.2} gCO2e"),
-                            "cost_usd" => format!("{v:.2} USD"),
-                            _ => format!("{k} {v}"),
-                        })
-                        .collect();
                     let measured: Vec<&str> = e
                         .coefficients
                         .iter()
@@ -169,8 +158,7 @@ impl Render for Measurement {
                         .map(|(k, _)| k.as_str())
                         .collect();
                     let m = if measured.is_empty() { String::new() } else { format!("; measured: {}", measured.join(", ")) };
-                    let _ =
-                        writeln!(out, "{label}: {} ({}, {}{m})", outputs.join(" · "), e.provider.name, super::pct(e.provider.uncertainty));
+                    let _ = writeln!(out, "{label}: {} ({}, {}{m})", e.headline(), e.provider.name, super::pct(e.provider.uncertainty));
                 }
                 (None, Some(err)) => {
                     let _ = writeln!(out, "{label}: not estimated ({err})");

@@ -9,7 +9,7 @@ use crate::commands::record::Recorded;
 use crate::store::report::{Group, Report};
 
 /// Carbon in the unit that reads best: g, kg or t.
-pub fn carbon(g: f64) -> String {
+fn carbon(g: f64) -> String {
     if g.abs() >= 1e6 {
         format!("{:.3} t", g / 1e6)
     } else if g.abs() >= 1e3 {
@@ -30,24 +30,13 @@ fn carbon_range(grp: &Group) -> String {
 impl Render for Recorded {
     fn render(&self, _: Style, out: &mut String) {
         let e = &self.estimate;
-        let what: Vec<String> = e
-            .outputs
-            .iter()
-            .filter(|(k, _)| e.domain.outputs().contains(&k.as_str()))
-            .map(|(k, v)| match k.as_str() {
-                "kwh" => format!("{v:.3} kWh"),
-                "co2e_g" => format!("{} CO2e", carbon(*v)),
-                "cost_usd" => format!("{v:.2} USD"),
-                _ => format!("{k} {v}"),
-            })
-            .collect();
         let run = self.run_id.as_ref().map(|r| format!(", run {r}")).unwrap_or_default();
         let _ = writeln!(
             out,
             "recorded #{} for {}{run}: {} ({} {}, {})",
             self.id,
             self.model,
-            what.join(" · "),
+            e.headline(),
             e.domain,
             e.provider.name,
             self.recorded_at

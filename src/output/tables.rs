@@ -10,7 +10,7 @@ use crate::commands::estimate::Estimate;
 use crate::commands::providers::ProviderList;
 use crate::commands::show::ProviderDetail;
 
-/// The unit and decimals an output is shown with.
+/// The unit and the fewest decimals an output is shown with.
 fn unit(output: &str) -> (&'static str, usize) {
     match output {
         "kwh" => ("kWh", 3),
@@ -20,13 +20,24 @@ fn unit(output: &str) -> (&'static str, usize) {
     }
 }
 
-fn shown(output: &str, v: f64) -> String {
+/// An output with its unit; small values keep three significant digits (0.000141 kWh, not 0.000).
+pub(super) fn shown(output: &str, v: f64) -> String {
     let (u, d) = unit(output);
-    let d = if output == "co2e_g" && v.abs() >= 100.0 { 0 } else { d };
+    let significant = if v == 0.0 { 0 } else { (2 - v.abs().log10().floor() as i64).clamp(0, 9) as usize };
+    let d = if output == "co2e_g" && v.abs() >= 100.0 { 0 } else { d.max(significant) };
     if u.is_empty() {
         num(v, d)
     } else {
         format!("{} {u}", num(v, d))
+    }
+}
+
+impl Estimate {
+    /// The required outputs in a line: `5.760 kWh · 1728 gCO2e`.
+    pub(super) fn headline(&self) -> String {
+        let parts: Vec<String> =
+            self.outputs.iter().filter(|(k, _)| self.domain.outputs().contains(&k.as_str())).map(|(k, v)| shown(k, *v)).collect();
+        parts.join(" · ")
     }
 }
 
@@ -39,9 +50,7 @@ impl Render for Estimate {
     fn render(&self, style: Style, out: &mut String) {
         let p = &self.provider;
         let _ = writeln!(out, "{} estimate · {} ({}, {})", title(self.domain.as_str()), p.name, p.kind, pct(p.uncertainty));
-        let headline: Vec<String> =
-            self.outputs.iter().filter(|(k, _)| self.domain.outputs().contains(&k.as_str())).map(|(k, v)| shown(k, *v)).collect();
-        let _ = writeln!(out, "{}", headline.join(" · "));
+        let _ = writeln!(out, "{}", self.headline());
         if let Some(r) = &self.fallback_reason {
             let _ = writeln!(out, "fell back from '{}': {r}", self.requested_provider.as_deref().unwrap_or("?"));
         }
