@@ -17,6 +17,11 @@ pub struct Sample {
     pub result: Result<Vec<Device>, String>,
 }
 
+/// Joules between two power readings `dt` seconds apart: their mean times the time.
+pub fn trapezoid(watts_a: f64, watts_b: f64, dt: f64) -> f64 {
+    (watts_a + watts_b) / 2.0 * dt
+}
+
 /// Joules in a kilowatt-hour.
 pub const J_PER_KWH: f64 = 3_600_000.0;
 
@@ -69,7 +74,7 @@ fn device(samples: &[Sample], index: u32) -> DeviceSummary {
         if let (Some(pa), Some(pb)) = (a.power_w, b.power_w) {
             let dt = pair[1].t - pair[0].t;
             if dt > 0.0 {
-                joules += (pa + pb) / 2.0 * dt;
+                joules += trapezoid(pa, pb, dt);
                 covered += dt;
             }
         }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::json;
 
-use super::energy::Sample;
+use super::energy::{trapezoid, Sample};
 use super::{GpuSource, SampleError};
 
 /// Failures in a row after which sampling stops.
@@ -87,10 +87,10 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
             Ok(devices) => {
                 failures = 0;
                 state = Some(State::Measured);
-                if let Some(prev) = samples.last().and_then(|s: &Sample| s.result.as_ref().ok().map(|d| (s.t, d.clone()))) {
+                if let Some(Sample { t: t0, result: Ok(prev) }) = samples.last() {
                     for d in &devices {
-                        if let (Some(b), Some(a)) = (d.power_w, prev.1.iter().find(|p| p.index == d.index).and_then(|p| p.power_w)) {
-                            energy_j += (a + b) / 2.0 * (t - prev.0);
+                        if let (Some(b), Some(a)) = (d.power_w, prev.iter().find(|p| p.index == d.index).and_then(|p| p.power_w)) {
+                            energy_j += trapezoid(a, b, t - t0);
                         }
                     }
                 }
