@@ -1,4 +1,4 @@
-//! Writing files whole or not at all.
+//! Files: writing them whole or not at all, and telling programs apart.
 
 use std::io;
 use std::path::Path;
@@ -13,4 +13,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path)).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })
+}
+
+/// True when `path` is a file this user may execute.
+pub fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }

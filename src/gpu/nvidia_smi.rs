@@ -46,7 +46,7 @@ pub struct NvidiaSmi {
 /// The first `nvidia-smi` on `PATH`.
 pub fn locate() -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join("nvidia-smi")).find(|p| crate::provider::plugin::is_executable(p))
+    std::env::split_paths(&path).map(|d| d.join("nvidia-smi")).find(|p| crate::files::is_executable(p))
 }
 
 impl NvidiaSmi {

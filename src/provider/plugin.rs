@@ -149,9 +149,3 @@ fn run(program: &Path, call: &str, request: &Value, timeout: Duration) -> Result
         format!("'{call}' did not print the promised JSON ({e}): {shown:?}")
     })
 }
-
-/// True when `path` is a file this user may execute.
-pub fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-}

@@ -18,9 +18,10 @@ use serde_json::Value;
 
 use super::doc::{self, BUILTINS};
 use super::formula::FormulaProvider;
-use super::plugin::{is_executable, Plugin};
+use super::plugin::Plugin;
 use super::{Coefficient, Domain, Kind, Meta, Provider};
 use crate::config::DomainConfig;
+use crate::files::is_executable;
 use crate::suggest::nearest;
 
 /// Default time a plugin may take for one call.
