@@ -173,7 +173,13 @@ pub fn node(t: &Target, node: &str, w: &Window) -> Result<NodeData, Refusal> {
         }));
     }
     let state_q = format!("max(kube_node_status_condition{{node=\"{}\",condition=\"Ready\",status=\"true\"}})", escape(node));
-    let got = run_all(jobs)?;
+    // The node's state and episodes are read alongside its readings, not after them.
+    let (got, state, found_episodes) = std::thread::scope(|s| {
+        let state = s.spawn(|| t.client.instant(&state_q, w.end));
+        let found = s.spawn(|| episodes(t, node, w));
+        (run_all(jobs), state.join().expect("query threads do not panic"), found.join().expect("query threads do not panic"))
+    });
+    let got = got?;
     let mut data = NodeData { name: node.to_string(), ..NodeData::default() };
     for g in got {
         match g {
@@ -208,14 +214,8 @@ pub fn node(t: &Target, node: &str, w: &Window) -> Result<NodeData, Refusal> {
     if data.present.is_empty() {
         return Err(Refusal::not_found(format!("node {node} has no readings in cluster {} over the window", t.name)));
     }
-    data.state = t.client.instant(&state_q, w.end)?.series().first().and_then(|s| s.samples.last()).map(|(_, v)| {
-        if *v >= 1.0 {
-            "ready"
-        } else {
-            "not-ready"
-        }
-    });
-    data.episodes = episodes(t, node, w)?;
+    data.state = state?.series().first().and_then(|s| s.samples.last()).map(|(_, v)| if *v >= 1.0 { "ready" } else { "not-ready" });
+    data.episodes = found_episodes?;
     if !t.cluster.episodes.is_empty() {
         data.present.insert("health_episodes");
     }

@@ -223,8 +223,14 @@ impl Registry {
             let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("?").to_string();
             entries.push(loaded(Kind::Yaml, Some(path.clone()), stem, load_file(ctx, &path)));
         }
-        for (name, path) in plugin_programs(ctx) {
-            entries.push(loaded(Kind::Plugin, Some(path.clone()), name.clone(), load_plugin(ctx, &name, &path)));
+        // Each plugin's `metadata` call runs at once, so one slow plugin costs its timeout once, not per plugin.
+        let programs = plugin_programs(ctx);
+        let answers: Vec<_> = std::thread::scope(|s| {
+            let handles: Vec<_> = programs.iter().map(|(name, path)| s.spawn(move || load_plugin(ctx, name, path))).collect();
+            handles.into_iter().map(|h| h.join().expect("plugin loaders do not panic")).collect()
+        });
+        for ((name, path), answer) in programs.into_iter().zip(answers) {
+            entries.push(loaded(Kind::Plugin, Some(path), name, answer));
         }
         // Decide who holds each name: built-ins always, then the first that loaded.
         for i in 0..entries.len() {
