@@ -14,3 +14,4 @@ mod metrics;
 mod prometheus;
 mod providers;
 mod records;
+mod strict;

@@ -1,0 +1,200 @@
+//! The documented JSON, decoded with `deny_unknown_fields` into the test's own
+//! structs: a field added, renamed or dropped by a refactor fails here.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+use crate::common::Env;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Estimate {
+    domain: String,
+    provider: Provider,
+    provider_source: String,
+    requested_provider: Option<String>,
+    fallback_reason: Option<String>,
+    inputs: BTreeMap<String, f64>,
+    coefficients: BTreeMap<String, Coef>,
+    outputs: BTreeMap<String, f64>,
+    range: Option<BTreeMap<String, [f64; 2]>>,
+    grid: Option<Grid>,
+    notes: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Provider {
+    name: String,
+    kind: String,
+    uncertainty: Option<f64>,
+    methodology: String,
+    source: Option<String>,
+    origin: Option<String>,
+    digest: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Coef {
+    value: f64,
+    source: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Grid {
+    origin: String,
+    value: f64,
+    url: Option<String>,
+    zone: Option<String>,
+    reading_time: Option<String>,
+    age_s: Option<u64>,
+    detail: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Providers {
+    domain: String,
+    default: String,
+    selected: Option<String>,
+    providers: Vec<Row>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Row {
+    name: String,
+    kind: String,
+    uncertainty: Option<f64>,
+    status: String,
+    reason: Option<String>,
+    default: bool,
+    origin: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Recorded {
+    id: i64,
+    model: String,
+    run_id: Option<String>,
+    recorded_at: String,
+    host: String,
+    db: String,
+    estimate: Estimate,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Report {
+    by: String,
+    filter: Filter,
+    db: String,
+    groups: Vec<Group>,
+    totals: Group,
+    range_method: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Filter {
+    model: Option<String>,
+    since: Option<i64>,
+    until: Option<i64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Group {
+    key: String,
+    runs: u64,
+    records: Counts,
+    gpu_hours: f64,
+    cpu_hours: f64,
+    kwh: Option<f64>,
+    co2e_g: Option<f64>,
+    co2e_range_g: Option<[f64; 2]>,
+    cost_usd: Option<f64>,
+    currency: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Counts {
+    carbon: u64,
+    cost: u64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ErrorBody {
+    error: ErrorInner,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ErrorInner {
+    kind: String,
+    message: String,
+}
+
+#[test]
+fn an_estimate_has_exactly_the_documented_fields() {
+    let env = Env::new();
+    let e: Estimate = env.json(&["finops", "carbon", "estimate", "--gpu-hours", "2", "--cpu-hours", "3", "--pue", "1.2"]);
+    assert_eq!((e.domain.as_str(), e.provider.name.as_str(), e.provider.kind.as_str()), ("carbon", "green-ai-default", "builtin"));
+    assert_eq!(e.provider_source, "default");
+    assert!(e.requested_provider.is_none() && e.fallback_reason.is_none() && e.grid.is_none() && e.notes.is_empty());
+    assert_eq!(e.coefficients["pue"].source, "flag");
+    assert_eq!(e.coefficients["gpu_tdp_watts"].source, "default");
+    assert_eq!(e.inputs.keys().collect::<Vec<_>>(), ["cpu_hours", "gpu_hours"]);
+    assert!(e.provider.digest.starts_with("fnv1a64:") && e.provider.origin.is_none() && e.provider.source.is_some());
+    assert_eq!(e.range.unwrap()["kwh"].len(), 2);
+    assert!(e.outputs["co2e_g"] > 0.0 && e.provider.uncertainty == Some(0.3) && !e.provider.methodology.is_empty());
+}
+
+#[test]
+fn an_env_coefficient_and_a_degraded_grid_reading_keep_their_shape() {
+    let env = Env::new().env("GPU_COST_PER_HOUR", "3").env("EXAMLOPS_CARBON_PROVIDER", "grid-live");
+    let c: Estimate = env.json(&["finops", "cost", "estimate", "--gpu-hours", "2"]);
+    assert_eq!(c.coefficients["gpu_rate"].source, "env");
+    assert_eq!(c.coefficients["gpu_rate"].value, 3.0);
+    let g: Estimate = env.json(&["finops", "carbon", "estimate", "--gpu-hours", "2"]);
+    assert_eq!(g.provider_source, "env");
+    let grid = g.grid.expect("grid-live says where its intensity came from");
+    assert_eq!(grid.origin, "default");
+    assert!(grid.url.is_none() && grid.zone.is_none() && grid.reading_time.is_none() && grid.age_s.is_none());
+    assert!(grid.detail.is_some() && grid.value > 0.0);
+}
+
+#[test]
+fn providers_records_reports_and_errors_have_exactly_the_documented_fields() {
+    let env = Env::new();
+    let p: Providers = env.json(&["finops", "cost", "providers"]);
+    assert_eq!((p.domain.as_str(), p.default.as_str(), p.selected), ("cost", "flat-rate", None));
+    let def = p.providers.iter().find(|r| r.default).unwrap();
+    assert_eq!((def.name.as_str(), def.kind.as_str(), def.status.as_str()), ("flat-rate", "builtin", "ok"));
+    assert!(def.reason.is_none() && def.origin.is_none() && def.uncertainty == Some(0.0));
+
+    let r: Recorded = env.json(&["finops", "carbon", "record", "M", "--gpu-hours", "1", "--run-id", "r1"]);
+    assert_eq!((r.id, r.model.as_str(), r.run_id.as_deref()), (1, "M", Some("r1")));
+    assert!(r.recorded_at.ends_with('Z') && !r.host.is_empty() && r.db.ends_with("records.sqlite3"));
+    assert_eq!(r.estimate.outputs["co2e_g"], 180.0);
+
+    let rep: Report = env.json(&["report"]);
+    assert_eq!((rep.by.as_str(), rep.groups.len(), rep.totals.key.as_str()), ("model", 1, "total"));
+    assert!(rep.filter.model.is_none() && rep.filter.since.is_none() && rep.filter.until.is_none());
+    let g = &rep.groups[0];
+    assert_eq!((g.key.as_str(), g.runs, g.records.carbon, g.records.cost), ("M", 1, 1, 0));
+    assert_eq!((g.gpu_hours, g.cpu_hours, g.kwh, g.co2e_g, g.cost_usd), (1.0, 0.0, Some(0.6), Some(180.0), None));
+    assert_eq!((g.co2e_range_g, g.currency.as_str()), (Some([126.0, 234.0]), "USD"));
+    assert!(rep.range_method.starts_with("linear") && rep.db == r.db);
+
+    let out = env.run(&["-o", "json", "finops", "carbon", "estimate"]);
+    assert_eq!(out.status.code(), Some(2));
+    let e: ErrorBody = serde_json::from_slice(&out.stdout).expect("an error body on stdout under -o json");
+    assert_eq!(e.error.kind, "usage");
+    assert!(e.error.message.contains("nothing to estimate"));
+}
