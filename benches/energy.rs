@@ -6,8 +6,8 @@
 //! `cargo bench --bench energy` prints the table quoted in the README. It
 //! measures accuracy, not speed: the numbers are the same on every machine.
 
-use exa::gpu::energy::{summarize, Sample, J_PER_KWH};
-use exa::gpu::Device;
+use exa::sources::gpu::energy::{summarize, Sample, J_PER_KWH};
+use exa::sources::gpu::Device;
 
 const RUN_S: f64 = 600.0;
 

@@ -8,10 +8,11 @@ use std::process::Command;
 use std::time::Duration;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use exa::model::ProviderKind as Kind;
 use exa::provider::doc;
 use exa::provider::plugin::Plugin;
 use exa::provider::registry::builtin;
-use exa::provider::{Domain, Kind, Provider, Values};
+use exa::provider::{Domain, Provider, Values};
 
 fn values(p: &dyn Provider) -> Values {
     let mut v = Values::default();

@@ -22,7 +22,7 @@ pub enum Error {
     Failed(String),
     /// A refusal of `exa metrics`, with the spec's code and status.
     #[error("{0}")]
-    Metrics(crate::metrics::Refusal),
+    Metrics(crate::sources::prometheus::Refusal),
 }
 
 impl Error {

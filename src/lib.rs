@@ -7,21 +7,19 @@
 pub mod cli;
 pub mod codegen;
 pub mod commands;
-pub mod config;
 pub mod error;
 pub mod files;
 pub mod formula;
-pub mod gpu;
-pub mod grid;
-pub mod metrics;
+pub mod model;
 pub mod num;
 pub mod output;
-pub mod process;
+pub mod pricing;
 pub mod provider;
 pub mod settings;
-pub mod signals;
+pub mod sources;
 pub mod store;
 pub mod suggest;
+pub mod text;
 pub mod time;
 
 use std::process::ExitCode;
@@ -29,8 +27,8 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use cli::{Carbon, Cli, Command, ConfigCmd, Cost, Finops, Format};
-use commands::estimate::Request;
 use error::Error;
+use model::Request;
 use output::{emit, Render, Text};
 use provider::Domain;
 use settings::Settings;
@@ -113,7 +111,7 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
         },
         Command::Metrics(m) => metrics(m, s),
         Command::Report(r) => show(commands::report::run(s, r.model.as_deref(), r.by, r.since.as_deref(), r.until.as_deref())?, s),
-        Command::Gpu => show(commands::gpu::run(None)?, s),
+        Command::Gpu => show(commands::gpu::run(commands::gpu::source(s))?, s),
         Command::Finops(Finops::Measure(m)) => measure(m, s),
         Command::Config(ConfigCmd::Path) => show(commands::config::path(s), s),
         Command::Config(ConfigCmd::Show) => show(commands::config::show(s)?, s),
@@ -128,21 +126,16 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
 }
 
 fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
-    if m.duration.is_some() && !m.command.is_empty() {
-        return Err(Error::Usage("--duration measures the node without a command; give one or the other".into()).into());
-    }
     let args = commands::measure::Args {
         command: m.command.clone(),
-        interval: m.interval,
         duration: m.duration,
         trace: m.trace.clone(),
-        power_cost_per_kwh: m.power_cost_per_kwh,
         carbon_provider: m.carbon_provider.clone(),
         cost_provider: m.cost_provider.clone(),
         live: std::io::IsTerminal::is_terminal(&std::io::stderr()),
         record: m.record.clone().map(|model| (model, m.run_id.clone())),
     };
-    let report = commands::measure::run(s, args, Box::new(output::StderrHooks))?;
+    let report = commands::measure::run(s, args, commands::gpu::source(s), Box::new(output::StderrHooks))?;
     let code = ExitCode::from(report.exit_status());
     for w in s.take_warnings() {
         eprintln!("warning: {w}");
@@ -176,7 +169,7 @@ fn metrics(m: &cli::MetricsCmd, s: &Settings) -> anyhow::Result<ExitCode> {
                 (None, Some(k), Some(nm)) => cm::FlagTarget::Workload { kind: k, namespace, name: nm },
                 _ => {
                     return Err(
-                        Error::Metrics(metrics::Refusal::bad_request("flags takes either --node or both --kind and --name".into())).into()
+                        Error::Metrics(model::Refusal::bad_request("flags takes either --node or both --kind and --name".into())).into()
                     )
                 }
             };

@@ -44,13 +44,7 @@ pub struct Cli {
     pub command: Command,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    Table,
-    Json,
-    /// Comma-separated values (`exa report` only).
-    Csv,
-}
+pub use crate::model::Format;
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -120,7 +114,7 @@ pub struct Measure {
     pub interval: Option<f64>,
 
     /// Without a command, measure the node this long (90s, 10m, 1.5h); Ctrl-C ends it early.
-    #[arg(long, value_name = "DURATION", value_parser = duration)]
+    #[arg(long, value_name = "DURATION", value_parser = duration, conflicts_with = "command")]
     pub duration: Option<std::time::Duration>,
 
     /// Write every sample to FILE as JSON lines, for plotting and re-analysis.
@@ -153,7 +147,7 @@ pub struct Measure {
 
     /// The command to run and measure, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
-    pub command: Vec<String>,
+    pub command: Vec<std::ffi::OsString>,
 }
 
 #[derive(Debug, Subcommand)]

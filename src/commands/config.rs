@@ -5,11 +5,11 @@ use std::path::Path;
 use indexmap::IndexMap;
 use serde::Serialize;
 
-use super::estimate::{self, Coef};
-use crate::config::STARTER;
 use crate::error::Error;
-use crate::provider::{Domain, Source};
-use crate::settings::{Settings, Sourced};
+use crate::model::{Coef, Domain, Source, Sourced};
+use crate::pricing;
+use crate::settings::config::STARTER;
+use crate::settings::Settings;
 
 #[derive(Debug, Serialize)]
 pub struct ConfigPath {
@@ -43,8 +43,8 @@ pub struct Effective {
 }
 
 fn domain(settings: &Settings, d: Domain) -> Result<DomainSettings, Error> {
-    let r = estimate::resolve(settings, d, None)?;
-    let (coefficients, notes) = estimate::coefficients(settings, d, r.provider.as_ref(), &[])?;
+    let r = pricing::resolve(settings, d, None)?;
+    let (coefficients, notes) = pricing::coefficients(settings, d, r.provider.as_ref(), &[])?;
     Ok(DomainSettings {
         provider: Sourced::new(r.provider.meta().name.clone(), r.source),
         fallback_reason: r.fallback_reason,

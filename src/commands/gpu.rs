@@ -3,11 +3,14 @@
 use serde::Serialize;
 
 use crate::error::Error;
-use crate::gpu::nvidia_smi::{NvidiaSmi, DEADLINE};
-use crate::gpu::{Aggregates, Device, GpuSource, SampleError};
+use crate::model::{Aggregates, Device};
+use crate::settings::Settings;
+use crate::sources::gpu::nvidia_smi::NvidiaSmi;
+use crate::sources::gpu::{GpuSource, SampleError};
 
+/// One reading of every device, and where it came from.
 #[derive(Debug, Serialize)]
-pub struct Reading {
+pub struct GpuReading {
     pub source: String,
     pub fields: &'static str,
     pub devices: Vec<Device>,
@@ -15,11 +18,23 @@ pub struct Reading {
     pub notes: Vec<String>,
 }
 
-pub fn run(deadline: Option<std::time::Duration>) -> Result<Reading, Error> {
-    let mut smi = NvidiaSmi::from_path(deadline.unwrap_or(DEADLINE)).map_err(|e| Error::Failed(e.to_string()))?;
-    let devices = smi.sample().map_err(|e| match e {
+/// The GPU source the settings choose, with their deadline: the same for `exa gpu` and `measure`.
+pub fn source(settings: &Settings) -> Result<Box<dyn GpuSource>, SampleError> {
+    NvidiaSmi::from_path(&settings.path, settings.gpu.timeout.value).map(|s| Box::new(s) as Box<dyn GpuSource>)
+}
+
+/// One reading of `source`.
+pub fn run(source: Result<Box<dyn GpuSource>, SampleError>) -> Result<GpuReading, Error> {
+    let mut src = source.map_err(|e| Error::Failed(e.to_string()))?;
+    let devices = src.sample().map_err(|e| match e {
         SampleError::NoDevices => Error::Failed("no GPU: nvidia-smi found no devices".into()),
         other => Error::Failed(format!("cannot read the GPUs: {other}")),
     })?;
-    Ok(Reading { source: smi.describe(), fields: smi.fields(), aggregates: Aggregates::of(&devices), devices, notes: smi.take_notices() })
+    Ok(GpuReading {
+        source: src.describe(),
+        fields: src.fields(),
+        aggregates: Aggregates::of(&devices),
+        devices,
+        notes: src.take_notices(),
+    })
 }

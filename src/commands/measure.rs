@@ -6,33 +6,34 @@
 //! command's. SIGINT, SIGTERM and SIGHUP reach the command, and what was
 //! measured up to then is still reported, marked interrupted.
 
+use std::ffi::OsString;
+use std::io::Write;
 use std::path::PathBuf;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
-
-use super::estimate::{self, Estimate, Request};
 use crate::error::Error;
-use crate::gpu::energy::{summarize, DeviceSummary};
-use crate::gpu::nvidia_smi::{NvidiaSmi, DEADLINE};
-use crate::gpu::sampler::{Hooks, Options, Sampler, State};
-use crate::provider::{Domain, Source};
-use crate::settings::{env_amount, Settings, Sourced};
-use crate::signals;
-use crate::store::{check_name, hostname, Measured, NewRecord, Store};
+use crate::model::{Cpu, Domain, Electricity, Estimate, Gpu, Measured, Measurement, NewRecord, Request, Stored};
+use crate::pricing;
+use crate::settings::Settings;
+use crate::sources::child::{own_cpu_s, Ended, Job};
+use crate::sources::gpu::energy::{summarize, DeviceSummary};
+use crate::sources::gpu::sampler::{Hooks, Options, Outcome, Sampler, State};
+use crate::sources::gpu::{GpuSource, SampleError};
+use crate::sources::signals;
+use crate::store::{self, check_name, hostname};
 use crate::time::{iso8601, now_unix};
 
-/// Default seconds between GPU readings.
-pub const INTERVAL_S: f64 = 5.0;
-
+/// What `measure` is asked to do; the interval and price are in `Settings`.
 pub struct Args {
-    pub command: Vec<String>,
-    pub interval: Option<f64>,
+    /// The command and its arguments, passed on as given (not necessarily UTF-8).
+    pub command: Vec<OsString>,
+    /// Without a command: how long to watch the node.
     pub duration: Option<Duration>,
+    /// A file for every sample, as JSON lines.
     pub trace: Option<PathBuf>,
-    pub power_cost_per_kwh: Option<f64>,
+    /// The carbon provider asked for.
     pub carbon_provider: Option<String>,
+    /// The cost provider asked for.
     pub cost_provider: Option<String>,
     /// Show a live line on stderr (only without a command, on a terminal).
     pub live: bool,
@@ -40,297 +41,44 @@ pub struct Args {
     pub record: Option<(String, Option<String>)>,
 }
 
-#[derive(Debug, Serialize)]
-pub struct Stored {
-    pub model: String,
-    pub run_id: Option<String>,
-    pub ids: Vec<i64>,
-    pub db: String,
-}
-
-#[derive(Debug, Serialize)]
-pub struct Gpu {
-    /// `measured` or `not measured`.
-    pub status: &'static str,
-    /// Why not, or what limited the measurement.
-    pub reason: Option<String>,
-    pub source: Option<String>,
-    pub fields: Option<&'static str>,
-    pub samples: usize,
-    pub missed: usize,
-    pub gave_up: bool,
-    pub devices: Vec<DeviceSummary>,
-    /// GPU energy only: the sum over devices that had a power reading.
-    pub energy_kwh: Option<f64>,
-    pub device_hours: Option<f64>,
-    pub mean_power_w: Option<f64>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct Cpu {
-    pub hours: f64,
-    pub user_s: f64,
-    pub system_s: f64,
-    pub source: &'static str,
-}
-
-#[derive(Debug, Serialize)]
-pub struct Electricity {
-    pub price_per_kwh: Sourced<f64>,
-    pub kwh: f64,
-    pub cost_usd: f64,
-    pub note: &'static str,
-}
-
-#[derive(Debug, Serialize)]
-pub struct Measurement {
-    pub command: Option<Vec<String>>,
-    pub exit_code: Option<i32>,
-    /// The signal that ended the command, if one did.
-    pub killed_by: Option<String>,
-    /// The signal that interrupted the run, if one did.
-    pub interrupted: Option<String>,
-    pub started_at: String,
-    pub duration_s: f64,
-    pub interval_s: Sourced<f64>,
-    pub gpu: Gpu,
-    pub cpu: Option<Cpu>,
-    pub carbon: Option<Estimate>,
-    pub carbon_error: Option<String>,
-    pub cost: Option<Estimate>,
-    pub cost_error: Option<String>,
-    pub electricity: Option<Electricity>,
-    /// The records written for --record.
-    pub recorded: Option<Stored>,
-    /// Why --record wrote nothing.
-    pub record_error: Option<String>,
-    /// CPU seconds exa itself used (user + system; nvidia-smi and the command not included).
-    pub exa_cpu_s: f64,
-}
-
-impl Measurement {
-    /// The status exa exits with: the command's (128 + signal when a signal ended it).
-    pub fn exit_status(&self) -> u8 {
-        self.exit_code.map_or(0, |c| u8::try_from(c).unwrap_or(1))
-    }
-}
-
-fn interval(flag: Option<f64>) -> Result<Sourced<f64>, Error> {
-    let (v, src) = match (flag, env_amount("EXAMLOPS_GPU_INTERVAL")?) {
-        (Some(f), _) => (f, Source::Flag),
-        (None, Some(e)) => (e, Source::Env),
-        (None, None) => (INTERVAL_S, Source::Default),
-    };
-    if v < 0.05 {
-        return Err(Error::Usage(format!("the sampling interval {v} s is too short (0.05 s at least)")));
-    }
-    Ok(Sourced::new(v, src))
-}
-
-struct Child {
-    pid: libc::pid_t,
-}
-
-/// Waits for the child without blocking: its wait status and resource use once it exited.
-fn poll(child: &Child) -> Option<(i32, libc::rusage)> {
-    let mut status = 0;
-    // SAFETY: wait4 writes into the two locals, which are valid for the call.
-    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    let r = unsafe { libc::wait4(child.pid, &mut status, libc::WNOHANG, &mut ru) };
-    (r == child.pid).then_some((status, ru))
-}
-
-fn seconds(tv: libc::timeval) -> f64 {
-    tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6
-}
-
-pub fn run(settings: &Settings, args: Args, hooks: Box<dyn Hooks>) -> Result<Measurement, Error> {
-    if let Some((model, run_id)) = &args.record {
-        check_name("model", model)?;
-        if let Some(r) = run_id {
-            check_name("run id", r)?;
-        }
-        settings.db_path()?;
-    }
-    let interval_s = interval(args.interval)?;
-    let price = match args.power_cost_per_kwh {
-        Some(p) => Some(Sourced::new(p, Source::Flag)),
-        None => env_amount("EXAMLOPS_POWER_COST_PER_KWH")?.map(|p| Sourced::new(p, Source::Env)),
-    };
-    let deadline = env_amount("EXAMLOPS_NVIDIA_SMI_TIMEOUT")?.filter(|t| *t > 0.0).map_or(DEADLINE, Duration::from_secs_f64);
-    let trace: Option<Box<dyn std::io::Write + Send>> = match &args.trace {
-        Some(p) => Some(Box::new(std::io::BufWriter::new(
-            std::fs::File::create(p).map_err(|e| Error::Failed(format!("cannot create the trace file {}: {e}", p.display())))?,
-        ))),
-        None => None,
-    };
-    let source = NvidiaSmi::from_path(deadline);
+/// Measures the run: every step below, in order.
+pub fn run(
+    settings: &Settings,
+    args: Args,
+    source: Result<Box<dyn GpuSource>, SampleError>,
+    hooks: Box<dyn Hooks>,
+) -> Result<Measurement, Error> {
+    check_record(settings, args.record.as_ref())?;
+    let trace = open_trace(args.trace.as_ref())?;
     signals::catch();
     let started_at = iso8601(now_unix());
     let start = Instant::now();
-    let child = match args.command.split_first() {
-        Some((program, rest)) => {
-            let c = Command::new(program).args(rest).spawn().map_err(|e| Error::Failed(format!("cannot run '{program}': {e}")))?;
-            Some(Child { pid: c.id() as libc::pid_t })
-        }
-        None => None,
-    };
-    let opts = Options { interval: Duration::from_secs_f64(interval_s.value), trace, live: args.live && child.is_none() };
+    let job = spawn(&args.command)?;
+    let opts = Options { interval: Duration::from_secs_f64(settings.gpu.interval.value), trace, live: args.live && job.is_none() };
     let (sampler, no_gpu) = match source {
-        Ok(smi) => (Some(Sampler::start(Box::new(smi), opts, hooks, start)), None),
+        Ok(s) => (Some(Sampler::start(s, opts, hooks, start)), None),
         Err(e) => (None, Some(e.to_string())),
     };
-
-    let mut interrupted = None;
-    let mut ended = None;
-    loop {
-        if let Some(c) = &child {
-            if let Some(done) = poll(c) {
-                ended = Some(done);
-                break;
-            }
-        } else if args.duration.is_some_and(|d| start.elapsed() >= d) {
-            break;
-        }
-        if let Some((sig, sent_by_a_process)) = signals::take() {
-            interrupted = Some(signals::name(sig));
-            match &child {
-                // A terminal's Ctrl-C reached the command already; anything else is passed on.
-                Some(c) if sent_by_a_process || sig != libc::SIGINT => {
-                    // SAFETY: kill(2) on the child's pid touches no memory.
-                    unsafe {
-                        libc::kill(c.pid, sig);
-                    }
-                }
-                Some(_) => {}
-                None => break,
-            }
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let (ended, interrupted) = wait(job.as_ref(), args.duration, start);
     let duration_s = start.elapsed().as_secs_f64();
-    let outcome = sampler.map(Sampler::finish);
-
-    let (exit_code, killed_by, cpu) = match ended {
-        Some((status, ru)) => {
-            let (code, killed) = if libc::WIFSIGNALED(status) {
-                let sig = libc::WTERMSIG(status);
-                (128 + sig, Some(signals::name(sig)))
-            } else {
-                (libc::WEXITSTATUS(status), None)
-            };
-            let (user_s, system_s) = (seconds(ru.ru_utime), seconds(ru.ru_stime));
-            let cpu =
-                Cpu { hours: (user_s + system_s) / 3600.0, user_s, system_s, source: "user + system time of the command and its children" };
-            (Some(code), killed, Some(cpu))
-        }
-        None => (None, None, None),
-    };
-
-    let gpu = match outcome {
-        None => Gpu { status: "not measured", reason: no_gpu, ..Gpu::empty() },
-        Some(o) => {
-            let devices = summarize(&o.samples);
-            let energy: Vec<&DeviceSummary> = devices.iter().filter(|d| d.energy_kwh.is_some()).collect();
-            let kwh = (!energy.is_empty()).then(|| energy.iter().filter_map(|d| d.energy_kwh).sum::<f64>());
-            let hours = (!energy.is_empty()).then(|| energy.iter().map(|d| d.covered_s).sum::<f64>() / 3600.0);
-            let (status, reason) = match (&o.state, kwh) {
-                (State::NoGpu(why), _) => ("not measured", Some(why.clone())),
-                (State::NeverStarted(why), _) => ("not measured", Some(format!("nvidia-smi never gave a reading: {why}"))),
-                (State::Measured, None) if devices.iter().all(|d| d.peak_power_w.is_none()) => {
-                    ("not measured", Some("no device reported its power".into()))
-                }
-                (State::Measured, None) => ("not measured", Some("fewer than two readings in a row: no interval to integrate".into())),
-                (State::Measured, Some(_)) if o.gave_up => {
-                    ("measured", Some("readings stopped after 5 failures in a row; the rest of the run is not counted".into()))
-                }
-                (State::Measured, Some(_)) => ("measured", None),
-            };
-            Gpu {
-                status,
-                reason,
-                source: Some(o.source),
-                fields: Some(o.fields),
-                samples: o.samples.iter().filter(|s| s.result.is_ok()).count(),
-                missed: o.samples.iter().filter(|s| s.result.is_err()).count(),
-                gave_up: o.gave_up,
-                mean_power_w: kwh.zip(hours).map(|(k, h)| k * 1000.0 / h),
-                energy_kwh: kwh,
-                device_hours: hours,
-                devices,
-            }
-        }
-    };
-
-    let gpu_hours = gpu.device_hours.unwrap_or(0.0);
-    let cpu_hours = cpu.as_ref().map_or(0.0, |c| c.hours);
-    let price_it = |domain: Domain, provider: &Option<String>| -> (Option<Estimate>, Option<String>) {
-        if gpu_hours <= 0.0 && cpu_hours <= 0.0 {
-            return (None, Some("nothing was measured: no GPU energy and no CPU time".into()));
-        }
-        let req = Request {
-            gpu_hours: Some(gpu_hours),
-            cpu_hours: Some(cpu_hours),
-            gpu_kwh: gpu.energy_kwh,
-            provider: provider.clone(),
-            flags: Vec::new(),
-        };
-        match estimate::run(settings, domain, &req) {
-            Ok(e) => (Some(e), None),
-            Err(e) => (None, Some(e.to_string())),
-        }
-    };
-    let (carbon, carbon_error) = price_it(Domain::Carbon, &args.carbon_provider);
-    let (cost, cost_error) = price_it(Domain::Cost, &args.cost_provider);
-    let electricity = price.zip(gpu.energy_kwh).map(|(p, kwh)| Electricity {
-        cost_usd: kwh * p.value,
-        price_per_kwh: p,
-        kwh,
-        note: "measured GPU energy times the price; CPU and RAM energy are not measured",
-    });
+    let gpu = gpu_of(sampler.map(Sampler::finish), no_gpu);
+    let cpu = ended.as_ref().map(cpu_of);
+    let (carbon, carbon_error) = price(settings, Domain::Carbon, args.carbon_provider.as_ref(), &gpu, cpu.as_ref());
+    let (cost, cost_error) = price(settings, Domain::Cost, args.cost_provider.as_ref(), &gpu, cpu.as_ref());
+    let electricity = electricity(settings, &gpu);
+    let measured = Measured { duration_s, device_count: gpu.devices.len(), gpu_kwh: gpu.energy_kwh };
     let (recorded, record_error) = match &args.record {
         None => (None, None),
-        Some((model, run_id)) => {
-            let measured = Measured { duration_s, device_count: gpu.devices.len(), gpu_kwh: gpu.energy_kwh };
-            let records: Vec<NewRecord> = [&carbon, &cost]
-                .into_iter()
-                .flatten()
-                .map(|e| NewRecord {
-                    model: model.clone(),
-                    run_id: run_id.clone(),
-                    recorded_at: now_unix(),
-                    host: hostname(),
-                    estimate: e.clone(),
-                    measured: Some(measured.clone()),
-                })
-                .collect();
-            if records.is_empty() {
-                let why = carbon_error.clone().unwrap_or_else(|| "no estimate to record".into());
-                settings.warn(format!("nothing recorded for {model}: {why}"));
-                (None, Some(why))
-            } else {
-                match settings
-                    .db_path()
-                    .and_then(Store::open)
-                    .and_then(|mut st| st.insert(&records).map(|ids| (ids, st.path.display().to_string())))
-                {
-                    Ok((ids, db)) => (Some(Stored { model: model.clone(), run_id: run_id.clone(), ids, db }), None),
-                    Err(e) => {
-                        settings.warn(format!("nothing recorded for {model}: {e}"));
-                        (None, Some(e.to_string()))
-                    }
-                }
-            }
-        }
+        Some((model, run_id)) => record(settings, model, run_id.as_ref(), [&carbon, &cost], carbon_error.as_deref(), measured),
     };
     Ok(Measurement {
-        command: (!args.command.is_empty()).then_some(args.command),
-        exit_code,
-        killed_by,
+        command: (!args.command.is_empty()).then(|| args.command.iter().map(|a| a.to_string_lossy().into_owned()).collect()),
+        exit_code: ended.map(|e| e.code),
+        killed_by: ended.and_then(|e| e.signal).map(signals::name),
         interrupted,
         started_at,
         duration_s,
-        interval_s,
+        interval_s: settings.gpu.interval.clone(),
         gpu,
         cpu,
         carbon,
@@ -344,29 +92,165 @@ pub fn run(settings: &Settings, args: Args, hooks: Box<dyn Hooks>) -> Result<Mea
     })
 }
 
-fn own_cpu_s() -> f64 {
-    // SAFETY: getrusage writes into the local, which is valid for the call.
-    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) } != 0 {
-        return 0.0;
+/// Refuses a bad model name, run id or database before anything runs.
+fn check_record(settings: &Settings, record: Option<&(String, Option<String>)>) -> Result<(), Error> {
+    let Some((model, run_id)) = record else { return Ok(()) };
+    check_name("model", model)?;
+    if let Some(r) = run_id {
+        check_name("run id", r)?;
     }
-    seconds(ru.ru_utime) + seconds(ru.ru_stime)
+    store::check_writable(settings.db_path()?)
 }
 
-impl Gpu {
-    fn empty() -> Gpu {
-        Gpu {
-            status: "not measured",
-            reason: None,
-            source: None,
-            fields: None,
-            samples: 0,
-            missed: 0,
-            gave_up: false,
-            devices: Vec::new(),
-            energy_kwh: None,
-            device_hours: None,
-            mean_power_w: None,
+fn open_trace(path: Option<&PathBuf>) -> Result<Option<Box<dyn Write + Send>>, Error> {
+    let Some(p) = path else { return Ok(None) };
+    let f = std::fs::File::create(p).map_err(|e| Error::Failed(format!("cannot create the trace file {}: {e}", p.display())))?;
+    Ok(Some(Box::new(std::io::BufWriter::new(f))))
+}
+
+fn spawn(command: &[OsString]) -> Result<Option<Job>, Error> {
+    let Some((program, rest)) = command.split_first() else { return Ok(None) };
+    Job::spawn(program, rest)
+        .map(Some)
+        .map_err(|e| Error::Failed(format!("cannot run '{}': {e}", crate::text::clean(&program.to_string_lossy()))))
+}
+
+/// Waits for the job to end (or the duration to pass), passing signals on.
+fn wait(job: Option<&Job>, duration: Option<Duration>, start: Instant) -> (Option<Ended>, Option<String>) {
+    let mut interrupted = None;
+    loop {
+        if let Some(j) = job {
+            if let Some(done) = j.poll() {
+                return (Some(done), interrupted);
+            }
+        } else if duration.is_some_and(|d| start.elapsed() >= d) {
+            return (None, interrupted);
+        }
+        if let Some((sig, sent_by_a_process)) = signals::take() {
+            interrupted = Some(signals::name(sig));
+            match job {
+                // A terminal's Ctrl-C reached the command already; anything else is passed on.
+                Some(j) if sent_by_a_process || sig != libc::SIGINT => j.signal(sig),
+                Some(_) => {}
+                None => return (None, interrupted),
+            }
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn cpu_of(e: &Ended) -> Cpu {
+    Cpu {
+        hours: (e.user_s + e.system_s) / 3600.0,
+        user_s: e.user_s,
+        system_s: e.system_s,
+        source: "user + system time of the command and its children",
+    }
+}
+
+/// What the sampler measured, and why not when it did not.
+fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>) -> Gpu {
+    let Some(o) = outcome else { return Gpu { status: "not measured", reason: no_gpu, ..Gpu::empty() } };
+    let devices = summarize(&o.samples);
+    let energy: Vec<&DeviceSummary> = devices.iter().filter(|d| d.energy_kwh.is_some()).collect();
+    let kwh = (!energy.is_empty()).then(|| energy.iter().filter_map(|d| d.energy_kwh).sum::<f64>());
+    let hours = (!energy.is_empty()).then(|| energy.iter().map(|d| d.covered_s).sum::<f64>() / 3600.0);
+    let (status, reason) = match (&o.state, kwh) {
+        (State::NoGpu(why), _) => ("not measured", Some(why.clone())),
+        (State::NeverStarted(why), _) => ("not measured", Some(format!("nvidia-smi never gave a reading: {why}"))),
+        (State::Measured, None) if devices.iter().all(|d| d.peak_power_w.is_none()) => {
+            ("not measured", Some("no device reported its power".into()))
+        }
+        (State::Measured, None) => ("not measured", Some("fewer than two readings in a row: no interval to integrate".into())),
+        (State::Measured, Some(_)) if o.gave_up => {
+            ("measured", Some("readings stopped after 5 failures in a row; the rest of the run is not counted".into()))
+        }
+        (State::Measured, Some(_)) => ("measured", None),
+    };
+    Gpu {
+        status,
+        reason,
+        source: Some(o.source),
+        fields: Some(o.fields),
+        samples: o.samples.iter().filter(|s| s.result.is_ok()).count(),
+        missed: o.samples.iter().filter(|s| s.result.is_err()).count(),
+        gave_up: o.gave_up,
+        mean_power_w: kwh.zip(hours).map(|(k, h)| k * 1000.0 / h),
+        energy_kwh: kwh,
+        device_hours: hours,
+        devices,
+    }
+}
+
+/// Prices the measured hours and energy in `domain`; an error is kept, not raised.
+fn price(
+    settings: &Settings,
+    domain: Domain,
+    provider: Option<&String>,
+    gpu: &Gpu,
+    cpu: Option<&Cpu>,
+) -> (Option<Estimate>, Option<String>) {
+    let gpu_hours = gpu.device_hours.unwrap_or(0.0);
+    let cpu_hours = cpu.map_or(0.0, |c| c.hours);
+    if gpu_hours <= 0.0 && cpu_hours <= 0.0 {
+        return (None, Some("nothing was measured: no GPU energy and no CPU time".into()));
+    }
+    let req = Request {
+        gpu_hours: Some(gpu_hours),
+        cpu_hours: Some(cpu_hours),
+        gpu_kwh: gpu.energy_kwh,
+        provider: provider.cloned(),
+        flags: Vec::new(),
+    };
+    match pricing::estimate(settings, domain, &req) {
+        Ok(e) => (Some(e), None),
+        Err(e) => (None, Some(e.to_string())),
+    }
+}
+
+fn electricity(settings: &Settings, gpu: &Gpu) -> Option<Electricity> {
+    let price = settings.power_cost_per_kwh.clone()?;
+    let kwh = gpu.energy_kwh?;
+    Some(Electricity {
+        cost_usd: kwh * price.value,
+        price_per_kwh: price,
+        kwh,
+        note: "measured GPU energy times the price; CPU and RAM energy are not measured",
+    })
+}
+
+/// Stores the run's estimates; a failure is a warning and a field of the report, never lost silently.
+fn record(
+    settings: &Settings,
+    model: &str,
+    run_id: Option<&String>,
+    estimates: [&Option<Estimate>; 2],
+    carbon_error: Option<&str>,
+    measured: Measured,
+) -> (Option<Stored>, Option<String>) {
+    let records: Vec<NewRecord> = estimates
+        .into_iter()
+        .flatten()
+        .map(|e| NewRecord {
+            model: model.to_string(),
+            run_id: run_id.cloned(),
+            recorded_at: now_unix(),
+            host: hostname(),
+            estimate: e.clone(),
+            measured: Some(measured.clone()),
+        })
+        .collect();
+    if records.is_empty() {
+        let why = carbon_error.map_or_else(|| "no estimate to record".to_string(), str::to_string);
+        settings.warn(format!("nothing recorded for {model}: {why}"));
+        return (None, Some(why));
+    }
+    let stored = settings.db_path().and_then(store::open).and_then(|mut st| st.insert(&records).map(|ids| (ids, st.location().0)));
+    match stored {
+        Ok((ids, db)) => (Some(Stored { model: model.to_string(), run_id: run_id.cloned(), ids, db }), None),
+        Err(e) => {
+            settings.warn(format!("nothing recorded for {model}: {e}"));
+            (None, Some(e.to_string()))
         }
     }
 }

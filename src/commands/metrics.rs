@@ -6,13 +6,13 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use crate::config::Cluster;
 use crate::error::Error;
-use crate::metrics::catalog::FAMILIES;
-use crate::metrics::flags::{self, Flag};
-use crate::metrics::read::{self, NodeData, Placement, Target};
-use crate::metrics::{Refusal, Series, Window};
-use crate::settings::{env, Settings};
+use crate::settings::config::Cluster;
+use crate::settings::Settings;
+use crate::sources::prometheus::catalog::FAMILIES;
+use crate::sources::prometheus::flags::{self, Flag};
+use crate::sources::prometheus::read::{self, NodeData, Placement, Target};
+use crate::sources::prometheus::{Refusal, Series, Window};
 use crate::time::now_unix;
 
 /// The window arguments every action takes.
@@ -50,7 +50,7 @@ fn cluster<'a>(settings: &'a Settings, name: &'a str) -> Result<Target<'a>, Erro
         refuse(Refusal::not_found(format!("no cluster named '{name}'; {hint}")))
     })?;
     let token = match &c.token_env {
-        Some(var) => Some(env(var).ok_or_else(|| Error::Config(format!("cluster {name}: its token variable {var} is not set")))?),
+        Some(var) => Some(settings.cluster_token(name, var)?),
         None => None,
     };
     Target::new(name, c, token).map_err(refuse)
@@ -180,7 +180,7 @@ fn node_block(t: &Target, d: &NodeData, summary: bool) -> Map<String, Value> {
     for r in t.catalog.readings.iter().filter(|r| r.field.starts_with("host.")) {
         let path = &r.field[5..];
         let v = match r.kind {
-            crate::metrics::catalog::Kind::HostGauge => series(d.host_series.get(r.field), path, summary),
+            crate::sources::prometheus::catalog::Kind::HostGauge => series(d.host_series.get(r.field), path, summary),
             _ => json!(d.host_values.get(r.field).copied().flatten()),
         };
         put(&mut host, path, v);
@@ -195,7 +195,7 @@ fn node_block(t: &Target, d: &NodeData, summary: bool) -> Map<String, Value> {
 pub fn node(settings: &Settings, cluster_name: &str, node: &str, w: &WindowArgs, detail: Option<&str>) -> Result<Answer, Error> {
     let summary = detail_is_summary(detail, false)?;
     let w = w.resolve().map_err(refuse)?;
-    crate::metrics::check_name("node", node).map_err(refuse)?;
+    crate::sources::prometheus::check_name("node", node).map_err(refuse)?;
     let t = cluster(settings, cluster_name)?;
     let d = read::node(&t, node, &w).map_err(refuse)?;
     let reference = read::reference(&t, &w).map_err(refuse)?;
@@ -286,7 +286,7 @@ pub fn flags(settings: &Settings, cluster_name: &str, target: FlagTarget, w: &Wi
     // Rules are judged on minute-scale buckets, not on the answer's points.
     let w = shown.fine();
     if let FlagTarget::Node(n) = target {
-        crate::metrics::check_name("node", n).map_err(refuse)?;
+        crate::sources::prometheus::check_name("node", n).map_err(refuse)?;
     }
     let t = cluster(settings, cluster_name)?;
     let reference = read::reference(&t, &shown).map_err(refuse)?;
@@ -370,7 +370,7 @@ pub fn query(settings: &Settings, cluster_name: &str, promql: &str, instant: boo
     let answer =
         if instant { t.client.instant(promql, w.end) } else { t.client.range(promql, w.start, *grid.last().unwrap_or(&w.end), w.step_s) }
             .map_err(refuse)?;
-    use crate::metrics::prom::Answer as A;
+    use crate::sources::prometheus::prom::Answer as A;
     let (result_type, mut series): (&str, Vec<Value>) = match answer {
         A::Scalar(_, v) => ("scalar", vec![json!({"value": v})]),
         A::Vector(s) => ("vector", s.into_iter().map(|s| json!({"labels": s.labels, "value": s.samples.last().map(|x| x.1)})).collect()),

@@ -3,13 +3,13 @@
 use serde::Serialize;
 
 use crate::provider::registry::Registry;
-use crate::provider::{Domain, Kind};
+use crate::provider::{Domain, ProviderKind};
 use crate::settings::{Settings, Sourced};
 
 #[derive(Debug, Serialize)]
 pub struct Row {
     pub name: String,
-    pub kind: Kind,
+    pub kind: ProviderKind,
     pub uncertainty: Option<f64>,
     /// ok, broken or shadowed.
     pub status: &'static str,
@@ -36,7 +36,7 @@ pub fn run(settings: &Settings, domain: Domain) -> ProviderList {
         .into_iter()
         .map(|e| Row {
             uncertainty: e.provider.as_ref().and_then(|p| p.meta().uncertainty),
-            default: e.kind == Kind::Builtin && e.name == domain.default_provider(),
+            default: e.kind == ProviderKind::Builtin && e.name == domain.default_provider(),
             status: e.status.label(),
             reason: e.status.reason().map(str::to_string),
             origin: e.origin.map(|o| o.display().to_string()),

@@ -2,11 +2,11 @@
 
 use serde::Serialize;
 
-use super::estimate::{self, Estimate, Request};
 use crate::error::Error;
-use crate::provider::Domain;
+use crate::model::{Domain, Estimate, NewRecord, Request};
+use crate::pricing;
 use crate::settings::Settings;
-use crate::store::{check_name, hostname, NewRecord, Store};
+use crate::store::{self, check_name, hostname};
 use crate::time::{iso8601, now_unix};
 
 #[derive(Debug, Serialize)]
@@ -26,8 +26,9 @@ pub fn run(settings: &Settings, domain: Domain, model: &str, run_id: Option<&str
     if let Some(r) = run_id {
         check_name("run id", r)?;
     }
-    let estimate = estimate::run(settings, domain, req)?;
-    let mut store = Store::open(settings.db_path()?)?;
+    store::check_writable(settings.db_path()?)?;
+    let estimate = pricing::estimate(settings, domain, req)?;
+    let mut store = store::open(settings.db_path()?)?;
     let now = now_unix();
     let host = hostname();
     let record = NewRecord {
@@ -45,7 +46,7 @@ pub fn run(settings: &Settings, domain: Domain, model: &str, run_id: Option<&str
         run_id: record.run_id,
         recorded_at: iso8601(now),
         host,
-        db: store.path.display().to_string(),
+        db: store.location().0,
         estimate: record.estimate,
     })
 }

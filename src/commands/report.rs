@@ -3,8 +3,8 @@
 use crate::cli::GroupBy;
 use crate::error::Error;
 use crate::settings::Settings;
+use crate::store;
 use crate::store::report::{self, By, Filter, Report};
-use crate::store::Store;
 use crate::time::parse_utc;
 
 pub fn run(settings: &Settings, model: Option<&str>, by: GroupBy, since: Option<&str>, until: Option<&str>) -> Result<Report, Error> {
@@ -20,9 +20,9 @@ pub fn run(settings: &Settings, model: Option<&str>, by: GroupBy, since: Option<
     };
     let filter = Filter { model: model.map(str::to_string), since, until };
     let path = settings.db_path()?;
-    if !path.exists() {
+    match store::open_read(path)? {
+        Some(ledger) => ledger.report(by, filter),
         // Nothing was ever recorded: report that, without creating a database.
-        return Ok(report::empty(by, filter, path));
+        None => Ok(report::empty(by, filter, path)),
     }
-    report::run(&Store::open(path)?, by, filter)
 }

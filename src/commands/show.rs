@@ -2,10 +2,11 @@
 
 use serde::Serialize;
 
-use super::estimate::ProviderInfo;
 use crate::error::Error;
+use crate::model::{Domain, ProviderInfo, ProviderKind};
+use crate::pricing;
 use crate::provider::registry::Registry;
-use crate::provider::{Coefficient, Domain};
+use crate::provider::Coefficient;
 use crate::settings::Settings;
 
 #[derive(Debug, Serialize)]
@@ -31,8 +32,8 @@ pub fn run(settings: &Settings, domain: Domain, name: &str) -> Result<ProviderDe
     let m = p.meta();
     Ok(ProviderDetail {
         domain,
-        provider: ProviderInfo::of(p.as_ref()),
-        default: m.name == domain.default_provider() && m.kind == crate::provider::Kind::Builtin,
+        provider: pricing::info(p.as_ref()),
+        default: m.name == domain.default_provider() && m.kind == ProviderKind::Builtin,
         accepts: m.accepts.clone(),
         outputs: m.outputs.clone(),
         live: m.live.clone(),

@@ -5,8 +5,8 @@ use std::fmt::Write;
 use comfy_table::Cell;
 
 use super::{num, Render, Style};
-use crate::commands::gpu::Reading;
-use crate::commands::measure::Measurement;
+use crate::commands::gpu::GpuReading;
+use crate::model::Measurement;
 
 fn opt(v: Option<f64>, digits: usize) -> String {
     v.map(|x| num(x, digits)).unwrap_or_default()
@@ -19,7 +19,7 @@ fn of(a: Option<f64>, b: Option<f64>, digits: usize) -> String {
     }
 }
 
-impl Render for Reading {
+impl Render for GpuReading {
     fn render(&self, style: Style, out: &mut String) {
         let mut t = style.table(&[
             "GPU",

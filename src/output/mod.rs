@@ -108,7 +108,7 @@ pub fn emit<R: Render + ?Sized>(report: &R, format: Format) -> anyhow::Result<()
 /// Sampler diagnostics, as they happen: warnings and the live line on stderr.
 pub struct StderrHooks;
 
-impl crate::gpu::sampler::Hooks for StderrHooks {
+impl crate::sources::gpu::sampler::Hooks for StderrHooks {
     fn warn(&self, message: &str) {
         eprintln!("warning: {message}");
     }

@@ -6,9 +6,9 @@ use comfy_table::Cell;
 
 use super::{num, pct, Render, Style};
 use crate::commands::config::{ConfigPath, Effective, Written};
-use crate::commands::estimate::Estimate;
 use crate::commands::providers::ProviderList;
 use crate::commands::show::ProviderDetail;
+use crate::model::Estimate;
 
 /// The unit and the fewest decimals an output is shown with.
 fn unit(output: &str) -> (&'static str, usize) {

@@ -10,7 +10,7 @@ use indexmap::IndexMap;
 use serde::Deserialize;
 
 use super::formula::FormulaProvider;
-use super::{Coefficient, Domain, Kind, Meta};
+use super::{Coefficient, Domain, Meta, ProviderKind};
 
 /// The built-in providers, as shipped in `providers/`.
 pub const BUILTINS: &[(&str, &str)] = &[
@@ -44,7 +44,7 @@ enum CoefDoc {
 }
 
 /// Parses and compiles a provider document. `origin` is `None` for built-ins.
-pub fn load(text: &str, kind: Kind, origin: Option<&Path>) -> Result<FormulaProvider, String> {
+pub fn load(text: &str, kind: ProviderKind, origin: Option<&Path>) -> Result<FormulaProvider, String> {
     let doc: Doc = serde_yaml_ng::from_str(text).map_err(|e| format!("not a provider document: {e}"))?;
     if doc.name.trim().is_empty() {
         return Err("its name is empty".into());
@@ -96,7 +96,7 @@ mod tests {
     #[test]
     fn every_builtin_loads() {
         for (path, text) in BUILTINS {
-            let p = load(text, Kind::Builtin, None).unwrap_or_else(|e| panic!("{path}: {e}"));
+            let p = load(text, ProviderKind::Builtin, None).unwrap_or_else(|e| panic!("{path}: {e}"));
             assert!(path.contains(&p.meta().name), "{path} is named {}", p.meta().name);
         }
     }

@@ -14,111 +14,11 @@ use std::fmt;
 use std::path::PathBuf;
 
 use indexmap::IndexMap;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 pub use registry::{Entry, Registry, Status};
 
-/// The inputs of a call, in the order formulas see them: device-hours,
-/// CPU-core-hours, and a GPU energy measured by exa or elsewhere (0 when none).
-pub const INPUTS: &[&str] = &["gpu_hours", "cpu_hours", "gpu_kwh"];
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Domain {
-    Carbon,
-    Cost,
-}
-
-impl Domain {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Domain::Carbon => "carbon",
-            Domain::Cost => "cost",
-        }
-    }
-
-    /// The outputs every provider of this domain must produce.
-    pub fn outputs(self) -> &'static [&'static str] {
-        match self {
-            Domain::Carbon => &["kwh", "co2e_g"],
-            Domain::Cost => &["cost_usd"],
-        }
-    }
-
-    pub fn default_provider(self) -> &'static str {
-        match self {
-            Domain::Carbon => "green-ai-default",
-            Domain::Cost => "flat-rate",
-        }
-    }
-
-    /// The environment variable that names this domain's provider.
-    pub fn provider_env(self) -> &'static str {
-        match self {
-            Domain::Carbon => "EXAMLOPS_CARBON_PROVIDER",
-            Domain::Cost => "EXAMLOPS_COST_PROVIDER",
-        }
-    }
-
-    /// Executables named `<prefix><name>` are this domain's plugins.
-    pub fn plugin_prefix(self) -> &'static str {
-        match self {
-            Domain::Carbon => "exa-carbon-",
-            Domain::Cost => "exa-cost-",
-        }
-    }
-}
-
-impl fmt::Display for Domain {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Kind {
-    Builtin,
-    Yaml,
-    Expression,
-    Plugin,
-}
-
-impl fmt::Display for Kind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Kind::Builtin => "builtin",
-            Kind::Yaml => "yaml",
-            Kind::Expression => "expression",
-            Kind::Plugin => "plugin",
-        })
-    }
-}
-
-/// Where a value came from. Every coefficient in an answer carries one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Source {
-    Default,
-    Env,
-    Config,
-    Flag,
-    Measured,
-    Live,
-}
-
-impl fmt::Display for Source {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Source::Default => "default",
-            Source::Env => "env",
-            Source::Config => "config",
-            Source::Flag => "flag",
-            Source::Measured => "measured",
-            Source::Live => "live",
-        })
-    }
-}
+pub use crate::model::{Domain, ProviderKind, Source, INPUTS};
 
 /// A coefficient a provider uses, with its default.
 #[derive(Debug, Clone, Serialize)]
@@ -138,7 +38,7 @@ pub struct Coefficient {
 #[derive(Debug, Clone)]
 pub struct Meta {
     pub name: String,
-    pub kind: Kind,
+    pub kind: ProviderKind,
     pub domain: Domain,
     /// Relative uncertainty (0.3 is ±30%); `None` when the author gave none.
     pub uncertainty: Option<f64>,

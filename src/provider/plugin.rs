@@ -20,9 +20,9 @@ use indexmap::IndexMap;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::process::{self, RunError};
+use crate::sources::child::{self, RunError};
 
-use super::{Coefficient, ComputeError, Domain, Kind, Meta, Provider, Values, INPUTS};
+use super::{Coefficient, ComputeError, Domain, Meta, Provider, ProviderKind, Values, INPUTS};
 
 /// The protocol version exa speaks.
 pub const PROTOCOL: u64 = 1;
@@ -85,7 +85,7 @@ impl Plugin {
         let bytes = std::fs::read(program).unwrap_or_default();
         let meta = Meta {
             name: name.to_string(),
-            kind: Kind::Plugin,
+            kind: ProviderKind::Plugin,
             domain,
             uncertainty: m.uncertainty,
             methodology: m.methodology,
@@ -133,7 +133,7 @@ impl Provider for Plugin {
 /// Runs `program call` with `request` on stdin; the parsed JSON on stdout, or why not.
 fn run(program: &Path, call: &str, request: &Value, timeout: Duration) -> Result<Value, String> {
     let body = request.to_string();
-    let done = process::run(program, &[call], Some(body.as_bytes()), Stdio::inherit(), timeout).map_err(|e| match e {
+    let done = child::run(program, &[call], Some(body.as_bytes()), Stdio::inherit(), timeout).map_err(|e| match e {
         RunError::Timeout(d) => format!("it did not answer '{call}' within {:.1} s and was killed", d.as_secs_f64()),
         other => other.to_string(),
     })?;

@@ -19,9 +19,9 @@ use serde_json::Value;
 use super::doc::{self, BUILTINS};
 use super::formula::FormulaProvider;
 use super::plugin::Plugin;
-use super::{Coefficient, Domain, Kind, Meta, Provider};
-use crate::config::DomainConfig;
+use super::{Coefficient, Domain, Meta, Provider, ProviderKind};
 use crate::files::is_executable;
+use crate::settings::config::DomainConfig;
 use crate::suggest::nearest;
 
 /// Default time a plugin may take for one call.
@@ -76,7 +76,7 @@ impl Status {
 /// One provider as listed.
 pub struct Entry {
     pub name: String,
-    pub kind: Kind,
+    pub kind: ProviderKind,
     pub origin: Option<PathBuf>,
     pub status: Status,
     pub provider: Option<Arc<dyn Provider>>,
@@ -87,7 +87,7 @@ pub struct Registry {
     pub entries: Vec<Entry>,
 }
 
-fn loaded(kind: Kind, origin: Option<PathBuf>, name: String, r: Result<Arc<dyn Provider>, String>) -> Entry {
+fn loaded(kind: ProviderKind, origin: Option<PathBuf>, name: String, r: Result<Arc<dyn Provider>, String>) -> Entry {
     match r {
         Ok(p) => Entry { name: p.meta().name.clone(), kind, origin, status: Status::Ok, provider: Some(p) },
         Err(why) => Entry { name, kind, origin, status: Status::Broken(why), provider: None },
@@ -106,7 +106,7 @@ fn builtins(domain: Domain) -> impl Iterator<Item = Arc<dyn Provider>> {
             .iter()
             .map(|(path, text)| {
                 // A built-in that does not load is a bug caught by the unit tests, never at a user's prompt.
-                let p = doc::load(text, Kind::Builtin, None).unwrap_or_else(|e| panic!("built-in {path}: {e}"));
+                let p = doc::load(text, ProviderKind::Builtin, None).unwrap_or_else(|e| panic!("built-in {path}: {e}"));
                 Arc::new(p) as Arc<dyn Provider>
             })
             .collect()
@@ -140,7 +140,7 @@ pub fn expression(ctx: &Context) -> Result<Arc<dyn Provider>, String> {
     }
     let meta = Meta {
         name: EXPRESSION.into(),
-        kind: Kind::Expression,
+        kind: ProviderKind::Expression,
         domain: ctx.domain,
         uncertainty: block.metadata.uncertainty,
         methodology: block.metadata.methodology.clone().unwrap_or_else(|| "formulas from the config file".into()),
@@ -158,7 +158,7 @@ pub fn expression(ctx: &Context) -> Result<Arc<dyn Provider>, String> {
 
 fn load_file(ctx: &Context, path: &Path) -> Result<Arc<dyn Provider>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let p = doc::load(&text, Kind::Yaml, Some(path)).map_err(|e| format!("{}: {e}", path.display()))?;
+    let p = doc::load(&text, ProviderKind::Yaml, Some(path)).map_err(|e| format!("{}: {e}", path.display()))?;
     if p.meta().domain != ctx.domain {
         return Err(format!("{} is a {} provider, not a {} one", path.display(), p.meta().domain, ctx.domain));
     }
@@ -214,14 +214,20 @@ impl Registry {
     /// Every provider of the domain, each with its status. Runs each plugin's `metadata`.
     pub fn list(ctx: &Context) -> Registry {
         let mut entries: Vec<Entry> = builtins(ctx.domain)
-            .map(|p| Entry { name: p.meta().name.clone(), kind: Kind::Builtin, origin: None, status: Status::Ok, provider: Some(p) })
+            .map(|p| Entry {
+                name: p.meta().name.clone(),
+                kind: ProviderKind::Builtin,
+                origin: None,
+                status: Status::Ok,
+                provider: Some(p),
+            })
             .collect();
         if !ctx.block.formulas.is_empty() || ctx.block.provider.as_deref() == Some(EXPRESSION) {
-            entries.push(loaded(Kind::Expression, None, EXPRESSION.into(), expression(ctx)));
+            entries.push(loaded(ProviderKind::Expression, None, EXPRESSION.into(), expression(ctx)));
         }
         for path in provider_files(ctx) {
             let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("?").to_string();
-            entries.push(loaded(Kind::Yaml, Some(path.clone()), stem, load_file(ctx, &path)));
+            entries.push(loaded(ProviderKind::Yaml, Some(path.clone()), stem, load_file(ctx, &path)));
         }
         // Each plugin's `metadata` call runs at once, so one slow plugin costs its timeout once, not per plugin.
         let programs = plugin_programs(ctx);
@@ -230,15 +236,15 @@ impl Registry {
             handles.into_iter().map(|h| h.join().expect("plugin loaders do not panic")).collect()
         });
         for ((name, path), answer) in programs.into_iter().zip(answers) {
-            entries.push(loaded(Kind::Plugin, Some(path), name, answer));
+            entries.push(loaded(ProviderKind::Plugin, Some(path), name, answer));
         }
         // Decide who holds each name: built-ins always, then the first that loaded.
         for i in 0..entries.len() {
-            if entries[i].kind == Kind::Builtin {
+            if entries[i].kind == ProviderKind::Builtin {
                 continue;
             }
             let name = entries[i].name.clone();
-            if entries[i].kind != Kind::Expression && reserved(ctx.domain, &name) {
+            if entries[i].kind != ProviderKind::Expression && reserved(ctx.domain, &name) {
                 if entries[i].status == Status::Ok {
                     entries[i].status = Status::Broken(format!("'{name}' is a built-in name and cannot be taken; rename this provider"));
                 }

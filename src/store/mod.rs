@@ -1,197 +1,44 @@
-//! Records in an embedded SQLite database, append-only.
+//! Records: a ledger behind one small trait, SQLite the embedded default.
 //!
-//! One row per record, written in one transaction, so a process killed
-//! mid-write leaves the record whole or absent. WAL mode and a busy timeout
-//! let many jobs on one node record at once. The schema has a version
-//! (`PRAGMA user_version`) and migrations from the first release; a file
-//! that is not SQLite, or from a newer exa, is an error and is never
-//! written to.
+//! A ledger is append-only: one transaction per call of `insert`, so a
+//! process killed mid-write leaves its records whole or absent. A newer
+//! schema than this exa knows is refused and never written to.
 
 pub mod report;
+pub mod sqlite;
 
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::path::Path;
 
-use rusqlite::{params, Connection, OpenFlags, TransactionBehavior};
-use serde::Serialize;
-
-use crate::commands::estimate::Estimate;
 use crate::error::Error;
+use crate::model::NewRecord;
+pub use sqlite::{Store, SCHEMA_VERSION};
 
-/// Schema migrations, in order; entry N takes a database from version N to N + 1.
-const MIGRATIONS: &[&str] = &[r#"
-CREATE TABLE records (
-    id               INTEGER PRIMARY KEY,
-    model            TEXT    NOT NULL,
-    run_id           TEXT,
-    recorded_at      INTEGER NOT NULL,            -- seconds since the epoch, UTC
-    host             TEXT    NOT NULL,
-    domain           TEXT    NOT NULL CHECK (domain IN ('carbon', 'cost')),
-    provider         TEXT    NOT NULL,
-    provider_kind    TEXT    NOT NULL,
-    provider_digest  TEXT    NOT NULL,
-    gpu_hours        REAL    NOT NULL CHECK (gpu_hours >= 0),
-    cpu_hours        REAL    NOT NULL CHECK (cpu_hours >= 0),
-    kwh              REAL,
-    co2e_g           REAL,
-    cost_usd         REAL,
-    uncertainty      REAL,
-    measured         INTEGER NOT NULL DEFAULT 0,
-    duration_s       REAL,
-    device_count     INTEGER,
-    measured_kwh     REAL
-);
--- The whole estimate as JSON (inputs, coefficients and their sources, outputs), apart so reports scan narrow rows.
-CREATE TABLE record_estimates (
-    record_id        INTEGER PRIMARY KEY REFERENCES records (id),
-    estimate         TEXT    NOT NULL
-);
-CREATE INDEX records_model_time ON records (model, recorded_at);
-CREATE INDEX records_time ON records (recorded_at);
-CREATE TRIGGER records_no_update BEFORE UPDATE ON records BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
-CREATE TRIGGER records_no_delete BEFORE DELETE ON records BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
-CREATE TRIGGER estimates_no_update BEFORE UPDATE ON record_estimates BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
-CREATE TRIGGER estimates_no_delete BEFORE DELETE ON record_estimates BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
-"#];
+/// Where a ledger lives, as a report shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location(pub String);
 
-/// The schema version this exa writes.
-pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
-
-/// The database file: `--db`, else `EXAMLOPS_DB`, else the user's data directory.
-pub fn default_path() -> Option<PathBuf> {
-    directories::ProjectDirs::from("", "", "examlops").map(|d| d.data_dir().join("records.sqlite3"))
+/// What every ledger does.
+pub trait Ledger {
+    /// Appends records, all or none; their ids in order.
+    fn insert(&mut self, records: &[NewRecord]) -> Result<Vec<i64>, Error>;
+    /// Totals over the records `filter` selects, grouped `by`.
+    fn report(&self, by: report::By, filter: report::Filter) -> Result<report::Report, Error>;
+    /// Where it lives.
+    fn location(&self) -> Location;
 }
 
-pub struct Store {
-    conn: Connection,
-    pub path: PathBuf,
+/// Opens the ledger at `path` to read: never creates, migrates or writes.
+/// `None` when there is nothing recorded there yet.
+pub fn open_read(path: &Path) -> Result<Option<Box<dyn Ledger>>, Error> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    Ok(Store::open_read(path)?.map(|s| Box::new(s) as Box<dyn Ledger>))
 }
 
-fn db_error(path: &Path, e: rusqlite::Error) -> Error {
-    let msg = e.to_string();
-    if msg.contains("file is not a database") {
-        Error::Config(format!("{} is not an exa database (not SQLite); nothing was written to it", path.display()))
-    } else {
-        Error::Failed(format!("{}: {msg}", path.display()))
-    }
-}
-
-impl Store {
-    /// Opens (creating if missing) and migrates the database at `path`.
-    pub fn open(path: &Path) -> Result<Store, Error> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| Error::Failed(format!("cannot create {}: {e}", dir.display())))?;
-        }
-        let conn = Connection::open_with_flags(
-            path,
-            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )
-        .map_err(|e| db_error(path, e))?;
-        conn.busy_timeout(Duration::from_secs(30)).map_err(|e| db_error(path, e))?;
-        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| db_error(path, e))?;
-        if version > SCHEMA_VERSION {
-            return Err(Error::Config(format!(
-                "{} has schema version {version}, newer than this exa knows ({SCHEMA_VERSION}); upgrade exa. Nothing was written to it",
-                path.display()
-            )));
-        }
-        let mut store = Store { conn, path: path.to_path_buf() };
-        if version < SCHEMA_VERSION {
-            store.migrate()?;
-        }
-        store.conn.pragma_update(None, "journal_mode", "WAL").map_err(|e| db_error(path, e))?;
-        store.conn.pragma_update(None, "synchronous", "NORMAL").map_err(|e| db_error(path, e))?;
-        Ok(store)
-    }
-
-    fn migrate(&mut self) -> Result<(), Error> {
-        let path = self.path.clone();
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Exclusive).map_err(|e| db_error(&path, e))?;
-        // Read again under the lock: another process may have migrated while this one waited.
-        let now: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| db_error(&path, e))?;
-        if now == 0 {
-            // A fresh file, or a SQLite file exa did not make: refuse the latter.
-            let tables: i64 = tx.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0)).map_err(|e| db_error(&path, e))?;
-            if tables > 0 {
-                return Err(Error::Config(format!(
-                    "{} is a SQLite database exa did not create; nothing was written to it",
-                    path.display()
-                )));
-            }
-        }
-        for (i, sql) in MIGRATIONS.iter().enumerate().skip(now as usize) {
-            tx.execute_batch(sql).map_err(|e| db_error(&path, e))?;
-            tx.pragma_update(None, "user_version", i as i64 + 1).map_err(|e| db_error(&path, e))?;
-        }
-        tx.commit().map_err(|e| db_error(&path, e))
-    }
-
-    /// Appends records in one transaction: all of them or none.
-    pub fn insert(&mut self, records: &[NewRecord]) -> Result<Vec<i64>, Error> {
-        let path = self.path.clone();
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(|e| db_error(&path, e))?;
-        let mut ids = Vec::with_capacity(records.len());
-        for r in records {
-            let e = &r.estimate;
-            let out = |k: &str| e.outputs.get(k).copied();
-            tx.execute(
-                "INSERT INTO records (model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
-                    gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
-                params![
-                    r.model,
-                    r.run_id,
-                    r.recorded_at,
-                    r.host,
-                    e.domain.as_str(),
-                    e.provider.name,
-                    e.provider.kind.to_string(),
-                    e.provider.digest,
-                    e.inputs.get("gpu_hours").copied().unwrap_or(0.0),
-                    e.inputs.get("cpu_hours").copied().unwrap_or(0.0),
-                    out("kwh"),
-                    out("co2e_g"),
-                    out("cost_usd"),
-                    e.provider.uncertainty,
-                    r.measured.is_some(),
-                    r.measured.as_ref().map(|m| m.duration_s),
-                    r.measured.as_ref().map(|m| m.device_count as i64),
-                    r.measured.as_ref().and_then(|m| m.gpu_kwh),
-                ],
-            )
-            .map_err(|e| db_error(&path, e))?;
-            let id = tx.last_insert_rowid();
-            tx.execute(
-                "INSERT INTO record_estimates (record_id, estimate) VALUES (?1, ?2)",
-                params![id, serde_json::to_string(e).expect("estimates serialise")],
-            )
-            .map_err(|e| db_error(&path, e))?;
-            ids.push(id);
-        }
-        tx.commit().map_err(|e| db_error(&path, e))?;
-        Ok(ids)
-    }
-
-    pub fn conn(&self) -> &Connection {
-        &self.conn
-    }
-}
-
-/// What a measured run adds to its records.
-#[derive(Debug, Clone, Serialize)]
-pub struct Measured {
-    pub duration_s: f64,
-    pub device_count: usize,
-    pub gpu_kwh: Option<f64>,
-}
-
-pub struct NewRecord {
-    pub model: String,
-    pub run_id: Option<String>,
-    pub recorded_at: i64,
-    pub host: String,
-    pub estimate: Estimate,
-    pub measured: Option<Measured>,
+/// Opens the ledger at `path` for writing, creating and migrating it as needed.
+pub fn open(path: &Path) -> Result<Box<dyn Ledger>, Error> {
+    Ok(Box::new(Store::open(path)?))
 }
 
 /// This host's name, for records.
@@ -211,6 +58,18 @@ pub fn hostname() -> String {
 pub fn check_name(what: &str, s: &str) -> Result<(), Error> {
     if s.trim().is_empty() || s.len() > 200 || s.chars().any(char::is_control) {
         return Err(Error::Usage(format!("{what} '{}' must be 1 to 200 printable characters", s.escape_default())));
+    }
+    Ok(())
+}
+
+/// Refuses a database that cannot keep a record, before anything runs.
+pub fn check_writable(path: &Path) -> Result<(), Error> {
+    let s = path.to_string_lossy();
+    if s == ":memory:" || s.is_empty() || s.starts_with("file::memory:") {
+        return Err(Error::Usage(format!("--db {s}: an in-memory database forgets every record when exa exits; name a file")));
+    }
+    if path.is_dir() {
+        return Err(Error::Usage(format!("--db {}: is a directory; name a file", path.display())));
     }
     Ok(())
 }

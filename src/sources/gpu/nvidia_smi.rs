@@ -11,10 +11,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use super::{Device, GpuSource, SampleError};
-use crate::process::{self, RunError};
-
-/// exa's own deadline for one call.
-pub const DEADLINE: Duration = Duration::from_secs(10);
+use crate::sources::child::{self, RunError};
 
 const CORE: &[&str] =
     &["index", "name", "utilization.gpu", "utilization.memory", "memory.used", "memory.total", "temperature.gpu", "power.draw"];
@@ -43,10 +40,9 @@ pub struct NvidiaSmi {
     notices: Vec<String>,
 }
 
-/// The first `nvidia-smi` on `PATH`.
-pub fn locate() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join("nvidia-smi")).find(|p| crate::files::is_executable(p))
+/// The first `nvidia-smi` in the directories of `path`.
+pub fn locate(path: &[PathBuf]) -> Option<PathBuf> {
+    path.iter().map(|d| d.join("nvidia-smi")).find(|p| crate::files::is_executable(p))
 }
 
 impl NvidiaSmi {
@@ -55,23 +51,24 @@ impl NvidiaSmi {
     }
 
     /// The one on `PATH`, or why there is none.
-    pub fn from_path(deadline: Duration) -> Result<Self, SampleError> {
-        locate()
+    pub fn from_path(path: &[PathBuf], deadline: Duration) -> Result<Self, SampleError> {
+        locate(path)
             .map(|p| NvidiaSmi::new(p, deadline))
             .ok_or_else(|| SampleError::Missing("no nvidia-smi on PATH: no GPU to read on this host".into()))
     }
 
     fn query(&self) -> Result<String, SampleError> {
         let q = format!("--query-gpu={}", fields(self.tier).join(","));
-        let done = process::run(&self.program, &[&q, "--format=csv,noheader,nounits"], None, Stdio::piped(), self.deadline).map_err(
-            |e| match e {
-                RunError::Spawn(e) => SampleError::Failed(format!("cannot run {}: {e}", self.program.display())),
-                RunError::Timeout(d) => {
-                    SampleError::Failed(format!("nvidia-smi gave no answer within {:.0} s and was killed", d.as_secs_f64()))
-                }
-                RunError::Output(e) => SampleError::Failed(format!("nvidia-smi: {e}")),
-            },
-        )?;
+        let done =
+            child::run(&self.program, &[&q, "--format=csv,noheader,nounits"], None, Stdio::piped(), self.deadline).map_err(
+                |e| match e {
+                    RunError::Spawn(e) => SampleError::Failed(format!("cannot run {}: {e}", self.program.display())),
+                    RunError::Timeout(d) => {
+                        SampleError::Failed(format!("nvidia-smi gave no answer within {:.0} s and was killed", d.as_secs_f64()))
+                    }
+                    RunError::Output(e) => SampleError::Failed(format!("nvidia-smi: {e}")),
+                },
+            )?;
         let text = String::from_utf8_lossy(&done.stdout).into_owned();
         let said = text.trim();
         if said.contains("No devices were found") {

@@ -6,9 +6,8 @@
 //! the chain: the gap is not integrated. A device with no power reading has
 //! no energy, never zero.
 
-use serde::Serialize;
-
 use super::Device;
+pub use crate::model::gpu::{DeviceSummary, Throttled};
 
 /// One attempt to read the GPUs, `t` seconds after the start.
 #[derive(Debug, Clone)]
@@ -24,33 +23,6 @@ pub fn trapezoid(watts_a: f64, watts_b: f64, dt: f64) -> f64 {
 
 /// Joules in a kilowatt-hour.
 pub const J_PER_KWH: f64 = 3_600_000.0;
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Throttled {
-    pub thermal: bool,
-    pub power: bool,
-    pub hw_slowdown: bool,
-}
-
-/// What was measured of one device over a run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct DeviceSummary {
-    pub index: u32,
-    pub name: String,
-    /// None when the device never gave two power readings in a row.
-    pub energy_kwh: Option<f64>,
-    /// Seconds covered by integrated intervals.
-    pub covered_s: f64,
-    pub mean_power_w: Option<f64>,
-    pub p95_power_w: Option<f64>,
-    pub peak_power_w: Option<f64>,
-    pub peak_temperature_c: Option<f64>,
-    /// Samples in which the device gave a reading.
-    pub samples: usize,
-    /// Attempts in which it gave none (the tool failed, or the device was absent).
-    pub missed: usize,
-    pub throttled: Throttled,
-}
 
 /// Summarises every device seen in `samples`.
 pub fn summarize(samples: &[Sample]) -> Vec<DeviceSummary> {

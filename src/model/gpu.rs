@@ -1,12 +1,6 @@
-//! GPU readings behind a seam: `GpuSource`, with `nvidia-smi` as the first source.
+//! GPU readings as data: one device's reading, what a run measured of it, and aggregates.
 //!
-//! What is not measured is not reported: a field a device cannot report is
-//! `None`, never 0, and a device with no power reading gets no energy. This
-//! module reads; the sampler owns time and the integrator owns arithmetic.
-
-pub mod energy;
-pub mod nvidia_smi;
-pub mod sampler;
+//! Units are in the field names. What is not measured is `None`, never 0.
 
 use serde::Serialize;
 
@@ -33,39 +27,31 @@ pub struct Device {
     pub ecc_uncorrected: Option<u64>,
 }
 
-/// Why a sample has no readings.
-#[derive(Debug, Clone, PartialEq)]
-pub enum SampleError {
-    /// The tool is not on this host: no GPU to read.
-    Missing(String),
-    /// The tool says there are no devices: no GPU to read.
-    NoDevices,
-    /// The tool failed: what it said, or why it gave nothing.
-    Failed(String),
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Throttled {
+    pub thermal: bool,
+    pub power: bool,
+    pub hw_slowdown: bool,
 }
 
-impl std::fmt::Display for SampleError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SampleError::Missing(why) => f.write_str(why),
-            SampleError::NoDevices => f.write_str("nvidia-smi found no devices (\"No devices were found\")"),
-            SampleError::Failed(why) => f.write_str(why),
-        }
-    }
-}
-
-/// A source of GPU readings. Implementations never invent a value.
-pub trait GpuSource: Send {
-    /// One reading of every device.
-    fn sample(&mut self) -> Result<Vec<Device>, SampleError>;
-    /// What it is, for reports: "nvidia-smi (/usr/bin/nvidia-smi)".
-    fn describe(&self) -> String;
-    /// Which field set it is using now, for reports.
-    fn fields(&self) -> &'static str;
-    /// Notices to pass on once (a field set given up, say).
-    fn take_notices(&mut self) -> Vec<String> {
-        Vec::new()
-    }
+/// What was measured of one device over a run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DeviceSummary {
+    pub index: u32,
+    pub name: String,
+    /// None when the device never gave two power readings in a row.
+    pub energy_kwh: Option<f64>,
+    /// Seconds covered by integrated intervals.
+    pub covered_s: f64,
+    pub mean_power_w: Option<f64>,
+    pub p95_power_w: Option<f64>,
+    pub peak_power_w: Option<f64>,
+    pub peak_temperature_c: Option<f64>,
+    /// Samples in which the device gave a reading.
+    pub samples: usize,
+    /// Attempts in which it gave none (the tool failed, or the device was absent).
+    pub missed: usize,
+    pub throttled: Throttled,
 }
 
 /// Aggregates over the devices that reported each value.

@@ -103,3 +103,69 @@ pub fn kill_group(child: &mut Child) {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// A command exa runs and measures: its pid, waited for without blocking.
+pub struct Job {
+    pid: libc::pid_t,
+}
+
+/// How a job ended.
+#[derive(Debug, Clone, Copy)]
+pub struct Ended {
+    /// The exit code, or 128 + the signal that ended it.
+    pub code: i32,
+    /// The signal that ended it, if one did.
+    pub signal: Option<i32>,
+    /// User CPU seconds of the job and its children.
+    pub user_s: f64,
+    /// System CPU seconds of the job and its children.
+    pub system_s: f64,
+}
+
+impl Job {
+    /// Starts `program` with `args`; stdin, stdout and stderr are the job's own.
+    pub fn spawn(program: &std::ffi::OsStr, args: &[std::ffi::OsString]) -> std::io::Result<Job> {
+        let c = std::process::Command::new(program).args(args).spawn()?;
+        Ok(Job { pid: c.id() as libc::pid_t })
+    }
+
+    /// How it ended, once it has; `None` while it runs.
+    pub fn poll(&self) -> Option<Ended> {
+        let mut status = 0;
+        // SAFETY: wait4 writes into the two locals, which are valid for the call.
+        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+        let r = unsafe { libc::wait4(self.pid, &mut status, libc::WNOHANG, &mut ru) };
+        if r != self.pid {
+            return None;
+        }
+        let (code, signal) = if libc::WIFSIGNALED(status) {
+            let sig = libc::WTERMSIG(status);
+            (128 + sig, Some(sig))
+        } else {
+            (libc::WEXITSTATUS(status), None)
+        };
+        Some(Ended { code, signal, user_s: seconds(ru.ru_utime), system_s: seconds(ru.ru_stime) })
+    }
+
+    /// Passes a signal on to the job.
+    pub fn signal(&self, sig: i32) {
+        // SAFETY: kill(2) on the job's pid touches no memory.
+        unsafe {
+            libc::kill(self.pid, sig);
+        }
+    }
+}
+
+fn seconds(tv: libc::timeval) -> f64 {
+    tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6
+}
+
+/// CPU seconds this process has used (user + system), its children not included.
+pub fn own_cpu_s() -> f64 {
+    // SAFETY: getrusage writes into the local, which is valid for the call.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) } != 0 {
+        return 0.0;
+    }
+    seconds(ru.ru_utime) + seconds(ru.ru_stime)
+}

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::catalog::{self, Catalog, Kind};
 use super::prom::{Client, Series as PromSeries};
 use super::{check_name, Refusal, Series, Window};
-use crate::config::Cluster;
+use crate::settings::config::Cluster;
 use crate::time::{serialize_iso, serialize_iso_opt};
 
 /// How many queries run at once against one Prometheus.

@@ -15,49 +15,7 @@ use serde::Serialize;
 
 use crate::time::parse_utc;
 
-/// A refusal, as the spec's table: its code, status and message.
-#[derive(Debug, Clone, Serialize)]
-pub struct Refusal {
-    pub code: &'static str,
-    pub status: u16,
-    pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub retry_after: Option<String>,
-}
-
-impl Refusal {
-    pub fn bad_request(message: String) -> Refusal {
-        Refusal { code: "bad-request", status: 422, message, retry_after: None }
-    }
-    pub fn not_found(message: String) -> Refusal {
-        Refusal { code: "not-found", status: 404, message, retry_after: None }
-    }
-    pub fn unavailable(cluster: &str, why: String) -> Refusal {
-        Refusal {
-            code: "metrics-unavailable",
-            status: 503,
-            message: format!("the monitoring of cluster {cluster} did not answer: {why}; retry"),
-            retry_after: None,
-        }
-    }
-    pub fn rate_limited(cluster: &str, retry_after: Option<String>) -> Refusal {
-        let when = retry_after.as_deref().map(|r| format!("; retry after {r} s")).unwrap_or_default();
-        Refusal {
-            code: "rate-limited",
-            status: 429,
-            message: format!("Prometheus for cluster {cluster} is throttling requests{when}"),
-            retry_after,
-        }
-    }
-}
-
-impl std::fmt::Display for Refusal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} ({}): {}", self.code, self.status, self.message)
-    }
-}
-
-impl std::error::Error for Refusal {}
+pub use crate::model::Refusal;
 
 /// Checks a node or workload name before it goes anywhere near PromQL.
 pub fn check_name(what: &str, s: &str) -> Result<(), Refusal> {

@@ -1,0 +1,103 @@
+//! The schema of `finops.yaml`: what the file may say, as data.
+//!
+//! Reading and checking the file is `settings::config`'s job; these types
+//! only describe it, so every layer can take a block without reaching up.
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+
+/// The whole file. Every block is optional.
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct Config {
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub finops: Finops,
+    /// Clusters whose Prometheus `exa metrics` reads, by name.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub clusters: IndexMap<String, Cluster>,
+}
+
+/// One cluster's monitoring.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Cluster {
+    /// The Prometheus base URL, e.g. http://prometheus.monitoring:9090.
+    pub prometheus: String,
+    /// The environment variable holding a bearer token, if Prometheus needs one.
+    pub token_env: Option<String>,
+    /// nvidia or amd.
+    pub gpu_vendor: String,
+    pub gpu_model: String,
+    /// The label naming the node on GPU series (instance, Hostname, hostname...).
+    #[serde(default = "default_node_label")]
+    pub node_label: String,
+    /// The label naming the node on node_exporter series; the node label when unset.
+    pub host_label: Option<String>,
+    /// A prefix the site puts on AMD exporter metric names, e.g. amd_.
+    #[serde(default)]
+    pub metric_prefix: String,
+    /// Label matchers added to every query, e.g. {cluster: aurora-prod}.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub labels: IndexMap<String, String>,
+    /// Alert names (Prometheus ALERTS) that are health episodes, and their kind.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub episodes: IndexMap<String, String>,
+    pub timeout_s: Option<f64>,
+}
+
+fn default_node_label() -> String {
+    "instance".into()
+}
+
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct Finops {
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub carbon: DomainConfig,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub cost: DomainConfig,
+}
+
+/// `finops.carbon` or `finops.cost`.
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct DomainConfig {
+    pub provider: Option<String>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub coefficients: IndexMap<String, f64>,
+    /// Formulas for `provider: expression`, evaluated in the order written.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub formulas: IndexMap<String, String>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub metadata: Metadata,
+    /// Seconds a plugin may take before it is killed.
+    pub plugin_timeout_s: Option<f64>,
+    /// Free-form settings handed to a plugin as its `config`.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub config: Option<serde_json::Value>,
+    /// The live grid-intensity endpoint (carbon only).
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub grid: GridConfig,
+}
+
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct Metadata {
+    pub uncertainty: Option<f64>,
+    pub methodology: Option<String>,
+    pub source: Option<String>,
+}
+
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct GridConfig {
+    pub url: Option<String>,
+    /// Which API the URL speaks, for how its key is sent: electricitymaps, watttime, uk or generic.
+    pub api: Option<String>,
+    pub zone: Option<String>,
+    pub token: Option<String>,
+    pub timeout_s: Option<f64>,
+}
+
+/// An empty block (`coefficients:` with everything commented out) is the default.
+fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}

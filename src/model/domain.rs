@@ -1,0 +1,82 @@
+//! Domains (carbon, cost) and the kinds of provider: the vocabulary every layer shares.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// The inputs of a call, in the order formulas see them: device-hours,
+/// CPU-core-hours, and a GPU energy measured by exa or elsewhere (0 when none).
+pub const INPUTS: &[&str] = &["gpu_hours", "cpu_hours", "gpu_kwh"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Domain {
+    Carbon,
+    Cost,
+}
+
+impl Domain {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Domain::Carbon => "carbon",
+            Domain::Cost => "cost",
+        }
+    }
+
+    /// The outputs every provider of this domain must produce.
+    pub fn outputs(self) -> &'static [&'static str] {
+        match self {
+            Domain::Carbon => &["kwh", "co2e_g"],
+            Domain::Cost => &["cost_usd"],
+        }
+    }
+
+    pub fn default_provider(self) -> &'static str {
+        match self {
+            Domain::Carbon => "green-ai-default",
+            Domain::Cost => "flat-rate",
+        }
+    }
+
+    /// The environment variable that names this domain's provider.
+    pub fn provider_env(self) -> &'static str {
+        match self {
+            Domain::Carbon => "EXAMLOPS_CARBON_PROVIDER",
+            Domain::Cost => "EXAMLOPS_COST_PROVIDER",
+        }
+    }
+
+    /// Executables named `<prefix><name>` are this domain's plugins.
+    pub fn plugin_prefix(self) -> &'static str {
+        match self {
+            Domain::Carbon => "exa-carbon-",
+            Domain::Cost => "exa-cost-",
+        }
+    }
+}
+
+impl fmt::Display for Domain {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProviderKind {
+    Builtin,
+    Yaml,
+    Expression,
+    Plugin,
+}
+
+impl fmt::Display for ProviderKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ProviderKind::Builtin => "builtin",
+            ProviderKind::Yaml => "yaml",
+            ProviderKind::Expression => "expression",
+            ProviderKind::Plugin => "plugin",
+        })
+    }
+}

@@ -1,0 +1,86 @@
+//! An estimate: what was asked, which provider answered, and where every number came from.
+
+use indexmap::IndexMap;
+use serde::Serialize;
+
+use super::{Coef, Domain, ProviderKind, Source};
+
+/// What an estimate is asked to compute.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    /// Device-hours.
+    pub gpu_hours: Option<f64>,
+    /// CPU-core-hours.
+    pub cpu_hours: Option<f64>,
+    /// GPU energy measured over `gpu_hours`; its mean power stands in for the provider's assumed one.
+    pub gpu_kwh: Option<f64>,
+    /// The provider named on the command line, if any.
+    pub provider: Option<String>,
+    /// Coefficients set on the command line: (coefficient, value, the flag that set it).
+    pub flags: Vec<(String, f64, String)>,
+}
+
+/// The provider that answered, as an answer names it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProviderInfo {
+    /// Its name, e.g. `green-ai-default`.
+    pub name: String,
+    /// builtin, yaml, expression or plugin.
+    pub kind: ProviderKind,
+    /// Relative uncertainty (0.3 is ±30%); `None` when the author gave none.
+    pub uncertainty: Option<f64>,
+    /// What the methodology is, in a sentence.
+    pub methodology: String,
+    /// Where the methodology comes from (a paper, a tool).
+    pub source: Option<String>,
+    /// The file or program it was loaded from; `None` for built-ins.
+    pub origin: Option<String>,
+    /// A digest of what defines the methodology.
+    pub digest: String,
+}
+
+/// Where the grid intensity in an answer came from (grid-live).
+#[derive(Debug, Clone, Serialize)]
+pub struct GridInfo {
+    /// live, cache, default or explicit.
+    pub origin: &'static str,
+    /// The intensity used, gCO2e/kWh.
+    pub value: f64,
+    /// The endpoint, with secrets hidden.
+    pub url: Option<String>,
+    /// The grid zone asked for.
+    pub zone: Option<String>,
+    /// The reading's own time, when the body gives one.
+    pub reading_time: Option<String>,
+    /// Seconds since the cached reading was fetched.
+    pub age_s: Option<u64>,
+    /// Why the default is used, or what was read and how it was converted.
+    pub detail: Option<String>,
+}
+
+/// The answer of an estimate: the JSON contract documented in the README.
+#[derive(Debug, Clone, Serialize)]
+pub struct Estimate {
+    /// carbon or cost.
+    pub domain: Domain,
+    /// The provider that computed it.
+    pub provider: ProviderInfo,
+    /// Where the provider choice came from: flag, env, config or default.
+    pub provider_source: Source,
+    /// The provider asked for, when one was.
+    pub requested_provider: Option<String>,
+    /// Why the provider asked for was not used.
+    pub fallback_reason: Option<String>,
+    /// gpu_hours, cpu_hours and, when measured, gpu_kwh.
+    pub inputs: IndexMap<String, f64>,
+    /// Every coefficient used, with its source.
+    pub coefficients: IndexMap<String, Coef>,
+    /// kwh and co2e_g, or cost_usd.
+    pub outputs: IndexMap<String, f64>,
+    /// Each output's band from the provider's uncertainty; null when it gave none.
+    pub range: Option<IndexMap<String, [f64; 2]>>,
+    /// For a provider with a live coefficient (grid-live): where its value came from.
+    pub grid: Option<GridInfo>,
+    /// Anything the reader should know (an unused config coefficient, say).
+    pub notes: Vec<String>,
+}

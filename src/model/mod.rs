@@ -1,0 +1,25 @@
+//! The domain as data: provenance, domains and provider kinds, requests,
+//! estimates, GPU readings, measurements, records, refusals and the config
+//! file's schema.
+//!
+//! Data only. This module imports nothing from the rest of the crate, so
+//! every layer can use it and none of it can reach up.
+
+pub mod config;
+pub mod domain;
+pub mod estimate;
+pub mod format;
+pub mod gpu;
+pub mod measurement;
+pub mod provenance;
+pub mod record;
+pub mod refusal;
+
+pub use domain::{Domain, ProviderKind, INPUTS};
+pub use estimate::{Estimate, GridInfo, ProviderInfo, Request};
+pub use format::Format;
+pub use gpu::{Aggregates, Device, DeviceSummary, Throttled};
+pub use measurement::{Cpu, Electricity, Gpu, Measurement, Stored};
+pub use provenance::{Coef, Source, Sourced};
+pub use record::{Measured, NewRecord};
+pub use refusal::Refusal;

@@ -1,0 +1,247 @@
+//! Pricing: resolve a provider, merge its coefficients, compute, and say
+//! where every number came from. Used by estimate, record, measure and
+//! every importer, so they price work the same way.
+
+mod grid;
+
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+
+use crate::error::Error;
+use crate::model::{Coef, Domain, Estimate, ProviderInfo, ProviderKind, Request, Source, Sourced};
+use crate::num::tidy;
+use crate::provider::registry::{self, Registry};
+use crate::provider::{ComputeError, Provider, Values};
+use crate::settings::Settings;
+use crate::suggest::nearest;
+
+/// The provider a domain resolves to, and what was asked if it fell back.
+pub struct Resolved {
+    pub provider: Arc<dyn Provider>,
+    pub source: Source,
+    pub requested: Option<String>,
+    pub fallback_reason: Option<String>,
+}
+
+/// Resolves the provider: flag, env, config, default; falling back loudly, or failing under --strict.
+pub fn resolve(settings: &Settings, domain: Domain, flag: Option<&str>) -> Result<Resolved, Error> {
+    let ctx = settings.context(domain);
+    let Some(asked) = settings.requested_provider(domain, flag) else {
+        let p = registry::builtin(domain, domain.default_provider()).expect("the default provider is built in");
+        return Ok(Resolved { provider: p, source: Source::Default, requested: None, fallback_reason: None });
+    };
+    match Registry::resolve(&ctx, &asked.value) {
+        Ok(p) => Ok(Resolved { provider: p, source: asked.source, requested: Some(asked.value), fallback_reason: None }),
+        Err(reason) => fall_back(settings, domain, &asked, reason),
+    }
+}
+
+fn where_from(domain: Domain, s: Source) -> String {
+    match s {
+        Source::Flag => "--provider".into(),
+        Source::Env(var) => var.into(),
+        Source::Config => format!("finops.{domain}.provider in the config"),
+        other => other.to_string(),
+    }
+}
+
+fn fall_back(settings: &Settings, domain: Domain, asked: &Sourced<String>, reason: String) -> Result<Resolved, Error> {
+    let what = format!("{domain} provider '{}' (from {})", asked.value, where_from(domain, asked.source));
+    if settings.strict.value {
+        return Err(Error::Refused(format!("{what} cannot be used: {reason} (strict mode, from {})", settings.strict.source)));
+    }
+    let default = domain.default_provider();
+    settings.warn(format!("{what} cannot be used: {reason}; falling back to the default, {default} (--strict refuses instead)"));
+    Ok(Resolved {
+        provider: registry::builtin(domain, default).expect("the default provider is built in"),
+        source: Source::Default,
+        requested: Some(asked.value.clone()),
+        fallback_reason: Some(reason),
+    })
+}
+
+/// Merges coefficients for `p`: its defaults (or their environment variables), then the config, then flags.
+pub fn coefficients(
+    settings: &Settings,
+    domain: Domain,
+    p: &dyn Provider,
+    flags: &[(String, f64, String)],
+) -> Result<(IndexMap<String, Coef>, Vec<String>), Error> {
+    let meta = p.meta();
+    let mut out = IndexMap::new();
+    let mut notes = Vec::new();
+    for c in &meta.coefficients {
+        let mut coef = Coef { value: c.default, source: Source::Default };
+        if let Some(var) = &c.env {
+            if let Some(v) = settings.coefficient_env(var)? {
+                coef = v;
+            }
+        }
+        out.insert(c.name.clone(), coef);
+    }
+    for (name, v) in &settings.block(domain).coefficients {
+        match out.get_mut(name) {
+            Some(c) => *c = Coef { value: *v, source: Source::Config },
+            None if meta.kind == ProviderKind::Plugin => {
+                out.insert(name.clone(), Coef { value: *v, source: Source::Config });
+            }
+            None => notes.push(format!("config coefficient '{name}' is not used by {}", meta.name)),
+        }
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for (name, v, flag) in flags {
+        if seen.contains(&name.as_str()) {
+            return Err(Error::Usage(format!("coefficient '{name}' is set twice on the command line")));
+        }
+        seen.push(name);
+        match out.get_mut(name) {
+            Some(c) => *c = Coef { value: *v, source: Source::Flag },
+            None => {
+                let names: Vec<&str> = meta.coefficients.iter().map(|c| c.name.as_str()).collect();
+                let hint = match nearest(name, names.iter().copied()) {
+                    Some(n) => format!("did you mean '{n}'? "),
+                    None => String::new(),
+                };
+                return Err(Error::Usage(format!(
+                    "{flag}: {domain} provider '{}' has no coefficient '{name}'; {hint}its coefficients: {}",
+                    meta.name,
+                    if names.is_empty() { "none".to_string() } else { names.join(", ") }
+                )));
+            }
+        }
+    }
+    Ok((out, notes))
+}
+
+/// Refuses what the provider cannot price, rather than shrinking the figure.
+/// GPU work with a measured energy may be priced from `gpu_kwh` alone.
+fn check_inputs(domain: Domain, p: &dyn Provider, gpu: f64, cpu: f64, measured: bool) -> Result<(), Error> {
+    let meta = p.meta();
+    if cpu > 0.0 && !meta.accepts("cpu_hours") {
+        let alt = Registry::cpu_capable(domain).map(|n| format!("; use a provider that can, e.g. --provider {n}")).unwrap_or_default();
+        return Err(Error::Refused(format!("{domain} provider '{}' has no CPU-hours term and cannot price --cpu-hours{alt}", meta.name)));
+    }
+    if gpu > 0.0 && !meta.accepts("gpu_hours") && !(measured && meta.accepts("gpu_kwh")) {
+        return Err(Error::Refused(format!("{domain} provider '{}' has no GPU-hours term and cannot price --gpu-hours", meta.name)));
+    }
+    Ok(())
+}
+
+/// Prices `req` in `domain`: the provider resolved, its coefficients merged, its outputs and their bands.
+pub fn estimate(settings: &Settings, domain: Domain, req: &Request) -> Result<Estimate, Error> {
+    let gpu = req.gpu_hours.unwrap_or(0.0);
+    let cpu = req.cpu_hours.unwrap_or(0.0);
+    if req.gpu_kwh.is_some() && gpu <= 0.0 {
+        return Err(Error::Usage("--gpu-kwh needs --gpu-hours: the device-hours the energy was measured over".into()));
+    }
+    if gpu <= 0.0 && cpu <= 0.0 {
+        return Err(Error::Usage(
+            "nothing to estimate: give --gpu-hours or --cpu-hours greater than 0 (a figure of 0 would claim the work used no energy)"
+                .into(),
+        ));
+    }
+    let mut resolved = resolve(settings, domain, req.provider.as_deref())?;
+    loop {
+        match compute(settings, domain, req, &resolved, gpu, cpu) {
+            Err(ComputeFail::Broken(reason)) if resolved.fallback_reason.is_none() && resolved.source != Source::Default => {
+                let asked = Sourced::new(resolved.provider.meta().name.clone(), resolved.source);
+                resolved = fall_back(settings, domain, &asked, reason)?;
+            }
+            Err(ComputeFail::Broken(reason)) => return Err(Error::Failed(reason)),
+            Err(ComputeFail::Error(e)) => return Err(e),
+            Ok(est) => return Ok(est),
+        }
+    }
+}
+
+/// Puts a measured GPU energy where the provider assumes one: its mean power for
+/// `gpu_tdp_watts`, or its energy per GPU-hour; a provider with neither must read `gpu_kwh`.
+fn measured(p: &dyn Provider, coefs: &mut IndexMap<String, Coef>, kwh: f64, gpu_hours: f64) -> Result<(), Error> {
+    let name = &p.meta().name;
+    let slot = [("gpu_tdp_watts", kwh * 1000.0 / gpu_hours), ("energy_coeff_kwh_per_gpu_hour", kwh / gpu_hours)]
+        .into_iter()
+        .find(|(c, _)| coefs.contains_key(*c));
+    match slot {
+        Some((c, value)) => {
+            let coef = coefs.get_mut(c).expect("found above");
+            if coef.source == Source::Flag {
+                return Err(Error::Usage(format!("{c} is set on the command line, but the measured GPU energy sets it; drop one")));
+            }
+            *coef = Coef { value, source: Source::Measured };
+            Ok(())
+        }
+        None if p.meta().accepts("gpu_kwh") => Ok(()),
+        None => Err(Error::Refused(format!(
+            "carbon provider '{name}' cannot take a measured GPU energy: it has no gpu_tdp_watts or energy_coeff_kwh_per_gpu_hour coefficient and does not read gpu_kwh"
+        ))),
+    }
+}
+
+enum ComputeFail {
+    Broken(String),
+    Error(Error),
+}
+
+impl From<Error> for ComputeFail {
+    fn from(e: Error) -> Self {
+        ComputeFail::Error(e)
+    }
+}
+
+fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu: f64, cpu: f64) -> Result<Estimate, ComputeFail> {
+    let p = r.provider.as_ref();
+    check_inputs(domain, p, gpu, cpu, req.gpu_kwh.is_some())?;
+    let (mut coefs, notes) = coefficients(settings, domain, p, &req.flags)?;
+    if let Some(kwh) = req.gpu_kwh.filter(|_| domain == Domain::Carbon) {
+        measured(p, &mut coefs, kwh, gpu)?;
+    }
+    let grid = p.meta().live.as_ref().and_then(|live| coefs.get_mut(live).map(|c| grid::apply(settings, live, c)));
+    let mut values = Values::default();
+    values.inputs.insert("gpu_hours".into(), gpu);
+    values.inputs.insert("cpu_hours".into(), cpu);
+    // Only a measured energy is an input; formulas read 0 for it otherwise, and the answer does not claim one.
+    if let Some(kwh) = req.gpu_kwh {
+        values.inputs.insert("gpu_kwh".into(), kwh);
+    }
+    values.coefficients = coefs.iter().map(|(k, c)| (k.clone(), c.value)).collect();
+    let outputs = p.compute(&values).map_err(|e| match e {
+        ComputeError::Broken(why) => ComputeFail::Broken(why),
+        formula => ComputeFail::Error(Error::Failed(format!("{domain} provider '{}': {formula}", p.meta().name))),
+    })?;
+    let outputs: IndexMap<String, f64> = outputs.into_iter().map(|(k, v)| (k, tidy(v))).collect();
+    let range = p.meta().uncertainty.map(|u| {
+        domain
+            .outputs()
+            .iter()
+            .filter_map(|o| outputs.get(*o).map(|v| (o.to_string(), [tidy(v * (1.0 - u)), tidy(v * (1.0 + u))])))
+            .collect()
+    });
+    Ok(Estimate {
+        domain,
+        provider: info(p),
+        provider_source: r.source,
+        requested_provider: r.requested.clone(),
+        fallback_reason: r.fallback_reason.clone(),
+        inputs: values.inputs,
+        coefficients: coefs,
+        outputs,
+        range,
+        grid,
+        notes,
+    })
+}
+
+/// The provider as an answer names it.
+pub fn info(p: &dyn Provider) -> ProviderInfo {
+    let m = p.meta();
+    ProviderInfo {
+        name: m.name.clone(),
+        kind: m.kind,
+        uncertainty: m.uncertainty,
+        methodology: m.methodology.clone(),
+        source: m.source.clone(),
+        origin: m.origin.as_ref().map(|o| o.display().to_string()),
+        digest: m.digest.clone(),
+    }
+}

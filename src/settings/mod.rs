@@ -1,0 +1,320 @@
+//! Settings: flag > environment > config file > built-in default, each value
+//! remembering where it came from.
+//!
+//! This is the only module that reads exa's environment variables or decides
+//! which config file applies (a test greps the tree for `EXAMLOPS_`). It
+//! reads; it never writes. Every duration is bounded here, where it is
+//! parsed, before anything starts.
+
+pub mod config;
+pub mod paths;
+
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::cli::{Cli, Command, Finops};
+use crate::error::Error;
+pub use crate::model::config::{Config, DomainConfig};
+use crate::model::Format;
+pub use crate::model::{Domain, Source, Sourced};
+use crate::provider::registry::Context;
+use crate::sources::grid::{Auth, Endpoint};
+
+/// The environment variables a provider file may bind a coefficient to
+/// (`env: GPU_COST_PER_HOUR`): the ones the specification names. No other
+/// variable is ever read for a provider, so a provider file cannot reach a
+/// secret.
+pub const COEFFICIENT_VARS: &[&str] = &["GPU_COST_PER_HOUR", "CPU_COST_PER_HOUR"];
+
+/// Default seconds between GPU readings.
+pub const INTERVAL_S: f64 = 5.0;
+/// The shortest interval between GPU readings.
+pub const MIN_INTERVAL_S: f64 = 0.05;
+/// exa's default deadline for one call of a GPU tool.
+pub const GPU_TOOL_TIMEOUT_S: f64 = 10.0;
+/// The longest any configured wait may be: a day.
+pub const MAX_SECONDS: f64 = 86_400.0;
+/// Seconds a grid-intensity request may take, unless configured.
+pub const GRID_TIMEOUT_S: f64 = 3.0;
+
+/// Reads an environment variable; an empty value counts as unset.
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+/// Reads a number from the environment: `None` when unset, an error naming
+/// the variable (never echoing its value) when malformed.
+fn env_amount(name: &'static str) -> Result<Option<Sourced<f64>>, Error> {
+    env(name)
+        .map(|v| {
+            crate::cli::amount(&v)
+                .map(|x| Sourced::new(x, Source::Env(name)))
+                .map_err(|_| Error::Config(format!("environment variable {name} is not a number >= 0")))
+        })
+        .transpose()
+}
+
+/// A number of seconds as a bounded duration, or a message naming `what`.
+pub fn seconds(what: &str, s: f64, min: f64) -> Result<Duration, String> {
+    if !s.is_finite() || s < min || s > MAX_SECONDS {
+        return Err(format!("{what}: {s} s is outside {min} s to {MAX_SECONDS} s"));
+    }
+    Ok(Duration::from_secs_f64(s))
+}
+
+/// The GPU settings shared by `exa gpu` and `measure`.
+#[derive(Debug, Clone)]
+pub struct GpuSettings {
+    /// Seconds between readings.
+    pub interval: Sourced<f64>,
+    /// The deadline of one call of the GPU tool.
+    pub timeout: Sourced<Duration>,
+}
+
+/// Everything resolved for one invocation.
+pub struct Settings {
+    /// How to render the answer.
+    pub format: Format,
+    /// Fail rather than fall back.
+    pub strict: Sourced<bool>,
+    /// The config file in effect.
+    pub config_path: Sourced<PathBuf>,
+    /// Whether that file exists.
+    pub config_exists: bool,
+    /// The config file's contents (the default when absent).
+    pub config: Config,
+    /// The records database.
+    pub db: Option<Sourced<PathBuf>>,
+    /// GPU reading settings.
+    pub gpu: GpuSettings,
+    /// The electricity price for `measure`, when one is set.
+    pub power_cost_per_kwh: Option<Sourced<f64>>,
+    /// The program search path, for plugins and GPU tools.
+    pub path: Vec<PathBuf>,
+    /// The live grid endpoint, or why there is none.
+    grid: Result<Option<Endpoint>, String>,
+    /// Diagnostics for stderr, printed by `main` once the command is done.
+    warnings: RefCell<Vec<String>>,
+}
+
+impl Settings {
+    /// Resolves the settings; with `read_config` false the config file is located but not read
+    /// (for `config path`, `config init`, `completions` and `man`, which must work when it is broken).
+    pub fn from_cli(cli: &Cli, read_config: bool) -> Result<Settings, Error> {
+        let format = if cli.json { Format::Json } else { cli.output };
+        let strict = strict(cli.strict)?;
+        let config_path = config_path(cli.config.as_ref())?;
+        let loaded = if read_config {
+            if config_path.source != Source::Default && !config_path.value.exists() {
+                return Err(Error::Config(format!(
+                    "config file {} (from {}) does not exist",
+                    config_path.value.display(),
+                    config_path.source
+                )));
+            }
+            config::load(&config_path.value)?
+        } else {
+            config::Loaded { exists: config_path.value.exists(), ..config::Loaded::default() }
+        };
+        let db = match (&cli.db, env("EXAMLOPS_DB")) {
+            (Some(p), _) => Some(Sourced::new(p.clone(), Source::Flag)),
+            (None, Some(p)) => Some(Sourced::new(PathBuf::from(p), Source::Env("EXAMLOPS_DB"))),
+            (None, None) => paths::default_db().map(|p| Sourced::new(p, Source::Default)),
+        };
+        let measure = match &cli.command {
+            Command::Finops(Finops::Measure(m)) => Some(m),
+            _ => None,
+        };
+        let gpu = gpu_settings(measure.and_then(|m| m.interval))?;
+        let power_cost_per_kwh = match measure.and_then(|m| m.power_cost_per_kwh) {
+            Some(p) => Some(Sourced::new(p, Source::Flag)),
+            None => env_amount("EXAMLOPS_POWER_COST_PER_KWH")?,
+        };
+        let grid = grid_endpoint(&loaded.config.finops.carbon.grid);
+        let path = std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect()).unwrap_or_default();
+        Ok(Settings {
+            format,
+            strict,
+            config_path,
+            config_exists: loaded.exists,
+            config: loaded.config,
+            db,
+            gpu,
+            power_cost_per_kwh,
+            path,
+            grid,
+            warnings: RefCell::new(loaded.warnings),
+        })
+    }
+
+    /// The records database, or why there is none.
+    pub fn db_path(&self) -> Result<&Path, Error> {
+        self.db
+            .as_ref()
+            .map(|d| d.value.as_path())
+            .ok_or_else(|| Error::Config("cannot find a data directory for the records; pass --db".into()))
+    }
+
+    /// Queues a warning for stderr.
+    pub fn warn(&self, msg: impl Into<String>) {
+        self.warnings.borrow_mut().push(msg.into());
+    }
+
+    /// The warnings queued so far, emptying the queue.
+    pub fn take_warnings(&self) -> Vec<String> {
+        std::mem::take(&mut self.warnings.borrow_mut())
+    }
+
+    /// The config block of a domain.
+    pub fn block(&self, domain: Domain) -> &DomainConfig {
+        match domain {
+            Domain::Carbon => &self.config.finops.carbon,
+            Domain::Cost => &self.config.finops.cost,
+        }
+    }
+
+    /// The directory that holds the config file, `providers/` and `plugins/`.
+    pub fn config_dir(&self) -> Option<&Path> {
+        self.config_path.value.parent()
+    }
+
+    /// What the provider registry needs to find and load a domain's providers.
+    pub fn context(&self, domain: Domain) -> Context<'_> {
+        Context { domain, block: self.block(domain), config_dir: self.config_dir(), path: self.path.clone() }
+    }
+
+    /// The provider asked for: flag, then environment, then config; `None` means the default.
+    pub fn requested_provider(&self, domain: Domain, flag: Option<&str>) -> Option<Sourced<String>> {
+        if let Some(f) = flag {
+            return Some(Sourced::new(f.to_string(), Source::Flag));
+        }
+        if let Some(e) = env(domain.provider_env()) {
+            return Some(Sourced::new(e, Source::Env(domain.provider_env())));
+        }
+        self.block(domain).provider.clone().map(|p| Sourced::new(p, Source::Config))
+    }
+
+    /// A coefficient's value from the variable a provider binds it to, when set.
+    /// Only the variables in [`COEFFICIENT_VARS`] are ever read.
+    pub fn coefficient_env(&self, var: &str) -> Result<Option<Sourced<f64>>, Error> {
+        match COEFFICIENT_VARS.iter().find(|v| **v == var) {
+            Some(name) => env_amount(name),
+            None => Ok(None),
+        }
+    }
+
+    /// The live grid-intensity endpoint: `Ok(None)` when none is configured, `Err` why it is unusable.
+    pub fn grid_endpoint(&self) -> Result<Option<&Endpoint>, String> {
+        self.grid.as_ref().map(Option::as_ref).map_err(Clone::clone)
+    }
+
+    /// The bearer token of a cluster's Prometheus, from the variable its config names.
+    pub fn cluster_token(&self, cluster: &str, var: &str) -> Result<String, Error> {
+        env(var).ok_or_else(|| Error::Config(format!("cluster {cluster}: its token variable {var} is not set")))
+    }
+
+    /// How long a plugin of `domain` may run.
+    pub fn plugin_timeout(&self, domain: Domain) -> Option<f64> {
+        self.block(domain).plugin_timeout_s
+    }
+}
+
+fn strict(flag: bool) -> Result<Sourced<bool>, Error> {
+    if flag {
+        return Ok(Sourced::new(true, Source::Flag));
+    }
+    let Some(v) = env("EXAMLOPS_STRICT") else { return Ok(Sourced::new(false, Source::Default)) };
+    let on = match v.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => true,
+        "0" | "false" | "no" | "off" => false,
+        _ => return Err(Error::Config("environment variable EXAMLOPS_STRICT is not 1/0/true/false".into())),
+    };
+    Ok(Sourced::new(on, Source::Env("EXAMLOPS_STRICT")))
+}
+
+fn config_path(flag: Option<&PathBuf>) -> Result<Sourced<PathBuf>, Error> {
+    if let Some(p) = flag {
+        return Ok(Sourced::new(p.clone(), Source::Flag));
+    }
+    if let Some(p) = env("EXAMLOPS_CONFIG") {
+        return Ok(Sourced::new(PathBuf::from(p), Source::Env("EXAMLOPS_CONFIG")));
+    }
+    let dir = paths::config_dir().ok_or_else(|| Error::Config("cannot find a home directory for the config file; pass --config".into()))?;
+    Ok(Sourced::new(dir.join("finops.yaml"), Source::Default))
+}
+
+fn gpu_settings(interval_flag: Option<f64>) -> Result<GpuSettings, Error> {
+    let interval = match interval_flag {
+        Some(f) => Sourced::new(f, Source::Flag),
+        None => env_amount("EXAMLOPS_GPU_INTERVAL")?.unwrap_or(Sourced::new(INTERVAL_S, Source::Default)),
+    };
+    let bounded = |what: &str| match interval.source {
+        Source::Flag => Error::Usage(what.to_string()),
+        _ => Error::Config(what.to_string()),
+    };
+    if interval.value < MIN_INTERVAL_S {
+        return Err(bounded(&format!("the sampling interval {} s is too short ({MIN_INTERVAL_S} s at least)", interval.value)));
+    }
+    let what = match interval.source {
+        Source::Env(v) => format!("environment variable {v}"),
+        _ => "--interval".to_string(),
+    };
+    seconds(&what, interval.value, MIN_INTERVAL_S).map_err(|e| bounded(&e))?;
+    let timeout = match env_amount("EXAMLOPS_NVIDIA_SMI_TIMEOUT")?.filter(|t| t.value > 0.0) {
+        Some(t) => {
+            let d = seconds("environment variable EXAMLOPS_NVIDIA_SMI_TIMEOUT", t.value, 0.001).map_err(Error::Config)?;
+            Sourced::new(d, t.source)
+        }
+        None => Sourced::new(Duration::from_secs_f64(GPU_TOOL_TIMEOUT_S), Source::Default),
+    };
+    Ok(GpuSettings { interval, timeout })
+}
+
+/// The grid endpoint from the environment, else the config.
+fn grid_endpoint(g: &crate::model::config::GridConfig) -> Result<Option<Endpoint>, String> {
+    let Some(base) = env("EXAMLOPS_GRID_INTENSITY_URL").or_else(|| g.url.clone()) else { return Ok(None) };
+    let zone = env("EXAMLOPS_GRID_INTENSITY_ZONE").or_else(|| g.zone.clone());
+    let token = env("EXAMLOPS_GRID_INTENSITY_TOKEN").or_else(|| g.token.clone());
+    let shown = crate::sources::http::redact(&base);
+    if !(base.starts_with("http://") || base.starts_with("https://")) {
+        return Err(format!("the grid-intensity URL '{shown}' is not http:// or https://"));
+    }
+    let url = match (&zone, base.contains("{zone}")) {
+        (Some(z), true) => base.replace("{zone}", &encode(z)),
+        (None, true) => {
+            return Err(format!("the grid-intensity URL '{shown}' has {{zone}} but no zone is set (EXAMLOPS_GRID_INTENSITY_ZONE)"))
+        }
+        (Some(z), false) => format!("{base}{}zone={}", if base.contains('?') { '&' } else { '?' }, encode(z)),
+        (None, false) => base.clone(),
+    };
+    let timeout = match g.timeout_s {
+        Some(t) => seconds("finops.carbon.grid.timeout_s", t, 0.001)?,
+        None => Duration::from_secs_f64(GRID_TIMEOUT_S),
+    };
+    let auth = match env("EXAMLOPS_GRID_INTENSITY_API").or_else(|| g.api.clone()) {
+        Some(api) => match api.to_ascii_lowercase().as_str() {
+            "electricitymaps" | "electricity-maps" => Auth::AuthToken,
+            "watttime" | "uk" | "generic" => Auth::Bearer,
+            other => return Err(format!("the grid-intensity API '{other}' is not electricitymaps, watttime, uk or generic")),
+        },
+        None if host_of(&base).is_some_and(|h| h.contains("electricitymap")) => Auth::AuthToken,
+        None => Auth::Bearer,
+    };
+    Ok(Some(Endpoint { url, zone, token, auth, timeout }))
+}
+
+fn host_of(url: &str) -> Option<String> {
+    let rest = url.split_once("://")?.1;
+    let auth = rest.split(['/', '?', '#']).next()?;
+    Some(auth.rsplit('@').next()?.to_ascii_lowercase())
+}
+
+fn encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}

@@ -1,0 +1,46 @@
+//! GPU readings behind a seam: `GpuSource`, with `nvidia-smi` as the first source.
+//!
+//! What is not measured is not reported: a field a device cannot report is
+//! `None`, never 0, and a device with no power reading gets no energy. This
+//! module reads; the sampler owns time and the integrator owns arithmetic.
+
+pub mod energy;
+pub mod nvidia_smi;
+pub mod sampler;
+
+pub use crate::model::gpu::{Aggregates, Device};
+
+/// Why a sample has no readings.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SampleError {
+    /// The tool is not on this host: no GPU to read.
+    Missing(String),
+    /// The tool says there are no devices: no GPU to read.
+    NoDevices,
+    /// The tool failed: what it said, or why it gave nothing.
+    Failed(String),
+}
+
+impl std::fmt::Display for SampleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SampleError::Missing(why) => f.write_str(why),
+            SampleError::NoDevices => f.write_str("nvidia-smi found no devices (\"No devices were found\")"),
+            SampleError::Failed(why) => f.write_str(why),
+        }
+    }
+}
+
+/// A source of GPU readings. Implementations never invent a value.
+pub trait GpuSource: Send {
+    /// One reading of every device.
+    fn sample(&mut self) -> Result<Vec<Device>, SampleError>;
+    /// What it is, for reports: "nvidia-smi (/usr/bin/nvidia-smi)".
+    fn describe(&self) -> String;
+    /// Which field set it is using now, for reports.
+    fn fields(&self) -> &'static str;
+    /// Notices to pass on once (a field set given up, say).
+    fn take_notices(&mut self) -> Vec<String> {
+        Vec::new()
+    }
+}

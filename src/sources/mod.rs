@@ -1,0 +1,12 @@
+//! The outside world behind seams: GPUs, the grid, Prometheus, HTTP and
+//! child processes.
+//!
+//! Nothing here reads `Settings`: each source takes the values it needs,
+//! resolved by the settings layer, so a test can hand it any.
+
+pub mod child;
+pub mod gpu;
+pub mod grid;
+pub mod http;
+pub mod prometheus;
+pub mod signals;

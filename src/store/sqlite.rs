@@ -1,0 +1,210 @@
+//! The SQLite ledger: records in an embedded database, append-only.
+//!
+//! One row per record, written in one transaction, so a process killed
+//! mid-write leaves the record whole or absent. WAL mode and a busy timeout
+//! let many jobs on one node record at once. The schema has a version
+//! (`PRAGMA user_version`) and migrations from the first release; a file
+//! that is not SQLite, or from a newer exa, is an error and is never
+//! written to.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{params, Connection, OpenFlags, TransactionBehavior};
+
+use super::{Ledger, Location};
+use crate::error::Error;
+use crate::model::NewRecord;
+
+/// Schema migrations, in order; entry N takes a database from version N to N + 1.
+const MIGRATIONS: &[&str] = &[r#"
+CREATE TABLE records (
+    id               INTEGER PRIMARY KEY,
+    model            TEXT    NOT NULL,
+    run_id           TEXT,
+    recorded_at      INTEGER NOT NULL,            -- seconds since the epoch, UTC
+    host             TEXT    NOT NULL,
+    domain           TEXT    NOT NULL CHECK (domain IN ('carbon', 'cost')),
+    provider         TEXT    NOT NULL,
+    provider_kind    TEXT    NOT NULL,
+    provider_digest  TEXT    NOT NULL,
+    gpu_hours        REAL    NOT NULL CHECK (gpu_hours >= 0),
+    cpu_hours        REAL    NOT NULL CHECK (cpu_hours >= 0),
+    kwh              REAL,
+    co2e_g           REAL,
+    cost_usd         REAL,
+    uncertainty      REAL,
+    measured         INTEGER NOT NULL DEFAULT 0,
+    duration_s       REAL,
+    device_count     INTEGER,
+    measured_kwh     REAL
+);
+-- The whole estimate as JSON (inputs, coefficients and their sources, outputs), apart so reports scan narrow rows.
+CREATE TABLE record_estimates (
+    record_id        INTEGER PRIMARY KEY REFERENCES records (id),
+    estimate         TEXT    NOT NULL
+);
+CREATE INDEX records_model_time ON records (model, recorded_at);
+CREATE INDEX records_time ON records (recorded_at);
+CREATE TRIGGER records_no_update BEFORE UPDATE ON records BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
+CREATE TRIGGER records_no_delete BEFORE DELETE ON records BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
+CREATE TRIGGER estimates_no_update BEFORE UPDATE ON record_estimates BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
+CREATE TRIGGER estimates_no_delete BEFORE DELETE ON record_estimates BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
+"#];
+
+/// The schema version this exa writes.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// An open SQLite ledger.
+pub struct Store {
+    conn: Connection,
+    pub path: PathBuf,
+}
+
+fn db_error(path: &Path, e: rusqlite::Error) -> Error {
+    let msg = e.to_string();
+    if msg.contains("file is not a database") {
+        Error::Config(format!("{} is not an exa database (not SQLite); nothing was written to it", path.display()))
+    } else {
+        Error::Failed(format!("{}: {msg}", path.display()))
+    }
+}
+
+impl Store {
+    /// Opens (creating if missing) and migrates the database at `path`.
+    pub fn open(path: &Path) -> Result<Store, Error> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| Error::Failed(format!("cannot create {}: {e}", dir.display())))?;
+        }
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| db_error(path, e))?;
+        conn.busy_timeout(Duration::from_secs(30)).map_err(|e| db_error(path, e))?;
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| db_error(path, e))?;
+        if version > SCHEMA_VERSION {
+            return Err(Error::Config(format!(
+                "{} has schema version {version}, newer than this exa knows ({SCHEMA_VERSION}); upgrade exa. Nothing was written to it",
+                path.display()
+            )));
+        }
+        let mut store = Store { conn, path: path.to_path_buf() };
+        if version < SCHEMA_VERSION {
+            store.migrate()?;
+        }
+        store.conn.pragma_update(None, "journal_mode", "WAL").map_err(|e| db_error(path, e))?;
+        store.conn.pragma_update(None, "synchronous", "NORMAL").map_err(|e| db_error(path, e))?;
+        Ok(store)
+    }
+
+    /// Opens the database at `path` to read, never creating, migrating or
+    /// writing anything: `None` when it holds no records yet (an empty file).
+    pub fn open_read(path: &Path) -> Result<Option<Store>, Error> {
+        let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+            .map_err(|e| db_error(path, e))?;
+        conn.busy_timeout(Duration::from_secs(30)).map_err(|e| db_error(path, e))?;
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| db_error(path, e))?;
+        if version > SCHEMA_VERSION {
+            return Err(Error::Config(format!(
+                "{} has schema version {version}, newer than this exa knows ({SCHEMA_VERSION}); upgrade exa",
+                path.display()
+            )));
+        }
+        if version == 0 {
+            let tables: i64 = conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0)).map_err(|e| db_error(path, e))?;
+            if tables > 0 {
+                return Err(Error::Config(format!("{} is a SQLite database exa did not create", path.display())));
+            }
+            return Ok(None);
+        }
+        Ok(Some(Store { conn, path: path.to_path_buf() }))
+    }
+
+    fn migrate(&mut self) -> Result<(), Error> {
+        let path = self.path.clone();
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Exclusive).map_err(|e| db_error(&path, e))?;
+        // Read again under the lock: another process may have migrated while this one waited.
+        let now: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| db_error(&path, e))?;
+        if now == 0 {
+            // A fresh file, or a SQLite file exa did not make: refuse the latter.
+            let tables: i64 = tx.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0)).map_err(|e| db_error(&path, e))?;
+            if tables > 0 {
+                return Err(Error::Config(format!(
+                    "{} is a SQLite database exa did not create; nothing was written to it",
+                    path.display()
+                )));
+            }
+        }
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(now as usize) {
+            tx.execute_batch(sql).map_err(|e| db_error(&path, e))?;
+            tx.pragma_update(None, "user_version", i as i64 + 1).map_err(|e| db_error(&path, e))?;
+        }
+        tx.commit().map_err(|e| db_error(&path, e))
+    }
+
+    /// Appends records in one transaction: all of them or none.
+    fn insert_all(&mut self, records: &[NewRecord]) -> Result<Vec<i64>, Error> {
+        let path = self.path.clone();
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(|e| db_error(&path, e))?;
+        let mut ids = Vec::with_capacity(records.len());
+        for r in records {
+            let e = &r.estimate;
+            let out = |k: &str| e.outputs.get(k).copied();
+            tx.execute(
+                "INSERT INTO records (model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
+                    gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+                params![
+                    r.model,
+                    r.run_id,
+                    r.recorded_at,
+                    r.host,
+                    e.domain.as_str(),
+                    e.provider.name,
+                    e.provider.kind.to_string(),
+                    e.provider.digest,
+                    e.inputs.get("gpu_hours").copied().unwrap_or(0.0),
+                    e.inputs.get("cpu_hours").copied().unwrap_or(0.0),
+                    out("kwh"),
+                    out("co2e_g"),
+                    out("cost_usd"),
+                    e.provider.uncertainty,
+                    r.measured.is_some(),
+                    r.measured.as_ref().map(|m| m.duration_s),
+                    r.measured.as_ref().map(|m| m.device_count as i64),
+                    r.measured.as_ref().and_then(|m| m.gpu_kwh),
+                ],
+            )
+            .map_err(|e| db_error(&path, e))?;
+            let id = tx.last_insert_rowid();
+            tx.execute(
+                "INSERT INTO record_estimates (record_id, estimate) VALUES (?1, ?2)",
+                params![id, serde_json::to_string(e).expect("estimates serialise")],
+            )
+            .map_err(|e| db_error(&path, e))?;
+            ids.push(id);
+        }
+        tx.commit().map_err(|e| db_error(&path, e))?;
+        Ok(ids)
+    }
+
+    /// The connection, for reports.
+    pub fn conn(&self) -> &Connection {
+        &self.conn
+    }
+}
+
+impl Ledger for Store {
+    fn insert(&mut self, records: &[NewRecord]) -> Result<Vec<i64>, Error> {
+        self.insert_all(records)
+    }
+
+    fn report(&self, by: super::report::By, filter: super::report::Filter) -> Result<super::report::Report, Error> {
+        super::report::run(self, by, filter)
+    }
+
+    fn location(&self) -> Location {
+        Location(self.path.display().to_string())
+    }
+}
