@@ -22,7 +22,7 @@ pub enum Error {
     Failed(String),
     /// A refusal of `exa metrics`, with the spec's code and status.
     #[error("{0}")]
-    Metrics(crate::sources::prometheus::Refusal),
+    Metrics(crate::model::Refusal),
 }
 
 impl Error {

@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::error::Error;
-use crate::settings::config::Cluster;
+use crate::model::config::Cluster;
 use crate::settings::Settings;
 use crate::sources::prometheus::catalog::FAMILIES;
 use crate::sources::prometheus::flags::{self, Flag};

@@ -21,7 +21,7 @@ use super::formula::FormulaProvider;
 use super::plugin::Plugin;
 use super::{Coefficient, Domain, Meta, Provider, ProviderKind};
 use crate::files::is_executable;
-use crate::settings::config::DomainConfig;
+use crate::model::config::DomainConfig;
 use crate::suggest::nearest;
 
 /// Default time a plugin may take for one call.

@@ -1,4 +1,7 @@
 //! `cargo xtask codegen [--check]`: writes (or checks) completions/ and man/.
+//! `cargo xtask layers`: fails when a module imports from a layer above it.
+
+mod layers;
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -30,8 +33,25 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         }
+        ["layers"] => match layers::check(&root.join("src")) {
+            Ok(v) if v.is_empty() => {
+                println!("layers: no module imports from a layer above it");
+                ExitCode::SUCCESS
+            }
+            Ok(v) => {
+                for x in &v {
+                    eprintln!("{x}");
+                }
+                eprintln!("{} upward import(s); the layers, top to bottom: see xtask/src/layers.rs", v.len());
+                ExitCode::FAILURE
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
         _ => {
-            eprintln!("usage: cargo xtask codegen [--check]");
+            eprintln!("usage: cargo xtask codegen [--check] | cargo xtask layers");
             ExitCode::from(2)
         }
     }

@@ -5,7 +5,7 @@
 //! (the bucket, but never under 3 minutes, so that it always holds two
 //! scrapes) and `{win}` the window, in seconds.
 
-use crate::settings::config::Cluster;
+use crate::model::config::Cluster;
 
 /// The fixed vocabulary of metric families.
 pub const FAMILIES: &[&str] = &[

@@ -3,7 +3,7 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::read::{Episode, NodeData};
+use super::read::{Episode, GpuData, NodeData};
 use super::{Series, Window};
 use crate::time::iso8601;
 
@@ -126,151 +126,171 @@ fn val(v: Option<&Option<f64>>) -> Option<f64> {
 pub fn evaluate(node: &NodeData, w: &Window, reference: Option<f64>, running: Option<(i64, i64)>) -> Vec<Flag> {
     let cx = Ctx { node, w, reference };
     let mut out = Vec::new();
-    let whole = (w.start, w.end);
     for (gpu, d) in &node.gpus {
-        let g = Some(gpu.as_str());
-        let on = format!("GPU {gpu} on {}", node.name);
-        // thermal_throttle
-        let temp = d.series.get("temp_c");
-        let peak = temp.map(|s| s.max);
-        let thermal_s = val(d.values.get("throttle.thermal_s")).filter(|v| *v > 0.0);
-        let thermal_events =
-            val(d.values.get("clock_events.SW_THERMAL")).unwrap_or(0.0) + val(d.values.get("clock_events.HW_THERMAL")).unwrap_or(0.0);
-        let hot = temp.and_then(|s| longest(s, w, 300, |v| v >= HOT_C));
-        if hot.is_some() || thermal_s.is_some() || thermal_events > 0.0 {
-            let evidence = json!({"peak_temp_c": peak, "reference_p95_c": cx.reference, "thermal_s": thermal_s, "thermal_clock_events": (thermal_events > 0.0).then_some(thermal_events)});
-            let (span, clipped, summary) = match hot {
-                Some((a, b, secs)) => {
-                    let (span, clipped) = cx.bounds(a, b);
-                    let refp = cx.reference.map(|r| format!(", reference p95 {r} °C")).unwrap_or_default();
-                    let s = format!(
-                        "{on} held at or above {HOT_C} °C for {} min inside this window (peak {} °C{refp})",
-                        secs / 60,
-                        peak.unwrap_or(0.0)
-                    );
-                    (span, clipped, s)
-                }
-                None => {
-                    let secs = thermal_s.unwrap_or(0.0);
-                    (whole, (false, false), format!("{on} throttled for heat: {secs:.0} s of thermal throttle and {thermal_events:.0} thermal clock events in this window"))
-                }
-            };
-            let minutes = hot.map_or(thermal_s.unwrap_or(0.0) / 60.0, |h| h.2 as f64 / 60.0);
-            out.push(cx.flag(
-                "thermal_throttle",
-                if minutes >= 10.0 { "high" } else { "warn" },
-                g,
-                span,
-                clipped,
-                evidence,
-                summary,
-                "thermal",
-            ));
-        }
-        // power_cap
-        let power_s = val(d.values.get("throttle.power_s")).filter(|v| *v > 0.0);
-        let power_events =
-            val(d.values.get("clock_events.SW_POWER_CAP")).unwrap_or(0.0) + val(d.values.get("clock_events.HW_POWER_BRAKE")).unwrap_or(0.0);
-        if power_s.is_some() || power_events > 0.0 {
-            let minutes = power_s.unwrap_or(0.0) / 60.0;
-            let evidence = json!({"power_s": power_s, "power_clock_events": (power_events > 0.0).then_some(power_events), "peak_power_w": d.series.get("power_w").map(|s| s.max)});
-            let summary = format!(
-                "{on} was held at its power cap for {:.0} s ({power_events:.0} power clock events) in this window",
-                power_s.unwrap_or(0.0)
+        let g = Gpu { index: gpu, on: format!("GPU {gpu} on {}", node.name), d };
+        out.extend(thermal_throttle(&cx, &g));
+        out.extend(power_cap(&cx, &g));
+        out.extend(utilization_collapse(&cx, &g, running));
+        out.extend(comm_errors(&cx, &g));
+        out.extend(memory_pressure(&cx, &g));
+    }
+    out.extend(host_pressure(&cx));
+    out
+}
+
+/// One GPU's readings, and how a summary names it.
+struct Gpu<'a> {
+    index: &'a str,
+    on: String,
+    d: &'a GpuData,
+}
+
+/// Held at or above HOT_C for five minutes, or any thermal throttling.
+fn thermal_throttle(cx: &Ctx, g: &Gpu) -> Option<Flag> {
+    let (w, d, on) = (cx.w, g.d, &g.on);
+    let temp = d.series.get("temp_c");
+    let peak = temp.map(|s| s.max);
+    let thermal_s = val(d.values.get("throttle.thermal_s")).filter(|v| *v > 0.0);
+    let thermal_events =
+        val(d.values.get("clock_events.SW_THERMAL")).unwrap_or(0.0) + val(d.values.get("clock_events.HW_THERMAL")).unwrap_or(0.0);
+    let hot = temp.and_then(|s| longest(s, w, 300, |v| v >= HOT_C));
+    if hot.is_none() && thermal_s.is_none() && thermal_events <= 0.0 {
+        return None;
+    }
+    let evidence = json!({"peak_temp_c": peak, "reference_p95_c": cx.reference, "thermal_s": thermal_s, "thermal_clock_events": (thermal_events > 0.0).then_some(thermal_events)});
+    let (span, clipped, summary) = match hot {
+        Some((a, b, secs)) => {
+            let (span, clipped) = cx.bounds(a, b);
+            let refp = cx.reference.map(|r| format!(", reference p95 {r} °C")).unwrap_or_default();
+            let s = format!(
+                "{on} held at or above {HOT_C} °C for {} min inside this window (peak {} °C{refp})",
+                secs / 60,
+                peak.unwrap_or(0.0)
             );
-            out.push(cx.flag(
-                "power_cap",
-                if minutes >= 10.0 { "high" } else { "warn" },
-                g,
-                whole,
-                (false, false),
-                evidence,
-                summary,
-                "power",
-            ));
+            (span, clipped, s)
         }
-        // utilization_collapse: tensor activity, or plain utilisation where there is none.
-        if let Some((field, s)) = d
-            .series
+        None => {
+            let secs = thermal_s.unwrap_or(0.0);
+            let s = format!(
+                "{on} throttled for heat: {secs:.0} s of thermal throttle and {thermal_events:.0} thermal clock events in this window"
+            );
+            ((w.start, w.end), (false, false), s)
+        }
+    };
+    let minutes = hot.map_or(thermal_s.unwrap_or(0.0) / 60.0, |h| h.2 as f64 / 60.0);
+    let severity = if minutes >= 10.0 { "high" } else { "warn" };
+    Some(cx.flag("thermal_throttle", severity, Some(g.index), span, clipped, evidence, summary, "thermal"))
+}
+
+/// Any time at the power cap, or power clock events.
+fn power_cap(cx: &Ctx, g: &Gpu) -> Option<Flag> {
+    let d = g.d;
+    let power_s = val(d.values.get("throttle.power_s")).filter(|v| *v > 0.0);
+    let power_events =
+        val(d.values.get("clock_events.SW_POWER_CAP")).unwrap_or(0.0) + val(d.values.get("clock_events.HW_POWER_BRAKE")).unwrap_or(0.0);
+    if power_s.is_none() && power_events <= 0.0 {
+        return None;
+    }
+    let minutes = power_s.unwrap_or(0.0) / 60.0;
+    let evidence = json!({"power_s": power_s, "power_clock_events": (power_events > 0.0).then_some(power_events), "peak_power_w": d.series.get("power_w").map(|s| s.max)});
+    let summary = format!(
+        "{} was held at its power cap for {:.0} s ({power_events:.0} power clock events) in this window",
+        g.on,
+        power_s.unwrap_or(0.0)
+    );
+    let severity = if minutes >= 10.0 { "high" } else { "warn" };
+    Some(cx.flag("power_cap", severity, Some(g.index), (cx.w.start, cx.w.end), (false, false), evidence, summary, "power"))
+}
+
+/// Tensor activity (or plain utilisation where there is none) below half the
+/// window's median for ten minutes, counting only while the workload ran.
+fn utilization_collapse(cx: &Ctx, g: &Gpu, running: Option<(i64, i64)>) -> Option<Flag> {
+    let w = cx.w;
+    let (field, s) =
+        g.d.series
             .get("tensor_active_pct")
             .map(|s| ("tensor_active_pct", s))
-            .or_else(|| d.series.get("util_pct").map(|s| ("util_pct", s)))
-        {
-            let mut present: Vec<f64> = s.values.iter().flatten().flatten().copied().collect();
-            present.sort_by(f64::total_cmp);
-            let median = if present.is_empty() { 0.0 } else { present[present.len() / 2] };
-            let limit = median / 2.0;
-            let masked = running.map(|(a, b)| {
-                let mut m = s.clone();
-                if let Some(v) = m.values.as_mut() {
-                    for (i, x) in v.iter_mut().enumerate() {
-                        let t = w.at(i as u32);
-                        if t - w.step_s < a || t > b {
-                            *x = None;
-                        }
-                    }
-                }
-                m
-            });
-            if median > 0.0 {
-                if let Some((a, b, secs)) = longest(masked.as_ref().unwrap_or(s), w, 600, |v| v < limit) {
-                    let (span, clipped) = cx.bounds(a, b);
-                    let evidence = json!({"reading": field, "window_median": median, "threshold": limit, "min": s.min});
-                    let summary = format!("{on}: {field} stayed below half the window's median ({median:.1}) for {} min", secs / 60);
-                    out.push(cx.flag("utilization_collapse", "warn", g, span, clipped, evidence, summary, "utilization"));
-                }
-            }
-        }
-        // comm_errors
-        let count = |k: &str| val(d.values.get(k)).filter(|v| *v > 0.0);
-        let links: Vec<(&str, f64)> =
-            ["errors.link_crc", "errors.link_replay", "errors.link_recovery", "errors.pcie_replay", "errors.pcie_recovery"]
-                .iter()
-                .filter_map(|k| count(k).map(|v| (&k[7..], v)))
-                .collect();
-        let (dbe, xid) = (count("errors.ecc_dbe"), count("errors.xid"));
-        if !links.is_empty() || dbe.is_some() || xid.is_some() {
-            let mut ev = serde_json::Map::new();
-            for (k, v) in &links {
-                ev.insert((*k).to_string(), json!(v));
-            }
-            ev.insert("ecc_dbe".into(), json!(dbe));
-            ev.insert("xid".into(), json!(xid));
-            let severity = if dbe.is_some() || xid.is_some() { "high" } else { "warn" };
-            let what: Vec<String> = links
-                .iter()
-                .map(|(k, v)| format!("{k} +{v}"))
-                .chain(dbe.map(|v| format!("uncorrectable ECC +{v}")))
-                .chain(xid.map(|v| format!("XID +{v}")))
-                .collect();
-            let summary = format!("{on} logged errors in this window: {}", what.join(", "));
-            out.push(cx.flag("comm_errors", severity, g, whole, (false, false), Value::Object(ev), summary, "comm"));
-        }
-        // memory_pressure
-        if let (Some(used), Some(total)) = (d.series.get("hbm_used_gib"), val(d.values.get("hbm_total_gib")).filter(|t| *t > 0.0)) {
-            if let Some((a, b, secs)) = longest(used, w, 300, |v| v >= 0.95 * total) {
-                let (span, clipped) = cx.bounds(a, b);
-                let evidence = json!({"hbm_used_max_gib": used.max, "hbm_total_gib": total});
-                let summary = format!("{on} held GPU memory at or above 95% of {total} GiB for {} min", secs / 60);
-                out.push(cx.flag("memory_pressure", "warn", g, span, clipped, evidence, summary, "memory"));
+            .or_else(|| g.d.series.get("util_pct").map(|s| ("util_pct", s)))?;
+    let mut present: Vec<f64> = s.values.iter().flatten().flatten().copied().collect();
+    present.sort_by(f64::total_cmp);
+    let median = if present.is_empty() { 0.0 } else { present[present.len() / 2] };
+    if median <= 0.0 {
+        return None;
+    }
+    let limit = median / 2.0;
+    let masked = running.map(|span| while_running(s, w, span));
+    let (a, b, secs) = longest(masked.as_ref().unwrap_or(s), w, 600, |v| v < limit)?;
+    let (span, clipped) = cx.bounds(a, b);
+    let evidence = json!({"reading": field, "window_median": median, "threshold": limit, "min": s.min});
+    let summary = format!("{}: {field} stayed below half the window's median ({median:.1}) for {} min", g.on, secs / 60);
+    Some(cx.flag("utilization_collapse", "warn", Some(g.index), span, clipped, evidence, summary, "utilization"))
+}
+
+/// The series with every bucket outside `(from, to)` blanked.
+fn while_running(s: &Series, w: &Window, (from, to): (i64, i64)) -> Series {
+    let mut m = s.clone();
+    if let Some(v) = m.values.as_mut() {
+        for (i, x) in v.iter_mut().enumerate() {
+            let t = w.at(i as u32);
+            if t - w.step_s < from || t > to {
+                *x = None;
             }
         }
     }
-    // host_pressure
-    for which in ["cpu", "memory", "io"] {
-        let key: &'static str = match which {
-            "cpu" => "host.pressure.cpu",
-            "memory" => "host.pressure.memory",
-            _ => "host.pressure.io",
-        };
-        if let Some(s) = node.host_series.get(key) {
-            if let Some((a, b, secs)) = longest(s, w, 300, |v| v > 20.0) {
-                let (span, clipped) = cx.bounds(a, b);
-                let evidence = json!({"resource": which, "max_pct": s.max, "threshold_pct": 20.0});
-                let summary =
-                    format!("{} waited on {which} more than 20% of the time for {} min (up to {:.0}%)", node.name, secs / 60, s.max);
-                out.push(cx.flag("host_pressure", "warn", None, span, clipped, evidence, summary, "host"));
-            }
+    m
+}
+
+/// Link, PCIe, uncorrectable ECC or XID errors logged in the window.
+fn comm_errors(cx: &Ctx, g: &Gpu) -> Option<Flag> {
+    let count = |k: &str| val(g.d.values.get(k)).filter(|v| *v > 0.0);
+    let links: Vec<(&str, f64)> =
+        ["errors.link_crc", "errors.link_replay", "errors.link_recovery", "errors.pcie_replay", "errors.pcie_recovery"]
+            .iter()
+            .filter_map(|k| count(k).map(|v| (&k[7..], v)))
+            .collect();
+    let (dbe, xid) = (count("errors.ecc_dbe"), count("errors.xid"));
+    if links.is_empty() && dbe.is_none() && xid.is_none() {
+        return None;
+    }
+    let mut ev = serde_json::Map::new();
+    for (k, v) in &links {
+        ev.insert((*k).to_string(), json!(v));
+    }
+    ev.insert("ecc_dbe".into(), json!(dbe));
+    ev.insert("xid".into(), json!(xid));
+    let severity = if dbe.is_some() || xid.is_some() { "high" } else { "warn" };
+    let what: Vec<String> = links
+        .iter()
+        .map(|(k, v)| format!("{k} +{v}"))
+        .chain(dbe.map(|v| format!("uncorrectable ECC +{v}")))
+        .chain(xid.map(|v| format!("XID +{v}")))
+        .collect();
+    let summary = format!("{} logged errors in this window: {}", g.on, what.join(", "));
+    Some(cx.flag("comm_errors", severity, Some(g.index), (cx.w.start, cx.w.end), (false, false), Value::Object(ev), summary, "comm"))
+}
+
+/// GPU memory at or above 95% of its size for five minutes.
+fn memory_pressure(cx: &Ctx, g: &Gpu) -> Option<Flag> {
+    let used = g.d.series.get("hbm_used_gib")?;
+    let total = val(g.d.values.get("hbm_total_gib")).filter(|t| *t > 0.0)?;
+    let (a, b, secs) = longest(used, cx.w, 300, |v| v >= 0.95 * total)?;
+    let (span, clipped) = cx.bounds(a, b);
+    let evidence = json!({"hbm_used_max_gib": used.max, "hbm_total_gib": total});
+    let summary = format!("{} held GPU memory at or above 95% of {total} GiB for {} min", g.on, secs / 60);
+    Some(cx.flag("memory_pressure", "warn", Some(g.index), span, clipped, evidence, summary, "memory"))
+}
+
+/// The host waiting on CPU, memory or IO more than 20% of the time for five minutes.
+fn host_pressure(cx: &Ctx) -> Vec<Flag> {
+    let node = cx.node;
+    let mut out = Vec::new();
+    for (which, key) in [("cpu", "host.pressure.cpu"), ("memory", "host.pressure.memory"), ("io", "host.pressure.io")] {
+        let Some(s) = node.host_series.get(key) else { continue };
+        if let Some((a, b, secs)) = longest(s, cx.w, 300, |v| v > 20.0) {
+            let (span, clipped) = cx.bounds(a, b);
+            let evidence = json!({"resource": which, "max_pct": s.max, "threshold_pct": 20.0});
+            let summary = format!("{} waited on {which} more than 20% of the time for {} min (up to {:.0}%)", node.name, secs / 60, s.max);
+            out.push(cx.flag("host_pressure", "warn", None, span, clipped, evidence, summary, "host"));
         }
     }
     out

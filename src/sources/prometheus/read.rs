@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::catalog::{self, Catalog, Kind};
 use super::prom::{Client, Series as PromSeries};
 use super::{check_name, Refusal, Series, Window};
-use crate::settings::config::Cluster;
+use crate::model::config::Cluster;
 use crate::time::{serialize_iso, serialize_iso_opt};
 
 /// How many queries run at once against one Prometheus.
@@ -135,43 +135,7 @@ fn sum_values(a: Option<f64>, b: Option<f64>) -> Option<f64> {
 /// Reads one node: every reading in the catalog, its state and its episodes.
 pub fn node(t: &Target, node: &str, w: &Window) -> Result<NodeData, Refusal> {
     check_name("node", node)?;
-    let dev = t.catalog.device_label;
-    let mut jobs: Vec<Box<dyn FnOnce() -> Result<Got, Refusal> + Send + '_>> = Vec::new();
-    for reading in &t.catalog.readings {
-        let queries: Vec<String> = reading.exprs.iter().map(|e| t.fill(e, Some(node), w)).collect();
-        let client = &t.client;
-        let kind = reading.kind;
-        let (family, field) = (reading.family, reading.field);
-        jobs.push(Box::new(move || {
-            // By device: the samples of a gauge, or the summed value of a total.
-            type Samples = Vec<(f64, f64)>;
-            let mut per: BTreeMap<String, (Samples, Option<f64>)> = BTreeMap::new();
-            for q in &queries {
-                let series: Vec<PromSeries> = match kind {
-                    Kind::Gauge(_) | Kind::HostGauge => client.range(q, w.at(0), w.at(w.points - 1), w.step_s)?.series(),
-                    _ => client.instant(q, w.end)?.series(),
-                };
-                for s in series {
-                    let key = s.labels.get(dev).cloned().unwrap_or_default();
-                    let e = per.entry(key).or_default();
-                    match kind {
-                        Kind::Gauge(_) | Kind::HostGauge => e.0.extend(s.samples),
-                        _ => e.1 = sum_values(e.1, s.samples.last().map(|x| x.1)),
-                    }
-                }
-            }
-            Ok(match kind {
-                Kind::HostGauge => Got::Host(family, field, per.values().next().and_then(|(s, _)| Series::on_grid(w, s, 1.0)), None),
-                Kind::HostIncrease => Got::Host(family, field, None, per.values().next().and_then(|(_, v)| v.map(round))),
-                Kind::Gauge(scale) => {
-                    Got::Gpu(family, field, per.into_iter().map(|(k, (s, _))| (k, Series::on_grid(w, &s, scale), None)).collect())
-                }
-                Kind::Last(scale) | Kind::Increase(scale) => {
-                    Got::Gpu(family, field, per.into_iter().map(|(k, (_, v))| (k, None, v.map(|x| round(x * scale)))).collect())
-                }
-            })
-        }));
-    }
+    let jobs: Vec<Job<'_>> = t.catalog.readings.iter().map(|r| reading_job(t, r, node, w)).collect();
     let state_q = format!("max(kube_node_status_condition{{node=\"{}\",condition=\"Ready\",status=\"true\"}})", escape(node));
     // The node's state and episodes are read alongside its readings, not after them.
     let (got, state, found_episodes) = std::thread::scope(|s| {
@@ -179,37 +143,9 @@ pub fn node(t: &Target, node: &str, w: &Window) -> Result<NodeData, Refusal> {
         let found = s.spawn(|| episodes(t, node, w));
         (run_all(jobs), state.join().expect("query threads do not panic"), found.join().expect("query threads do not panic"))
     });
-    let got = got?;
     let mut data = NodeData { name: node.to_string(), ..NodeData::default() };
-    for g in got {
-        match g {
-            Got::Gpu(family, field, per) => {
-                for (idx, series, value) in per {
-                    if idx.is_empty() {
-                        continue;
-                    }
-                    let gpu = data.gpus.entry(idx).or_default();
-                    if let Some(s) = series {
-                        data.present.insert(family);
-                        gpu.series.insert(field, s);
-                    }
-                    if value.is_some() {
-                        data.present.insert(family);
-                        gpu.values.insert(field, value);
-                    }
-                }
-            }
-            Got::Host(family, field, series, value) => {
-                if let Some(s) = series {
-                    data.present.insert(family);
-                    data.host_series.insert(field, s);
-                }
-                if value.is_some() {
-                    data.present.insert(family);
-                }
-                data.host_values.insert(field, value);
-            }
-        }
+    for g in got? {
+        data.add(g);
     }
     if data.present.is_empty() {
         return Err(Refusal::not_found(format!("node {node} has no readings in cluster {} over the window", t.name)));
@@ -220,6 +156,76 @@ pub fn node(t: &Target, node: &str, w: &Window) -> Result<NodeData, Refusal> {
         data.present.insert("health_episodes");
     }
     Ok(data)
+}
+
+/// A query job, run beside the others.
+type Job<'a> = Box<dyn FnOnce() -> Result<Got, Refusal> + Send + 'a>;
+
+/// The job that reads one catalog reading of `node`: by device, the samples
+/// of a gauge or the summed value of a total.
+fn reading_job<'a>(t: &'a Target, reading: &'a super::catalog::Reading, node: &str, w: &'a Window) -> Job<'a> {
+    let queries: Vec<String> = reading.exprs.iter().map(|e| t.fill(e, Some(node), w)).collect();
+    let (dev, client, kind) = (t.catalog.device_label, &t.client, reading.kind);
+    let (family, field) = (reading.family, reading.field);
+    Box::new(move || {
+        type Samples = Vec<(f64, f64)>;
+        let mut per: BTreeMap<String, (Samples, Option<f64>)> = BTreeMap::new();
+        for q in &queries {
+            let series: Vec<PromSeries> = match kind {
+                Kind::Gauge(_) | Kind::HostGauge => client.range(q, w.at(0), w.at(w.points - 1), w.step_s)?.series(),
+                _ => client.instant(q, w.end)?.series(),
+            };
+            for s in series {
+                let key = s.labels.get(dev).cloned().unwrap_or_default();
+                let e = per.entry(key).or_default();
+                match kind {
+                    Kind::Gauge(_) | Kind::HostGauge => e.0.extend(s.samples),
+                    _ => e.1 = sum_values(e.1, s.samples.last().map(|x| x.1)),
+                }
+            }
+        }
+        Ok(match kind {
+            Kind::HostGauge => Got::Host(family, field, per.values().next().and_then(|(s, _)| Series::on_grid(w, s, 1.0)), None),
+            Kind::HostIncrease => Got::Host(family, field, None, per.values().next().and_then(|(_, v)| v.map(round))),
+            Kind::Gauge(scale) => {
+                Got::Gpu(family, field, per.into_iter().map(|(k, (s, _))| (k, Series::on_grid(w, &s, scale), None)).collect())
+            }
+            Kind::Last(scale) | Kind::Increase(scale) => {
+                Got::Gpu(family, field, per.into_iter().map(|(k, (_, v))| (k, None, v.map(|x| round(x * scale)))).collect())
+            }
+        })
+    })
+}
+
+impl NodeData {
+    /// Files one job's answer under its GPUs or the host, noting the family as present.
+    fn add(&mut self, g: Got) {
+        match g {
+            Got::Gpu(family, field, per) => {
+                for (idx, series, value) in per.into_iter().filter(|(idx, ..)| !idx.is_empty()) {
+                    let gpu = self.gpus.entry(idx).or_default();
+                    if let Some(s) = series {
+                        self.present.insert(family);
+                        gpu.series.insert(field, s);
+                    }
+                    if value.is_some() {
+                        self.present.insert(family);
+                        gpu.values.insert(field, value);
+                    }
+                }
+            }
+            Got::Host(family, field, series, value) => {
+                if let Some(s) = series {
+                    self.present.insert(family);
+                    self.host_series.insert(field, s);
+                }
+                if value.is_some() {
+                    self.present.insert(family);
+                }
+                self.host_values.insert(field, value);
+            }
+        }
+    }
 }
 
 fn round(x: f64) -> f64 {
@@ -311,72 +317,87 @@ pub fn placement(
     check_name("namespace", namespace)?;
     let labels = t.labels().iter().map(|l| format!(",{l}")).collect::<String>();
     let ns = format!("namespace=\"{namespace}\"{labels}");
-    let owner = match kind {
-        "Pod" => None,
-        "Deployment" => Some(format!("owner_kind=\"ReplicaSet\",owner_name=~\"{name}-[a-z0-9]{{6,10}}\"")),
-        "JobSet" => Some(format!("owner_kind=\"Job\",owner_name=~\"{name}-.+-[0-9]+\"")),
-        other => Some(format!("owner_kind=\"{other}\",owner_name=\"{name}\"")),
-    };
-    let pods = match &owner {
-        None => format!("max by (pod, node) (kube_pod_info{{{ns},pod=\"{name}\"}})"),
-        Some(o) => format!("max by (pod, node) (kube_pod_info{{{ns}}} * on (namespace, pod) group_left () max by (namespace, pod) (kube_pod_owner{{{ns},{o}}}))"),
-    };
-    let phases = |pods: &[String], at: i64| -> Result<BTreeMap<String, String>, Refusal> {
-        if pods.is_empty() {
-            return Ok(BTreeMap::new());
-        }
-        let q = format!("kube_pod_status_phase{{{ns},pod=~\"{}\"}} == 1", pods.join("|"));
-        Ok(t.client
-            .instant(&q, at)?
-            .series()
-            .into_iter()
-            .filter_map(|s| Some((s.labels.get("pod")?.clone(), s.labels.get("phase")?.clone())))
-            .collect())
-    };
+    let pods = pods_query(&ns, kind, name);
     let history = t.client.range(&pods, w.at(0), w.at(w.points - 1), w.step_s)?.series();
-    let (found, source, at): (Vec<Placement>, &'static str, i64) = if history.iter().any(|s| !s.samples.is_empty()) {
-        let last_t = w.at(w.points - 1);
-        let rows = history
-            .into_iter()
-            .filter(|s| !s.samples.is_empty())
-            .map(|s| {
-                let first = s.samples.first().map(|x| x.0 as i64 - w.step_s);
-                let last = s.samples.last().map(|x| x.0 as i64).unwrap_or(0);
-                Placement {
-                    pod: s.labels.get("pod").cloned().unwrap_or_default(),
-                    node: s.labels.get("node").cloned().unwrap_or_default(),
-                    from: first.map(|f| f.max(w.start)),
-                    to: (last < last_t).then_some(last),
-                    phase: None,
-                }
-            })
-            .collect();
-        (rows, "history", w.end)
+    let (mut found, source, at) = if history.iter().any(|s| !s.samples.is_empty()) {
+        (from_history(history, w), "history", w.end)
     } else {
-        let rows = t
-            .client
-            .instant(&pods, now)?
-            .series()
-            .into_iter()
-            .map(|s| Placement {
-                pod: s.labels.get("pod").cloned().unwrap_or_default(),
-                node: s.labels.get("node").cloned().unwrap_or_default(),
-                from: None,
-                to: None,
-                phase: None,
-            })
-            .collect();
+        let rows = t.client.instant(&pods, now)?.series().into_iter().map(|s| placed(&s, None, None)).collect();
         (rows, "current-pods", now)
     };
     if found.is_empty() {
         return Err(Refusal::not_found(format!("{kind} {namespace}/{name} has no pods in cluster {}, over the window or now", t.name)));
     }
     let names: Vec<String> = found.iter().map(|p| p.pod.clone()).collect();
-    let ph = phases(&names, at)?;
-    let mut found = found;
+    let ph = phases(t, &ns, &names, at)?;
     for p in &mut found {
         p.phase = ph.get(&p.pod).cloned();
     }
     found.sort_by(|a, b| a.pod.cmp(&b.pod));
     Ok((found, source))
+}
+
+/// The pods of a workload and their nodes, through the owner chain its kind has.
+fn pods_query(ns: &str, kind: &str, name: &str) -> String {
+    let owner = match kind {
+        "Pod" => None,
+        "Deployment" => Some(format!("owner_kind=\"ReplicaSet\",owner_name=~\"{name}-[a-z0-9]{{6,10}}\"")),
+        "JobSet" => Some(format!("owner_kind=\"Job\",owner_name=~\"{name}-.+-[0-9]+\"")),
+        other => Some(format!("owner_kind=\"{other}\",owner_name=\"{name}\"")),
+    };
+    match &owner {
+        None => format!("max by (pod, node) (kube_pod_info{{{ns},pod=\"{name}\"}})"),
+        Some(o) => format!("max by (pod, node) (kube_pod_info{{{ns}}} * on (namespace, pod) group_left () max by (namespace, pod) (kube_pod_owner{{{ns},{o}}}))"),
+    }
+}
+
+fn placed(s: &PromSeries, from: Option<i64>, to: Option<i64>) -> Placement {
+    Placement {
+        pod: s.labels.get("pod").cloned().unwrap_or_default(),
+        node: s.labels.get("node").cloned().unwrap_or_default(),
+        from,
+        to,
+        phase: None,
+    }
+}
+
+/// Where each pod ran over the window, and from when to when.
+fn from_history(history: Vec<PromSeries>, w: &Window) -> Vec<Placement> {
+    let last_t = w.at(w.points - 1);
+    history
+        .into_iter()
+        .filter(|s| !s.samples.is_empty())
+        .map(|s| {
+            let first = s.samples.first().map(|x| x.0 as i64 - w.step_s);
+            let last = s.samples.last().map(|x| x.0 as i64).unwrap_or(0);
+            placed(&s, first.map(|f| f.max(w.start)), (last < last_t).then_some(last))
+        })
+        .collect()
+}
+
+/// Each pod's phase at `at`; pod names are escaped as regex alternatives.
+fn phases(t: &Target, ns: &str, pods: &[String], at: i64) -> Result<BTreeMap<String, String>, Refusal> {
+    if pods.is_empty() {
+        return Ok(BTreeMap::new());
+    }
+    let alternatives: Vec<String> = pods.iter().map(|p| escape(&regex_quote(p))).collect();
+    let q = format!("kube_pod_status_phase{{{ns},pod=~\"{}\"}} == 1", alternatives.join("|"));
+    Ok(t.client
+        .instant(&q, at)?
+        .series()
+        .into_iter()
+        .filter_map(|s| Some((s.labels.get("pod")?.clone(), s.labels.get("phase")?.clone())))
+        .collect())
+}
+
+/// `s` as a literal inside a RE2 regular expression.
+fn regex_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if "\\.+*?()|[]{}^$".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }

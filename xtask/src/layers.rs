@@ -1,0 +1,148 @@
+//! The layer check: no module of `src/` imports from a layer above its own.
+//!
+//! Data flows argv → cli → settings → command → report → renderer. Each
+//! top-level module has a rank; a `crate::X` path in a file may name only a
+//! module of the same or a lower layer, and `model` names nothing at all.
+//!
+//! `cli` is the parsed argv, data that settings resolve from, so it sits
+//! low, beside the vocabulary; `pricing` consumes resolved settings, so it
+//! sits above them.
+
+use std::path::{Path, PathBuf};
+
+/// From the top of the crate to the bottom. A module may use its own layer and those below.
+pub const LAYERS: &[&[&str]] = &[
+    &["lib", "main", "codegen"],
+    &["output"],
+    &["commands"],
+    &["pricing"],
+    &["settings"],
+    &["provider", "store"],
+    &["sources"],
+    &["formula"],
+    &["cli"],
+    &["error", "files", "num", "suggest", "text", "time"],
+    &["model"],
+];
+
+/// One import that points up, or out of `model`.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Violation {
+    pub file: PathBuf,
+    pub line: usize,
+    pub from: String,
+    pub to: String,
+}
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {} imports crate::{}, a layer above it", self.file.display(), self.line, self.from, self.to)
+    }
+}
+
+fn rank(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| l.contains(&module))
+}
+
+/// The top-level module a file under `src/` belongs to.
+fn module_of(src: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(src).unwrap_or(file);
+    let first = rel.components().next().map(|c| c.as_os_str().to_string_lossy().into_owned()).unwrap_or_default();
+    first.trim_end_matches(".rs").to_string()
+}
+
+/// Every `crate::name` in `text`, with its line, outside comments.
+fn crate_paths(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or("");
+        let mut rest = code;
+        while let Some(at) = rest.find("crate::") {
+            let before = rest[..at].chars().last();
+            rest = &rest[at + "crate::".len()..];
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') {
+                continue;
+            }
+            let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            if name.is_empty() {
+                // `use crate::{a, b}`: every name in the braces.
+                if let Some(group) = rest.strip_prefix('{') {
+                    let group = group.split('}').next().unwrap_or("");
+                    for part in group.split(',') {
+                        let n: String = part.trim().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                        if !n.is_empty() {
+                            out.push((i + 1, n));
+                        }
+                    }
+                }
+                continue;
+            }
+            out.push((i + 1, name));
+        }
+    }
+    out
+}
+
+/// Checks one file's text as if it lived at `file` under `src`.
+pub fn check_text(src: &Path, file: &Path, text: &str) -> Vec<Violation> {
+    let from = module_of(src, file);
+    let Some(from_rank) = rank(&from) else {
+        return vec![Violation { file: file.to_path_buf(), line: 0, from: from.clone(), to: format!("({from} has no layer)") }];
+    };
+    crate_paths(text)
+        .into_iter()
+        .filter(|(_, to)| to != &from)
+        .filter(|(_, to)| from == "model" || rank(to).is_some_and(|r| r < from_rank))
+        .map(|(line, to)| Violation { file: file.to_path_buf(), line, from: from.clone(), to })
+        .collect()
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let p = entry?.path();
+        if p.is_dir() {
+            rust_files(&p, out)?;
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+/// Checks every file under `src`.
+pub fn check(src: &Path) -> std::io::Result<Vec<Violation>> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files)?;
+    files.sort();
+    let mut all = Vec::new();
+    for f in files {
+        all.extend(check_text(src, &f, &std::fs::read_to_string(&f)?));
+    }
+    Ok(all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tree_keeps_its_layers() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().join("src");
+        let v = check(&src).unwrap();
+        assert!(v.is_empty(), "{}", v.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"));
+    }
+
+    #[test]
+    fn an_upward_import_fails() {
+        let src = Path::new("src");
+        let v = check_text(src, &src.join("sources/grid.rs"), "use crate::settings::Settings;\n");
+        assert_eq!(v.len(), 1);
+        assert_eq!((v[0].from.as_str(), v[0].to.as_str(), v[0].line), ("sources", "settings", 1));
+        let v = check_text(src, &src.join("model/estimate.rs"), "// crate::cli in a comment\nfn f() { crate::error::x() }\n");
+        assert_eq!(v.len(), 1, "model imports nothing from the crate, not even the bottom layer");
+        let v = check_text(src, &src.join("store/mod.rs"), "use crate::{model::Estimate, commands::x};\n");
+        assert_eq!(v.iter().map(|v| v.to.as_str()).collect::<Vec<_>>(), ["commands"]);
+        assert!(check_text(src, &src.join("commands/gpu.rs"), "use crate::settings::Settings;\nuse crate::model::X;\n").is_empty());
+        assert!(!check_text(src, &src.join("newthing.rs"), "").is_empty(), "a module with no layer is refused");
+    }
+}
