@@ -157,11 +157,11 @@ fn window(w: &cli::WindowOpts) -> commands::metrics::WindowArgs {
 fn metrics(m: &cli::MetricsCmd, s: &Settings) -> anyhow::Result<ExitCode> {
     use cli::MetricsCmd as M;
     use commands::metrics as cm;
-    let answer = match m {
-        M::Clusters => cm::clusters(s),
-        M::Node { cluster, node, window: w, detail } => cm::node(s, cluster, node, &window(w), detail.as_deref())?,
+    match m {
+        M::Clusters => show(cm::clusters(s), s),
+        M::Node { cluster, node, window: w, detail } => show(cm::node(s, cluster, node, &window(w), detail.as_deref())?, s),
         M::Workload { cluster, workload: wl, window: w, detail } => {
-            cm::workload(s, cluster, &wl.kind, &wl.namespace, &wl.name, &window(w), detail.as_deref())?
+            show(cm::workload(s, cluster, &wl.kind, &wl.namespace, &wl.name, &window(w), detail.as_deref())?, s)
         }
         M::Flags { cluster, node, kind, name, namespace, window: w } => {
             let target = match (node, kind, name) {
@@ -173,11 +173,10 @@ fn metrics(m: &cli::MetricsCmd, s: &Settings) -> anyhow::Result<ExitCode> {
                     )
                 }
             };
-            cm::flags(s, cluster, target, &window(w))?
+            show(cm::flags(s, cluster, target, &window(w))?, s)
         }
-        M::Query { cluster, instant, window: w, query } => cm::query(s, cluster, query, *instant, &window(w))?,
-    };
-    show(answer, s)
+        M::Query { cluster, instant, window: w, query } => show(cm::query(s, cluster, query, *instant, &window(w))?, s),
+    }
 }
 
 fn carbon_request(a: &cli::CarbonEstimate) -> Request {

@@ -1,8 +1,9 @@
 //! `exa metrics clusters|node|workload|flags|query`: a cluster's GPU and
 //! host telemetry from its Prometheus, in the spec's envelope.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
+use indexmap::IndexMap;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
@@ -11,7 +12,7 @@ use crate::model::config::Cluster;
 use crate::settings::Settings;
 use crate::sources::prometheus::catalog::FAMILIES;
 use crate::sources::prometheus::flags::{self, Flag};
-use crate::sources::prometheus::read::{self, NodeData, Placement, Target};
+use crate::sources::prometheus::read::{self, Episode, NodeData, Placement, Target};
 use crate::sources::prometheus::{Refusal, Series, Window};
 use crate::time::now_unix;
 
@@ -30,10 +31,148 @@ impl WindowArgs {
     }
 }
 
-/// An answer of `exa metrics`, as JSON; the table renders from it.
-#[derive(Debug, Serialize)]
-#[serde(transparent)]
-pub struct Answer(pub Value);
+/// What every read answers with first: the cluster, the window, the
+/// reference temperature, which families answered, and how to read it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Envelope {
+    pub cluster: String,
+    pub gpu_vendor: String,
+    pub gpu_model: String,
+    pub window: Window,
+    pub reference: Option<Reference>,
+    pub coverage: Coverage,
+    pub note: String,
+}
+
+/// The model's temperature p95 over the window, across the cluster.
+#[derive(Debug, Clone, Serialize)]
+pub struct Reference {
+    pub gpu_model: String,
+    pub temp_p95_c: f64,
+    pub note: &'static str,
+}
+
+/// Families that answered, and those that did not (unavailable ones are in neither).
+#[derive(Debug, Clone, Serialize)]
+pub struct Coverage {
+    pub present: Vec<&'static str>,
+    pub missing: Vec<&'static str>,
+}
+
+/// How many Prometheus queries an answer took, and their summed seconds.
+#[derive(Debug, Clone, Serialize)]
+pub struct Queries {
+    pub count: u64,
+    pub seconds: f64,
+}
+
+/// One configured cluster, as `metrics clusters` lists it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ClusterRow {
+    pub name: String,
+    pub prometheus: String,
+    pub gpu_vendor: String,
+    pub gpu_model: String,
+    pub node_label: String,
+    pub labels: IndexMap<String, String>,
+}
+
+/// `metrics clusters`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ClustersAnswer {
+    pub clusters: Vec<ClusterRow>,
+}
+
+/// A node's readings: by GPU index the catalog's fields, the host's, and its episodes.
+#[derive(Debug, Clone, Serialize)]
+pub struct NodeBlock {
+    pub gpus: Map<String, Value>,
+    pub host: Map<String, Value>,
+    pub health_episodes: Vec<Episode>,
+}
+
+/// Which node, how many GPUs it has, and its Ready state.
+#[derive(Debug, Clone, Serialize)]
+pub struct NodeHead {
+    pub name: String,
+    pub gpus: usize,
+    pub state: Option<&'static str>,
+}
+
+/// `metrics node`.
+#[derive(Debug, Clone, Serialize)]
+pub struct NodeAnswer {
+    #[serde(flatten)]
+    pub envelope: Envelope,
+    pub node: NodeHead,
+    #[serde(flatten)]
+    pub readings: NodeBlock,
+    pub queries: Queries,
+}
+
+/// A workload named by kind, namespace and name.
+#[derive(Debug, Clone, Serialize)]
+pub struct WorkloadId {
+    pub kind: String,
+    pub namespace: String,
+    pub name: String,
+}
+
+/// `metrics workload`.
+#[derive(Debug, Clone, Serialize)]
+pub struct WorkloadAnswer {
+    #[serde(flatten)]
+    pub envelope: Envelope,
+    pub workload: WorkloadId,
+    pub placement: Vec<Placement>,
+    pub placement_source: &'static str,
+    pub nodes: IndexMap<String, NodeBlock>,
+    pub queries: Queries,
+}
+
+/// What `metrics flags` judged: a node, or a workload and where it ran.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum Judged {
+    Node { node: String },
+    Workload { workload: WorkloadId, placement: Vec<Placement>, placement_source: &'static str },
+}
+
+/// `metrics flags`.
+#[derive(Debug, Clone, Serialize)]
+pub struct FlagsAnswer {
+    #[serde(flatten)]
+    pub envelope: Envelope,
+    pub target: Judged,
+    pub checked: Vec<&'static str>,
+    pub unavailable: Vec<&'static str>,
+    pub clean: bool,
+    pub flags: Vec<Flag>,
+    pub queries: Queries,
+}
+
+/// One series of a `metrics query` answer.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum QuerySeries {
+    Scalar { value: f64 },
+    Instant { labels: BTreeMap<String, String>, value: Option<f64> },
+    Range { labels: BTreeMap<String, String>, values: Vec<Option<f64>> },
+}
+
+/// `metrics query`.
+#[derive(Debug, Clone, Serialize)]
+pub struct QueryAnswer {
+    pub cluster: String,
+    pub query: String,
+    pub result_type: &'static str,
+    pub instant: bool,
+    pub window: Window,
+    pub series: Vec<QuerySeries>,
+    pub series_total: usize,
+    pub truncated: bool,
+    pub note: Option<String>,
+}
 
 fn refuse(r: Refusal) -> Error {
     Error::Metrics(r)
@@ -56,18 +195,25 @@ fn cluster<'a>(settings: &'a Settings, name: &'a str) -> Result<Target<'a>, Erro
     Target::new(name, c, token).map_err(refuse)
 }
 
-pub fn clusters(settings: &Settings) -> Answer {
-    let list: Vec<Value> = settings
+pub fn clusters(settings: &Settings) -> ClustersAnswer {
+    let clusters = settings
         .config
         .clusters
         .iter()
-        .map(|(n, c)| json!({"name": n, "prometheus": c.prometheus, "gpu_vendor": c.gpu_vendor, "gpu_model": c.gpu_model, "node_label": c.node_label, "labels": c.labels}))
+        .map(|(n, c)| ClusterRow {
+            name: n.clone(),
+            prometheus: c.prometheus.clone(),
+            gpu_vendor: c.gpu_vendor.clone(),
+            gpu_model: c.gpu_model.clone(),
+            node_label: c.node_label.clone(),
+            labels: c.labels.clone(),
+        })
         .collect();
-    Answer(json!({"clusters": list}))
+    ClustersAnswer { clusters }
 }
 
 /// The envelope every action answers in.
-fn envelope(t: &Target, w: &Window, reference: Option<f64>, present: &BTreeSet<&'static str>, extra_note: &[String]) -> Map<String, Value> {
+fn envelope(t: &Target, w: &Window, reference: Option<f64>, present: &BTreeSet<&'static str>, extra_note: &[String]) -> Envelope {
     let unavailable = &t.catalog.unavailable;
     let present_list: Vec<&str> = FAMILIES.iter().filter(|f| present.contains(*f)).copied().collect();
     let missing: Vec<&str> = FAMILIES.iter().filter(|f| !present.contains(*f) && !unavailable.contains(f)).copied().collect();
@@ -87,26 +233,25 @@ fn envelope(t: &Target, w: &Window, reference: Option<f64>, present: &BTreeSet<&
         note.push(' ');
         note.push_str(n);
     }
-    let mut m = Map::new();
-    m.insert("cluster".into(), json!(t.name));
-    m.insert("gpu_vendor".into(), json!(t.cluster.gpu_vendor));
-    m.insert("gpu_model".into(), json!(t.cluster.gpu_model));
-    m.insert("window".into(), json!(w));
-    m.insert(
-        "reference".into(),
-        reference.map_or(Value::Null, |p| {
-            json!({"gpu_model": t.cluster.gpu_model, "temp_p95_c": p, "note": "p95 of GPU temperature for this model over the window, across the cluster's nodes"})
+    Envelope {
+        cluster: t.name.to_string(),
+        gpu_vendor: t.cluster.gpu_vendor.clone(),
+        gpu_model: t.cluster.gpu_model.clone(),
+        window: *w,
+        reference: reference.map(|p| Reference {
+            gpu_model: t.cluster.gpu_model.clone(),
+            temp_p95_c: p,
+            note: "p95 of GPU temperature for this model over the window, across the cluster's nodes",
         }),
-    );
-    m.insert("coverage".into(), json!({"present": present_list, "missing": missing}));
-    m.insert("note".into(), json!(note));
-    m
+        coverage: Coverage { present: present_list, missing },
+        note,
+    }
 }
 
 /// How many Prometheus queries an answer took, and their summed time (they run concurrently).
-fn queries(t: &Target) -> Value {
+fn queries(t: &Target) -> Queries {
     use std::sync::atomic::Ordering;
-    json!({"count": t.client.made.load(Ordering::Relaxed), "seconds": (t.client.nanos.load(Ordering::Relaxed) as f64 / 1e6).round() / 1e3})
+    Queries { count: t.client.made.load(Ordering::Relaxed), seconds: (t.client.nanos.load(Ordering::Relaxed) as f64 / 1e6).round() / 1e3 }
 }
 
 /// Fields kept whole under `summary` detail.
@@ -147,7 +292,7 @@ fn put(m: &mut Map<String, Value>, path: &str, v: Value) {
     }
 }
 
-fn node_block(t: &Target, d: &NodeData, summary: bool) -> Map<String, Value> {
+fn node_block(t: &Target, d: &NodeData, summary: bool) -> NodeBlock {
     let value_fields: Vec<&'static str> =
         t.catalog.readings.iter().filter(|r| !GPU_SERIES.contains(&r.field) && !r.field.starts_with("host.")).map(|r| r.field).collect();
     let mut gpus = Map::new();
@@ -185,25 +330,22 @@ fn node_block(t: &Target, d: &NodeData, summary: bool) -> Map<String, Value> {
         };
         put(&mut host, path, v);
     }
-    let mut m = Map::new();
-    m.insert("gpus".into(), Value::Object(gpus));
-    m.insert("host".into(), Value::Object(host));
-    m.insert("health_episodes".into(), json!(d.episodes));
-    m
+    NodeBlock { gpus, host, health_episodes: d.episodes.clone() }
 }
 
-pub fn node(settings: &Settings, cluster_name: &str, node: &str, w: &WindowArgs, detail: Option<&str>) -> Result<Answer, Error> {
+pub fn node(settings: &Settings, cluster_name: &str, node: &str, w: &WindowArgs, detail: Option<&str>) -> Result<NodeAnswer, Error> {
     let summary = detail_is_summary(detail, false)?;
     let w = w.resolve().map_err(refuse)?;
     crate::sources::prometheus::check_name("node", node).map_err(refuse)?;
     let t = cluster(settings, cluster_name)?;
     let d = read::node(&t, node, &w).map_err(refuse)?;
     let reference = read::reference(&t, &w).map_err(refuse)?;
-    let mut m = envelope(&t, &w, reference, &d.present, &[]);
-    m.insert("node".into(), json!({"name": d.name, "gpus": d.gpus.len(), "state": d.state}));
-    m.extend(node_block(&t, &d, summary));
-    m.insert("queries".into(), queries(&t));
-    Ok(Answer(Value::Object(m)))
+    Ok(NodeAnswer {
+        envelope: envelope(&t, &w, reference, &d.present, &[]),
+        node: NodeHead { name: d.name.clone(), gpus: d.gpus.len(), state: d.state },
+        readings: node_block(&t, &d, summary),
+        queries: queries(&t),
+    })
 }
 
 fn detail_is_summary(detail: Option<&str>, default_summary: bool) -> Result<bool, Error> {
@@ -256,23 +398,20 @@ pub fn workload(
     name: &str,
     w: &WindowArgs,
     detail: Option<&str>,
-) -> Result<Answer, Error> {
+) -> Result<WorkloadAnswer, Error> {
     let summary = detail_is_summary(detail, true)?;
     let w = w.resolve().map_err(refuse)?;
     let t = cluster(settings, cluster_name)?;
     let (placement, source, data) = workload_data(&t, kind, ns, name, &w)?;
     let reference = read::reference(&t, &w).map_err(refuse)?;
-    let mut m = envelope(&t, &w, reference, &present_of(&data), &[]);
-    m.insert("workload".into(), json!({"kind": kind, "namespace": ns, "name": name}));
-    m.insert("placement".into(), json!(placement));
-    m.insert("placement_source".into(), json!(source));
-    let mut nodes = Map::new();
-    for d in &data {
-        nodes.insert(d.name.clone(), Value::Object(node_block(&t, d, summary)));
-    }
-    m.insert("nodes".into(), Value::Object(nodes));
-    m.insert("queries".into(), queries(&t));
-    Ok(Answer(Value::Object(m)))
+    Ok(WorkloadAnswer {
+        envelope: envelope(&t, &w, reference, &present_of(&data), &[]),
+        workload: WorkloadId { kind: kind.to_string(), namespace: ns.to_string(), name: name.to_string() },
+        placement,
+        placement_source: source,
+        nodes: data.iter().map(|d| (d.name.clone(), node_block(&t, d, summary))).collect(),
+        queries: queries(&t),
+    })
 }
 
 /// What `flags` is asked about: a node, or a workload.
@@ -281,7 +420,7 @@ pub enum FlagTarget<'a> {
     Workload { kind: &'a str, namespace: &'a str, name: &'a str },
 }
 
-pub fn flags(settings: &Settings, cluster_name: &str, target: FlagTarget, w: &WindowArgs) -> Result<Answer, Error> {
+pub fn flags(settings: &Settings, cluster_name: &str, target: FlagTarget, w: &WindowArgs) -> Result<FlagsAnswer, Error> {
     let shown = w.resolve().map_err(refuse)?;
     // Rules are judged on minute-scale buckets, not on the answer's points.
     let w = shown.fine();
@@ -292,8 +431,8 @@ pub fn flags(settings: &Settings, cluster_name: &str, target: FlagTarget, w: &Wi
     let reference = read::reference(&t, &shown).map_err(refuse)?;
     // For each node: its readings, and when the workload's pods ran on it.
     type Running = Option<(i64, i64)>;
-    let (target_json, data, running): (Value, Vec<NodeData>, Vec<Running>) = match target {
-        FlagTarget::Node(n) => (json!({"node": n}), vec![read::node(&t, n, &w).map_err(refuse)?], vec![None]),
+    let (judged, data, running): (Judged, Vec<NodeData>, Vec<Running>) = match target {
+        FlagTarget::Node(n) => (Judged::Node { node: n.to_string() }, vec![read::node(&t, n, &w).map_err(refuse)?], vec![None]),
         FlagTarget::Workload { kind, namespace, name } => {
             let (placement, source, data) = workload_data(&t, kind, namespace, name, &w)?;
             let running = data
@@ -305,11 +444,8 @@ pub fn flags(settings: &Settings, cluster_name: &str, target: FlagTarget, w: &Wi
                     Some((from, to))
                 })
                 .collect();
-            (
-                json!({"workload": {"kind": kind, "namespace": namespace, "name": name}, "placement": placement, "placement_source": source}),
-                data,
-                running,
-            )
+            let workload = WorkloadId { kind: kind.to_string(), namespace: namespace.to_string(), name: name.to_string() };
+            (Judged::Workload { workload, placement, placement_source: source }, data, running)
         }
     };
     let mut all: Vec<Flag> = Vec::new();
@@ -345,14 +481,15 @@ pub fn flags(settings: &Settings, cluster_name: &str, target: FlagTarget, w: &Wi
             checks.iter().map(|c| c.0).collect::<Vec<_>>().join(", ")
         ));
     }
-    let mut m = envelope(&t, &shown, reference, &present, &notes);
-    m.insert("target".into(), target_json);
-    m.insert("checked".into(), json!(checks.iter().map(|c| c.0).collect::<Vec<_>>()));
-    m.insert("unavailable".into(), json!(t.catalog.unavailable));
-    m.insert("clean".into(), json!(clean));
-    m.insert("flags".into(), json!(all));
-    m.insert("queries".into(), queries(&t));
-    Ok(Answer(Value::Object(m)))
+    Ok(FlagsAnswer {
+        envelope: envelope(&t, &shown, reference, &present, &notes),
+        target: judged,
+        checked: checks.iter().map(|c| c.0).collect(),
+        unavailable: t.catalog.unavailable.clone(),
+        clean,
+        flags: all,
+        queries: queries(&t),
+    })
 }
 
 /// The longest PromQL expression `query` accepts.
@@ -360,7 +497,7 @@ pub const MAX_QUERY: usize = 4000;
 /// The most series `query` returns.
 pub const MAX_SERIES: usize = 100;
 
-pub fn query(settings: &Settings, cluster_name: &str, promql: &str, instant: bool, w: &WindowArgs) -> Result<Answer, Error> {
+pub fn query(settings: &Settings, cluster_name: &str, promql: &str, instant: bool, w: &WindowArgs) -> Result<QueryAnswer, Error> {
     if promql.trim().is_empty() || promql.len() > MAX_QUERY {
         return Err(refuse(Refusal::bad_request(format!("the query must be 1 to {MAX_QUERY} characters; it is {}", promql.len()))));
     }
@@ -371,16 +508,18 @@ pub fn query(settings: &Settings, cluster_name: &str, promql: &str, instant: boo
         if instant { t.client.instant(promql, w.end) } else { t.client.range(promql, w.start, *grid.last().unwrap_or(&w.end), w.step_s) }
             .map_err(refuse)?;
     use crate::sources::prometheus::prom::Answer as A;
-    let (result_type, mut series): (&str, Vec<Value>) = match answer {
-        A::Scalar(_, v) => ("scalar", vec![json!({"value": v})]),
-        A::Vector(s) => ("vector", s.into_iter().map(|s| json!({"labels": s.labels, "value": s.samples.last().map(|x| x.1)})).collect()),
+    let (result_type, mut series): (&'static str, Vec<QuerySeries>) = match answer {
+        A::Scalar(_, v) => ("scalar", vec![QuerySeries::Scalar { value: v }]),
+        A::Vector(s) => {
+            ("vector", s.into_iter().map(|s| QuerySeries::Instant { value: s.samples.last().map(|x| x.1), labels: s.labels }).collect())
+        }
         A::Matrix(s) => (
             "matrix",
             s.into_iter()
                 .map(|s| {
                     let values: Vec<Option<f64>> =
                         grid.iter().map(|g| s.samples.iter().find(|(t, _)| (*t as i64) == *g).map(|x| x.1)).collect();
-                    json!({"labels": s.labels, "values": values})
+                    QuerySeries::Range { labels: s.labels, values }
                 })
                 .collect(),
         ),
@@ -395,15 +534,15 @@ pub fn query(settings: &Settings, cluster_name: &str, promql: &str, instant: boo
     } else {
         None
     };
-    let mut m = Map::new();
-    m.insert("cluster".into(), json!(t.name));
-    m.insert("query".into(), json!(promql));
-    m.insert("result_type".into(), json!(result_type));
-    m.insert("instant".into(), json!(instant));
-    m.insert("window".into(), json!(w));
-    m.insert("series".into(), Value::Array(series));
-    m.insert("series_total".into(), json!(total));
-    m.insert("truncated".into(), json!(truncated));
-    m.insert("note".into(), json!(note));
-    Ok(Answer(Value::Object(m)))
+    Ok(QueryAnswer {
+        cluster: t.name.to_string(),
+        query: promql.to_string(),
+        result_type,
+        instant,
+        window: w,
+        series,
+        series_total: total,
+        truncated,
+        note,
+    })
 }

@@ -6,7 +6,11 @@ use comfy_table::Cell;
 use serde_json::Value;
 
 use super::{Render, Style};
-use crate::commands::metrics::Answer;
+use crate::commands::metrics::{ClustersAnswer, Envelope, FlagsAnswer, NodeAnswer, QueryAnswer, QuerySeries, WorkloadAnswer};
+use crate::sources::http::redact;
+use crate::sources::prometheus::read::Placement;
+use crate::text::clean;
+use crate::time::iso8601;
 
 const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
@@ -43,7 +47,7 @@ fn gpus(style: Style, gpus: &serde_json::Map<String, Value>, out: &mut String) {
             for (k, v) in fields {
                 let s = shown(v);
                 if !s.is_empty() && s != "—" {
-                    t.add_row(vec![Cell::new(idx), Cell::new(k), Cell::new(s)]);
+                    t.add_row(vec![Cell::new(clean(idx)), Cell::new(clean(k)), Cell::new(clean(&s))]);
                 }
             }
         }
@@ -51,108 +55,123 @@ fn gpus(style: Style, gpus: &serde_json::Map<String, Value>, out: &mut String) {
     let _ = writeln!(out, "{t}");
 }
 
-impl Render for Answer {
+/// The envelope's first line: cluster, maker, model and window; and the reference.
+fn head(e: &Envelope, out: &mut String) {
+    let w = &e.window;
+    let _ = writeln!(
+        out,
+        "{} ({} {}) · {} to {} · {} points of {} s",
+        clean(&e.cluster),
+        clean(&e.gpu_vendor),
+        clean(&e.gpu_model),
+        iso8601(w.start),
+        iso8601(w.end),
+        w.points,
+        w.step_s
+    );
+    if let Some(r) = &e.reference {
+        let _ = writeln!(out, "reference: p95 GPU temperature {} °C", Value::from(r.temp_p95_c));
+    }
+}
+
+/// The envelope's last lines: coverage and the note.
+fn foot(e: &Envelope, out: &mut String) {
+    let _ = writeln!(out, "coverage: present {} · missing {}", json_list(&e.coverage.present), json_list(&e.coverage.missing));
+    let _ = writeln!(out, "note: {}", clean(&e.note));
+}
+
+fn json_list(items: &[&str]) -> String {
+    Value::from(items.to_vec()).to_string()
+}
+
+fn placement(source: &str, placement: &[Placement], out: &mut String) {
+    let _ = writeln!(out, "placement ({source}):");
+    for pl in placement {
+        let when = |t: Option<i64>| t.map_or_else(|| "null".to_string(), |t| format!("\"{}\"", iso8601(t)));
+        let phase = pl.phase.as_ref().map_or_else(|| "null".to_string(), |p| format!("\"{}\"", clean(p)));
+        let _ = writeln!(out, "  {} on {} from {} to {} ({phase})", clean(&pl.pod), clean(&pl.node), when(pl.from), when(pl.to));
+    }
+}
+
+impl Render for ClustersAnswer {
     fn render(&self, style: Style, out: &mut String) {
-        let v = &self.0;
-        if let Some(list) = v.get("clusters").and_then(Value::as_array) {
-            let mut t = style.table(&["Cluster", "Vendor", "Model", "Prometheus", "Node label"]);
-            for c in list {
-                t.add_row(vec![
-                    c["name"].as_str().unwrap_or(""),
-                    c["gpu_vendor"].as_str().unwrap_or(""),
-                    c["gpu_model"].as_str().unwrap_or(""),
-                    c["prometheus"].as_str().unwrap_or(""),
-                    c["node_label"].as_str().unwrap_or(""),
-                ]);
-            }
-            let _ = writeln!(out, "{t}");
-            return;
+        let mut t = style.table(&["Cluster", "Vendor", "Model", "Prometheus", "Node label"]);
+        for c in &self.clusters {
+            t.add_row(vec![clean(&c.name), clean(&c.gpu_vendor), clean(&c.gpu_model), clean(&redact(&c.prometheus)), clean(&c.node_label)]);
         }
-        if v.get("query").is_some() {
-            let _ = writeln!(
-                out,
-                "{} series ({}){}",
-                v["series_total"],
-                v["result_type"].as_str().unwrap_or(""),
-                if v["truncated"] == true { ", truncated to 100" } else { "" }
-            );
-            let mut t = style.table(&["Labels", "Value"]);
-            for s in v["series"].as_array().into_iter().flatten() {
-                let labels = s.get("labels").map(|l| l.to_string()).unwrap_or_default();
-                let val = match (s.get("values"), s.get("value")) {
-                    (Some(Value::Array(a)), _) => sparkline(a),
-                    (_, Some(x)) => x.to_string(),
-                    _ => String::new(),
-                };
-                t.add_row(vec![labels, val]);
-            }
-            let _ = writeln!(out, "{t}");
-            if let Some(n) = v["note"].as_str() {
-                let _ = writeln!(out, "note: {n}");
-            }
-            return;
-        }
-        let w = &v["window"];
-        let _ = writeln!(
-            out,
-            "{} ({} {}) · {} to {} · {} points of {} s",
-            v["cluster"].as_str().unwrap_or(""),
-            v["gpu_vendor"].as_str().unwrap_or(""),
-            v["gpu_model"].as_str().unwrap_or(""),
-            w["start"].as_str().unwrap_or(""),
-            w["end"].as_str().unwrap_or(""),
-            w["points"],
-            w["step_s"]
-        );
-        if let Some(p) = v["reference"].get("temp_p95_c") {
-            let _ = writeln!(out, "reference: p95 GPU temperature {p} °C");
-        }
-        if let Some(flags) = v.get("flags").and_then(Value::as_array) {
-            let _ = writeln!(out, "clean: {} · checked: {} · unavailable: {}", v["clean"], v["checked"], v["unavailable"]);
-            let mut t = style.table(&["Kind", "Severity", "Node", "GPU", "Minutes", "Summary"]);
-            for f in flags {
-                t.add_row(vec![
-                    Cell::new(f["kind"].as_str().unwrap_or("")),
-                    Cell::new(f["severity"].as_str().unwrap_or("")),
-                    Cell::new(f["node"].as_str().unwrap_or("")),
-                    Cell::new(f["gpu"].as_str().unwrap_or("")),
-                    Cell::new(&f["minutes"]),
-                    Cell::new(f["summary"].as_str().unwrap_or("")),
-                ]);
-            }
-            if !flags.is_empty() {
-                let _ = writeln!(out, "{t}");
-            }
-        }
-        if let Some(p) = v.get("placement").and_then(Value::as_array) {
-            let _ = writeln!(out, "placement ({}):", v["placement_source"].as_str().unwrap_or(""));
-            for pl in p {
-                let _ = writeln!(
-                    out,
-                    "  {} on {} from {} to {} ({})",
-                    pl["pod"].as_str().unwrap_or(""),
-                    pl["node"].as_str().unwrap_or(""),
-                    pl["from"],
-                    pl["to"],
-                    pl["phase"]
-                );
-            }
-        }
-        if let Some(Value::Object(g)) = v.get("gpus") {
-            gpus(style, g, out);
-            let _ = writeln!(out, "host: {}", shown(&v["host"]));
-        }
-        if let Some(Value::Object(nodes)) = v.get("nodes") {
-            for (name, n) in nodes {
-                let _ = writeln!(out, "node {name}");
-                if let Some(Value::Object(g)) = n.get("gpus") {
-                    gpus(style, g, out);
+        let _ = writeln!(out, "{t}");
+    }
+}
+
+impl Render for QueryAnswer {
+    fn render(&self, style: Style, out: &mut String) {
+        let _ =
+            writeln!(out, "{} series ({}){}", self.series_total, self.result_type, if self.truncated { ", truncated to 100" } else { "" });
+        let mut t = style.table(&["Labels", "Value"]);
+        for s in &self.series {
+            let (labels, val) = match s {
+                QuerySeries::Scalar { value } => (String::new(), Value::from(*value).to_string()),
+                QuerySeries::Instant { labels, value } => {
+                    (labels_shown(labels), value.map_or_else(|| "null".into(), |v| Value::from(v).to_string()))
                 }
-            }
+                QuerySeries::Range { labels, values } => {
+                    let vals: Vec<Value> = values.iter().map(|v| v.map_or(Value::Null, Value::from)).collect();
+                    (labels_shown(labels), sparkline(&vals))
+                }
+            };
+            t.add_row(vec![labels, val]);
         }
-        let _ = writeln!(out, "coverage: present {} · missing {}", v["coverage"]["present"], v["coverage"]["missing"]);
-        if let Some(n) = v["note"].as_str() {
+        let _ = writeln!(out, "{t}");
+        if let Some(n) = &self.note {
             let _ = writeln!(out, "note: {n}");
         }
+    }
+}
+
+fn labels_shown(labels: &std::collections::BTreeMap<String, String>) -> String {
+    clean(&serde_json::to_string(labels).unwrap_or_default())
+}
+
+impl Render for NodeAnswer {
+    fn render(&self, style: Style, out: &mut String) {
+        head(&self.envelope, out);
+        gpus(style, &self.readings.gpus, out);
+        let _ = writeln!(out, "host: {}", shown(&Value::Object(self.readings.host.clone())));
+        foot(&self.envelope, out);
+    }
+}
+
+impl Render for WorkloadAnswer {
+    fn render(&self, style: Style, out: &mut String) {
+        head(&self.envelope, out);
+        placement(self.placement_source, &self.placement, out);
+        for (name, n) in &self.nodes {
+            let _ = writeln!(out, "node {}", clean(name));
+            gpus(style, &n.gpus, out);
+        }
+        foot(&self.envelope, out);
+    }
+}
+
+impl Render for FlagsAnswer {
+    fn render(&self, style: Style, out: &mut String) {
+        head(&self.envelope, out);
+        let _ =
+            writeln!(out, "clean: {} · checked: {} · unavailable: {}", self.clean, json_list(&self.checked), json_list(&self.unavailable));
+        let mut t = style.table(&["Kind", "Severity", "Node", "GPU", "Minutes", "Summary"]);
+        for f in &self.flags {
+            t.add_row(vec![
+                Cell::new(f.kind),
+                Cell::new(f.severity),
+                Cell::new(clean(&f.node)),
+                Cell::new(clean(f.gpu.as_deref().unwrap_or(""))),
+                Cell::new(f.minutes),
+                Cell::new(clean(&f.summary)),
+            ]);
+        }
+        if !self.flags.is_empty() {
+            let _ = writeln!(out, "{t}");
+        }
+        foot(&self.envelope, out);
     }
 }
