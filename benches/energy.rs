@@ -40,7 +40,7 @@ fn exact_j(p: fn(f64) -> f64) -> f64 {
 }
 
 fn sampled_j(p: fn(f64) -> f64, interval: f64) -> f64 {
-    let mut times: Vec<f64> = (0..).map(|i| i as f64 * interval).take_while(|t| *t < RUN_S).collect();
+    let mut times: Vec<f64> = (0..).map(|i| f64::from(i) * interval).take_while(|t| *t < RUN_S).collect();
     times.push(RUN_S);
     let samples: Vec<Sample> = times
         .iter()

@@ -60,7 +60,7 @@ fn bench(c: &mut Criterion) {
                 .output()
                 .unwrap();
             assert!(out.status.success());
-        })
+        });
     });
     g.finish();
 }

@@ -28,7 +28,6 @@ use clap::Parser;
 
 use cli::{Carbon, Cli, Command, ConfigCmd, Cost, Finops, Format};
 use error::Error;
-use model::Request;
 use output::{emit, Render, Text};
 use provider::Domain;
 use settings::Settings;
@@ -94,18 +93,18 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
         Command::Finops(Finops::Carbon(c)) => match c {
             Carbon::Providers => show(commands::providers::run(s, Domain::Carbon), s),
             Carbon::Show(a) => show(commands::show::run(s, Domain::Carbon, &a.name)?, s),
-            Carbon::Estimate(a) => show(commands::estimate::run(s, Domain::Carbon, &carbon_request(a))?, s),
+            Carbon::Estimate(a) => show(commands::estimate::run(s, Domain::Carbon, &a.request())?, s),
             Carbon::Record(r) => {
-                let req = carbon_request(&r.estimate);
+                let req = r.estimate.request();
                 show(commands::record::run(s, Domain::Carbon, &r.record.model, r.record.run_id.as_deref(), &req)?, s)
             }
         },
         Command::Finops(Finops::Cost(c)) => match c {
             Cost::Providers => show(commands::providers::run(s, Domain::Cost), s),
             Cost::Show(a) => show(commands::show::run(s, Domain::Cost, &a.name)?, s),
-            Cost::Estimate(a) => show(commands::estimate::run(s, Domain::Cost, &cost_request(a))?, s),
+            Cost::Estimate(a) => show(commands::estimate::run(s, Domain::Cost, &a.request())?, s),
             Cost::Record(r) => {
-                let req = cost_request(&r.estimate);
+                let req = r.estimate.request();
                 show(commands::record::run(s, Domain::Cost, &r.record.model, r.record.run_id.as_deref(), &req)?, s)
             }
         },
@@ -164,51 +163,9 @@ fn metrics(m: &cli::MetricsCmd, s: &Settings) -> anyhow::Result<ExitCode> {
             show(cm::workload(s, cluster, &wl.kind, &wl.namespace, &wl.name, &window(w), detail.as_deref())?, s)
         }
         M::Flags { cluster, node, kind, name, namespace, window: w } => {
-            let target = match (node, kind, name) {
-                (Some(n), None, None) => cm::FlagTarget::Node(n),
-                (None, Some(k), Some(nm)) => cm::FlagTarget::Workload { kind: k, namespace, name: nm },
-                _ => {
-                    return Err(
-                        Error::Metrics(model::Refusal::bad_request("flags takes either --node or both --kind and --name".into())).into()
-                    )
-                }
-            };
+            let target = cm::FlagTarget::of(node.as_deref(), kind.as_deref(), name.as_deref(), namespace)?;
             show(cm::flags(s, cluster, target, &window(w))?, s)
         }
         M::Query { cluster, instant, window: w, query } => show(cm::query(s, cluster, query, *instant, &window(w))?, s),
-    }
-}
-
-fn carbon_request(a: &cli::CarbonEstimate) -> Request {
-    let mut req = request(&a.hours);
-    req.gpu_kwh = a.gpu_kwh;
-    let named = [
-        ("pue", a.pue, "--pue"),
-        ("gpu_tdp_watts", a.gpu_tdp, "--gpu-tdp"),
-        ("cpu_tdp_watts", a.cpu_tdp, "--cpu-tdp"),
-        ("grid_intensity_g_per_kwh", a.grid_intensity, "--grid-intensity"),
-    ];
-    add_flags(&mut req, &named, &a.hours);
-    req
-}
-
-fn cost_request(a: &cli::CostEstimate) -> Request {
-    let mut req = request(&a.hours);
-    add_flags(&mut req, &[("gpu_rate", a.gpu_rate, "--gpu-rate"), ("cpu_rate", a.cpu_rate, "--cpu-rate")], &a.hours);
-    req
-}
-
-fn request(h: &cli::Hours) -> Request {
-    Request { gpu_hours: h.gpu_hours, cpu_hours: h.cpu_hours, gpu_kwh: None, provider: h.provider.clone(), flags: Vec::new() }
-}
-
-fn add_flags(req: &mut Request, named: &[(&str, Option<f64>, &str)], h: &cli::Hours) {
-    for (coef, v, flag) in named {
-        if let Some(v) = v {
-            req.flags.push((coef.to_string(), *v, flag.to_string()));
-        }
-    }
-    for a in &h.set {
-        req.flags.push((a.name.clone(), a.value, format!("--set {}", a.name)));
     }
 }

@@ -45,6 +45,7 @@ pub struct Cli {
 }
 
 pub use crate::model::Format;
+use crate::model::Request;
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -307,6 +308,49 @@ pub struct CostEstimate {
     /// Price of one CPU-hour in USD (coefficient cpu_rate).
     #[arg(long, value_name = "USD", value_parser = amount, allow_negative_numbers = true)]
     pub cpu_rate: Option<f64>,
+}
+
+impl CarbonEstimate {
+    /// The request these flags make: hours, a measured energy, and each coefficient set here with the flag that set it.
+    pub fn request(&self) -> Request {
+        let mut req = self.hours.request();
+        req.gpu_kwh = self.gpu_kwh;
+        let named = [
+            ("pue", self.pue, "--pue"),
+            ("gpu_tdp_watts", self.gpu_tdp, "--gpu-tdp"),
+            ("cpu_tdp_watts", self.cpu_tdp, "--cpu-tdp"),
+            ("grid_intensity_g_per_kwh", self.grid_intensity, "--grid-intensity"),
+        ];
+        self.hours.add_flags(&mut req, &named);
+        req
+    }
+}
+
+impl CostEstimate {
+    /// The request these flags make.
+    pub fn request(&self) -> Request {
+        let mut req = self.hours.request();
+        self.hours.add_flags(&mut req, &[("gpu_rate", self.gpu_rate, "--gpu-rate"), ("cpu_rate", self.cpu_rate, "--cpu-rate")]);
+        req
+    }
+}
+
+impl Hours {
+    fn request(&self) -> Request {
+        Request { gpu_hours: self.gpu_hours, cpu_hours: self.cpu_hours, gpu_kwh: None, provider: self.provider.clone(), flags: Vec::new() }
+    }
+
+    /// Adds the named coefficient flags that were given, then every `--set NAME=VALUE`.
+    fn add_flags(&self, req: &mut Request, named: &[(&str, Option<f64>, &str)]) {
+        for (coef, v, flag) in named {
+            if let Some(v) = v {
+                req.flags.push(((*coef).to_string(), *v, (*flag).to_string()));
+            }
+        }
+        for a in &self.set {
+            req.flags.push((a.name.clone(), a.value, format!("--set {}", a.name)));
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]

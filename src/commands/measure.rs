@@ -20,7 +20,7 @@ use crate::sources::gpu::energy::{summarize, DeviceSummary};
 use crate::sources::gpu::sampler::{Hooks, Options, Outcome, Sampler, State};
 use crate::sources::gpu::{GpuSource, SampleError};
 use crate::sources::signals;
-use crate::store::{self, check_name, hostname};
+use crate::store::{self, check_record_name, hostname};
 use crate::time::{iso8601, now_unix};
 
 /// What `measure` is asked to do; the interval and price are in `Settings`.
@@ -95,9 +95,9 @@ pub fn run(
 /// Refuses a bad model name, run id or database before anything runs.
 fn check_record(settings: &Settings, record: Option<&(String, Option<String>)>) -> Result<(), Error> {
     let Some((model, run_id)) = record else { return Ok(()) };
-    check_name("model", model)?;
+    check_record_name("model", model)?;
     if let Some(r) = run_id {
-        check_name("run id", r)?;
+        check_record_name("run id", r)?;
     }
     store::check_writable(settings.db_path()?)
 }

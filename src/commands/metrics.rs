@@ -12,6 +12,7 @@ use crate::model::config::Cluster;
 use crate::settings::Settings;
 use crate::sources::prometheus::catalog::FAMILIES;
 use crate::sources::prometheus::flags::{self, Flag};
+use crate::sources::prometheus::prom::PromAnswer;
 use crate::sources::prometheus::read::{self, Episode, NodeData, Placement, Target};
 use crate::sources::prometheus::{Refusal, Series, Window};
 use crate::time::now_unix;
@@ -325,7 +326,7 @@ fn node_block(t: &Target, d: &NodeData, summary: bool) -> NodeBlock {
     for r in t.catalog.readings.iter().filter(|r| r.field.starts_with("host.")) {
         let path = &r.field[5..];
         let v = match r.kind {
-            crate::sources::prometheus::catalog::Kind::HostGauge => series(d.host_series.get(r.field), path, summary),
+            crate::sources::prometheus::catalog::ReadingKind::HostGauge => series(d.host_series.get(r.field), path, summary),
             _ => json!(d.host_values.get(r.field).copied().flatten()),
         };
         put(&mut host, path, v);
@@ -336,7 +337,7 @@ fn node_block(t: &Target, d: &NodeData, summary: bool) -> NodeBlock {
 pub fn node(settings: &Settings, cluster_name: &str, node: &str, w: &WindowArgs, detail: Option<&str>) -> Result<NodeAnswer, Error> {
     let summary = detail_is_summary(detail, false)?;
     let w = w.resolve().map_err(refuse)?;
-    crate::sources::prometheus::check_name("node", node).map_err(refuse)?;
+    crate::sources::prometheus::check_k8s_name("node", node).map_err(refuse)?;
     let t = cluster(settings, cluster_name)?;
     let d = read::node(&t, node, &w).map_err(refuse)?;
     let reference = read::reference(&t, &w).map_err(refuse)?;
@@ -414,10 +415,24 @@ pub fn workload(
     })
 }
 
+/// When a workload's pods ran on a node: (from, to), or the whole window.
+type Running = Option<(i64, i64)>;
+
 /// What `flags` is asked about: a node, or a workload.
 pub enum FlagTarget<'a> {
     Node(&'a str),
     Workload { kind: &'a str, namespace: &'a str, name: &'a str },
+}
+
+impl<'a> FlagTarget<'a> {
+    /// A node, or a workload's kind and name: the spec's bad-request when it is neither or both.
+    pub fn of(node: Option<&'a str>, kind: Option<&'a str>, name: Option<&'a str>, namespace: &'a str) -> Result<Self, Error> {
+        match (node, kind, name) {
+            (Some(n), None, None) => Ok(FlagTarget::Node(n)),
+            (None, Some(kind), Some(name)) => Ok(FlagTarget::Workload { kind, namespace, name }),
+            _ => Err(refuse(Refusal::bad_request("flags takes either --node or both --kind and --name".into()))),
+        }
+    }
 }
 
 pub fn flags(settings: &Settings, cluster_name: &str, target: FlagTarget, w: &WindowArgs) -> Result<FlagsAnswer, Error> {
@@ -425,12 +440,11 @@ pub fn flags(settings: &Settings, cluster_name: &str, target: FlagTarget, w: &Wi
     // Rules are judged on minute-scale buckets, not on the answer's points.
     let w = shown.fine();
     if let FlagTarget::Node(n) = target {
-        crate::sources::prometheus::check_name("node", n).map_err(refuse)?;
+        crate::sources::prometheus::check_k8s_name("node", n).map_err(refuse)?;
     }
     let t = cluster(settings, cluster_name)?;
     let reference = read::reference(&t, &shown).map_err(refuse)?;
     // For each node: its readings, and when the workload's pods ran on it.
-    type Running = Option<(i64, i64)>;
     let (judged, data, running): (Judged, Vec<NodeData>, Vec<Running>) = match target {
         FlagTarget::Node(n) => (Judged::Node { node: n.to_string() }, vec![read::node(&t, n, &w).map_err(refuse)?], vec![None]),
         FlagTarget::Workload { kind, namespace, name } => {
@@ -507,13 +521,12 @@ pub fn query(settings: &Settings, cluster_name: &str, promql: &str, instant: boo
     let answer =
         if instant { t.client.instant(promql, w.end) } else { t.client.range(promql, w.start, *grid.last().unwrap_or(&w.end), w.step_s) }
             .map_err(refuse)?;
-    use crate::sources::prometheus::prom::Answer as A;
     let (result_type, mut series): (&'static str, Vec<QuerySeries>) = match answer {
-        A::Scalar(_, v) => ("scalar", vec![QuerySeries::Scalar { value: v }]),
-        A::Vector(s) => {
+        PromAnswer::Scalar(_, v) => ("scalar", vec![QuerySeries::Scalar { value: v }]),
+        PromAnswer::Vector(s) => {
             ("vector", s.into_iter().map(|s| QuerySeries::Instant { value: s.samples.last().map(|x| x.1), labels: s.labels }).collect())
         }
-        A::Matrix(s) => (
+        PromAnswer::Matrix(s) => (
             "matrix",
             s.into_iter()
                 .map(|s| {

@@ -6,7 +6,7 @@ use crate::error::Error;
 use crate::model::{Domain, Estimate, NewRecord, Request};
 use crate::pricing;
 use crate::settings::Settings;
-use crate::store::{self, check_name, hostname};
+use crate::store::{self, check_record_name, hostname};
 use crate::time::{iso8601, now_unix};
 
 #[derive(Debug, Serialize)]
@@ -22,9 +22,9 @@ pub struct Recorded {
 
 /// Refusals come before anything is written: the estimate must succeed first.
 pub fn run(settings: &Settings, domain: Domain, model: &str, run_id: Option<&str>, req: &Request) -> Result<Recorded, Error> {
-    check_name("model", model)?;
+    check_record_name("model", model)?;
     if let Some(r) = run_id {
-        check_name("run id", r)?;
+        check_record_name("run id", r)?;
     }
     store::check_writable(settings.db_path()?)?;
     let estimate = pricing::estimate(settings, domain, req)?;

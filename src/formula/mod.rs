@@ -49,7 +49,7 @@ mod tests {
     use super::*;
 
     fn run(src: &str, names: &[&str], values: &[f64]) -> Result<f64, String> {
-        let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+        let names: Vec<String> = names.iter().map(std::string::ToString::to_string).collect();
         let p = compile(src, &names).map_err(|e| e.to_string())?;
         let mut m = Machine::default();
         m.eval(&p, values).map_err(|e| e.to_string())

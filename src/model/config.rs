@@ -9,6 +9,7 @@ use serde::Deserialize;
 /// The whole file. Every block is optional.
 #[derive(Debug, Default, Clone, Deserialize)]
 pub struct Config {
+    /// The `finops:` block: carbon and cost.
     #[serde(default, deserialize_with = "null_as_default")]
     pub finops: Finops,
     /// Clusters whose Prometheus `exa metrics` reads, by name.
@@ -25,6 +26,7 @@ pub struct Cluster {
     pub token_env: Option<String>,
     /// nvidia or amd.
     pub gpu_vendor: String,
+    /// The GPU model, e.g. H100; the reference temperature is per model.
     pub gpu_model: String,
     /// The label naming the node on GPU series (instance, Hostname, hostname...).
     #[serde(default = "default_node_label")]
@@ -40,6 +42,7 @@ pub struct Cluster {
     /// Alert names (Prometheus ALERTS) that are health episodes, and their kind.
     #[serde(default, deserialize_with = "null_as_default")]
     pub episodes: IndexMap<String, String>,
+    /// Seconds a Prometheus request may take.
     pub timeout_s: Option<f64>,
 }
 
@@ -47,10 +50,13 @@ fn default_node_label() -> String {
     "instance".into()
 }
 
+/// The `finops:` block.
 #[derive(Debug, Default, Clone, Deserialize)]
 pub struct Finops {
+    /// `finops.carbon`.
     #[serde(default, deserialize_with = "null_as_default")]
     pub carbon: DomainConfig,
+    /// `finops.cost`.
     #[serde(default, deserialize_with = "null_as_default")]
     pub cost: DomainConfig,
 }
@@ -58,12 +64,15 @@ pub struct Finops {
 /// `finops.carbon` or `finops.cost`.
 #[derive(Debug, Default, Clone, Deserialize)]
 pub struct DomainConfig {
+    /// The provider to use.
     pub provider: Option<String>,
+    /// Coefficients to set, by name.
     #[serde(default, deserialize_with = "null_as_default")]
     pub coefficients: IndexMap<String, f64>,
     /// Formulas for `provider: expression`, evaluated in the order written.
     #[serde(default, deserialize_with = "null_as_default")]
     pub formulas: IndexMap<String, String>,
+    /// Metadata for `provider: expression`.
     #[serde(default, deserialize_with = "null_as_default")]
     pub metadata: Metadata,
     /// Seconds a plugin may take before it is killed.
@@ -76,20 +85,29 @@ pub struct DomainConfig {
     pub grid: GridConfig,
 }
 
+/// What an expression provider says about itself.
 #[derive(Debug, Default, Clone, Deserialize)]
 pub struct Metadata {
+    /// Relative uncertainty (0.25 is ±25%).
     pub uncertainty: Option<f64>,
+    /// What the methodology is.
     pub methodology: Option<String>,
+    /// Where it comes from.
     pub source: Option<String>,
 }
 
+/// `finops.carbon.grid`: the live grid-intensity endpoint.
 #[derive(Debug, Default, Clone, Deserialize)]
 pub struct GridConfig {
+    /// The endpoint URL; `{zone}` is replaced by the zone.
     pub url: Option<String>,
     /// Which API the URL speaks, for how its key is sent: electricitymaps, watttime, uk or generic.
     pub api: Option<String>,
+    /// The grid zone.
     pub zone: Option<String>,
+    /// The API key.
     pub token: Option<String>,
+    /// Seconds a request may take.
     pub timeout_s: Option<f64>,
 }
 

@@ -8,14 +8,18 @@ use serde::{Deserialize, Serialize};
 /// CPU-core-hours, and a GPU energy measured by exa or elsewhere (0 when none).
 pub const INPUTS: &[&str] = &["gpu_hours", "cpu_hours", "gpu_kwh"];
 
+/// What a provider prices: energy and carbon, or money.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Domain {
+    /// Energy (kWh) and carbon (gCO2e).
     Carbon,
+    /// Money (USD).
     Cost,
 }
 
 impl Domain {
+    /// The domain's name: carbon or cost.
     pub fn as_str(self) -> &'static str {
         match self {
             Domain::Carbon => "carbon",
@@ -31,6 +35,7 @@ impl Domain {
         }
     }
 
+    /// The provider used when none is asked for.
     pub fn default_provider(self) -> &'static str {
         match self {
             Domain::Carbon => "green-ai-default",
@@ -61,12 +66,17 @@ impl fmt::Display for Domain {
     }
 }
 
+/// How a provider is defined.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ProviderKind {
+    /// Built into exa (a YAML document under providers/).
     Builtin,
+    /// A user's YAML formula file.
     Yaml,
+    /// Formulas inline in the config.
     Expression,
+    /// An external program speaking JSON.
     Plugin,
 }
 

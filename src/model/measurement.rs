@@ -4,65 +4,102 @@ use serde::Serialize;
 
 use super::{DeviceSummary, Estimate, Sourced};
 
+/// The records a measured run wrote.
 #[derive(Debug, Serialize)]
 pub struct Stored {
+    /// The model they belong to.
     pub model: String,
+    /// The run id given.
     pub run_id: Option<String>,
+    /// The ids of the records, carbon first.
     pub ids: Vec<i64>,
+    /// The ledger they were written to.
     pub db: String,
 }
 
+/// What was measured of the GPUs over a run.
 #[derive(Debug, Serialize)]
 pub struct Gpu {
     /// `measured` or `not measured`.
     pub status: &'static str,
     /// Why not, or what limited the measurement.
     pub reason: Option<String>,
+    /// The source that read them, e.g. nvidia-smi (/usr/bin/nvidia-smi).
     pub source: Option<String>,
+    /// The field set the source used.
     pub fields: Option<&'static str>,
+    /// Readings that succeeded.
     pub samples: usize,
+    /// Readings that failed.
     pub missed: usize,
+    /// True when readings stopped after repeated failures.
     pub gave_up: bool,
+    /// Each device's energy, power and temperature.
     pub devices: Vec<DeviceSummary>,
     /// GPU energy only: the sum over devices that had a power reading.
     pub energy_kwh: Option<f64>,
+    /// Device-hours covered by integrated intervals.
     pub device_hours: Option<f64>,
+    /// Mean GPU power over the covered device-hours, W.
     pub mean_power_w: Option<f64>,
 }
 
+/// The CPU time of the measured command.
 #[derive(Debug, Serialize)]
 pub struct Cpu {
+    /// CPU-core-hours: user + system over 3600.
     pub hours: f64,
+    /// User CPU seconds.
     pub user_s: f64,
+    /// System CPU seconds.
     pub system_s: f64,
+    /// Where the CPU time came from.
     pub source: &'static str,
 }
 
+/// The electricity cost of the measured GPU energy.
 #[derive(Debug, Serialize)]
 pub struct Electricity {
+    /// The price per kWh and where it came from.
     pub price_per_kwh: Sourced<f64>,
+    /// The GPU energy priced, kWh.
     pub kwh: f64,
+    /// kWh times the price, USD.
     pub cost_usd: f64,
+    /// What the figure covers.
     pub note: &'static str,
 }
 
+/// A measured run: the report `exa finops measure` prints.
 #[derive(Debug, Serialize)]
 pub struct Measurement {
+    /// The command run, when there was one.
     pub command: Option<Vec<String>>,
+    /// The command's exit status (128 + signal when a signal ended it).
     pub exit_code: Option<i32>,
     /// The signal that ended the command, if one did.
     pub killed_by: Option<String>,
     /// The signal that interrupted the run, if one did.
     pub interrupted: Option<String>,
+    /// When the run started, UTC.
     pub started_at: String,
+    /// How long the run took, seconds.
     pub duration_s: f64,
+    /// Seconds between GPU readings, and where that came from.
     pub interval_s: Sourced<f64>,
+    /// What was measured of the GPUs.
     pub gpu: Gpu,
+    /// The command's CPU time, when there was a command.
     pub cpu: Option<Cpu>,
+    /// The carbon estimate of the measured work.
     pub carbon: Option<Estimate>,
+    /// Why there is no carbon estimate.
     pub carbon_error: Option<String>,
+    /// The cost estimate of the measured work.
     pub cost: Option<Estimate>,
+    /// Why there is no cost estimate.
     pub cost_error: Option<String>,
+    /// The electricity cost, when a price was given.
     pub electricity: Option<Electricity>,
     /// The records written for --record.
     pub recorded: Option<Stored>,

@@ -5,6 +5,8 @@
 //! Data only. This module imports nothing from the rest of the crate, so
 //! every layer can use it and none of it can reach up.
 
+#![warn(missing_docs)]
+
 pub mod config;
 pub mod domain;
 pub mod estimate;

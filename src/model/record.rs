@@ -7,16 +7,26 @@ use super::Estimate;
 /// What a measured run adds to its records.
 #[derive(Debug, Clone, Serialize)]
 pub struct Measured {
+    /// How long the run took, seconds.
     pub duration_s: f64,
+    /// GPUs measured.
     pub device_count: usize,
+    /// The measured GPU energy, kWh.
     pub gpu_kwh: Option<f64>,
 }
 
+/// A record to append to the ledger.
 pub struct NewRecord {
+    /// The model the work belongs to.
     pub model: String,
+    /// The run id (an MLflow run's, say).
     pub run_id: Option<String>,
+    /// When it was recorded, seconds since the epoch.
     pub recorded_at: i64,
+    /// The host that recorded it.
     pub host: String,
+    /// The estimate, whole.
     pub estimate: Estimate,
+    /// What was measured, for a measured run.
     pub measured: Option<Measured>,
 }

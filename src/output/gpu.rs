@@ -118,28 +118,7 @@ impl Render for Measurement {
             }
         }
         if !g.devices.is_empty() {
-            let mut t =
-                style.table(&["GPU", "Name", "Energy kWh", "Mean W", "p95 W", "Peak W", "Peak °C", "Samples", "Missed", "Throttling"]);
-            for d in &g.devices {
-                let th: Vec<&str> = [(d.throttled.thermal, "thermal"), (d.throttled.power, "power"), (d.throttled.hw_slowdown, "hw")]
-                    .iter()
-                    .filter(|(f, _)| *f)
-                    .map(|(_, n)| *n)
-                    .collect();
-                t.add_row(vec![
-                    Cell::new(d.index),
-                    Cell::new(&d.name),
-                    Cell::new(d.energy_kwh.map_or("not measured".into(), |k| format!("{k:.6}"))),
-                    Cell::new(opt(d.mean_power_w, 1)),
-                    Cell::new(opt(d.p95_power_w, 1)),
-                    Cell::new(opt(d.peak_power_w, 1)),
-                    Cell::new(opt(d.peak_temperature_c, 0)),
-                    Cell::new(d.samples),
-                    Cell::new(d.missed),
-                    Cell::new(if th.is_empty() { "none".to_string() } else { th.join(",") }),
-                ]);
-            }
-            let _ = writeln!(out, "{t}");
+            devices(style, &g.devices, out);
         }
         if let Some(c) = &self.cpu {
             let _ = writeln!(
@@ -148,24 +127,7 @@ impl Render for Measurement {
                 c.hours, c.user_s, c.system_s
             );
         }
-        for (label, est, err) in [("carbon", &self.carbon, &self.carbon_error), ("cost", &self.cost, &self.cost_error)] {
-            match (est, err) {
-                (Some(e), _) => {
-                    let measured: Vec<&str> = e
-                        .coefficients
-                        .iter()
-                        .filter(|(_, c)| c.source == crate::provider::Source::Measured)
-                        .map(|(k, _)| k.as_str())
-                        .collect();
-                    let m = if measured.is_empty() { String::new() } else { format!("; measured: {}", measured.join(", ")) };
-                    let _ = writeln!(out, "{label}: {} ({}, {}{m})", e.headline(), e.provider.name, super::pct(e.provider.uncertainty));
-                }
-                (None, Some(err)) => {
-                    let _ = writeln!(out, "{label}: not estimated ({err})");
-                }
-                (None, None) => {}
-            }
-        }
+        priced(self, out);
         if let Some(r) = &self.recorded {
             let ids: Vec<String> = r.ids.iter().map(|i| format!("#{i}")).collect();
             let _ = writeln!(out, "recorded {} for {} in {}", ids.join(", "), r.model, r.db);
@@ -176,6 +138,49 @@ impl Render for Measurement {
                 "electricity: {:.4} USD ({:.6} kWh at {} USD/kWh, from {}); {}",
                 el.cost_usd, el.kwh, el.price_per_kwh.value, el.price_per_kwh.source, el.note
             );
+        }
+    }
+}
+
+/// Each measured device: energy, power, temperature, samples and throttling.
+fn devices(style: Style, devices: &[crate::model::DeviceSummary], out: &mut String) {
+    let mut t = style.table(&["GPU", "Name", "Energy kWh", "Mean W", "p95 W", "Peak W", "Peak °C", "Samples", "Missed", "Throttling"]);
+    for d in devices {
+        let th: Vec<&str> = [(d.throttled.thermal, "thermal"), (d.throttled.power, "power"), (d.throttled.hw_slowdown, "hw")]
+            .iter()
+            .filter(|(f, _)| *f)
+            .map(|(_, n)| *n)
+            .collect();
+        t.add_row(vec![
+            Cell::new(d.index),
+            Cell::new(&d.name),
+            Cell::new(d.energy_kwh.map_or("not measured".into(), |k| format!("{k:.6}"))),
+            Cell::new(opt(d.mean_power_w, 1)),
+            Cell::new(opt(d.p95_power_w, 1)),
+            Cell::new(opt(d.peak_power_w, 1)),
+            Cell::new(opt(d.peak_temperature_c, 0)),
+            Cell::new(d.samples),
+            Cell::new(d.missed),
+            Cell::new(if th.is_empty() { "none".to_string() } else { th.join(",") }),
+        ]);
+    }
+    let _ = writeln!(out, "{t}");
+}
+
+/// The carbon and cost lines of a measurement, or why each is missing.
+fn priced(m: &Measurement, out: &mut String) {
+    for (label, est, err) in [("carbon", &m.carbon, &m.carbon_error), ("cost", &m.cost, &m.cost_error)] {
+        match (est, err) {
+            (Some(e), _) => {
+                let measured: Vec<&str> =
+                    e.coefficients.iter().filter(|(_, c)| c.source == crate::model::Source::Measured).map(|(k, _)| k.as_str()).collect();
+                let m = if measured.is_empty() { String::new() } else { format!("; measured: {}", measured.join(", ")) };
+                let _ = writeln!(out, "{label}: {} ({}, {}{m})", e.headline(), e.provider.name, super::pct(e.provider.uncertainty));
+            }
+            (None, Some(err)) => {
+                let _ = writeln!(out, "{label}: not estimated ({err})");
+            }
+            (None, None) => {}
         }
     }
 }

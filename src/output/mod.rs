@@ -26,7 +26,7 @@ pub struct Style {
 impl Style {
     /// Colour only on a terminal, and never with `NO_COLOR` set.
     pub fn detect() -> Style {
-        Style { color: io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) }
+        Style { color: io::stdout().is_terminal() && !crate::settings::no_color() }
     }
 
     pub fn table(&self, header: &[&str]) -> Table {

@@ -10,6 +10,7 @@ use indexmap::IndexMap;
 use super::{ComputeError, Meta, Provider, Values, INPUTS};
 use crate::formula::{compile, Machine, Program, MAX_FORMULAS};
 
+/// A provider defined by formulas: a built-in, a YAML file, or the config's expressions.
 pub struct FormulaProvider {
     meta: Meta,
     /// Slot names: inputs, then coefficients, then outputs in order.
@@ -35,7 +36,7 @@ impl FormulaProvider {
         if meta.formulas.len() > MAX_FORMULAS {
             return Err(format!("it defines {} formulas, more than the limit of {MAX_FORMULAS}", meta.formulas.len()));
         }
-        let mut slots: Vec<String> = INPUTS.iter().map(|s| s.to_string()).collect();
+        let mut slots: Vec<String> = INPUTS.iter().map(std::string::ToString::to_string).collect();
         for c in &meta.coefficients {
             if !is_ident(&c.name) {
                 return Err(format!("coefficient '{}' is not a valid name (letters, digits and _)", c.name));

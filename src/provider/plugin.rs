@@ -29,6 +29,7 @@ pub const PROTOCOL: u64 = 1;
 /// The most a plugin may print on stdout.
 const MAX_OUTPUT: u64 = 1 << 20;
 
+/// A provider that is an external program speaking JSON over stdin and stdout.
 pub struct Plugin {
     meta: Meta,
     program: PathBuf,

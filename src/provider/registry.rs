@@ -31,7 +31,9 @@ pub const EXPRESSION: &str = "expression";
 
 /// What the registry needs to know of the settings.
 pub struct Context<'a> {
+    /// The domain to resolve in.
     pub domain: Domain,
+    /// The domain's config block.
     pub block: &'a DomainConfig,
     /// The directory holding `finops.yaml`, `providers/` and `plugins/`.
     pub config_dir: Option<&'a Path>,
@@ -49,14 +51,19 @@ impl Context<'_> {
     }
 }
 
+/// Whether a listed provider can be used.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Status {
+    /// It loads and can be used.
     Ok,
+    /// It cannot be used: why.
     Broken(String),
+    /// Another provider of the same name wins: which.
     Shadowed(String),
 }
 
 impl Status {
+    /// The status as a word: ok, broken or shadowed.
     pub fn label(&self) -> &'static str {
         match self {
             Status::Ok => "ok",
@@ -65,6 +72,7 @@ impl Status {
         }
     }
 
+    /// Why it is broken or shadowed.
     pub fn reason(&self) -> Option<&str> {
         match self {
             Status::Ok => None,
@@ -75,15 +83,23 @@ impl Status {
 
 /// One provider as listed.
 pub struct Entry {
+    /// The provider's name.
     pub name: String,
+    /// How it is defined.
     pub kind: ProviderKind,
+    /// The file or program it comes from; `None` for built-ins.
     pub origin: Option<PathBuf>,
+    /// Whether it can be used.
     pub status: Status,
+    /// The loaded provider, when it loaded.
     pub provider: Option<Arc<dyn Provider>>,
 }
 
+/// Every provider of a domain that exa can find, in resolution order.
 pub struct Registry {
+    /// The domain listed.
     pub domain: Domain,
+    /// The providers found.
     pub entries: Vec<Entry>,
 }
 
@@ -207,7 +223,8 @@ fn plugin_programs(ctx: &Context) -> Vec<(String, PathBuf)> {
 }
 
 fn looks_like_path(name: &str) -> bool {
-    name.contains('/') || name.ends_with(".yaml") || name.ends_with(".yml")
+    let ext = std::path::Path::new(name).extension().map(std::ffi::OsStr::to_ascii_lowercase);
+    name.contains('/') || ext.is_some_and(|e| e == "yaml" || e == "yml")
 }
 
 impl Registry {

@@ -43,8 +43,11 @@ const METADATA_KEYS: &[&str] = &["uncertainty", "methodology", "source"];
 /// A parsed config file and the warnings reading it raised.
 #[derive(Debug, Default, Clone)]
 pub struct Loaded {
+    /// The file's contents, or the default when it is absent.
     pub config: Config,
+    /// Unknown keys, each with the nearest known one.
     pub warnings: Vec<String>,
+    /// Whether the file exists.
     pub exists: bool,
 }
 

@@ -6,6 +6,8 @@
 //! reads; it never writes. Every duration is bounded here, where it is
 //! parsed, before anything starts.
 
+#![warn(missing_docs)]
+
 pub mod config;
 pub mod paths;
 
@@ -37,6 +39,11 @@ pub const GPU_TOOL_TIMEOUT_S: f64 = 10.0;
 pub const MAX_SECONDS: f64 = 86_400.0;
 /// Seconds a grid-intensity request may take, unless configured.
 pub const GRID_TIMEOUT_S: f64 = 3.0;
+
+/// True when `NO_COLOR` asks for no colour (any non-empty value, as no-color.org says).
+pub fn no_color() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+}
 
 /// Reads an environment variable; an empty value counts as unset.
 fn env(name: &str) -> Option<String> {

@@ -15,14 +15,18 @@ use std::time::{Duration, Instant};
 /// The most read from a helper's stdout.
 const MAX_OUTPUT: u64 = 4 << 20;
 
+/// A program that ran to the end.
 #[derive(Debug)]
 pub struct Finished {
+    /// Its exit status.
     pub status: ExitStatus,
+    /// What it wrote on stdout.
     pub stdout: Vec<u8>,
     /// True when stdout was longer than the cap and was cut.
     pub truncated: bool,
 }
 
+/// Why a program gave no answer.
 #[derive(Debug)]
 pub enum RunError {
     /// It could not be started.

@@ -25,9 +25,12 @@ const LBS_PER_MWH_TO_G_PER_KWH: f64 = 0.453_592;
 
 /// A reading parsed from a body.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Reading {
+pub struct GridReading {
+    /// The intensity, gCO2e/kWh.
     pub value: f64,
+    /// The reading's own time, when the body gives one.
     pub time: Option<String>,
+    /// How it was read or converted.
     pub detail: Option<String>,
 }
 
@@ -36,7 +39,7 @@ struct CacheEntry {
     url: String,
     zone: Option<String>,
     fetched_at: u64,
-    reading: Reading,
+    reading: GridReading,
 }
 
 /// How an endpoint wants its key: the header each documented API reads.
@@ -74,7 +77,7 @@ impl Endpoint {
 #[derive(Debug, Clone)]
 pub struct Fetched {
     /// The reading.
-    pub reading: Reading,
+    pub reading: GridReading,
     /// Seconds since it was fetched; `None` when fetched now.
     pub age_s: Option<u64>,
 }
@@ -153,7 +156,7 @@ fn text(v: &Value, keys: &[&str]) -> Option<String> {
 }
 
 /// Reads an intensity in gCO2e/kWh from a body, without knowing the endpoint.
-pub fn parse(body: &[u8]) -> Result<Reading, String> {
+pub fn parse(body: &[u8]) -> Result<GridReading, String> {
     let v: Value = serde_json::from_slice(body).map_err(|_| {
         let start: String = String::from_utf8_lossy(&body[..body.len().min(40)]).chars().filter(|c| !c.is_control()).collect();
         format!("the body is not JSON (it starts {start:?})")
@@ -165,7 +168,10 @@ pub fn parse(body: &[u8]) -> Result<Reading, String> {
     Ok(reading)
 }
 
-fn read(v: &Value) -> Result<Reading, String> {
+/// The keys an intensity may have in an Electricity Maps or generic body.
+const KEYS: &[&str] = &["carbonIntensity", "intensity", "value"];
+
+fn read(v: &Value) -> Result<GridReading, String> {
     // WattTime v3: {"data": [{"point_time", "value"}], "meta": {"units": ...}}
     if let Some(units) = v.pointer("/meta/units").and_then(Value::as_str) {
         let point = v.pointer("/data/0").ok_or("a WattTime-style body with no data points")?;
@@ -173,9 +179,9 @@ fn read(v: &Value) -> Result<Reading, String> {
         let time = text(point, &["point_time"]);
         return match units.to_ascii_lowercase().as_str() {
             "lbs_co2_per_mwh" => {
-                Ok(Reading { value: raw * LBS_PER_MWH_TO_G_PER_KWH, time, detail: Some(format!("{raw} lbs_co2_per_mwh x 0.453592")) })
+                Ok(GridReading { value: raw * LBS_PER_MWH_TO_G_PER_KWH, time, detail: Some(format!("{raw} lbs_co2_per_mwh x 0.453592")) })
             }
-            "g_co2_per_kwh" | "gco2/kwh" | "gco2e/kwh" => Ok(Reading { value: raw, time, detail: None }),
+            "g_co2_per_kwh" | "gco2/kwh" | "gco2e/kwh" => Ok(GridReading { value: raw, time, detail: None }),
             "percentile" => Err("the endpoint answers a percentile (WattTime signal-index), not an intensity".into()),
             other => Err(format!("the reading is in units '{other}', not an intensity exa can convert")),
         };
@@ -185,26 +191,29 @@ fn read(v: &Value) -> Result<Reading, String> {
         if let Some(i) = first.get("intensity").filter(|i| i.is_object()) {
             let time = text(first, &["from"]);
             return match (i.get("actual").and_then(num), i.get("forecast").and_then(num)) {
-                (Some(a), _) => Ok(Reading { value: a, time, detail: None }),
-                (None, Some(f)) => Ok(Reading { value: f, time, detail: Some("no actual reading yet; this is the forecast".into()) }),
+                (Some(a), _) => Ok(GridReading { value: a, time, detail: None }),
+                (None, Some(f)) => Ok(GridReading { value: f, time, detail: Some("no actual reading yet; this is the forecast".into()) }),
                 (None, None) => Err("the intensity has neither an actual nor a forecast value".into()),
             };
         }
     }
     // Electricity Maps and the generic keys, at the top or nested one level.
-    const KEYS: &[&str] = &["carbonIntensity", "intensity", "value"];
     let time_keys = ["datetime", "updatedAt", "from", "point_time", "timestamp"];
     let detail = |o: &Value| text(o, &["emissionFactorType"]).map(|t| format!("emission factor: {t}"));
     for k in KEYS {
         if let Some(x) = v.get(*k).and_then(num) {
-            return Ok(Reading { value: x, time: text(v, &time_keys), detail: detail(v) });
+            return Ok(GridReading { value: x, time: text(v, &time_keys), detail: detail(v) });
         }
     }
     if let Some(map) = v.as_object() {
         for inner in map.values().filter(|x| x.is_object()) {
             for k in KEYS {
                 if let Some(x) = inner.get(*k).and_then(num) {
-                    return Ok(Reading { value: x, time: text(inner, &time_keys).or_else(|| text(v, &time_keys)), detail: detail(inner) });
+                    return Ok(GridReading {
+                        value: x,
+                        time: text(inner, &time_keys).or_else(|| text(v, &time_keys)),
+                        detail: detail(inner),
+                    });
                 }
             }
         }

@@ -4,6 +4,8 @@
 //! Nothing here reads `Settings`: each source takes the values it needs,
 //! resolved by the settings layer, so a test can hand it any.
 
+#![warn(missing_docs)]
+
 pub mod child;
 pub mod gpu;
 pub mod grid;

@@ -55,7 +55,7 @@ pub fn hostname() -> String {
 }
 
 /// Checks a model name or run id given on the command line.
-pub fn check_name(what: &str, s: &str) -> Result<(), Error> {
+pub fn check_record_name(what: &str, s: &str) -> Result<(), Error> {
     if s.trim().is_empty() || s.len() > 200 || s.chars().any(char::is_control) {
         return Err(Error::Usage(format!("{what} '{}' must be 1 to 200 printable characters", s.escape_default())));
     }

@@ -8,6 +8,7 @@ mod config;
 mod estimate;
 mod gpu;
 mod grid;
+mod house;
 mod http;
 mod methodology;
 mod metrics;

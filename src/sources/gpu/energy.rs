@@ -12,7 +12,9 @@ pub use crate::model::gpu::{DeviceSummary, Throttled};
 /// One attempt to read the GPUs, `t` seconds after the start.
 #[derive(Debug, Clone)]
 pub struct Sample {
+    /// Seconds since the start.
     pub t: f64,
+    /// Every device's reading, or why there was none.
     pub result: Result<Vec<Device>, String>,
 }
 
@@ -93,7 +95,7 @@ mod tests {
 
     #[test]
     fn three_hundred_watts_for_an_hour_is_0_3_kwh() {
-        let samples: Vec<Sample> = (0..=720).map(|i| at(i as f64 * 5.0, &[Some(300.0)])).collect();
+        let samples: Vec<Sample> = (0..=720).map(|i| at(f64::from(i) * 5.0, &[Some(300.0)])).collect();
         let d = &summarize(&samples)[0];
         assert!((d.energy_kwh.unwrap() - 0.3).abs() < 1e-12, "{:?}", d.energy_kwh);
         assert_eq!(d.mean_power_w, Some(300.0));

@@ -24,15 +24,16 @@ const TIERS: &[(&str, Option<&str>)] =
     &[("full", Some("clocks_event_reasons")), ("full-throttle-names", Some("clocks_throttle_reasons")), ("core", None)];
 
 fn fields(tier: usize) -> Vec<String> {
-    let mut f: Vec<String> = CORE.iter().map(|s| s.to_string()).collect();
+    let mut f: Vec<String> = CORE.iter().map(std::string::ToString::to_string).collect();
     if let Some(prefix) = TIERS[tier].1 {
-        f.extend(EXTRA.iter().map(|s| s.to_string()));
+        f.extend(EXTRA.iter().map(std::string::ToString::to_string));
         f.extend(REASONS.iter().map(|r| format!("{prefix}.{r}")));
-        f.extend(ECC.iter().map(|s| s.to_string()));
+        f.extend(ECC.iter().map(std::string::ToString::to_string));
     }
     f
 }
 
+/// GPU readings through `nvidia-smi --query-gpu`.
 pub struct NvidiaSmi {
     program: PathBuf,
     tier: usize,
@@ -46,6 +47,7 @@ pub fn locate(path: &[PathBuf]) -> Option<PathBuf> {
 }
 
 impl NvidiaSmi {
+    /// The program at `program`, each call bounded by `deadline`.
     pub fn new(program: PathBuf, deadline: Duration) -> Self {
         NvidiaSmi { program, tier: 0, deadline, notices: Vec::new() }
     }

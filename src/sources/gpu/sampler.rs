@@ -29,28 +29,39 @@ pub enum State {
 
 /// What the sampler tells the person watching, as it happens.
 pub trait Hooks: Send {
+    /// A warning, as it happens.
     fn warn(&self, message: &str);
     /// A live status line (only called when `live` is set).
     fn live(&self, _line: &str) {}
 }
 
+/// What sampling gathered.
 pub struct Outcome {
+    /// Every attempt, in order.
     pub samples: Vec<Sample>,
+    /// How it ended.
     pub state: State,
+    /// The source, for reports.
     pub source: String,
+    /// The field set the source used last.
     pub fields: &'static str,
     /// True when sampling stopped before the end because of failures.
     pub gave_up: bool,
 }
 
+/// A sampling thread.
 pub struct Sampler {
     stop: Sender<()>,
     handle: JoinHandle<Outcome>,
 }
 
+/// How to sample.
 pub struct Options {
+    /// Time between readings.
     pub interval: Duration,
+    /// Where to write each sample as a JSON line.
     pub trace: Option<Box<dyn Write + Send>>,
+    /// Whether to call `Hooks::live` after each reading.
     pub live: bool,
 }
 
@@ -159,4 +170,63 @@ fn trace(w: &mut Option<Box<dyn Write + Send>>, t: f64, r: Result<&Vec<super::De
         Err(e) => json!({"t": t, "unix": unix, "ok": false, "error": e}),
     };
     let _ = writeln!(w, "{line}");
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use super::*;
+    use crate::sources::gpu::energy::summarize;
+    use crate::sources::gpu::fake::{devices, Fake};
+
+    #[derive(Clone, Default)]
+    struct Said(Arc<Mutex<Vec<String>>>);
+
+    impl Hooks for Said {
+        fn warn(&self, message: &str) {
+            self.0.lock().unwrap().push(message.to_string());
+        }
+    }
+
+    fn sample(source: Fake, run_for: Duration) -> (Outcome, Vec<String>) {
+        let said = Said::default();
+        let opts = Options { interval: Duration::from_millis(20), trace: None, live: false };
+        let s = Sampler::start(Box::new(source), opts, Box::new(said.clone()), Instant::now());
+        std::thread::sleep(run_for);
+        let out = s.finish();
+        let words = said.0.lock().unwrap().clone();
+        (out, words)
+    }
+
+    #[test]
+    fn constant_power_integrates_to_power_times_covered_time() {
+        let (o, said) = sample(Fake::constant(2, 300.0), Duration::from_millis(150));
+        assert_eq!(o.state, State::Measured);
+        assert!(said.is_empty(), "{said:?}");
+        let d = summarize(&o.samples);
+        assert_eq!(d.len(), 2);
+        for dev in d {
+            let kwh = dev.energy_kwh.unwrap();
+            assert!((kwh * 3_600_000.0 - 300.0 * dev.covered_s).abs() < 1e-6, "{kwh} kWh over {} s", dev.covered_s);
+        }
+        assert_eq!(o.source, "fake (in-process)");
+    }
+
+    #[test]
+    fn no_devices_at_start_is_no_gpu_and_one_reading() {
+        let (o, _) = sample(Fake::new(vec![Err(SampleError::NoDevices)]), Duration::from_millis(80));
+        assert!(matches!(o.state, State::NoGpu(_)));
+        assert!(o.samples.is_empty());
+    }
+
+    #[test]
+    fn five_failures_in_a_row_give_up_and_say_so() {
+        let failing = Err(SampleError::Failed("driver gone".into()));
+        let script = vec![Ok(devices(1, 100.0)), failing];
+        let (o, said) = sample(Fake::new(script), Duration::from_millis(400));
+        assert!(o.gave_up);
+        assert_eq!(o.samples.iter().filter(|s| s.result.is_err()).count(), MAX_FAILURES);
+        assert!(said.iter().any(|w| w.contains("failed 5 times in a row (driver gone)")), "{said:?}");
+    }
 }

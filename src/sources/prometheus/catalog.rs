@@ -33,7 +33,7 @@ pub const FAMILIES: &[&str] = &[
 
 /// How a reading is taken.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Kind {
+pub enum ReadingKind {
     /// A per-GPU gauge over the window's buckets, times a scale.
     Gauge(f64),
     /// A per-GPU value at the window's end (a total), times a scale.
@@ -46,18 +46,24 @@ pub enum Kind {
     HostIncrease,
 }
 
+/// One reading of the catalog: a family, the field it fills and its PromQL.
 #[derive(Debug, Clone)]
 pub struct Reading {
+    /// The family it belongs to (coverage counts families).
     pub family: &'static str,
     /// Where it lands: `temp_c`, `throttle.thermal_s`, `errors.pcie_replay`, `host.pressure.cpu`...
     pub field: &'static str,
     /// PromQL templates; the readings of several are summed.
     pub exprs: Vec<String>,
-    pub kind: Kind,
+    /// How its answer is read.
+    pub kind: ReadingKind,
 }
 
+/// What exa reads for one cluster's GPU maker.
 pub struct Catalog {
+    /// The label naming the GPU on a series.
     pub device_label: &'static str,
+    /// The readings, in order.
     pub readings: Vec<Reading>,
     /// Families this maker structurally lacks: never queried.
     pub unavailable: Vec<&'static str>,
@@ -67,7 +73,7 @@ pub struct Catalog {
     pub temp: Vec<String>,
 }
 
-fn r(family: &'static str, field: &'static str, expr: &str, kind: Kind) -> Reading {
+fn r(family: &'static str, field: &'static str, expr: &str, kind: ReadingKind) -> Reading {
     Reading { family, field, exprs: vec![expr.to_string()], kind }
 }
 
@@ -94,16 +100,19 @@ fn m(name: &str, matchers: &str) -> String {
     }
 }
 
+/// The catalog for a cluster's maker, labels and prefix: a data table, one row per reading.
+#[allow(clippy::too_many_lines)] // a table of readings, not logic
 pub fn for_cluster(c: &Cluster) -> Catalog {
     let mut readings = host();
     if c.gpu_vendor == "amd" {
         let p = &c.metric_prefix;
         let d = "gpu_id";
-        let g =
-            |f, field, name: &str, matchers: &str, scale| r(f, field, &gauge(d, &m(&format!("{p}{name}"), matchers)), Kind::Gauge(scale));
+        let g = |f, field, name: &str, matchers: &str, scale| {
+            r(f, field, &gauge(d, &m(&format!("{p}{name}"), matchers)), ReadingKind::Gauge(scale))
+        };
         let temp = vec![m(&format!("{p}gpu_junction_temperature"), ""), m(&format!("{p}gpu_edge_temperature"), "")];
         readings.extend([
-            r("gpu_temp", "temp_c", &gauge_any(d, &temp), Kind::Gauge(1.0)),
+            r("gpu_temp", "temp_c", &gauge_any(d, &temp), ReadingKind::Gauge(1.0)),
             g("memory_temp", "memory_temp_c", "gpu_memory_temperature", "", 1.0),
             g("sm_clock", "sm_clock_mhz", "gpu_clock", "clock_type=\"system\"", 1.0),
             g("mem_clock", "mem_clock_mhz", "gpu_clock", "clock_type=\"memory\"", 1.0),
@@ -115,12 +124,12 @@ pub fn for_cluster(c: &Cluster) -> Catalog {
                 "power",
                 "power_w",
                 &gauge_any(d, &[m(&format!("{p}gpu_power_usage"), ""), m(&format!("{p}gpu_package_power"), "")]),
-                Kind::Gauge(1.0),
+                ReadingKind::Gauge(1.0),
             ),
             g("hbm", "hbm_used_gib", "gpu_used_vram", "", 1.0 / 1024.0),
-            r("hbm", "hbm_total_gib", &format!("max by ({d}) ({})", m(&format!("{p}gpu_total_vram"), "")), Kind::Last(1.0 / 1024.0)),
-            r("link_errors", "errors.pcie_replay", &increase(d, &m(&format!("{p}pcie_replay_count"), "")), Kind::Increase(1.0)),
-            r("link_errors", "errors.pcie_recovery", &increase(d, &m(&format!("{p}pcie_recovery_count"), "")), Kind::Increase(1.0)),
+            r("hbm", "hbm_total_gib", &format!("max by ({d}) ({})", m(&format!("{p}gpu_total_vram"), "")), ReadingKind::Last(1.0 / 1024.0)),
+            r("link_errors", "errors.pcie_replay", &increase(d, &m(&format!("{p}pcie_replay_count"), "")), ReadingKind::Increase(1.0)),
+            r("link_errors", "errors.pcie_recovery", &increase(d, &m(&format!("{p}pcie_recovery_count"), "")), ReadingKind::Increase(1.0)),
             Reading {
                 family: "ecc",
                 field: "errors.ecc_sbe",
@@ -128,9 +137,9 @@ pub fn for_cluster(c: &Cluster) -> Catalog {
                     increase(d, &m(&format!("{p}gpu_ecc_correct_total"), "")),
                     increase(d, &m(&format!("{p}gpu_ecc_deferred_total"), "")),
                 ],
-                kind: Kind::Increase(1.0),
+                kind: ReadingKind::Increase(1.0),
             },
-            r("ecc", "errors.ecc_dbe", &increase(d, &m(&format!("{p}gpu_ecc_uncorrect_total"), "")), Kind::Increase(1.0)),
+            r("ecc", "errors.ecc_dbe", &increase(d, &m(&format!("{p}gpu_ecc_uncorrect_total"), "")), ReadingKind::Increase(1.0)),
         ]);
         return Catalog {
             device_label: d,
@@ -152,8 +161,8 @@ pub fn for_cluster(c: &Cluster) -> Catalog {
         };
     }
     let d = "gpu";
-    let g = |f, field, name: &str, scale| r(f, field, &gauge(d, &m(name, "")), Kind::Gauge(scale));
-    let inc = |f, field, name: &str, scale| r(f, field, &increase(d, &m(name, "")), Kind::Increase(scale));
+    let g = |f, field, name: &str, scale| r(f, field, &gauge(d, &m(name, "")), ReadingKind::Gauge(scale));
+    let inc = |f, field, name: &str, scale| r(f, field, &increase(d, &m(name, "")), ReadingKind::Increase(scale));
     readings.extend([
         g("gpu_temp", "temp_c", "DCGM_FI_DEV_GPU_TEMP", 1.0),
         g("memory_temp", "memory_temp_c", "DCGM_FI_DEV_MEMORY_TEMP", 1.0),
@@ -169,7 +178,7 @@ pub fn for_cluster(c: &Cluster) -> Catalog {
             "hbm",
             "hbm_total_gib",
             &format!("max by ({d}) ({} + {})", m("DCGM_FI_DEV_FB_USED", ""), m("DCGM_FI_DEV_FB_FREE", "")),
-            Kind::Last(1.0 / 1024.0),
+            ReadingKind::Last(1.0 / 1024.0),
         ),
         // DCGM's violation counters are nanoseconds.
         inc("throttle_violations", "throttle.thermal_s", "DCGM_FI_DEV_THERMAL_VIOLATION", 1e-9),
@@ -184,7 +193,12 @@ pub fn for_cluster(c: &Cluster) -> Catalog {
         inc("link_errors", "errors.pcie_replay", "DCGM_FI_DEV_PCIE_REPLAY_COUNTER", 1.0),
         inc("ecc", "errors.ecc_sbe", "DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", 1.0),
         inc("ecc", "errors.ecc_dbe", "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", 1.0),
-        r("xid", "errors.xid", &format!("sum by ({d}) (changes({}[{{win}}s]))", m("DCGM_FI_DEV_XID_ERRORS", "")), Kind::Increase(1.0)),
+        r(
+            "xid",
+            "errors.xid",
+            &format!("sum by ({d}) (changes({}[{{win}}s]))", m("DCGM_FI_DEV_XID_ERRORS", "")),
+            ReadingKind::Increase(1.0),
+        ),
     ]);
     // Clock events: buckets in which each reason bit of the event mask was set.
     for (field, bit) in [
@@ -199,7 +213,7 @@ pub fn for_cluster(c: &Cluster) -> Catalog {
             "clock_events",
             field,
             &format!("sum by ({d}) (count_over_time(((floor({mask} / {bit}) % 2) == 1)[{{win}}s:{{step}}s]))"),
-            Kind::Increase(1.0),
+            ReadingKind::Increase(1.0),
         ));
     }
     Catalog {
@@ -214,37 +228,47 @@ pub fn for_cluster(c: &Cluster) -> Catalog {
 /// node_exporter's readings of the host, the same for every maker.
 fn host() -> Vec<Reading> {
     vec![
-        r("host_cpu", "host.cpu_busy_pct", "100 * (1 - avg(rate(node_cpu_seconds_total{{hsel},mode=\"idle\"}[{rate}s])))", Kind::HostGauge),
+        r(
+            "host_cpu",
+            "host.cpu_busy_pct",
+            "100 * (1 - avg(rate(node_cpu_seconds_total{{hsel},mode=\"idle\"}[{rate}s])))",
+            ReadingKind::HostGauge,
+        ),
         r(
             "host_cpu",
             "host.load_per_core",
             "sum(avg_over_time(node_load1{{hsel}}[{step}s])) / count(node_cpu_seconds_total{{hsel},mode=\"idle\"})",
-            Kind::HostGauge,
+            ReadingKind::HostGauge,
         ),
         r(
             "host_pressure",
             "host.pressure.cpu",
             "100 * sum(rate(node_pressure_cpu_waiting_seconds_total{{hsel}}[{rate}s]))",
-            Kind::HostGauge,
+            ReadingKind::HostGauge,
         ),
         r(
             "host_pressure",
             "host.pressure.memory",
             "100 * sum(rate(node_pressure_memory_waiting_seconds_total{{hsel}}[{rate}s]))",
-            Kind::HostGauge,
+            ReadingKind::HostGauge,
         ),
-        r("host_pressure", "host.pressure.io", "100 * sum(rate(node_pressure_io_waiting_seconds_total{{hsel}}[{rate}s]))", Kind::HostGauge),
+        r(
+            "host_pressure",
+            "host.pressure.io",
+            "100 * sum(rate(node_pressure_io_waiting_seconds_total{{hsel}}[{rate}s]))",
+            ReadingKind::HostGauge,
+        ),
         r(
             "host_nic",
             "host.nic.rx_mbps",
             "sum(rate(node_network_receive_bytes_total{{hsel},device!=\"lo\"}[{rate}s])) * 8 / 1e6",
-            Kind::HostGauge,
+            ReadingKind::HostGauge,
         ),
         r(
             "host_nic",
             "host.nic.tx_mbps",
             "sum(rate(node_network_transmit_bytes_total{{hsel},device!=\"lo\"}[{rate}s])) * 8 / 1e6",
-            Kind::HostGauge,
+            ReadingKind::HostGauge,
         ),
         Reading {
             family: "host_nic",
@@ -253,7 +277,7 @@ fn host() -> Vec<Reading> {
                 "sum(increase(node_network_receive_errs_total{{hsel},device!=\"lo\"}[{win}s]))".into(),
                 "sum(increase(node_network_transmit_errs_total{{hsel},device!=\"lo\"}[{win}s]))".into(),
             ],
-            kind: Kind::HostIncrease,
+            kind: ReadingKind::HostIncrease,
         },
         Reading {
             family: "host_nic",
@@ -262,7 +286,7 @@ fn host() -> Vec<Reading> {
                 "sum(increase(node_network_receive_drop_total{{hsel},device!=\"lo\"}[{win}s]))".into(),
                 "sum(increase(node_network_transmit_drop_total{{hsel},device!=\"lo\"}[{win}s]))".into(),
             ],
-            kind: Kind::HostIncrease,
+            kind: ReadingKind::HostIncrease,
         },
     ]
 }

@@ -10,30 +10,48 @@ use crate::time::iso8601;
 /// The GPU temperature at or above which a GPU counts as hot, °C.
 pub const HOT_C: f64 = 83.0;
 
+/// Whether a flag's span was cut by the window's edges.
 #[derive(Debug, Clone, Serialize)]
 pub struct Clipped {
+    /// Cut at the window's start.
     pub start: bool,
+    /// Cut at the window's end.
     pub end: bool,
 }
 
+/// The health episode a flag falls in.
 #[derive(Debug, Clone, Serialize)]
 pub struct EpisodeBounds {
+    /// When it began, UTC.
     pub from: String,
+    /// When it ended; `None` while it goes on.
     pub to: Option<String>,
 }
 
+/// A fired flag: the rule, where, when, and the evidence.
 #[derive(Debug, Clone, Serialize)]
 pub struct Flag {
+    /// thermal_throttle, power_cap, utilization_collapse, comm_errors, memory_pressure or host_pressure.
     pub kind: &'static str,
+    /// warn or high.
     pub severity: &'static str,
+    /// The node.
     pub node: String,
+    /// The GPU, for a GPU flag.
     pub gpu: Option<String>,
+    /// How long it held, minutes.
     pub minutes: u64,
+    /// When it began, UTC.
     pub from: String,
+    /// When it ended, UTC.
     pub to: String,
+    /// Whether the window cut it.
     pub clipped: Clipped,
+    /// The health episode it falls in.
     pub episode: Option<EpisodeBounds>,
+    /// The readings that fired it.
     pub evidence: Value,
+    /// One sentence for a person.
     pub summary: String,
 }
 

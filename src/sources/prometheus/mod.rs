@@ -18,7 +18,7 @@ use crate::time::parse_utc;
 pub use crate::model::Refusal;
 
 /// Checks a node or workload name before it goes anywhere near PromQL.
-pub fn check_name(what: &str, s: &str) -> Result<(), Refusal> {
+pub fn check_k8s_name(what: &str, s: &str) -> Result<(), Refusal> {
     let mut c = s.chars();
     let ok = s.len() <= 121
         && c.next().is_some_and(|f| f.is_ascii_alphanumeric())
@@ -38,11 +38,15 @@ pub const MAX_SPAN_S: i64 = 14 * 86_400;
 /// The resolved window: buckets of `step_s` ending at `start + step_s`, ..., `end`.
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct Window {
+    /// The window's start, seconds since the epoch.
     #[serde(serialize_with = "crate::time::serialize_iso")]
     pub start: i64,
+    /// The window's end.
     #[serde(serialize_with = "crate::time::serialize_iso")]
     pub end: i64,
+    /// Seconds per bucket.
     pub step_s: i64,
+    /// Buckets in the window.
     pub points: u32,
 }
 
@@ -96,6 +100,7 @@ impl Window {
         self.start + self.step_s * (i64::from(i) + 1)
     }
 
+    /// The window's length, seconds.
     pub fn span(&self) -> i64 {
         self.end - self.start
     }
@@ -104,12 +109,18 @@ impl Window {
 /// A series on the window's grid: a gap is null; the stats cover the readings present.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Series {
+    /// The end of the first bucket.
     pub t0: i64,
+    /// Seconds per bucket.
     pub step_s: i64,
+    /// One value per bucket; null is a gap.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub values: Option<Vec<Option<f64>>>,
+    /// Mean of the values present.
     pub mean: f64,
+    /// Smallest value present.
     pub min: f64,
+    /// Largest value present.
     pub max: f64,
 }
 
@@ -174,9 +185,9 @@ mod tests {
 
     #[test]
     fn names_are_checked() {
-        assert!(check_name("node", "aurora-prod-n2").is_ok());
-        assert!(check_name("node", "n\"} or vector(1) #").is_err());
-        assert!(check_name("node", "-x").is_err());
-        assert!(check_name("node", &"a".repeat(122)).is_err());
+        assert!(check_k8s_name("node", "aurora-prod-n2").is_ok());
+        assert!(check_k8s_name("node", "n\"} or vector(1) #").is_err());
+        assert!(check_k8s_name("node", "-x").is_err());
+        assert!(check_k8s_name("node", &"a".repeat(122)).is_err());
     }
 }

@@ -13,9 +13,11 @@ use super::Refusal;
 /// The largest answer read from Prometheus.
 const MAX_BODY: u64 = 64 << 20;
 
+/// A Prometheus HTTP API client for one cluster.
 pub struct Client {
     /// Queries made, and the nanoseconds they took, summed over threads.
     pub made: AtomicU64,
+    /// Nanoseconds the queries took, summed over threads.
     pub nanos: AtomicU64,
     http: reqwest::blocking::Client,
     base: String,
@@ -25,28 +27,36 @@ pub struct Client {
 
 /// One series: its labels and its samples (epoch seconds, value).
 #[derive(Debug, Clone)]
-pub struct Series {
+pub struct RawSeries {
+    /// The series' labels.
     pub labels: BTreeMap<String, String>,
+    /// (seconds since the epoch, value), in time order.
     pub samples: Vec<(f64, f64)>,
 }
 
+/// What a query answered, by result type.
 #[derive(Debug, Clone)]
-pub enum Answer {
-    Vector(Vec<Series>),
-    Matrix(Vec<Series>),
+pub enum PromAnswer {
+    /// An instant vector.
+    Vector(Vec<RawSeries>),
+    /// A range matrix.
+    Matrix(Vec<RawSeries>),
+    /// A scalar: (time, value).
     Scalar(f64, f64),
 }
 
-impl Answer {
-    pub fn series(self) -> Vec<Series> {
+impl PromAnswer {
+    /// The series of a vector or matrix; none for a scalar.
+    pub fn series(self) -> Vec<RawSeries> {
         match self {
-            Answer::Vector(s) | Answer::Matrix(s) => s,
-            Answer::Scalar(..) => Vec::new(),
+            PromAnswer::Vector(s) | PromAnswer::Matrix(s) => s,
+            PromAnswer::Scalar(..) => Vec::new(),
         }
     }
 }
 
 impl Client {
+    /// A client for `base`, each request bounded by `timeout`.
     pub fn new(cluster: &str, base: &str, token: Option<String>, timeout: Duration) -> Result<Client, Refusal> {
         let _ = rustls::crypto::ring::default_provider().install_default();
         let http = reqwest::blocking::Client::builder()
@@ -66,19 +76,19 @@ impl Client {
     }
 
     /// An instant query at `time`.
-    pub fn instant(&self, query: &str, time: i64) -> Result<Answer, Refusal> {
+    pub fn instant(&self, query: &str, time: i64) -> Result<PromAnswer, Refusal> {
         self.get("query", &[("query", query.to_string()), ("time", time.to_string())])
     }
 
     /// A range query on the grid start, start + step, ..., end.
-    pub fn range(&self, query: &str, start: i64, end: i64, step: i64) -> Result<Answer, Refusal> {
+    pub fn range(&self, query: &str, start: i64, end: i64, step: i64) -> Result<PromAnswer, Refusal> {
         self.get(
             "query_range",
             &[("query", query.to_string()), ("start", start.to_string()), ("end", end.to_string()), ("step", step.to_string())],
         )
     }
 
-    fn get(&self, endpoint: &str, params: &[(&str, String)]) -> Result<Answer, Refusal> {
+    fn get(&self, endpoint: &str, params: &[(&str, String)]) -> Result<PromAnswer, Refusal> {
         let started = Instant::now();
         let r = self.fetch(endpoint, params);
         self.made.fetch_add(1, Ordering::Relaxed);
@@ -86,7 +96,7 @@ impl Client {
         r
     }
 
-    fn fetch(&self, endpoint: &str, params: &[(&str, String)]) -> Result<Answer, Refusal> {
+    fn fetch(&self, endpoint: &str, params: &[(&str, String)]) -> Result<PromAnswer, Refusal> {
         let url = format!("{}/api/v1/{endpoint}", self.base);
         let mut req = self.http.get(&url).query(params);
         if let Some(t) = &self.token {
@@ -132,21 +142,21 @@ fn labels(m: &Value) -> BTreeMap<String, String> {
     m.as_object().map(|o| o.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string())).collect()).unwrap_or_default()
 }
 
-fn parse(data: &Value) -> Option<Answer> {
+fn parse(data: &Value) -> Option<PromAnswer> {
     let result = &data["result"];
     Some(match data["resultType"].as_str()? {
-        "vector" => Answer::Vector(
+        "vector" => PromAnswer::Vector(
             result
                 .as_array()?
                 .iter()
-                .map(|s| Series { labels: labels(&s["metric"]), samples: sample(&s["value"]).into_iter().collect() })
+                .map(|s| RawSeries { labels: labels(&s["metric"]), samples: sample(&s["value"]).into_iter().collect() })
                 .collect(),
         ),
-        "matrix" => Answer::Matrix(
+        "matrix" => PromAnswer::Matrix(
             result
                 .as_array()?
                 .iter()
-                .map(|s| Series {
+                .map(|s| RawSeries {
                     labels: labels(&s["metric"]),
                     samples: s["values"].as_array().map(|a| a.iter().filter_map(sample).collect()).unwrap_or_default(),
                 })
@@ -154,7 +164,7 @@ fn parse(data: &Value) -> Option<Answer> {
         ),
         "scalar" => {
             let (t, v) = sample(result)?;
-            Answer::Scalar(t, v)
+            PromAnswer::Scalar(t, v)
         }
         _ => return None,
     })

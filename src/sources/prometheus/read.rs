@@ -5,9 +5,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use super::catalog::{self, Catalog, Kind};
-use super::prom::{Client, Series as PromSeries};
-use super::{check_name, Refusal, Series, Window};
+use super::catalog::{self, Catalog, ReadingKind};
+use super::prom::{Client, RawSeries};
+use super::{check_k8s_name, Refusal, Series, Window};
 use crate::model::config::Cluster;
 use crate::time::{serialize_iso, serialize_iso_opt};
 
@@ -16,13 +16,18 @@ const PARALLEL: usize = 8;
 
 /// A cluster and the client to its Prometheus.
 pub struct Target<'a> {
+    /// The cluster's name.
     pub name: &'a str,
+    /// Its config.
     pub cluster: &'a Cluster,
+    /// The client of its Prometheus.
     pub client: Client,
+    /// What to read on it.
     pub catalog: Catalog,
 }
 
 impl<'a> Target<'a> {
+    /// The cluster `name` as configured, with its bearer token.
     pub fn new(name: &'a str, cluster: &'a Cluster, token: Option<String>) -> Result<Target<'a>, Refusal> {
         let timeout = std::time::Duration::from_secs_f64(cluster.timeout_s.unwrap_or(10.0));
         Ok(Target {
@@ -46,6 +51,7 @@ impl<'a> Target<'a> {
         parts.join(",")
     }
 
+    /// A catalog expression with its selectors, node and window filled in.
     pub fn fill(&self, template: &str, node: Option<&str>, w: &Window) -> String {
         let host_label = self.cluster.host_label.as_deref().unwrap_or(&self.cluster.node_label);
         let (sel, hsel) = (self.selector(&self.cluster.node_label, node), self.selector(host_label, node));
@@ -93,30 +99,43 @@ pub fn run_all<T: Send>(jobs: Vec<Box<dyn FnOnce() -> Result<T, Refusal> + Send 
 /// A health episode of a node.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Episode {
+    /// The episode's kind (thermal, power, comm, ...).
     pub kind: String,
+    /// When it began.
     #[serde(serialize_with = "serialize_iso")]
     pub started: i64,
+    /// When it ended; `None` while it goes on.
     #[serde(serialize_with = "serialize_iso_opt")]
     pub ended: Option<i64>,
+    /// The alert that marks it.
     pub detail: String,
 }
 
 /// Everything read of one node over the window.
 #[derive(Debug, Default)]
 pub struct NodeData {
+    /// The node's name.
     pub name: String,
+    /// ready or not-ready, when known.
     pub state: Option<&'static str>,
     /// By GPU index: fields to series, and fields to window totals.
     pub gpus: BTreeMap<String, GpuData>,
+    /// Host series, by field.
     pub host_series: BTreeMap<&'static str, Series>,
+    /// Host totals, by field.
     pub host_values: BTreeMap<&'static str, Option<f64>>,
+    /// The families that answered.
     pub present: BTreeSet<&'static str>,
+    /// Its health episodes in the window.
     pub episodes: Vec<Episode>,
 }
 
+/// One GPU's readings.
 #[derive(Debug, Default, Clone)]
 pub struct GpuData {
+    /// Series, by field.
     pub series: BTreeMap<&'static str, Series>,
+    /// Window totals, by field.
     pub values: BTreeMap<&'static str, Option<f64>>,
 }
 
@@ -134,7 +153,7 @@ fn sum_values(a: Option<f64>, b: Option<f64>) -> Option<f64> {
 
 /// Reads one node: every reading in the catalog, its state and its episodes.
 pub fn node(t: &Target, node: &str, w: &Window) -> Result<NodeData, Refusal> {
-    check_name("node", node)?;
+    check_k8s_name("node", node)?;
     let jobs: Vec<Job<'_>> = t.catalog.readings.iter().map(|r| reading_job(t, r, node, w)).collect();
     let state_q = format!("max(kube_node_status_condition{{node=\"{}\",condition=\"Ready\",status=\"true\"}})", escape(node));
     // The node's state and episodes are read alongside its readings, not after them.
@@ -171,26 +190,26 @@ fn reading_job<'a>(t: &'a Target, reading: &'a super::catalog::Reading, node: &s
         type Samples = Vec<(f64, f64)>;
         let mut per: BTreeMap<String, (Samples, Option<f64>)> = BTreeMap::new();
         for q in &queries {
-            let series: Vec<PromSeries> = match kind {
-                Kind::Gauge(_) | Kind::HostGauge => client.range(q, w.at(0), w.at(w.points - 1), w.step_s)?.series(),
+            let series: Vec<RawSeries> = match kind {
+                ReadingKind::Gauge(_) | ReadingKind::HostGauge => client.range(q, w.at(0), w.at(w.points - 1), w.step_s)?.series(),
                 _ => client.instant(q, w.end)?.series(),
             };
             for s in series {
                 let key = s.labels.get(dev).cloned().unwrap_or_default();
                 let e = per.entry(key).or_default();
                 match kind {
-                    Kind::Gauge(_) | Kind::HostGauge => e.0.extend(s.samples),
+                    ReadingKind::Gauge(_) | ReadingKind::HostGauge => e.0.extend(s.samples),
                     _ => e.1 = sum_values(e.1, s.samples.last().map(|x| x.1)),
                 }
             }
         }
         Ok(match kind {
-            Kind::HostGauge => Got::Host(family, field, per.values().next().and_then(|(s, _)| Series::on_grid(w, s, 1.0)), None),
-            Kind::HostIncrease => Got::Host(family, field, None, per.values().next().and_then(|(_, v)| v.map(round))),
-            Kind::Gauge(scale) => {
+            ReadingKind::HostGauge => Got::Host(family, field, per.values().next().and_then(|(s, _)| Series::on_grid(w, s, 1.0)), None),
+            ReadingKind::HostIncrease => Got::Host(family, field, None, per.values().next().and_then(|(_, v)| v.map(round))),
+            ReadingKind::Gauge(scale) => {
                 Got::Gpu(family, field, per.into_iter().map(|(k, (s, _))| (k, Series::on_grid(w, &s, scale), None)).collect())
             }
-            Kind::Last(scale) | Kind::Increase(scale) => {
+            ReadingKind::Last(scale) | ReadingKind::Increase(scale) => {
                 Got::Gpu(family, field, per.into_iter().map(|(k, (_, v))| (k, None, v.map(|x| round(x * scale)))).collect())
             }
         })
@@ -290,15 +309,21 @@ pub fn reference(t: &Target, w: &Window) -> Result<Option<f64>, Refusal> {
 /// One pod of a workload and where it ran.
 #[derive(Debug, Clone, Serialize)]
 pub struct Placement {
+    /// The pod.
     pub pod: String,
+    /// The node it ran on.
     pub node: String,
+    /// When it was first seen in the window.
     #[serde(serialize_with = "serialize_iso_opt")]
     pub from: Option<i64>,
+    /// When it was last seen, if before the window's end.
     #[serde(serialize_with = "serialize_iso_opt")]
     pub to: Option<i64>,
+    /// Its phase (Running, Succeeded, ...).
     pub phase: Option<String>,
 }
 
+/// The workload kinds exa can place.
 pub const KINDS: &[&str] = &["Job", "JobSet", "MPIJob", "Deployment", "StatefulSet", "Pod"];
 
 /// The pods of a workload, from kube-state-metrics: over the window if it has history, else now.
@@ -313,8 +338,8 @@ pub fn placement(
     if !KINDS.contains(&kind) {
         return Err(Refusal::bad_request(format!("kind '{kind}' is not one of {}", KINDS.join(", "))));
     }
-    check_name("workload name", name)?;
-    check_name("namespace", namespace)?;
+    check_k8s_name("workload name", name)?;
+    check_k8s_name("namespace", namespace)?;
     let labels = t.labels().iter().map(|l| format!(",{l}")).collect::<String>();
     let ns = format!("namespace=\"{namespace}\"{labels}");
     let pods = pods_query(&ns, kind, name);
@@ -351,7 +376,7 @@ fn pods_query(ns: &str, kind: &str, name: &str) -> String {
     }
 }
 
-fn placed(s: &PromSeries, from: Option<i64>, to: Option<i64>) -> Placement {
+fn placed(s: &RawSeries, from: Option<i64>, to: Option<i64>) -> Placement {
     Placement {
         pod: s.labels.get("pod").cloned().unwrap_or_default(),
         node: s.labels.get("node").cloned().unwrap_or_default(),
@@ -362,7 +387,7 @@ fn placed(s: &PromSeries, from: Option<i64>, to: Option<i64>) -> Placement {
 }
 
 /// Where each pod ran over the window, and from when to when.
-fn from_history(history: Vec<PromSeries>, w: &Window) -> Vec<Placement> {
+fn from_history(history: Vec<RawSeries>, w: &Window) -> Vec<Placement> {
     let last_t = w.at(w.points - 1);
     history
         .into_iter()
