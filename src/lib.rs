@@ -37,8 +37,19 @@ pub fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
+            if !e.use_stderr() {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
             let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            if wants_json(std::env::args_os()) {
+                let message = text::clean(e.kind().as_str().unwrap_or("the command line is malformed"));
+                let detail = e.render().to_string();
+                let first = detail.lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
+                let body = serde_json::json!({"error": {"kind": "usage", "message": if first.is_empty() { message } else { text::clean(&first) }}});
+                let _ = output::write_stdout(output::json(&body).as_bytes());
+            }
+            return ExitCode::from(2);
         }
     };
     let format = if cli.json { Format::Json } else { cli.output };
@@ -46,13 +57,17 @@ pub fn run() -> ExitCode {
         cli.command,
         Command::Completions { .. } | Command::Man { .. } | Command::Config(ConfigCmd::Path | ConfigCmd::Init { .. })
     );
+    if format == Format::Csv && !matches!(cli.command, Command::Report(_)) {
+        // Refused before anything runs or is written.
+        return fail(&anyhow::Error::new(Error::Usage("-o csv is for `exa report`; use -o json or -o table here".into())), format);
+    }
     let settings = match Settings::from_cli(&cli, reads_config) {
         Ok(s) => s,
         Err(e) => return fail(&anyhow::Error::new(e), format),
     };
     let result = dispatch(&cli, &settings);
     for w in settings.take_warnings() {
-        eprintln!("warning: {w}");
+        output::diag("warning", &w);
     }
     match result {
         Ok(code) => code,
@@ -60,11 +75,22 @@ pub fn run() -> ExitCode {
     }
 }
 
+/// Whether the raw arguments ask for JSON, for an error found before they could be parsed.
+fn wants_json(args: impl Iterator<Item = std::ffi::OsString>) -> bool {
+    let args: Vec<String> = args.map(|a| a.to_string_lossy().into_owned()).take_while(|a| a != "--").collect();
+    args.iter().enumerate().any(|(i, a)| {
+        a == "--json"
+            || a == "-ojson"
+            || a == "--output=json"
+            || ((a == "-o" || a == "--output") && args.get(i + 1).is_some_and(|v| v == "json"))
+    })
+}
+
 /// Prints an error once: `error: ...` on stderr, and under `-o json` an object on stdout.
 fn fail(err: &anyhow::Error, format: Format) -> ExitCode {
     let code = error::exit_code(err);
     let message = err.chain().map(ToString::to_string).collect::<Vec<_>>().join(": ");
-    eprintln!("error: {message}");
+    output::diag("error", &message);
     if format == Format::Json {
         let kind = match err.chain().find_map(|e| e.downcast_ref::<Error>()) {
             Some(Error::Usage(_)) => "usage",
@@ -88,6 +114,24 @@ fn show<R: Render>(report: R, settings: &Settings) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Prints a record's confirmation; when it cannot be printed, the record is
+/// still stored, and stderr says so, so nobody records it again.
+fn recorded(report: commands::record::Recorded, settings: &Settings) -> anyhow::Result<ExitCode> {
+    match emit(&report, settings.format) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) => {
+            output::diag(
+                "error",
+                &format!(
+                    "record #{} is stored in {}, but its confirmation could not be printed ({e}); do not record it again",
+                    report.id, report.db
+                ),
+            );
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
 fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
     match &cli.command {
         Command::Finops(Finops::Carbon(c)) => match c {
@@ -96,7 +140,7 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
             Carbon::Estimate(a) => show(commands::estimate::run(s, Domain::Carbon, &a.request())?, s),
             Carbon::Record(r) => {
                 let req = r.estimate.request();
-                show(commands::record::run(s, Domain::Carbon, &r.record.model, r.record.run_id.as_deref(), &req)?, s)
+                recorded(commands::record::run(s, Domain::Carbon, &r.record.model, r.record.run_id.as_deref(), &req)?, s)
             }
         },
         Command::Finops(Finops::Cost(c)) => match c {
@@ -105,7 +149,7 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
             Cost::Estimate(a) => show(commands::estimate::run(s, Domain::Cost, &a.request())?, s),
             Cost::Record(r) => {
                 let req = r.estimate.request();
-                show(commands::record::run(s, Domain::Cost, &r.record.model, r.record.run_id.as_deref(), &req)?, s)
+                recorded(commands::record::run(s, Domain::Cost, &r.record.model, r.record.run_id.as_deref(), &req)?, s)
             }
         },
         Command::Metrics(m) => metrics(m, s),
@@ -137,16 +181,25 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
     let report = commands::measure::run(s, args, commands::gpu::source(s), Box::new(output::StderrHooks))?;
     let code = ExitCode::from(report.exit_status());
     for w in s.take_warnings() {
-        eprintln!("warning: {w}");
+        output::diag("warning", &w);
     }
     let text = output::render(&report, s.format)?;
-    match &m.report {
-        Some(path) => files::write_atomic(path, text.as_bytes())
-            .map_err(|e| Error::Failed(format!("cannot write the report {}: {e}", path.display())))?,
-        None if m.command.is_empty() => output::write_stdout(text.as_bytes())?,
-        None => eprint!("{text}"),
+    let written = match &m.report {
+        Some(path) => files::write_atomic(path, text.as_bytes()).map_err(|e| format!("cannot write the report {}: {e}", path.display())),
+        None if m.command.is_empty() => output::write_stdout(text.as_bytes()).map_err(|e| format!("cannot print the report: {e}")),
+        None => {
+            output::write_stderr(text.as_bytes());
+            Ok(())
+        }
+    };
+    match written {
+        Ok(()) => Ok(code),
+        // The report is lost, not the command's status: a failed command still says so.
+        Err(why) => {
+            output::diag("error", &why);
+            Ok(if report.exit_status() == 0 { ExitCode::FAILURE } else { code })
+        }
     }
-    Ok(code)
 }
 
 fn window(w: &cli::WindowOpts) -> commands::metrics::WindowArgs {

@@ -19,6 +19,42 @@ pub fn clean(s: &str) -> String {
         .collect()
 }
 
+/// Rendered table text made safe for a terminal: line breaks kept, and
+/// with `keep_sgr` the colour sequences (`ESC [ params m`) the renderer
+/// adds; every other control character, and so every cursor move, title
+/// change or link, becomes `?`. (A colour sequence from outside survives
+/// only on a colour terminal, and can change nothing but colour.)
+pub fn for_terminal(s: &str, keep_sgr: bool) -> String {
+    if !s.chars().any(|c| (needs_care(c) && c != '\n') || c == '\u{1b}') {
+        return s.to_string();
+    }
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\u{1b}' && keep_sgr && chars.get(i + 1) == Some(&'[') {
+            let mut j = i + 2;
+            while j < chars.len() && (chars[j].is_ascii_digit() || chars[j] == ';') {
+                j += 1;
+            }
+            if chars.get(j) == Some(&'m') {
+                out.extend(&chars[i..=j]);
+                i = j + 1;
+                continue;
+            }
+        }
+        match c {
+            '\n' => out.push('\n'),
+            c if is_bidi_control(c) => {}
+            c if c.is_control() => out.push('?'),
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    out
+}
+
 /// Like [`clean`], but keeps line breaks: for multi-line messages.
 pub fn clean_lines(s: &str) -> String {
     s.split('\n').map(clean).collect::<Vec<_>>().join("\n")
@@ -45,5 +81,7 @@ mod tests {
         assert_eq!(clean("a\tb\nc"), "a b c");
         assert_eq!(clean("x\u{202E}y"), "xy");
         assert_eq!(clean_lines("a\x1b\nb"), "a?\nb");
+        assert_eq!(for_terminal("\x1b[1mbold\x1b[0m\n\x1b[2J\x1b]0;t\x07", true), "\x1b[1mbold\x1b[0m\n?[2J?]0;t?");
+        assert_eq!(for_terminal("\x1b[1mx", false), "?[1mx");
     }
 }

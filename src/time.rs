@@ -62,6 +62,9 @@ pub fn parse_utc(s: &str) -> Result<i64, String> {
         return Err(bad());
     }
     let (y, m, d): (i64, i64, i64) = (y.parse().map_err(|_| bad())?, m.parse().map_err(|_| bad())?, d.parse().map_err(|_| bad())?);
+    if !(1970..=9999).contains(&y) {
+        return Err(format!("'{s}': the year {y} is outside 1970 to 9999"));
+    }
     if !(1..=12).contains(&m) || !(1..=31).contains(&d) || civil_from_days(days_from_civil(y, m, d)) != (y, m, d) {
         return Err(bad());
     }
@@ -80,6 +83,12 @@ pub fn parse_utc(s: &str) -> Result<i64, String> {
         secs = h * 3600 + mi * 60 + se;
     }
     Ok(days_from_civil(y, m, d) * 86_400 + secs)
+}
+
+/// True when `s` names a whole day (`2026-11-30`, `2026-11-30Z`), not a moment.
+pub fn is_date_only(s: &str) -> bool {
+    let t = s.trim().trim_end_matches('Z');
+    !t.contains(['T', ' ', ':']) && parse_utc(t).is_ok()
 }
 
 /// `90`, `90s`, `10m`, `1.5h`, `2d` as a duration.
@@ -113,6 +122,9 @@ mod tests {
         assert_eq!(parse_utc("2024-02-29").map(iso8601).as_deref(), Ok("2024-02-29T00:00:00Z"));
         assert!(parse_utc("2026-02-30").is_err());
         assert!(parse_utc("yesterday").is_err());
+        assert!(parse_utc("300000000000-01-01").unwrap_err().contains("outside 1970 to 9999"));
+        assert!(parse_utc("1969-12-31").is_err());
+        assert!(is_date_only("2026-11-30Z") && is_date_only("2026-11-30") && !is_date_only("2026-11-30T00:00Z"));
         assert_eq!(parse_duration("10m"), Ok(Duration::from_secs(600)));
         assert_eq!(parse_duration("1.5h"), Ok(Duration::from_secs(5400)));
         assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));

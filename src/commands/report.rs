@@ -5,13 +5,13 @@ use crate::error::Error;
 use crate::settings::Settings;
 use crate::store;
 use crate::store::report::{self, By, Filter, Report};
-use crate::time::parse_utc;
+use crate::time::{is_date_only, parse_utc};
 
 pub fn run(settings: &Settings, model: Option<&str>, by: GroupBy, since: Option<&str>, until: Option<&str>) -> Result<Report, Error> {
     let when = |flag: &str, s: &str| parse_utc(s).map_err(|e| Error::Usage(format!("{flag}: {e}")));
     let since = since.map(|s| when("--since", s)).transpose()?;
     // A date alone means the whole of that day.
-    let until = until.map(|s| when("--until", s).map(|t| if s.trim().len() == 10 { t + 86_400 } else { t })).transpose()?;
+    let until = until.map(|s| when("--until", s).map(|t| if is_date_only(s) { t + 86_400 } else { t })).transpose()?;
     let by = match by {
         GroupBy::Model => By::Model,
         GroupBy::Run => By::Run,

@@ -32,6 +32,10 @@ impl Style {
     pub fn table(&self, header: &[&str]) -> Table {
         let mut t = Table::new();
         t.load_preset(UTF8_FULL_CONDENSED).apply_modifier(UTF8_ROUND_CORNERS).set_content_arrangement(ContentArrangement::Dynamic);
+        // A terminal that reports no width (0 columns, a pipe pretending) gets 80, not a one-character table.
+        if t.width().is_some_and(|w| w < 20) {
+            t.set_width(80);
+        }
         if self.color {
             t.enforce_styling();
             t.set_header(header.iter().map(|h| Cell::new(h).add_attribute(Attribute::Bold)));
@@ -92,9 +96,10 @@ pub fn render<R: Render + ?Sized>(report: &R, format: Format) -> Result<String, 
             report.csv().ok_or_else(|| crate::error::Error::Usage("-o csv is for `exa report`; use -o json or -o table here".into()))
         }
         Format::Table => {
+            let style = Style::detect();
             let mut s = String::new();
-            report.render(Style::detect(), &mut s);
-            Ok(s)
+            report.render(style, &mut s);
+            Ok(crate::text::for_terminal(&s, style.color))
         }
     }
 }
@@ -110,12 +115,24 @@ pub struct StderrHooks;
 
 impl crate::sources::gpu::sampler::Hooks for StderrHooks {
     fn warn(&self, message: &str) {
-        eprintln!("warning: {message}");
+        diag("warning", message);
     }
 
     fn live(&self, line: &str) {
-        eprint!("\r\x1b[2K{line}");
+        write_stderr(format!("\r\x1b[2K{}", crate::text::clean(line)).as_bytes());
     }
+}
+
+/// A diagnostic on stderr: `kind: message`, control characters removed.
+/// A stderr that cannot be written (full, closed) costs the message, never the exit status.
+pub fn diag(kind: &str, message: &str) {
+    write_stderr(format!("{kind}: {}\n", crate::text::clean_lines(message)).as_bytes());
+}
+
+/// Writes to stderr, ignoring failure.
+pub fn write_stderr(bytes: &[u8]) {
+    let mut err = io::stderr().lock();
+    let _ = err.write_all(bytes).and_then(|()| err.flush());
 }
 
 pub fn write_stdout(bytes: &[u8]) -> io::Result<()> {

@@ -20,7 +20,7 @@ use super::doc::{self, BUILTINS};
 use super::formula::FormulaProvider;
 use super::plugin::Plugin;
 use super::{Coefficient, Domain, Meta, Provider, ProviderKind};
-use crate::files::is_executable;
+use crate::files::{check_trusted, is_executable, is_regular};
 use crate::model::config::DomainConfig;
 use crate::suggest::nearest;
 
@@ -173,6 +173,10 @@ pub fn expression(ctx: &Context) -> Result<Arc<dyn Provider>, String> {
 }
 
 fn load_file(ctx: &Context, path: &Path) -> Result<Arc<dyn Provider>, String> {
+    if !is_regular(path) {
+        return Err(format!("{} is not a regular file", path.display()));
+    }
+    check_trusted(path, "provider file")?;
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let p = doc::load(&text, ProviderKind::Yaml, Some(path)).map_err(|e| format!("{}: {e}", path.display()))?;
     if p.meta().domain != ctx.domain {
@@ -182,6 +186,7 @@ fn load_file(ctx: &Context, path: &Path) -> Result<Arc<dyn Provider>, String> {
 }
 
 fn load_plugin(ctx: &Context, name: &str, program: &Path) -> Result<Arc<dyn Provider>, String> {
+    check_trusted(program, "plugin")?;
     Plugin::load(name, ctx.domain, program, ctx.plugin_timeout(), ctx.plugin_config())
         .map(|p| Arc::new(p) as Arc<dyn Provider>)
         .map_err(|e| format!("plugin {}: {e}", program.display()))
@@ -194,7 +199,7 @@ fn provider_files(ctx: &Context) -> Vec<PathBuf> {
         .flatten()
         .flatten()
         .map(|e| e.path())
-        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")))
+        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) && is_regular(p))
         .collect();
     files.sort();
     files
@@ -300,6 +305,9 @@ impl Registry {
             return load_plugin(ctx, short, path);
         }
         for path in provider_files(ctx) {
+            if check_trusted(&path, "provider file").is_err() {
+                continue;
+            }
             let Ok(text) = std::fs::read_to_string(&path) else { continue };
             // Match on the document's name without compiling every file.
             let named = serde_yaml_ng::from_str::<serde_yaml_ng::Value>(&text)

@@ -91,9 +91,17 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, Error> {
             }
         }
         if let Some(t) = block.plugin_timeout_s {
-            if !t.is_finite() || t <= 0.0 {
+            if !t.is_finite() || t <= 0.0 || t > super::MAX_SECONDS {
                 return Err(Error::Config(format!(
-                    "{}: finops.{domain}.plugin_timeout_s: {t} is not a positive number of seconds",
+                    "{}: finops.{domain}.plugin_timeout_s: {t} is not a positive number of seconds (at most a day)",
+                    path.display()
+                )));
+            }
+        }
+        if let Some(t) = block.grid.timeout_s {
+            if !t.is_finite() || t <= 0.0 || t > super::MAX_SECONDS {
+                return Err(Error::Config(format!(
+                    "{}: finops.{domain}.grid.timeout_s: {t} is not a positive number of seconds (at most a day)",
                     path.display()
                 )));
             }
@@ -107,8 +115,8 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, Error> {
         if !(c.prometheus.starts_with("http://") || c.prometheus.starts_with("https://")) {
             return Err(at(format!("prometheus '{}' is not an http:// or https:// URL", c.prometheus)));
         }
-        if c.timeout_s.is_some_and(|t| !t.is_finite() || t <= 0.0) {
-            return Err(at("timeout_s is not a positive number of seconds".into()));
+        if c.timeout_s.is_some_and(|t| !t.is_finite() || t <= 0.0 || t > super::MAX_SECONDS) {
+            return Err(at("timeout_s is not a positive number of seconds (at most a day)".into()));
         }
     }
     Ok(Loaded { config, warnings, exists: true })

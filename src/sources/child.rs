@@ -3,7 +3,8 @@
 //! The deadline is a check, not a timer that races the child: a child that
 //! has already exited when the deadline passes is never killed, and its
 //! output is never lost. A child that outlives it is killed with its whole
-//! process group.
+//! process group, and so is whatever it left behind when it exits: a helper
+//! never leaves a process running, whatever the outcome.
 
 use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
@@ -84,9 +85,14 @@ pub fn run(program: &Path, args: &[&str], stdin: Option<&[u8]>, stderr: Stdio, t
                 return Err(RunError::Timeout(timeout));
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-            Err(e) => return Err(RunError::Output(format!("cannot wait for it: {e}"))),
+            Err(e) => {
+                kill_group(&mut child);
+                return Err(RunError::Output(format!("cannot wait for it: {e}")));
+            }
         }
     };
+    // The helper is done: anything it started in its group goes with it.
+    signal_group(child.id());
     let mut out = rx
         .recv_timeout(Duration::from_secs(1))
         .map_err(|_| RunError::Output("its stdout stayed open after it exited".into()))?
@@ -98,14 +104,19 @@ pub fn run(program: &Path, args: &[&str], stdin: Option<&[u8]>, stderr: Stdio, t
 
 /// Kills a child and everything in its process group.
 pub fn kill_group(child: &mut Child) {
-    if let Ok(pid) = i32::try_from(child.id()) {
+    signal_group(child.id());
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// SIGKILL to the process group `pid` leads (started with `process_group(0)`).
+fn signal_group(pid: u32) {
+    if let Ok(pid) = i32::try_from(pid) {
         // SAFETY: kill(2) with a negative pid signals the group the child leads; it touches no memory.
         unsafe {
             libc::kill(-pid, libc::SIGKILL);
         }
     }
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 /// A command exa runs and measures: its pid, waited for without blocking.
