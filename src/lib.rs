@@ -116,9 +116,9 @@ fn show<R: Render>(report: R, settings: &Settings) -> anyhow::Result<ExitCode> {
 
 /// Prints a record's confirmation; when it cannot be printed, the record is
 /// still stored, and stderr says so, so nobody records it again.
-fn recorded(report: commands::record::Recorded, settings: &Settings) -> anyhow::Result<ExitCode> {
+fn recorded(report: commands::record::Recorded, settings: &Settings) -> ExitCode {
     match emit(&report, settings.format) {
-        Ok(()) => Ok(ExitCode::SUCCESS),
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             output::diag(
                 "error",
@@ -140,7 +140,7 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
             Carbon::Estimate(a) => show(commands::estimate::run(s, Domain::Carbon, &a.request())?, s),
             Carbon::Record(r) => {
                 let req = r.estimate.request();
-                recorded(commands::record::run(s, Domain::Carbon, &r.record.model, r.record.run_id.as_deref(), &req)?, s)
+                Ok(recorded(commands::record::run(s, Domain::Carbon, &r.record.model, r.record.run_id.as_deref(), &req)?, s))
             }
         },
         Command::Finops(Finops::Cost(c)) => match c {
@@ -149,7 +149,7 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
             Cost::Estimate(a) => show(commands::estimate::run(s, Domain::Cost, &a.request())?, s),
             Cost::Record(r) => {
                 let req = r.estimate.request();
-                recorded(commands::record::run(s, Domain::Cost, &r.record.model, r.record.run_id.as_deref(), &req)?, s)
+                Ok(recorded(commands::record::run(s, Domain::Cost, &r.record.model, r.record.run_id.as_deref(), &req)?, s))
             }
         },
         Command::Metrics(m) => metrics(m, s),
