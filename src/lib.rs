@@ -127,7 +127,7 @@ fn recorded(report: commands::record::Recorded, settings: &Settings) -> ExitCode
                     report.id, report.db
                 ),
             );
-            Ok(ExitCode::FAILURE)
+            ExitCode::FAILURE
         }
     }
 }
