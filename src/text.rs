@@ -55,6 +55,54 @@ pub fn for_terminal(s: &str, keep_sgr: bool) -> String {
     out
 }
 
+/// The deepest nesting YAML exa reads: far more than any config or provider needs.
+pub const MAX_YAML_DEPTH: usize = 64;
+
+/// Refuses YAML nested deeper than [`MAX_YAML_DEPTH`] in one linear pass,
+/// before a parser spends quadratic time on it: flow brackets (`[[[`, `{{{`)
+/// and block nesting (indentation, and `- - -` sequences on one line) both count.
+pub fn check_yaml_depth(text: &str) -> Result<(), String> {
+    let mut flow = 0usize;
+    let mut quote: Option<char> = None;
+    for line in text.lines() {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let mut rest = line.trim_start_matches(' ');
+        let mut dashes = 0;
+        while let Some(r) = rest.strip_prefix("- ").or_else(|| rest.strip_prefix("? ")) {
+            dashes += 1;
+            rest = r.trim_start_matches(' ');
+        }
+        if indent / 2 + dashes > MAX_YAML_DEPTH * 2 || dashes > MAX_YAML_DEPTH {
+            return Err(format!("the YAML is nested deeper than {MAX_YAML_DEPTH} levels"));
+        }
+        // A quote opens a quoted scalar only where a value starts.
+        let mut prev = ' ';
+        for c in line.chars() {
+            let starts_value = matches!(prev, ' ' | ':' | '[' | '{' | ',' | '-');
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, '"' | '\'') if starts_value => quote = Some(c),
+                (None, '#') if prev == ' ' => break,
+                (None, '[' | '{') => {
+                    flow += 1;
+                    if flow > MAX_YAML_DEPTH {
+                        return Err(format!("the YAML is nested deeper than {MAX_YAML_DEPTH} levels"));
+                    }
+                }
+                (None, ']' | '}') => flow = flow.saturating_sub(1),
+                _ => {}
+            }
+            prev = c;
+        }
+        if quote == Some('\'') || flow == 0 {
+            // A single-quoted scalar may span lines only inside flow; a double-quoted one may too, rarely.
+            quote = quote.filter(|_| flow > 0);
+        }
+    }
+    Ok(())
+}
+
 /// Like [`clean`], but keeps line breaks: for multi-line messages.
 pub fn clean_lines(s: &str) -> String {
     s.split('\n').map(clean).collect::<Vec<_>>().join("\n")
@@ -83,5 +131,16 @@ mod tests {
         assert_eq!(clean_lines("a\x1b\nb"), "a?\nb");
         assert_eq!(for_terminal("\x1b[1mbold\x1b[0m\n\x1b[2J\x1b]0;t\x07", true), "\x1b[1mbold\x1b[0m\n?[2J?]0;t?");
         assert_eq!(for_terminal("\x1b[1mx", false), "?[1mx");
+    }
+
+    #[test]
+    fn deep_yaml_is_refused_in_linear_time() {
+        assert!(check_yaml_depth("a:\n  b: [1, {c: 2}]\n  - x\n").is_ok());
+        let deep = "[".repeat(100_000);
+        let started = std::time::Instant::now();
+        assert!(check_yaml_depth(&deep).is_err());
+        assert!(check_yaml_depth(&"- ".repeat(100_000)).is_err());
+        assert!(started.elapsed() < std::time::Duration::from_secs(1));
+        assert!(check_yaml_depth(&format!("a: \"{}\"", "[".repeat(100))).is_ok(), "brackets in a string at block level are text");
     }
 }

@@ -4,6 +4,12 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+/// The environment variables a provider file may bind a coefficient to
+/// (`env: GPU_COST_PER_HOUR`): the ones the specification names. No other
+/// variable is ever read for a provider, so a provider file cannot reach a
+/// secret.
+pub const COEFFICIENT_VARS: &[&str] = &["GPU_COST_PER_HOUR", "CPU_COST_PER_HOUR"];
+
 /// The inputs of a call, in the order formulas see them: device-hours,
 /// CPU-core-hours, and a GPU energy measured by exa or elsewhere (0 when none).
 pub const INPUTS: &[&str] = &["gpu_hours", "cpu_hours", "gpu_kwh"];

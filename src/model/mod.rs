@@ -17,7 +17,7 @@ pub mod provenance;
 pub mod record;
 pub mod refusal;
 
-pub use domain::{Domain, ProviderKind, INPUTS};
+pub use domain::{Domain, ProviderKind, COEFFICIENT_VARS, INPUTS};
 pub use estimate::{Estimate, GridInfo, ProviderInfo, Request};
 pub use format::Format;
 pub use gpu::{Aggregates, Device, DeviceSummary, Throttled};

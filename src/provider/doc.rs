@@ -11,6 +11,7 @@ use serde::Deserialize;
 
 use super::formula::FormulaProvider;
 use super::{Coefficient, Domain, Meta, ProviderKind};
+use crate::model::COEFFICIENT_VARS;
 
 /// The built-in providers, as shipped in `providers/`.
 pub const BUILTINS: &[(&str, &str)] = &[
@@ -45,6 +46,7 @@ enum CoefDoc {
 
 /// Parses and compiles a provider document. `origin` is `None` for built-ins.
 pub fn load(text: &str, kind: ProviderKind, origin: Option<&Path>) -> Result<FormulaProvider, String> {
+    crate::text::check_yaml_depth(text)?;
     let doc: Doc = serde_yaml_ng::from_str(text).map_err(|e| format!("not a provider document: {e}"))?;
     if doc.name.trim().is_empty() {
         return Err("its name is empty".into());
@@ -62,6 +64,12 @@ pub fn load(text: &str, kind: ProviderKind, origin: Option<&Path>) -> Result<For
         };
         if !default.is_finite() || default < 0.0 {
             return Err(format!("coefficient '{name}': default {default} is not a finite number >= 0"));
+        }
+        if let Some(var) = env.as_deref().filter(|v| !COEFFICIENT_VARS.contains(v)) {
+            return Err(format!(
+                "coefficient '{name}': env {var} is not a variable a provider may read (only {}); set the value in finops.yaml instead",
+                COEFFICIENT_VARS.join(", ")
+            ));
         }
         coefficients.push(Coefficient { name, default, env, unit, description });
     }

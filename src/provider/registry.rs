@@ -310,8 +310,9 @@ impl Registry {
             }
             let Ok(text) = std::fs::read_to_string(&path) else { continue };
             // Match on the document's name without compiling every file.
-            let named = serde_yaml_ng::from_str::<serde_yaml_ng::Value>(&text)
+            let named = crate::text::check_yaml_depth(&text)
                 .ok()
+                .and_then(|()| serde_yaml_ng::from_str::<serde_yaml_ng::Value>(&text).ok())
                 .and_then(|v| v.get("name").and_then(|n| n.as_str()).map(str::to_string))
                 .or_else(|| path.file_stem().and_then(|s| s.to_str()).map(str::to_string));
             if named.as_deref() == Some(name) {

@@ -66,6 +66,7 @@ pub fn load(path: &Path) -> Result<Loaded, Error> {
 /// Parses the text of a config file named `path` (for messages).
 pub fn parse(text: &str, path: &Path) -> Result<Loaded, Error> {
     let at = |e: serde_yaml_ng::Error| Error::Config(format!("{}: {e}", path.display()));
+    crate::text::check_yaml_depth(text).map_err(|e| Error::Config(format!("{}: {e}", path.display())))?;
     let value: Value = serde_yaml_ng::from_str(text).map_err(at)?;
     if value.is_null() {
         return Ok(Loaded::default());

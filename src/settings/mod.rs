@@ -23,11 +23,7 @@ pub use crate::model::{Domain, Source, Sourced};
 use crate::provider::registry::Context;
 use crate::sources::grid::{Auth, Endpoint};
 
-/// The environment variables a provider file may bind a coefficient to
-/// (`env: GPU_COST_PER_HOUR`): the ones the specification names. No other
-/// variable is ever read for a provider, so a provider file cannot reach a
-/// secret.
-pub const COEFFICIENT_VARS: &[&str] = &["GPU_COST_PER_HOUR", "CPU_COST_PER_HOUR"];
+pub use crate::model::COEFFICIENT_VARS;
 
 /// Default seconds between GPU readings.
 pub const INTERVAL_S: f64 = 5.0;

@@ -141,11 +141,13 @@ impl Series {
         if present.is_empty() {
             return None;
         }
-        let r = |x: f64| (x * 1000.0).round() / 1000.0;
+        let r = round3;
+        let n = present.len() as f64;
         Some(Series {
             t0: w.at(0),
             step_s: w.step_s,
-            mean: r(present.iter().sum::<f64>() / present.len() as f64),
+            // Each term divided first: a mean of values near the largest double never overflows.
+            mean: r(present.iter().map(|x| x / n).sum::<f64>()),
             min: r(present.iter().copied().fold(f64::INFINITY, f64::min)),
             max: r(present.iter().copied().fold(f64::NEG_INFINITY, f64::max)),
             values: Some(values.into_iter().map(|v| v.map(r)).collect()),
@@ -159,9 +161,26 @@ impl Series {
     }
 }
 
+/// `x` to three decimals; a value too large for decimals to mean anything is kept whole, never turned into infinity.
+pub fn round3(x: f64) -> f64 {
+    if !x.is_finite() || x.abs() >= 1e15 {
+        return x;
+    }
+    (x * 1000.0).round() / 1000.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn huge_readings_stay_finite() {
+        assert_eq!(round3(1e306), 1e306);
+        assert_eq!(round3(1.23456), 1.235);
+        let w = Window::resolve(Some("1h"), None, None, Some(4), 100_000).unwrap();
+        let s = Series::on_grid(&w, &[(w.at(0) as f64, 1.7e308), (w.at(1) as f64, 1.7e308)], 1.0).unwrap();
+        assert_eq!((s.mean, s.max), (1.7e308, 1.7e308));
+    }
 
     #[test]
     fn the_step_rule() {

@@ -1,25 +1,28 @@
-//! A small Prometheus HTTP API client: instant and range queries, each
-//! with a timeout and a capped body, run concurrently by the caller.
+//! A small Prometheus HTTP API client: instant and range queries through
+//! exa's one HTTP client (a deadline for the whole exchange, a capped body),
+//! answers decoded straight into typed series, so memory stays a small
+//! multiple of the body. A sample that is not a finite number (NaN, ±Inf)
+//! is no reading: a series of nothing else did not answer.
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde::Deserialize;
 
 use super::Refusal;
+use crate::sources::http::{self, redact, Get, HttpError};
 
 /// The largest answer read from Prometheus.
 const MAX_BODY: u64 = 64 << 20;
 
 /// A Prometheus HTTP API client for one cluster.
 pub struct Client {
-    /// Queries made, and the nanoseconds they took, summed over threads.
+    /// Queries made, summed over threads.
     pub made: AtomicU64,
     /// Nanoseconds the queries took, summed over threads.
     pub nanos: AtomicU64,
-    http: reqwest::blocking::Client,
+    timeout: Duration,
     base: String,
     token: Option<String>,
     cluster: String,
@@ -30,7 +33,7 @@ pub struct Client {
 pub struct RawSeries {
     /// The series' labels.
     pub labels: BTreeMap<String, String>,
-    /// (seconds since the epoch, value), in time order.
+    /// (seconds since the epoch, value), in time order; finite values only.
     pub samples: Vec<(f64, f64)>,
 }
 
@@ -55,20 +58,54 @@ impl PromAnswer {
     }
 }
 
+/// The API's envelope: `{"status", "data" | "errorType", "error"}`.
+#[derive(Deserialize)]
+struct Envelope {
+    status: String,
+    data: Option<Data>,
+    #[serde(rename = "errorType")]
+    error_type: Option<String>,
+    error: Option<String>,
+}
+
+/// `data`: `resultType` names the shape of `result`.
+#[derive(Deserialize)]
+#[serde(tag = "resultType", content = "result", rename_all = "lowercase")]
+enum Data {
+    Vector(Vec<Wire>),
+    Matrix(Vec<Wire>),
+    Scalar((f64, String)),
+    String(serde::de::IgnoredAny),
+}
+
+/// One series as the API sends it.
+#[derive(Deserialize)]
+struct Wire {
+    #[serde(default)]
+    metric: BTreeMap<String, String>,
+    value: Option<(f64, String)>,
+    #[serde(default)]
+    values: Vec<(f64, String)>,
+}
+
+fn finite((t, v): (f64, String)) -> Option<(f64, f64)> {
+    v.parse::<f64>().ok().filter(|v| v.is_finite()).map(|v| (t, v))
+}
+
+impl Wire {
+    fn series(self) -> RawSeries {
+        let samples = self.value.into_iter().chain(self.values).filter_map(finite).collect();
+        RawSeries { labels: self.metric, samples }
+    }
+}
+
 impl Client {
-    /// A client for `base`, each request bounded by `timeout`.
+    /// A client for `base`, each request bounded by `timeout` from start to last byte.
     pub fn new(cluster: &str, base: &str, token: Option<String>, timeout: Duration) -> Result<Client, Refusal> {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let http = reqwest::blocking::Client::builder()
-            .timeout(timeout)
-            .connect_timeout(timeout)
-            .user_agent(concat!("exa/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| Refusal::unavailable(cluster, format!("cannot build an HTTP client: {e}")))?;
         Ok(Client {
             made: AtomicU64::new(0),
             nanos: AtomicU64::new(0),
-            http,
+            timeout,
             base: base.trim_end_matches('/').to_string(),
             token,
             cluster: cluster.to_string(),
@@ -92,80 +129,44 @@ impl Client {
         let started = Instant::now();
         let r = self.fetch(endpoint, params);
         self.made.fetch_add(1, Ordering::Relaxed);
-        self.nanos.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        self.nanos.fetch_add(u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX), Ordering::Relaxed);
         r
     }
 
     fn fetch(&self, endpoint: &str, params: &[(&str, String)]) -> Result<PromAnswer, Refusal> {
-        let url = format!("{}/api/v1/{endpoint}", self.base);
-        let mut req = self.http.get(&url).query(params);
-        if let Some(t) = &self.token {
-            req = req.bearer_auth(t);
-        }
-        let resp = req.send().map_err(|e| {
-            let why = if e.is_timeout() { "no answer in time".to_string() } else { format!("cannot reach Prometheus at {}", self.base) };
+        let mut get = Get::new(format!("{}/api/v1/{endpoint}", self.base), self.timeout, MAX_BODY);
+        get.query = params.iter().map(|(k, v)| ((*k).to_string(), v.clone())).collect();
+        get.bearer.clone_from(&self.token);
+        let answer = http::get(get).map_err(|e| {
+            let why = match e {
+                HttpError::Timeout(_) => "no answer in time".to_string(),
+                HttpError::TooLarge(cap) => format!("the answer is larger than {cap} bytes"),
+                HttpError::Connect(_) | HttpError::Other(_) => format!("cannot reach Prometheus at {}", redact(&self.base)),
+            };
             Refusal::unavailable(&self.cluster, why)
         })?;
-        let status = resp.status();
-        let retry_after = resp.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_string);
-        let mut body = Vec::new();
-        resp.take(MAX_BODY + 1)
-            .read_to_end(&mut body)
-            .map_err(|e| Refusal::unavailable(&self.cluster, format!("reading the answer failed: {e}")))?;
-        if body.len() as u64 > MAX_BODY {
-            return Err(Refusal::unavailable(&self.cluster, format!("the answer is larger than {MAX_BODY} bytes")));
+        if answer.status == 429 {
+            return Err(Refusal::rate_limited(&self.cluster, answer.retry_after));
         }
-        if status.as_u16() == 429 {
-            return Err(Refusal::rate_limited(&self.cluster, retry_after));
-        }
-        let v: Value = serde_json::from_slice(&body)
-            .map_err(|_| Refusal::unavailable(&self.cluster, format!("Prometheus answered {status} without JSON")))?;
-        if v["status"] != "success" {
-            let words = v["error"].as_str().unwrap_or("unknown error").to_string();
-            return if status.as_u16() == 400 || status.as_u16() == 422 || v["errorType"] == "bad_data" {
+        let status = answer.status;
+        let env: Envelope = serde_json::from_slice(&answer.body)
+            .map_err(|_| Refusal::unavailable(&self.cluster, format!("Prometheus answered {status} without JSON it understands")))?;
+        if env.status != "success" {
+            let words = crate::text::clean(env.error.as_deref().unwrap_or("unknown error"));
+            return if status == 400 || status == 422 || env.error_type.as_deref() == Some("bad_data") {
                 Err(Refusal::bad_request(format!("Prometheus: {words}")))
             } else {
                 Err(Refusal::unavailable(&self.cluster, format!("Prometheus answered {status}: {words}")))
             };
         }
-        parse(&v["data"]).ok_or_else(|| Refusal::unavailable(&self.cluster, "Prometheus answered in a shape exa does not know".into()))
+        Ok(match env.data {
+            Some(Data::Vector(s)) => PromAnswer::Vector(s.into_iter().map(Wire::series).collect()),
+            Some(Data::Matrix(s)) => PromAnswer::Matrix(s.into_iter().map(Wire::series).collect()),
+            // A scalar keeps what it said; a NaN shows as null.
+            Some(Data::Scalar((t, v))) => PromAnswer::Scalar(t, v.parse().unwrap_or(f64::NAN)),
+            Some(Data::String(_)) | None => {
+                return Err(Refusal::unavailable(&self.cluster, "Prometheus answered in a shape exa does not know".into()))
+            }
+        })
     }
-}
-
-fn sample(p: &Value) -> Option<(f64, f64)> {
-    let t = p.get(0)?.as_f64()?;
-    let v: f64 = p.get(1)?.as_str()?.parse().ok()?;
-    Some((t, v))
-}
-
-fn labels(m: &Value) -> BTreeMap<String, String> {
-    m.as_object().map(|o| o.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string())).collect()).unwrap_or_default()
-}
-
-fn parse(data: &Value) -> Option<PromAnswer> {
-    let result = &data["result"];
-    Some(match data["resultType"].as_str()? {
-        "vector" => PromAnswer::Vector(
-            result
-                .as_array()?
-                .iter()
-                .map(|s| RawSeries { labels: labels(&s["metric"]), samples: sample(&s["value"]).into_iter().collect() })
-                .collect(),
-        ),
-        "matrix" => PromAnswer::Matrix(
-            result
-                .as_array()?
-                .iter()
-                .map(|s| RawSeries {
-                    labels: labels(&s["metric"]),
-                    samples: s["values"].as_array().map(|a| a.iter().filter_map(sample).collect()).unwrap_or_default(),
-                })
-                .collect(),
-        ),
-        "scalar" => {
-            let (t, v) = sample(result)?;
-            PromAnswer::Scalar(t, v)
-        }
-        _ => return None,
-    })
 }

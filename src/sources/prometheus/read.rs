@@ -147,7 +147,8 @@ enum Got {
 fn sum_values(a: Option<f64>, b: Option<f64>) -> Option<f64> {
     match (a, b) {
         (None, None) => None,
-        (a, b) => Some(a.unwrap_or(0.0) + b.unwrap_or(0.0)),
+        // A sum that overflows is no reading, never infinity.
+        (a, b) => Some(a.unwrap_or(0.0) + b.unwrap_or(0.0)).filter(|s| s.is_finite()),
     }
 }
 
@@ -248,7 +249,7 @@ impl NodeData {
 }
 
 fn round(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
+    super::round3(x)
 }
 
 /// The node's health episodes that overlap the window, from the ALERTS series the cluster maps.
