@@ -5,5 +5,6 @@ pub fn tidy(x: f64) -> f64 {
     if x == 0.0 || !x.is_finite() {
         return x;
     }
-    format!("{x:.14e}").parse().unwrap_or(x)
+    // The tidy-up never turns a finite number into infinity (1.7976931348623157e308 stays).
+    format!("{x:.14e}").parse().ok().filter(|t: &f64| t.is_finite()).unwrap_or(x)
 }

@@ -16,7 +16,7 @@ use crate::model::{Cpu, Domain, Electricity, Estimate, Gpu, Measured, Measuremen
 use crate::pricing;
 use crate::settings::Settings;
 use crate::sources::child::{own_cpu_s, Ended, Job};
-use crate::sources::gpu::energy::{summarize, DeviceSummary};
+use crate::sources::gpu::energy::{summarize, DeviceSummary, Sample};
 use crate::sources::gpu::sampler::{Hooks, Options, Outcome, Sampler, State};
 use crate::sources::gpu::{GpuSource, SampleError};
 use crate::sources::signals;
@@ -61,7 +61,7 @@ pub fn run(
     };
     let (ended, interrupted) = wait(job.as_ref(), args.duration, start);
     let duration_s = start.elapsed().as_secs_f64();
-    let gpu = gpu_of(sampler.map(Sampler::finish), no_gpu);
+    let gpu = gpu_of(sampler.map(Sampler::finish), no_gpu, duration_s);
     let cpu = ended.as_ref().map(cpu_of);
     let (carbon, carbon_error) = price(settings, Domain::Carbon, args.carbon_provider.as_ref(), &gpu, cpu.as_ref());
     let (cost, cost_error) = price(settings, Domain::Cost, args.cost_provider.as_ref(), &gpu, cpu.as_ref());
@@ -149,8 +149,9 @@ fn cpu_of(e: &Ended) -> Cpu {
 }
 
 /// What the sampler measured, and why not when it did not.
-fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>) -> Gpu {
-    let Some(o) = outcome else { return Gpu { status: "not measured", reason: no_gpu, ..Gpu::empty() } };
+fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, end: f64) -> Gpu {
+    let Some(mut o) = outcome else { return Gpu { status: "not measured", reason: no_gpu, ..Gpu::empty() } };
+    clip(&mut o.samples, end);
     let devices = summarize(&o.samples);
     let energy: Vec<&DeviceSummary> = devices.iter().filter(|d| d.energy_kwh.is_some()).collect();
     let kwh = (!energy.is_empty()).then(|| energy.iter().filter_map(|d| d.energy_kwh).sum::<f64>());
@@ -179,6 +180,22 @@ fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>) -> Gpu {
         energy_kwh: kwh,
         device_hours: hours,
         devices,
+    }
+}
+
+/// Ends the integration at the command's exit: the reading taken after it
+/// counts as the power at the exit, and nothing after it is billed. A run
+/// that ended before its first reading began is billed at that reading's
+/// power for the run's length, never for the reading's.
+fn clip(samples: &mut Vec<Sample>, end: f64) {
+    if let Some(i) = samples.iter().position(|s| s.t > end) {
+        samples.truncate(i + 1);
+        samples[i].t = end;
+    }
+    if samples.len() == 1 && samples[0].t >= end && samples[0].result.is_ok() {
+        let mut first = samples[0].clone();
+        first.t = 0.0;
+        samples.insert(0, first);
     }
 }
 

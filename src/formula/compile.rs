@@ -185,9 +185,9 @@ impl Parser<'_> {
     }
 
     /// Precedence climbing: parses operators binding tighter than `min_prec`.
+    /// Climbing a precedence level is not nesting; only brackets, calls,
+    /// unary operators and `**` count towards `MAX_DEPTH`.
     fn expr(&mut self, min_prec: u8) -> Result<(), CompileError> {
-        let col = self.peek().1;
-        self.enter(col)?;
         self.unary()?;
         loop {
             let (t, _) = self.peek();
@@ -199,7 +199,6 @@ impl Parser<'_> {
             self.expr(prec + 1)?;
             self.emit(op);
         }
-        self.depth -= 1;
         Ok(())
     }
 
@@ -241,7 +240,9 @@ impl Parser<'_> {
                 Ok(())
             }
             Tok::LParen => {
+                self.enter(col)?;
                 self.expr(0)?;
+                self.depth -= 1;
                 self.expect_rparen(col)
             }
             Tok::Ident(name) => {
@@ -282,6 +283,7 @@ impl Parser<'_> {
             return Err(CompileError::at(col, format!("unknown function '{name}'; allowed: {}", allowed.join(", "))));
         };
         let open = self.next().1;
+        self.enter(open)?;
         let mut argc = 0;
         if *self.peek().0 != Tok::RParen {
             loop {
@@ -294,6 +296,7 @@ impl Parser<'_> {
                 }
             }
         }
+        self.depth -= 1;
         self.expect_rparen(open)?;
         let (_, lo, hi) = FUNCTIONS.iter().find(|f| f.0 == name).copied().expect("every Func is listed");
         if argc < lo || argc > hi {

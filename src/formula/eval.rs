@@ -39,6 +39,69 @@ fn round_half_even(x: f64) -> f64 {
     }
 }
 
+/// Python's float modulo: `fmod`, then the sign of the divisor (`-7 % 3` is 2).
+fn py_mod(a: f64, b: f64) -> f64 {
+    let m = a % b;
+    if m == 0.0 {
+        0.0_f64.copysign(b)
+    } else if (m < 0.0) != (b < 0.0) {
+        m + b
+    } else {
+        m
+    }
+}
+
+/// Python's `round(x, n)`: the exact binary value rounded at the n-th decimal,
+/// an exact tie to even (`round(2.675, 2)` is 2.67, since 2.675 is stored below it).
+fn py_round(x: f64, n: f64) -> f64 {
+    // Python's own bounds: beyond them the answer is x, or a zero of x's sign.
+    if !x.is_finite() || x == 0.0 || n > 323.0 {
+        return x;
+    }
+    if n < -308.0 {
+        return 0.0 * x;
+    }
+    let n = n as i64;
+    // Every double has an exact decimal expansion of at most 1074 fractional digits.
+    let exact = format!("0{:.1100}", x.abs());
+    let (int, frac) = exact.split_once('.').unwrap_or((&exact, ""));
+    let digits: Vec<u8> = int.bytes().chain(frac.bytes()).map(|b| b - b'0').collect();
+    let point = int.len() as i64;
+    let keep = point + n;
+    if keep <= 0 {
+        return 0.0 * x;
+    }
+    let keep = keep as usize;
+    if keep >= digits.len() {
+        return x;
+    }
+    let (first, tail) = (digits[keep], &digits[keep + 1..]);
+    let up = first > 5 || (first == 5 && (tail.iter().any(|d| *d != 0) || digits[keep - 1] % 2 == 1));
+    let mut kept = digits[..keep].to_vec();
+    if up {
+        for d in kept.iter_mut().rev() {
+            if *d == 9 {
+                *d = 0;
+            } else {
+                *d += 1;
+                break;
+            }
+        }
+    }
+    let mut text = String::with_capacity(kept.len() + 8);
+    let point = point as usize;
+    for (i, d) in kept.iter().enumerate() {
+        if i == point {
+            text.push('.');
+        }
+        text.push(char::from(b'0' + d));
+    }
+    for _ in kept.len()..point {
+        text.push('0');
+    }
+    text.parse::<f64>().map_or(x, |v| v.copysign(x))
+}
+
 impl Machine {
     /// Runs `p` with `slots` as the values of the names it was compiled against.
     pub fn eval(&mut self, p: &Program, slots: &[f64]) -> Result<f64, EvalError> {
@@ -68,8 +131,7 @@ impl Machine {
                         Op::Mul => a * b,
                         Op::Div | Op::Rem if b == 0.0 => return Err(EvalError("division by zero".into())),
                         Op::Div => a / b,
-                        // Python's modulo: the result takes the sign of the divisor.
-                        Op::Rem => a - b * (a / b).floor(),
+                        Op::Rem => py_mod(a, b),
                         Op::Pow => {
                             if a == 0.0 && b < 0.0 {
                                 return Err(EvalError("zero raised to a negative power".into()));
@@ -99,10 +161,8 @@ fn call(f: Func, a: &[f64]) -> Result<f64, EvalError> {
         Func::Abs => a[0].abs(),
         Func::Round => match a.get(1) {
             None => round_half_even(a[0]),
-            Some(d) => {
-                let scale = 10f64.powi(d.trunc() as i32);
-                round_half_even(a[0] * scale) / scale
-            }
+            Some(d) if d.fract() != 0.0 => return Err(EvalError(format!("round: the number of digits {d} is not a whole number"))),
+            Some(d) => py_round(a[0], *d),
         },
         Func::Pow => {
             domain(!(a[0] == 0.0 && a[1] < 0.0), "pow: zero raised to a negative power")?;

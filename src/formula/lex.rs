@@ -37,6 +37,38 @@ impl Tok {
     }
 }
 
+/// Digits with single underscores between them (Python's `digitpart`).
+fn digitpart(s: &str) -> bool {
+    !s.is_empty() && !s.starts_with('_') && !s.ends_with('_') && !s.contains("__") && s.chars().all(|c| c.is_ascii_digit() || c == '_')
+}
+
+/// Refuses what Python's tokenizer refuses, so a formula that works here works on the reference:
+/// `007` and `0_7` (leading zeros in an integer), `1__0`, `1_`, `1_.5`.
+fn python_literal(raw: &str) -> Result<(), &'static str> {
+    let (mantissa, exponent) = match raw.find(['e', 'E']) {
+        Some(i) => (&raw[..i], Some(&raw[i + 1..])),
+        None => (raw, None),
+    };
+    if let Some(e) = exponent {
+        if !digitpart(e.trim_start_matches(['+', '-'])) {
+            return Err("its exponent is not digits");
+        }
+    }
+    let bad_point = |int: &str, frac: &str| {
+        (int.is_empty() && frac.is_empty()) || (!int.is_empty() && !digitpart(int)) || (!frac.is_empty() && !digitpart(frac))
+    };
+    match mantissa.split_once('.') {
+        Some((int, frac)) if bad_point(int, frac) => return Err("underscores go only between digits"),
+        Some(_) => {}
+        None if !digitpart(mantissa) => return Err("underscores go only between digits"),
+        None if exponent.is_none() && mantissa.starts_with('0') && mantissa.chars().any(|c| c.is_ascii_digit() && c != '0') => {
+            return Err("leading zeros are not allowed in an integer (as in Python)");
+        }
+        None => {}
+    }
+    Ok(())
+}
+
 pub fn lex(src: &str) -> Result<Vec<(Tok, usize)>, CompileError> {
     let chars: Vec<char> = src.chars().collect();
     let mut out = Vec::new();
@@ -65,7 +97,9 @@ pub fn lex(src: &str) -> Result<Vec<(Tok, usize)>, CompileError> {
                     }
                 }
             }
-            let text: String = chars[start..i].iter().filter(|c| **c != '_').collect();
+            let raw: String = chars[start..i].iter().collect();
+            python_literal(&raw).map_err(|why| CompileError::at(col, format!("malformed number '{raw}': {why}")))?;
+            let text: String = raw.chars().filter(|c| *c != '_').collect();
             let n: f64 = text
                 .parse()
                 .map_err(|_| CompileError::at(col, format!("malformed number '{}'", chars[start..i].iter().collect::<String>())))?;

@@ -88,11 +88,12 @@ impl Render for Report {
     }
 
     fn csv(&self) -> Option<String> {
+        // Every text cell goes through `csv_field`; the numbers are exa's own.
         let mut s =
             String::from("key,runs,gpu_hours,cpu_hours,kwh,co2e_g,co2e_low_g,co2e_high_g,cost_usd,currency,carbon_records,cost_records\n");
         let opt = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
         for g in &self.groups {
-            let quoted = if g.key.contains([',', '"', '\n']) { format!("\"{}\"", g.key.replace('"', "\"\"")) } else { g.key.clone() };
+            let quoted = csv_field(&g.key);
             let _ = writeln!(
                 s,
                 "{quoted},{},{},{},{},{},{},{},{},{},{},{}",
@@ -110,5 +111,31 @@ impl Render for Report {
             );
         }
         Some(s)
+    }
+}
+
+/// A text cell for CSV: quoted when it holds a separator, a quote or a line
+/// break, and, as OWASP advises against formula injection, prefixed with `'`
+/// when a spreadsheet would read it as a formula (`=`, `+`, `-`, `@`, tab, CR).
+pub fn csv_field(s: &str) -> String {
+    let s = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{s}") } else { s.to_string() };
+    if s.contains([',', '"', '\n', '\r']) || s.starts_with('\'') {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::csv_field;
+
+    #[test]
+    fn formulas_are_neutralised_and_separators_quoted() {
+        assert_eq!(csv_field("JPCP"), "JPCP");
+        assert_eq!(csv_field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+        assert_eq!(csv_field("+1"), "\"'+1\"");
+        assert_eq!(csv_field("@SUM(A1)"), "\"'@SUM(A1)\"");
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
     }
 }

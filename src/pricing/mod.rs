@@ -9,7 +9,7 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 
 use crate::error::Error;
-use crate::model::{Coef, Domain, Estimate, ProviderInfo, ProviderKind, Request, Source, Sourced};
+use crate::model::{Coef, Domain, Estimate, GridInfo, ProviderInfo, ProviderKind, Request, Source, Sourced};
 use crate::num::tidy;
 use crate::provider::registry::{self, Registry};
 use crate::provider::{ComputeError, Provider, Values};
@@ -192,7 +192,7 @@ impl From<Error> for ComputeFail {
 fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu: f64, cpu: f64) -> Result<Estimate, ComputeFail> {
     let p = r.provider.as_ref();
     check_inputs(domain, p, gpu, cpu, req.gpu_kwh.is_some())?;
-    let (mut coefs, notes) = coefficients(settings, domain, p, &req.flags)?;
+    let (mut coefs, mut notes) = coefficients(settings, domain, p, &req.flags)?;
     if let Some(kwh) = req.gpu_kwh.filter(|_| domain == Domain::Carbon) {
         measured(p, &mut coefs, kwh, gpu)?;
     }
@@ -209,17 +209,19 @@ fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
         ComputeError::Broken(why) => ComputeFail::Broken(why),
         formula => ComputeFail::Error(Error::Failed(format!("{domain} provider '{}': {formula}", p.meta().name))),
     })?;
-    let outputs: IndexMap<String, f64> = outputs.into_iter().map(|(k, v)| (k, tidy(v))).collect();
-    let range = p.meta().uncertainty.map(|u| {
-        domain
-            .outputs()
-            .iter()
-            .filter_map(|o| outputs.get(*o).map(|v| (o.to_string(), [tidy(v * (1.0 - u)), tidy(v * (1.0 + u))])))
-            .collect()
-    });
+    let outputs = checked_outputs(domain, p, outputs)?;
+    let mut provider = info(p);
+    if let Some(g) = grid.as_ref().filter(|g| g.origin == "default") {
+        provider.uncertainty = degraded(settings, domain, g)?;
+        notes.push(format!(
+            "grid-live used the static grid intensity, so its band is the static methodology's ({}), not the live one's",
+            pct(provider.uncertainty)
+        ));
+    }
+    let range = provider.uncertainty.map(|u| band(domain, &outputs, u)).transpose()?;
     Ok(Estimate {
         domain,
-        provider: info(p),
+        provider,
         provider_source: r.source,
         requested_provider: r.requested.clone(),
         fallback_reason: r.fallback_reason.clone(),
@@ -230,6 +232,59 @@ fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
         grid,
         notes,
     })
+}
+
+/// The outputs tidied, each finite and not negative: a provider that returns
+/// otherwise is broken, and no figure it gave is shown.
+fn checked_outputs(domain: Domain, p: &dyn Provider, outputs: IndexMap<String, f64>) -> Result<IndexMap<String, f64>, ComputeFail> {
+    let name = &p.meta().name;
+    for (k, v) in &outputs {
+        if !v.is_finite() {
+            return Err(ComputeFail::Error(Error::Failed(format!("{domain} provider '{name}': {k} overflowed (not a finite number)"))));
+        }
+        if *v < 0.0 {
+            let why = format!(
+                "{domain} provider '{name}' computed {k} = {v}: energy, carbon and money are never negative; the provider is broken"
+            );
+            return Err(if p.meta().kind == ProviderKind::Plugin {
+                ComputeFail::Broken(why)
+            } else {
+                ComputeFail::Error(Error::Failed(why))
+            });
+        }
+    }
+    Ok(outputs.into_iter().map(|(k, v)| (k, tidy(v))).collect())
+}
+
+/// Each output's band at relative uncertainty `u`; a bound that overflows is an error naming it.
+fn band(domain: Domain, outputs: &IndexMap<String, f64>, u: f64) -> Result<IndexMap<String, [f64; 2]>, ComputeFail> {
+    let mut out = IndexMap::new();
+    for o in domain.outputs() {
+        let Some(v) = outputs.get(*o) else { continue };
+        let (lo, hi) = (v * (1.0 - u), v * (1.0 + u));
+        if !lo.is_finite() || !hi.is_finite() {
+            return Err(ComputeFail::Error(Error::Failed(format!("the range of {o} overflowed: {v} ± {}%", u * 100.0))));
+        }
+        out.insert((*o).to_string(), [tidy(lo.max(0.0)), tidy(hi)]);
+    }
+    Ok(out)
+}
+
+/// A live provider that fell back to the static grid intensity: refused under
+/// --strict, else it carries the static default methodology's uncertainty.
+fn degraded(settings: &Settings, domain: Domain, g: &GridInfo) -> Result<Option<f64>, ComputeFail> {
+    if settings.strict.value {
+        let why = g.detail.clone().unwrap_or_default();
+        return Err(ComputeFail::Error(Error::Refused(format!(
+            "grid-live has no live grid intensity ({why}) and strict mode (from {}) refuses the static fallback",
+            settings.strict.source
+        ))));
+    }
+    Ok(registry::builtin(domain, domain.default_provider()).and_then(|p| p.meta().uncertainty))
+}
+
+fn pct(u: Option<f64>) -> String {
+    u.map_or_else(|| "unknown".into(), |u| format!("±{}%", tidy(u * 100.0)))
 }
 
 /// The provider as an answer names it.

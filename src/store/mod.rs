@@ -56,8 +56,12 @@ pub fn hostname() -> String {
 
 /// Checks a model name or run id given on the command line.
 pub fn check_record_name(what: &str, s: &str) -> Result<(), Error> {
-    if s.trim().is_empty() || s.len() > 200 || s.chars().any(char::is_control) {
+    if s.trim().is_empty() || s.chars().count() > 200 || s.chars().any(char::is_control) {
         return Err(Error::Usage(format!("{what} '{}' must be 1 to 200 printable characters", s.escape_default())));
+    }
+    // Reports show a record without a run id as "(record N)": such a name would pass for one.
+    if s.starts_with("(record ") && s.ends_with(')') {
+        return Err(Error::Usage(format!("{what} '{s}' is reserved: reports name records without a run id this way")));
     }
     Ok(())
 }

@@ -61,6 +61,13 @@ pub struct Store {
     pub path: PathBuf,
 }
 
+/// How long a writer waits for another to finish before it gives up.
+const BUSY: Duration = Duration::from_secs(30);
+
+fn busy(e: &rusqlite::Error) -> bool {
+    matches!(e.sqlite_error_code(), Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked))
+}
+
 fn db_error(path: &Path, e: rusqlite::Error) -> Error {
     let msg = e.to_string();
     if msg.contains("file is not a database") {
@@ -81,7 +88,7 @@ impl Store {
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
         .map_err(|e| db_error(path, e))?;
-        conn.busy_timeout(Duration::from_secs(30)).map_err(|e| db_error(path, e))?;
+        conn.busy_timeout(BUSY).map_err(|e| db_error(path, e))?;
         let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| db_error(path, e))?;
         if version > SCHEMA_VERSION {
             return Err(Error::Config(format!(
@@ -93,7 +100,17 @@ impl Store {
         if version < SCHEMA_VERSION {
             store.migrate()?;
         }
-        store.conn.pragma_update(None, "journal_mode", "WAL").map_err(|e| db_error(path, e))?;
+        // Switching to WAL takes a lock the busy handler does not wait for: retry it within the busy timeout,
+        // so many processes creating the store at once all get it, and none drops its record.
+        let started = std::time::Instant::now();
+        loop {
+            let mode: Result<String, _> = store.conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0));
+            match mode {
+                Ok(_) => break,
+                Err(e) if busy(&e) && started.elapsed() < BUSY => std::thread::sleep(Duration::from_millis(5)),
+                Err(e) => return Err(db_error(path, e)),
+            }
+        }
         store.conn.pragma_update(None, "synchronous", "NORMAL").map_err(|e| db_error(path, e))?;
         Ok(store)
     }

@@ -59,11 +59,12 @@ fn worked_number_for_every_builtin() {
     close(e.outputs["co2e_g"], 2872.368);
     assert_eq!(e.provider.uncertainty, Some(0.25));
 
+    // With no endpoint, grid-live is the static methodology, and says so with its band (±30%, not the live ±20%).
     let e = carbon(&env, &["--gpu-hours", "12", "--provider", "grid-live"]);
     close(e.outputs["co2e_g"], 2160.0);
-    assert_eq!(e.provider.uncertainty, Some(0.2));
+    assert_eq!(e.provider.uncertainty, Some(0.3));
     assert_eq!(e.coefficients["grid_intensity_g_per_kwh"].source, "default");
-    assert!(e.notes.is_empty(), "{:?}", e.notes);
+    assert!(e.notes.iter().any(|n| n.contains("static grid intensity")), "{:?}", e.notes);
 
     let e = cost(&env, &["--gpu-hours", "12", "--cpu-hours", "32"]);
     assert_eq!(e.provider.name, "flat-rate");

@@ -134,6 +134,9 @@ fn absent(cell: &str) -> bool {
     c.is_empty() || c.starts_with('[') || c.eq_ignore_ascii_case("N/A") || c.eq_ignore_ascii_case("Not Supported")
 }
 
+/// The most power a reading may claim for one device, W: beyond it the reading is broken.
+pub const MAX_DEVICE_W: f64 = 100_000.0;
+
 fn number(cell: &str) -> Option<f64> {
     if absent(cell) {
         return None;
@@ -181,7 +184,8 @@ pub fn parse(text: &str, fields: &[String]) -> Result<Vec<Device>, SampleError> 
             memory_used_mib: num("memory.used"),
             memory_total_mib: num("memory.total"),
             temperature_c: num("temperature.gpu"),
-            power_w: num("power.draw"),
+            // A power below zero or beyond any device's is a failed reading, not a figure.
+            power_w: num("power.draw").filter(|w| (0.0..=MAX_DEVICE_W).contains(w)),
             power_limit_w: num("power.limit"),
             clock_sm_mhz: num("clocks.current.sm"),
             clock_memory_mhz: num("clocks.current.memory"),
@@ -196,6 +200,10 @@ pub fn parse(text: &str, fields: &[String]) -> Result<Vec<Device>, SampleError> 
     }
     if devices.is_empty() {
         return Err(SampleError::Failed("nvidia-smi printed no device lines".into()));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    if let Some(d) = devices.iter().find(|d| !seen.insert(d.index)) {
+        return Err(SampleError::Failed(format!("nvidia-smi reported device index {} twice; this reading is not used", d.index)));
     }
     Ok(devices)
 }
