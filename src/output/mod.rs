@@ -145,6 +145,11 @@ pub fn write_stdout(bytes: &[u8]) -> io::Result<()> {
 
 /// A number for people: `digits` decimals, trailing noise trimmed where the value is whole.
 pub fn num(x: f64, digits: usize) -> String {
+    // Beyond what decimals can show (huge, or too small for `digits`): three significant digits, scientific.
+    let smallest = 0.5 * 10f64.powi(-i32::try_from(digits).unwrap_or(i32::MAX));
+    if x != 0.0 && (x.abs() >= 1e15 || x.abs() < smallest) {
+        return format!("{x:.2e}");
+    }
     format!("{x:.digits$}")
 }
 

@@ -4,18 +4,18 @@ use std::fmt::Write;
 
 use comfy_table::{Cell, CellAlignment};
 
-use super::{Render, Style};
+use super::{num, Render, Style};
 use crate::commands::record::Recorded;
 use crate::store::report::{Group, Report};
 
 /// Carbon in the unit that reads best: g, kg or t.
 fn carbon(g: f64) -> String {
     if g.abs() >= 1e6 {
-        format!("{:.3} t", g / 1e6)
+        format!("{} t", num(g / 1e6, 3))
     } else if g.abs() >= 1e3 {
-        format!("{:.3} kg", g / 1e3)
+        format!("{} kg", num(g / 1e3, 3))
     } else {
-        format!("{g:.1} g")
+        format!("{} g", num(g, 1))
     }
 }
 
@@ -49,11 +49,11 @@ fn row(g: &Group) -> Vec<Cell> {
     vec![
         Cell::new(&g.key),
         Cell::new(g.runs).set_alignment(CellAlignment::Right),
-        Cell::new(format!("{:.2}", g.gpu_hours)).set_alignment(CellAlignment::Right),
-        Cell::new(format!("{:.2}", g.cpu_hours)).set_alignment(CellAlignment::Right),
-        Cell::new(g.kwh.map_or("not measured".into(), |k| format!("{k:.3}"))).set_alignment(CellAlignment::Right),
+        Cell::new(num(g.gpu_hours, 2)).set_alignment(CellAlignment::Right),
+        Cell::new(num(g.cpu_hours, 2)).set_alignment(CellAlignment::Right),
+        Cell::new(g.kwh.map_or("not measured".into(), |k| num(k, 3))).set_alignment(CellAlignment::Right),
         Cell::new(carbon_range(g)),
-        Cell::new(g.cost_usd.map_or("not recorded".into(), |c| format!("{c:.2} {}", g.currency))).set_alignment(CellAlignment::Right),
+        Cell::new(g.cost_usd.map_or("not recorded".into(), |c| format!("{} {}", num(c, 2), g.currency))).set_alignment(CellAlignment::Right),
     ]
 }
 

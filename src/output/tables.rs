@@ -23,12 +23,26 @@ fn unit(output: &str) -> (&'static str, usize) {
 /// An output with its unit; small values keep three significant digits (0.000141 kWh, not 0.000).
 pub(super) fn shown(output: &str, v: f64) -> String {
     let (u, d) = unit(output);
+    // Too small for nine decimals, or too large to read: three significant digits in scientific form, never "0.000".
+    if v != 0.0 && (v.abs() < 1e-7 || v.abs() >= 1e15) {
+        let s = format!("{v:.2e}");
+        return if u.is_empty() { s } else { format!("{s} {u}") };
+    }
     let significant = if v == 0.0 { 0 } else { (2 - v.abs().log10().floor() as i64).clamp(0, 9) as usize };
     let d = if output == "co2e_g" && v.abs() >= 100.0 { 0 } else { d.max(significant) };
     if u.is_empty() {
         num(v, d)
     } else {
         format!("{} {u}", num(v, d))
+    }
+}
+
+/// A number as given, in scientific form when it is tiny or huge.
+pub(super) fn plain(v: f64) -> String {
+    if v != 0.0 && (v.abs() < 1e-6 || v.abs() >= 1e15) {
+        format!("{v:e}")
+    } else {
+        v.to_string()
     }
 }
 
@@ -66,10 +80,10 @@ impl Render for Estimate {
         let _ = writeln!(out, "{t}");
         let mut t = style.table(&["Input / coefficient", "Value", "Source"]);
         for (k, v) in &self.inputs {
-            t.add_row(vec![Cell::new(k), Cell::new(v), Cell::new("input")]);
+            t.add_row(vec![Cell::new(k), Cell::new(plain(*v)), Cell::new("input")]);
         }
         for (k, c) in &self.coefficients {
-            t.add_row(vec![Cell::new(k), Cell::new(c.value), Cell::new(c.source)]);
+            t.add_row(vec![Cell::new(k), Cell::new(plain(c.value)), Cell::new(c.source)]);
         }
         let _ = writeln!(out, "{t}");
         if let Some(g) = &self.grid {
@@ -168,7 +182,7 @@ impl Render for Effective {
             }
             let mut t = style.table(&["Coefficient", "Value", "Source"]);
             for (k, c) in &d.coefficients {
-                t.add_row(vec![Cell::new(k), Cell::new(c.value), Cell::new(c.source)]);
+                t.add_row(vec![Cell::new(k), Cell::new(plain(c.value)), Cell::new(c.source)]);
             }
             let _ = writeln!(out, "{t}");
             for n in &d.notes {

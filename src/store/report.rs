@@ -209,7 +209,27 @@ fn scan(store: &Store, key: &str, f: &Filter) -> Result<(Vec<Group>, Group), Err
     }
     let mut out: Vec<Group> = groups.into_iter().map(|(k, a)| a.finish(k)).collect();
     out.sort_by(|a, b| a.key.cmp(&b.key));
-    Ok((out, total.finish("total".into())))
+    let total = total.finish("total".into());
+    for g in out.iter().chain(std::iter::once(&total)) {
+        finite(g)?;
+    }
+    Ok((out, total))
+}
+
+/// A sum that overflowed is an error naming it, never `inf` or a null that reads as "not recorded".
+fn finite(g: &Group) -> Result<(), Error> {
+    let sums = [
+        ("gpu_hours", Some(g.gpu_hours)),
+        ("cpu_hours", Some(g.cpu_hours)),
+        ("kwh", g.kwh),
+        ("co2e_g", g.co2e_g),
+        ("the co2e_g range", g.co2e_range_g.map(|r| r[1])),
+        ("cost_usd", g.cost_usd),
+    ];
+    match sums.iter().find(|(_, v)| v.is_some_and(|v| !v.is_finite())) {
+        Some((what, _)) => Err(Error::Failed(format!("the sum of {what} over '{}' overflowed (not a finite number)", g.key))),
+        None => Ok(()),
+    }
 }
 
 fn nothing() -> Group {
