@@ -92,7 +92,7 @@ pub fn lex(src: &str) -> Result<Vec<(Tok, usize)>, CompileError> {
                 }
                 if j < chars.len() && chars[j].is_ascii_digit() {
                     i = j;
-                    while i < chars.len() && chars[i].is_ascii_digit() {
+                    while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '_') {
                         i += 1;
                     }
                 }

@@ -53,7 +53,8 @@ fn row(g: &Group) -> Vec<Cell> {
         Cell::new(num(g.cpu_hours, 2)).set_alignment(CellAlignment::Right),
         Cell::new(g.kwh.map_or("not measured".into(), |k| num(k, 3))).set_alignment(CellAlignment::Right),
         Cell::new(carbon_range(g)),
-        Cell::new(g.cost_usd.map_or("not recorded".into(), |c| format!("{} {}", num(c, 2), g.currency))).set_alignment(CellAlignment::Right),
+        Cell::new(g.cost_usd.map_or("not recorded".into(), |c| format!("{} {}", num(c, 2), g.currency)))
+            .set_alignment(CellAlignment::Right),
     ]
 }
 

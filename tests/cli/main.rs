@@ -6,6 +6,7 @@ mod contract;
 mod codegen;
 mod config;
 mod estimate;
+mod formula_python;
 mod gpu;
 mod grid;
 mod house;
