@@ -54,7 +54,7 @@ fn expr(r: &mut Rng, depth: u32) -> String {
     match r.below(9) {
         0 => format!("({})", expr(r, depth - 1)),
         1 => format!("-{}", expr(r, depth - 1)),
-        2 | 3 | 4 => {
+        2..=4 => {
             let op = r.pick(&["+", "-", "*", "/", "%", "**"]);
             format!("{} {op} {}", expr(r, depth - 1), expr(r, depth - 1))
         }
