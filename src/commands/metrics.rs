@@ -203,7 +203,7 @@ pub fn clusters(settings: &Settings) -> ClustersAnswer {
         .iter()
         .map(|(n, c)| ClusterRow {
             name: n.clone(),
-            prometheus: c.prometheus.clone(),
+            prometheus: crate::sources::http::redact(&c.prometheus),
             gpu_vendor: c.gpu_vendor.clone(),
             gpu_model: c.gpu_model.clone(),
             node_label: c.node_label.clone(),

@@ -44,6 +44,22 @@ pub const FUNCTIONS: &[(&str, usize, usize)] = &[
     ("sum", 0, usize::MAX),
 ];
 
+/// The fuzzing property, shared by the libFuzzer target (`fuzz/`) and the
+/// stable fuzz run in the tests: any bytes as a formula compile or are
+/// refused, never panic, and an evaluation gives a finite number or an error.
+pub fn fuzz_one(data: &[u8]) {
+    const NAMES: &[&str] = &["gpu_hours", "cpu_hours", "pue", "kwh"];
+    const VALUES: &[f64] = &[12.0, 0.0, 1.5, -3.25];
+    let Ok(src) = std::str::from_utf8(data) else { return };
+    let names: Vec<String> = NAMES.iter().map(|s| (*s).to_string()).collect();
+    if let Ok(program) = compile(src, &names) {
+        let mut m = Machine::default();
+        if let Ok(v) = m.eval(&program, VALUES) {
+            assert!(v.is_finite(), "{src:?} gave {v}");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -116,11 +116,41 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, Error> {
         if !(c.prometheus.starts_with("http://") || c.prometheus.starts_with("https://")) {
             return Err(at(format!("prometheus '{}' is not an http:// or https:// URL", c.prometheus)));
         }
+        // Every name that enters PromQL is checked here, whatever its origin; values are escaped where used.
+        for (what, name) in c
+            .labels
+            .keys()
+            .map(|k| ("a label key", k.as_str()))
+            .chain([("node_label", c.node_label.as_str()), ("host_label", c.host_label.as_deref().unwrap_or("instance"))])
+        {
+            if !label_name(name) {
+                return Err(at(format!("{what} '{}' is not a Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*)", name.escape_default())));
+            }
+        }
+        if !c.metric_prefix.is_empty() && !metric_name(&c.metric_prefix) {
+            return Err(at(format!(
+                "metric_prefix '{}' is not the start of a Prometheus metric name ([a-zA-Z_:][a-zA-Z0-9_:]*)",
+                c.metric_prefix.escape_default()
+            )));
+        }
         if c.timeout_s.is_some_and(|t| !t.is_finite() || t <= 0.0 || t > super::MAX_SECONDS) {
             return Err(at("timeout_s is not a positive number of seconds (at most a day)".into()));
         }
     }
     Ok(Loaded { config, warnings, exists: true })
+}
+
+/// A Prometheus label name: `[a-zA-Z_][a-zA-Z0-9_]*`.
+fn label_name(s: &str) -> bool {
+    let mut c = s.chars();
+    c.next().is_some_and(|f| f.is_ascii_alphabetic() || f == '_') && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
+}
+
+/// A Prometheus metric name: `[a-zA-Z_:][a-zA-Z0-9_:]*`.
+fn metric_name(s: &str) -> bool {
+    let mut c = s.chars();
+    c.next().is_some_and(|f| f.is_ascii_alphabetic() || f == '_' || f == ':')
+        && c.all(|x| x.is_ascii_alphanumeric() || x == '_' || x == ':')
 }
 
 fn unknown_keys(value: &Value, at: &str, path: &Path, warnings: &mut Vec<String>) {

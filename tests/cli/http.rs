@@ -18,6 +18,10 @@ pub enum Answer {
     Silence,
     /// Claim and stream this many bytes.
     Huge(usize),
+    /// Send the headers of a body, then one byte every 200 ms.
+    Trickle,
+    /// 200 with the body when the request carries this header line (lower-cased), else 401.
+    Require(&'static str, String),
 }
 
 pub struct Server {
@@ -100,6 +104,25 @@ fn serve(mut conn: TcpStream, answer: Answer, requests: Arc<Mutex<Vec<String>>>,
             while Instant::now() < until && !stop.load(Ordering::Relaxed) {
                 thread::sleep(Duration::from_millis(20));
             }
+        }
+        Answer::Trickle => {
+            let _ = write!(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n");
+            let until = Instant::now() + Duration::from_secs(30);
+            while Instant::now() < until && !stop.load(Ordering::Relaxed) {
+                if conn.write_all(b" ").is_err() {
+                    return;
+                }
+                thread::sleep(Duration::from_millis(200));
+            }
+        }
+        Answer::Require(header, body) => {
+            let asked = String::from_utf8_lossy(&head).to_ascii_lowercase();
+            let (status, body) = if asked.contains(header) { (200, body) } else { (401, "{\"error\": \"unauthorized\"}".to_string()) };
+            let _ = write!(
+                conn,
+                "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
         }
         Answer::Huge(n) => {
             let _ = write!(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {n}\r\n\r\n[");
