@@ -247,7 +247,7 @@ fn a_large_prometheus_answer_takes_a_small_multiple_of_its_size() {
         body.push_str("]}");
     }
     body.push_str("]}}");
-    let mib = body.len() as f64 / (1 << 20) as f64;
+    let mib = body.len() as f64 / f64::from(1 << 20);
     let srv = Server::start(Answer::Body(200, "application/json", body));
     let env = Env::new();
     env.config(&format!("clusters:\n  c1:\n    prometheus: {}\n    gpu_vendor: nvidia\n    gpu_model: H100\n", srv.url("")));
@@ -264,7 +264,7 @@ fn a_large_prometheus_answer_takes_a_small_multiple_of_its_size() {
 #[test]
 fn a_plugin_never_leaves_children_behind() {
     let env = Env::new();
-    let tag = format!("{}", std::process::id() as f64 + 0.25);
+    let tag = format!("{}", f64::from(std::process::id()) + 0.25);
     let plugin = env.program(
         "plugins/exa-cost-stray",
         &format!("#!/bin/sh\nsleep {tag} &\ncase \"$1\" in metadata) echo '{{\"name\":\"stray\",\"methodology\":\"m\",\"outputs\":[\"cost_usd\"]}}';; *) echo '{{\"cost_usd\": 1}}';; esac\n"),
