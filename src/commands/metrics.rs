@@ -166,6 +166,8 @@ pub enum QuerySeries {
 pub struct QueryAnswer {
     pub cluster: String,
     pub query: String,
+    /// The expression as sent: the cluster's label matchers on every selector.
+    pub scoped_query: String,
     pub result_type: &'static str,
     pub instant: bool,
     pub window: Window,
@@ -517,6 +519,7 @@ pub fn query(settings: &Settings, cluster_name: &str, promql: &str, instant: boo
     }
     let w = w.resolve().map_err(refuse)?;
     let t = cluster(settings, cluster_name)?;
+    let scoped_query = t.client.scoped(promql).map_err(refuse)?;
     let grid: Vec<i64> = (0..=w.points).map(|i| w.start + i64::from(i) * w.step_s).filter(|x| *x <= w.end).collect();
     let answer =
         if instant { t.client.instant(promql, w.end) } else { t.client.range(promql, w.start, *grid.last().unwrap_or(&w.end), w.step_s) }
@@ -550,6 +553,7 @@ pub fn query(settings: &Settings, cluster_name: &str, promql: &str, instant: boo
     Ok(QueryAnswer {
         cluster: t.name.to_string(),
         query: promql.to_string(),
+        scoped_query,
         result_type,
         instant,
         window: w,

@@ -19,3 +19,4 @@ mod prometheus;
 mod providers;
 mod records;
 mod strict;
+mod tenancy;

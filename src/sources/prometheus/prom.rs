@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use indexmap::IndexMap;
 use serde::Deserialize;
 
 use super::Refusal;
@@ -26,6 +27,7 @@ pub struct Client {
     base: String,
     token: Option<String>,
     cluster: String,
+    scope: IndexMap<String, String>,
 }
 
 /// One series: its labels and its samples (epoch seconds, value).
@@ -100,8 +102,15 @@ impl Wire {
 }
 
 impl Client {
-    /// A client for `base`, each request bounded by `timeout` from start to last byte.
-    pub fn new(cluster: &str, base: &str, token: Option<String>, timeout: Duration) -> Result<Client, Refusal> {
+    /// A client for `base`, each request bounded by `timeout` from start to
+    /// last byte, and every expression scoped to `scope` before it is sent.
+    pub fn new(
+        cluster: &str,
+        base: &str,
+        token: Option<String>,
+        timeout: Duration,
+        scope: IndexMap<String, String>,
+    ) -> Result<Client, Refusal> {
         Ok(Client {
             made: AtomicU64::new(0),
             nanos: AtomicU64::new(0),
@@ -109,20 +118,26 @@ impl Client {
             base: base.trim_end_matches('/').to_string(),
             token,
             cluster: cluster.to_string(),
+            scope,
         })
     }
 
     /// An instant query at `time`.
     pub fn instant(&self, query: &str, time: i64) -> Result<PromAnswer, Refusal> {
-        self.get("query", &[("query", query.to_string()), ("time", time.to_string())])
+        self.get("query", &[("query", self.scoped(query)?), ("time", time.to_string())])
     }
 
     /// A range query on the grid start, start + step, ..., end.
     pub fn range(&self, query: &str, start: i64, end: i64, step: i64) -> Result<PromAnswer, Refusal> {
         self.get(
             "query_range",
-            &[("query", query.to_string()), ("start", start.to_string()), ("end", end.to_string()), ("step", step.to_string())],
+            &[("query", self.scoped(query)?), ("start", start.to_string()), ("end", end.to_string()), ("step", step.to_string())],
         )
+    }
+
+    /// The expression as it is sent: with the cluster's matchers on every selector.
+    pub fn scoped(&self, query: &str) -> Result<String, Refusal> {
+        super::scope::scope(query, &self.scope)
     }
 
     fn get(&self, endpoint: &str, params: &[(&str, String)]) -> Result<PromAnswer, Refusal> {

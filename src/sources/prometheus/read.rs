@@ -33,7 +33,7 @@ impl<'a> Target<'a> {
         Ok(Target {
             name,
             cluster,
-            client: Client::new(name, &cluster.prometheus, token, timeout)?,
+            client: Client::new(name, &cluster.prometheus, token, timeout, cluster.labels.clone())?,
             catalog: catalog::for_cluster(cluster),
         })
     }
