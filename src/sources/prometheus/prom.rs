@@ -185,3 +185,20 @@ impl Client {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn non_finite_samples_are_no_reading() {
+        let body = r#"{"status":"success","data":{"resultType":"matrix","result":[
+            {"metric":{"gpu":"0"},"values":[[1,"NaN"],[2,"+Inf"],[3,"-Inf"]]},
+            {"metric":{"gpu":"1"},"values":[[1,"1e306"],[2,"NaN"],[3,"7"]]}]}}"#;
+        let env: Envelope = serde_json::from_str(body).unwrap();
+        let Some(Data::Matrix(wires)) = env.data else { panic!("a matrix") };
+        let series: Vec<RawSeries> = wires.into_iter().map(Wire::series).collect();
+        assert!(series[0].samples.is_empty(), "a family that answered only NaN did not answer");
+        assert_eq!(series[1].samples, vec![(1.0, 1e306), (3.0, 7.0)]);
+    }
+}
