@@ -4,6 +4,7 @@
 # queries it made (they run concurrently, so the ratio shows the overlap).
 #
 #   bash benches/metrics.sh        (needs prometheus and promtool on PATH)
+#   EXA_BASELINE=/path/to/old/exa bash benches/metrics.sh   (the same runs with another build, side by side)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -51,16 +52,18 @@ for _ in $(seq 300); do curl -sf "http://127.0.0.1:$port/-/ready" >/dev/null && 
 mkdir -p "$tmp/config/examlops"
 printf 'clusters:\n  bench:\n    prometheus: http://127.0.0.1:%s\n    gpu_vendor: nvidia\n    gpu_model: H100\n    node_label: Hostname\n' "$port" > "$tmp/config/examlops/finops.yaml"
 export XDG_CONFIG_HOME="$tmp/config"
+for exa in target/release/exa ${EXA_BASELINE:-}; do
 for run in 1 2 3; do
   s=$(date +%s.%N)
-  target/release/exa -o json metrics flags --cluster bench --kind Job --name train --range 7d --points 96 > "$tmp/flags.json"
+  "$exa" -o json metrics flags --cluster bench --kind Job --name train --range 7d --points 96 > "$tmp/flags.json"
   e=$(date +%s.%N)
-  python3 - "$tmp/flags.json" "$s" "$e" <<'PY'
+  python3 - "$tmp/flags.json" "$s" "$e" "$exa" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 wall = float(sys.argv[3]) - float(sys.argv[2])
 q = r["queries"]
-print(f"flags, 7d, 8 nodes x 8 GPUs: wall {wall:.2f} s; {q['count']} Prometheus queries summing {q['seconds']:.2f} s; "
+print(f"{sys.argv[4]}: flags, 7d, 8 nodes x 8 GPUs: wall {wall:.2f} s; {q['count']} Prometheus queries summing {q['seconds']:.2f} s; "
       f"wall / sum = {wall / q['seconds']:.2f}; {len(r['flags'])} flag(s), clean={r['clean']}")
 PY
+done
 done

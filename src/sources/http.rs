@@ -88,17 +88,27 @@ pub fn get(get: Get) -> Result<Answer, HttpError> {
     }
 }
 
+/// One client for the process: its connection pool and TLS set-up are
+/// shared by every request (a client per request costs a runtime thread and
+/// a TLS configuration each time).
+fn client() -> Result<&'static reqwest::blocking::Client, HttpError> {
+    static CLIENT: std::sync::OnceLock<Result<reqwest::blocking::Client, String>> = std::sync::OnceLock::new();
+    CLIENT
+        .get_or_init(|| {
+            let _ = rustls::crypto::ring::default_provider().install_default();
+            reqwest::blocking::Client::builder()
+                .redirect(reqwest::redirect::Policy::limited(3))
+                .user_agent(concat!("exa/", env!("CARGO_PKG_VERSION")))
+                .build()
+                .map_err(|e| format!("cannot build an HTTP client: {}", strip_url(&e.to_string())))
+        })
+        .as_ref()
+        .map_err(|e| HttpError::Other(e.clone()))
+}
+
 fn exchange(get: &Get) -> Result<Answer, HttpError> {
     let started = Instant::now();
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let client = reqwest::blocking::Client::builder()
-        .timeout(get.deadline)
-        .connect_timeout(get.deadline)
-        .redirect(reqwest::redirect::Policy::limited(3))
-        .user_agent(concat!("exa/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(|e| HttpError::Other(format!("cannot build an HTTP client: {}", strip_url(&e.to_string()))))?;
-    let mut req = client.get(&get.url);
+    let mut req = client()?.get(&get.url).timeout(get.deadline);
     if !get.query.is_empty() {
         req = req.query(&get.query);
     }
