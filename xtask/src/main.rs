@@ -1,6 +1,8 @@
 //! `cargo xtask codegen [--check]`: writes (or checks) completions/ and man/.
 //! `cargo xtask layers`: fails when a module imports from a layer above it.
+//! `cargo xtask test`: installs what the tests need (or says what is missing), then runs them all.
 
+mod deps;
 mod layers;
 
 use std::path::Path;
@@ -50,8 +52,26 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        ["test", rest @ ..] => {
+            if let Err(e) = deps::ensure() {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            let ok = std::process::Command::new(cargo)
+                .current_dir(root)
+                .args(["test", "--workspace"])
+                .args(rest)
+                .status()
+                .is_ok_and(|s| s.success());
+            if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
         _ => {
-            eprintln!("usage: cargo xtask codegen [--check] | cargo xtask layers");
+            eprintln!("usage: cargo xtask codegen [--check] | cargo xtask layers | cargo xtask test [cargo test args]");
             ExitCode::from(2)
         }
     }

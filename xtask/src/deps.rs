@@ -1,0 +1,52 @@
+//! `cargo xtask test`: what the test suite needs besides Rust, installed
+//! when it can be (as root, with apt-get), named with the way to get it when
+//! it cannot. A test never skips silently because a tool is absent.
+
+use std::process::Command;
+
+/// (program the tests run, the Debian package that brings it).
+const NEEDS: &[(&str, &str)] = &[
+    ("prometheus", "prometheus"),
+    ("promtool", "prometheus"),
+    ("python3", "python3"),
+    ("cc", "gcc"),
+    ("ps", "procps"),
+    ("pkill", "procps"),
+    ("script", "bsdutils"),
+    ("mkfifo", "coreutils"),
+];
+
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
+}
+
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+/// Installs the missing packages, or says exactly what is missing and how to get it.
+pub fn ensure() -> Result<(), String> {
+    let mut packages: Vec<&str> = NEEDS.iter().filter(|(p, _)| !on_path(p)).map(|(_, pkg)| *pkg).collect();
+    packages.dedup();
+    if packages.is_empty() {
+        return Ok(());
+    }
+    let how = format!("apt-get install --no-install-recommends {}", packages.join(" "));
+    if !is_root() || !on_path("apt-get") {
+        return Err(format!("the tests need {}; install them first: sudo {how}", packages.join(", ")));
+    }
+    eprintln!("installing what the tests need: {}", packages.join(" "));
+    let ok = Command::new("apt-get").args(["update", "-qq"]).status().is_ok_and(|s| s.success())
+        && Command::new("apt-get")
+            .args(["install", "-y", "-qq", "--no-install-recommends"])
+            .args(&packages)
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .status()
+            .is_ok_and(|s| s.success());
+    let still: Vec<&str> = NEEDS.iter().filter(|(p, _)| !on_path(p)).map(|(p, _)| *p).collect();
+    if ok && still.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("could not install {} (still missing: {}); try: {how}", packages.join(" "), still.join(", ")))
+    }
+}
