@@ -98,3 +98,20 @@ fn a_query_that_names_another_tenant_is_refused() {
     assert_eq!((v["error"]["code"].as_str(), v["error"]["status"].as_u64()), (Some("bad-request"), Some(422)));
     assert!(v["error"]["message"].as_str().unwrap().contains("matches the label cluster itself"));
 }
+
+#[test]
+fn the_newer_dcgm_clock_events_field_is_read() {
+    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64 / 60 * 60;
+    let mut s = Series::new(t - 2 * HOUR, t);
+    let l = [("gpu", "0"), ("Hostname", "n1"), ("cluster", "a")];
+    s.add("DCGM_FI_DEV_GPU_TEMP", &l, |_| Some(70.0));
+    // DCGM 3.3 and newer: SW thermal slowdown (bit 32) for ten minutes.
+    s.add("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", &l, move |x| Some(if (t - 40 * 60..t - 30 * 60).contains(&x) { 32.0 } else { 0.0 }));
+    let p = Prometheus::start(s);
+    let env = env_for(&p);
+    let w = ["--start", &exa::time::iso8601(t - HOUR), "--end", &exa::time::iso8601(t), "--points", "12"];
+    let node = answer(&env, &[&["metrics", "node", "--cluster", "a", "--node", "n1"][..], &w].concat());
+    assert!(node["gpus"]["0"]["clock_events"]["SW_THERMAL"].as_f64().unwrap() > 0.0, "{}", node["gpus"]["0"]);
+    let flags = answer(&env, &[&["metrics", "flags", "--cluster", "a", "--node", "n1"][..], &w].concat());
+    assert!(flags["flags"].as_array().unwrap().iter().any(|f| f["kind"] == "thermal_throttle"), "{flags}");
+}

@@ -208,13 +208,14 @@ pub fn for_cluster(c: &Cluster) -> Catalog {
         ("clock_events.HW_THERMAL", 64),
         ("clock_events.HW_POWER_BRAKE", 128),
     ] {
-        let mask = m("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "");
-        readings.push(r(
-            "clock_events",
-            field,
-            &format!("sum by ({d}) (count_over_time(((floor({mask} / {bit}) % 2) == 1)[{{win}}s:{{step}}s]))"),
-            ReadingKind::Increase(1.0),
-        ));
+        // DCGM 3.3 renamed the field; an exporter has one name or the other, and both are read.
+        let exprs = ["DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "DCGM_FI_DEV_CLOCKS_EVENT_REASONS"]
+            .map(|name| {
+                let mask = m(name, "");
+                format!("sum by ({d}) (count_over_time(((floor({mask} / {bit}) % 2) == 1)[{{win}}s:{{step}}s]))")
+            })
+            .to_vec();
+        readings.push(Reading { family: "clock_events", field, exprs, kind: ReadingKind::Increase(1.0) });
     }
     Catalog {
         device_label: d,
