@@ -252,6 +252,7 @@ fn a_large_prometheus_answer_takes_a_small_multiple_of_its_size() {
     let env = Env::new();
     env.config(&format!("clusters:\n  c1:\n    prometheus: {}\n    gpu_vendor: nvidia\n    gpu_model: H100\n", srv.url("")));
     // This child's own peak memory, from wait4: other tests' children do not count.
+    #[allow(clippy::zombie_processes)] // reaped by the wait4 below, which also gives its rusage
     let child = env.cmd().args(["-o", "json", "metrics", "query", "--cluster", "c1", "up"]).stdout(Stdio::null()).spawn().unwrap();
     let (mut status, pid) = (0, child.id() as libc::pid_t);
     // SAFETY: wait4 writes into the two locals, which are valid for the call.
