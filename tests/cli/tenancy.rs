@@ -111,7 +111,40 @@ fn the_newer_dcgm_clock_events_field_is_read() {
     let env = env_for(&p);
     let w = ["--start", &exa::time::iso8601(t - HOUR), "--end", &exa::time::iso8601(t), "--points", "12"];
     let node = answer(&env, &[&["metrics", "node", "--cluster", "a", "--node", "n1"][..], &w].concat());
-    assert!(node["gpus"]["0"]["clock_events"]["SW_THERMAL"].as_f64().unwrap() > 0.0, "{}", node["gpus"]["0"]);
+    assert!(node["gpus"]["0"]["throttle"]["clock_events"]["SW_THERMAL"].as_f64().unwrap() > 0.0, "{}", node["gpus"]["0"]);
+    assert!(node["gpus"]["0"].get("clock_events").is_none(), "clock events live inside throttle");
     let flags = answer(&env, &[&["metrics", "flags", "--cluster", "a", "--node", "n1"][..], &w].concat());
     assert!(flags["flags"].as_array().unwrap().iter().any(|f| f["kind"] == "thermal_throttle"), "{flags}");
+}
+
+#[test]
+fn the_envelope_as_the_spec_draws_it() {
+    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64 / 60 * 60;
+    let mut s = Series::new(t - 2 * HOUR, t);
+    // GPU 0 reaches 85 °C for three minutes; the others hold 60 to 63 °C.
+    let spike = move |x: i64| (t - 30 * 60..t - 27 * 60).contains(&x);
+    let temp = move |gpu: i64, x: i64| if gpu == 0 && spike(x) { 85.0 } else { 60.0 + gpu as f64 };
+    for gpu in 0..4 {
+        let g = gpu.to_string();
+        let l = [("gpu", g.as_str()), ("Hostname", "n1"), ("cluster", "a")];
+        s.add("DCGM_FI_DEV_GPU_TEMP", &l, move |x| Some(temp(gpu, x)));
+    }
+    let p = Prometheus::start(s);
+    let env = env_for(&p);
+    let w = ["--start", &exa::time::iso8601(t - HOUR), "--end", &exa::time::iso8601(t), "--points", "12"];
+    let node = answer(&env, &[&["metrics", "node", "--cluster", "a", "--node", "n1", "--detail", "series"][..], &w].concat());
+    let g0 = &node["gpus"]["0"];
+    assert_eq!(g0["peak_temp_c"], 85.0, "the highest reading, not the highest 5-minute mean ({})", g0["temp_c"]["max"]);
+    assert!(g0["temp_c"]["max"].as_f64().unwrap() < 85.0);
+    assert_eq!(node["host"]["north_south"], Value::Null);
+    assert!(node["coverage"]["missing"].as_array().unwrap().iter().any(|f| f == "north_south"));
+    assert!(node["note"].as_str().unwrap().contains("north_south"));
+    // The reference: one p95 over every reading of every GPU on the minute grid, as Prometheus's quantile interpolates.
+    let mut all: Vec<f64> = (0..4).flat_map(|g| (1..=60).map(move |i| temp(g, t - HOUR + i * 60))).collect();
+    all.sort_by(f64::total_cmp);
+    let rank = 0.95 * (all.len() - 1) as f64;
+    let (lo, hi) = (rank.floor() as usize, rank.ceil() as usize);
+    let want = all[lo] + (all[hi] - all[lo]) * (rank - lo as f64);
+    let got = node["reference"]["temp_p95_c"].as_f64().unwrap();
+    assert!((got - want).abs() < 1e-3, "reference {got}, pooled p95 {want}");
 }

@@ -87,6 +87,12 @@ fn gauge_any(dev: &str, metrics: &[String]) -> String {
     format!("avg by ({dev}) ({})", parts.join(" or "))
 }
 
+/// The highest reading over the window at the scrape's own resolution, not the highest bucket mean.
+fn peak(dev: &str, metrics: &[String]) -> String {
+    let parts: Vec<String> = metrics.iter().map(|m| format!("max_over_time({m}[{{win}}s])")).collect();
+    format!("max by ({dev}) ({})", parts.join(" or "))
+}
+
 fn increase(dev: &str, metric: &str) -> String {
     format!("sum by ({dev}) (increase({metric}[{{win}}s]))")
 }
@@ -113,6 +119,7 @@ pub fn for_cluster(c: &Cluster) -> Catalog {
         let temp = vec![m(&format!("{p}gpu_junction_temperature"), ""), m(&format!("{p}gpu_edge_temperature"), "")];
         readings.extend([
             r("gpu_temp", "temp_c", &gauge_any(d, &temp), ReadingKind::Gauge(1.0)),
+            r("gpu_temp", "peak_temp_c", &peak(d, &temp), ReadingKind::Last(1.0)),
             g("memory_temp", "memory_temp_c", "gpu_memory_temperature", "", 1.0),
             g("sm_clock", "sm_clock_mhz", "gpu_clock", "clock_type=\"system\"", 1.0),
             g("mem_clock", "mem_clock_mhz", "gpu_clock", "clock_type=\"memory\"", 1.0),
@@ -165,6 +172,7 @@ pub fn for_cluster(c: &Cluster) -> Catalog {
     let inc = |f, field, name: &str, scale| r(f, field, &increase(d, &m(name, "")), ReadingKind::Increase(scale));
     readings.extend([
         g("gpu_temp", "temp_c", "DCGM_FI_DEV_GPU_TEMP", 1.0),
+        r("gpu_temp", "peak_temp_c", &peak(d, &[m("DCGM_FI_DEV_GPU_TEMP", "")]), ReadingKind::Last(1.0)),
         g("memory_temp", "memory_temp_c", "DCGM_FI_DEV_MEMORY_TEMP", 1.0),
         g("sm_clock", "sm_clock_mhz", "DCGM_FI_DEV_SM_CLOCK", 1.0),
         g("mem_clock", "mem_clock_mhz", "DCGM_FI_DEV_MEM_CLOCK", 1.0),

@@ -167,7 +167,8 @@ struct Gpu<'a> {
 fn thermal_throttle(cx: &Ctx, g: &Gpu) -> Option<Flag> {
     let (w, d, on) = (cx.w, g.d, &g.on);
     let temp = d.series.get("temp_c");
-    let peak = temp.map(|s| s.max);
+    // The highest reading in the window; the highest bucket mean only where the peak was not read.
+    let peak = val(d.values.get("peak_temp_c")).or(temp.map(|s| s.max));
     let thermal_s = val(d.values.get("throttle.thermal_s")).filter(|v| *v > 0.0);
     let thermal_events =
         val(d.values.get("clock_events.SW_THERMAL")).unwrap_or(0.0) + val(d.values.get("clock_events.HW_THERMAL")).unwrap_or(0.0);

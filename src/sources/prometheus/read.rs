@@ -300,11 +300,31 @@ pub fn episodes(t: &Target, node: &str, w: &Window) -> Result<Vec<Episode>, Refu
 }
 
 /// The p95 of GPU temperature over the window across the cluster's GPUs, or None.
+/// The reference: the 95th percentile of the model's GPU temperature over the
+/// window, one number pooled across every reading of every GPU of the cluster
+/// (sampled on the window's minute-scale grid), never a percentile of per-GPU
+/// percentiles, so a hot GPU cannot raise its own reference much.
 pub fn reference(t: &Target, w: &Window) -> Result<Option<f64>, Refusal> {
-    let parts: Vec<String> =
-        t.catalog.temp.iter().map(|m| format!("quantile_over_time(0.95, {}[{}s])", t.fill(m, None, w), w.span())).collect();
-    let q = format!("quantile(0.95, {})", parts.join(" or "));
-    Ok(t.client.instant(&q, w.end)?.series().first().and_then(|s| s.samples.last()).map(|(_, v)| round(*v)).filter(|v| v.is_finite()))
+    let fine = w.fine();
+    let mut readings: Vec<f64> = Vec::new();
+    for m in &t.catalog.temp {
+        let q = t.fill(m, None, &fine);
+        for s in t.client.range(&q, fine.at(0), fine.at(fine.points - 1), fine.step_s)?.series() {
+            readings.extend(s.samples.iter().map(|(_, v)| *v));
+        }
+    }
+    Ok(p95(&mut readings).map(round))
+}
+
+/// The 95th percentile as Prometheus's `quantile` computes it (linear between ranks); `None` for no readings.
+fn p95(values: &mut [f64]) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    values.sort_by(f64::total_cmp);
+    let rank = 0.95 * (values.len() - 1) as f64;
+    let (lo, hi) = (rank.floor() as usize, rank.ceil() as usize);
+    Some(values[lo] + (values[hi] - values[lo]) * (rank - lo as f64))
 }
 
 /// One pod of a workload and where it ran.
