@@ -487,8 +487,8 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;metrics;node' {
-            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'cluster')
-            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'node')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them)')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node, as the cluster''s node label names it')
             [CompletionResult]::new('--range', '--range', [CompletionResultType]::ParameterName, 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]')
             [CompletionResult]::new('--start', '--start', [CompletionResultType]::ParameterName, 'An explicit window start (ISO 8601 UTC); --range is then ignored')
             [CompletionResult]::new('--end', '--end', [CompletionResultType]::ParameterName, 'The window end (ISO 8601 UTC) [default: now]')
@@ -507,10 +507,10 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;metrics;workload' {
-            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'cluster')
-            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Job, JobSet, MPIJob, Deployment, StatefulSet or Pod')
-            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'name')
-            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'namespace')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them)')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'The workload''s kind: Job, JobSet, MPIJob, Deployment, StatefulSet or Pod')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The workload''s name')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'The workload''s namespace')
             [CompletionResult]::new('--range', '--range', [CompletionResultType]::ParameterName, 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]')
             [CompletionResult]::new('--start', '--start', [CompletionResultType]::ParameterName, 'An explicit window start (ISO 8601 UTC); --range is then ignored')
             [CompletionResult]::new('--end', '--end', [CompletionResultType]::ParameterName, 'The window end (ISO 8601 UTC) [default: now]')
@@ -529,11 +529,11 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;metrics;flags' {
-            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'cluster')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them)')
             [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'A node (or give --kind and --name)')
-            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Job, JobSet, MPIJob, Deployment, StatefulSet or Pod')
-            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'name')
-            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'namespace')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'The workload''s kind: Job, JobSet, MPIJob, Deployment, StatefulSet or Pod (with --name)')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The workload''s name (with --kind)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'The workload''s namespace')
             [CompletionResult]::new('--range', '--range', [CompletionResultType]::ParameterName, 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]')
             [CompletionResult]::new('--start', '--start', [CompletionResultType]::ParameterName, 'An explicit window start (ISO 8601 UTC); --range is then ignored')
             [CompletionResult]::new('--end', '--end', [CompletionResultType]::ParameterName, 'The window end (ISO 8601 UTC) [default: now]')
@@ -551,7 +551,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;metrics;query' {
-            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'cluster')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them)')
             [CompletionResult]::new('--range', '--range', [CompletionResultType]::ParameterName, 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]')
             [CompletionResult]::new('--start', '--start', [CompletionResultType]::ParameterName, 'An explicit window start (ISO 8601 UTC); --range is then ignored')
             [CompletionResult]::new('--end', '--end', [CompletionResultType]::ParameterName, 'The window end (ISO 8601 UTC) [default: now]')

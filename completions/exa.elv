@@ -433,8 +433,8 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --version 'Print version'
         }
         &'exa;metrics;node'= {
-            cand --cluster 'cluster'
-            cand --node 'node'
+            cand --cluster 'The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them)'
+            cand --node 'The node, as the cluster''s node label names it'
             cand --range 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]'
             cand --start 'An explicit window start (ISO 8601 UTC); --range is then ignored'
             cand --end 'The window end (ISO 8601 UTC) [default: now]'
@@ -452,10 +452,10 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --version 'Print version'
         }
         &'exa;metrics;workload'= {
-            cand --cluster 'cluster'
-            cand --kind 'Job, JobSet, MPIJob, Deployment, StatefulSet or Pod'
-            cand --name 'name'
-            cand --namespace 'namespace'
+            cand --cluster 'The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them)'
+            cand --kind 'The workload''s kind: Job, JobSet, MPIJob, Deployment, StatefulSet or Pod'
+            cand --name 'The workload''s name'
+            cand --namespace 'The workload''s namespace'
             cand --range 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]'
             cand --start 'An explicit window start (ISO 8601 UTC); --range is then ignored'
             cand --end 'The window end (ISO 8601 UTC) [default: now]'
@@ -473,11 +473,11 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --version 'Print version'
         }
         &'exa;metrics;flags'= {
-            cand --cluster 'cluster'
+            cand --cluster 'The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them)'
             cand --node 'A node (or give --kind and --name)'
-            cand --kind 'Job, JobSet, MPIJob, Deployment, StatefulSet or Pod'
-            cand --name 'name'
-            cand --namespace 'namespace'
+            cand --kind 'The workload''s kind: Job, JobSet, MPIJob, Deployment, StatefulSet or Pod (with --name)'
+            cand --name 'The workload''s name (with --kind)'
+            cand --namespace 'The workload''s namespace'
             cand --range 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]'
             cand --start 'An explicit window start (ISO 8601 UTC); --range is then ignored'
             cand --end 'The window end (ISO 8601 UTC) [default: now]'
@@ -494,7 +494,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --version 'Print version'
         }
         &'exa;metrics;query'= {
-            cand --cluster 'cluster'
+            cand --cluster 'The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them)'
             cand --range 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]'
             cand --start 'An explicit window start (ISO 8601 UTC); --range is then ignored'
             cand --end 'The window end (ISO 8601 UTC) [default: now]'

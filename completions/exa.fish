@@ -197,8 +197,8 @@ complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcomm
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from clusters" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from clusters" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from clusters" -s V -l version -d 'Print version'
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l cluster -r
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l node -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l cluster -d 'The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them)' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l node -d 'The node, as the cluster\'s node label names it' -r
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l range -d 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]' -r
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l start -d 'An explicit window start (ISO 8601 UTC); --range is then ignored' -r
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l end -d 'The window end (ISO 8601 UTC) [default: now]' -r
@@ -213,10 +213,10 @@ complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcomm
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -s V -l version -d 'Print version'
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l cluster -r
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l kind -d 'Job, JobSet, MPIJob, Deployment, StatefulSet or Pod' -r
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l name -r
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l namespace -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l cluster -d 'The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them)' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l kind -d 'The workload\'s kind: Job, JobSet, MPIJob, Deployment, StatefulSet or Pod' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l name -d 'The workload\'s name' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l namespace -d 'The workload\'s namespace' -r
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l range -d 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]' -r
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l start -d 'An explicit window start (ISO 8601 UTC); --range is then ignored' -r
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l end -d 'The window end (ISO 8601 UTC) [default: now]' -r
@@ -231,11 +231,11 @@ complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcomm
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -s V -l version -d 'Print version'
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l cluster -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l cluster -d 'The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them)' -r
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l node -d 'A node (or give --kind and --name)' -r
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l kind -d 'Job, JobSet, MPIJob, Deployment, StatefulSet or Pod' -r
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l name -r
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l namespace -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l kind -d 'The workload\'s kind: Job, JobSet, MPIJob, Deployment, StatefulSet or Pod (with --name)' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l name -d 'The workload\'s name (with --kind)' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l namespace -d 'The workload\'s namespace' -r
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l range -d 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]' -r
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l start -d 'An explicit window start (ISO 8601 UTC); --range is then ignored' -r
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l end -d 'The window end (ISO 8601 UTC) [default: now]' -r
@@ -249,7 +249,7 @@ complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcomm
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -s V -l version -d 'Print version'
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l cluster -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l cluster -d 'The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them)' -r
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l range -d 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]' -r
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l start -d 'An explicit window start (ISO 8601 UTC); --range is then ignored' -r
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l end -d 'The window end (ISO 8601 UTC) [default: now]' -r

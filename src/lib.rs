@@ -209,16 +209,33 @@ fn window(w: &cli::WindowOpts) -> commands::metrics::WindowArgs {
 fn metrics(m: &cli::MetricsCmd, s: &Settings) -> anyhow::Result<ExitCode> {
     use cli::MetricsCmd as M;
     use commands::metrics as cm;
+    // A missing argument is the spec's bad-request (422), refused here before anything is read.
     match m {
         M::Clusters => show(cm::clusters(s), s),
-        M::Node { cluster, node, window: w, detail } => show(cm::node(s, cluster, node, &window(w), detail.as_deref())?, s),
+        M::Node { cluster, node, window: w, detail } => {
+            let (c, n) =
+                (cm::required(cluster.as_deref(), "--cluster", "the cluster")?, cm::required(node.as_deref(), "--node", "the node")?);
+            show(cm::node(s, c, n, &window(w), detail.as_deref())?, s)
+        }
         M::Workload { cluster, workload: wl, window: w, detail } => {
-            show(cm::workload(s, cluster, &wl.kind, &wl.namespace, &wl.name, &window(w), detail.as_deref())?, s)
+            let c = cm::required(cluster.as_deref(), "--cluster", "the cluster")?;
+            let (k, n) = (
+                cm::required(wl.kind.as_deref(), "--kind", "the workload's kind")?,
+                cm::required(wl.name.as_deref(), "--name", "the workload's name")?,
+            );
+            show(cm::workload(s, c, k, &wl.namespace, n, &window(w), detail.as_deref())?, s)
         }
         M::Flags { cluster, node, kind, name, namespace, window: w } => {
+            let c = cm::required(cluster.as_deref(), "--cluster", "the cluster")?;
             let target = cm::FlagTarget::of(node.as_deref(), kind.as_deref(), name.as_deref(), namespace)?;
-            show(cm::flags(s, cluster, target, &window(w))?, s)
+            show(cm::flags(s, c, target, &window(w))?, s)
         }
-        M::Query { cluster, instant, window: w, query } => show(cm::query(s, cluster, query, *instant, &window(w))?, s),
+        M::Query { cluster, instant, window: w, query } => {
+            let (c, q) = (
+                cm::required(cluster.as_deref(), "--cluster", "the cluster")?,
+                cm::required(query.as_deref(), "QUERY", "a PromQL expression")?,
+            );
+            show(cm::query(s, c, q, *instant, &window(w))?, s)
+        }
     }
 }

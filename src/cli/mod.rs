@@ -374,10 +374,12 @@ pub enum MetricsCmd {
     /// Every reading of one node's GPUs and host over the window.
     #[command(after_help = "Example:\n  exa metrics node --cluster aurora-prod --node aurora-prod-n2 --range 6h")]
     Node {
+        /// The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them).
         #[arg(long)]
-        cluster: String,
+        cluster: Option<String>,
+        /// The node, as the cluster's node label names it.
         #[arg(long)]
-        node: String,
+        node: Option<String>,
         #[command(flatten)]
         window: WindowOpts,
         /// summary (mean, min, max) or series [default: series].
@@ -387,8 +389,9 @@ pub enum MetricsCmd {
     /// Where a workload ran over the window, and each node's readings.
     #[command(after_help = "Example:\n  exa metrics workload --cluster aurora-prod --kind Job --name train-llm")]
     Workload {
+        /// The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them).
         #[arg(long)]
-        cluster: String,
+        cluster: Option<String>,
         #[command(flatten)]
         workload: WorkloadOpts,
         #[command(flatten)]
@@ -402,16 +405,19 @@ pub enum MetricsCmd {
         after_help = "Examples:\n  exa metrics flags --cluster aurora-prod --kind Job --name train-llm --range 1h\n  exa metrics flags --cluster aurora-prod --node aurora-prod-n2"
     )]
     Flags {
+        /// The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them).
         #[arg(long)]
-        cluster: String,
+        cluster: Option<String>,
         /// A node (or give --kind and --name).
         #[arg(long)]
         node: Option<String>,
-        /// Job, JobSet, MPIJob, Deployment, StatefulSet or Pod.
+        /// The workload's kind: Job, JobSet, MPIJob, Deployment, StatefulSet or Pod (with --name).
         #[arg(long)]
         kind: Option<String>,
+        /// The workload's name (with --kind).
         #[arg(long)]
         name: Option<String>,
+        /// The workload's namespace.
         #[arg(long, default_value = "default")]
         namespace: String,
         #[command(flatten)]
@@ -420,25 +426,28 @@ pub enum MetricsCmd {
     /// One PromQL expression of your own (at most 4000 characters), over the window or at its end.
     #[command(after_help = "Example:\n  exa metrics query --cluster aurora-prod 'avg by (instance) (DCGM_FI_DEV_POWER_USAGE)'")]
     Query {
+        /// The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them).
         #[arg(long)]
-        cluster: String,
+        cluster: Option<String>,
         /// One value per series at the window's end, instead of a series over it.
         #[arg(long)]
         instant: bool,
         #[command(flatten)]
         window: WindowOpts,
         /// The PromQL expression.
-        query: String,
+        query: Option<String>,
     },
 }
 
 #[derive(Debug, Args)]
 pub struct WorkloadOpts {
-    /// Job, JobSet, MPIJob, Deployment, StatefulSet or Pod.
+    /// The workload's kind: Job, JobSet, MPIJob, Deployment, StatefulSet or Pod.
     #[arg(long)]
-    pub kind: String,
+    pub kind: Option<String>,
+    /// The workload's name.
     #[arg(long)]
-    pub name: String,
+    pub name: Option<String>,
+    /// The workload's namespace.
     #[arg(long, default_value = "default")]
     pub namespace: String,
 }

@@ -411,6 +411,7 @@ pub fn workload(
     detail: Option<&str>,
 ) -> Result<WorkloadAnswer, Error> {
     let summary = detail_is_summary(detail, true)?;
+    check_kind(kind)?;
     let w = w.resolve().map_err(refuse)?;
     let t = cluster(settings, cluster_name)?;
     let (placement, source, data) = workload_data(&t, kind, ns, name, &w)?;
@@ -434,12 +435,29 @@ pub enum FlagTarget<'a> {
     Workload { kind: &'a str, namespace: &'a str, name: &'a str },
 }
 
+/// A required argument, or the spec's bad-request naming it.
+pub fn required<'a>(v: Option<&'a str>, flag: &str, what: &str) -> Result<&'a str, Error> {
+    v.ok_or_else(|| refuse(Refusal::bad_request(format!("{flag} is required: {what} to read"))))
+}
+
+/// Refuses a workload kind outside the six before anything is read.
+fn check_kind(kind: &str) -> Result<(), Error> {
+    if read::KINDS.contains(&kind) {
+        Ok(())
+    } else {
+        Err(refuse(Refusal::bad_request(format!("kind '{kind}' is not one of {}", read::KINDS.join(", ")))))
+    }
+}
+
 impl<'a> FlagTarget<'a> {
     /// A node, or a workload's kind and name: the spec's bad-request when it is neither or both.
     pub fn of(node: Option<&'a str>, kind: Option<&'a str>, name: Option<&'a str>, namespace: &'a str) -> Result<Self, Error> {
         match (node, kind, name) {
             (Some(n), None, None) => Ok(FlagTarget::Node(n)),
-            (None, Some(kind), Some(name)) => Ok(FlagTarget::Workload { kind, namespace, name }),
+            (None, Some(kind), Some(name)) => {
+                check_kind(kind)?;
+                Ok(FlagTarget::Workload { kind, namespace, name })
+            }
             _ => Err(refuse(Refusal::bad_request("flags takes either --node or both --kind and --name".into()))),
         }
     }

@@ -148,3 +148,24 @@ fn the_envelope_as_the_spec_draws_it() {
     let got = node["reference"]["temp_p95_c"].as_f64().unwrap();
     assert!((got - want).abs() < 1e-3, "reference {got}, pooled p95 {want}");
 }
+
+#[test]
+fn missing_arguments_and_unknown_kinds_are_the_specs_bad_request() {
+    let env = Env::new();
+    env.config("clusters:\n  a:\n    prometheus: http://127.0.0.1:9\n    gpu_vendor: nvidia\n    gpu_model: H100\n");
+    for (args, needle) in [
+        (&["metrics", "node", "--node", "n1"][..], "--cluster is required"),
+        (&["metrics", "node", "--cluster", "a"], "--node is required"),
+        (&["metrics", "workload", "--cluster", "a", "--name", "x"], "--kind is required"),
+        (&["metrics", "workload", "--cluster", "a", "--kind", "Job"], "--name is required"),
+        (&["metrics", "workload", "--cluster", "a", "--kind", "CronJob", "--name", "x"], "kind 'CronJob' is not one of"),
+        (&["metrics", "flags", "--cluster", "a", "--kind", "CronJob", "--name", "x"], "kind 'CronJob' is not one of"),
+        (&["metrics", "query", "--cluster", "a"], "QUERY is required"),
+    ] {
+        let out = env.run(&[&["-o", "json"][..], args].concat());
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        assert_eq!((v["error"]["code"].as_str(), v["error"]["status"].as_u64()), (Some("bad-request"), Some(422)), "{args:?}");
+        assert!(v["error"]["message"].as_str().unwrap().contains(needle), "{args:?}: {v}");
+    }
+}
