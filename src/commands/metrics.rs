@@ -375,6 +375,7 @@ fn workload_data<'a>(
     ns: &str,
     name: &str,
     w: &Window,
+    for_flags: bool,
 ) -> Result<(Vec<Placement>, &'static str, Vec<NodeData>), Error> {
     let (placement, source) = read::placement(t, kind, ns, name, w, now_unix()).map_err(refuse)?;
     let nodes: Vec<&str> =
@@ -383,7 +384,8 @@ fn workload_data<'a>(
     let mut data = Vec::new();
     for chunk in nodes.chunks(4) {
         let read: Vec<Result<NodeData, Refusal>> = std::thread::scope(|s| {
-            let handles: Vec<_> = chunk.iter().map(|n| s.spawn(move || read::node(t, n, w))).collect();
+            let read = if for_flags { read::node_for_flags } else { read::node };
+            let handles: Vec<_> = chunk.iter().map(|n| s.spawn(move || read(t, n, w))).collect();
             handles.into_iter().map(|h| h.join().expect("node readers do not panic")).collect()
         });
         for (n, r) in chunk.iter().zip(read) {
@@ -414,7 +416,7 @@ pub fn workload(
     check_kind(kind)?;
     let w = w.resolve().map_err(refuse)?;
     let t = cluster(settings, cluster_name)?;
-    let (placement, source, data) = workload_data(&t, kind, ns, name, &w)?;
+    let (placement, source, data) = workload_data(&t, kind, ns, name, &w, false)?;
     let reference = read::reference(&t, &w).map_err(refuse)?;
     Ok(WorkloadAnswer {
         envelope: envelope(&t, &w, reference, &present_of(&data), &[]),
@@ -474,9 +476,9 @@ pub fn flags(settings: &Settings, cluster_name: &str, target: FlagTarget, w: &Wi
     let reference = read::reference(&t, &shown).map_err(refuse)?;
     // For each node: its readings, and when the workload's pods ran on it.
     let (judged, data, running): (Judged, Vec<NodeData>, Vec<Running>) = match target {
-        FlagTarget::Node(n) => (Judged::Node { node: n.to_string() }, vec![read::node(&t, n, &w).map_err(refuse)?], vec![None]),
+        FlagTarget::Node(n) => (Judged::Node { node: n.to_string() }, vec![read::node_for_flags(&t, n, &w).map_err(refuse)?], vec![None]),
         FlagTarget::Workload { kind, namespace, name } => {
-            let (placement, source, data) = workload_data(&t, kind, namespace, name, &w)?;
+            let (placement, source, data) = workload_data(&t, kind, namespace, name, &w, true)?;
             let running = data
                 .iter()
                 .map(|d| {

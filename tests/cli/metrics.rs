@@ -531,3 +531,16 @@ fn a_throttled_or_failing_prometheus() {
     refused(&env, &["metrics", "query", "--cluster", "busy", "up"], "metrics-unavailable", 503, 1);
     assert!(started.elapsed() < std::time::Duration::from_secs(10));
 }
+
+#[test]
+fn counter_flags_cover_the_buckets_where_the_counter_rose() {
+    let t = fleet().t;
+    let f = only_flag("p1");
+    let (from, to) = (exa::time::parse_utc(f["from"].as_str().unwrap()).unwrap(), exa::time::parse_utc(f["to"].as_str().unwrap()).unwrap());
+    // The violation counter rose for 12 minutes from t - 2 h, inside a 2-hour window: the flag says so, not the window.
+    assert!((t - 2 * HOUR - 2 * MIN..=t - 2 * HOUR + 2 * MIN).contains(&from), "from {}", f["from"]);
+    assert!((11..=15).contains(&f["minutes"].as_u64().unwrap()), "{f}");
+    assert!(to < t - HOUR - 30 * MIN, "to {}", f["to"]);
+    let f = only_flag("c1");
+    assert!((4..=7).contains(&f["minutes"].as_u64().unwrap()), "PCIe replays for 5 minutes: {f}");
+}

@@ -71,6 +71,9 @@ pub struct Catalog {
     pub null_fields: Vec<&'static str>,
     /// The GPU temperature selectors (any of them), for the reference.
     pub temp: Vec<String>,
+    /// Per-bucket increases of the counters counter-based flags judge, read
+    /// only for flags: the buckets where a counter rose are the flag's span.
+    pub spans: Vec<Reading>,
 }
 
 fn r(family: &'static str, field: &'static str, expr: &str, kind: ReadingKind) -> Reading {
@@ -106,9 +109,34 @@ fn m(name: &str, matchers: &str) -> String {
     }
 }
 
-/// The catalog for a cluster's maker, labels and prefix: a data table, one row per reading.
-#[allow(clippy::too_many_lines)] // a table of readings, not logic
+/// The families whose counters counter-based flags (power_cap, comm_errors) judge.
+const SPAN_FAMILIES: &[&str] = &["throttle_violations", "clock_events", "link_errors", "ecc", "xid"];
+
+/// The catalog for a cluster's maker, labels and prefix, with the span
+/// readings derived from its window-increase readings.
 pub fn for_cluster(c: &Cluster) -> Catalog {
+    let mut cat = table(c);
+    cat.spans = cat
+        .readings
+        .iter()
+        .filter(|r| SPAN_FAMILIES.contains(&r.family))
+        .filter_map(|r| match r.kind {
+            ReadingKind::Increase(scale) => Some(Reading {
+                family: r.family,
+                field: r.field,
+                // The same counter, its increase within each bucket instead of over the window.
+                exprs: r.exprs.iter().map(|e| e.replace("[{win}s", "[{step}s")).collect(),
+                kind: ReadingKind::Gauge(scale),
+            }),
+            _ => None,
+        })
+        .collect();
+    cat
+}
+
+/// The catalog as a data table, one row per reading.
+#[allow(clippy::too_many_lines)] // a table of readings, not logic
+fn table(c: &Cluster) -> Catalog {
     let mut readings = host();
     if c.gpu_vendor == "amd" {
         let p = &c.metric_prefix;
@@ -150,6 +178,7 @@ pub fn for_cluster(c: &Cluster) -> Catalog {
         ]);
         return Catalog {
             device_label: d,
+            spans: Vec::new(),
             readings,
             unavailable: vec!["throttle_violations", "clock_events", "xid"],
             null_fields: vec![
@@ -231,6 +260,7 @@ pub fn for_cluster(c: &Cluster) -> Catalog {
         unavailable: Vec::new(),
         null_fields: vec!["errors.pcie_recovery"],
         temp: vec![m("DCGM_FI_DEV_GPU_TEMP", "")],
+        spans: Vec::new(),
     }
 }
 

@@ -7,6 +7,17 @@ use super::read::{Episode, GpuData, NodeData};
 use super::{Series, Window};
 use crate::time::iso8601;
 
+/// The counters comm_errors judges: (field, its name in the evidence).
+const COMM_COUNTERS: [(&str, &str); 7] = [
+    ("errors.link_crc", "link_crc"),
+    ("errors.link_replay", "link_replay"),
+    ("errors.link_recovery", "link_recovery"),
+    ("errors.pcie_replay", "pcie_replay"),
+    ("errors.pcie_recovery", "pcie_recovery"),
+    ("errors.ecc_dbe", "ecc_dbe"),
+    ("errors.xid", "xid"),
+];
+
 /// The GPU temperature at or above which a GPU counts as hot, °C.
 pub const HOT_C: f64 = 83.0;
 
@@ -130,6 +141,19 @@ impl Ctx<'_> {
         }
     }
 
+    /// The span of a counter-based flag: from the first to the last bucket in
+    /// which any of `fields` rose; the whole window where no bucket was read.
+    fn rose(&self, g: &Gpu, fields: &[&str]) -> ((i64, i64), (bool, bool)) {
+        let mut rose = fields
+            .iter()
+            .filter_map(|f| g.d.spans.get(f))
+            .filter_map(|s| s.values.as_ref())
+            .flat_map(|v| v.iter().enumerate().filter(|(_, x)| x.is_some_and(|x| x > 0.0)).map(|(i, _)| i));
+        let Some(first) = rose.next() else { return ((self.w.start, self.w.end), (false, false)) };
+        let (a, b) = rose.fold((first, first), |(a, b), i| (a.min(i), b.max(i)));
+        self.bounds(a, b)
+    }
+
     fn bounds(&self, a: usize, b: usize) -> ((i64, i64), (bool, bool)) {
         let w = self.w;
         ((w.at(a as u32) - w.step_s, w.at(b as u32)), (a == 0, b + 1 == w.points as usize))
@@ -218,7 +242,8 @@ fn power_cap(cx: &Ctx, g: &Gpu) -> Option<Flag> {
         power_s.unwrap_or(0.0)
     );
     let severity = if minutes >= 10.0 { "high" } else { "warn" };
-    Some(cx.flag("power_cap", severity, Some(g.index), (cx.w.start, cx.w.end), (false, false), evidence, summary, "power"))
+    let (span, clipped) = cx.rose(g, &["throttle.power_s", "clock_events.SW_POWER_CAP", "clock_events.HW_POWER_BRAKE"]);
+    Some(cx.flag("power_cap", severity, Some(g.index), span, clipped, evidence, summary, "power"))
 }
 
 /// Tensor activity (or plain utilisation where there is none) below half the
@@ -262,11 +287,7 @@ fn while_running(s: &Series, w: &Window, (from, to): (i64, i64)) -> Series {
 /// Link, PCIe, uncorrectable ECC or XID errors logged in the window.
 fn comm_errors(cx: &Ctx, g: &Gpu) -> Option<Flag> {
     let count = |k: &str| val(g.d.values.get(k)).filter(|v| *v > 0.0);
-    let links: Vec<(&str, f64)> =
-        ["errors.link_crc", "errors.link_replay", "errors.link_recovery", "errors.pcie_replay", "errors.pcie_recovery"]
-            .iter()
-            .filter_map(|k| count(k).map(|v| (&k[7..], v)))
-            .collect();
+    let links: Vec<(&str, f64)> = COMM_COUNTERS[..5].iter().filter_map(|(k, short)| count(k).map(|v| (*short, v))).collect();
     let (dbe, xid) = (count("errors.ecc_dbe"), count("errors.xid"));
     if links.is_empty() && dbe.is_none() && xid.is_none() {
         return None;
@@ -285,7 +306,8 @@ fn comm_errors(cx: &Ctx, g: &Gpu) -> Option<Flag> {
         .chain(xid.map(|v| format!("XID +{v}")))
         .collect();
     let summary = format!("{} logged errors in this window: {}", g.on, what.join(", "));
-    Some(cx.flag("comm_errors", severity, Some(g.index), (cx.w.start, cx.w.end), (false, false), Value::Object(ev), summary, "comm"))
+    let (span, clipped) = cx.rose(g, &COMM_COUNTERS.map(|k| k.0));
+    Some(cx.flag("comm_errors", severity, Some(g.index), span, clipped, Value::Object(ev), summary, "comm"))
 }
 
 /// GPU memory at or above 95% of its size for five minutes.

@@ -137,10 +137,14 @@ pub struct GpuData {
     pub series: BTreeMap<&'static str, Series>,
     /// Window totals, by field.
     pub values: BTreeMap<&'static str, Option<f64>>,
+    /// Per-bucket increases of counters, by field (read for flags only).
+    pub spans: BTreeMap<&'static str, Series>,
 }
 
 enum Got {
     Gpu(&'static str, &'static str, Vec<(String, Option<Series>, Option<f64>)>),
+    /// A counter's per-bucket increases, by device (for flags' spans).
+    Span(&'static str, Vec<(String, Option<Series>)>),
     Host(&'static str, &'static str, Option<Series>, Option<f64>),
 }
 
@@ -154,8 +158,20 @@ fn sum_values(a: Option<f64>, b: Option<f64>) -> Option<f64> {
 
 /// Reads one node: every reading in the catalog, its state and its episodes.
 pub fn node(t: &Target, node: &str, w: &Window) -> Result<NodeData, Refusal> {
+    read_node(t, node, w, false)
+}
+
+/// Reads one node as `node` does, and the per-bucket increases of the counters flags judge.
+pub fn node_for_flags(t: &Target, node: &str, w: &Window) -> Result<NodeData, Refusal> {
+    read_node(t, node, w, true)
+}
+
+fn read_node(t: &Target, node: &str, w: &Window, spans: bool) -> Result<NodeData, Refusal> {
     check_k8s_name("node", node)?;
-    let jobs: Vec<Job<'_>> = t.catalog.readings.iter().map(|r| reading_job(t, r, node, w)).collect();
+    let mut jobs: Vec<Job<'_>> = t.catalog.readings.iter().map(|r| reading_job(t, r, node, w)).collect();
+    if spans {
+        jobs.extend(t.catalog.spans.iter().map(|r| span_job(t, r, node, w)));
+    }
     let state_q = format!("max(kube_node_status_condition{{node=\"{}\",condition=\"Ready\",status=\"true\"}})", escape(node));
     // The node's state and episodes are read alongside its readings, not after them.
     let (got, state, found_episodes) = std::thread::scope(|s| {
@@ -217,10 +233,28 @@ fn reading_job<'a>(t: &'a Target, reading: &'a super::catalog::Reading, node: &s
     })
 }
 
+/// A span reading: the same query as a gauge, filed apart from the readings.
+fn span_job<'a>(t: &'a Target, reading: &'a super::catalog::Reading, node: &str, w: &'a Window) -> Job<'a> {
+    let job = reading_job(t, reading, node, w);
+    Box::new(move || {
+        Ok(match job()? {
+            Got::Gpu(_, field, per) => Got::Span(field, per.into_iter().map(|(k, s, _)| (k, s)).collect()),
+            other => other,
+        })
+    })
+}
+
 impl NodeData {
     /// Files one job's answer under its GPUs or the host, noting the family as present.
     fn add(&mut self, g: Got) {
         match g {
+            Got::Span(field, per) => {
+                for (idx, series) in per.into_iter().filter(|(idx, _)| !idx.is_empty()) {
+                    if let Some(s) = series {
+                        self.gpus.entry(idx).or_default().spans.insert(field, s);
+                    }
+                }
+            }
             Got::Gpu(family, field, per) => {
                 for (idx, series, value) in per.into_iter().filter(|(idx, ..)| !idx.is_empty()) {
                     let gpu = self.gpus.entry(idx).or_default();
