@@ -27,9 +27,24 @@ fn iso(t: i64) -> String {
     exa::time::iso8601(t)
 }
 
-/// A DCGM GPU with the labels dcgm-exporter puts on it.
+/// A DCGM GPU of cluster `aurora` with the labels dcgm-exporter puts on it.
 fn dcgm(
     s: &mut Series,
+    node: &str,
+    gpu: &str,
+    temp: &dyn Fn(i64) -> f64,
+    tensor: &dyn Fn(i64) -> f64,
+    fb_used: &dyn Fn(i64) -> f64,
+    power_violation: &dyn Fn(i64) -> f64,
+) {
+    dcgm_in(s, "aurora", node, gpu, temp, tensor, fb_used, power_violation);
+}
+
+/// A DCGM GPU of any cluster.
+#[allow(clippy::too_many_arguments)]
+fn dcgm_in(
+    s: &mut Series,
+    cluster: &str,
     node: &str,
     gpu: &str,
     temp: &dyn Fn(i64) -> f64,
@@ -44,7 +59,7 @@ fn dcgm(
         ("device", "nvidia0"),
         ("modelName", "NVIDIA H100 80GB HBM3"),
         ("Hostname", node),
-        ("cluster", "aurora"),
+        ("cluster", cluster),
     ];
     s.add("DCGM_FI_DEV_GPU_TEMP", &l, |t| Some(temp(t)));
     s.add("DCGM_FI_DEV_MEMORY_TEMP", &l, |_| Some(48.0));
@@ -185,6 +200,32 @@ fn fleet() -> &'static Fleet {
         host(&mut s, "hostname", "mi-n1", "mi", &|_| 0.01);
         // A cluster whose exporter reports temperature only: families go missing.
         s.add("DCGM_FI_DEV_GPU_TEMP", &[("gpu", "0"), ("Hostname", "s1"), ("cluster", "sparse")], |_| Some(55.0));
+        // Another tenant in the same Prometheus, with the same node and pod names, and everything wrong:
+        // hot, idle, full, power-capped, under pressure, not ready, in an episode. No answer of aurora may change.
+        for node in ["n1", "n2", "p1", "u1", "c1", "h1", "m1", "s6", "e1", "s1"] {
+            for gpu in ["0", "1", "2", "3"] {
+                dcgm_in(&mut s, "shadow", node, gpu, &|_| 95.0, &|_| 0.01, &|_| 81_000.0, &|_| 1e9);
+            }
+            host(&mut s, "Hostname", node, "shadow", &|_| 0.9);
+            s.add(
+                "kube_node_status_condition",
+                &[("node", node), ("condition", "Ready"), ("status", "true"), ("cluster", "shadow")],
+                |_| Some(0.0),
+            );
+            s.add(
+                "ALERTS",
+                &[("alertname", "GpuThermalEpisode"), ("alertstate", "firing"), ("Hostname", node), ("cluster", "shadow")],
+                |_| Some(1.0),
+            );
+        }
+        let always = |_: i64| true;
+        pod(&mut s, "shadow", "train-llm-0", "n2", "Job", "train-llm", &always);
+        pod(&mut s, "shadow", "train-llm-9", "p1", "Job", "train-llm", &always);
+        for gpu in ["0", "1"] {
+            let l = [("gpu_id", gpu), ("hostname", "mi-n1"), ("cluster", "shadow")];
+            s.add("amd_gpu_junction_temperature", &l, |_| Some(99.0));
+            s.counter("amd_gpu_ecc_uncorrect_total", &l, |_| 1.0);
+        }
         // Many series, for the query cap.
         for i in 0..120 {
             let n = i.to_string();
