@@ -131,6 +131,31 @@ fn pod(s: &mut Series, cluster: &str, pod: &str, node: &str, owner_kind: &str, o
     });
 }
 
+/// Another tenant in the same Prometheus, with the same node and pod names, and everything wrong:
+/// hot, idle, full, power-capped, under pressure, not ready, in an episode. No answer of aurora may change.
+fn shadow(s: &mut Series) {
+    for node in ["n1", "n2", "p1", "u1", "c1", "h1", "m1", "s6", "e1", "s1"] {
+        for gpu in ["0", "1", "2", "3"] {
+            dcgm_in(s, "shadow", node, gpu, &|_| 95.0, &|_| 0.01, &|_| 81_000.0, &|_| 1e9);
+        }
+        host(s, "Hostname", node, "shadow", &|_| 0.9);
+        s.add("kube_node_status_condition", &[("node", node), ("condition", "Ready"), ("status", "true"), ("cluster", "shadow")], |_| {
+            Some(0.0)
+        });
+        s.add("ALERTS", &[("alertname", "GpuThermalEpisode"), ("alertstate", "firing"), ("Hostname", node), ("cluster", "shadow")], |_| {
+            Some(1.0)
+        });
+    }
+    let always = |_: i64| true;
+    pod(s, "shadow", "train-llm-0", "n2", "Job", "train-llm", &always);
+    pod(s, "shadow", "train-llm-9", "p1", "Job", "train-llm", &always);
+    for gpu in ["0", "1"] {
+        let l = [("gpu_id", gpu), ("hostname", "mi-n1"), ("cluster", "shadow")];
+        s.add("amd_gpu_junction_temperature", &l, |_| Some(99.0));
+        s.counter("amd_gpu_ecc_uncorrect_total", &l, |_| 1.0);
+    }
+}
+
 fn fleet() -> &'static Fleet {
     static FLEET: OnceLock<Fleet> = OnceLock::new();
     FLEET.get_or_init(|| {
@@ -200,32 +225,7 @@ fn fleet() -> &'static Fleet {
         host(&mut s, "hostname", "mi-n1", "mi", &|_| 0.01);
         // A cluster whose exporter reports temperature only: families go missing.
         s.add("DCGM_FI_DEV_GPU_TEMP", &[("gpu", "0"), ("Hostname", "s1"), ("cluster", "sparse")], |_| Some(55.0));
-        // Another tenant in the same Prometheus, with the same node and pod names, and everything wrong:
-        // hot, idle, full, power-capped, under pressure, not ready, in an episode. No answer of aurora may change.
-        for node in ["n1", "n2", "p1", "u1", "c1", "h1", "m1", "s6", "e1", "s1"] {
-            for gpu in ["0", "1", "2", "3"] {
-                dcgm_in(&mut s, "shadow", node, gpu, &|_| 95.0, &|_| 0.01, &|_| 81_000.0, &|_| 1e9);
-            }
-            host(&mut s, "Hostname", node, "shadow", &|_| 0.9);
-            s.add(
-                "kube_node_status_condition",
-                &[("node", node), ("condition", "Ready"), ("status", "true"), ("cluster", "shadow")],
-                |_| Some(0.0),
-            );
-            s.add(
-                "ALERTS",
-                &[("alertname", "GpuThermalEpisode"), ("alertstate", "firing"), ("Hostname", node), ("cluster", "shadow")],
-                |_| Some(1.0),
-            );
-        }
-        let always = |_: i64| true;
-        pod(&mut s, "shadow", "train-llm-0", "n2", "Job", "train-llm", &always);
-        pod(&mut s, "shadow", "train-llm-9", "p1", "Job", "train-llm", &always);
-        for gpu in ["0", "1"] {
-            let l = [("gpu_id", gpu), ("hostname", "mi-n1"), ("cluster", "shadow")];
-            s.add("amd_gpu_junction_temperature", &l, |_| Some(99.0));
-            s.counter("amd_gpu_ecc_uncorrect_total", &l, |_| 1.0);
-        }
+        shadow(&mut s);
         // Many series, for the query cap.
         for i in 0..120 {
             let n = i.to_string();
