@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use crate::error::Error;
 use crate::model::{Aggregates, Device};
+use crate::num::tidy;
 use crate::settings::Settings;
 use crate::sources::gpu::nvidia_smi::NvidiaSmi;
 use crate::sources::gpu::{GpuSource, SampleError};
@@ -23,6 +24,14 @@ pub fn source(settings: &Settings) -> Result<Box<dyn GpuSource>, SampleError> {
     NvidiaSmi::from_path(&settings.path, settings.gpu.timeout.value).map(|s| Box::new(s) as Box<dyn GpuSource>)
 }
 
+/// The aggregates without float noise (sums and means of readings).
+fn tidied(mut a: Aggregates) -> Aggregates {
+    for v in [&mut a.mean_utilization_pct, &mut a.total_memory_used_gib, &mut a.total_power_w, &mut a.max_temperature_c] {
+        *v = v.map(tidy);
+    }
+    a
+}
+
 /// One reading of `source`.
 pub fn run(source: Result<Box<dyn GpuSource>, SampleError>) -> Result<GpuReading, Error> {
     let mut src = source.map_err(|e| Error::Failed(e.to_string()))?;
@@ -33,7 +42,7 @@ pub fn run(source: Result<Box<dyn GpuSource>, SampleError>) -> Result<GpuReading
     Ok(GpuReading {
         source: src.describe(),
         fields: src.fields(),
-        aggregates: Aggregates::of(&devices),
+        aggregates: tidied(Aggregates::of(&devices)),
         devices,
         notes: src.take_notices(),
     })

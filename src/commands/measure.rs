@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::error::Error;
 use crate::model::{Cpu, Domain, Electricity, Estimate, Gpu, Measured, Measurement, NewRecord, Request, Stored};
+use crate::num::tidy;
 use crate::pricing;
 use crate::settings::Settings;
 use crate::sources::child::{own_cpu_s, Ended, Job};
@@ -77,7 +78,7 @@ pub fn run(
         killed_by: ended.and_then(|e| e.signal).map(signals::name),
         interrupted,
         started_at,
-        duration_s,
+        duration_s: tidy(duration_s),
         interval_s: settings.gpu.interval.clone(),
         gpu,
         cpu,
@@ -88,7 +89,7 @@ pub fn run(
         electricity,
         recorded,
         record_error,
-        exa_cpu_s: own_cpu_s(),
+        exa_cpu_s: tidy(own_cpu_s()),
     })
 }
 
@@ -141,9 +142,9 @@ fn wait(job: Option<&Job>, duration: Option<Duration>, start: Instant) -> (Optio
 
 fn cpu_of(e: &Ended) -> Cpu {
     Cpu {
-        hours: (e.user_s + e.system_s) / 3600.0,
-        user_s: e.user_s,
-        system_s: e.system_s,
+        hours: tidy((e.user_s + e.system_s) / 3600.0),
+        user_s: tidy(e.user_s),
+        system_s: tidy(e.system_s),
         source: "user + system time of the command and its children",
     }
 }
@@ -176,9 +177,9 @@ fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, end: f64) -> Gpu {
         samples: o.samples.iter().filter(|s| s.result.is_ok()).count(),
         missed: o.samples.iter().filter(|s| s.result.is_err()).count(),
         gave_up: o.gave_up,
-        mean_power_w: kwh.zip(hours).map(|(k, h)| k * 1000.0 / h),
-        energy_kwh: kwh,
-        device_hours: hours,
+        mean_power_w: kwh.zip(hours).map(|(k, h)| tidy(k * 1000.0 / h)),
+        energy_kwh: kwh.map(tidy),
+        device_hours: hours.map(tidy),
         devices,
     }
 }
@@ -229,7 +230,7 @@ fn electricity(settings: &Settings, gpu: &Gpu) -> Option<Electricity> {
     let price = settings.power_cost_per_kwh.clone()?;
     let kwh = gpu.energy_kwh?;
     Some(Electricity {
-        cost_usd: kwh * price.value,
+        cost_usd: tidy(kwh * price.value),
         price_per_kwh: price,
         kwh,
         note: "measured GPU energy times the price; CPU and RAM energy are not measured",

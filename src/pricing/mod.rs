@@ -159,7 +159,7 @@ pub fn estimate(settings: &Settings, domain: Domain, req: &Request) -> Result<Es
 /// `gpu_tdp_watts`, or its energy per GPU-hour; a provider with neither must read `gpu_kwh`.
 fn measured(p: &dyn Provider, coefs: &mut IndexMap<String, Coef>, kwh: f64, gpu_hours: f64) -> Result<(), Error> {
     let name = &p.meta().name;
-    let slot = [("gpu_tdp_watts", kwh * 1000.0 / gpu_hours), ("energy_coeff_kwh_per_gpu_hour", kwh / gpu_hours)]
+    let slot = [("gpu_tdp_watts", tidy(kwh * 1000.0 / gpu_hours)), ("energy_coeff_kwh_per_gpu_hour", tidy(kwh / gpu_hours))]
         .into_iter()
         .find(|(c, _)| coefs.contains_key(*c));
     match slot {

@@ -38,9 +38,11 @@ impl By {
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Filter {
     pub model: Option<String>,
-    /// Seconds since the epoch, inclusive.
+    /// Seconds since the epoch, inclusive; ISO 8601 in JSON, like every time exa prints.
+    #[serde(serialize_with = "crate::time::serialize_iso_opt")]
     pub since: Option<i64>,
-    /// Seconds since the epoch, exclusive.
+    /// Seconds since the epoch, exclusive; ISO 8601 in JSON.
+    #[serde(serialize_with = "crate::time::serialize_iso_opt")]
     pub until: Option<i64>,
 }
 

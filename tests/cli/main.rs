@@ -15,6 +15,7 @@ mod house;
 mod http;
 mod methodology;
 mod metrics;
+mod newcomer;
 mod prometheus;
 mod providers;
 mod records;

@@ -101,8 +101,8 @@ struct Report {
 #[serde(deny_unknown_fields)]
 struct Filter {
     model: Option<String>,
-    since: Option<i64>,
-    until: Option<i64>,
+    since: Option<String>,
+    until: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -191,6 +191,10 @@ fn providers_records_reports_and_errors_have_exactly_the_documented_fields() {
     assert_eq!((g.gpu_hours, g.cpu_hours, g.kwh, g.co2e_g, g.cost_usd), (1.0, 0.0, Some(0.6), Some(180.0), None));
     assert_eq!((g.co2e_range_g, g.currency.as_str()), (Some([126.0, 234.0]), "USD"));
     assert!(rep.range_method.starts_with("linear") && rep.db == r.db);
+
+    let rep: Report = env.json(&["report", "--since", "2026-11-01", "--until", "2026-11-30T12:00:00Z"]);
+    assert_eq!(rep.filter.since.as_deref(), Some("2026-11-01T00:00:00Z"), "times in JSON are ISO 8601");
+    assert_eq!(rep.filter.until.as_deref(), Some("2026-11-30T12:00:00Z"));
 
     let out = env.run(&["-o", "json", "finops", "carbon", "estimate"]);
     assert_eq!(out.status.code(), Some(2));

@@ -8,6 +8,7 @@
 
 use super::Device;
 pub use crate::model::gpu::{DeviceSummary, Throttled};
+use crate::num::tidy;
 
 /// One attempt to read the GPUs, `t` seconds after the start.
 #[derive(Debug, Clone)]
@@ -60,9 +61,10 @@ fn device(samples: &[Sample], index: u32) -> DeviceSummary {
     DeviceSummary {
         index,
         name: seen.first().map(|d| d.name.clone()).unwrap_or_default(),
-        energy_kwh: has_energy.then(|| joules / J_PER_KWH),
-        covered_s: covered,
-        mean_power_w: has_energy.then(|| joules / covered),
+        // Figures carry no float noise: 15 significant digits, as every figure exa prints.
+        energy_kwh: has_energy.then(|| tidy(joules / J_PER_KWH)),
+        covered_s: tidy(covered),
+        mean_power_w: has_energy.then(|| tidy(joules / covered)),
         p95_power_w: p95,
         peak_power_w: powers.last().copied(),
         peak_temperature_c: seen.iter().filter_map(|d| d.temperature_c).reduce(f64::max),
