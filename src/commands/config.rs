@@ -66,6 +66,8 @@ pub fn show(settings: &Settings) -> Result<Effective, Error> {
 pub struct Written {
     pub path: String,
     pub replaced: bool,
+    /// The directories made beside it for your provider files and plugins.
+    pub directories: Vec<String>,
 }
 
 /// Writes the starter file whole or not at all: a temporary file beside it, then a rename.
@@ -76,5 +78,13 @@ pub fn init(settings: &Settings, force: bool) -> Result<Written, Error> {
         return Err(Error::Refused(format!("{} already exists; pass --force to replace it", path.display())));
     }
     crate::files::write_atomic(path, STARTER.as_bytes()).map_err(|e| Error::Failed(format!("cannot write {}: {e}", path.display())))?;
-    Ok(Written { path: path.display().to_string(), replaced: exists })
+    // The directories the README tells people to copy providers and plugins into.
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut directories = Vec::new();
+    for sub in ["providers/carbon", "providers/cost", "plugins"] {
+        let d = dir.join(sub);
+        std::fs::create_dir_all(&d).map_err(|e| Error::Failed(format!("cannot create {}: {e}", d.display())))?;
+        directories.push(d.display().to_string());
+    }
+    Ok(Written { path: path.display().to_string(), replaced: exists, directories })
 }

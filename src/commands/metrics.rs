@@ -82,6 +82,8 @@ pub struct ClusterRow {
 #[derive(Debug, Clone, Serialize)]
 pub struct ClustersAnswer {
     pub clusters: Vec<ClusterRow>,
+    /// How to add a cluster, when none is configured.
+    pub note: Option<String>,
 }
 
 /// A node's readings: by GPU index the catalog's fields, the host's, and its episodes.
@@ -184,10 +186,11 @@ fn refuse(r: Refusal) -> Error {
 fn cluster<'a>(settings: &'a Settings, name: &'a str) -> Result<Target<'a>, Error> {
     let c: &Cluster = settings.config.clusters.get(name).ok_or_else(|| {
         let known: Vec<&str> = settings.config.clusters.keys().map(String::as_str).collect();
+        let file = settings.config_path.value.display();
         let hint = if known.is_empty() {
-            "no clusters are configured (clusters: in finops.yaml)".to_string()
+            format!("no clusters are configured in {file} (add one under clusters:; `exa config init` writes an example)")
         } else {
-            format!("configured: {}", known.join(", "))
+            format!("configured in {file}: {}", known.join(", "))
         };
         refuse(Refusal::not_found(format!("no cluster named '{name}'; {hint}")))
     })?;
@@ -211,8 +214,14 @@ pub fn clusters(settings: &Settings) -> ClustersAnswer {
             node_label: c.node_label.clone(),
             labels: c.labels.clone(),
         })
-        .collect();
-    ClustersAnswer { clusters }
+        .collect::<Vec<_>>();
+    let note = clusters.is_empty().then(|| {
+        format!(
+            "no clusters are configured: add one under clusters: in {} (`exa config init` writes a commented example)",
+            settings.config_path.value.display()
+        )
+    });
+    ClustersAnswer { clusters, note }
 }
 
 /// The envelope every action answers in.

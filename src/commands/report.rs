@@ -21,7 +21,17 @@ pub fn run(settings: &Settings, model: Option<&str>, by: GroupBy, since: Option<
     let filter = Filter { model: model.map(str::to_string), since, until };
     let path = settings.db_path()?;
     match store::open_read(path)? {
-        Some(ledger) => ledger.report(by, filter),
+        Some(ledger) => {
+            let report = ledger.report(by, filter.clone())?;
+            if let (Some(m), true) = (&filter.model, report.groups.is_empty()) {
+                // A model that differs only in case is almost always the one meant.
+                let all = ledger.report(By::Model, Filter { model: None, ..filter })?;
+                if let Some(g) = all.groups.iter().find(|g| g.key.eq_ignore_ascii_case(m)) {
+                    settings.warn(format!("no records for model '{m}'; did you mean '{}'? (model names are case-sensitive)", g.key));
+                }
+            }
+            Ok(report)
+        }
         // Nothing was ever recorded: report that, without creating a database.
         None => Ok(report::empty(by, filter, path)),
     }

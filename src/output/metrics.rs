@@ -99,7 +99,14 @@ impl Render for ClustersAnswer {
         for c in &self.clusters {
             t.add_row(vec![clean(&c.name), clean(&c.gpu_vendor), clean(&c.gpu_model), clean(&redact(&c.prometheus)), clean(&c.node_label)]);
         }
-        let _ = writeln!(out, "{t}");
+        match &self.note {
+            Some(n) => {
+                let _ = writeln!(out, "{n}");
+            }
+            None => {
+                let _ = writeln!(out, "{t}");
+            }
+        }
     }
 }
 

@@ -195,5 +195,8 @@ impl Render for Effective {
 impl Render for Written {
     fn render(&self, _: Style, out: &mut String) {
         let _ = writeln!(out, "{} {}", if self.replaced { "replaced" } else { "wrote" }, self.path);
+        for d in &self.directories {
+            let _ = writeln!(out, "ready: {d}");
+        }
     }
 }

@@ -86,7 +86,15 @@ pub fn coefficients(
             None if meta.kind == ProviderKind::Plugin => {
                 out.insert(name.clone(), Coef { value: *v, source: Source::Config });
             }
-            None => notes.push(format!("config coefficient '{name}' is not used by {}", meta.name)),
+            None => {
+                let names = meta.coefficients.iter().map(|c| c.name.as_str());
+                let hint = nearest(name, names).map(|n| format!("; did you mean '{n}'?")).unwrap_or_default();
+                let note = format!("config coefficient '{name}' is not used by {}{hint}", meta.name);
+                if !hint.is_empty() {
+                    settings.warn(note.clone());
+                }
+                notes.push(note);
+            }
         }
     }
     let mut seen: Vec<&str> = Vec::new();

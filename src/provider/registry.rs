@@ -210,6 +210,8 @@ fn plugin_programs(ctx: &Context) -> Vec<(String, PathBuf)> {
     let prefix = ctx.domain.plugin_prefix();
     let dirs = ctx.config_dir.map(|d| d.join("plugins")).into_iter().chain(ctx.path.iter().cloned());
     let mut found = Vec::new();
+    // One program reached by two routes (the plugins directory also on PATH) is one plugin.
+    let mut seen = std::collections::HashSet::new();
     for dir in dirs {
         let mut here: Vec<(String, PathBuf)> = std::fs::read_dir(&dir)
             .into_iter()
@@ -222,7 +224,7 @@ fn plugin_programs(ctx: &Context) -> Vec<(String, PathBuf)> {
             })
             .collect();
         here.sort();
-        found.extend(here);
+        found.extend(here.into_iter().filter(|(_, p)| seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))));
     }
     found
 }

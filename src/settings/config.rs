@@ -215,4 +215,17 @@ finops:
     coefficients:
       # gpu_rate: 2.50                   # USD per GPU-hour
       # cpu_rate: 0.05                   # USD per CPU-hour
+
+# Your provider files go in providers/carbon/ and providers/cost/ beside this
+# file, your plugins (exa-carbon-NAME, exa-cost-NAME) in plugins/.
+
+# Clusters whose Prometheus `exa metrics` reads (`exa metrics clusters` lists them):
+# clusters:
+#   aurora-prod:
+#     prometheus: http://prometheus.monitoring:9090
+#     token_env: AURORA_PROM_TOKEN       # the variable holding a bearer token, if needed
+#     gpu_vendor: nvidia                 # or amd
+#     gpu_model: H100
+#     node_label: Hostname               # the label naming the node on GPU series
+#     labels: {cluster: aurora-prod}     # added to every query, so only this cluster is read
 "#;

@@ -271,7 +271,7 @@ fn a_plugin_never_leaves_children_behind() {
     let tag = format!("{}", f64::from(std::process::id()) + 0.25);
     let plugin = env.program(
         "plugins/exa-cost-stray",
-        &format!("#!/bin/sh\nsleep {tag} &\ncase \"$1\" in metadata) echo '{{\"name\":\"stray\",\"methodology\":\"m\",\"outputs\":[\"cost_usd\"]}}';; *) echo '{{\"cost_usd\": 1}}';; esac\n"),
+        &format!("#!/bin/sh\nsleep {tag} &\ncase \"$1\" in metadata) echo '{{\"protocol\":1,\"name\":\"stray\",\"methodology\":\"m\",\"outputs\":[\"cost_usd\"]}}';; *) echo '{{\"cost_usd\": 1}}';; esac\n"),
     );
     let out = env.run(&["finops", "cost", "estimate", "--gpu-hours", "1", "--provider", plugin.to_str().unwrap()]);
     assert!(out.status.code().is_some());

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::common::{fails, stderr, stdout, Env};
+use crate::common::{fails, stdout, Env};
 
 /// Every number in `v`, with its path.
 fn numbers(v: &Value, path: &str, out: &mut Vec<(String, f64)>) {
@@ -47,4 +47,69 @@ fn figures_carry_no_float_noise() {
     }
     no_noise(&env.json(&["report"]));
     no_noise(&env.json(&["gpu"]));
+}
+
+#[test]
+fn config_init_makes_the_directories_and_shows_a_cluster() {
+    let env = Env::new();
+    let out = env.run(&["config", "init"]);
+    assert_eq!(out.status.code(), Some(0));
+    for d in ["providers/carbon", "providers/cost", "plugins"] {
+        assert!(env.config_dir().join(d).is_dir(), "{d}");
+        assert!(stdout(&out).contains(d), "{}", stdout(&out));
+    }
+    let text = std::fs::read_to_string(env.config_file()).unwrap();
+    assert!(text.contains("# clusters:") && text.contains("prometheus: http://"), "{text}");
+    // The example, uncommented, is a working config.
+    let uncommented: String = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("# clusters:") || l.starts_with("#   ") {
+                l.trim_start_matches("# ").trim_start_matches('#').to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    env.config(&uncommented);
+    let v: Value = env.json(&["metrics", "clusters"]);
+    assert_eq!(v["clusters"][0]["name"], "aurora-prod");
+}
+
+#[test]
+fn metrics_without_clusters_says_how_to_add_one() {
+    let env = Env::new();
+    let out = env.run(&["metrics", "clusters"]);
+    assert!(stdout(&out).contains("no clusters are configured: add one under clusters: in"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("finops.yaml"));
+    let out = env.run(&["metrics", "node", "--cluster", "nope", "--node", "n1"]);
+    fails(&out, 1, "finops.yaml");
+}
+
+#[test]
+fn mistyped_names_get_a_suggestion() {
+    let env = Env::new();
+    env.config("finops:\n  carbon:\n    coefficients:\n      grid_intensity_g_per_kw: 250\n");
+    let out = env.run(&["finops", "carbon", "estimate", "--gpu-hours", "1"]);
+    assert!(crate::common::stderr(&out).contains("did you mean 'grid_intensity_g_per_kwh'"), "{}", crate::common::stderr(&out));
+    let env = Env::new();
+    env.json::<Value>(&["finops", "carbon", "record", "JPCP", "--gpu-hours", "1"]);
+    let out = env.run(&["report", "jpcp"]);
+    assert!(crate::common::stderr(&out).contains("did you mean 'JPCP'"), "{}", crate::common::stderr(&out));
+}
+
+#[test]
+fn a_plugin_reached_twice_is_one_plugin() {
+    let env = Env::new();
+    let plugins = env.config_dir().join("plugins");
+    env.program(
+        "config/examlops/plugins/exa-cost-twice",
+        "#!/bin/sh\ncase \"$1\" in metadata) echo '{\"protocol\":1,\"name\":\"twice\",\"methodology\":\"m\",\"outputs\":[\"cost_usd\"]}';; *) echo '{\"cost_usd\": 1}';; esac\n",
+    );
+    let env = env.path_first(&plugins);
+    let v: Value = env.json(&["finops", "cost", "providers"]);
+    let twice: Vec<&Value> = v["providers"].as_array().unwrap().iter().filter(|p| p["name"] == "twice").collect();
+    assert_eq!(twice.len(), 1, "{twice:?}");
+    assert_eq!(twice[0]["status"], "ok", "{}", twice[0]);
 }
