@@ -58,9 +58,14 @@ pub fn run(
     let opts = Options { interval: Duration::from_secs_f64(settings.gpu.interval.value), trace, live: args.live && job.is_none() };
     let (sampler, no_gpu) = match source {
         Ok(s) => (Some(Sampler::start(s, opts, hooks, start)), None),
-        Err(e) => (None, Some(e.to_string())),
+        Err(e) => {
+            hooks.info(&format!("no GPU found ({e}): only CPU time is measured"));
+            (None, Some(e.to_string()))
+        }
     };
-    let (ended, interrupted) = wait(job.as_ref(), args.duration, start);
+    // Watching the node with nothing to read ends at once, never after a silent --duration.
+    let nothing_to_watch = || sampler.as_ref().is_none_or(Sampler::ended);
+    let (ended, interrupted) = wait(job.as_ref(), args.duration, start, &nothing_to_watch);
     let duration_s = start.elapsed().as_secs_f64();
     let gpu = gpu_of(sampler.map(Sampler::finish), no_gpu, duration_s);
     let cpu = ended.as_ref().map(cpu_of);
@@ -117,14 +122,19 @@ fn spawn(command: &[OsString]) -> Result<Option<Job>, Error> {
 }
 
 /// Waits for the job to end (or the duration to pass), passing signals on.
-fn wait(job: Option<&Job>, duration: Option<Duration>, start: Instant) -> (Option<Ended>, Option<String>) {
+fn wait(
+    job: Option<&Job>,
+    duration: Option<Duration>,
+    start: Instant,
+    nothing_to_watch: &dyn Fn() -> bool,
+) -> (Option<Ended>, Option<String>) {
     let mut interrupted = None;
     loop {
         if let Some(j) = job {
             if let Some(done) = j.poll() {
                 return (Some(done), interrupted);
             }
-        } else if duration.is_some_and(|d| start.elapsed() >= d) {
+        } else if duration.is_some_and(|d| start.elapsed() >= d) || nothing_to_watch() {
             return (None, interrupted);
         }
         if let Some((sig, sent_by_a_process)) = signals::take() {

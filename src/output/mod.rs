@@ -118,6 +118,10 @@ impl crate::sources::gpu::sampler::Hooks for StderrHooks {
         diag("warning", message);
     }
 
+    fn info(&self, message: &str) {
+        diag("info", message);
+    }
+
     fn live(&self, line: &str) {
         write_stderr(format!("\r\x1b[2K{}", crate::text::clean(line)).as_bytes());
     }

@@ -149,7 +149,10 @@ fn measure_without_nvidia_smi_still_runs_the_command() {
     assert_eq!(r["gpu"]["status"], "not measured");
     assert!(r["gpu"]["reason"].as_str().unwrap().contains("no nvidia-smi on PATH"));
     assert_eq!(r["gpu"]["energy_kwh"], Value::Null, "never 0 kWh");
-    assert!(stderr(&out).is_empty(), "info, not a warning: {}", stderr(&out));
+    // The spec: one line at info level, not a warning.
+    let said: Vec<&str> = std::str::from_utf8(&out.stderr).unwrap().lines().collect();
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].starts_with("info: no GPU found"), "{said:?}");
 }
 
 #[test]

@@ -113,3 +113,25 @@ fn a_plugin_reached_twice_is_one_plugin() {
     assert_eq!(twice.len(), 1, "{twice:?}");
     assert_eq!(twice[0]["status"], "ok", "{}", twice[0]);
 }
+
+#[test]
+fn measuring_without_a_gpu_says_so_at_once() {
+    let env = Env::new();
+    // A PATH with the system's tools and no nvidia-smi.
+    let started = std::time::Instant::now();
+    let out = env.cmd().env("PATH", "/usr/bin:/bin").args(["-o", "json", "finops", "measure", "--duration", "10m"]).output().unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "never ten silent minutes: {:?}", started.elapsed());
+    let err = crate::common::stderr(&out);
+    assert!(err.contains("no GPU found"), "{err}");
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["gpu"]["status"], "not measured");
+    let out = env
+        .cmd()
+        .env("PATH", "/usr/bin:/bin")
+        .args(["finops", "measure", "--", "sh", "-c", "sleep 0.5; echo job-output >&2"])
+        .output()
+        .unwrap();
+    let err = crate::common::stderr(&out);
+    let (warned, job) = (err.find("no GPU found").unwrap(), err.find("job-output").unwrap());
+    assert!(warned < job, "the warning comes at the start, before the job's own output: {err}");
+}

@@ -31,6 +31,8 @@ pub enum State {
 pub trait Hooks: Send {
     /// A warning, as it happens.
     fn warn(&self, message: &str);
+    /// One line at info level, as it happens (no GPU on the host, say).
+    fn info(&self, _message: &str) {}
     /// A live status line (only called when `live` is set).
     fn live(&self, _line: &str) {}
 }
@@ -73,6 +75,11 @@ impl Sampler {
         Sampler { stop, handle }
     }
 
+    /// True once sampling has ended on its own (no GPU, or it gave up).
+    pub fn ended(&self) -> bool {
+        self.handle.is_finished()
+    }
+
     /// Takes a last sample (unless sampling already ended) and returns everything.
     pub fn finish(self) -> Outcome {
         let _ = self.stop.send(());
@@ -113,6 +120,7 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
                 samples.push(Sample { t, result: Ok(devices) });
             }
             Err(e @ (SampleError::Missing(_) | SampleError::NoDevices)) if state.is_none() => {
+                hooks.info(&format!("no GPU found ({e}): only CPU time is measured"));
                 state = Some(State::NoGpu(e.to_string()));
                 break;
             }
