@@ -430,6 +430,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
             [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
+            [CompletionResult]::new('--wide', '--wide', [CompletionResultType]::ParameterName, 'Every column, however narrow the terminal (a narrow one shows the main ones; JSON has all)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

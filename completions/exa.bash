@@ -1420,7 +1420,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__gpu)
-            opts="-o -h -V --output --json --config --db --strict --help --version"
+            opts="-o -h -V --wide --output --json --config --db --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -380,6 +380,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
             cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --wide 'Every column, however narrow the terminal (a narrow one shows the main ones; JSON has all)'
             cand --json 'Same as `-o json`'
             cand --strict 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
             cand -h 'Print help (see more with ''--help'')'

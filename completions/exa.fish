@@ -154,6 +154,7 @@ json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand gpu" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand gpu" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand gpu" -l wide -d 'Every column, however narrow the terminal (a narrow one shows the main ones; JSON has all)'
 complete -c exa -n "__fish_exa_using_subcommand gpu" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand gpu" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand gpu" -s h -l help -d 'Print help (see more with \'--help\')'

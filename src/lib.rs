@@ -154,7 +154,11 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
         },
         Command::Metrics(m) => metrics(m, s),
         Command::Report(r) => show(commands::report::run(s, r.model.as_deref(), r.by, r.since.as_deref(), r.until.as_deref())?, s),
-        Command::Gpu => show(commands::gpu::run(commands::gpu::source(s))?, s),
+        Command::Gpu { wide } => {
+            let mut reading = commands::gpu::run(commands::gpu::source(s))?;
+            reading.wide = *wide;
+            show(reading, s)
+        }
         Command::Finops(Finops::Measure(m)) => measure(m, s),
         Command::Config(ConfigCmd::Path) => show(commands::config::path(s), s),
         Command::Config(ConfigCmd::Show) => show(commands::config::show(s)?, s),

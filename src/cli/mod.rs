@@ -59,8 +59,12 @@ pub enum Command {
     ///
     /// The nvidia-smi used is the first on PATH. A value a device cannot
     /// report ([N/A]) is blank in the table and null in JSON, never 0.
-    #[command(after_help = "Examples:\n  exa gpu\n  exa -o json gpu | jq '.devices[].power_w'")]
-    Gpu,
+    #[command(after_help = "Examples:\n  exa gpu\n  exa gpu --wide\n  exa -o json gpu | jq '.devices[].power_w'")]
+    Gpu {
+        /// Every column, however narrow the terminal (a narrow one shows the main ones; JSON has all).
+        #[arg(long)]
+        wide: bool,
+    },
     /// Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD.
     ///
     /// A model (or a store) with no carbon records shows "not measured"

@@ -17,6 +17,9 @@ pub struct GpuReading {
     pub devices: Vec<Device>,
     pub aggregates: Aggregates,
     pub notes: Vec<String>,
+    /// Draw every column whatever the terminal's width (table only).
+    #[serde(skip)]
+    pub wide: bool,
 }
 
 /// The GPU source the settings choose, with their deadline: the same for `exa gpu` and `measure`.
@@ -45,5 +48,6 @@ pub fn run(source: Result<Box<dyn GpuSource>, SampleError>) -> Result<GpuReading
         aggregates: tidied(Aggregates::of(&devices)),
         devices,
         notes: src.take_notices(),
+        wide: false,
     })
 }

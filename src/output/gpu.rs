@@ -21,47 +21,17 @@ fn of(a: Option<f64>, b: Option<f64>, digits: usize) -> String {
 
 impl Render for GpuReading {
     fn render(&self, style: Style, out: &mut String) {
-        let mut t = style.table(&[
-            "GPU",
-            "Name",
-            "Util %",
-            "Mem %",
-            "Mem used / total MiB",
-            "Temp °C",
-            "Power / limit W",
-            "SM MHz",
-            "Mem MHz",
-            "Fan %",
-            "P",
-            "Throttle",
-            "ECC c/u",
-        ]);
-        for d in &self.devices {
-            let throttle: Vec<&str> = [(d.throttle_thermal, "thermal"), (d.throttle_power, "power"), (d.throttle_hw_slowdown, "hw")]
-                .iter()
-                .filter(|(f, _)| *f == Some(true))
-                .map(|(_, n)| *n)
-                .collect();
-            let ecc = match (d.ecc_corrected, d.ecc_uncorrected) {
-                (None, None) => String::new(),
-                (c, u) => format!("{}/{}", c.map_or("?".into(), |v| v.to_string()), u.map_or("?".into(), |v| v.to_string())),
-            };
-            t.add_row(vec![
-                Cell::new(d.index),
-                Cell::new(&d.name),
-                Cell::new(opt(d.utilization_pct, 0)),
-                Cell::new(opt(d.memory_utilization_pct, 0)),
-                Cell::new(of(d.memory_used_mib, d.memory_total_mib, 0)),
-                Cell::new(opt(d.temperature_c, 0)),
-                Cell::new(of(d.power_w, d.power_limit_w, 1)),
-                Cell::new(opt(d.clock_sm_mhz, 0)),
-                Cell::new(opt(d.clock_memory_mhz, 0)),
-                Cell::new(opt(d.fan_pct, 0)),
-                Cell::new(d.pstate.map(|p| format!("P{p}")).unwrap_or_default()),
-                Cell::new(throttle.join(",")),
-                Cell::new(ecc),
-            ]);
-        }
+        // A narrow terminal gets the main columns; `--wide` and JSON have them all.
+        let t = if self.wide {
+            // Every column at its full width: the terminal may wrap the lines, but never a cell.
+            let mut t = self.wide_table(style);
+            t.set_content_arrangement(comfy_table::ContentArrangement::Disabled);
+            t
+        } else if style.narrower_than(150) {
+            self.narrow_table(style)
+        } else {
+            self.wide_table(style)
+        };
         let _ = writeln!(out, "{t}");
         let a = &self.aggregates;
         let _ = writeln!(
@@ -182,5 +152,76 @@ fn priced(m: &Measurement, out: &mut String) {
             }
             (None, None) => {}
         }
+    }
+}
+
+impl GpuReading {
+    fn wide_table(&self, style: Style) -> comfy_table::Table {
+        let mut t = style.table(&[
+            "GPU",
+            "Name",
+            "Util %",
+            "Mem %",
+            "Mem used / total MiB",
+            "Temp °C",
+            "Power / limit W",
+            "SM MHz",
+            "Mem MHz",
+            "Fan %",
+            "P",
+            "Throttle",
+            "ECC c/u",
+        ]);
+        for d in &self.devices {
+            let throttle: Vec<&str> = [(d.throttle_thermal, "thermal"), (d.throttle_power, "power"), (d.throttle_hw_slowdown, "hw")]
+                .iter()
+                .filter(|(f, _)| *f == Some(true))
+                .map(|(_, n)| *n)
+                .collect();
+            let ecc = match (d.ecc_corrected, d.ecc_uncorrected) {
+                (None, None) => String::new(),
+                (c, u) => format!("{}/{}", c.map_or("?".into(), |v| v.to_string()), u.map_or("?".into(), |v| v.to_string())),
+            };
+            t.add_row(vec![
+                Cell::new(d.index),
+                Cell::new(&d.name),
+                Cell::new(opt(d.utilization_pct, 0)),
+                Cell::new(opt(d.memory_utilization_pct, 0)),
+                Cell::new(of(d.memory_used_mib, d.memory_total_mib, 0)),
+                Cell::new(opt(d.temperature_c, 0)),
+                Cell::new(of(d.power_w, d.power_limit_w, 1)),
+                Cell::new(opt(d.clock_sm_mhz, 0)),
+                Cell::new(opt(d.clock_memory_mhz, 0)),
+                Cell::new(opt(d.fan_pct, 0)),
+                Cell::new(d.pstate.map(|p| format!("P{p}")).unwrap_or_default()),
+                Cell::new(throttle.join(",")),
+                Cell::new(ecc),
+            ]);
+        }
+        Style::whole_numbers(&mut t, &[1]);
+        t
+    }
+
+    fn narrow_table(&self, style: Style) -> comfy_table::Table {
+        let mut t = style.table(&["GPU", "Name", "Util %", "Mem GiB", "°C", "Power W", "Throttle"]);
+        let gib = |v: Option<f64>| v.map(|m| m / 1024.0);
+        for d in &self.devices {
+            let throttle: Vec<&str> = [(d.throttle_thermal, "thermal"), (d.throttle_power, "power"), (d.throttle_hw_slowdown, "hw")]
+                .iter()
+                .filter(|(f, _)| *f == Some(true))
+                .map(|(_, n)| *n)
+                .collect();
+            t.add_row(vec![
+                Cell::new(d.index),
+                Cell::new(&d.name),
+                Cell::new(opt(d.utilization_pct, 0)),
+                Cell::new(of(gib(d.memory_used_mib), gib(d.memory_total_mib), 1)),
+                Cell::new(opt(d.temperature_c, 0)),
+                Cell::new(of(d.power_w, d.power_limit_w, 0)),
+                Cell::new(throttle.join(",")),
+            ]);
+        }
+        Style::whole_numbers(&mut t, &[1]);
+        t
     }
 }

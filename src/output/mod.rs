@@ -21,20 +21,28 @@ use crate::cli::Format;
 #[derive(Debug, Clone, Copy)]
 pub struct Style {
     pub color: bool,
+    /// The terminal's columns, when stdout is a terminal that says (0 counts as 80).
+    pub width: Option<u16>,
 }
 
 impl Style {
     /// Colour only on a terminal, and never with `NO_COLOR` set.
     pub fn detect() -> Style {
-        Style { color: io::stdout().is_terminal() && !crate::settings::no_color() }
+        let tty = io::stdout().is_terminal();
+        Style { color: tty && !crate::settings::no_color(), width: if tty { Some(terminal_width().unwrap_or(80)) } else { None } }
+    }
+
+    /// True when the terminal is narrower than `columns`.
+    pub fn narrower_than(&self, columns: u16) -> bool {
+        self.width.is_some_and(|w| w < columns)
     }
 
     pub fn table(&self, header: &[&str]) -> Table {
         let mut t = Table::new();
         t.load_preset(UTF8_FULL_CONDENSED).apply_modifier(UTF8_ROUND_CORNERS).set_content_arrangement(ContentArrangement::Dynamic);
-        // A terminal that reports no width (0 columns, a pipe pretending) gets 80, not a one-character table.
-        if t.width().is_some_and(|w| w < 20) {
-            t.set_width(80);
+        // The terminal's width (a terminal that reports 0 columns gets 80, not a one-character table).
+        if let Some(w) = self.width {
+            t.set_width(if w < 20 { 80 } else { w });
         }
         if self.color {
             t.enforce_styling();
@@ -44,6 +52,15 @@ impl Style {
             t.set_header(header.iter().map(Cell::new));
         }
         t
+    }
+
+    /// Keeps every column but `wrap` at its content's width, so a number is never split across lines.
+    pub fn whole_numbers(t: &mut Table, wrap: &[usize]) {
+        for (i, c) in t.column_iter_mut().enumerate() {
+            if !wrap.contains(&i) {
+                c.set_constraint(comfy_table::ColumnConstraint::ContentWidth);
+            }
+        }
     }
 
     pub fn status(&self, status: &str) -> Cell {
@@ -57,6 +74,14 @@ impl Style {
             _ => c.fg(Color::Yellow),
         }
     }
+}
+
+/// The columns of the terminal on stdout; `None` when it does not say.
+fn terminal_width() -> Option<u16> {
+    // SAFETY: TIOCGWINSZ fills the winsize struct, which is valid for the call.
+    let mut ws: libc::winsize = unsafe { std::mem::zeroed() };
+    let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut ws) } == 0;
+    (ok && ws.ws_col > 0).then_some(ws.ws_col)
 }
 
 /// A report people read as text.

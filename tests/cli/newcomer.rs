@@ -135,3 +135,34 @@ fn measuring_without_a_gpu_says_so_at_once() {
     let (warned, job) = (err.find("no GPU found").unwrap(), err.find("job-output").unwrap());
     assert!(warned < job, "the warning comes at the start, before the job's own output: {err}");
 }
+
+#[test]
+fn tables_fit_an_80_column_terminal_without_breaking_numbers() {
+    let env = Env::new();
+    let bin = env.dir.path().join("fakebin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    std::os::unix::fs::symlink(fixtures.join("fake-nvidia-smi"), bin.join("nvidia-smi")).unwrap();
+    let capture = fixtures.join("gpu/nvsmi-query-gpu-csv__linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01__load.csv");
+    let env = env.env("FAKE_SMI_CAPTURE", capture.to_str().unwrap()).env("FAKE_SMI_DEVICES", "8").env("NO_COLOR", "1").path_first(&bin);
+    let exa = env!("CARGO_BIN_EXE_exa");
+    let at_80 = |args: &str| {
+        let out = env.cmd_for("script").args(["-qec", &format!("stty cols 80; {exa} {args}"), "/dev/null"]).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).replace('\r', "")
+    };
+    env.json::<Value>(&["finops", "carbon", "record", "a-model-with-a-rather-long-name", "--gpu-hours", "12345.678", "--cpu-hours", "32"]);
+    for args in
+        ["gpu", "finops carbon providers", "finops carbon estimate --gpu-hours 12 --cpu-hours 32", "finops cost providers", "report"]
+    {
+        let text = at_80(args);
+        let table_lines: Vec<&str> = text.lines().filter(|l| l.starts_with(['│', '╭', '╰', '╞'])).collect();
+        assert!(!table_lines.is_empty(), "{args}: no table in {text}");
+        for l in &table_lines {
+            assert!(l.chars().count() <= 80, "{args}: a table line of {} columns:\n{text}", l.chars().count());
+        }
+    }
+    let gpu = at_80("gpu");
+    assert!(gpu.contains("632 / 700") && gpu.contains("19.4 / 79.6"), "numbers whole on one line:\n{gpu}");
+    let wide = at_80("gpu --wide");
+    assert!(wide.contains("SM MHz") && wide.contains("ECC c/u"), "--wide keeps every column:\n{wide}");
+}
