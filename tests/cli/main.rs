@@ -5,6 +5,7 @@ mod contract;
 
 mod codegen;
 mod config;
+mod docs;
 mod estimate;
 mod formula_python;
 mod fuzz;
