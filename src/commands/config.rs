@@ -78,7 +78,7 @@ pub fn init(settings: &Settings, force: bool) -> Result<Written, Error> {
         return Err(Error::Refused(format!("{} already exists; pass --force to replace it", path.display())));
     }
     crate::files::write_atomic(path, STARTER.as_bytes()).map_err(|e| Error::Failed(format!("cannot write {}: {e}", path.display())))?;
-    // The directories the README tells people to copy providers and plugins into.
+    // The directories docs/methodology.md tells people to copy providers and plugins into.
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut directories = Vec::new();
     for sub in ["providers/carbon", "providers/cost", "plugins"] {

@@ -58,7 +58,7 @@ pub struct GridInfo {
     pub detail: Option<String>,
 }
 
-/// The answer of an estimate: the JSON contract documented in the README.
+/// The answer of an estimate: the JSON contract documented in docs/json.md.
 #[derive(Debug, Clone, Serialize)]
 pub struct Estimate {
     /// carbon or cost.

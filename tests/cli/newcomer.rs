@@ -1,5 +1,5 @@
 //! What a newcomer meets first: figures without float noise, times as ISO
-//! text, a config init that makes the directories the README names, and
+//! text, a config init that makes the directories the docs name, and
 //! answers that say how to go on.
 
 use serde_json::Value;
