@@ -77,12 +77,16 @@ pub enum Command {
     #[command(subcommand)]
     Metrics(MetricsCmd),
     /// Print shell completions for exa.
+    #[command(
+        after_help = "Examples:\n  exa completions bash > ~/.local/share/bash-completion/completions/exa\n  exa completions zsh > ~/.zfunc/_exa"
+    )]
     Completions {
         /// The shell to complete for.
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
     /// Print exa's man page (roff), or a subcommand's.
+    #[command(after_help = "Examples:\n  exa man | man -l -\n  exa man finops carbon estimate | man -l -")]
     Man {
         /// A subcommand path, e.g. `finops carbon estimate`.
         command: Vec<String>,
@@ -158,6 +162,9 @@ pub struct Measure {
 #[derive(Debug, Subcommand)]
 pub enum Carbon {
     /// List the carbon providers, each with its kind, uncertainty and status.
+    #[command(
+        after_help = "Examples:\n  exa finops carbon providers\n  exa -o json finops carbon providers | jq -r '.providers[] | select(.status == \"ok\") | .name'"
+    )]
     Providers,
     /// Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours.
     ///
@@ -169,6 +176,9 @@ pub enum Carbon {
     )]
     Estimate(CarbonEstimate),
     /// Show a carbon provider: formulas, coefficients with defaults, metadata.
+    #[command(
+        after_help = "Examples:\n  exa finops carbon show codecarbon-like\n  exa -o json finops carbon show grid-live | jq .formulas"
+    )]
     Show(Show),
     /// Estimate as `estimate` does and store the result as a record of MODEL.
     #[command(
@@ -232,6 +242,7 @@ pub enum GroupBy {
 #[derive(Debug, Subcommand)]
 pub enum Cost {
     /// List the cost providers (rate cards), each with its kind and status.
+    #[command(after_help = "Examples:\n  exa finops cost providers\n  exa -o json finops cost providers | jq -r .default")]
     Providers,
     /// Estimate the cost (USD) of GPU and CPU hours.
     ///
@@ -242,9 +253,14 @@ pub enum Cost {
     )]
     Estimate(CostEstimate),
     /// Show a cost provider: formulas, coefficients with defaults, metadata.
+    #[command(
+        after_help = "Examples:\n  exa finops cost show tiered-example\n  exa -o json finops cost show flat-rate | jq .coefficients"
+    )]
     Show(Show),
     /// Estimate as `estimate` does and store the result as a record of MODEL.
-    #[command(after_help = "Examples:\n  exa finops cost record JPCP --gpu-hours 12 --cpu-hours 32")]
+    #[command(
+        after_help = "Examples:\n  exa finops cost record JPCP --gpu-hours 12 --cpu-hours 32\n  exa finops cost record JPCP --gpu-hours 150 --provider tiered-example --run-id 3f2a9c"
+    )]
     Record(CostRecord),
 }
 
@@ -360,10 +376,13 @@ impl Hours {
 #[derive(Debug, Subcommand)]
 pub enum ConfigCmd {
     /// Print where the config file is, and whether it exists.
+    #[command(after_help = "Examples:\n  exa config path\n  $EDITOR \"$(exa -o json config path | jq -r .path)\"")]
     Path,
     /// Print the settings in effect, each with where it came from.
+    #[command(after_help = "Examples:\n  exa config show\n  exa -o json config show | jq .carbon.coefficients")]
     Show,
     /// Write a commented starting config file.
+    #[command(after_help = "Examples:\n  exa config init\n  exa config init --force")]
     Init {
         /// Replace an existing file.
         #[arg(long)]
@@ -374,9 +393,12 @@ pub enum ConfigCmd {
 #[derive(Debug, Subcommand)]
 pub enum MetricsCmd {
     /// The clusters configured (clusters: in finops.yaml), with vendor and model.
+    #[command(after_help = "Examples:\n  exa metrics clusters\n  exa -o json metrics clusters | jq -r '.clusters[].name'")]
     Clusters,
     /// Every reading of one node's GPUs and host over the window.
-    #[command(after_help = "Example:\n  exa metrics node --cluster aurora-prod --node aurora-prod-n2 --range 6h")]
+    #[command(
+        after_help = "Examples:\n  exa metrics node --cluster aurora-prod --node aurora-prod-n2 --range 6h\n  exa -o json metrics node --cluster aurora-prod --node aurora-prod-n2 --detail summary | jq .gpus"
+    )]
     Node {
         /// The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them).
         #[arg(long)]
@@ -391,7 +413,9 @@ pub enum MetricsCmd {
         detail: Option<String>,
     },
     /// Where a workload ran over the window, and each node's readings.
-    #[command(after_help = "Example:\n  exa metrics workload --cluster aurora-prod --kind Job --name train-llm")]
+    #[command(
+        after_help = "Examples:\n  exa metrics workload --cluster aurora-prod --kind Job --name train-llm\n  exa metrics workload --cluster aurora-prod --kind Deployment --namespace serving --name llm-api --range 24h"
+    )]
     Workload {
         /// The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them).
         #[arg(long)]
@@ -428,7 +452,9 @@ pub enum MetricsCmd {
         window: WindowOpts,
     },
     /// One PromQL expression of your own (at most 4000 characters), over the window or at its end.
-    #[command(after_help = "Example:\n  exa metrics query --cluster aurora-prod 'avg by (instance) (DCGM_FI_DEV_POWER_USAGE)'")]
+    #[command(
+        after_help = "Examples:\n  exa metrics query --cluster aurora-prod 'avg by (instance) (DCGM_FI_DEV_POWER_USAGE)'\n  exa metrics query --cluster aurora-prod --instant 'count(DCGM_FI_DEV_GPU_TEMP)'"
+    )]
     Query {
         /// The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them).
         #[arg(long)]

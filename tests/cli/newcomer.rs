@@ -166,3 +166,30 @@ fn tables_fit_an_80_column_terminal_without_breaking_numbers() {
     let wide = at_80("gpu --wide");
     assert!(wide.contains("SM MHz") && wide.contains("ECC c/u"), "--wide keeps every column:\n{wide}");
 }
+
+#[test]
+fn every_subcommand_has_examples_and_every_flag_a_description() {
+    use clap::CommandFactory;
+    fn walk(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {
+        let name = format!("{path} {}", cmd.get_name()).trim().to_string();
+        if cmd.has_subcommands() {
+            for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+                walk(sub, &name, missing);
+            }
+            return;
+        }
+        let examples = cmd.get_after_help().map(|h| h.to_string()).unwrap_or_default();
+        let count = examples.lines().filter(|l| l.trim_start().starts_with("exa ") || l.contains("$(exa")).count();
+        if !examples.starts_with("Examples:") || count < 2 {
+            missing.push(format!("{name}: {count} example(s)"));
+        }
+        for a in cmd.get_arguments().filter(|a| !a.is_global_set() && a.get_id() != "help") {
+            if a.get_help().is_none() {
+                missing.push(format!("{name}: --{} has no description", a.get_id()));
+            }
+        }
+    }
+    let mut missing = Vec::new();
+    walk(&exa::cli::Cli::command(), "", &mut missing);
+    assert!(missing.is_empty(), "help that does not answer:\n{}", missing.join("\n"));
+}
