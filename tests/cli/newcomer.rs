@@ -178,7 +178,7 @@ fn every_subcommand_has_examples_and_every_flag_a_description() {
             }
             return;
         }
-        let examples = cmd.get_after_help().map(|h| h.to_string()).unwrap_or_default();
+        let examples = cmd.get_after_help().map(ToString::to_string).unwrap_or_default();
         let count = examples.lines().filter(|l| l.trim_start().starts_with("exa ") || l.contains("$(exa")).count();
         if !examples.starts_with("Examples:") || count < 2 {
             missing.push(format!("{name}: {count} example(s)"));
