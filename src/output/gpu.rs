@@ -173,11 +173,6 @@ impl GpuReading {
             "ECC c/u",
         ]);
         for d in &self.devices {
-            let throttle: Vec<&str> = [(d.throttle_thermal, "thermal"), (d.throttle_power, "power"), (d.throttle_hw_slowdown, "hw")]
-                .iter()
-                .filter(|(f, _)| *f == Some(true))
-                .map(|(_, n)| *n)
-                .collect();
             let ecc = match (d.ecc_corrected, d.ecc_uncorrected) {
                 (None, None) => String::new(),
                 (c, u) => format!("{}/{}", c.map_or("?".into(), |v| v.to_string()), u.map_or("?".into(), |v| v.to_string())),
@@ -194,7 +189,7 @@ impl GpuReading {
                 Cell::new(opt(d.clock_memory_mhz, 0)),
                 Cell::new(opt(d.fan_pct, 0)),
                 Cell::new(d.pstate.map(|p| format!("P{p}")).unwrap_or_default()),
-                Cell::new(throttle.join(",")),
+                Cell::new(throttled(d)),
                 Cell::new(ecc),
             ]);
         }
@@ -206,11 +201,6 @@ impl GpuReading {
         let mut t = style.table(&["GPU", "Name", "Util %", "Mem GiB", "°C", "Power W", "Throttle"]);
         let gib = |v: Option<f64>| v.map(|m| m / 1024.0);
         for d in &self.devices {
-            let throttle: Vec<&str> = [(d.throttle_thermal, "thermal"), (d.throttle_power, "power"), (d.throttle_hw_slowdown, "hw")]
-                .iter()
-                .filter(|(f, _)| *f == Some(true))
-                .map(|(_, n)| *n)
-                .collect();
             t.add_row(vec![
                 Cell::new(d.index),
                 Cell::new(&d.name),
@@ -218,10 +208,20 @@ impl GpuReading {
                 Cell::new(of(gib(d.memory_used_mib), gib(d.memory_total_mib), 1)),
                 Cell::new(opt(d.temperature_c, 0)),
                 Cell::new(of(d.power_w, d.power_limit_w, 0)),
-                Cell::new(throttle.join(",")),
+                Cell::new(throttled(d)),
             ]);
         }
         Style::whole_numbers(&mut t, &[1]);
         t
     }
+}
+
+/// The causes a device reports it is throttled for, comma-separated.
+fn throttled(d: &crate::model::Device) -> String {
+    [(d.throttle_thermal, "thermal"), (d.throttle_power, "power"), (d.throttle_hw_slowdown, "hw")]
+        .iter()
+        .filter(|(f, _)| *f == Some(true))
+        .map(|(_, n)| *n)
+        .collect::<Vec<_>>()
+        .join(",")
 }

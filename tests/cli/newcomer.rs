@@ -30,15 +30,19 @@ fn no_noise(v: &Value) {
     assert!(noisy.is_empty(), "float noise: {noisy:?}");
 }
 
-#[test]
-fn figures_carry_no_float_noise() {
-    let env = Env::new();
+/// `env` with the fake nvidia-smi replaying a real H100 capture first on PATH.
+fn with_h100(env: Env) -> Env {
     let bin = env.dir.path().join("fakebin");
     std::fs::create_dir_all(&bin).unwrap();
     let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     std::os::unix::fs::symlink(fixtures.join("fake-nvidia-smi"), bin.join("nvidia-smi")).unwrap();
     let capture = fixtures.join("gpu/nvsmi-query-gpu-csv__linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01__load.csv");
-    let env = env.env("FAKE_SMI_CAPTURE", capture.to_str().unwrap()).env("FAKE_SMI_POWER", "300").path_first(&bin);
+    env.env("FAKE_SMI_CAPTURE", capture.to_str().unwrap()).path_first(&bin)
+}
+
+#[test]
+fn figures_carry_no_float_noise() {
+    let env = with_h100(Env::new()).env("FAKE_SMI_POWER", "300");
     let out = env.run(&["-o", "json", "finops", "measure", "--interval", "0.1", "--power-cost-per-kwh", "0.3", "--", "sleep", "0.4"]);
     let r: Value = serde_json::from_slice(&out.stderr).unwrap();
     no_noise(&r);
@@ -138,13 +142,7 @@ fn measuring_without_a_gpu_says_so_at_once() {
 
 #[test]
 fn tables_fit_an_80_column_terminal_without_breaking_numbers() {
-    let env = Env::new();
-    let bin = env.dir.path().join("fakebin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    std::os::unix::fs::symlink(fixtures.join("fake-nvidia-smi"), bin.join("nvidia-smi")).unwrap();
-    let capture = fixtures.join("gpu/nvsmi-query-gpu-csv__linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01__load.csv");
-    let env = env.env("FAKE_SMI_CAPTURE", capture.to_str().unwrap()).env("FAKE_SMI_DEVICES", "8").env("NO_COLOR", "1").path_first(&bin);
+    let env = with_h100(Env::new()).env("FAKE_SMI_DEVICES", "8").env("NO_COLOR", "1");
     let exa = env!("CARGO_BIN_EXE_exa");
     let at_80 = |args: &str| {
         let out = env.cmd_for("script").args(["-qec", &format!("stty cols 80; {exa} {args}"), "/dev/null"]).output().unwrap();
