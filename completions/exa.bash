@@ -326,7 +326,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__completions)
-            opts="-o -h -V --output --json --config --db --strict --help --version bash elvish fish powershell zsh"
+            opts="-o -h -V --output --json --config --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -341,10 +341,6 @@ _exa() {
                     return 0
                     ;;
                 --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -356,7 +352,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__config)
-            opts="-o -h -V --output --json --config --db --strict --help --version path show init help"
+            opts="-o -h -V --output --json --config --help --version path show init help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -371,10 +367,6 @@ _exa() {
                     return 0
                     ;;
                 --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -456,7 +448,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__config__subcmd__init)
-            opts="-o -h -V --force --output --json --config --db --strict --help --version"
+            opts="-o -h -V --force --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -471,10 +463,6 @@ _exa() {
                     return 0
                     ;;
                 --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -486,7 +474,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__config__subcmd__path)
-            opts="-o -h -V --output --json --config --db --strict --help --version"
+            opts="-o -h -V --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -501,10 +489,6 @@ _exa() {
                     return 0
                     ;;
                 --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -516,7 +500,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__config__subcmd__show)
-            opts="-o -h -V --output --json --config --db --strict --help --version"
+            opts="-o -h -V --strict --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -534,10 +518,6 @@ _exa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -546,7 +526,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops)
-            opts="-o -h -V --output --json --config --db --strict --help --version carbon cost measure help"
+            opts="-o -h -V --output --json --config --help --version carbon cost measure help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -564,10 +544,6 @@ _exa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -576,7 +552,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon)
-            opts="-o -h -V --output --json --config --db --strict --help --version providers estimate show record help"
+            opts="-o -h -V --output --json --config --help --version providers estimate show record help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -594,10 +570,6 @@ _exa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -606,7 +578,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__estimate)
-            opts="-o -h -V --gpu-hours --cpu-hours --provider --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --output --json --config --db --strict --help --version"
+            opts="-o -h -V --gpu-hours --cpu-hours --provider --strict --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -657,10 +629,6 @@ _exa() {
                     return 0
                     ;;
                 --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -756,7 +724,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__providers)
-            opts="-o -h -V --output --json --config --db --strict --help --version"
+            opts="-o -h -V --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -774,10 +742,6 @@ _exa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -786,13 +750,17 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__record)
-            opts="-o -h -V --run-id --gpu-hours --cpu-hours --provider --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --output --json --config --db --strict --help --version"
+            opts="-o -h -V --run-id --db --gpu-hours --cpu-hours --provider --strict --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --run-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -844,10 +812,6 @@ _exa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -856,7 +820,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__show)
-            opts="-o -h -V --output --json --config --db --strict --help --version"
+            opts="-o -h -V --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -874,10 +838,6 @@ _exa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -886,7 +846,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__cost)
-            opts="-o -h -V --output --json --config --db --strict --help --version providers estimate show record help"
+            opts="-o -h -V --output --json --config --help --version providers estimate show record help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -904,10 +864,6 @@ _exa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -916,7 +872,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__cost__subcmd__estimate)
-            opts="-o -h -V --gpu-hours --cpu-hours --provider --set --gpu-rate --cpu-rate --output --json --config --db --strict --help --version"
+            opts="-o -h -V --gpu-hours --cpu-hours --provider --strict --set --gpu-rate --cpu-rate --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -955,10 +911,6 @@ _exa() {
                     return 0
                     ;;
                 --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1054,7 +1006,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__cost__subcmd__providers)
-            opts="-o -h -V --output --json --config --db --strict --help --version"
+            opts="-o -h -V --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1072,10 +1024,6 @@ _exa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1084,13 +1032,17 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__cost__subcmd__record)
-            opts="-o -h -V --run-id --gpu-hours --cpu-hours --provider --set --gpu-rate --cpu-rate --output --json --config --db --strict --help --version"
+            opts="-o -h -V --run-id --db --gpu-hours --cpu-hours --provider --strict --set --gpu-rate --cpu-rate --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --run-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1130,10 +1082,6 @@ _exa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1142,7 +1090,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__cost__subcmd__show)
-            opts="-o -h -V --output --json --config --db --strict --help --version"
+            opts="-o -h -V --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1157,10 +1105,6 @@ _exa() {
                     return 0
                     ;;
                 --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1354,12 +1298,16 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__measure)
-            opts="-o -h -V --interval --duration --trace --report --power-cost-per-kwh --carbon-provider --cost-provider --record --run-id --output --json --config --db --strict --help --version"
+            opts="-o -h -V --db --strict --interval --duration --trace --report --power-cost-per-kwh --carbon-provider --cost-provider --record --run-id --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --interval)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1408,10 +1356,6 @@ _exa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1420,7 +1364,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__gpu)
-            opts="-o -h -V --wide --output --json --config --db --strict --help --version"
+            opts="-o -h -V --wide --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1435,10 +1379,6 @@ _exa() {
                     return 0
                     ;;
                 --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1842,7 +1782,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__man)
-            opts="-o -h -V --output --json --config --db --strict --help --version"
+            opts="-o -h -V --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1857,10 +1797,6 @@ _exa() {
                     return 0
                     ;;
                 --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1872,7 +1808,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__metrics)
-            opts="-o -h -V --output --json --config --db --strict --help --version clusters node workload flags query help"
+            opts="-o -h -V --output --json --config --help --version clusters node workload flags query help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1890,10 +1826,6 @@ _exa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1902,7 +1834,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__metrics__subcmd__clusters)
-            opts="-o -h -V --output --json --config --db --strict --help --version"
+            opts="-o -h -V --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1920,10 +1852,6 @@ _exa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1932,7 +1860,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__metrics__subcmd__flags)
-            opts="-o -h -V --cluster --node --kind --name --namespace --range --start --end --points --output --json --config --db --strict --help --version"
+            opts="-o -h -V --cluster --node --kind --name --namespace --range --start --end --points --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1983,10 +1911,6 @@ _exa() {
                     return 0
                     ;;
                 --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2096,7 +2020,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__metrics__subcmd__node)
-            opts="-o -h -V --cluster --node --range --start --end --points --detail --output --json --config --db --strict --help --version"
+            opts="-o -h -V --cluster --node --range --start --end --points --detail --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2142,10 +2066,6 @@ _exa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2154,7 +2074,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__metrics__subcmd__query)
-            opts="-o -h -V --cluster --instant --range --start --end --points --output --json --config --db --strict --help --version"
+            opts="-o -h -V --cluster --instant --range --start --end --points --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2192,10 +2112,6 @@ _exa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2204,7 +2120,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__metrics__subcmd__workload)
-            opts="-o -h -V --cluster --kind --name --namespace --range --start --end --points --detail --output --json --config --db --strict --help --version"
+            opts="-o -h -V --cluster --kind --name --namespace --range --start --end --points --detail --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2258,10 +2174,6 @@ _exa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --db)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2270,12 +2182,16 @@ _exa() {
             return 0
             ;;
         exa__subcmd__report)
-            opts="-o -h -V --by --since --until --output --json --config --db --strict --help --version"
+            opts="-o -h -V --db --by --since --until --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --by)
                     COMPREPLY=($(compgen -W "model run provider day" -- "${cur}"))
                     return 0
@@ -2297,10 +2213,6 @@ _exa() {
                     return 0
                     ;;
                 --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

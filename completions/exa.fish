@@ -28,9 +28,9 @@ complete -c exa -n "__fish_exa_needs_command" -s o -l output -d 'Output format: 
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_needs_command" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_needs_command" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_needs_command" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]. Also after the commands that keep records (record, measure, report)' -r -F
 complete -c exa -n "__fish_exa_needs_command" -l json -d 'Same as `-o json`'
-complete -c exa -n "__fish_exa_needs_command" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_needs_command" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]. Also after the commands that choose a provider (estimate, record, measure, config show)'
 complete -c exa -n "__fish_exa_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_needs_command" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_needs_command" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'
@@ -45,9 +45,7 @@ complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subc
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -l json -d 'Same as `-o json`'
-complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand finops; and not __fish_seen_subcommand_from carbon cost measure help" -f -a "carbon" -d 'Energy and carbon: kWh and gCO2e'
@@ -58,9 +56,7 @@ complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcomma
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -l json -d 'Same as `-o json`'
-complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -f -a "providers" -d 'List the carbon providers, each with its kind, uncertainty and status'
@@ -72,9 +68,7 @@ complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcomma
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -l json -d 'Same as `-o json`'
-complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "providers" -d 'List the cost providers (rate cards), each with its kind and status'
@@ -82,6 +76,7 @@ complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "show" -d 'Show a cost provider: formulas, coefficients with defaults, metadata'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "record" -d 'Estimate as `estimate` does and store the result as a record of MODEL'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l interval -d 'Seconds between GPU readings [default: 5; env: EXAMLOPS_GPU_INTERVAL]' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l duration -d 'Without a command, measure the node this long (90s, 10m, 1.5h); Ctrl-C ends it early' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l trace -d 'Write every sample to FILE as JSON lines, for plotting and re-analysis' -r -F
@@ -95,9 +90,8 @@ complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcomma
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from help" -f -a "carbon" -d 'Energy and carbon: kWh and gCO2e'
@@ -108,9 +102,7 @@ complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subc
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -l json -d 'Same as `-o json`'
-complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand config; and not __fish_seen_subcommand_from path show init help" -f -a "path" -d 'Print where the config file is, and whether it exists'
@@ -121,28 +113,23 @@ complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcomma
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from path" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from path" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from path" -l json -d 'Same as `-o json`'
-complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from path" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from path" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from path" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from show" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from show" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from show" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from show" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from show" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -l force -d 'Replace an existing file'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -l json -d 'Same as `-o json`'
-complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from init" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "path" -d 'Print where the config file is, and whether it exists'
@@ -153,12 +140,11 @@ complete -c exa -n "__fish_exa_using_subcommand gpu" -s o -l output -d 'Output f
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand gpu" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand gpu" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand gpu" -l wide -d 'Every column, however narrow the terminal (a narrow one shows the main ones; JSON has all)'
 complete -c exa -n "__fish_exa_using_subcommand gpu" -l json -d 'Same as `-o json`'
-complete -c exa -n "__fish_exa_using_subcommand gpu" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand gpu" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand gpu" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand report" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand report" -l by -d 'Group by model, run, provider or day (UTC)' -r -f -a "model\t''
 run\t''
 provider\t''
@@ -169,18 +155,14 @@ complete -c exa -n "__fish_exa_using_subcommand report" -s o -l output -d 'Outpu
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand report" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand report" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand report" -l json -d 'Same as `-o json`'
-complete -c exa -n "__fish_exa_using_subcommand report" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand report" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand report" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -l json -d 'Same as `-o json`'
-complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -f -a "clusters" -d 'The clusters configured (clusters: in finops.yaml), with vendor and model'
@@ -193,9 +175,7 @@ complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcomm
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from clusters" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from clusters" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from clusters" -l json -d 'Same as `-o json`'
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from clusters" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from clusters" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from clusters" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l cluster -d 'The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them)' -r
@@ -209,9 +189,7 @@ complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcomm
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l json -d 'Same as `-o json`'
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from node" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l cluster -d 'The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them)' -r
@@ -227,9 +205,7 @@ complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcomm
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l json -d 'Same as `-o json`'
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from workload" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l cluster -d 'The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them)' -r
@@ -245,9 +221,7 @@ complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcomm
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l json -d 'Same as `-o json`'
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l cluster -d 'The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them)' -r
@@ -259,10 +233,8 @@ complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcomm
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l instant -d 'One value per series at the window\'s end, instead of a series over it'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l json -d 'Same as `-o json`'
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "clusters" -d 'The clusters configured (clusters: in finops.yaml), with vendor and model'
@@ -275,18 +247,14 @@ complete -c exa -n "__fish_exa_using_subcommand completions" -s o -l output -d '
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand completions" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand completions" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand completions" -l json -d 'Same as `-o json`'
-complete -c exa -n "__fish_exa_using_subcommand completions" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand man" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand man" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand man" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand man" -l json -d 'Same as `-o json`'
-complete -c exa -n "__fish_exa_using_subcommand man" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand man" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report metrics completions man help" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'

@@ -161,7 +161,7 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
         }
         Command::Finops(Finops::Measure(m)) => measure(m, s),
         Command::Config(ConfigCmd::Path) => show(commands::config::path(s), s),
-        Command::Config(ConfigCmd::Show) => show(commands::config::show(s)?, s),
+        Command::Config(ConfigCmd::Show(_)) => show(commands::config::show(s)?, s),
         Command::Config(ConfigCmd::Init { force }) => show(commands::config::init(s, *force)?, s),
         Command::Completions { shell } => show(Text { text: String::from_utf8_lossy(&codegen::completion(*shell)).into_owned() }, s),
         Command::Man { command } => {

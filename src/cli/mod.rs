@@ -33,11 +33,13 @@ pub struct Cli {
     pub config: Option<PathBuf>,
 
     /// The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB].
-    #[arg(long, global = true, value_name = "FILE")]
+    /// Also after the commands that keep records (record, measure, report).
+    #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
 
     /// Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1].
-    #[arg(long, global = true)]
+    /// Also after the commands that choose a provider (estimate, record, measure, config show).
+    #[arg(long)]
     pub strict: bool,
 
     #[command(subcommand)]
@@ -118,6 +120,12 @@ pub enum Finops {
 
 #[derive(Debug, Args)]
 pub struct Measure {
+    #[command(flatten)]
+    pub db: DbOpt,
+
+    #[command(flatten)]
+    pub strict: StrictOpt,
+
     /// Seconds between GPU readings [default: 5; env: EXAMLOPS_GPU_INTERVAL].
     #[arg(long, value_name = "SECONDS", value_parser = amount, allow_negative_numbers = true)]
     pub interval: Option<f64>,
@@ -195,6 +203,25 @@ pub struct Recording {
     /// The run this record belongs to (an MLflow run id, a job id); records of one run count as one run.
     #[arg(long, value_name = "ID")]
     pub run_id: Option<String>,
+
+    #[command(flatten)]
+    pub db: DbOpt,
+}
+
+/// `--db`, on the commands that keep records.
+#[derive(Debug, Clone, Default, Args)]
+pub struct DbOpt {
+    /// The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB].
+    #[arg(long = "db", value_name = "FILE")]
+    pub db: Option<PathBuf>,
+}
+
+/// `--strict`, on the commands that choose a provider.
+#[derive(Debug, Clone, Default, Args)]
+pub struct StrictOpt {
+    /// Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1].
+    #[arg(long = "strict")]
+    pub strict: bool,
 }
 
 #[derive(Debug, Args)]
@@ -217,6 +244,9 @@ pub struct CostRecord {
 pub struct ReportArgs {
     /// Only this model.
     pub model: Option<String>,
+
+    #[command(flatten)]
+    pub db: DbOpt,
 
     /// Group by model, run, provider or day (UTC).
     #[arg(long, value_enum, default_value_t = GroupBy::Model)]
@@ -284,6 +314,9 @@ pub struct Hours {
     /// The provider: a name from `providers`, or a path to a provider file or plugin.
     #[arg(long, value_name = "NAME")]
     pub provider: Option<String>,
+
+    #[command(flatten)]
+    pub strict: StrictOpt,
 
     /// Set any coefficient of the provider, e.g. --set ram_gb=64 (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE", value_parser = assignment, allow_negative_numbers = true)]
@@ -380,7 +413,7 @@ pub enum ConfigCmd {
     Path,
     /// Print the settings in effect, each with where it came from.
     #[command(after_help = "Examples:\n  exa config show\n  exa -o json config show | jq .carbon.coefficients")]
-    Show,
+    Show(StrictOpt),
     /// Write a commented starting config file.
     #[command(after_help = "Examples:\n  exa config init\n  exa config init --force")]
     Init {
@@ -496,4 +529,32 @@ pub struct WindowOpts {
     /// Points per series, at most 96 [default: 48].
     #[arg(long)]
     pub points: Option<u32>,
+}
+
+impl Cli {
+    /// `--db`, given before the command or after one that keeps records.
+    pub fn db(&self) -> Option<&PathBuf> {
+        let after = match &self.command {
+            Command::Finops(Finops::Carbon(Carbon::Record(r))) => r.record.db.db.as_ref(),
+            Command::Finops(Finops::Cost(Cost::Record(r))) => r.record.db.db.as_ref(),
+            Command::Finops(Finops::Measure(m)) => m.db.db.as_ref(),
+            Command::Report(r) => r.db.db.as_ref(),
+            _ => None,
+        };
+        after.or(self.db.as_ref())
+    }
+
+    /// `--strict`, given before the command or after one that chooses a provider.
+    pub fn strict(&self) -> bool {
+        self.strict
+            || match &self.command {
+                Command::Finops(Finops::Carbon(Carbon::Estimate(e))) => e.hours.strict.strict,
+                Command::Finops(Finops::Carbon(Carbon::Record(r))) => r.estimate.hours.strict.strict,
+                Command::Finops(Finops::Cost(Cost::Estimate(e))) => e.hours.strict.strict,
+                Command::Finops(Finops::Cost(Cost::Record(r))) => r.estimate.hours.strict.strict,
+                Command::Finops(Finops::Measure(m)) => m.strict.strict,
+                Command::Config(ConfigCmd::Show(s)) => s.strict,
+                _ => false,
+            }
+    }
 }

@@ -106,7 +106,7 @@ impl Settings {
     /// (for `config path`, `config init`, `completions` and `man`, which must work when it is broken).
     pub fn from_cli(cli: &Cli, read_config: bool) -> Result<Settings, Error> {
         let format = if cli.json { Format::Json } else { cli.output };
-        let strict = strict(cli.strict)?;
+        let strict = strict(cli.strict())?;
         let config_path = config_path(cli.config.as_ref())?;
         let loaded = if read_config {
             if config_path.source != Source::Default && !config_path.value.exists() {
@@ -120,7 +120,7 @@ impl Settings {
         } else {
             config::Loaded { exists: config_path.value.exists(), ..config::Loaded::default() }
         };
-        let db = match (&cli.db, env("EXAMLOPS_DB")) {
+        let db = match (cli.db(), env("EXAMLOPS_DB")) {
             (Some(p), _) => Some(Sourced::new(p.clone(), Source::Flag)),
             (None, Some(p)) => Some(Sourced::new(PathBuf::from(p), Source::Env("EXAMLOPS_DB"))),
             (None, None) => paths::default_db().map(|p| Sourced::new(p, Source::Default)),

@@ -251,15 +251,17 @@ fn a_large_prometheus_answer_takes_a_small_multiple_of_its_size() {
     let srv = Server::start(Answer::Body(200, "application/json", body));
     let env = Env::new();
     env.config(&format!("clusters:\n  c1:\n    prometheus: {}\n    gpu_vendor: nvidia\n    gpu_model: H100\n", srv.url("")));
-    // This child's own peak memory, from wait4: other tests' children do not count.
-    #[allow(clippy::zombie_processes)] // reaped by the wait4 below, which also gives its rusage
-    let child = env.cmd().args(["-o", "json", "metrics", "query", "--cluster", "c1", "up"]).stdout(Stdio::null()).spawn().unwrap();
-    let (mut status, pid) = (0, child.id() as libc::pid_t);
-    // SAFETY: wait4 writes into the two locals, which are valid for the call.
-    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut ru) }, pid);
-    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "exa failed");
-    let rss_mib = ru.ru_maxrss as f64 / 1024.0;
+    // exa's own peak memory, as a small Python parent sees it: a child forked from this big test
+    // process would carry the test's resident pages into its maximum, and so would any child of it.
+    let probe = "import resource, subprocess, sys\n\
+                 r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n\
+                 print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)";
+    let exa = env!("CARGO_BIN_EXE_exa");
+    let out = env.cmd_for("python3").args(["-c", probe, exa, "-o", "json", "metrics", "query", "--cluster", "c1", "up"]).output().unwrap();
+    let said = stdout(&out);
+    let (code, kib) = said.trim().split_once(' ').unwrap_or_else(|| panic!("{said} {}", stderr(&out)));
+    assert_eq!(code, "0", "exa failed: {}", stderr(&out));
+    let rss_mib = kib.parse::<f64>().unwrap() / 1024.0;
     eprintln!("{rss_mib:.0} MiB of memory for a {mib:.1} MiB answer");
     assert!(rss_mib < 6.0 * mib + 48.0, "{rss_mib:.0} MiB of memory for a {mib:.1} MiB answer");
 }

@@ -191,3 +191,21 @@ fn every_subcommand_has_examples_and_every_flag_a_description() {
     walk(&exa::cli::Cli::command(), "", &mut missing);
     assert!(missing.is_empty(), "help that does not answer:\n{}", missing.join("\n"));
 }
+
+#[test]
+fn flags_that_do_nothing_for_a_command_stay_out_of_its_help() {
+    let env = Env::new();
+    let help = |args: &[&str]| stdout(&env.run(&[args, &["--help"]].concat()));
+    for args in [&["gpu"][..], &["metrics", "node"], &["finops", "carbon", "providers"], &["finops", "carbon", "estimate"]] {
+        assert!(!help(args).contains("--db"), "{args:?} keeps no records");
+    }
+    for args in [&["gpu"][..], &["report"], &["metrics", "flags"]] {
+        assert!(!help(args).contains("--strict"), "{args:?} chooses no provider");
+    }
+    assert!(help(&["report"]).contains("--db") && help(&["finops", "measure"]).contains("--strict"));
+    // Given before the command, as before, they still work.
+    let db = env.dir.path().join("r.db");
+    env.json::<Value>(&["--db", db.to_str().unwrap(), "finops", "carbon", "record", "M", "--gpu-hours", "1"]);
+    let r: Value = env.json(&["report", "--db", db.to_str().unwrap()]);
+    assert_eq!(r["totals"]["records"]["carbon"], 1);
+}
