@@ -56,16 +56,26 @@ pub fn run(
     let start = Instant::now();
     let job = spawn(&args.command)?;
     let opts = Options { interval: Duration::from_secs_f64(settings.gpu.interval.value), trace, live: args.live && job.is_none() };
-    let (sampler, no_gpu) = match source {
-        Ok(s) => (Some(Sampler::start(s, opts, hooks, start)), None),
+    let (sampler, no_gpu, hooks) = match source {
+        Ok(s) => (Some(Sampler::start(s, opts, hooks, start)), None, None),
         Err(e) => {
             hooks.info(&format!("no GPU found ({e}): only CPU time is measured"));
-            (None, Some(e.to_string()))
+            (None, Some(e.to_string()), Some(hooks))
         }
     };
     // Watching the node with nothing to read ends at once, never after a silent --duration.
     let nothing_to_watch = || sampler.as_ref().is_none_or(Sampler::ended);
-    let (ended, interrupted) = wait(job.as_ref(), args.duration, start, &nothing_to_watch);
+    // With no GPU to read, a terminal still sees the run go: elapsed time and CPU-hours so far.
+    let live_line = hooks.filter(|_| args.live && job.is_some());
+    let tick = |elapsed: f64, cpu_s: f64| {
+        if let Some(h) = &live_line {
+            h.live(&format!("{elapsed:>7.1} s  {:.6} CPU-hours so far (no GPU to read)", cpu_s / 3600.0));
+        }
+    };
+    let (ended, interrupted) = wait(job.as_ref(), args.duration, start, &nothing_to_watch, &tick);
+    if let Some(h) = &live_line {
+        h.live("");
+    }
     let duration_s = start.elapsed().as_secs_f64();
     let gpu = gpu_of(sampler.map(Sampler::finish), no_gpu, duration_s);
     let cpu = ended.as_ref().map(cpu_of);
@@ -127,9 +137,15 @@ fn wait(
     duration: Option<Duration>,
     start: Instant,
     nothing_to_watch: &dyn Fn() -> bool,
+    tick: &dyn Fn(f64, f64),
 ) -> (Option<Ended>, Option<String>) {
     let mut interrupted = None;
+    let mut next_tick = Duration::ZERO;
     loop {
+        if let Some(j) = job.filter(|_| start.elapsed() >= next_tick) {
+            tick(start.elapsed().as_secs_f64(), j.cpu_s_so_far());
+            next_tick += Duration::from_secs(1);
+        }
         if let Some(j) = job {
             if let Some(done) = j.poll() {
                 return (Some(done), interrupted);

@@ -162,6 +162,24 @@ impl Job {
         Some(Ended { code, signal, user_s: seconds(ru.ru_utime), system_s: seconds(ru.ru_stime) })
     }
 
+    /// CPU seconds (user + system) the job and the children it has reaped have used so far,
+    /// from `/proc`; 0 where it cannot be read.
+    pub fn cpu_s_so_far(&self) -> f64 {
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{}/stat", self.pid)) else { return 0.0 };
+        // Fields after the command name (which may hold spaces) start at field 3.
+        let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else { return 0.0 };
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        // utime, stime, cutime, cstime are fields 14 to 17, that is 11 to 14 after the name.
+        let ticks: f64 = (11..=14).filter_map(|i| f.get(i)?.parse::<f64>().ok()).sum();
+        // SAFETY: sysconf has no preconditions.
+        let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+        if hz > 0 {
+            ticks / hz as f64
+        } else {
+            0.0
+        }
+    }
+
     /// Passes a signal on to the job.
     pub fn signal(&self, sig: i32) {
         // SAFETY: kill(2) on the job's pid touches no memory.

@@ -209,3 +209,20 @@ fn flags_that_do_nothing_for_a_command_stay_out_of_its_help() {
     let r: Value = env.json(&["report", "--db", db.to_str().unwrap()]);
     assert_eq!(r["totals"]["records"]["carbon"], 1);
 }
+
+#[test]
+fn without_a_gpu_a_terminal_sees_elapsed_time_and_cpu_hours() {
+    let env = Env::new();
+    let exa = env!("CARGO_BIN_EXE_exa");
+    let burn = "import time\nt=time.time()\nwhile time.time()-t<1.5: pass";
+    let script = format!("PATH=/usr/bin:/bin {exa} finops measure -- python3 -c '{burn}'");
+    let out = env.cmd_for("script").args(["-qec", &script, "/dev/null"]).output().unwrap();
+    let text = stdout(&out);
+    let ticks: Vec<f64> = text
+        .split('\r')
+        .filter_map(|l| l.trim_start_matches("\u{1b}[2K").split(" CPU-hours so far").next().filter(|_| l.contains("CPU-hours so far")))
+        .filter_map(|l| l.split_whitespace().last()?.parse().ok())
+        .collect();
+    assert!(ticks.len() >= 2, "a live line each second: {text:?}");
+    assert!(ticks.last().unwrap() > &0.0, "CPU-hours grow while the job burns CPU: {ticks:?}");
+}
