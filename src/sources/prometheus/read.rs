@@ -158,20 +158,8 @@ fn sum_values(a: Option<f64>, b: Option<f64>) -> Option<f64> {
 
 /// Reads one node: every reading in the catalog, its state and its episodes.
 pub fn node(t: &Target, node: &str, w: &Window) -> Result<NodeData, Refusal> {
-    read_node(t, node, w, false)
-}
-
-/// Reads one node as `node` does, and the per-bucket increases of the counters flags judge.
-pub fn node_for_flags(t: &Target, node: &str, w: &Window) -> Result<NodeData, Refusal> {
-    read_node(t, node, w, true)
-}
-
-fn read_node(t: &Target, node: &str, w: &Window, spans: bool) -> Result<NodeData, Refusal> {
     check_k8s_name("node", node)?;
-    let mut jobs: Vec<Job<'_>> = t.catalog.readings.iter().map(|r| reading_job(t, r, node, w)).collect();
-    if spans {
-        jobs.extend(t.catalog.spans.iter().map(|r| span_job(t, r, node, w)));
-    }
+    let jobs: Vec<Job<'_>> = t.catalog.readings.iter().map(|r| reading_job(t, r, node, w)).collect();
     let state_q = format!("max(kube_node_status_condition{{node=\"{}\",condition=\"Ready\",status=\"true\"}})", escape(node));
     // The node's state and episodes are read alongside its readings, not after them.
     let (got, state, found_episodes) = std::thread::scope(|s| {
@@ -190,6 +178,20 @@ fn read_node(t: &Target, node: &str, w: &Window, spans: bool) -> Result<NodeData
     data.episodes = found_episodes?;
     if !t.cluster.episodes.is_empty() {
         data.present.insert("health_episodes");
+    }
+    Ok(data)
+}
+
+/// Reads one node as `node` does, then the per-bucket increases of just the
+/// counters that rose over the window, for the spans of counter-based flags
+/// (a node whose counters did not rise costs no extra query).
+pub fn node_for_flags(t: &Target, node: &str, w: &Window) -> Result<NodeData, Refusal> {
+    let mut data = self::node(t, node, w)?;
+    let rose: BTreeSet<&'static str> =
+        data.gpus.values().flat_map(|g| g.values.iter().filter(|(_, v)| v.is_some_and(|x| x > 0.0)).map(|(k, _)| *k)).collect();
+    let jobs: Vec<Job<'_>> = t.catalog.spans.iter().filter(|r| rose.contains(r.field)).map(|r| span_job(t, r, node, w)).collect();
+    for g in run_all(jobs)? {
+        data.add(g);
     }
     Ok(data)
 }
