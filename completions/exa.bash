@@ -750,7 +750,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__record)
-            opts="-o -h -V --run-id --db --gpu-hours --cpu-hours --provider --strict --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --output --json --config --help --version"
+            opts="-o -h -V --run-id --part --db --gpu-hours --cpu-hours --provider --strict --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1032,7 +1032,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__cost__subcmd__record)
-            opts="-o -h -V --run-id --db --gpu-hours --cpu-hours --provider --strict --set --gpu-rate --cpu-rate --output --json --config --help --version"
+            opts="-o -h -V --run-id --part --db --gpu-hours --cpu-hours --provider --strict --set --gpu-rate --cpu-rate --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1298,7 +1298,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__measure)
-            opts="-o -h -V --db --strict --interval --duration --trace --report --power-cost-per-kwh --carbon-provider --cost-provider --record --run-id --output --json --config --help --version"
+            opts="-o -h -V --db --strict --interval --duration --trace --report --power-cost-per-kwh --carbon-provider --cost-provider --record --run-id --part --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

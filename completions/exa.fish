@@ -91,6 +91,7 @@ json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l part -d 'The measured run is one part of the run\'s work (a node of a multi-node job), summed with its other parts'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -s V -l version -d 'Print version'

@@ -140,7 +140,7 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
             Carbon::Estimate(a) => show(commands::estimate::run(s, Domain::Carbon, &a.request())?, s),
             Carbon::Record(r) => {
                 let req = r.estimate.request();
-                Ok(recorded(commands::record::run(s, Domain::Carbon, &r.record.model, r.record.run_id.as_deref(), &req)?, s))
+                Ok(recorded(commands::record::run(s, Domain::Carbon, &r.record.model, r.record.run_id.as_deref(), r.record.part, &req)?, s))
             }
         },
         Command::Finops(Finops::Cost(c)) => match c {
@@ -149,7 +149,7 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
             Cost::Estimate(a) => show(commands::estimate::run(s, Domain::Cost, &a.request())?, s),
             Cost::Record(r) => {
                 let req = r.estimate.request();
-                Ok(recorded(commands::record::run(s, Domain::Cost, &r.record.model, r.record.run_id.as_deref(), &req)?, s))
+                Ok(recorded(commands::record::run(s, Domain::Cost, &r.record.model, r.record.run_id.as_deref(), r.record.part, &req)?, s))
             }
         },
         Command::Metrics(m) => metrics(m, s),
@@ -181,6 +181,7 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         cost_provider: m.cost_provider.clone(),
         live: std::io::IsTerminal::is_terminal(&std::io::stderr()),
         record: m.record.clone().map(|model| (model, m.run_id.clone())),
+        part: m.part,
     };
     let report = commands::measure::run(s, args, commands::gpu::source(s), Box::new(output::StderrHooks))?;
     let code = ExitCode::from(report.exit_status());

@@ -162,6 +162,10 @@ pub struct Measure {
     #[arg(long, value_name = "ID", requires = "record")]
     pub run_id: Option<String>,
 
+    /// The measured run is one part of the run's work (a node of a multi-node job), summed with its other parts.
+    #[arg(long, requires = "run_id")]
+    pub part: bool,
+
     /// The command to run and measure, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<std::ffi::OsString>,
@@ -203,6 +207,11 @@ pub struct Recording {
     /// The run this record belongs to (an MLflow run id, a job id); records of one run count as one run.
     #[arg(long, value_name = "ID")]
     pub run_id: Option<String>,
+
+    /// This record is one part of the run's work (a stage, a node), summed with the run's other
+    /// parts; without it, a second record of the same kind for a run is the same work, counted once.
+    #[arg(long, requires = "run_id")]
+    pub part: bool,
 
     #[command(flatten)]
     pub db: DbOpt,

@@ -40,6 +40,8 @@ pub struct Args {
     pub live: bool,
     /// Store the run's carbon and cost as records of this model, with this run id.
     pub record: Option<(String, Option<String>)>,
+    /// The records are one part of the run's work.
+    pub part: bool,
 }
 
 /// Measures the run: every step below, in order.
@@ -85,7 +87,10 @@ pub fn run(
     let measured = Measured { duration_s, device_count: gpu.devices.len(), gpu_kwh: gpu.energy_kwh };
     let (recorded, record_error) = match &args.record {
         None => (None, None),
-        Some((model, run_id)) => record(settings, model, run_id.as_ref(), [&carbon, &cost], carbon_error.as_deref(), measured),
+        Some((model, run_id)) => {
+            let records = Records { model, run_id: run_id.as_ref(), part: args.part };
+            record(settings, &records, [&carbon, &cost], carbon_error.as_deref(), measured)
+        }
     };
     Ok(Measurement {
         command: (!args.command.is_empty()).then(|| args.command.iter().map(|a| a.to_string_lossy().into_owned()).collect()),
@@ -264,10 +269,16 @@ fn electricity(settings: &Settings, gpu: &Gpu) -> Option<Electricity> {
 }
 
 /// Stores the run's estimates; a failure is a warning and a field of the report, never lost silently.
+/// Where the run's records go: model, run id, and whether they are one part of the run.
+struct Records<'a> {
+    model: &'a str,
+    run_id: Option<&'a String>,
+    part: bool,
+}
+
 fn record(
     settings: &Settings,
-    model: &str,
-    run_id: Option<&String>,
+    to: &Records,
     estimates: [&Option<Estimate>; 2],
     carbon_error: Option<&str>,
     measured: Measured,
@@ -276,24 +287,25 @@ fn record(
         .into_iter()
         .flatten()
         .map(|e| NewRecord {
-            model: model.to_string(),
-            run_id: run_id.cloned(),
+            model: to.model.to_string(),
+            run_id: to.run_id.cloned(),
             recorded_at: now_unix(),
             host: hostname(),
             estimate: e.clone(),
             measured: Some(measured.clone()),
+            part: to.part,
         })
         .collect();
     if records.is_empty() {
         let why = carbon_error.map_or_else(|| "no estimate to record".to_string(), str::to_string);
-        settings.warn(format!("nothing recorded for {model}: {why}"));
+        settings.warn(format!("nothing recorded for {}: {why}", to.model));
         return (None, Some(why));
     }
     let stored = settings.db_path().and_then(store::open).and_then(|mut st| st.insert(&records).map(|ids| (ids, st.location().0)));
     match stored {
-        Ok((ids, db)) => (Some(Stored { model: model.to_string(), run_id: run_id.cloned(), ids, db }), None),
+        Ok((ids, db)) => (Some(Stored { model: to.model.to_string(), run_id: to.run_id.cloned(), ids, db }), None),
         Err(e) => {
-            settings.warn(format!("nothing recorded for {model}: {e}"));
+            settings.warn(format!("nothing recorded for {}: {e}", to.model));
             (None, Some(e.to_string()))
         }
     }

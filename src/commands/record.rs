@@ -21,7 +21,7 @@ pub struct Recorded {
 }
 
 /// Refusals come before anything is written: the estimate must succeed first.
-pub fn run(settings: &Settings, domain: Domain, model: &str, run_id: Option<&str>, req: &Request) -> Result<Recorded, Error> {
+pub fn run(settings: &Settings, domain: Domain, model: &str, run_id: Option<&str>, part: bool, req: &Request) -> Result<Recorded, Error> {
     check_record_name("model", model)?;
     if let Some(r) = run_id {
         check_record_name("run id", r)?;
@@ -38,6 +38,7 @@ pub fn run(settings: &Settings, domain: Domain, model: &str, run_id: Option<&str
         host: host.clone(),
         estimate,
         measured: None,
+        part,
     };
     let id = store.insert(std::slice::from_ref(&record))?[0];
     Ok(Recorded {

@@ -29,4 +29,6 @@ pub struct NewRecord {
     pub estimate: Estimate,
     /// What was measured, for a measured run.
     pub measured: Option<Measured>,
+    /// One part of its run's work (summed with the other parts), not a repeat of it.
+    pub part: bool,
 }

@@ -48,7 +48,8 @@ impl Render for Recorded {
 fn row(g: &Group) -> Vec<Cell> {
     vec![
         Cell::new(&g.key),
-        Cell::new(g.runs).set_alignment(CellAlignment::Right),
+        Cell::new(if g.runs_measured > 0 { format!("{} ({} measured)", g.runs, g.runs_measured) } else { g.runs.to_string() })
+            .set_alignment(CellAlignment::Right),
         Cell::new(num(g.gpu_hours, 2)).set_alignment(CellAlignment::Right),
         Cell::new(num(g.cpu_hours, 2)).set_alignment(CellAlignment::Right),
         Cell::new(g.kwh.map_or("not measured".into(), |k| num(k, 3))).set_alignment(CellAlignment::Right),
@@ -86,6 +87,9 @@ impl Render for Report {
         }
         let _ = writeln!(out, "{t}");
         let _ = writeln!(out, "ranges add linearly: a methodology's error is systematic, the same for every run");
+        for n in &self.notes {
+            let _ = writeln!(out, "note: {n}");
+        }
     }
 
     fn csv(&self) -> Option<String> {

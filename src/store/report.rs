@@ -6,7 +6,7 @@
 //! the same for every run it prices, so the errors do not cancel. One
 //! record with an unknown uncertainty makes its group's band unknown.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use rusqlite::types::Value as Sql;
 use serde::Serialize;
@@ -57,7 +57,14 @@ pub struct Group {
     pub key: String,
     /// Distinct runs: records sharing a run id are one run; a record without one is its own.
     pub runs: u64,
+    /// Runs counted from a measurement.
+    pub runs_measured: u64,
+    /// Runs counted from estimates alone.
+    pub runs_estimated: u64,
+    /// The records counted: per run and domain, a measurement over an estimate, every part, or one of repeats.
     pub records: Counts,
+    /// Records of the group's runs that were not counted (superseded by a measurement, or repeats).
+    pub records_not_counted: u64,
     /// Hours of work, each run counted once however many records it has.
     pub gpu_hours: f64,
     pub cpu_hours: f64,
@@ -77,6 +84,8 @@ pub struct Report {
     /// Over every record matched; `kwh`, `co2e_g` and `cost_usd` are null when nothing was recorded.
     pub totals: Group,
     pub range_method: &'static str,
+    /// Runs with records that were not counted, and which were.
+    pub notes: Vec<String>,
 }
 
 pub const RANGE_METHOD: &str =
@@ -101,7 +110,7 @@ fn clause(f: &Filter) -> (String, Vec<Sql>) {
     (sql, args)
 }
 
-/// Sums for one group, in one pass over its records.
+/// Sums for one group.
 #[derive(Default)]
 struct Acc {
     carbon: u64,
@@ -112,11 +121,11 @@ struct Acc {
     high: f64,
     unknown_uncertainty: bool,
     cost_usd: Option<f64>,
-    /// Hours of each named run: the largest any of its records states.
-    runs: HashMap<String, (f64, f64)>,
-    /// Records without a run id: each is a run of its own.
-    lone_runs: u64,
-    lone_hours: (f64, f64),
+    runs: u64,
+    runs_measured: u64,
+    gpu_hours: f64,
+    cpu_hours: f64,
+    not_counted: u64,
 }
 
 fn add(sum: &mut Option<f64>, v: Option<f64>) {
@@ -125,15 +134,67 @@ fn add(sum: &mut Option<f64>, v: Option<f64>) {
     }
 }
 
+#[derive(Clone)]
 struct Row {
+    id: i64,
     run_id: Option<String>,
     carbon: bool,
+    measured: bool,
+    part: bool,
     gpu_hours: f64,
     cpu_hours: f64,
     kwh: Option<f64>,
     co2e: Option<f64>,
     uncertainty: Option<f64>,
     cost_usd: Option<f64>,
+}
+
+/// What one run counts: the records used, its hours, and why others were not counted.
+struct Counted {
+    used: Vec<Row>,
+    gpu_hours: f64,
+    cpu_hours: f64,
+    not_counted: u64,
+    note: Option<String>,
+}
+
+/// Chooses, per domain, the records of one run that count: a measured record
+/// supersedes estimated ones; records marked as parts are summed; otherwise
+/// several records of the same kind are the same work recorded again, and
+/// the latest counts once.
+fn choose(run: &str, rows: &[Row]) -> Counted {
+    let mut c = Counted { used: Vec::new(), gpu_hours: 0.0, cpu_hours: 0.0, not_counted: 0, note: None };
+    let mut why = Vec::new();
+    for carbon in [true, false] {
+        let all: Vec<&Row> = rows.iter().filter(|r| r.carbon == carbon).collect();
+        if all.is_empty() {
+            continue;
+        }
+        let measured: Vec<&Row> = all.iter().copied().filter(|r| r.measured).collect();
+        let pool = if measured.is_empty() { all.clone() } else { measured };
+        let parts: Vec<&Row> = pool.iter().copied().filter(|r| r.part).collect();
+        let chosen: Vec<&Row> = if parts.is_empty() { pool.iter().copied().max_by_key(|r| r.id).into_iter().collect() } else { parts };
+        let (g, h) = chosen.iter().fold((0.0, 0.0), |acc, r| (acc.0 + r.gpu_hours, acc.1 + r.cpu_hours));
+        c.gpu_hours = c.gpu_hours.max(g);
+        c.cpu_hours = c.cpu_hours.max(h);
+        let dropped = all.len() - chosen.len();
+        if dropped > 0 {
+            let ids: Vec<String> = chosen.iter().map(|r| format!("#{}", r.id)).collect();
+            let reason = if chosen.iter().any(|r| r.measured) && all.iter().any(|r| !r.measured) {
+                "a measured record supersedes an estimate"
+            } else {
+                "the same work recorded again (--part marks parts of one run)"
+            };
+            let domain = if carbon { "carbon" } else { "cost" };
+            why.push(format!("{} {domain} records, counted {}: {reason}", all.len(), ids.join(", ")));
+            c.not_counted += dropped as u64;
+        }
+        c.used.extend(chosen.into_iter().cloned());
+    }
+    if !why.is_empty() {
+        c.note = Some(format!("run {}: {}", crate::text::clean(run), why.join("; ")));
+    }
+    c
 }
 
 impl Acc {
@@ -154,27 +215,30 @@ impl Acc {
             self.cost += 1;
             add(&mut self.cost_usd, r.cost_usd);
         }
-        match &r.run_id {
-            Some(id) => {
-                let e = self.runs.entry(id.clone()).or_insert((0.0, 0.0));
-                *e = (e.0.max(r.gpu_hours), e.1.max(r.cpu_hours));
-            }
-            None => {
-                self.lone_runs += 1;
-                self.lone_hours.0 += r.gpu_hours;
-                self.lone_hours.1 += r.cpu_hours;
-            }
+    }
+
+    /// Adds one run: the records it counts, and its hours once.
+    fn run(&mut self, c: &Counted) {
+        for r in &c.used {
+            self.push(r);
         }
+        self.runs += 1;
+        self.runs_measured += u64::from(c.used.iter().any(|r| r.measured));
+        self.gpu_hours += c.gpu_hours;
+        self.cpu_hours += c.cpu_hours;
+        self.not_counted += c.not_counted;
     }
 
     fn finish(self, key: String) -> Group {
-        let (g, c) = self.runs.values().fold(self.lone_hours, |acc, h| (acc.0 + h.0, acc.1 + h.1));
         Group {
             key,
-            runs: self.runs.len() as u64 + self.lone_runs,
+            runs: self.runs,
+            runs_measured: self.runs_measured,
+            runs_estimated: self.runs - self.runs_measured,
             records: Counts { carbon: self.carbon, cost: self.cost },
-            gpu_hours: tidy(g),
-            cpu_hours: tidy(c),
+            records_not_counted: self.not_counted,
+            gpu_hours: tidy(self.gpu_hours),
+            cpu_hours: tidy(self.cpu_hours),
             kwh: self.kwh.map(tidy),
             co2e_g: self.co2e.map(tidy),
             co2e_range_g: self.co2e.filter(|_| !self.unknown_uncertainty).map(|_| [tidy(self.low), tidy(self.high)]),
@@ -184,30 +248,60 @@ impl Acc {
     }
 }
 
-/// The groups and the totals, in one scan of the matching records.
-fn scan(store: &Store, key: &str, f: &Filter) -> Result<(Vec<Group>, Group), Error> {
+/// A record's run: its run id, or the record alone.
+fn alone(r: &Row) -> Counted {
+    Counted { used: vec![r.clone()], gpu_hours: r.gpu_hours, cpu_hours: r.cpu_hours, not_counted: 0, note: None }
+}
+
+/// The groups, the totals and the notes, from one scan of the matching records.
+fn scan(store: &Store, key: &str, f: &Filter) -> Result<(Vec<Group>, Group, Vec<String>), Error> {
     let (filter, args) = clause(f);
-    let sql =
-        format!("SELECT {key}, run_id, domain = 'carbon', gpu_hours, cpu_hours, kwh, co2e_g, uncertainty, cost_usd FROM records {filter}");
+    let sql = format!(
+        "SELECT {key}, id, run_id, domain = 'carbon', measured, part, gpu_hours, cpu_hours, kwh, co2e_g, uncertainty, cost_usd FROM records {filter}"
+    );
     let db = |e: rusqlite::Error| Error::Failed(format!("{}: {e}", store.path.display()));
     let mut stmt = store.conn().prepare(&sql).map_err(db)?;
     let mut rows = stmt.query(rusqlite::params_from_iter(args.iter())).map_err(db)?;
+    // Runs are gathered first: what a run counts depends on all of its records.
+    let mut by_group: BTreeMap<(String, String), Vec<Row>> = BTreeMap::new();
+    let mut by_run: BTreeMap<String, Vec<Row>> = BTreeMap::new();
     let mut groups: HashMap<String, Acc> = HashMap::new();
     let mut total = Acc::default();
     while let Some(r) = rows.next().map_err(db)? {
         let k: String = r.get(0).map_err(db)?;
         let row = Row {
-            run_id: r.get(1).map_err(db)?,
-            carbon: r.get(2).map_err(db)?,
-            gpu_hours: r.get(3).map_err(db)?,
-            cpu_hours: r.get(4).map_err(db)?,
-            kwh: r.get(5).map_err(db)?,
-            co2e: r.get(6).map_err(db)?,
-            uncertainty: r.get(7).map_err(db)?,
-            cost_usd: r.get(8).map_err(db)?,
+            id: r.get(1).map_err(db)?,
+            run_id: r.get(2).map_err(db)?,
+            carbon: r.get(3).map_err(db)?,
+            measured: r.get(4).map_err(db)?,
+            part: r.get(5).map_err(db)?,
+            gpu_hours: r.get(6).map_err(db)?,
+            cpu_hours: r.get(7).map_err(db)?,
+            kwh: r.get(8).map_err(db)?,
+            co2e: r.get(9).map_err(db)?,
+            uncertainty: r.get(10).map_err(db)?,
+            cost_usd: r.get(11).map_err(db)?,
         };
-        total.push(&row);
-        groups.entry(k).or_default().push(&row);
+        match row.run_id.clone() {
+            Some(run) => {
+                by_run.entry(run.clone()).or_default().push(row.clone());
+                by_group.entry((k, run)).or_default().push(row);
+            }
+            None => {
+                let c = alone(&row);
+                total.run(&c);
+                groups.entry(k).or_default().run(&c);
+            }
+        }
+    }
+    for ((k, run), rows) in &by_group {
+        groups.entry(k.clone()).or_default().run(&choose(run, rows));
+    }
+    let mut notes = Vec::new();
+    for (run, rows) in &by_run {
+        let c = choose(run, rows);
+        notes.extend(c.note.clone());
+        total.run(&c);
     }
     let mut out: Vec<Group> = groups.into_iter().map(|(k, a)| a.finish(k)).collect();
     out.sort_by(|a, b| a.key.cmp(&b.key));
@@ -215,7 +309,7 @@ fn scan(store: &Store, key: &str, f: &Filter) -> Result<(Vec<Group>, Group), Err
     for g in out.iter().chain(std::iter::once(&total)) {
         finite(g)?;
     }
-    Ok((out, total))
+    Ok((out, total, notes))
 }
 
 /// A sum that overflowed is an error naming it, never `inf` or a null that reads as "not recorded".
@@ -238,7 +332,10 @@ fn nothing() -> Group {
     Group {
         key: "total".into(),
         runs: 0,
+        runs_measured: 0,
+        runs_estimated: 0,
         records: Counts { carbon: 0, cost: 0 },
+        records_not_counted: 0,
         gpu_hours: 0.0,
         cpu_hours: 0.0,
         kwh: None,
@@ -250,12 +347,20 @@ fn nothing() -> Group {
 }
 
 pub fn run(store: &Store, by: By, filter: Filter) -> Result<Report, Error> {
-    let (groups, totals) = scan(store, by.key(), &filter)?;
+    let (groups, totals, notes) = scan(store, by.key(), &filter)?;
     let totals = if groups.is_empty() { nothing() } else { totals };
-    Ok(Report { by, filter, db: store.path.display().to_string(), groups, totals, range_method: RANGE_METHOD })
+    Ok(Report { by, filter, db: store.path.display().to_string(), groups, totals, range_method: RANGE_METHOD, notes })
 }
 
 /// The report of a store that does not exist yet.
 pub fn empty(by: By, filter: Filter, path: &std::path::Path) -> Report {
-    Report { by, filter, db: path.display().to_string(), groups: Vec::new(), totals: nothing(), range_method: RANGE_METHOD }
+    Report {
+        by,
+        filter,
+        db: path.display().to_string(),
+        groups: Vec::new(),
+        totals: nothing(),
+        range_method: RANGE_METHOD,
+        notes: Vec::new(),
+    }
 }

@@ -17,7 +17,8 @@ use crate::error::Error;
 use crate::model::NewRecord;
 
 /// Schema migrations, in order; entry N takes a database from version N to N + 1.
-const MIGRATIONS: &[&str] = &[r#"
+const MIGRATIONS: &[&str] = &[
+    r#"
 CREATE TABLE records (
     id               INTEGER PRIMARY KEY,
     model            TEXT    NOT NULL,
@@ -50,7 +51,10 @@ CREATE TRIGGER records_no_update BEFORE UPDATE ON records BEGIN SELECT RAISE(ABO
 CREATE TRIGGER records_no_delete BEFORE DELETE ON records BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
 CREATE TRIGGER estimates_no_update BEFORE UPDATE ON record_estimates BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
 CREATE TRIGGER estimates_no_delete BEFORE DELETE ON record_estimates BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
-"#];
+"#,
+    // 2: a record may be one part of its run's work (`--part`); parts are summed, repeats counted once.
+    "ALTER TABLE records ADD COLUMN part INTEGER NOT NULL DEFAULT 0;",
+];
 
 /// The schema version this exa writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -170,8 +174,8 @@ impl Store {
             let out = |k: &str| e.outputs.get(k).copied();
             tx.execute(
                 "INSERT INTO records (model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
-                    gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+                    gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
                 params![
                     r.model,
                     r.run_id,
@@ -191,6 +195,7 @@ impl Store {
                     r.measured.as_ref().map(|m| m.duration_s),
                     r.measured.as_ref().map(|m| m.device_count as i64),
                     r.measured.as_ref().and_then(|m| m.gpu_kwh),
+                    r.part,
                 ],
             )
             .map_err(|e| db_error(&path, e))?;

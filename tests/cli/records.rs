@@ -180,7 +180,7 @@ fn records_are_append_only() {
         "try:\n    c.execute('update records set co2e_g = 0')\n    print('updated')\nexcept sqlite3.DatabaseError as e:\n    print(e)",
     );
     assert_eq!(out, "records are append-only");
-    assert_eq!(sql(&db(&env), "print(c.execute('pragma user_version').fetchone()[0])"), "1");
+    assert_eq!(sql(&db(&env), "print(c.execute('pragma user_version').fetchone()[0])"), "2");
 }
 
 #[test]
@@ -241,4 +241,74 @@ fn a_kill_mid_write_leaves_the_store_intact() {
     let rep = report(&env, &[]);
     assert_eq!(rep["totals"]["records"]["carbon"].as_u64().unwrap() as usize, rows);
     assert!(stderr(&env.run(&["report"])).is_empty());
+}
+
+/// A fake nvidia-smi replaying a real H100 capture, for measured records.
+fn with_gpu(env: Env) -> Env {
+    let bin = env.dir.path().join("fakebin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    std::os::unix::fs::symlink(fixtures.join("fake-nvidia-smi"), bin.join("nvidia-smi")).unwrap();
+    let capture = fixtures.join("gpu/nvsmi-query-gpu-csv__linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01__load.csv");
+    env.env("FAKE_SMI_CAPTURE", capture.to_str().unwrap()).env("FAKE_SMI_POWER", "300").path_first(&bin)
+}
+
+#[test]
+fn a_run_is_counted_once() {
+    let env = with_gpu(Env::new());
+    let rec = |args: &[&str]| env.json::<Value>(&[&["finops", "carbon", "record", "M"][..], args].concat());
+    // An estimate, then a measurement of the same run: the measurement counts, the estimate does not.
+    rec(&["--gpu-hours", "12", "--run-id", "r1"]);
+    let m = env.run(&["-o", "json", "finops", "measure", "--interval", "0.1", "--record", "M", "--run-id", "r1", "--", "sleep", "0.3"]);
+    let measured: Value = serde_json::from_slice(&m.stderr).unwrap();
+    let measured_kwh = measured["carbon"]["outputs"]["kwh"].as_f64().unwrap();
+    let r = report(&env, &["--by", "run"]);
+    let g = &r["groups"][0];
+    assert_eq!((g["key"].as_str(), g["runs"].as_u64(), g["runs_measured"].as_u64()), (Some("r1"), Some(1), Some(1)));
+    assert_eq!(g["records"]["carbon"], 1);
+    assert_eq!(g["records_not_counted"], 1, "the estimate is superseded");
+    assert_eq!(g["kwh"].as_f64().unwrap(), measured_kwh, "the measured energy alone, not estimate + measurement");
+    assert!(r["notes"][0].as_str().unwrap().contains("a measured record supersedes an estimate"), "{}", r["notes"]);
+    // The same estimate recorded twice is the same work: counted once, with a note.
+    rec(&["--gpu-hours", "2", "--run-id", "r2"]);
+    rec(&["--gpu-hours", "2", "--run-id", "r2"]);
+    let r = report(&env, &["--by", "run"]);
+    let g = r["groups"].as_array().unwrap().iter().find(|g| g["key"] == "r2").unwrap().clone();
+    assert_eq!(
+        (g["records"]["carbon"].as_u64(), g["records_not_counted"].as_u64(), g["gpu_hours"].as_f64()),
+        (Some(1), Some(1), Some(2.0))
+    );
+    assert_eq!(g["runs_estimated"], 1);
+    assert!(r["notes"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().contains("run r2: 2 carbon records, counted #")));
+    // Parts of one run add up.
+    rec(&["--gpu-hours", "3", "--run-id", "r3", "--part"]);
+    rec(&["--gpu-hours", "4", "--run-id", "r3", "--part"]);
+    let r = report(&env, &["--by", "run"]);
+    let g = r["groups"].as_array().unwrap().iter().find(|g| g["key"] == "r3").unwrap().clone();
+    assert_eq!(
+        (g["records"]["carbon"].as_u64(), g["records_not_counted"].as_u64(), g["gpu_hours"].as_f64()),
+        (Some(2), Some(0), Some(7.0))
+    );
+    // Carbon and cost records of one run are one run; records without a run id are runs of their own.
+    env.json::<Value>(&["finops", "cost", "record", "M", "--gpu-hours", "2", "--run-id", "r2"]);
+    rec(&["--gpu-hours", "1"]);
+    rec(&["--gpu-hours", "1"]);
+    let t = &report(&env, &[])["totals"];
+    assert_eq!(t["runs"], 5, "r1, r2, r3 and two lone records: {t}");
+    assert_eq!((t["runs_measured"].as_u64(), t["runs_estimated"].as_u64()), (Some(1), Some(4)));
+    assert_eq!(t["records"]["cost"].as_u64(), Some(2), "r2's cost record and measure's cost record");
+    fails(&env.run(&["finops", "carbon", "record", "M", "--gpu-hours", "1", "--part"]), 2, "--run-id");
+}
+
+#[test]
+fn a_store_of_the_first_schema_is_migrated_in_place() {
+    let env = Env::new();
+    env.json::<Value>(&["finops", "carbon", "record", "OLD", "--gpu-hours", "1"]);
+    // Take the store back to schema 1, as the first release wrote it.
+    sql(&db(&env), "c.execute('alter table records drop column part')\nc.execute('pragma user_version = 1')\nc.commit()");
+    assert_eq!(sql(&db(&env), "print(c.execute('pragma user_version').fetchone()[0])"), "1");
+    env.json::<Value>(&["finops", "carbon", "record", "NEW", "--gpu-hours", "2", "--run-id", "p", "--part"]);
+    assert_eq!(sql(&db(&env), "print(c.execute('pragma user_version').fetchone()[0])"), "2");
+    let t = &report(&env, &[])["totals"];
+    assert_eq!((t["runs"].as_u64(), t["gpu_hours"].as_f64()), (Some(2), Some(3.0)), "the old record is kept and counted");
 }

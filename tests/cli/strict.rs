@@ -95,6 +95,7 @@ struct Report {
     groups: Vec<Group>,
     totals: Group,
     range_method: String,
+    notes: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -110,7 +111,10 @@ struct Filter {
 struct Group {
     key: String,
     runs: u64,
+    runs_measured: u64,
+    runs_estimated: u64,
     records: Counts,
+    records_not_counted: u64,
     gpu_hours: f64,
     cpu_hours: f64,
     kwh: Option<f64>,
@@ -188,6 +192,8 @@ fn providers_records_reports_and_errors_have_exactly_the_documented_fields() {
     assert!(rep.filter.model.is_none() && rep.filter.since.is_none() && rep.filter.until.is_none());
     let g = &rep.groups[0];
     assert_eq!((g.key.as_str(), g.runs, g.records.carbon, g.records.cost), ("M", 1, 1, 0));
+    assert_eq!((g.runs_measured, g.runs_estimated, g.records_not_counted), (0, 1, 0));
+    assert!(rep.notes.is_empty());
     assert_eq!((g.gpu_hours, g.cpu_hours, g.kwh, g.co2e_g, g.cost_usd), (1.0, 0.0, Some(0.6), Some(180.0), None));
     assert_eq!((g.co2e_range_g, g.currency.as_str()), (Some([126.0, 234.0]), "USD"));
     assert!(rep.range_method.starts_with("linear") && rep.db == r.db);
