@@ -127,3 +127,14 @@ pub fn fails(o: &Output, code: i32, needle: &str) {
 pub fn close(got: f64, want: f64) {
     assert!((got - want).abs() <= 1e-9 * want.abs().max(1.0), "{got} != {want}");
 }
+
+/// `env` with the fake nvidia-smi replaying a real H100 capture first on PATH.
+#[allow(dead_code)]
+pub fn with_h100(env: Env) -> Env {
+    let bin = env.dir.path().join("fakebin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    std::os::unix::fs::symlink(fixtures.join("fake-nvidia-smi"), bin.join("nvidia-smi")).unwrap();
+    let capture = fixtures.join("gpu/nvsmi-query-gpu-csv__linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01__load.csv");
+    env.env("FAKE_SMI_CAPTURE", capture.to_str().unwrap()).path_first(&bin)
+}

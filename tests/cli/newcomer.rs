@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::common::{fails, stdout, Env};
+use crate::common::{fails, stdout, with_h100, Env};
 
 /// Every number in `v`, with its path.
 fn numbers(v: &Value, path: &str, out: &mut Vec<(String, f64)>) {
@@ -28,16 +28,6 @@ fn no_noise(v: &Value) {
     numbers(v, "", &mut all);
     let noisy: Vec<String> = all.iter().filter(|(_, x)| significant(*x) > 15).map(|(p, x)| format!("{p} = {x}")).collect();
     assert!(noisy.is_empty(), "float noise: {noisy:?}");
-}
-
-/// `env` with the fake nvidia-smi replaying a real H100 capture first on PATH.
-fn with_h100(env: Env) -> Env {
-    let bin = env.dir.path().join("fakebin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    std::os::unix::fs::symlink(fixtures.join("fake-nvidia-smi"), bin.join("nvidia-smi")).unwrap();
-    let capture = fixtures.join("gpu/nvsmi-query-gpu-csv__linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01__load.csv");
-    env.env("FAKE_SMI_CAPTURE", capture.to_str().unwrap()).path_first(&bin)
 }
 
 #[test]

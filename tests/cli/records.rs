@@ -243,19 +243,9 @@ fn a_kill_mid_write_leaves_the_store_intact() {
     assert!(stderr(&env.run(&["report"])).is_empty());
 }
 
-/// A fake nvidia-smi replaying a real H100 capture, for measured records.
-fn with_gpu(env: Env) -> Env {
-    let bin = env.dir.path().join("fakebin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    std::os::unix::fs::symlink(fixtures.join("fake-nvidia-smi"), bin.join("nvidia-smi")).unwrap();
-    let capture = fixtures.join("gpu/nvsmi-query-gpu-csv__linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01__load.csv");
-    env.env("FAKE_SMI_CAPTURE", capture.to_str().unwrap()).env("FAKE_SMI_POWER", "300").path_first(&bin)
-}
-
 #[test]
 fn a_run_is_counted_once() {
-    let env = with_gpu(Env::new());
+    let env = crate::common::with_h100(Env::new()).env("FAKE_SMI_POWER", "300");
     let rec = |args: &[&str]| env.json::<Value>(&[&["finops", "carbon", "record", "M"][..], args].concat());
     // An estimate, then a measurement of the same run: the measurement counts, the estimate does not.
     rec(&["--gpu-hours", "12", "--run-id", "r1"]);
