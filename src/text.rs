@@ -55,6 +55,19 @@ pub fn for_terminal(s: &str, keep_sgr: bool) -> String {
     out
 }
 
+/// FNV-1a (64 bits) over `parts`, each ended by a zero byte: a short, stable
+/// fingerprint of text (a methodology's definition, a cache key), not a secret.
+pub fn fnv1a64(parts: &[&str]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for p in parts {
+        for b in p.bytes().chain(std::iter::once(0)) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
 /// The deepest nesting YAML exa reads: far more than any config or provider needs.
 pub const MAX_YAML_DEPTH: usize = 64;
 

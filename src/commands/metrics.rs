@@ -198,7 +198,7 @@ fn cluster<'a>(settings: &'a Settings, name: &'a str) -> Result<Target<'a>, Erro
         Some(var) => Some(settings.cluster_token(name, var)?),
         None => None,
     };
-    Target::new(name, c, token).map_err(refuse)
+    Ok(Target::new(name, c, token))
 }
 
 pub fn clusters(settings: &Settings) -> ClustersAnswer {

@@ -125,12 +125,5 @@ pub trait Provider: Send + Sync {
 
 /// A short stable digest (FNV-1a, 64 bits) of the text that defines a methodology.
 pub fn digest(parts: &[&str]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for p in parts {
-        for b in p.bytes().chain(std::iter::once(0)) {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    format!("fnv1a64:{h:016x}")
+    format!("fnv1a64:{:016x}", crate::text::fnv1a64(parts))
 }

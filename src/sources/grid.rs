@@ -117,20 +117,9 @@ fn now_s() -> u64 {
 }
 
 fn cache_path(dir: &Path, ep: &Endpoint) -> PathBuf {
-    let key = digest(&[&ep.url, ep.zone.as_deref().unwrap_or("")]);
+    // A file name that does not show the URL.
+    let key = crate::text::fnv1a64(&[&ep.url, ep.zone.as_deref().unwrap_or("")]);
     dir.join(format!("{key:016x}.json"))
-}
-
-/// FNV-1a over the parts, for a cache file name that does not show the URL.
-fn digest(parts: &[&str]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for p in parts {
-        for b in p.bytes().chain(std::iter::once(0)) {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    h
 }
 
 fn read_cache(path: &Path, ep: &Endpoint, now: u64) -> Option<CacheEntry> {
