@@ -99,6 +99,9 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, Error> {
                 )));
             }
         }
+        if let Some(api) = &block.grid.api {
+            super::grid_auth(api).map_err(|e| Error::Config(format!("{}: finops.{domain}.grid.api: {e}", path.display())))?;
+        }
         if let Some(t) = block.grid.timeout_s {
             if !t.is_finite() || t <= 0.0 || t > super::MAX_SECONDS {
                 return Err(Error::Config(format!(

@@ -134,6 +134,9 @@ impl Settings {
             Some(p) => Some(Sourced::new(p, Source::Flag)),
             None => env_amount("EXAMLOPS_POWER_COST_PER_KWH")?,
         };
+        if let Some(api) = env("EXAMLOPS_GRID_INTENSITY_API") {
+            grid_auth(&api).map_err(|e| Error::Config(format!("environment variable EXAMLOPS_GRID_INTENSITY_API: {e}")))?;
+        }
         let grid = grid_endpoint(&loaded.config.finops.carbon.grid);
         let path = std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect()).unwrap_or_default();
         Ok(Settings {
@@ -296,15 +299,20 @@ fn grid_endpoint(g: &crate::model::config::GridConfig) -> Result<Option<Endpoint
         None => Duration::from_secs_f64(GRID_TIMEOUT_S),
     };
     let auth = match env("EXAMLOPS_GRID_INTENSITY_API").or_else(|| g.api.clone()) {
-        Some(api) => match api.to_ascii_lowercase().as_str() {
-            "electricitymaps" | "electricity-maps" => Auth::AuthToken,
-            "watttime" | "uk" | "generic" => Auth::Bearer,
-            other => return Err(format!("the grid-intensity API '{other}' is not electricitymaps, watttime, uk or generic")),
-        },
+        Some(api) => grid_auth(&api)?,
         None if host_of(&base).is_some_and(|h| h.contains("electricitymap")) => Auth::AuthToken,
         None => Auth::Bearer,
     };
     Ok(Some(Endpoint { url, zone, token, auth, timeout }))
+}
+
+/// How a named grid API wants its key; checked where the setting is read, so a typo is an error, not a fallback.
+pub fn grid_auth(api: &str) -> Result<Auth, String> {
+    match api.to_ascii_lowercase().as_str() {
+        "electricitymaps" | "electricity-maps" => Ok(Auth::AuthToken),
+        "watttime" | "uk" | "generic" => Ok(Auth::Bearer),
+        other => Err(format!("'{}' is not electricitymaps, watttime, uk or generic", crate::text::clean(other))),
+    }
 }
 
 fn host_of(url: &str) -> Option<String> {

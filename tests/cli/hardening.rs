@@ -436,6 +436,16 @@ fn grid_keys_go_in_the_header_each_api_expects() {
     env.config(&format!("finops:\n  carbon:\n    grid:\n      url: {}\n      api: watttime\n", wt.url("/v3/signal-index")));
     let e: Value = env.json(&["finops", "carbon", "estimate", "--gpu-hours", "1", "--provider", "grid-live"]);
     assert_eq!(e["grid"]["origin"], "live");
+    // A misspelt API is a malformed setting, not a quiet fallback to the static default.
+    let out = env
+        .cmd()
+        .env("EXAMLOPS_GRID_INTENSITY_API", "wattime")
+        .args(["finops", "carbon", "estimate", "--gpu-hours", "1"])
+        .output()
+        .unwrap();
+    fails(&out, 2, "EXAMLOPS_GRID_INTENSITY_API");
+    env.config("finops:\n  carbon:\n    grid:\n      api: electricitymap\n");
+    fails(&env.run(&["finops", "carbon", "estimate", "--gpu-hours", "1"]), 2, "grid.api");
 }
 
 // 28. A degraded grid-live reading carries the static band, and --strict refuses it.
