@@ -37,16 +37,15 @@ pub fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
+            let _ = e.print();
             if !e.use_stderr() {
-                let _ = e.print();
                 return ExitCode::SUCCESS;
             }
-            let _ = e.print();
             if wants_json(std::env::args_os()) {
-                let message = text::clean(e.kind().as_str().unwrap_or("the command line is malformed"));
-                let detail = e.render().to_string();
-                let first = detail.lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
-                let body = serde_json::json!({"error": {"kind": "usage", "message": if first.is_empty() { message } else { text::clean(&first) }}});
+                let rendered = e.render().to_string();
+                let first = rendered.lines().next().map_or("", |l| l.trim_start_matches("error: "));
+                let message = if first.is_empty() { "the command line is malformed" } else { first };
+                let body = serde_json::json!({"error": {"kind": "usage", "message": text::clean(message)}});
                 let _ = output::write_stdout(output::json(&body).as_bytes());
             }
             return ExitCode::from(2);
