@@ -6,7 +6,7 @@
 //! the same for every run it prices, so the errors do not cancel. One
 //! record with an unknown uncertainty makes its group's band unknown.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use rusqlite::types::Value as Sql;
 use serde::Serialize;
@@ -25,12 +25,13 @@ pub enum By {
 }
 
 impl By {
+    /// The SQL of a record's group key; a day is computed here from `recorded_at`.
     fn key(self) -> &'static str {
         match self {
             By::Model => "model",
             By::Run => "COALESCE(run_id, '(record ' || id || ')')",
             By::Provider => "provider",
-            By::Day => "date(recorded_at, 'unixepoch')",
+            By::Day => "recorded_at",
         }
     }
 }
@@ -134,35 +135,36 @@ fn add(sum: &mut Option<f64>, v: Option<f64>) {
     }
 }
 
-#[derive(Clone)]
-struct Row {
-    id: i64,
-    run_id: Option<String>,
-    carbon: bool,
-    measured: bool,
-    part: bool,
-    gpu_hours: f64,
-    cpu_hours: f64,
-    kwh: Option<f64>,
-    co2e: Option<f64>,
-    uncertainty: Option<f64>,
-    cost_usd: Option<f64>,
+#[derive(Clone, Copy)]
+pub(crate) struct Row {
+    pub(crate) id: i64,
+    /// The index of the record's group in the scan's group list.
+    group: u32,
+    pub(crate) carbon: bool,
+    pub(crate) measured: bool,
+    pub(crate) part: bool,
+    pub(crate) gpu_hours: f64,
+    pub(crate) cpu_hours: f64,
+    pub(crate) kwh: Option<f64>,
+    pub(crate) co2e: Option<f64>,
+    pub(crate) uncertainty: Option<f64>,
+    pub(crate) cost_usd: Option<f64>,
 }
 
 /// What one run counts: the records used, its hours, and why others were not counted.
-struct Counted {
-    used: Vec<Row>,
-    gpu_hours: f64,
-    cpu_hours: f64,
-    not_counted: u64,
-    note: Option<String>,
+pub(crate) struct Counted {
+    pub(crate) used: Vec<Row>,
+    pub(crate) gpu_hours: f64,
+    pub(crate) cpu_hours: f64,
+    pub(crate) not_counted: u64,
+    pub(crate) note: Option<String>,
 }
 
 /// Chooses, per domain, the records of one run that count: a measured record
 /// supersedes estimated ones; records marked as parts are summed; otherwise
 /// several records of the same kind are the same work recorded again, and
 /// the latest counts once.
-fn choose(run: &str, rows: &[Row]) -> Counted {
+pub(crate) fn choose(run: &str, rows: &[Row]) -> Counted {
     let mut c = Counted { used: Vec::new(), gpu_hours: 0.0, cpu_hours: 0.0, not_counted: 0, note: None };
     let mut why = Vec::new();
     for carbon in [true, false] {
@@ -189,12 +191,17 @@ fn choose(run: &str, rows: &[Row]) -> Counted {
             why.push(format!("{} {domain} records, counted {}: {reason}", all.len(), ids.join(", ")));
             c.not_counted += dropped as u64;
         }
-        c.used.extend(chosen.into_iter().cloned());
+        c.used.extend(chosen.into_iter().copied());
     }
     if !why.is_empty() {
         c.note = Some(format!("run {}: {}", crate::text::clean(run), why.join("; ")));
     }
     c
+}
+
+/// True when a run has at most one record of each domain: every record counts, nothing to choose.
+fn simple(rows: &[Row]) -> bool {
+    rows.iter().filter(|r| r.carbon).count() <= 1 && rows.iter().filter(|r| !r.carbon).count() <= 1
 }
 
 impl Acc {
@@ -217,16 +224,27 @@ impl Acc {
         }
     }
 
-    /// Adds one run: the records it counts, and its hours once.
-    fn run(&mut self, c: &Counted) {
-        for r in &c.used {
+    /// Adds one run: the records it counts, its hours once, and what it did not count.
+    fn run(&mut self, used: &[Row], gpu_hours: f64, cpu_hours: f64, not_counted: u64) {
+        for r in used {
             self.push(r);
         }
         self.runs += 1;
-        self.runs_measured += u64::from(c.used.iter().any(|r| r.measured));
-        self.gpu_hours += c.gpu_hours;
-        self.cpu_hours += c.cpu_hours;
-        self.not_counted += c.not_counted;
+        self.runs_measured += u64::from(used.iter().any(|r| r.measured));
+        self.gpu_hours += gpu_hours;
+        self.cpu_hours += cpu_hours;
+        self.not_counted += not_counted;
+    }
+
+    /// Adds a run whose records all count (at most one per domain).
+    fn run_simple(&mut self, rows: &[Row]) {
+        let g = rows.iter().fold(0.0f64, |m, r| m.max(r.gpu_hours));
+        let h = rows.iter().fold(0.0f64, |m, r| m.max(r.cpu_hours));
+        self.run(rows, g, h, 0);
+    }
+
+    fn counted(&mut self, c: &Counted) {
+        self.run(&c.used, c.gpu_hours, c.cpu_hours, c.not_counted);
     }
 
     fn finish(self, key: String) -> Group {
@@ -248,14 +266,127 @@ impl Acc {
     }
 }
 
-/// A record's run: its run id, or the record alone.
-fn alone(r: &Row) -> Counted {
-    Counted { used: vec![r.clone()], gpu_hours: r.gpu_hours, cpu_hours: r.cpu_hours, not_counted: 0, note: None }
+/// A fast hasher for run ids and group keys (FNV-1a): the keys are the user's own, not an attacker's.
+#[derive(Default)]
+pub(crate) struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for b in bytes {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+pub(crate) type FnvMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
+
+/// The runs of a scan: every record with a run id, linked per run in one
+/// arena. Run ids live in one string buffer and the table holds indices, so
+/// a million runs cost no allocation each.
+#[derive(Default)]
+pub(crate) struct Runs {
+    table: hashbrown::HashTable<u32>,
+    /// Per run: its id's span in `text` and the arena index of its latest record.
+    runs: Vec<(u32, u32, u32)>,
+    text: String,
+    /// The last run pushed: a run's records are usually written together, so its next record is often the next row.
+    last: Option<u32>,
+    /// Records, each with the arena index of the run's previous record (`u32::MAX` ends the list).
+    arena: Vec<(Row, u32)>,
+}
+
+fn fnv(s: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut h = Fnv::default();
+    h.write(s.as_bytes());
+    h.finish()
+}
+
+impl Runs {
+    fn name(&self, i: u32) -> &str {
+        let (start, len, _) = self.runs[i as usize];
+        &self.text[start as usize..(start + len) as usize]
+    }
+
+    pub(crate) fn push(&mut self, run: &str, row: Row) {
+        let at = self.arena.len() as u32;
+        if let Some(i) = self.last.filter(|&i| self.name(i) == run) {
+            let prev = self.runs[i as usize].2;
+            self.arena.push((row, prev));
+            self.runs[i as usize].2 = at;
+            return;
+        }
+        let hash = fnv(run);
+        let (runs, text) = (&self.runs, &self.text);
+        let same = |i: &u32| {
+            let (start, len, _) = runs[*i as usize];
+            &text[start as usize..(start + len) as usize] == run
+        };
+        if let Some(&i) = self.table.find(hash, same) {
+            let prev = self.runs[i as usize].2;
+            self.arena.push((row, prev));
+            self.runs[i as usize].2 = at;
+            self.last = Some(i);
+            return;
+        }
+        let i = self.runs.len() as u32;
+        self.last = Some(i);
+        self.runs.push((self.text.len() as u32, run.len() as u32, at));
+        self.text.push_str(run);
+        self.arena.push((row, u32::MAX));
+        let (runs, text) = (&self.runs, &self.text);
+        self.table.insert_unique(hash, i, |j| {
+            let (start, len, _) = runs[*j as usize];
+            fnv(&text[start as usize..(start + len) as usize])
+        });
+    }
+
+    /// Each run's id and its records, oldest first.
+    pub(crate) fn each(&self, mut f: impl FnMut(&str, &[Row])) {
+        let mut buf = Vec::new();
+        for i in 0..self.runs.len() as u32 {
+            buf.clear();
+            let mut at = self.runs[i as usize].2;
+            while at != u32::MAX {
+                let (row, prev) = self.arena[at as usize];
+                buf.push(row);
+                at = prev;
+            }
+            buf.reverse();
+            f(self.name(i), &buf);
+        }
+    }
+}
+
+/// The groups' keys in order of first sight, and their index.
+#[derive(Default)]
+struct Keys {
+    index: FnvMap<Box<str>, u32>,
+    names: Vec<String>,
+}
+
+impl Keys {
+    fn of(&mut self, k: &str) -> u32 {
+        if let Some(&i) = self.index.get(k) {
+            return i;
+        }
+        let i = self.names.len() as u32;
+        self.index.insert(k.into(), i);
+        self.names.push(k.to_string());
+        i
+    }
 }
 
 /// The groups, the totals and the notes, from one scan of the matching records.
-fn scan(store: &Store, key: &str, f: &Filter) -> Result<(Vec<Group>, Group, Vec<String>), Error> {
+fn scan(store: &Store, by: By, f: &Filter) -> Result<(Vec<Group>, Group, Vec<String>), Error> {
     let (filter, args) = clause(f);
+    let key = by.key();
     let sql = format!(
         "SELECT {key}, id, run_id, domain = 'carbon', measured, part, gpu_hours, cpu_hours, kwh, co2e_g, uncertainty, cost_usd FROM records {filter}"
     );
@@ -263,15 +394,24 @@ fn scan(store: &Store, key: &str, f: &Filter) -> Result<(Vec<Group>, Group, Vec<
     let mut stmt = store.conn().prepare(&sql).map_err(db)?;
     let mut rows = stmt.query(rusqlite::params_from_iter(args.iter())).map_err(db)?;
     // Runs are gathered first: what a run counts depends on all of its records.
-    let mut by_group: BTreeMap<(String, String), Vec<Row>> = BTreeMap::new();
-    let mut by_run: BTreeMap<String, Vec<Row>> = BTreeMap::new();
-    let mut groups: HashMap<String, Acc> = HashMap::new();
+    let mut runs = Runs::default();
+    let mut keys = Keys::default();
+    let mut days: FnvMap<i64, u32> = FnvMap::default();
+    let mut groups: Vec<Acc> = Vec::new();
     let mut total = Acc::default();
     while let Some(r) = rows.next().map_err(db)? {
-        let k: String = r.get(0).map_err(db)?;
+        let group = if by == By::Day {
+            let day = r.get::<_, i64>(0).map_err(db)?.div_euclid(86_400);
+            *days.entry(day).or_insert_with(|| keys.of(&crate::time::iso8601(day * 86_400)[..10]))
+        } else {
+            keys.of(r.get_ref(0).map_err(db)?.as_str().map_err(|e| Error::Failed(format!("{}: {e}", store.path.display())))?)
+        };
+        if groups.len() <= group as usize {
+            groups.push(Acc::default());
+        }
         let row = Row {
             id: r.get(1).map_err(db)?,
-            run_id: r.get(2).map_err(db)?,
+            group,
             carbon: r.get(3).map_err(db)?,
             measured: r.get(4).map_err(db)?,
             part: r.get(5).map_err(db)?,
@@ -282,28 +422,45 @@ fn scan(store: &Store, key: &str, f: &Filter) -> Result<(Vec<Group>, Group, Vec<
             uncertainty: r.get(10).map_err(db)?,
             cost_usd: r.get(11).map_err(db)?,
         };
-        match row.run_id.clone() {
-            Some(run) => {
-                by_run.entry(run.clone()).or_default().push(row.clone());
-                by_group.entry((k, run)).or_default().push(row);
-            }
-            None => {
-                let c = alone(&row);
-                total.run(&c);
-                groups.entry(k).or_default().run(&c);
+        match r.get_ref(2).map_err(db)? {
+            rusqlite::types::ValueRef::Text(run) => runs.push(&String::from_utf8_lossy(run), row),
+            _ => {
+                total.run_simple(&[row]);
+                groups[group as usize].run_simple(&[row]);
             }
         }
     }
-    for ((k, run), rows) in &by_group {
-        groups.entry(k.clone()).or_default().run(&choose(run, rows));
-    }
     let mut notes = Vec::new();
-    for (run, rows) in &by_run {
-        let c = choose(run, rows);
-        notes.extend(c.note.clone());
-        total.run(&c);
-    }
-    let mut out: Vec<Group> = groups.into_iter().map(|(k, a)| a.finish(k)).collect();
+    let mut part = Vec::new();
+    runs.each(|run, rows| {
+        let one_group = rows.iter().all(|r| r.group == rows[0].group);
+        if simple(rows) {
+            total.run_simple(rows);
+            if one_group {
+                groups[rows[0].group as usize].run_simple(rows);
+                return;
+            }
+        } else {
+            let c = choose(run, rows);
+            notes.extend(c.note.clone());
+            total.counted(&c);
+            if one_group {
+                groups[rows[0].group as usize].counted(&c);
+                return;
+            }
+        }
+        // A run whose records fall in several groups counts in each, with that group's records.
+        let mut seen: Vec<u32> = rows.iter().map(|r| r.group).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        for g in seen {
+            part.clear();
+            part.extend(rows.iter().filter(|r| r.group == g).copied());
+            groups[g as usize].counted(&choose(run, &part));
+        }
+    });
+    notes.sort();
+    let mut out: Vec<Group> = groups.into_iter().zip(keys.names).map(|(a, k)| a.finish(k)).collect();
     out.sort_by(|a, b| a.key.cmp(&b.key));
     let total = total.finish("total".into());
     for g in out.iter().chain(std::iter::once(&total)) {
@@ -347,7 +504,7 @@ fn nothing() -> Group {
 }
 
 pub fn run(store: &Store, by: By, filter: Filter) -> Result<Report, Error> {
-    let (groups, totals, notes) = scan(store, by.key(), &filter)?;
+    let (groups, totals, notes) = scan(store, by, &filter)?;
     let totals = if groups.is_empty() { nothing() } else { totals };
     Ok(Report { by, filter, db: store.path.display().to_string(), groups, totals, range_method: RANGE_METHOD, notes })
 }
