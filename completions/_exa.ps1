@@ -422,6 +422,8 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'Group by model, run, provider or day (UTC)')
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Records from this UTC date or time on (2026-11-01, 2026-11-01T12:00:00Z)')
             [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Records before this UTC time; a date alone includes that whole day')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'totals (grouped, the default) or focus: FinOps FOCUS 1.2 cost rows, one per run and resource')
+            [CompletionResult]::new('--html', '--html', [CompletionResultType]::ParameterName, 'Also write a self-contained HTML page with charts of energy, CO2e and cost to FILE')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')

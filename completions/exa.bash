@@ -2182,7 +2182,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__report)
-            opts="-o -h -V --db --by --since --until --output --json --config --help --version"
+            opts="-o -h -V --db --by --since --until --format --html --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2201,6 +2201,14 @@ _exa() {
                     return 0
                     ;;
                 --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "totals focus" -- "${cur}"))
+                    return 0
+                    ;;
+                --html)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -371,6 +371,8 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --by 'Group by model, run, provider or day (UTC)'
             cand --since 'Records from this UTC date or time on (2026-11-01, 2026-11-01T12:00:00Z)'
             cand --until 'Records before this UTC time; a date alone includes that whole day'
+            cand --format 'totals (grouped, the default) or focus: FinOps FOCUS 1.2 cost rows, one per run and resource'
+            cand --html 'Also write a self-contained HTML page with charts of energy, CO2e and cost to FILE'
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'

@@ -152,6 +152,9 @@ provider\t''
 day\t''"
 complete -c exa -n "__fish_exa_using_subcommand report" -l since -d 'Records from this UTC date or time on (2026-11-01, 2026-11-01T12:00:00Z)' -r
 complete -c exa -n "__fish_exa_using_subcommand report" -l until -d 'Records before this UTC time; a date alone includes that whole day' -r
+complete -c exa -n "__fish_exa_using_subcommand report" -l format -d 'totals (grouped, the default) or focus: FinOps FOCUS 1.2 cost rows, one per run and resource' -r -f -a "totals\t'Totals per group'
+focus\t'FinOps FOCUS 1.2 rows: CSV, or JSON lines with -o json'"
+complete -c exa -n "__fish_exa_using_subcommand report" -l html -d 'Also write a self-contained HTML page with charts of energy, CO2e and cost to FILE' -r -F
 complete -c exa -n "__fish_exa_using_subcommand report" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"

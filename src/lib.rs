@@ -131,6 +131,24 @@ fn recorded(report: commands::record::Recorded, settings: &Settings) -> ExitCode
     }
 }
 
+fn report(r: &cli::ReportArgs, s: &Settings) -> anyhow::Result<ExitCode> {
+    let filter = commands::report::filter(r.model.as_deref(), r.since.as_deref(), r.until.as_deref())?;
+    if let Some(path) = &r.html {
+        let by_model = commands::report::run(s, filter.clone(), cli::GroupBy::Model)?;
+        let by_day = commands::report::run(s, filter.clone(), cli::GroupBy::Day)?;
+        files::write_atomic(path, output::html::page(&by_model, &by_day).as_bytes())
+            .map_err(|e| Error::Failed(format!("--html {}: {e}", path.display())))?;
+        output::diag("info", &format!("wrote {}", path.display()));
+    }
+    if r.format == cli::ReportFormat::Focus {
+        let focus = commands::report::focus(s, &filter)?;
+        let text = if s.format == Format::Json { output::focus::jsonl(&focus.rows) } else { output::focus::csv(&focus.rows) };
+        output::write_stdout(text.as_bytes())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    show(commands::report::run(s, filter, r.by)?, s)
+}
+
 fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
     match &cli.command {
         Command::Finops(Finops::Carbon(c)) => match c {
@@ -152,7 +170,7 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
             }
         },
         Command::Metrics(m) => metrics(m, s),
-        Command::Report(r) => show(commands::report::run(s, r.model.as_deref(), r.by, r.since.as_deref(), r.until.as_deref())?, s),
+        Command::Report(r) => report(r, s),
         Command::Gpu { wide } => {
             let mut reading = commands::gpu::run(commands::gpu::source(s))?;
             reading.wide = *wide;

@@ -71,8 +71,10 @@ pub enum Command {
     ///
     /// A model (or a store) with no carbon records shows "not measured"
     /// (null in JSON), never 0. `-o csv` gives one row per group.
+    /// `--format focus` writes FinOps FOCUS 1.2 cost rows instead (CSV, or
+    /// JSON lines with `-o json`); `--html FILE` also writes a page with charts.
     #[command(
-        after_help = "Examples:\n  exa report\n  exa report JPCP --since 2026-11-01 -o json\n  exa report --by day -o csv > carbon.csv"
+        after_help = "Examples:\n  exa report\n  exa report JPCP --since 2026-11-01 -o json\n  exa report --by day -o csv > carbon.csv\n  exa report --format focus --since 2026-11-01 > focus.csv\n  exa report --format focus -o json | jq -s 'map(.BilledCost) | add'\n  exa report --html report.html"
     )]
     Report(ReportArgs),
     /// Cluster GPU and host telemetry from Prometheus, and the flags it raises.
@@ -268,6 +270,22 @@ pub struct ReportArgs {
     /// Records before this UTC time; a date alone includes that whole day.
     #[arg(long, value_name = "WHEN")]
     pub until: Option<String>,
+
+    /// totals (grouped, the default) or focus: FinOps FOCUS 1.2 cost rows, one per run and resource.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Totals)]
+    pub format: ReportFormat,
+
+    /// Also write a self-contained HTML page with charts of energy, CO2e and cost to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// Totals per group.
+    Totals,
+    /// FinOps FOCUS 1.2 rows: CSV, or JSON lines with -o json.
+    Focus,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

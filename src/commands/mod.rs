@@ -2,6 +2,7 @@
 
 pub mod config;
 pub mod estimate;
+pub mod focus;
 pub mod gpu;
 pub mod measure;
 pub mod metrics;

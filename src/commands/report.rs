@@ -7,18 +7,38 @@ use crate::store;
 use crate::store::report::{self, By, Filter, Report};
 use crate::time::{is_date_only, parse_utc};
 
-pub fn run(settings: &Settings, model: Option<&str>, by: GroupBy, since: Option<&str>, until: Option<&str>) -> Result<Report, Error> {
+/// The records a report covers: a model, and a time window in UTC.
+pub fn filter(model: Option<&str>, since: Option<&str>, until: Option<&str>) -> Result<Filter, Error> {
     let when = |flag: &str, s: &str| parse_utc(s).map_err(|e| Error::Usage(format!("{flag}: {e}")));
     let since = since.map(|s| when("--since", s)).transpose()?;
     // A date alone means the whole of that day.
     let until = until.map(|s| when("--until", s).map(|t| if is_date_only(s) { t + 86_400 } else { t })).transpose()?;
+    Ok(Filter { model: model.map(str::to_string), since, until })
+}
+
+/// FOCUS rows of the runs the filter selects; a store never written gives none.
+pub fn focus(settings: &Settings, filter: &Filter) -> Result<super::focus::Focus, Error> {
+    let runs = match store::open_read(settings.db_path()?)? {
+        Some(ledger) => ledger.runs(filter)?,
+        None => Vec::new(),
+    };
+    let focus = super::focus::rows(&runs, &settings.config.finops.focus)?;
+    if focus.runs_without_cost > 0 {
+        settings.warn(format!(
+            "{} run(s) have no cost record and are not in the FOCUS rows (a row is a charge); `exa report` counts their carbon",
+            focus.runs_without_cost
+        ));
+    }
+    Ok(focus)
+}
+
+pub fn run(settings: &Settings, filter: Filter, by: GroupBy) -> Result<Report, Error> {
     let by = match by {
         GroupBy::Model => By::Model,
         GroupBy::Run => By::Run,
         GroupBy::Provider => By::Provider,
         GroupBy::Day => By::Day,
     };
-    let filter = Filter { model: model.map(str::to_string), since, until };
     let path = settings.db_path()?;
     match store::open_read(path)? {
         Some(ledger) => {

@@ -59,6 +59,26 @@ pub struct Finops {
     /// `finops.cost`.
     #[serde(default, deserialize_with = "null_as_default")]
     pub cost: DomainConfig,
+    /// `finops.focus`: who bills whom, in FOCUS rows.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub focus: FocusConfig,
+}
+
+/// `finops.focus`: the names FOCUS rows carry; each has a default.
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct FocusConfig {
+    /// BillingAccountId: the account charged (a team, a project code).
+    pub billing_account_id: Option<String>,
+    /// BillingAccountName.
+    pub billing_account_name: Option<String>,
+    /// ProviderName: who makes the compute available (the platform team, the site).
+    pub provider_name: Option<String>,
+    /// PublisherName: who produces the service.
+    pub publisher_name: Option<String>,
+    /// InvoiceIssuerName: who issues the (chargeback) invoice.
+    pub invoice_issuer_name: Option<String>,
+    /// ServiceName: the service the rows are charges of.
+    pub service_name: Option<String>,
 }
 
 /// `finops.carbon` or `finops.cost`.

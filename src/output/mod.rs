@@ -4,7 +4,9 @@
 //! Rendering writes into a buffer; only `emit` touches stdout, so a closed
 //! pipe is noticed in one place. Nothing here computes a figure.
 
+pub mod focus;
 mod gpu;
+pub mod html;
 mod metrics;
 mod records;
 mod tables;

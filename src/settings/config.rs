@@ -30,7 +30,11 @@ const KNOWN: &[(&str, &[&str])] = &[
             "timeout_s",
         ],
     ),
-    ("finops", &["carbon", "cost"]),
+    ("finops", &["carbon", "cost", "focus"]),
+    (
+        "finops.focus",
+        &["billing_account_id", "billing_account_name", "provider_name", "publisher_name", "invoice_issuer_name", "service_name"],
+    ),
     ("finops.carbon", DOMAIN_KEYS),
     ("finops.cost", DOMAIN_KEYS),
     ("finops.carbon.metadata", METADATA_KEYS),

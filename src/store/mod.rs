@@ -4,6 +4,7 @@
 //! process killed mid-write leaves its records whole or absent. A newer
 //! schema than this exa knows is refused and never written to.
 
+pub mod charges;
 pub mod report;
 pub mod sqlite;
 
@@ -23,6 +24,8 @@ pub trait Ledger {
     fn insert(&mut self, records: &[NewRecord]) -> Result<Vec<i64>, Error>;
     /// Totals over the records `filter` selects, grouped `by`.
     fn report(&self, by: report::By, filter: report::Filter) -> Result<report::Report, Error>;
+    /// The counted records of every run the filter selects, for charge lines and charts.
+    fn runs(&self, filter: &report::Filter) -> Result<Vec<charges::RunCharge>, Error>;
     /// Where it lives.
     fn location(&self) -> Location;
 }

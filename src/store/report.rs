@@ -93,18 +93,23 @@ pub const RANGE_METHOD: &str =
     "linear: low = sum of co2e*(1-u), high = sum of co2e*(1+u); a methodology's error is systematic, so bands add";
 
 fn clause(f: &Filter) -> (String, Vec<Sql>) {
+    clause_for(f, "")
+}
+
+/// The WHERE clause of a filter, its columns prefixed (`r.` in a join).
+pub(crate) fn clause_for(f: &Filter, prefix: &str) -> (String, Vec<Sql>) {
     let mut parts = Vec::new();
     let mut args = Vec::new();
     if let Some(m) = &f.model {
-        parts.push("model = ?");
+        parts.push(format!("{prefix}model = ?"));
         args.push(Sql::Text(m.clone()));
     }
     if let Some(s) = f.since {
-        parts.push("recorded_at >= ?");
+        parts.push(format!("{prefix}recorded_at >= ?"));
         args.push(Sql::Integer(s));
     }
     if let Some(u) = f.until {
-        parts.push("recorded_at < ?");
+        parts.push(format!("{prefix}recorded_at < ?"));
         args.push(Sql::Integer(u));
     }
     let sql = if parts.is_empty() { String::new() } else { format!("WHERE {}", parts.join(" AND ")) };
@@ -149,6 +154,24 @@ pub(crate) struct Row {
     pub(crate) co2e: Option<f64>,
     pub(crate) uncertainty: Option<f64>,
     pub(crate) cost_usd: Option<f64>,
+}
+
+impl Row {
+    pub(crate) fn new(id: i64, carbon: bool, measured: bool, part: bool, c: &super::charges::Charged, uncertainty: Option<f64>) -> Row {
+        Row {
+            id,
+            group: 0,
+            carbon,
+            measured,
+            part,
+            gpu_hours: c.gpu_hours,
+            cpu_hours: c.cpu_hours,
+            kwh: c.kwh,
+            co2e: c.co2e_g,
+            uncertainty,
+            cost_usd: c.cost_usd,
+        }
+    }
 }
 
 /// What one run counts: the records used, its hours, and why others were not counted.

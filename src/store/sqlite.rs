@@ -226,6 +226,10 @@ impl Ledger for Store {
         super::report::run(self, by, filter)
     }
 
+    fn runs(&self, filter: &super::report::Filter) -> Result<Vec<super::charges::RunCharge>, Error> {
+        super::charges::runs(self, filter)
+    }
+
     fn location(&self) -> Location {
         Location(self.path.display().to_string())
     }

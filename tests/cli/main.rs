@@ -20,5 +20,6 @@ mod newcomer;
 mod prometheus;
 mod providers;
 mod records;
+mod reports;
 mod strict;
 mod tenancy;

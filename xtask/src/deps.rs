@@ -14,6 +14,7 @@ const NEEDS: &[(&str, &str)] = &[
     ("pkill", "procps"),
     ("script", "bsdutils"),
     ("mkfifo", "coreutils"),
+    ("chromium", "chromium"),
 ];
 
 fn on_path(program: &str) -> bool {

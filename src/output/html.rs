@@ -1,0 +1,191 @@
+//! `exa report --html FILE`: one self-contained page. Charts are inline
+//! SVG drawn here (no script, no network, no CDN: a Content-Security-Policy
+//! forbids every fetch), the table beneath them carries each figure's exact
+//! value in `data-value`, the same number `-o json` gives, and the two
+//! reports themselves ride along as inert JSON.
+
+use std::fmt::Write;
+
+use super::num;
+use crate::store::report::{Group, Report};
+
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in crate::text::clean(s).chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A number exactly as JSON writes it.
+fn exact(v: f64) -> String {
+    serde_json::to_string(&v).unwrap_or_else(|_| "null".into())
+}
+
+/// What a chart plots from a group.
+struct Measure {
+    id: &'static str,
+    title: &'static str,
+    unit: &'static str,
+    color: &'static str,
+    get: fn(&Group) -> Option<f64>,
+}
+
+const MEASURES: [Measure; 3] = [
+    Measure { id: "kwh", title: "Energy", unit: "kWh", color: "#3b7dd8", get: |g| g.kwh },
+    Measure { id: "co2e_g", title: "CO2e", unit: "g", color: "#3a9d5d", get: |g| g.co2e_g },
+    Measure { id: "cost_usd", title: "Cost", unit: "USD", color: "#c47f1a", get: |g| g.cost_usd },
+];
+
+/// A bar chart of one measure over the groups; a group with no value has no bar and says so.
+fn chart(out: &mut String, section: &str, m: &Measure, groups: &[Group]) {
+    let (w, h, left, bottom, top) = (400.0, 220.0, 56.0, 64.0, 16.0);
+    let max = groups.iter().filter_map(|g| (m.get)(g)).fold(0.0f64, f64::max);
+    let n = groups.len().max(1) as f64;
+    let slot = (w - left - 8.0) / n;
+    let _ = write!(
+        out,
+        r#"<figure class="chart" data-chart="{section}-{id}"><figcaption>{title} ({unit}) by {section}</figcaption><svg viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-label="{title} by {section}">"#,
+        id = m.id,
+        title = m.title,
+        unit = m.unit
+    );
+    let _ = write!(
+        out,
+        r##"<line x1="{left}" y1="{top}" x2="{left}" y2="{y}" stroke="#888"/><line x1="{left}" y1="{y}" x2="{x}" y2="{y}" stroke="#888"/>"##,
+        y = h - bottom,
+        x = w - 8.0
+    );
+    let _ = write!(
+        out,
+        r##"<text x="{x}" y="{y}" text-anchor="end" class="axis">{v}</text>"##,
+        x = left - 4.0,
+        y = top + 4.0,
+        v = esc(&num(max, 2))
+    );
+    let _ = write!(out, r##"<text x="{x}" y="{y}" text-anchor="end" class="axis">0</text>"##, x = left - 4.0, y = h - bottom);
+    for (i, g) in groups.iter().enumerate() {
+        let x = left + slot * i as f64 + (slot - (slot * 0.7).clamp(1.0, 48.0)) / 2.0;
+        let bw = (slot * 0.7).clamp(1.0, 48.0);
+        let label = esc(&g.key);
+        match (m.get)(g) {
+            Some(v) => {
+                let bh = if max > 0.0 { (v / max) * (h - bottom - top) } else { 0.0 };
+                let _ = write!(
+                    out,
+                    r#"<rect x="{x:.2}" y="{y:.2}" width="{bw:.2}" height="{bh:.2}" fill="{c}" data-key="{label}" data-value="{val}"><title>{label}: {shown} {unit}</title></rect>"#,
+                    y = h - bottom - bh,
+                    c = m.color,
+                    val = exact(v),
+                    shown = esc(&num(v, 3)),
+                    unit = m.unit
+                );
+            }
+            None => {
+                let _ =
+                    write!(out, r#"<text x="{x:.2}" y="{y:.2}" class="none" data-key="{label}">not measured</text>"#, y = h - bottom - 4.0);
+            }
+        }
+        if groups.len() <= 31 {
+            let _ = write!(
+                out,
+                r#"<text x="{cx:.2}" y="{y:.2}" text-anchor="end" transform="rotate(-35 {cx:.2} {y:.2})" class="axis">{label}</text>"#,
+                cx = x + bw / 2.0,
+                y = h - bottom + 14.0
+            );
+        }
+    }
+    out.push_str("</svg></figure>");
+}
+
+fn cell(out: &mut String, field: &str, v: Option<f64>, shown: String) {
+    match v {
+        Some(v) => {
+            let _ = write!(out, r#"<td data-field="{field}" data-value="{}">{}</td>"#, exact(v), esc(&shown));
+        }
+        None => {
+            let _ = write!(out, r#"<td data-field="{field}" data-value="null" class="none">not measured</td>"#);
+        }
+    }
+}
+
+fn row(out: &mut String, g: &Group, total: bool) {
+    let _ = write!(out, r#"<tr data-key="{}"{}>"#, esc(&g.key), if total { r#" class="total""# } else { "" });
+    let _ = write!(out, r#"<th scope="row">{}</th>"#, esc(&g.key));
+    let _ = write!(out, r#"<td data-field="runs" data-value="{0}">{0}</td>"#, g.runs);
+    let _ = write!(out, r#"<td data-field="runs_measured" data-value="{0}">{0}</td>"#, g.runs_measured);
+    cell(out, "gpu_hours", Some(g.gpu_hours), num(g.gpu_hours, 2));
+    cell(out, "cpu_hours", Some(g.cpu_hours), num(g.cpu_hours, 2));
+    cell(out, "kwh", g.kwh, g.kwh.map(|v| num(v, 3)).unwrap_or_default());
+    cell(out, "co2e_g", g.co2e_g, g.co2e_g.map(|v| num(v, 1)).unwrap_or_default());
+    match g.co2e_range_g {
+        Some([lo, hi]) => {
+            let _ = write!(out, r#"<td data-field="co2e_range_g">{} – {}</td>"#, esc(&num(lo, 1)), esc(&num(hi, 1)));
+        }
+        None => out.push_str(r#"<td data-field="co2e_range_g" class="none">unknown</td>"#),
+    }
+    cell(out, "cost_usd", g.cost_usd, g.cost_usd.map(|v| num(v, 2)).unwrap_or_default());
+    out.push_str("</tr>");
+}
+
+const STYLE: &str = "body{font:14px system-ui,sans-serif;margin:24px;color:#222;background:#fff}h1{font-size:20px}\
+h2{font-size:16px;margin-top:28px}.charts{display:flex;flex-wrap:wrap;gap:12px}figure{margin:0}\
+figcaption{font-weight:600;margin-bottom:4px}.axis{font-size:10px;fill:#555}.none{fill:#999;color:#999;font-size:10px}\
+table{border-collapse:collapse;margin-top:8px}th,td{border:1px solid #ccc;padding:4px 8px;text-align:right}\
+th[scope=row]{text-align:left}tr.total{font-weight:700;background:#f4f4f4}.meta{color:#555}";
+
+/// The page: charts over time and by model, the table by model, and both reports as JSON.
+pub fn page(by_model: &Report, by_day: &Report) -> String {
+    let mut out = String::with_capacity(16 * 1024);
+    out.push_str("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">");
+    out.push_str("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">");
+    let _ = write!(out, "<title>exa report</title><style>{STYLE}</style></head><body><h1>exa report</h1>");
+    let f = &by_model.filter;
+    let window = match (f.since, f.until) {
+        (None, None) => "all records".to_string(),
+        (s, u) => format!(
+            "records from {} until {}",
+            s.map_or("the first".into(), crate::time::iso8601),
+            u.map_or("now".into(), crate::time::iso8601)
+        ),
+    };
+    let _ = write!(
+        out,
+        r#"<p class="meta">{}{} in {}. Each run is counted once: a measurement over an estimate, parts summed, repeats once. CO2e range: {}.</p>"#,
+        esc(&window),
+        f.model.as_ref().map(|m| format!(", model {}", esc(m))).unwrap_or_default(),
+        esc(&by_model.db),
+        esc(by_model.range_method)
+    );
+    out.push_str(r#"<h2>Over time (UTC days)</h2><div class="charts" id="over-time">"#);
+    for m in &MEASURES {
+        chart(&mut out, "day", m, &by_day.groups);
+    }
+    out.push_str(r#"</div><h2>By model</h2><div class="charts" id="by-model">"#);
+    for m in &MEASURES {
+        chart(&mut out, "model", m, &by_model.groups);
+    }
+    out.push_str("</div><h2>Totals by model</h2><table id=\"totals\"><thead><tr><th>Model</th><th>Runs</th><th>Measured</th><th>GPU-h</th><th>CPU-h</th><th>kWh</th><th>CO2e g</th><th>CO2e range g</th><th>Cost USD</th></tr></thead><tbody>");
+    for g in &by_model.groups {
+        row(&mut out, g, false);
+    }
+    out.push_str("</tbody><tfoot>");
+    row(&mut out, &by_model.totals, true);
+    out.push_str("</tfoot></table>");
+    for n in &by_model.notes {
+        let _ = write!(out, r#"<p class="meta note">{}</p>"#, esc(n));
+    }
+    let data = serde_json::json!({ "by_model": by_model, "by_day": by_day });
+    // Inert data for tools; `</` is escaped so no value can close the element.
+    let json = serde_json::to_string(&data).expect("reports serialise").replace("</", "<\\/");
+    let _ = write!(out, r#"<script type="application/json" id="exa-report">{json}</script></body></html>"#);
+    out.push('\n');
+    out
+}
