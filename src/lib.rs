@@ -146,6 +146,11 @@ fn report(r: &cli::ReportArgs, s: &Settings) -> anyhow::Result<ExitCode> {
         output::write_stdout(text.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }
+    // At a terminal, a sparkline per model or provider: how its CO2e (or cost) went, day by day.
+    let mut filter = filter;
+    filter.trend = s.format == Format::Table
+        && matches!(r.by, cli::GroupBy::Model | cli::GroupBy::Provider)
+        && std::io::IsTerminal::is_terminal(&std::io::stdout());
     show(commands::report::run(s, filter, r.by)?, s)
 }
 

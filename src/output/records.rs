@@ -59,6 +59,19 @@ fn row(g: &Group) -> Vec<Cell> {
     ]
 }
 
+/// A sparkline: one block per day, its height the day's share of the busiest day.
+pub fn spark(values: &[f64]) -> String {
+    const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    let max = values.iter().copied().filter(|v| v.is_finite()).fold(0.0f64, f64::max);
+    values
+        .iter()
+        .map(|&v| match v {
+            v if !(v.is_finite() && v > 0.0 && max > 0.0) => ' ',
+            v => BARS[((v / max) * 7.0).round().clamp(0.0, 7.0) as usize],
+        })
+        .collect()
+}
+
 impl Render for Report {
     fn render(&self, style: Style, out: &mut String) {
         let key = match self.by {
@@ -76,13 +89,25 @@ impl Render for Report {
             );
             return;
         }
-        let mut t = style.table(&[key, "Runs", "GPU-h", "CPU-h", "kWh", "CO2e (range)", "Cost"]);
+        let trend = self.groups.iter().any(|g| g.trend.len() > 1);
+        let mut head = vec![key, "Runs", "GPU-h", "CPU-h", "kWh", "CO2e (range)", "Cost"];
+        if trend {
+            head.push("Daily");
+        }
+        let mut t = style.table(&head);
         for g in &self.groups {
-            t.add_row(row(g));
+            let mut r = row(g);
+            if trend {
+                r.push(Cell::new(spark(&g.trend)));
+            }
+            t.add_row(r);
         }
         if self.groups.len() > 1 {
             let mut total = row(&self.totals);
             total[0] = Cell::new("total");
+            if trend {
+                total.push(Cell::new(spark(&self.totals.trend)));
+            }
             t.add_row(total);
         }
         let _ = writeln!(out, "{t}");
@@ -134,6 +159,12 @@ pub fn csv_field(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::csv_field;
+
+    #[test]
+    fn a_sparkline_scales_to_the_busiest_day_and_leaves_empty_days_blank() {
+        assert_eq!(super::spark(&[0.0, 1.0, 2.0, 4.0]), " ▃▅█");
+        assert_eq!(super::spark(&[f64::INFINITY, 3.0]), " █");
+    }
 
     #[test]
     fn formulas_are_neutralised_and_separators_quoted() {

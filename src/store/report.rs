@@ -6,9 +6,9 @@
 //! the same for every run it prices, so the errors do not cancel. One
 //! record with an unknown uncertainty makes its group's band unknown.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
-use rusqlite::types::Value as Sql;
+use rusqlite::types::{Value as Sql, ValueRef};
 use serde::Serialize;
 
 use super::Store;
@@ -45,6 +45,9 @@ pub struct Filter {
     /// Seconds since the epoch, exclusive; ISO 8601 in JSON.
     #[serde(serialize_with = "crate::time::serialize_iso_opt")]
     pub until: Option<i64>,
+    /// Also gather each group's CO2e (or cost) per day, for a sparkline at a terminal.
+    #[serde(skip)]
+    pub trend: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -74,6 +77,9 @@ pub struct Group {
     pub co2e_range_g: Option<[f64; 2]>,
     pub cost_usd: Option<f64>,
     pub currency: &'static str,
+    /// CO2e per UTC day (cost per day for a group without carbon), oldest first, when the filter asked for it.
+    #[serde(skip)]
+    pub trend: Vec<f64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -132,6 +138,14 @@ struct Acc {
     gpu_hours: f64,
     cpu_hours: f64,
     not_counted: u64,
+    /// CO2e and cost per day, when a trend was asked for.
+    trend: Option<Box<Trend>>,
+}
+
+#[derive(Default)]
+struct Trend {
+    co2e: BTreeMap<i32, f64>,
+    cost: BTreeMap<i32, f64>,
 }
 
 fn add(sum: &mut Option<f64>, v: Option<f64>) {
@@ -145,6 +159,8 @@ pub(crate) struct Row {
     pub(crate) id: i64,
     /// The index of the record's group in the scan's group list.
     group: u32,
+    /// The UTC day it was recorded (days since the epoch).
+    day: i32,
     pub(crate) carbon: bool,
     pub(crate) measured: bool,
     pub(crate) part: bool,
@@ -161,6 +177,7 @@ impl Row {
         Row {
             id,
             group: 0,
+            day: 0,
             carbon,
             measured,
             part,
@@ -229,6 +246,10 @@ fn simple(rows: &[Row]) -> bool {
 
 impl Acc {
     fn push(&mut self, r: &Row) {
+        if let Some(t) = &mut self.trend {
+            let (map, v) = if r.carbon { (&mut t.co2e, r.co2e) } else { (&mut t.cost, r.cost_usd) };
+            *map.entry(r.day).or_default() += v.unwrap_or(0.0);
+        }
         if r.carbon {
             self.carbon += 1;
             add(&mut self.kwh, r.kwh);
@@ -270,8 +291,16 @@ impl Acc {
         self.run(&c.used, c.gpu_hours, c.cpu_hours, c.not_counted);
     }
 
-    fn finish(self, key: String) -> Group {
+    fn finish(self, key: String, days: Option<(i32, i32)>) -> Group {
+        let trend = match (&self.trend, days) {
+            (Some(t), Some((first, last))) => {
+                let map = if t.co2e.is_empty() { &t.cost } else { &t.co2e };
+                (first..=last).map(|d| map.get(&d).copied().unwrap_or(0.0)).collect()
+            }
+            _ => Vec::new(),
+        };
         Group {
+            trend,
             key,
             runs: self.runs,
             runs_measured: self.runs_measured,
@@ -309,80 +338,64 @@ impl std::hash::Hasher for Fnv {
 
 pub(crate) type FnvMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
 
-/// The runs of a scan: every record with a run id, linked per run in one
-/// arena. Run ids live in one string buffer and the table holds indices, so
-/// a million runs cost no allocation each.
+/// The runs of a scan: every record with a run id, its id in one string
+/// buffer, and a hash per record. Records are grouped into runs by sorting
+/// (hash, position) once at the end, which walks memory in order, where a
+/// hash table would probe it at random for every record: a million records
+/// cost no allocation each and few cache misses.
 #[derive(Default)]
 pub(crate) struct Runs {
-    table: hashbrown::HashTable<u32>,
-    /// Per run: its id's span in `text` and the arena index of its latest record.
-    runs: Vec<(u32, u32, u32)>,
+    /// Per record: its run id's hash, and its index in `rows`.
+    keys: Vec<(u64, u32)>,
+    /// Per record: its run id's span in `text`.
+    spans: Vec<(u32, u32)>,
+    rows: Vec<Row>,
     text: String,
-    /// The last run pushed: a run's records are usually written together, so its next record is often the next row.
-    last: Option<u32>,
-    /// Records, each with the arena index of the run's previous record (`u32::MAX` ends the list).
-    arena: Vec<(Row, u32)>,
-}
-
-fn fnv(s: &str) -> u64 {
-    use std::hash::Hasher;
-    let mut h = Fnv::default();
-    h.write(s.as_bytes());
-    h.finish()
 }
 
 impl Runs {
     fn name(&self, i: u32) -> &str {
-        let (start, len, _) = self.runs[i as usize];
+        let (start, len) = self.spans[i as usize];
         &self.text[start as usize..(start + len) as usize]
     }
 
     pub(crate) fn push(&mut self, run: &str, row: Row) {
-        let at = self.arena.len() as u32;
-        if let Some(i) = self.last.filter(|&i| self.name(i) == run) {
-            let prev = self.runs[i as usize].2;
-            self.arena.push((row, prev));
-            self.runs[i as usize].2 = at;
-            return;
-        }
-        let hash = fnv(run);
-        let (runs, text) = (&self.runs, &self.text);
-        let same = |i: &u32| {
-            let (start, len, _) = runs[*i as usize];
-            &text[start as usize..(start + len) as usize] == run
-        };
-        if let Some(&i) = self.table.find(hash, same) {
-            let prev = self.runs[i as usize].2;
-            self.arena.push((row, prev));
-            self.runs[i as usize].2 = at;
-            self.last = Some(i);
-            return;
-        }
-        let i = self.runs.len() as u32;
-        self.last = Some(i);
-        self.runs.push((self.text.len() as u32, run.len() as u32, at));
+        use std::hash::Hasher;
+        let i = self.rows.len() as u32;
+        let mut h = Fnv::default();
+        h.write(run.as_bytes());
+        self.keys.push((h.finish(), i));
+        self.spans.push((self.text.len() as u32, run.len() as u32));
         self.text.push_str(run);
-        self.arena.push((row, u32::MAX));
-        let (runs, text) = (&self.runs, &self.text);
-        self.table.insert_unique(hash, i, |j| {
-            let (start, len, _) = runs[*j as usize];
-            fnv(&text[start as usize..(start + len) as usize])
-        });
+        self.rows.push(row);
     }
 
     /// Each run's id and its records, oldest first.
-    pub(crate) fn each(&self, mut f: impl FnMut(&str, &[Row])) {
+    pub(crate) fn each(mut self, mut f: impl FnMut(&str, &[Row])) {
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.sort_unstable();
         let mut buf = Vec::new();
-        for i in 0..self.runs.len() as u32 {
-            buf.clear();
-            let mut at = self.runs[i as usize].2;
-            while at != u32::MAX {
-                let (row, prev) = self.arena[at as usize];
-                buf.push(row);
-                at = prev;
+        let mut at = 0;
+        while at < keys.len() {
+            let hash = keys[at].0;
+            let end = at + keys[at..].iter().take_while(|k| k.0 == hash).count();
+            let first = self.name(keys[at].1);
+            if keys[at + 1..end].iter().all(|k| self.name(k.1) == first) {
+                buf.clear();
+                buf.extend(keys[at..end].iter().map(|k| self.rows[k.1 as usize]));
+                f(first, &buf);
+            } else {
+                // Records with one hash: usually one run; split by the ids themselves when they differ.
+                let mut left: Vec<u32> = keys[at..end].iter().map(|k| k.1).collect();
+                while let Some(&first) = left.first() {
+                    let name = self.name(first);
+                    buf.clear();
+                    buf.extend(left.iter().filter(|&&i| self.name(i) == name).map(|&i| self.rows[i as usize]));
+                    f(name, &buf);
+                    left.retain(|&i| self.name(i) != name);
+                }
             }
-            buf.reverse();
-            f(self.name(i), &buf);
+            at = end;
         }
     }
 }
@@ -411,7 +424,7 @@ fn scan(store: &Store, by: By, f: &Filter) -> Result<(Vec<Group>, Group, Vec<Str
     let (filter, args) = clause(f);
     let key = by.key();
     let sql = format!(
-        "SELECT {key}, id, run_id, domain = 'carbon', measured, part, gpu_hours, cpu_hours, kwh, co2e_g, uncertainty, cost_usd FROM records {filter}"
+        "SELECT {key}, id, run_id, domain = 'carbon', measured, part, gpu_hours, cpu_hours, kwh, co2e_g, uncertainty, cost_usd, recorded_at FROM records {filter}"
     );
     let db = |e: rusqlite::Error| Error::Failed(format!("{}: {e}", store.path.display()));
     let mut stmt = store.conn().prepare(&sql).map_err(db)?;
@@ -419,40 +432,69 @@ fn scan(store: &Store, by: By, f: &Filter) -> Result<(Vec<Group>, Group, Vec<Str
     // Runs are gathered first: what a run counts depends on all of its records.
     let mut runs = Runs::default();
     let mut keys = Keys::default();
-    let mut days: FnvMap<i64, u32> = FnvMap::default();
+    let mut day_keys: FnvMap<i64, u32> = FnvMap::default();
+    let mut days: Option<(i32, i32)> = None;
     let mut groups: Vec<Acc> = Vec::new();
-    let mut total = Acc::default();
+    let mut total = Acc { trend: f.trend.then(Box::default), ..Acc::default() };
     while let Some(r) = rows.next().map_err(db)? {
         let group = if by == By::Day {
             let day = r.get::<_, i64>(0).map_err(db)?.div_euclid(86_400);
-            *days.entry(day).or_insert_with(|| keys.of(&crate::time::iso8601(day * 86_400)[..10]))
+            *day_keys.entry(day).or_insert_with(|| keys.of(&crate::time::iso8601(day * 86_400)[..10]))
         } else {
             keys.of(r.get_ref(0).map_err(db)?.as_str().map_err(|e| Error::Failed(format!("{}: {e}", store.path.display())))?)
         };
         if groups.len() <= group as usize {
-            groups.push(Acc::default());
+            groups.push(Acc { trend: f.trend.then(Box::default), ..Acc::default() });
         }
-        let row = Row {
-            id: r.get(1).map_err(db)?,
-            group,
-            carbon: r.get(3).map_err(db)?,
-            measured: r.get(4).map_err(db)?,
-            part: r.get(5).map_err(db)?,
-            gpu_hours: r.get(6).map_err(db)?,
-            cpu_hours: r.get(7).map_err(db)?,
-            kwh: r.get(8).map_err(db)?,
-            co2e: r.get(9).map_err(db)?,
-            uncertainty: r.get(10).map_err(db)?,
-            cost_usd: r.get(11).map_err(db)?,
+        // The columns are the schema's own (NOT NULL where they must be): read them without conversion checks.
+        let int = |i: usize| match r.get_ref_unwrap(i) {
+            ValueRef::Integer(v) => v,
+            _ => 0,
         };
+        let real = |i: usize| match r.get_ref_unwrap(i) {
+            ValueRef::Real(v) => Some(v),
+            ValueRef::Integer(v) => Some(v as f64),
+            _ => None,
+        };
+        let row = Row {
+            id: int(1),
+            group,
+            carbon: int(3) != 0,
+            measured: int(4) != 0,
+            part: int(5) != 0,
+            gpu_hours: real(6).unwrap_or(0.0),
+            cpu_hours: real(7).unwrap_or(0.0),
+            kwh: real(8),
+            co2e: real(9),
+            uncertainty: real(10),
+            cost_usd: real(11),
+            day: i32::try_from(int(12).div_euclid(86_400)).unwrap_or(0),
+        };
+        if f.trend {
+            days = Some(days.map_or((row.day, row.day), |(a, b): (i32, i32)| (a.min(row.day), b.max(row.day))));
+        }
         match r.get_ref(2).map_err(db)? {
-            rusqlite::types::ValueRef::Text(run) => runs.push(&String::from_utf8_lossy(run), row),
+            ValueRef::Text(run) => runs.push(&String::from_utf8_lossy(run), row),
             _ => {
                 total.run_simple(&[row]);
                 groups[group as usize].run_simple(&[row]);
             }
         }
     }
+    let notes = count_runs(runs, &mut groups, &mut total);
+    // A sparkline of at most the last 30 days.
+    let days = days.map(|(a, b)| (a.max(b - 29), b));
+    let mut out: Vec<Group> = groups.into_iter().zip(keys.names).map(|(a, k)| a.finish(k, days)).collect();
+    out.sort_by(|a, b| a.key.cmp(&b.key));
+    let total = total.finish("total".into(), days);
+    for g in out.iter().chain(std::iter::once(&total)) {
+        finite(g)?;
+    }
+    Ok((out, total, notes))
+}
+
+/// Adds each run to its groups and to the totals; the notes on what was not counted, in order.
+fn count_runs(runs: Runs, groups: &mut [Acc], total: &mut Acc) -> Vec<String> {
     let mut notes = Vec::new();
     let mut part = Vec::new();
     runs.each(|run, rows| {
@@ -483,13 +525,7 @@ fn scan(store: &Store, by: By, f: &Filter) -> Result<(Vec<Group>, Group, Vec<Str
         }
     });
     notes.sort();
-    let mut out: Vec<Group> = groups.into_iter().zip(keys.names).map(|(a, k)| a.finish(k)).collect();
-    out.sort_by(|a, b| a.key.cmp(&b.key));
-    let total = total.finish("total".into());
-    for g in out.iter().chain(std::iter::once(&total)) {
-        finite(g)?;
-    }
-    Ok((out, total, notes))
+    notes
 }
 
 /// A sum that overflowed is an error naming it, never `inf` or a null that reads as "not recorded".
@@ -523,6 +559,7 @@ fn nothing() -> Group {
         co2e_range_g: None,
         cost_usd: None,
         currency: "USD",
+        trend: Vec::new(),
     }
 }
 
@@ -542,5 +579,42 @@ pub fn empty(by: By, filter: Filter, path: &std::path::Path) -> Report {
         totals: nothing(),
         range_method: RANGE_METHOD,
         notes: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Row, Runs};
+
+    fn row(id: i64) -> Row {
+        Row {
+            id,
+            group: 0,
+            day: 0,
+            carbon: true,
+            measured: false,
+            part: false,
+            gpu_hours: 1.0,
+            cpu_hours: 0.0,
+            kwh: None,
+            co2e: None,
+            uncertainty: None,
+            cost_usd: None,
+        }
+    }
+
+    #[test]
+    fn runs_group_by_id_even_when_two_ids_share_a_hash() {
+        let mut runs = Runs::default();
+        for (id, name) in [(1, "a"), (2, "b"), (3, "a"), (4, "c")] {
+            runs.push(name, row(id));
+        }
+        // Force a collision: "c" takes "a"'s hash.
+        let a = runs.keys[0].0;
+        runs.keys[3].0 = a;
+        let mut seen = Vec::new();
+        runs.each(|name, rows| seen.push((name.to_string(), rows.iter().map(|r| r.id).collect::<Vec<_>>())));
+        seen.sort();
+        assert_eq!(seen, [("a".into(), vec![1, 3]), ("b".into(), vec![2]), ("c".into(), vec![4])]);
     }
 }

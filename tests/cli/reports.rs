@@ -340,3 +340,27 @@ fn the_html_page_opens_in_a_real_browser_with_the_json_figures() {
     let out = env.run(&["report", "--html", env.dir.path().to_str().unwrap()]);
     fails(&out, 1, "--html");
 }
+
+#[test]
+fn at_a_terminal_a_report_draws_a_daily_sparkline_and_pipes_stay_plain() {
+    let env = Env::new();
+    record(&env, "carbon", "M", &["--gpu-hours", "4", "--run-id", "a"]);
+    record(&env, "carbon", "N", &["--gpu-hours", "1", "--run-id", "b"]);
+    // Back-date one record by two days, so the line spans three days.
+    let db = env.dir.path().join("data/examlops/records.sqlite3");
+    let py = format!(
+        "import sqlite3; c = sqlite3.connect('{}'); c.execute('drop trigger records_no_update'); c.execute(\"update records set recorded_at = recorded_at - 2 * 86400 where run_id = 'b'\"); c.commit()",
+        db.display()
+    );
+    assert!(env.cmd_for("python3").args(["-c", &py]).status().unwrap().success());
+    let exa = env!("CARGO_BIN_EXE_exa");
+    let out = env.cmd_for("script").args(["-qec", &format!("stty cols 160; {exa} report"), "/dev/null"]).output().unwrap();
+    let text = stdout(&out);
+    assert!(text.contains("Daily"), "{text}");
+    let line = |key: &str| text.lines().find(|l| l.contains(&format!(" {key} "))).unwrap_or_else(|| panic!("{key}: {text}")).to_string();
+    assert!(line("M").contains("  █"), "M's CO2e is all on the last day: {}", line("M"));
+    assert!(line("N").contains("█  "), "N's is two days earlier: {}", line("N"));
+    // Piped, the table has no sparkline and JSON none at all.
+    assert!(!stdout(&env.run(&["report"])).contains("Daily"));
+    assert!(env.json::<Value>(&["report"])["groups"][0].get("trend").is_none());
+}
