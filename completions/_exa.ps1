@@ -35,6 +35,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Where the config file is, what is in effect, and a starting file')
             [CompletionResult]::new('gpu', 'gpu', [CompletionResultType]::ParameterValue, 'One reading of every GPU through nvidia-smi, and the aggregates')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve exa''s read-only tools to AI agents over MCP (stdio, or streamable HTTP)')
             [CompletionResult]::new('metrics', 'metrics', [CompletionResultType]::ParameterValue, 'Cluster GPU and host telemetry from Prometheus, and the flags it raises')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions for exa')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print exa''s man page (roff), or a subcommand''s')
@@ -434,6 +435,19 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'exa;mcp' {
+            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Serve streamable HTTP on ADDR (host:port) at /mcp instead of stdio; loopback unless you name another address')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'exa;metrics' {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
@@ -591,6 +605,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Where the config file is, what is in effect, and a starting file')
             [CompletionResult]::new('gpu', 'gpu', [CompletionResultType]::ParameterValue, 'One reading of every GPU through nvidia-smi, and the aggregates')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve exa''s read-only tools to AI agents over MCP (stdio, or streamable HTTP)')
             [CompletionResult]::new('metrics', 'metrics', [CompletionResultType]::ParameterValue, 'Cluster GPU and host telemetry from Prometheus, and the flags it raises')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions for exa')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print exa''s man page (roff), or a subcommand''s')
@@ -663,6 +678,9 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;help;report' {
+            break
+        }
+        'exa;help;mcp' {
             break
         }
         'exa;help;metrics' {

@@ -34,6 +34,9 @@ _exa() {
             exa,man)
                 cmd="exa__subcmd__man"
                 ;;
+            exa,mcp)
+                cmd="exa__subcmd__mcp"
+                ;;
             exa,metrics)
                 cmd="exa__subcmd__metrics"
                 ;;
@@ -190,6 +193,9 @@ _exa() {
             exa__subcmd__help,man)
                 cmd="exa__subcmd__help__subcmd__man"
                 ;;
+            exa__subcmd__help,mcp)
+                cmd="exa__subcmd__help__subcmd__mcp"
+                ;;
             exa__subcmd__help,metrics)
                 cmd="exa__subcmd__help__subcmd__metrics"
                 ;;
@@ -296,7 +302,7 @@ _exa() {
 
     case "${cmd}" in
         exa)
-            opts="-o -h -V --output --json --config --db --strict --help --version finops config gpu report metrics completions man help"
+            opts="-o -h -V --output --json --config --db --strict --help --version finops config gpu report mcp metrics completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1390,7 +1396,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__help)
-            opts="finops config gpu report metrics completions man help"
+            opts="finops config gpu report mcp metrics completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1683,6 +1689,20 @@ _exa() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        exa__subcmd__help__subcmd__mcp)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         exa__subcmd__help__subcmd__metrics)
             opts="clusters node workload flags query"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1788,6 +1808,40 @@ _exa() {
                 return 0
             fi
             case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__mcp)
+            opts="-o -h -V --listen --db --output --json --config --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0

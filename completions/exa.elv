@@ -32,6 +32,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand config 'Where the config file is, what is in effect, and a starting file'
             cand gpu 'One reading of every GPU through nvidia-smi, and the aggregates'
             cand report 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
+            cand mcp 'Serve exa''s read-only tools to AI agents over MCP (stdio, or streamable HTTP)'
             cand metrics 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
             cand completions 'Print shell completions for exa'
             cand man 'Print exa''s man page (roff), or a subcommand''s'
@@ -382,6 +383,18 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'exa;mcp'= {
+            cand --listen 'Serve streamable HTTP on ADDR (host:port) at /mcp instead of stdio; loopback unless you name another address'
+            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'exa;metrics'= {
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
@@ -524,6 +537,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand config 'Where the config file is, what is in effect, and a starting file'
             cand gpu 'One reading of every GPU through nvidia-smi, and the aggregates'
             cand report 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
+            cand mcp 'Serve exa''s read-only tools to AI agents over MCP (stdio, or streamable HTTP)'
             cand metrics 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
             cand completions 'Print shell completions for exa'
             cand man 'Print exa''s man page (roff), or a subcommand''s'
@@ -578,6 +592,8 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;help;gpu'= {
         }
         &'exa;help;report'= {
+        }
+        &'exa;help;mcp'= {
         }
         &'exa;help;metrics'= {
             cand clusters 'The clusters configured (clusters: in finops.yaml), with vendor and model'

@@ -10,6 +10,7 @@ pub mod commands;
 pub mod error;
 pub mod files;
 pub mod formula;
+pub mod mcp;
 pub mod model;
 pub mod num;
 pub mod output;
@@ -176,6 +177,12 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
         },
         Command::Metrics(m) => metrics(m, s),
         Command::Report(r) => report(r, s),
+        Command::Mcp(m) => {
+            for w in s.take_warnings() {
+                output::diag("warning", &w);
+            }
+            Ok(mcp::serve(cli.clone(), m.listen.as_deref(), s)?)
+        }
         Command::Gpu { wide } => {
             let mut reading = commands::gpu::run(commands::gpu::source(s))?;
             reading.wide = *wide;

@@ -16,7 +16,7 @@ pub use values::{amount, assignment, duration, Assignment};
 /// Estimates from GPU-hours and CPU-hours with a methodology you pick, and
 /// says where every number came from. `exa -o json ...` prints JSON for
 /// scripts.
-#[derive(Debug, Parser)]
+#[derive(Debug, Clone, Parser)]
 #[command(name = "exa", version, propagate_version = true, max_term_width = 100)]
 #[command(after_help = "Exit status: 0 success, 1 a request refused or failed, 2 a malformed command line, config or input.")]
 pub struct Cli {
@@ -49,7 +49,7 @@ pub struct Cli {
 pub use crate::model::Format;
 use crate::model::Request;
 
-#[derive(Debug, Subcommand)]
+#[derive(Debug, Clone, Subcommand)]
 pub enum Command {
     /// Energy, carbon and cost of GPU and CPU work.
     #[command(subcommand)]
@@ -77,6 +77,18 @@ pub enum Command {
         after_help = "Examples:\n  exa report\n  exa report JPCP --since 2026-11-01 -o json\n  exa report --by day -o csv > carbon.csv\n  exa report --format focus --since 2026-11-01 > focus.csv\n  exa report --format focus -o json | jq -s 'map(.BilledCost) | add'\n  exa report --html report.html"
     )]
     Report(ReportArgs),
+    /// Serve exa's read-only tools to AI agents over MCP (stdio, or streamable HTTP).
+    ///
+    /// Tools: metrics_read, metrics_query, metrics_clusters, finops_estimate,
+    /// finops_providers, finops_report and gpu_read, each answering with the
+    /// same JSON as the CLI's `-o json`. None writes anything. Over HTTP
+    /// (`--listen`) the endpoint is /mcp and every request must carry
+    /// `Authorization: Bearer <token>`, the token read from EXAMLOPS_MCP_TOKEN
+    /// (or the variable `mcp.token_env` names).
+    #[command(
+        after_help = "Examples:\n  exa mcp\n  exa mcp --listen 127.0.0.1:8765    # with EXAMLOPS_MCP_TOKEN set\n  claude mcp add exa -- exa mcp"
+    )]
+    Mcp(McpArgs),
     /// Cluster GPU and host telemetry from Prometheus, and the flags it raises.
     #[command(subcommand)]
     Metrics(MetricsCmd),
@@ -97,7 +109,7 @@ pub enum Command {
     },
 }
 
-#[derive(Debug, Subcommand)]
+#[derive(Debug, Clone, Subcommand)]
 pub enum Finops {
     /// Energy and carbon: kWh and gCO2e.
     #[command(subcommand)]
@@ -120,7 +132,7 @@ pub enum Finops {
     Measure(Measure),
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct Measure {
     #[command(flatten)]
     pub db: DbOpt,
@@ -173,7 +185,7 @@ pub struct Measure {
     pub command: Vec<std::ffi::OsString>,
 }
 
-#[derive(Debug, Subcommand)]
+#[derive(Debug, Clone, Subcommand)]
 pub enum Carbon {
     /// List the carbon providers, each with its kind, uncertainty and status.
     #[command(
@@ -201,7 +213,7 @@ pub enum Carbon {
     Record(CarbonRecord),
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct Recording {
     /// The model (or project) the record belongs to, e.g. JPCP.
     pub model: String,
@@ -235,7 +247,7 @@ pub struct StrictOpt {
     pub strict: bool,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct CarbonRecord {
     #[command(flatten)]
     pub record: Recording,
@@ -243,7 +255,7 @@ pub struct CarbonRecord {
     pub estimate: CarbonEstimate,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct CostRecord {
     #[command(flatten)]
     pub record: Recording,
@@ -251,7 +263,7 @@ pub struct CostRecord {
     pub estimate: CostEstimate,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct ReportArgs {
     /// Only this model.
     pub model: Option<String>,
@@ -280,6 +292,16 @@ pub struct ReportArgs {
     pub html: Option<std::path::PathBuf>,
 }
 
+#[derive(Debug, Clone, clap::Args)]
+pub struct McpArgs {
+    /// Serve streamable HTTP on ADDR (host:port) at /mcp instead of stdio; loopback unless you name another address.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8765")]
+    pub listen: Option<String>,
+
+    #[command(flatten)]
+    pub db: DbOpt,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ReportFormat {
     /// Totals per group.
@@ -296,7 +318,7 @@ pub enum GroupBy {
     Day,
 }
 
-#[derive(Debug, Subcommand)]
+#[derive(Debug, Clone, Subcommand)]
 pub enum Cost {
     /// List the cost providers (rate cards), each with its kind and status.
     #[command(after_help = "Examples:\n  exa finops cost providers\n  exa -o json finops cost providers | jq -r .default")]
@@ -321,14 +343,14 @@ pub enum Cost {
     Record(CostRecord),
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct Show {
     /// The provider's name, or a path to a provider file or plugin.
     pub name: String,
 }
 
 /// What every estimate takes.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct Hours {
     /// GPU-hours of the work (device-hours: 2 GPUs for 6 hours is 12).
     #[arg(long, value_name = "HOURS", value_parser = amount, allow_negative_numbers = true)]
@@ -350,7 +372,7 @@ pub struct Hours {
     pub set: Vec<Assignment>,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct CarbonEstimate {
     #[command(flatten)]
     pub hours: Hours,
@@ -376,7 +398,7 @@ pub struct CarbonEstimate {
     pub gpu_kwh: Option<f64>,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct CostEstimate {
     #[command(flatten)]
     pub hours: Hours,
@@ -433,7 +455,7 @@ impl Hours {
     }
 }
 
-#[derive(Debug, Subcommand)]
+#[derive(Debug, Clone, Subcommand)]
 pub enum ConfigCmd {
     /// Print where the config file is, and whether it exists.
     #[command(after_help = "Examples:\n  exa config path\n  $EDITOR \"$(exa -o json config path | jq -r .path)\"")]
@@ -450,7 +472,7 @@ pub enum ConfigCmd {
     },
 }
 
-#[derive(Debug, Subcommand)]
+#[derive(Debug, Clone, Subcommand)]
 pub enum MetricsCmd {
     /// The clusters configured (clusters: in finops.yaml), with vendor and model.
     #[command(after_help = "Examples:\n  exa metrics clusters\n  exa -o json metrics clusters | jq -r '.clusters[].name'")]
@@ -529,7 +551,7 @@ pub enum MetricsCmd {
     },
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct WorkloadOpts {
     /// The workload's kind: Job, JobSet, MPIJob, Deployment, StatefulSet or Pod.
     #[arg(long)]
@@ -542,7 +564,7 @@ pub struct WorkloadOpts {
     pub namespace: String,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct WindowOpts {
     /// A window ending now: 1h, 6h, 24h or 7d [default: 6h].
     #[arg(long)]
@@ -566,6 +588,7 @@ impl Cli {
             Command::Finops(Finops::Cost(Cost::Record(r))) => r.record.db.db.as_ref(),
             Command::Finops(Finops::Measure(m)) => m.db.db.as_ref(),
             Command::Report(r) => r.db.db.as_ref(),
+            Command::Mcp(m) => m.db.db.as_ref(),
             _ => None,
         };
         after.or(self.db.as_ref())

@@ -15,6 +15,16 @@ pub struct Config {
     /// Clusters whose Prometheus `exa metrics` reads, by name.
     #[serde(default, deserialize_with = "null_as_default")]
     pub clusters: IndexMap<String, Cluster>,
+    /// The `mcp:` block: `exa mcp`'s settings.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub mcp: McpConfig,
+}
+
+/// `mcp:`: the MCP server.
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct McpConfig {
+    /// The environment variable holding the bearer token HTTP clients must send (EXAMLOPS_MCP_TOKEN when unset).
+    pub token_env: Option<String>,
 }
 
 /// One cluster's monitoring.

@@ -14,7 +14,7 @@ use crate::suggest::nearest;
 
 /// The keys each block knows, for unknown-key warnings.
 const KNOWN: &[(&str, &[&str])] = &[
-    ("", &["finops", "clusters"]),
+    ("", &["finops", "clusters", "mcp"]),
     (
         "clusters.*",
         &[
@@ -31,6 +31,7 @@ const KNOWN: &[(&str, &[&str])] = &[
         ],
     ),
     ("finops", &["carbon", "cost", "focus"]),
+    ("mcp", &["token_env"]),
     (
         "finops.focus",
         &["billing_account_id", "billing_account_name", "provider_name", "publisher_name", "invoice_issuer_name", "service_name"],

@@ -220,6 +220,19 @@ impl Settings {
         env(var).ok_or_else(|| Error::Config(format!("cluster {cluster}: its token variable {var} is not set")))
     }
 
+    /// The bearer token `exa mcp --listen` requires, and the variable it came from:
+    /// the one `mcp.token_env` names, else EXAMLOPS_MCP_TOKEN. Its value is never printed.
+    pub fn mcp_token(&self) -> Result<(String, String), Error> {
+        let var = self.config.mcp.token_env.clone().unwrap_or_else(|| "EXAMLOPS_MCP_TOKEN".into());
+        match env(&var) {
+            Some(t) if t.trim().len() >= 16 => Ok((t.trim().to_string(), var)),
+            Some(_) => Err(Error::Config(format!("the MCP token in {var} is shorter than 16 characters; use a long random one"))),
+            None => Err(Error::Config(format!(
+                "exa mcp --listen needs a bearer token: set {var} (e.g. to the output of `openssl rand -hex 32`); clients send it as Authorization: Bearer"
+            ))),
+        }
+    }
+
     /// How long a plugin of `domain` may run.
     pub fn plugin_timeout(&self, domain: Domain) -> Option<f64> {
         self.block(domain).plugin_timeout_s

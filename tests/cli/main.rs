@@ -14,6 +14,7 @@ mod grid;
 mod hardening;
 mod house;
 mod http;
+mod mcp;
 mod methodology;
 mod metrics;
 mod newcomer;

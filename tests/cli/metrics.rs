@@ -9,21 +9,21 @@ use serde_json::Value;
 use crate::common::{fails, stdout, Env};
 use crate::prometheus::{Prometheus, Series};
 
-const MIN: i64 = 60;
-const HOUR: i64 = 3600;
+pub const MIN: i64 = 60;
+pub const HOUR: i64 = 3600;
 
 /// The fleet every test reads: generated once, served by one Prometheus per test binary.
-struct Fleet {
+pub struct Fleet {
     prom: Prometheus,
     /// "Now" when the data was written, on a minute.
-    t: i64,
+    pub t: i64,
 }
 
 fn now() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64
 }
 
-fn iso(t: i64) -> String {
+pub fn iso(t: i64) -> String {
     exa::time::iso8601(t)
 }
 
@@ -156,7 +156,7 @@ fn shadow(s: &mut Series) {
     }
 }
 
-fn fleet() -> &'static Fleet {
+pub fn fleet() -> &'static Fleet {
     static FLEET: OnceLock<Fleet> = OnceLock::new();
     FLEET.get_or_init(|| {
         let t = now() / 60 * 60;
@@ -235,7 +235,7 @@ fn fleet() -> &'static Fleet {
     })
 }
 
-fn env() -> Env {
+pub fn env() -> Env {
     let f = fleet();
     let env = Env::new();
     env.config(&format!(

@@ -51,3 +51,41 @@ pub fn ensure() -> Result<(), String> {
         Err(format!("could not install {} (still missing: {}); try: {how}", packages.join(" "), still.join(", ")))
     }
 }
+
+/// The MCP Python SDK the MCP tests drive exa with, pinned.
+const MCP_SDK: &str = "mcp==2.3.0";
+
+/// A Python with the official MCP SDK, in a virtual environment under
+/// `target/test-python` (made, and the SDK installed from PyPI, when missing).
+pub fn python_env(root: &std::path::Path) -> Result<std::path::PathBuf, String> {
+    let venv = root.join("target/test-python");
+    let python = venv.join("bin/python");
+    let has_sdk = || Command::new(&python).args(["-c", "import mcp"]).output().is_ok_and(|o| o.status.success());
+    if has_sdk() {
+        return Ok(python);
+    }
+    let make = || Command::new("python3").args(["-m", "venv", "--clear"]).arg(&venv).output().is_ok_and(|o| o.status.success());
+    if !make() {
+        // Debian's python3 makes virtual environments only with python3-venv installed.
+        if is_root() && on_path("apt-get") {
+            eprintln!("installing what the tests need: python3-venv");
+            let _ = Command::new("apt-get")
+                .args(["install", "-y", "-qq", "--no-install-recommends", "python3-venv"])
+                .env("DEBIAN_FRONTEND", "noninteractive")
+                .status();
+        }
+        if !make() {
+            return Err(format!("cannot make a Python virtual environment in {}; install python3-venv", venv.display()));
+        }
+    }
+    eprintln!("installing the MCP Python SDK ({MCP_SDK}) into {}", venv.display());
+    let ok = Command::new(&python)
+        .args(["-m", "pip", "install", "-q", "--disable-pip-version-check", MCP_SDK])
+        .status()
+        .is_ok_and(|s| s.success());
+    if ok && has_sdk() {
+        Ok(python)
+    } else {
+        Err(format!("could not install {MCP_SDK} from PyPI into {}", venv.display()))
+    }
+}

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// From the top of the crate to the bottom. A module may use its own layer and those below.
 pub const LAYERS: &[&[&str]] = &[
-    &["lib", "main", "codegen"],
+    &["lib", "main", "codegen", "mcp"],
     &["output"],
     &["commands"],
     &["pricing"],

@@ -57,9 +57,17 @@ fn main() -> ExitCode {
                 eprintln!("error: {e}");
                 return ExitCode::FAILURE;
             }
+            let python = match deps::python_env(root) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
             let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
             let ok = std::process::Command::new(cargo)
                 .current_dir(root)
+                .env("EXA_TEST_PYTHON", python)
                 .args(["test", "--workspace"])
                 .args(rest)
                 .status()
