@@ -35,6 +35,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Where the config file is, what is in effect, and a starting file')
             [CompletionResult]::new('gpu', 'gpu', [CompletionResultType]::ParameterValue, 'One reading of every GPU through nvidia-smi, and the aggregates')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD')
+            [CompletionResult]::new('db', 'db', [CompletionResultType]::ParameterValue, 'The records database: bring its schema up to date, copy records between stores')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve exa''s read-only tools to AI agents over MCP (stdio, or streamable HTTP)')
             [CompletionResult]::new('metrics', 'metrics', [CompletionResultType]::ParameterValue, 'Cluster GPU and host telemetry from Prometheus, and the flags it raises')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions for exa')
@@ -118,7 +119,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
         }
         'exa;finops;carbon;record' {
             [CompletionResult]::new('--run-id', '--run-id', [CompletionResultType]::ParameterName, 'The run this record belongs to (an MLflow run id, a job id); records of one run count as one run')
-            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
             [CompletionResult]::new('--gpu-hours', '--gpu-hours', [CompletionResultType]::ParameterName, 'GPU-hours of the work (device-hours: 2 GPUs for 6 hours is 12)')
             [CompletionResult]::new('--cpu-hours', '--cpu-hours', [CompletionResultType]::ParameterName, 'CPU-core-hours of the work, as the scheduler reports them')
             [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'The provider: a name from `providers`, or a path to a provider file or plugin')
@@ -221,7 +222,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
         }
         'exa;finops;cost;record' {
             [CompletionResult]::new('--run-id', '--run-id', [CompletionResultType]::ParameterName, 'The run this record belongs to (an MLflow run id, a job id); records of one run count as one run')
-            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
             [CompletionResult]::new('--gpu-hours', '--gpu-hours', [CompletionResultType]::ParameterName, 'GPU-hours of the work (device-hours: 2 GPUs for 6 hours is 12)')
             [CompletionResult]::new('--cpu-hours', '--cpu-hours', [CompletionResultType]::ParameterName, 'CPU-core-hours of the work, as the scheduler reports them')
             [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'The provider: a name from `providers`, or a path to a provider file or plugin')
@@ -264,7 +265,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;finops;measure' {
-            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
             [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Seconds between GPU readings [default: 5; env: EXAMLOPS_GPU_INTERVAL]')
             [CompletionResult]::new('--duration', '--duration', [CompletionResultType]::ParameterName, 'Without a command, measure the node this long (90s, 10m, 1.5h); Ctrl-C ends it early')
             [CompletionResult]::new('--trace', '--trace', [CompletionResultType]::ParameterName, 'Write every sample to FILE as JSON lines, for plotting and re-analysis')
@@ -419,7 +420,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;report' {
-            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
             [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'Group by model, run, provider or day (UTC)')
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Records from this UTC date or time on (2026-11-01, 2026-11-01T12:00:00Z)')
             [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Records before this UTC time; a date alone includes that whole day')
@@ -435,9 +436,63 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'exa;db' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Bring the database''s schema to this exa''s version, creating it when missing')
+            [CompletionResult]::new('copy', 'copy', [CompletionResultType]::ParameterValue, 'Copy every record from one store into another, SQLite or PostgreSQL either way')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'exa;db;migrate' {
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;db;copy' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The store to read: a SQLite file or a postgres:// URL')
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'The store to write: a SQLite file or a postgres:// URL (made and migrated when missing)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;db;help' {
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Bring the database''s schema to this exa''s version, creating it when missing')
+            [CompletionResult]::new('copy', 'copy', [CompletionResultType]::ParameterValue, 'Copy every record from one store into another, SQLite or PostgreSQL either way')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'exa;db;help;migrate' {
+            break
+        }
+        'exa;db;help;copy' {
+            break
+        }
+        'exa;db;help;help' {
+            break
+        }
         'exa;mcp' {
             [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Serve streamable HTTP on ADDR (host:port) at /mcp instead of stdio; loopback unless you name another address')
-            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
@@ -605,6 +660,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Where the config file is, what is in effect, and a starting file')
             [CompletionResult]::new('gpu', 'gpu', [CompletionResultType]::ParameterValue, 'One reading of every GPU through nvidia-smi, and the aggregates')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD')
+            [CompletionResult]::new('db', 'db', [CompletionResultType]::ParameterValue, 'The records database: bring its schema up to date, copy records between stores')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve exa''s read-only tools to AI agents over MCP (stdio, or streamable HTTP)')
             [CompletionResult]::new('metrics', 'metrics', [CompletionResultType]::ParameterValue, 'Cluster GPU and host telemetry from Prometheus, and the flags it raises')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions for exa')
@@ -678,6 +734,17 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;help;report' {
+            break
+        }
+        'exa;help;db' {
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Bring the database''s schema to this exa''s version, creating it when missing')
+            [CompletionResult]::new('copy', 'copy', [CompletionResultType]::ParameterValue, 'Copy every record from one store into another, SQLite or PostgreSQL either way')
+            break
+        }
+        'exa;help;db;migrate' {
+            break
+        }
+        'exa;help;db;copy' {
             break
         }
         'exa;help;mcp' {

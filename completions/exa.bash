@@ -22,6 +22,9 @@ _exa() {
             exa,config)
                 cmd="exa__subcmd__config"
                 ;;
+            exa,db)
+                cmd="exa__subcmd__db"
+                ;;
             exa,finops)
                 cmd="exa__subcmd__finops"
                 ;;
@@ -66,6 +69,24 @@ _exa() {
                 ;;
             exa__subcmd__config__subcmd__help,show)
                 cmd="exa__subcmd__config__subcmd__help__subcmd__show"
+                ;;
+            exa__subcmd__db,copy)
+                cmd="exa__subcmd__db__subcmd__copy"
+                ;;
+            exa__subcmd__db,help)
+                cmd="exa__subcmd__db__subcmd__help"
+                ;;
+            exa__subcmd__db,migrate)
+                cmd="exa__subcmd__db__subcmd__migrate"
+                ;;
+            exa__subcmd__db__subcmd__help,copy)
+                cmd="exa__subcmd__db__subcmd__help__subcmd__copy"
+                ;;
+            exa__subcmd__db__subcmd__help,help)
+                cmd="exa__subcmd__db__subcmd__help__subcmd__help"
+                ;;
+            exa__subcmd__db__subcmd__help,migrate)
+                cmd="exa__subcmd__db__subcmd__help__subcmd__migrate"
                 ;;
             exa__subcmd__finops,carbon)
                 cmd="exa__subcmd__finops__subcmd__carbon"
@@ -181,6 +202,9 @@ _exa() {
             exa__subcmd__help,config)
                 cmd="exa__subcmd__help__subcmd__config"
                 ;;
+            exa__subcmd__help,db)
+                cmd="exa__subcmd__help__subcmd__db"
+                ;;
             exa__subcmd__help,finops)
                 cmd="exa__subcmd__help__subcmd__finops"
                 ;;
@@ -210,6 +234,12 @@ _exa() {
                 ;;
             exa__subcmd__help__subcmd__config,show)
                 cmd="exa__subcmd__help__subcmd__config__subcmd__show"
+                ;;
+            exa__subcmd__help__subcmd__db,copy)
+                cmd="exa__subcmd__help__subcmd__db__subcmd__copy"
+                ;;
+            exa__subcmd__help__subcmd__db,migrate)
+                cmd="exa__subcmd__help__subcmd__db__subcmd__migrate"
                 ;;
             exa__subcmd__help__subcmd__finops,carbon)
                 cmd="exa__subcmd__help__subcmd__finops__subcmd__carbon"
@@ -302,7 +332,7 @@ _exa() {
 
     case "${cmd}" in
         exa)
-            opts="-o -h -V --output --json --config --db --strict --help --version finops config gpu report mcp metrics completions man help"
+            opts="-o -h -V --output --json --config --db --strict --help --version finops config gpu report db mcp metrics completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -512,6 +542,152 @@ _exa() {
                 return 0
             fi
             case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__db)
+            opts="-o -h -V --output --json --config --help --version migrate copy help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__db__subcmd__copy)
+            opts="-o -h -V --from --to --output --json --config --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__db__subcmd__help)
+            opts="migrate copy help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__db__subcmd__help__subcmd__copy)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__db__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__db__subcmd__help__subcmd__migrate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__db__subcmd__migrate)
+            opts="-o -h -V --db --output --json --config --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
@@ -1396,7 +1572,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__help)
-            opts="finops config gpu report mcp metrics completions man help"
+            opts="finops config gpu report db mcp metrics completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1466,6 +1642,48 @@ _exa() {
             return 0
             ;;
         exa__subcmd__help__subcmd__config__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__help__subcmd__db)
+            opts="migrate copy"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__help__subcmd__db__subcmd__copy)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__help__subcmd__db__subcmd__migrate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

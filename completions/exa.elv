@@ -32,6 +32,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand config 'Where the config file is, what is in effect, and a starting file'
             cand gpu 'One reading of every GPU through nvidia-smi, and the aggregates'
             cand report 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
+            cand db 'The records database: bring its schema up to date, copy records between stores'
             cand mcp 'Serve exa''s read-only tools to AI agents over MCP (stdio, or streamable HTTP)'
             cand metrics 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
             cand completions 'Print shell completions for exa'
@@ -109,7 +110,7 @@ set edit:completion:arg-completer[exa] = {|@words|
         }
         &'exa;finops;carbon;record'= {
             cand --run-id 'The run this record belongs to (an MLflow run id, a job id); records of one run count as one run'
-            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --db 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --gpu-hours 'GPU-hours of the work (device-hours: 2 GPUs for 6 hours is 12)'
             cand --cpu-hours 'CPU-core-hours of the work, as the scheduler reports them'
             cand --provider 'The provider: a name from `providers`, or a path to a provider file or plugin'
@@ -201,7 +202,7 @@ set edit:completion:arg-completer[exa] = {|@words|
         }
         &'exa;finops;cost;record'= {
             cand --run-id 'The run this record belongs to (an MLflow run id, a job id); records of one run count as one run'
-            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --db 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --gpu-hours 'GPU-hours of the work (device-hours: 2 GPUs for 6 hours is 12)'
             cand --cpu-hours 'CPU-core-hours of the work, as the scheduler reports them'
             cand --provider 'The provider: a name from `providers`, or a path to a provider file or plugin'
@@ -237,7 +238,7 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;finops;cost;help;help'= {
         }
         &'exa;finops;measure'= {
-            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --db 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --interval 'Seconds between GPU readings [default: 5; env: EXAMLOPS_GPU_INTERVAL]'
             cand --duration 'Without a command, measure the node this long (90s, 10m, 1.5h); Ctrl-C ends it early'
             cand --trace 'Write every sample to FILE as JSON lines, for plotting and re-analysis'
@@ -368,7 +369,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --version 'Print version'
         }
         &'exa;report'= {
-            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --db 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --by 'Group by model, run, provider or day (UTC)'
             cand --since 'Records from this UTC date or time on (2026-11-01, 2026-11-01T12:00:00Z)'
             cand --until 'Records before this UTC time; a date alone includes that whole day'
@@ -383,9 +384,56 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'exa;db'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand migrate 'Bring the database''s schema to this exa''s version, creating it when missing'
+            cand copy 'Copy every record from one store into another, SQLite or PostgreSQL either way'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'exa;db;migrate'= {
+            cand --db 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;db;copy'= {
+            cand --from 'The store to read: a SQLite file or a postgres:// URL'
+            cand --to 'The store to write: a SQLite file or a postgres:// URL (made and migrated when missing)'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;db;help'= {
+            cand migrate 'Bring the database''s schema to this exa''s version, creating it when missing'
+            cand copy 'Copy every record from one store into another, SQLite or PostgreSQL either way'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'exa;db;help;migrate'= {
+        }
+        &'exa;db;help;copy'= {
+        }
+        &'exa;db;help;help'= {
+        }
         &'exa;mcp'= {
             cand --listen 'Serve streamable HTTP on ADDR (host:port) at /mcp instead of stdio; loopback unless you name another address'
-            cand --db 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --db 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
@@ -537,6 +585,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand config 'Where the config file is, what is in effect, and a starting file'
             cand gpu 'One reading of every GPU through nvidia-smi, and the aggregates'
             cand report 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
+            cand db 'The records database: bring its schema up to date, copy records between stores'
             cand mcp 'Serve exa''s read-only tools to AI agents over MCP (stdio, or streamable HTTP)'
             cand metrics 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
             cand completions 'Print shell completions for exa'
@@ -592,6 +641,14 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;help;gpu'= {
         }
         &'exa;help;report'= {
+        }
+        &'exa;help;db'= {
+            cand migrate 'Bring the database''s schema to this exa''s version, creating it when missing'
+            cand copy 'Copy every record from one store into another, SQLite or PostgreSQL either way'
+        }
+        &'exa;help;db;migrate'= {
+        }
+        &'exa;help;db;copy'= {
         }
         &'exa;help;mcp'= {
         }

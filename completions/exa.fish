@@ -37,6 +37,7 @@ complete -c exa -n "__fish_exa_needs_command" -f -a "finops" -d 'Energy, carbon 
 complete -c exa -n "__fish_exa_needs_command" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
 complete -c exa -n "__fish_exa_needs_command" -f -a "gpu" -d 'One reading of every GPU through nvidia-smi, and the aggregates'
 complete -c exa -n "__fish_exa_needs_command" -f -a "report" -d 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
+complete -c exa -n "__fish_exa_needs_command" -f -a "db" -d 'The records database: bring its schema up to date, copy records between stores'
 complete -c exa -n "__fish_exa_needs_command" -f -a "mcp" -d 'Serve exa\'s read-only tools to AI agents over MCP (stdio, or streamable HTTP)'
 complete -c exa -n "__fish_exa_needs_command" -f -a "metrics" -d 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
 complete -c exa -n "__fish_exa_needs_command" -f -a "completions" -d 'Print shell completions for exa'
@@ -77,7 +78,7 @@ complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "show" -d 'Show a cost provider: formulas, coefficients with defaults, metadata'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "record" -d 'Estimate as `estimate` does and store the result as a record of MODEL'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l db -d 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l interval -d 'Seconds between GPU readings [default: 5; env: EXAMLOPS_GPU_INTERVAL]' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l duration -d 'Without a command, measure the node this long (90s, 10m, 1.5h); Ctrl-C ends it early' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l trace -d 'Write every sample to FILE as JSON lines, for plotting and re-analysis' -r -F
@@ -146,7 +147,7 @@ complete -c exa -n "__fish_exa_using_subcommand gpu" -l wide -d 'Every column, h
 complete -c exa -n "__fish_exa_using_subcommand gpu" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand gpu" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand gpu" -s V -l version -d 'Print version'
-complete -c exa -n "__fish_exa_using_subcommand report" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand report" -l db -d 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand report" -l by -d 'Group by model, run, provider or day (UTC)' -r -f -a "model\t''
 run\t''
 provider\t''
@@ -163,8 +164,38 @@ complete -c exa -n "__fish_exa_using_subcommand report" -l config -d 'The config
 complete -c exa -n "__fish_exa_using_subcommand report" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand report" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand report" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand db; and not __fish_seen_subcommand_from migrate copy help" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand db; and not __fish_seen_subcommand_from migrate copy help" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand db; and not __fish_seen_subcommand_from migrate copy help" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand db; and not __fish_seen_subcommand_from migrate copy help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand db; and not __fish_seen_subcommand_from migrate copy help" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand db; and not __fish_seen_subcommand_from migrate copy help" -f -a "migrate" -d 'Bring the database\'s schema to this exa\'s version, creating it when missing'
+complete -c exa -n "__fish_exa_using_subcommand db; and not __fish_seen_subcommand_from migrate copy help" -f -a "copy" -d 'Copy every record from one store into another, SQLite or PostgreSQL either way'
+complete -c exa -n "__fish_exa_using_subcommand db; and not __fish_seen_subcommand_from migrate copy help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_from migrate" -l db -d 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_from migrate" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_from migrate" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_from migrate" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_from migrate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_from migrate" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_from copy" -l from -d 'The store to read: a SQLite file or a postgres:// URL' -r
+complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_from copy" -l to -d 'The store to write: a SQLite file or a postgres:// URL (made and migrated when missing)' -r
+complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_from copy" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_from copy" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_from copy" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_from copy" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_from copy" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_from help" -f -a "migrate" -d 'Bring the database\'s schema to this exa\'s version, creating it when missing'
+complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_from help" -f -a "copy" -d 'Copy every record from one store into another, SQLite or PostgreSQL either way'
+complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand mcp" -l listen -d 'Serve streamable HTTP on ADDR (host:port) at /mcp instead of stdio; loopback unless you name another address' -r
-complete -c exa -n "__fish_exa_using_subcommand mcp" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand mcp" -l db -d 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand mcp" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
@@ -271,21 +302,24 @@ complete -c exa -n "__fish_exa_using_subcommand man" -l config -d 'The config fi
 complete -c exa -n "__fish_exa_using_subcommand man" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand man" -s V -l version -d 'Print version'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report mcp metrics completions man help" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report mcp metrics completions man help" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report mcp metrics completions man help" -f -a "gpu" -d 'One reading of every GPU through nvidia-smi, and the aggregates'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report mcp metrics completions man help" -f -a "report" -d 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report mcp metrics completions man help" -f -a "mcp" -d 'Serve exa\'s read-only tools to AI agents over MCP (stdio, or streamable HTTP)'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report mcp metrics completions man help" -f -a "metrics" -d 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report mcp metrics completions man help" -f -a "completions" -d 'Print shell completions for exa'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report mcp metrics completions man help" -f -a "man" -d 'Print exa\'s man page (roff), or a subcommand\'s'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report mcp metrics completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db mcp metrics completions man help" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db mcp metrics completions man help" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db mcp metrics completions man help" -f -a "gpu" -d 'One reading of every GPU through nvidia-smi, and the aggregates'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db mcp metrics completions man help" -f -a "report" -d 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db mcp metrics completions man help" -f -a "db" -d 'The records database: bring its schema up to date, copy records between stores'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db mcp metrics completions man help" -f -a "mcp" -d 'Serve exa\'s read-only tools to AI agents over MCP (stdio, or streamable HTTP)'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db mcp metrics completions man help" -f -a "metrics" -d 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db mcp metrics completions man help" -f -a "completions" -d 'Print shell completions for exa'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db mcp metrics completions man help" -f -a "man" -d 'Print exa\'s man page (roff), or a subcommand\'s'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db mcp metrics completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "carbon" -d 'Energy and carbon: kWh and gCO2e'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "cost" -d 'Money: USD from a rate card'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "measure" -d 'Run a command (or watch the node) and measure its GPU energy, carbon and cost'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "path" -d 'Print where the config file is, and whether it exists'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print the settings in effect, each with where it came from'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "init" -d 'Write a commented starting config file'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from db" -f -a "migrate" -d 'Bring the database\'s schema to this exa\'s version, creating it when missing'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from db" -f -a "copy" -d 'Copy every record from one store into another, SQLite or PostgreSQL either way'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "clusters" -d 'The clusters configured (clusters: in finops.yaml), with vendor and model'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "node" -d 'Every reading of one node\'s GPUs and host over the window'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "workload" -d 'Where a workload ran over the window, and each node\'s readings'

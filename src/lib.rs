@@ -177,6 +177,15 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
         },
         Command::Metrics(m) => metrics(m, s),
         Command::Report(r) => report(r, s),
+        Command::Db(cli::DbCmd::Migrate(_)) => show(commands::db::migrate(s)?, s),
+        Command::Db(cli::DbCmd::Copy { from, to }) => {
+            let progress = |c: &commands::db::Copied| {
+                if c.read % 50_000 == 0 {
+                    output::diag("info", &format!("{} records read, {} copied", c.read, c.copied));
+                }
+            };
+            show(commands::db::copy(s, from, to, &progress)?, s)
+        }
         Command::Mcp(m) => {
             for w in s.take_warnings() {
                 output::diag("warning", &w);

@@ -77,6 +77,9 @@ pub enum Command {
         after_help = "Examples:\n  exa report\n  exa report JPCP --since 2026-11-01 -o json\n  exa report --by day -o csv > carbon.csv\n  exa report --format focus --since 2026-11-01 > focus.csv\n  exa report --format focus -o json | jq -s 'map(.BilledCost) | add'\n  exa report --html report.html"
     )]
     Report(ReportArgs),
+    /// The records database: bring its schema up to date, copy records between stores.
+    #[command(subcommand)]
+    Db(DbCmd),
     /// Serve exa's read-only tools to AI agents over MCP (stdio, or streamable HTTP).
     ///
     /// Tools: metrics_read, metrics_query, metrics_clusters, finops_estimate,
@@ -234,8 +237,8 @@ pub struct Recording {
 /// `--db`, on the commands that keep records.
 #[derive(Debug, Clone, Default, Args)]
 pub struct DbOpt {
-    /// The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB].
-    #[arg(long = "db", value_name = "FILE")]
+    /// The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB].
+    #[arg(long = "db", value_name = "DB")]
     pub db: Option<PathBuf>,
 }
 
@@ -290,6 +293,31 @@ pub struct ReportArgs {
     /// Also write a self-contained HTML page with charts of energy, CO2e and cost to FILE.
     #[arg(long, value_name = "FILE")]
     pub html: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum DbCmd {
+    /// Bring the database's schema to this exa's version, creating it when missing.
+    ///
+    /// Record and measure migrate on their own; this is for doing it ahead of
+    /// time, for example before many jobs start writing to a new PostgreSQL.
+    #[command(after_help = "Examples:\n  exa db migrate\n  exa db migrate --db postgres://exa@db.internal/finops")]
+    Migrate(DbOpt),
+    /// Copy every record from one store into another, SQLite or PostgreSQL either way.
+    ///
+    /// Records keep their idempotency keys, so running it twice (or after an
+    /// interrupted run) copies nothing twice.
+    #[command(
+        after_help = "Examples:\n  exa db copy --from ~/.local/share/examlops/records.sqlite3 --to \"$EXAMLOPS_DB\"\n  exa db copy --from postgres://exa@db.internal/finops --to backup.sqlite3"
+    )]
+    Copy {
+        /// The store to read: a SQLite file or a postgres:// URL.
+        #[arg(long, value_name = "DB")]
+        from: String,
+        /// The store to write: a SQLite file or a postgres:// URL (made and migrated when missing).
+        #[arg(long, value_name = "DB")]
+        to: String,
+    },
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -589,6 +617,7 @@ impl Cli {
             Command::Finops(Finops::Measure(m)) => m.db.db.as_ref(),
             Command::Report(r) => r.db.db.as_ref(),
             Command::Mcp(m) => m.db.db.as_ref(),
+            Command::Db(DbCmd::Migrate(d)) => d.db.as_ref(),
             _ => None,
         };
         after.or(self.db.as_ref())

@@ -120,7 +120,7 @@ fn check_record(settings: &Settings, record: Option<&(String, Option<String>)>) 
     if let Some(r) = run_id {
         check_record_name("run id", r)?;
     }
-    store::check_writable(settings.db_path()?)
+    store::check_writable(&settings.db()?)
 }
 
 fn open_trace(path: Option<&PathBuf>) -> Result<Option<Box<dyn Write + Send>>, Error> {
@@ -294,6 +294,7 @@ fn record(
             estimate: e.clone(),
             measured: Some(measured.clone()),
             part: to.part,
+            key: store::new_key(),
         })
         .collect();
     if records.is_empty() {
@@ -301,7 +302,7 @@ fn record(
         settings.warn(format!("nothing recorded for {}: {why}", to.model));
         return (None, Some(why));
     }
-    let stored = settings.db_path().and_then(store::open).and_then(|mut st| st.insert(&records).map(|ids| (ids, st.location().0)));
+    let stored = settings.db().and_then(|db| store::open(&db)).and_then(|mut st| st.insert(&records).map(|ids| (ids, st.location().0)));
     match stored {
         Ok((ids, db)) => (Some(Stored { model: to.model.to_string(), run_id: to.run_id.cloned(), ids, db }), None),
         Err(e) => {

@@ -1,6 +1,7 @@
 //! One function per verb: `fn(&Settings, ...) -> Result<Report>`. No printing here.
 
 pub mod config;
+pub mod db;
 pub mod estimate;
 pub mod focus;
 pub mod gpu;

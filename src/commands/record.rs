@@ -26,9 +26,10 @@ pub fn run(settings: &Settings, domain: Domain, model: &str, run_id: Option<&str
     if let Some(r) = run_id {
         check_record_name("run id", r)?;
     }
-    store::check_writable(settings.db_path()?)?;
+    let db = settings.db()?;
+    store::check_writable(&db)?;
     let estimate = pricing::estimate(settings, domain, req)?;
-    let mut store = store::open(settings.db_path()?)?;
+    let mut store = store::open(&db)?;
     let now = now_unix();
     let host = hostname();
     let record = NewRecord {
@@ -39,6 +40,7 @@ pub fn run(settings: &Settings, domain: Domain, model: &str, run_id: Option<&str
         estimate,
         measured: None,
         part,
+        key: store::new_key(),
     };
     let id = store.insert(std::slice::from_ref(&record))?[0];
     Ok(Recorded {

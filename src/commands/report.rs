@@ -18,8 +18,8 @@ pub fn filter(model: Option<&str>, since: Option<&str>, until: Option<&str>) -> 
 
 /// FOCUS rows of the runs the filter selects; a store never written gives none.
 pub fn focus(settings: &Settings, filter: &Filter) -> Result<super::focus::Focus, Error> {
-    let runs = match store::open_read(settings.db_path()?)? {
-        Some(ledger) => ledger.runs(filter)?,
+    let runs = match store::open_read(&settings.db()?)? {
+        Some(mut ledger) => ledger.runs(filter)?,
         None => Vec::new(),
     };
     let focus = super::focus::rows(&runs, &settings.config.finops.focus)?;
@@ -39,9 +39,9 @@ pub fn run(settings: &Settings, filter: Filter, by: GroupBy) -> Result<Report, E
         GroupBy::Provider => By::Provider,
         GroupBy::Day => By::Day,
     };
-    let path = settings.db_path()?;
-    match store::open_read(path)? {
-        Some(ledger) => {
+    let db = settings.db()?;
+    match store::open_read(&db)? {
+        Some(mut ledger) => {
             let report = ledger.report(by, filter.clone())?;
             if let (Some(m), true) = (&filter.model, report.groups.is_empty()) {
                 // A model that differs only in case is almost always the one meant.
@@ -53,6 +53,6 @@ pub fn run(settings: &Settings, filter: Filter, by: GroupBy) -> Result<Report, E
             Ok(report)
         }
         // Nothing was ever recorded: report that, without creating a database.
-        None => Ok(report::empty(by, filter, path)),
+        None => Ok(report::empty(by, filter, &db.shown())),
     }
 }

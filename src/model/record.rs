@@ -31,4 +31,6 @@ pub struct NewRecord {
     pub measured: Option<Measured>,
     /// One part of its run's work (summed with the other parts), not a repeat of it.
     pub part: bool,
+    /// The idempotency key, made before the record is sent: a ledger writes a key once.
+    pub key: String,
 }

@@ -200,3 +200,19 @@ impl Render for Written {
         }
     }
 }
+
+impl Render for crate::commands::db::Migrated {
+    fn render(&self, _: Style, out: &mut String) {
+        let _ = writeln!(out, "{}: schema version {}", self.db, self.schema_version);
+    }
+}
+
+impl Render for crate::commands::db::Copied {
+    fn render(&self, _: Style, out: &mut String) {
+        let _ = writeln!(
+            out,
+            "{} records read from {}; {} copied to {}, {} already there",
+            self.read, self.from, self.copied, self.to, self.already_there
+        );
+    }
+}

@@ -162,6 +162,18 @@ impl Settings {
             .ok_or_else(|| Error::Config("cannot find a data directory for the records; pass --db".into()))
     }
 
+    /// The records database: a SQLite file, or a `postgres://` URL with its password from
+    /// the URL, PGPASSWORD or the pgpass file (PGPASSFILE, else ~/.pgpass).
+    pub fn db(&self) -> Result<crate::store::Db, Error> {
+        self.db_at(&self.db_path()?.to_string_lossy())
+    }
+
+    /// A database named on the command line (`exa db copy --from/--to`), read as `--db` is.
+    pub fn db_at(&self, raw: &str) -> Result<crate::store::Db, Error> {
+        let pgpass = env("PGPASSFILE").map(PathBuf::from).or_else(|| env("HOME").map(|h| PathBuf::from(h).join(".pgpass")));
+        crate::store::Db::parse(raw, env("PGPASSWORD").as_deref(), pgpass.as_deref())
+    }
+
     /// Queues a warning for stderr.
     pub fn warn(&self, msg: impl Into<String>) {
         self.warnings.borrow_mut().push(msg.into());

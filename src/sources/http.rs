@@ -135,6 +135,10 @@ fn exchange(get: &Get) -> Result<Answer, HttpError> {
             Ok(0) => break,
             Ok(n) => body.extend_from_slice(&chunk[..n]),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            // The client's own timeout can fire inside a read, just before the check above would: the same deadline.
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut || started.elapsed() >= get.deadline => {
+                return Err(HttpError::Timeout(get.deadline))
+            }
             Err(e) => return Err(HttpError::Other(format!("reading the body failed: {}", strip_url(&e.to_string())))),
         }
     }

@@ -41,6 +41,28 @@ pub struct RunCharge {
     pub cost: Vec<Charged>,
 }
 
+/// One stored record, as a store reads it for charges.
+pub struct Raw {
+    pub id: i64,
+    pub model: String,
+    pub run_id: Option<String>,
+    pub recorded_at: i64,
+    pub duration_s: Option<f64>,
+    pub carbon: bool,
+    pub measured: bool,
+    pub part: bool,
+    pub provider: String,
+    pub digest: String,
+    pub gpu_hours: f64,
+    pub cpu_hours: f64,
+    pub kwh: Option<f64>,
+    pub co2e_g: Option<f64>,
+    pub uncertainty: Option<f64>,
+    pub cost_usd: Option<f64>,
+    pub gpu_rate: Option<f64>,
+    pub cpu_rate: Option<f64>,
+}
+
 struct Detail {
     model: String,
     recorded_at: i64,
@@ -48,7 +70,7 @@ struct Detail {
     charged: Charged,
 }
 
-/// Every run the filter selects, in order of its first record.
+/// Every run the filter selects in the SQLite ledger, in order of its first record.
 pub fn runs(store: &Store, f: &Filter) -> Result<Vec<RunCharge>, Error> {
     let (filter, args): (String, Vec<Sql>) = clause_for(f, "r.");
     let sql = format!(
@@ -60,36 +82,59 @@ pub fn runs(store: &Store, f: &Filter) -> Result<Vec<RunCharge>, Error> {
     let db = |e: rusqlite::Error| Error::Failed(format!("{}: {e}", store.path.display()));
     let mut stmt = store.conn().prepare(&sql).map_err(db)?;
     let mut rows = stmt.query(rusqlite::params_from_iter(args.iter())).map_err(db)?;
-    let mut order: Vec<String> = Vec::new();
-    let mut by_run: BTreeMap<String, Vec<Row>> = BTreeMap::new();
-    let mut details: BTreeMap<i64, Detail> = BTreeMap::new();
+    let mut raw = Vec::new();
     while let Some(r) = rows.next().map_err(db)? {
-        let id: i64 = r.get(0).map_err(db)?;
-        let run: Option<String> = r.get(2).map_err(db)?;
-        let charged = Charged {
-            id,
+        raw.push(Raw {
+            id: r.get(0).map_err(db)?,
+            model: r.get(1).map_err(db)?,
+            run_id: r.get(2).map_err(db)?,
+            recorded_at: r.get(3).map_err(db)?,
+            duration_s: r.get(4).map_err(db)?,
+            carbon: r.get(5).map_err(db)?,
+            measured: r.get(6).map_err(db)?,
+            part: r.get(7).map_err(db)?,
             provider: r.get(8).map_err(db)?,
             digest: r.get(9).map_err(db)?,
-            measured: r.get(6).map_err(db)?,
             gpu_hours: r.get(10).map_err(db)?,
             cpu_hours: r.get(11).map_err(db)?,
             kwh: r.get(12).map_err(db)?,
             co2e_g: r.get(13).map_err(db)?,
+            uncertainty: r.get(14).map_err(db)?,
             cost_usd: r.get(15).map_err(db)?,
             gpu_rate: r.get(16).ok().flatten(),
             cpu_rate: r.get(17).ok().flatten(),
+        });
+    }
+    Ok(from_raw(raw))
+}
+
+/// Groups stored records (in id order) into runs and keeps what each run counts.
+pub fn from_raw(raw: Vec<Raw>) -> Vec<RunCharge> {
+    let mut order: Vec<String> = Vec::new();
+    let mut by_run: BTreeMap<String, Vec<Row>> = BTreeMap::new();
+    let mut details: BTreeMap<i64, Detail> = BTreeMap::new();
+    for r in raw {
+        let charged = Charged {
+            id: r.id,
+            provider: r.provider,
+            digest: r.digest,
+            measured: r.measured,
+            gpu_hours: r.gpu_hours,
+            cpu_hours: r.cpu_hours,
+            kwh: r.kwh,
+            co2e_g: r.co2e_g,
+            cost_usd: r.cost_usd,
+            gpu_rate: r.gpu_rate,
+            cpu_rate: r.cpu_rate,
         };
-        let row = Row::new(id, r.get(5).map_err(db)?, charged.measured, r.get(7).map_err(db)?, &charged, r.get(14).map_err(db)?);
-        let key = run.unwrap_or_else(|| format!("(record {id})"));
+        let row = Row::new(r.id, r.carbon, r.measured, r.part, &charged, r.uncertainty);
+        let key = r.run_id.unwrap_or_else(|| format!("(record {})", r.id));
         let entry = by_run.entry(key.clone()).or_default();
         if entry.is_empty() {
             order.push(key);
         }
         entry.push(row);
-        details.insert(
-            id,
-            Detail { model: r.get(1).map_err(db)?, recorded_at: r.get(3).map_err(db)?, duration_s: r.get(4).map_err(db)?, charged },
-        );
+        details.insert(r.id, Detail { model: r.model, recorded_at: r.recorded_at, duration_s: r.duration_s, charged });
     }
     let mut out = Vec::with_capacity(order.len());
     for run in order {
@@ -103,5 +148,5 @@ pub fn runs(store: &Store, f: &Filter) -> Result<Vec<RunCharge>, Error> {
         };
         out.push(RunCharge { run, model: latest.model.clone(), start, end, carbon: pick(true), cost: pick(false) });
     }
-    Ok(out)
+    out
 }

@@ -5,14 +5,74 @@
 //! schema than this exa knows is refused and never written to.
 
 pub mod charges;
+pub mod postgres;
 pub mod report;
 pub mod sqlite;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::error::Error;
 use crate::model::NewRecord;
 pub use sqlite::{Store, SCHEMA_VERSION};
+
+/// A record as a ledger stores it: every column, and the estimate as JSON.
+/// Inserts and `exa db copy` both write these.
+#[derive(Debug, Clone)]
+pub struct Line {
+    pub key: String,
+    pub model: String,
+    pub run_id: Option<String>,
+    pub recorded_at: i64,
+    pub host: String,
+    pub domain: String,
+    pub provider: String,
+    pub provider_kind: String,
+    pub provider_digest: String,
+    pub gpu_hours: f64,
+    pub cpu_hours: f64,
+    pub kwh: Option<f64>,
+    pub co2e_g: Option<f64>,
+    pub cost_usd: Option<f64>,
+    pub uncertainty: Option<f64>,
+    pub measured: bool,
+    pub duration_s: Option<f64>,
+    pub device_count: Option<i64>,
+    pub measured_kwh: Option<f64>,
+    pub part: bool,
+    pub estimate: serde_json::Value,
+}
+
+impl Line {
+    /// The stored form of a new record.
+    pub fn of(r: &NewRecord) -> Line {
+        let e = &r.estimate;
+        let out = |k: &str| e.outputs.get(k).copied();
+        let m = r.measured.as_ref();
+        Line {
+            key: r.key.clone(),
+            model: r.model.clone(),
+            run_id: r.run_id.clone(),
+            recorded_at: r.recorded_at,
+            host: r.host.clone(),
+            domain: e.domain.as_str().to_string(),
+            provider: e.provider.name.clone(),
+            provider_kind: e.provider.kind.to_string(),
+            provider_digest: e.provider.digest.clone(),
+            gpu_hours: e.inputs.get("gpu_hours").copied().unwrap_or(0.0),
+            cpu_hours: e.inputs.get("cpu_hours").copied().unwrap_or(0.0),
+            kwh: out("kwh"),
+            co2e_g: out("co2e_g"),
+            cost_usd: out("cost_usd"),
+            uncertainty: e.provider.uncertainty,
+            measured: m.is_some(),
+            duration_s: m.map(|m| m.duration_s),
+            device_count: m.map(|m| i64::try_from(m.device_count).unwrap_or(i64::MAX)),
+            measured_kwh: m.and_then(|m| m.gpu_kwh),
+            part: r.part,
+            estimate: serde_json::to_value(e).expect("estimates serialise"),
+        }
+    }
+}
 
 /// Where a ledger lives, as a report shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,28 +80,76 @@ pub struct Location(pub String);
 
 /// What every ledger does.
 pub trait Ledger {
-    /// Appends records, all or none; their ids in order.
-    fn insert(&mut self, records: &[NewRecord]) -> Result<Vec<i64>, Error>;
+    /// Appends records, all or none; their ids in order. A record whose key is already stored is not written
+    /// again: its id is the stored one's.
+    fn insert(&mut self, records: &[NewRecord]) -> Result<Vec<i64>, Error> {
+        let lines: Vec<Line> = records.iter().map(Line::of).collect();
+        Ok(self.write(&lines)?.into_iter().map(|(id, _)| id).collect())
+    }
+    /// Appends stored lines in one transaction; per line its id and whether it was new.
+    fn write(&mut self, lines: &[Line]) -> Result<Vec<(i64, bool)>, Error>;
+    /// Up to `limit` lines after id `after`, in id order, with their ids: for copying.
+    fn read(&mut self, after: i64, limit: usize) -> Result<Vec<(i64, Line)>, Error>;
+    /// The schema version.
+    fn schema_version(&mut self) -> Result<i64, Error>;
     /// Totals over the records `filter` selects, grouped `by`.
-    fn report(&self, by: report::By, filter: report::Filter) -> Result<report::Report, Error>;
+    fn report(&mut self, by: report::By, filter: report::Filter) -> Result<report::Report, Error>;
     /// The counted records of every run the filter selects, for charge lines and charts.
-    fn runs(&self, filter: &report::Filter) -> Result<Vec<charges::RunCharge>, Error>;
+    fn runs(&mut self, filter: &report::Filter) -> Result<Vec<charges::RunCharge>, Error>;
     /// Where it lives.
     fn location(&self) -> Location;
 }
 
-/// Opens the ledger at `path` to read: never creates, migrates or writes.
-/// `None` when there is nothing recorded there yet.
-pub fn open_read(path: &Path) -> Result<Option<Box<dyn Ledger>>, Error> {
-    if !path.exists() {
-        return Ok(None);
-    }
-    Ok(Store::open_read(path)?.map(|s| Box::new(s) as Box<dyn Ledger>))
+/// Where records live: a SQLite file (the default), or a PostgreSQL database.
+#[derive(Clone)]
+pub enum Db {
+    Sqlite(PathBuf),
+    Postgres(Box<postgres::Conn>),
 }
 
-/// Opens the ledger at `path` for writing, creating and migrating it as needed.
-pub fn open(path: &Path) -> Result<Box<dyn Ledger>, Error> {
-    Ok(Box::new(Store::open(path)?))
+impl Db {
+    /// A path or a `postgres://` URL, with the password sources for the latter.
+    pub fn parse(s: &str, password: Option<&str>, pgpass: Option<&Path>) -> Result<Db, Error> {
+        if postgres::is_url(s) {
+            Ok(Db::Postgres(Box::new(postgres::Conn::parse(s, password, pgpass)?)))
+        } else {
+            Ok(Db::Sqlite(PathBuf::from(s)))
+        }
+    }
+
+    /// As a report shows it: the path, or the URL without its password.
+    pub fn shown(&self) -> String {
+        match self {
+            Db::Sqlite(p) => p.display().to_string(),
+            Db::Postgres(c) => c.shown().to_string(),
+        }
+    }
+}
+
+/// Opens the ledger to read: never creates, migrates or writes.
+/// `None` when there is nothing recorded there yet.
+pub fn open_read(db: &Db) -> Result<Option<Box<dyn Ledger>>, Error> {
+    match db {
+        Db::Sqlite(path) if !path.exists() => Ok(None),
+        Db::Sqlite(path) => Ok(Store::open_read(path)?.map(|s| Box::new(s) as Box<dyn Ledger>)),
+        Db::Postgres(c) => Ok(postgres::Pg::open((**c).clone(), false)?.map(|p| Box::new(p) as Box<dyn Ledger>)),
+    }
+}
+
+/// Opens the ledger for writing, creating and migrating it as needed.
+pub fn open(db: &Db) -> Result<Box<dyn Ledger>, Error> {
+    match db {
+        Db::Sqlite(path) => Ok(Box::new(Store::open(path)?)),
+        Db::Postgres(c) => match postgres::Pg::open((**c).clone(), true)? {
+            Some(p) => Ok(Box::new(p)),
+            None => Err(Error::Failed(format!("{}: the schema was not created", c.shown()))),
+        },
+    }
+}
+
+/// A fresh idempotency key for a record: made before it is sent, kept with it, so a retry never writes it twice.
+pub fn new_key() -> String {
+    uuid::Uuid::new_v4().simple().to_string()
 }
 
 /// This host's name, for records.
@@ -70,7 +178,8 @@ pub fn check_record_name(what: &str, s: &str) -> Result<(), Error> {
 }
 
 /// Refuses a database that cannot keep a record, before anything runs.
-pub fn check_writable(path: &Path) -> Result<(), Error> {
+pub fn check_writable(db: &Db) -> Result<(), Error> {
+    let Db::Sqlite(path) = db else { return Ok(()) };
     let s = path.to_string_lossy();
     if s == ":memory:" || s.is_empty() || s.starts_with("file::memory:") {
         return Err(Error::Usage(format!("--db {s}: an in-memory database forgets every record when exa exits; name a file")));

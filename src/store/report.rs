@@ -529,7 +529,7 @@ fn count_runs(runs: Runs, groups: &mut [Acc], total: &mut Acc) -> Vec<String> {
 }
 
 /// A sum that overflowed is an error naming it, never `inf` or a null that reads as "not recorded".
-fn finite(g: &Group) -> Result<(), Error> {
+pub(crate) fn finite(g: &Group) -> Result<(), Error> {
     let sums = [
         ("gpu_hours", Some(g.gpu_hours)),
         ("cpu_hours", Some(g.cpu_hours)),
@@ -544,7 +544,7 @@ fn finite(g: &Group) -> Result<(), Error> {
     }
 }
 
-fn nothing() -> Group {
+pub(crate) fn nothing() -> Group {
     Group {
         key: "total".into(),
         runs: 0,
@@ -569,17 +569,30 @@ pub fn run(store: &Store, by: By, filter: Filter) -> Result<Report, Error> {
     Ok(Report { by, filter, db: store.path.display().to_string(), groups, totals, range_method: RANGE_METHOD, notes })
 }
 
-/// The report of a store that does not exist yet.
-pub fn empty(by: By, filter: Filter, path: &std::path::Path) -> Report {
-    Report {
-        by,
-        filter,
-        db: path.display().to_string(),
-        groups: Vec::new(),
-        totals: nothing(),
-        range_method: RANGE_METHOD,
-        notes: Vec::new(),
+/// A group from sums a server made: counts (runs, runs measured, carbon records,
+/// cost records, records not counted), hours (GPU, CPU), sums (kWh, CO2e, USD) and the CO2e range.
+pub(crate) fn group(key: String, counts: [u64; 5], hours: [f64; 2], sums: [Option<f64>; 3], range: Option<[f64; 2]>) -> Group {
+    Group {
+        key,
+        runs: counts[0],
+        runs_measured: counts[1],
+        runs_estimated: counts[0] - counts[1].min(counts[0]),
+        records: Counts { carbon: counts[2], cost: counts[3] },
+        records_not_counted: counts[4],
+        gpu_hours: tidy(hours[0]),
+        cpu_hours: tidy(hours[1]),
+        kwh: sums[0].map(tidy),
+        co2e_g: sums[1].map(tidy),
+        co2e_range_g: range.map(|[lo, hi]| [tidy(lo), tidy(hi)]),
+        cost_usd: sums[2].map(tidy),
+        currency: "USD",
+        trend: Vec::new(),
     }
+}
+
+/// The report of a store that does not exist yet.
+pub fn empty(by: By, filter: Filter, location: &str) -> Report {
+    Report { by, filter, db: location.to_string(), groups: Vec::new(), totals: nothing(), range_method: RANGE_METHOD, notes: Vec::new() }
 }
 
 #[cfg(test)]

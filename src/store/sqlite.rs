@@ -12,9 +12,8 @@ use std::time::Duration;
 
 use rusqlite::{params, Connection, OpenFlags, TransactionBehavior};
 
-use super::{Ledger, Location};
+use super::{Ledger, Line, Location};
 use crate::error::Error;
-use crate::model::NewRecord;
 
 /// Schema migrations, in order; entry N takes a database from version N to N + 1.
 const MIGRATIONS: &[&str] = &[
@@ -54,6 +53,15 @@ CREATE TRIGGER estimates_no_delete BEFORE DELETE ON record_estimates BEGIN SELEC
 "#,
     // 2: a record may be one part of its run's work (`--part`); parts are summed, repeats counted once.
     "ALTER TABLE records ADD COLUMN part INTEGER NOT NULL DEFAULT 0;",
+    // 3: every record has an idempotency key, so a retry, or `exa db copy` run twice, never writes it twice.
+    // Records from before get one now: the only change ever made to a stored record, inside this migration.
+    r#"
+ALTER TABLE records ADD COLUMN idem_key TEXT;
+DROP TRIGGER records_no_update;
+UPDATE records SET idem_key = 'sqlite-' || lower(hex(randomblob(16))) WHERE idem_key IS NULL;
+CREATE TRIGGER records_no_update BEFORE UPDATE ON records BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
+CREATE UNIQUE INDEX records_idem_key ON records (idem_key);
+"#,
 ];
 
 /// The schema version this exa writes.
@@ -164,51 +172,100 @@ impl Store {
         tx.commit().map_err(|e| db_error(&path, e))
     }
 
-    /// Appends records in one transaction: all of them or none.
-    fn insert_all(&mut self, records: &[NewRecord]) -> Result<Vec<i64>, Error> {
+    /// Appends lines in one transaction: all of them or none.
+    fn write_all(&mut self, lines: &[Line]) -> Result<Vec<(i64, bool)>, Error> {
         let path = self.path.clone();
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(|e| db_error(&path, e))?;
-        let mut ids = Vec::with_capacity(records.len());
-        for r in records {
-            let e = &r.estimate;
-            let out = |k: &str| e.outputs.get(k).copied();
-            tx.execute(
-                "INSERT INTO records (model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
-                    gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
-                params![
-                    r.model,
-                    r.run_id,
-                    r.recorded_at,
-                    r.host,
-                    e.domain.as_str(),
-                    e.provider.name,
-                    e.provider.kind.to_string(),
-                    e.provider.digest,
-                    e.inputs.get("gpu_hours").copied().unwrap_or(0.0),
-                    e.inputs.get("cpu_hours").copied().unwrap_or(0.0),
-                    out("kwh"),
-                    out("co2e_g"),
-                    out("cost_usd"),
-                    e.provider.uncertainty,
-                    r.measured.is_some(),
-                    r.measured.as_ref().map(|m| m.duration_s),
-                    r.measured.as_ref().map(|m| m.device_count as i64),
-                    r.measured.as_ref().and_then(|m| m.gpu_kwh),
-                    r.part,
-                ],
-            )
-            .map_err(|e| db_error(&path, e))?;
+        let db = |e: rusqlite::Error| db_error(&path, e);
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db)?;
+        let mut ids = Vec::with_capacity(lines.len());
+        for l in lines {
+            let written = tx
+                .execute(
+                    "INSERT INTO records (model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
+                    gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, idem_key)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+                 ON CONFLICT (idem_key) DO NOTHING",
+                    params![
+                        l.model,
+                        l.run_id,
+                        l.recorded_at,
+                        l.host,
+                        l.domain,
+                        l.provider,
+                        l.provider_kind,
+                        l.provider_digest,
+                        l.gpu_hours,
+                        l.cpu_hours,
+                        l.kwh,
+                        l.co2e_g,
+                        l.cost_usd,
+                        l.uncertainty,
+                        l.measured,
+                        l.duration_s,
+                        l.device_count,
+                        l.measured_kwh,
+                        l.part,
+                        l.key,
+                    ],
+                )
+                .map_err(db)?;
+            if written == 0 {
+                // Stored before under this key: the same record, not a second one.
+                let id: i64 = tx.query_row("SELECT id FROM records WHERE idem_key = ?1", [&l.key], |row| row.get(0)).map_err(db)?;
+                ids.push((id, false));
+                continue;
+            }
             let id = tx.last_insert_rowid();
-            tx.execute(
-                "INSERT INTO record_estimates (record_id, estimate) VALUES (?1, ?2)",
-                params![id, serde_json::to_string(e).expect("estimates serialise")],
-            )
-            .map_err(|e| db_error(&path, e))?;
-            ids.push(id);
+            tx.execute("INSERT INTO record_estimates (record_id, estimate) VALUES (?1, ?2)", params![id, l.estimate.to_string()])
+                .map_err(db)?;
+            ids.push((id, true));
         }
-        tx.commit().map_err(|e| db_error(&path, e))?;
+        tx.commit().map_err(db)?;
         Ok(ids)
+    }
+
+    fn read_lines(&self, after: i64, limit: usize) -> Result<Vec<(i64, Line)>, Error> {
+        let db = |e: rusqlite::Error| db_error(&self.path, e);
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT r.id, idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours,
+                        cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, e.estimate
+                 FROM records r JOIN record_estimates e ON e.record_id = r.id WHERE r.id > ?1 ORDER BY r.id LIMIT ?2",
+            )
+            .map_err(db)?;
+        let rows = stmt
+            .query_map(params![after, i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
+                let estimate: String = r.get(21)?;
+                Ok((
+                    r.get(0)?,
+                    Line {
+                        key: r.get(1)?,
+                        model: r.get(2)?,
+                        run_id: r.get(3)?,
+                        recorded_at: r.get(4)?,
+                        host: r.get(5)?,
+                        domain: r.get(6)?,
+                        provider: r.get(7)?,
+                        provider_kind: r.get(8)?,
+                        provider_digest: r.get(9)?,
+                        gpu_hours: r.get(10)?,
+                        cpu_hours: r.get(11)?,
+                        kwh: r.get(12)?,
+                        co2e_g: r.get(13)?,
+                        cost_usd: r.get(14)?,
+                        uncertainty: r.get(15)?,
+                        measured: r.get(16)?,
+                        duration_s: r.get(17)?,
+                        device_count: r.get(18)?,
+                        measured_kwh: r.get(19)?,
+                        part: r.get(20)?,
+                        estimate: serde_json::from_str(&estimate).unwrap_or(serde_json::Value::Null),
+                    },
+                ))
+            })
+            .map_err(db)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(db)
     }
 
     /// The connection, for reports.
@@ -218,15 +275,23 @@ impl Store {
 }
 
 impl Ledger for Store {
-    fn insert(&mut self, records: &[NewRecord]) -> Result<Vec<i64>, Error> {
-        self.insert_all(records)
+    fn write(&mut self, lines: &[Line]) -> Result<Vec<(i64, bool)>, Error> {
+        self.write_all(lines)
     }
 
-    fn report(&self, by: super::report::By, filter: super::report::Filter) -> Result<super::report::Report, Error> {
+    fn read(&mut self, after: i64, limit: usize) -> Result<Vec<(i64, Line)>, Error> {
+        self.read_lines(after, limit)
+    }
+
+    fn schema_version(&mut self) -> Result<i64, Error> {
+        self.conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| db_error(&self.path, e))
+    }
+
+    fn report(&mut self, by: super::report::By, filter: super::report::Filter) -> Result<super::report::Report, Error> {
         super::report::run(self, by, filter)
     }
 
-    fn runs(&self, filter: &super::report::Filter) -> Result<Vec<super::charges::RunCharge>, Error> {
+    fn runs(&mut self, filter: &super::report::Filter) -> Result<Vec<super::charges::RunCharge>, Error> {
         super::charges::runs(self, filter)
     }
 

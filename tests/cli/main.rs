@@ -18,6 +18,8 @@ mod mcp;
 mod methodology;
 mod metrics;
 mod newcomer;
+mod pg;
+mod postgres;
 mod prometheus;
 mod providers;
 mod records;

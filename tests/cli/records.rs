@@ -180,7 +180,7 @@ fn records_are_append_only() {
         "try:\n    c.execute('update records set co2e_g = 0')\n    print('updated')\nexcept sqlite3.DatabaseError as e:\n    print(e)",
     );
     assert_eq!(out, "records are append-only");
-    assert_eq!(sql(&db(&env), "print(c.execute('pragma user_version').fetchone()[0])"), "2");
+    assert_eq!(sql(&db(&env), "print(c.execute('pragma user_version').fetchone()[0])"), exa::store::SCHEMA_VERSION.to_string());
 }
 
 #[test]
@@ -295,10 +295,20 @@ fn a_store_of_the_first_schema_is_migrated_in_place() {
     let env = Env::new();
     env.json::<Value>(&["finops", "carbon", "record", "OLD", "--gpu-hours", "1"]);
     // Take the store back to schema 1, as the first release wrote it.
-    sql(&db(&env), "c.execute('alter table records drop column part')\nc.execute('pragma user_version = 1')\nc.commit()");
+    sql(
+        &db(&env),
+        "c.execute('drop index records_idem_key')\nc.execute('alter table records drop column idem_key')\nc.execute('alter table records drop column part')\nc.execute('pragma user_version = 1')\nc.commit()",
+    );
     assert_eq!(sql(&db(&env), "print(c.execute('pragma user_version').fetchone()[0])"), "1");
     env.json::<Value>(&["finops", "carbon", "record", "NEW", "--gpu-hours", "2", "--run-id", "p", "--part"]);
-    assert_eq!(sql(&db(&env), "print(c.execute('pragma user_version').fetchone()[0])"), "2");
+    assert_eq!(sql(&db(&env), "print(c.execute('pragma user_version').fetchone()[0])"), exa::store::SCHEMA_VERSION.to_string());
     let t = &report(&env, &[])["totals"];
     assert_eq!((t["runs"].as_u64(), t["gpu_hours"].as_f64()), (Some(2), Some(3.0)), "the old record is kept and counted");
+    // The old record got an idempotency key of its own in the migration, and is still append-only.
+    assert_eq!(
+        sql(&db(&env), "print(c.execute('select count(distinct idem_key) from records where idem_key is not null').fetchone()[0])"),
+        "2"
+    );
+    let out = sql(&db(&env), "try:\n    c.execute('update records set co2e_g = 0')\nexcept sqlite3.DatabaseError as e:\n    print(e)");
+    assert_eq!(out, "records are append-only");
 }

@@ -15,7 +15,13 @@ const NEEDS: &[(&str, &str)] = &[
     ("script", "bsdutils"),
     ("mkfifo", "coreutils"),
     ("chromium", "chromium"),
+    ("psql", "postgresql"),
 ];
+
+/// PostgreSQL's server programs live off PATH, in /usr/lib/postgresql/<version>/bin.
+fn has_postgres_server() -> bool {
+    std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|d| d.flatten().any(|v| v.path().join("bin/initdb").is_file()))
+}
 
 fn on_path(program: &str) -> bool {
     std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
@@ -28,6 +34,10 @@ fn is_root() -> bool {
 /// Installs the missing packages, or says exactly what is missing and how to get it.
 pub fn ensure() -> Result<(), String> {
     let mut packages: Vec<&str> = NEEDS.iter().filter(|(p, _)| !on_path(p)).map(|(_, pkg)| *pkg).collect();
+    if !has_postgres_server() {
+        packages.push("postgresql");
+    }
+    packages.sort_unstable();
     packages.dedup();
     if packages.is_empty() {
         return Ok(());
@@ -44,7 +54,10 @@ pub fn ensure() -> Result<(), String> {
             .env("DEBIAN_FRONTEND", "noninteractive")
             .status()
             .is_ok_and(|s| s.success());
-    let still: Vec<&str> = NEEDS.iter().filter(|(p, _)| !on_path(p)).map(|(p, _)| *p).collect();
+    let mut still: Vec<&str> = NEEDS.iter().filter(|(p, _)| !on_path(p)).map(|(p, _)| *p).collect();
+    if !has_postgres_server() {
+        still.push("initdb");
+    }
     if ok && still.is_empty() {
         Ok(())
     } else {

@@ -1,0 +1,674 @@
+//! The PostgreSQL ledger: one store for a team's records, from every node.
+//!
+//! The same guarantees as the SQLite ledger: a schema version with ordered
+//! migrations (a newer one is refused, nothing touched), append-only
+//! enforced by triggers in the database, one transaction per `insert`, the
+//! whole estimate kept. Every record carries an idempotency key made by exa
+//! before sending, so a retry after a lost connection finds the record it
+//! already wrote instead of writing it twice. Reports aggregate on the
+//! server; only the groups come back.
+//!
+//! TLS is rustls (never OpenSSL): `sslmode=disable`, `require` (encrypted,
+//! the certificate not checked, as libpq's `require`), `verify-full`
+//! (checked against the Web PKI roots and the host name), or, when unset,
+//! libpq's default `prefer` (TLS, verified, when the server offers it).
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use postgres::{Client, NoTls};
+
+use super::report::{self, By, Filter, Group, Report};
+use super::{Ledger, Line, Location};
+use crate::error::Error;
+
+/// Schema migrations, in order; entry N takes the database from version N to N + 1.
+const MIGRATIONS: &[&str] = &[
+    r"
+CREATE TABLE exa_meta (key text PRIMARY KEY, value text NOT NULL);
+CREATE TABLE exa_records (
+    id               bigserial PRIMARY KEY,
+    idem_key         text      NOT NULL UNIQUE,
+    model            text      NOT NULL,
+    run_id           text,
+    recorded_at      bigint    NOT NULL,
+    host             text      NOT NULL,
+    domain           text      NOT NULL CHECK (domain IN ('carbon', 'cost')),
+    provider         text      NOT NULL,
+    provider_kind    text      NOT NULL,
+    provider_digest  text      NOT NULL,
+    gpu_hours        float8    NOT NULL CHECK (gpu_hours >= 0),
+    cpu_hours        float8    NOT NULL CHECK (cpu_hours >= 0),
+    kwh              float8,
+    co2e_g           float8,
+    cost_usd         float8,
+    uncertainty      float8,
+    measured         boolean   NOT NULL DEFAULT false,
+    duration_s       float8,
+    device_count     integer,
+    measured_kwh     float8,
+    part             boolean   NOT NULL DEFAULT false
+);
+CREATE TABLE exa_estimates (record_id bigint PRIMARY KEY REFERENCES exa_records (id), estimate jsonb NOT NULL);
+CREATE INDEX exa_records_model_time ON exa_records (model, recorded_at);
+CREATE INDEX exa_records_time ON exa_records (recorded_at);
+CREATE FUNCTION exa_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN RAISE EXCEPTION 'exa records are append-only'; END $$;
+CREATE TRIGGER exa_records_no_change BEFORE UPDATE OR DELETE ON exa_records FOR EACH ROW EXECUTE FUNCTION exa_append_only();
+CREATE TRIGGER exa_records_no_truncate BEFORE TRUNCATE ON exa_records FOR EACH STATEMENT EXECUTE FUNCTION exa_append_only();
+CREATE TRIGGER exa_estimates_no_change BEFORE UPDATE OR DELETE ON exa_estimates FOR EACH ROW EXECUTE FUNCTION exa_append_only();
+CREATE TRIGGER exa_estimates_no_truncate BEFORE TRUNCATE ON exa_estimates FOR EACH STATEMENT EXECUTE FUNCTION exa_append_only();
+",
+    // 2: the run of a record, indexed, for reports by run and for choosing each run's records.
+    r"CREATE INDEX exa_records_run ON exa_records ((COALESCE(run_id, '(record ' || id || ')')), domain);",
+];
+
+/// The schema version this exa writes.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// How to secure the connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tls {
+    Disable,
+    /// Encrypted; the certificate is not checked (libpq's `require`).
+    Require,
+    /// Encrypted and checked: the Web PKI roots and the host name.
+    VerifyFull,
+    /// TLS, checked, when the server offers it; plain when it does not (libpq's default).
+    Prefer,
+}
+
+/// Where the database is and how to reach it; never holds the password in what it shows.
+#[derive(Clone)]
+pub struct Conn {
+    config: postgres::Config,
+    tls: Tls,
+    shown: String,
+}
+
+/// Whether `s` names a PostgreSQL database rather than a SQLite file.
+pub fn is_url(s: &str) -> bool {
+    s.starts_with("postgres://") || s.starts_with("postgresql://")
+}
+
+/// The URL as exa shows it: the password replaced.
+pub fn redact(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return url.to_string() };
+    let (auth, tail) = match rest.find('@') {
+        Some(at) if !rest[..at].contains('/') => (&rest[..at], &rest[at..]),
+        _ => return url.to_string(),
+    };
+    match auth.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***{tail}"),
+        None => url.to_string(),
+    }
+}
+
+/// One line of `~/.pgpass`: `host:port:database:user:password`, `*` matching anything, `\` escaping.
+fn pgpass_match(line: &str, want: [&str; 4]) -> Option<String> {
+    let mut fields = Vec::new();
+    let mut cur = String::new();
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => cur.extend(chars.next()),
+            ':' if fields.len() < 4 => fields.push(std::mem::take(&mut cur)),
+            c => cur.push(c),
+        }
+    }
+    fields.push(cur);
+    if fields.len() != 5 || line.trim_start().starts_with('#') {
+        return None;
+    }
+    want.iter().zip(&fields).all(|(w, f)| f == "*" || f == w).then(|| fields[4].clone())
+}
+
+impl Conn {
+    /// Parses a `postgres://` URL; the password from the URL, else `password` (PGPASSWORD), else the pgpass file.
+    pub fn parse(url: &str, password: Option<&str>, pgpass: Option<&Path>) -> Result<Conn, Error> {
+        let shown = redact(url);
+        let bad = |why: String| Error::Usage(format!("database URL {shown}: {why}"));
+        // sslmode is exa's to read: tokio-postgres knows no verify-full.
+        let (base, query) = url.split_once('?').unwrap_or((url, ""));
+        let mut tls = Tls::Prefer;
+        let mut kept = Vec::new();
+        for pair in query.split('&').filter(|p| !p.is_empty()) {
+            match pair.split_once('=') {
+                Some(("sslmode", v)) => {
+                    tls = match v {
+                        "disable" => Tls::Disable,
+                        "require" => Tls::Require,
+                        "verify-full" => Tls::VerifyFull,
+                        "prefer" | "allow" => Tls::Prefer,
+                        "verify-ca" => Tls::VerifyFull,
+                        other => return Err(bad(format!("sslmode '{other}' is not disable, prefer, require or verify-full"))),
+                    }
+                }
+                _ => kept.push(pair),
+            }
+        }
+        let rebuilt = if kept.is_empty() { base.to_string() } else { format!("{base}?{}", kept.join("&")) };
+        let mut config = postgres::Config::from_str(&rebuilt).map_err(|e| bad(e.to_string()))?;
+        if config.get_dbname().is_none() {
+            return Err(bad("it names no database (postgres://user@host/DATABASE)".into()));
+        }
+        let user = config.get_user().map(str::to_string).unwrap_or_else(|| "postgres".into());
+        config.user(&user);
+        if config.get_password().is_none() {
+            if let Some(p) = password {
+                config.password(p);
+            } else if let Some(file) = pgpass.filter(|p| p.is_file()) {
+                let host = match config.get_hosts().first() {
+                    Some(postgres::config::Host::Tcp(h)) => h.clone(),
+                    Some(postgres::config::Host::Unix(p)) => p.display().to_string(),
+                    None => "localhost".into(),
+                };
+                let port = config.get_ports().first().copied().unwrap_or(5432).to_string();
+                let db = config.get_dbname().unwrap_or_default().to_string();
+                let text = std::fs::read_to_string(file).unwrap_or_default();
+                if let Some(p) = text.lines().find_map(|l| pgpass_match(l, [&host, &port, &db, &user])) {
+                    config.password(p);
+                }
+            }
+        }
+        config.ssl_mode(match tls {
+            Tls::Disable => postgres::config::SslMode::Disable,
+            Tls::Prefer => postgres::config::SslMode::Prefer,
+            Tls::Require | Tls::VerifyFull => postgres::config::SslMode::Require,
+        });
+        config.connect_timeout(Duration::from_secs(10));
+        config.application_name("exa");
+        Ok(Conn { config, tls, shown })
+    }
+
+    /// The URL without its password.
+    pub fn shown(&self) -> &str {
+        &self.shown
+    }
+
+    fn connect(&self) -> Result<Client, Error> {
+        let result = match self.tls {
+            Tls::Disable => self.config.connect(NoTls),
+            Tls::Require => self.config.connect(tls::unverified()),
+            Tls::VerifyFull | Tls::Prefer => self.config.connect(tls::verified()),
+        };
+        result.map_err(|e| self.error(&e))
+    }
+
+    /// A connection or server error as one line, naming the database without its password.
+    fn error(&self, e: &postgres::Error) -> Error {
+        let why = match e.as_db_error() {
+            Some(db) if db.code().code() == "28P01" || db.code().code() == "28000" => {
+                format!("authentication failed for user '{}'", self.config.get_user().unwrap_or("?"))
+            }
+            Some(db) if db.code().code() == "3D000" => "the database does not exist".into(),
+            Some(db) if db.code().code() == "42501" || db.code().code() == "25006" => {
+                format!("the role may not write here ({})", db.message())
+            }
+            Some(db) => db.message().to_string(),
+            None => {
+                let mut s = e.to_string();
+                let mut src = std::error::Error::source(e);
+                while let Some(inner) = src {
+                    s = format!("{s}: {inner}");
+                    src = inner.source();
+                }
+                s
+            }
+        };
+        Error::Failed(format!("{}: {}", self.shown, crate::text::clean(&why)))
+    }
+}
+
+mod tls {
+    //! rustls for PostgreSQL: verified against the Web PKI roots, or (sslmode=require) not verified.
+
+    use std::sync::Arc;
+
+    use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+    use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+    use rustls::{DigitallySignedStruct, SignatureScheme};
+    use tokio_postgres_rustls::MakeRustlsConnect;
+
+    fn provider() -> Arc<rustls::crypto::CryptoProvider> {
+        Arc::new(rustls::crypto::ring::default_provider())
+    }
+
+    pub fn verified() -> MakeRustlsConnect {
+        let roots = rustls::RootCertStore { roots: webpki_roots::TLS_SERVER_ROOTS.to_vec() };
+        let config = rustls::ClientConfig::builder_with_provider(provider())
+            .with_safe_default_protocol_versions()
+            .expect("ring supports the default protocol versions")
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        MakeRustlsConnect::new(config)
+    }
+
+    #[derive(Debug)]
+    struct Unverified(Arc<rustls::crypto::CryptoProvider>);
+
+    impl ServerCertVerifier for Unverified {
+        fn verify_server_cert(
+            &self,
+            _: &CertificateDer<'_>,
+            _: &[CertificateDer<'_>],
+            _: &ServerName<'_>,
+            _: &[u8],
+            _: UnixTime,
+        ) -> Result<ServerCertVerified, rustls::Error> {
+            Ok(ServerCertVerified::assertion())
+        }
+        fn verify_tls12_signature(
+            &self,
+            message: &[u8],
+            cert: &CertificateDer<'_>,
+            dss: &DigitallySignedStruct,
+        ) -> Result<HandshakeSignatureValid, rustls::Error> {
+            rustls::crypto::verify_tls12_signature(message, cert, dss, &self.0.signature_verification_algorithms)
+        }
+        fn verify_tls13_signature(
+            &self,
+            message: &[u8],
+            cert: &CertificateDer<'_>,
+            dss: &DigitallySignedStruct,
+        ) -> Result<HandshakeSignatureValid, rustls::Error> {
+            rustls::crypto::verify_tls13_signature(message, cert, dss, &self.0.signature_verification_algorithms)
+        }
+        fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+            self.0.signature_verification_algorithms.supported_schemes()
+        }
+    }
+
+    pub fn unverified() -> MakeRustlsConnect {
+        let config = rustls::ClientConfig::builder_with_provider(provider())
+            .with_safe_default_protocol_versions()
+            .expect("ring supports the default protocol versions")
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(Unverified(provider())))
+            .with_no_client_auth();
+        MakeRustlsConnect::new(config)
+    }
+}
+
+/// An open PostgreSQL ledger.
+pub struct Pg {
+    client: Client,
+    conn: Conn,
+}
+
+/// Whether an error is the connection's (worth a reconnect and a retry), not the statement's.
+fn transient(e: &postgres::Error) -> bool {
+    e.is_closed()
+        || e.as_db_error().is_none_or(|db| {
+            let c = db.code().code();
+            c.starts_with("08") || c.starts_with("57P") || c == "40001" || c == "40P01"
+        })
+}
+
+/// How long an insert keeps retrying a lost connection before it reports failure.
+const RETRY_FOR: Duration = Duration::from_secs(30);
+
+impl Pg {
+    /// Connects, and migrates the schema when `write` (a reader never changes anything).
+    pub fn open(conn: Conn, write: bool) -> Result<Option<Pg>, Error> {
+        let mut pg = Pg { client: conn.connect()?, conn };
+        let version = pg.version()?;
+        if version > SCHEMA_VERSION {
+            return Err(Error::Config(format!(
+                "{} has exa schema version {version}, newer than this exa knows ({SCHEMA_VERSION}); upgrade exa. Nothing was written to it",
+                pg.conn.shown
+            )));
+        }
+        if version < SCHEMA_VERSION {
+            if !write {
+                // A reader reads an older schema as it is (every version has the columns reports read); 0 is nothing yet.
+                return Ok((version > 0).then_some(pg));
+            }
+            pg.migrate()?;
+        }
+        Ok(Some(pg))
+    }
+
+    /// The schema version: 0 for a database without exa's tables; an error for one whose tables are not exa's.
+    fn version(&mut self) -> Result<i64, Error> {
+        let conn = self.conn.clone();
+        let row = self
+            .client
+            .query_one("SELECT to_regclass('exa_meta') IS NOT NULL, to_regclass('exa_records') IS NOT NULL", &[])
+            .map_err(|e| conn.error(&e))?;
+        let (meta, records): (bool, bool) = (row.get(0), row.get(1));
+        match (meta, records) {
+            (false, false) => Ok(0),
+            (false, true) => {
+                Err(Error::Config(format!("{}: its exa_records table is not exa's (no exa_meta); nothing was written to it", conn.shown)))
+            }
+            _ => {
+                let v = self
+                    .client
+                    .query_opt("SELECT value FROM exa_meta WHERE key = 'schema_version'", &[])
+                    .map_err(|e| conn.error(&e))?
+                    .map(|r| r.get::<_, String>(0));
+                v.and_then(|v| v.parse().ok())
+                    .ok_or_else(|| Error::Config(format!("{}: exa_meta holds no schema version; not an exa database", conn.shown)))
+            }
+        }
+    }
+
+    /// Brings the schema to this exa's version, one process at a time (an advisory lock).
+    pub fn migrate(&mut self) -> Result<i64, Error> {
+        let conn = self.conn.clone();
+        let db = |e: postgres::Error| conn.error(&e);
+        // A session lock, taken before the transaction: the transaction's first look at the catalog then
+        // sees what a process that held the lock before committed (a lock taken inside it would not).
+        self.client.execute("SELECT pg_advisory_lock(7865786101)", &[]).map_err(db)?;
+        let done = self.migrate_locked();
+        let _ = self.client.execute("SELECT pg_advisory_unlock(7865786101)", &[]);
+        done
+    }
+
+    fn migrate_locked(&mut self) -> Result<i64, Error> {
+        let conn = self.conn.clone();
+        let db = |e: postgres::Error| conn.error(&e);
+        let mut tx = self.client.transaction().map_err(db)?;
+        let meta: bool = tx.query_one("SELECT to_regclass('exa_meta') IS NOT NULL", &[]).map_err(db)?.get(0);
+        let now: i64 = if meta {
+            let v: Option<String> =
+                tx.query_opt("SELECT value FROM exa_meta WHERE key = 'schema_version'", &[]).map_err(db)?.map(|r| r.get(0));
+            v.and_then(|v| v.parse().ok()).unwrap_or(0)
+        } else {
+            0
+        };
+        if now > SCHEMA_VERSION {
+            return Err(Error::Config(format!(
+                "{} has exa schema version {now}, newer than this exa knows ({SCHEMA_VERSION})",
+                conn.shown
+            )));
+        }
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(usize::try_from(now).unwrap_or(0)) {
+            tx.batch_execute(sql).map_err(db)?;
+            tx.execute(
+                "INSERT INTO exa_meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                &[&(i as i64 + 1).to_string()],
+            )
+            .map_err(db)?;
+        }
+        tx.commit().map_err(db)?;
+        Ok(SCHEMA_VERSION)
+    }
+
+    fn write_once(&mut self, lines: &[Line]) -> Result<Vec<(i64, bool)>, postgres::Error> {
+        let mut tx = self.client.transaction()?;
+        let mut ids = Vec::with_capacity(lines.len());
+        for l in lines {
+            let row = tx.query_opt(
+                "INSERT INTO exa_records (idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
+                    gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+                 ON CONFLICT (idem_key) DO NOTHING RETURNING id",
+                &[
+                    &l.key,
+                    &l.model,
+                    &l.run_id,
+                    &l.recorded_at,
+                    &l.host,
+                    &l.domain,
+                    &l.provider,
+                    &l.provider_kind,
+                    &l.provider_digest,
+                    &l.gpu_hours,
+                    &l.cpu_hours,
+                    &l.kwh,
+                    &l.co2e_g,
+                    &l.cost_usd,
+                    &l.uncertainty,
+                    &l.measured,
+                    &l.duration_s,
+                    &l.device_count.map(|d| i32::try_from(d).unwrap_or(i32::MAX)),
+                    &l.measured_kwh,
+                    &l.part,
+                ],
+            )?;
+            match row {
+                Some(row) => {
+                    let id: i64 = row.get(0);
+                    tx.execute("INSERT INTO exa_estimates (record_id, estimate) VALUES ($1, $2)", &[&id, &l.estimate])?;
+                    ids.push((id, true));
+                }
+                // Written before (a retry after a lost answer): the same record, not a second one.
+                None => ids.push((tx.query_one("SELECT id FROM exa_records WHERE idem_key = $1", &[&l.key])?.get(0), false)),
+            }
+        }
+        tx.commit()?;
+        Ok(ids)
+    }
+
+    /// The report's groups and totals, aggregated by the server.
+    fn aggregate(&mut self, by: By, f: &Filter) -> Result<(Vec<Group>, Group, Vec<String>), Error> {
+        let key = match by {
+            By::Model => "model",
+            By::Run => "COALESCE(run_id, '(record ' || id || ')')",
+            By::Provider => "provider",
+            By::Day => "to_char(to_timestamp(recorded_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
+        };
+        let (clause, args) = where_clause(f);
+        let params: Vec<&(dyn postgres::types::ToSql + Sync)> = args.iter().map(|a| a.as_ref() as _).collect();
+        let conn = self.conn.clone();
+        let rows = self.client.query(&sql(key, &clause), &params).map_err(|e| conn.error(&e))?;
+        let mut groups: Vec<Group> = rows.iter().map(group).collect();
+        let total = self.client.query(&sql("'total'", &clause), &params).map_err(|e| conn.error(&e))?;
+        let totals = total.first().map(group);
+        let notes = self.client.query(&notes_sql(&clause), &params).map_err(|e| conn.error(&e))?;
+        let notes: Vec<String> = notes.iter().map(|r| r.get::<_, String>(0)).collect();
+        groups.sort_by(|a, b| a.key.cmp(&b.key));
+        let totals = totals.unwrap_or_else(report::nothing);
+        Ok((groups, totals, notes))
+    }
+}
+
+/// The filter as SQL: placeholders and their values.
+fn where_clause(f: &Filter) -> (String, Vec<Box<dyn postgres::types::ToSql + Sync>>) {
+    let mut parts = Vec::new();
+    let mut args: Vec<Box<dyn postgres::types::ToSql + Sync>> = Vec::new();
+    if let Some(m) = &f.model {
+        args.push(Box::new(m.clone()));
+        parts.push(format!("model = ${}", args.len()));
+    }
+    if let Some(s) = f.since {
+        args.push(Box::new(s));
+        parts.push(format!("recorded_at >= ${}", args.len()));
+    }
+    if let Some(u) = f.until {
+        args.push(Box::new(u));
+        parts.push(format!("recorded_at < ${}", args.len()));
+    }
+    let sql = if parts.is_empty() { String::new() } else { format!("WHERE {}", parts.join(" AND ")) };
+    (sql, args)
+}
+
+/// Which records count, per group, run and domain, as `report::choose` decides it: a
+/// measurement over estimates, parts summed, else the latest once.
+fn chosen(key: &str, clause: &str) -> String {
+    format!(
+        "f AS (SELECT id, {key} AS g, COALESCE(run_id, '(record ' || id || ')') AS run, domain = 'carbon' AS carbon, measured, part,
+                      gpu_hours, cpu_hours, kwh, co2e_g, uncertainty, cost_usd FROM exa_records {clause}),
+         p AS (SELECT f.*, measured OR NOT bool_or(measured) OVER w AS in_pool FROM f WINDOW w AS (PARTITION BY g, run, carbon)),
+         q AS (SELECT p.*, bool_or(part AND in_pool) OVER w AS pool_parts, max(id) FILTER (WHERE in_pool) OVER w AS pool_max
+               FROM p WINDOW w AS (PARTITION BY g, run, carbon)),
+         c AS (SELECT q.*, in_pool AND CASE WHEN pool_parts THEN part ELSE id = pool_max END AS chosen FROM q)"
+    )
+}
+
+fn sql(key: &str, clause: &str) -> String {
+    format!(
+        "WITH {chosen},
+         d AS (SELECT g, run, carbon,
+                 sum(gpu_hours) FILTER (WHERE chosen) AS gh, sum(cpu_hours) FILTER (WHERE chosen) AS ch,
+                 bool_or(measured AND chosen) AS m, count(*) FILTER (WHERE chosen) AS used, count(*) FILTER (WHERE NOT chosen) AS dropped,
+                 sum(kwh) FILTER (WHERE chosen) AS kwh, sum(co2e_g) FILTER (WHERE chosen) AS co2e,
+                 sum(co2e_g * (1 - uncertainty)) FILTER (WHERE chosen) AS low, sum(co2e_g * (1 + uncertainty)) FILTER (WHERE chosen) AS high,
+                 bool_or(chosen AND co2e_g IS NOT NULL AND uncertainty IS NULL) AS unknown_u,
+                 sum(cost_usd) FILTER (WHERE chosen) AS cost
+               FROM c GROUP BY g, run, carbon),
+         r AS (SELECT g, run, max(gh) AS gh, max(ch) AS ch, bool_or(m) AS m,
+                 coalesce(sum(used) FILTER (WHERE carbon), 0) AS carbon_n, coalesce(sum(used) FILTER (WHERE NOT carbon), 0) AS cost_n,
+                 sum(dropped) AS dropped, sum(kwh) AS kwh, sum(co2e) AS co2e, sum(low) AS low, sum(high) AS high,
+                 bool_or(unknown_u) AS unknown_u, sum(cost) AS cost
+               FROM d GROUP BY g, run)
+         SELECT g, count(*), count(*) FILTER (WHERE m), sum(carbon_n)::bigint, sum(cost_n)::bigint, sum(dropped)::bigint,
+                coalesce(sum(gh), 0), coalesce(sum(ch), 0), sum(kwh), sum(co2e), sum(low), sum(high), coalesce(bool_or(unknown_u), false), sum(cost)
+         FROM r GROUP BY g",
+        chosen = chosen(key, clause)
+    )
+}
+
+/// A note per run with records that were not counted, as the SQLite ledger words it.
+fn notes_sql(clause: &str) -> String {
+    format!(
+        "WITH {chosen},
+         d AS (SELECT run, carbon, count(*) AS n, count(*) FILTER (WHERE NOT chosen) AS dropped,
+                 string_agg('#' || id, ', ' ORDER BY id) FILTER (WHERE chosen) AS ids,
+                 bool_or(chosen AND measured) AND bool_or(NOT measured) AS superseded
+               FROM c GROUP BY run, carbon HAVING count(*) FILTER (WHERE NOT chosen) > 0)
+         SELECT 'run ' || run || ': ' || string_agg(n || CASE WHEN carbon THEN ' carbon' ELSE ' cost' END || ' records, counted ' || ids || ': ' ||
+                CASE WHEN superseded THEN 'a measured record supersedes an estimate'
+                     ELSE 'the same work recorded again (--part marks parts of one run)' END, '; ' ORDER BY NOT carbon)
+         FROM d GROUP BY run ORDER BY 1",
+        chosen = chosen("'total'", clause)
+    )
+}
+
+fn group(r: &postgres::Row) -> Group {
+    let n = |i: usize| u64::try_from(r.get::<_, i64>(i)).unwrap_or(0);
+    let co2e: Option<f64> = r.get(9);
+    let (low, high): (Option<f64>, Option<f64>) = (r.get(10), r.get(11));
+    let unknown: bool = r.get(12);
+    report::group(
+        r.get(0),
+        [n(1), n(2), n(3), n(4), n(5)],
+        [r.get(6), r.get(7)],
+        [r.get(8), co2e, r.get(13)],
+        if unknown { None } else { co2e.map(|_| [low.unwrap_or(0.0), high.unwrap_or(0.0)]) },
+    )
+}
+
+impl Ledger for Pg {
+    fn write(&mut self, lines: &[Line]) -> Result<Vec<(i64, bool)>, Error> {
+        let started = Instant::now();
+        let mut wait = Duration::from_millis(100);
+        loop {
+            match self.write_once(lines) {
+                Ok(ids) => return Ok(ids),
+                Err(e) if transient(&e) && started.elapsed() < RETRY_FOR => {
+                    // The connection went (a restart, a failover): reconnect and send the same records again;
+                    // their keys make a second write of a committed record a no-op.
+                    std::thread::sleep(wait);
+                    wait = (wait * 2).min(Duration::from_secs(2));
+                    if let Ok(c) = self.conn.connect() {
+                        self.client = c;
+                    }
+                }
+                Err(e) => return Err(self.conn.error(&e)),
+            }
+        }
+    }
+
+    fn report(&mut self, by: By, filter: Filter) -> Result<Report, Error> {
+        let (groups, totals, notes) = self.aggregate(by, &filter)?;
+        for g in groups.iter().chain(std::iter::once(&totals)) {
+            report::finite(g)?;
+        }
+        let totals = if groups.is_empty() { report::nothing() } else { totals };
+        Ok(Report { by, filter, db: self.conn.shown.clone(), groups, totals, range_method: report::RANGE_METHOD, notes })
+    }
+
+    fn runs(&mut self, filter: &Filter) -> Result<Vec<super::charges::RunCharge>, Error> {
+        let (clause, args) = where_clause(filter);
+        let params: Vec<&(dyn postgres::types::ToSql + Sync)> = args.iter().map(|a| a.as_ref() as _).collect();
+        let clause = clause.replace("model", "r.model").replace("recorded_at", "r.recorded_at");
+        let q = format!(
+            "SELECT r.id, r.model, r.run_id, r.recorded_at, r.duration_s, r.domain = 'carbon', r.measured, r.part, r.provider,
+                    r.provider_digest, r.gpu_hours, r.cpu_hours, r.kwh, r.co2e_g, r.uncertainty, r.cost_usd,
+                    (e.estimate #>> '{{coefficients,gpu_rate,value}}')::float8, (e.estimate #>> '{{coefficients,cpu_rate,value}}')::float8
+             FROM exa_records r JOIN exa_estimates e ON e.record_id = r.id {clause} ORDER BY r.id"
+        );
+        let conn = self.conn.clone();
+        let rows = self.client.query(&q, &params).map_err(|e| conn.error(&e))?;
+        let raw = rows
+            .iter()
+            .map(|r| super::charges::Raw {
+                id: r.get(0),
+                model: r.get(1),
+                run_id: r.get(2),
+                recorded_at: r.get(3),
+                duration_s: r.get(4),
+                carbon: r.get(5),
+                measured: r.get(6),
+                part: r.get(7),
+                provider: r.get(8),
+                digest: r.get(9),
+                gpu_hours: r.get(10),
+                cpu_hours: r.get(11),
+                kwh: r.get(12),
+                co2e_g: r.get(13),
+                uncertainty: r.get(14),
+                cost_usd: r.get(15),
+                gpu_rate: r.get(16),
+                cpu_rate: r.get(17),
+            })
+            .collect();
+        Ok(super::charges::from_raw(raw))
+    }
+
+    fn read(&mut self, after: i64, limit: usize) -> Result<Vec<(i64, Line)>, Error> {
+        let conn = self.conn.clone();
+        let rows = self
+            .client
+            .query(
+                "SELECT r.id, idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours,
+                        cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, e.estimate
+                 FROM exa_records r JOIN exa_estimates e ON e.record_id = r.id WHERE r.id > $1 ORDER BY r.id LIMIT $2",
+                &[&after, &i64::try_from(limit).unwrap_or(i64::MAX)],
+            )
+            .map_err(|e| conn.error(&e))?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                (
+                    r.get(0),
+                    Line {
+                        key: r.get(1),
+                        model: r.get(2),
+                        run_id: r.get(3),
+                        recorded_at: r.get(4),
+                        host: r.get(5),
+                        domain: r.get(6),
+                        provider: r.get(7),
+                        provider_kind: r.get(8),
+                        provider_digest: r.get(9),
+                        gpu_hours: r.get(10),
+                        cpu_hours: r.get(11),
+                        kwh: r.get(12),
+                        co2e_g: r.get(13),
+                        cost_usd: r.get(14),
+                        uncertainty: r.get(15),
+                        measured: r.get(16),
+                        duration_s: r.get(17),
+                        device_count: r.get::<_, Option<i32>>(18).map(i64::from),
+                        measured_kwh: r.get(19),
+                        part: r.get(20),
+                        estimate: r.get(21),
+                    },
+                )
+            })
+            .collect())
+    }
+
+    fn schema_version(&mut self) -> Result<i64, Error> {
+        self.version()
+    }
+
+    fn location(&self) -> Location {
+        Location(self.conn.shown.clone())
+    }
+}

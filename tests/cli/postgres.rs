@@ -1,0 +1,237 @@
+//! The PostgreSQL ledger against a real, throw-away PostgreSQL cluster.
+
+use serde_json::Value;
+
+use crate::common::{fails, stderr, stdout, Env};
+use crate::pg::{PgServer, PASSWORD};
+
+/// Records the same mix of work, through `exa`, into whatever `EXAMLOPS_DB` names.
+fn record_mix(env: &Env) {
+    let rec = |args: &[&str]| {
+        let out = env.run(args);
+        assert!(out.status.success(), "exa {args:?}: {}", stderr(&out));
+    };
+    rec(&["finops", "carbon", "record", "JPCP", "--gpu-hours", "12", "--run-id", "r1"]);
+    rec(&["finops", "cost", "record", "JPCP", "--gpu-hours", "12", "--cpu-hours", "32", "--run-id", "r1"]);
+    rec(&["finops", "carbon", "record", "JPCP", "--gpu-hours", "2", "--run-id", "r2"]);
+    rec(&["finops", "carbon", "record", "JPCP", "--gpu-hours", "2", "--run-id", "r2"]);
+    rec(&["finops", "carbon", "record", "GPT", "--gpu-hours", "3", "--run-id", "r3", "--part"]);
+    rec(&["finops", "carbon", "record", "GPT", "--gpu-hours", "4", "--run-id", "r3", "--part"]);
+    rec(&["finops", "carbon", "record", "GPT", "--gpu-hours", "1", "--provider", "ccf-like"]);
+    rec(&["finops", "cost", "record", "GPT", "--cpu-hours", "5"]);
+    rec(&["finops", "carbon", "record", "LLAMA", "--cpu-hours", "7"]);
+    rec(&["finops", "carbon", "record", "LLAMA", "--gpu-hours", "7", "--provider", "codecarbon-like", "--run-id", "r4"]);
+    let m = env.run(&["finops", "measure", "--interval", "0.1", "--record", "JPCP", "--run-id", "r2", "--", "sleep", "0.3"]);
+    assert!(m.status.success(), "{}", stderr(&m));
+}
+
+/// A report without the field naming where it was read.
+fn report(env: &Env, args: &[&str]) -> Value {
+    let mut v = env.json::<Value>(&[&["report"][..], args].concat());
+    v.as_object_mut().unwrap().remove("db");
+    v
+}
+
+#[test]
+fn reports_on_postgres_are_the_sqlite_reports_aggregated_by_the_server() {
+    let pg = PgServer::start();
+    let url = pg.database("same");
+    let lite = crate::common::with_h100(Env::new()).env("FAKE_SMI_POWER", "300");
+    let post = crate::common::with_h100(Env::new()).env("FAKE_SMI_POWER", "300").env("EXAMLOPS_DB", &url);
+    record_mix(&lite);
+    record_mix(&post);
+    for by in ["model", "run", "provider", "day"] {
+        let (a, b) = (report(&lite, &["--by", by]), report(&post, &["--by", by]));
+        // Measured energy differs between the two measured runs; everything else is the same.
+        let strip = |mut v: Value| {
+            let figures = ["kwh", "co2e_g", "co2e_range_g", "cost_usd", "gpu_hours", "cpu_hours"];
+            for g in v["groups"].as_array_mut().unwrap().iter_mut() {
+                figures.iter().for_each(|k| drop(g.as_object_mut().unwrap().remove(*k)));
+            }
+            figures.iter().for_each(|k| drop(v["totals"].as_object_mut().unwrap().remove(*k)));
+            v
+        };
+        assert_eq!(strip(a.clone()), strip(b.clone()), "--by {by}");
+        // The estimated groups carry the same figures.
+        for (ga, gb) in a["groups"].as_array().unwrap().iter().zip(b["groups"].as_array().unwrap()) {
+            if ga["runs_measured"] == 0 {
+                assert_eq!(ga, gb, "--by {by}");
+            }
+        }
+    }
+    let one = report(&post, &["JPCP", "--by", "run"]);
+    let r2 = one["groups"].as_array().unwrap().iter().find(|g| g["key"] == "r2").unwrap();
+    assert_eq!(
+        (r2["runs_measured"].as_u64(), r2["records"]["carbon"].as_u64(), r2["records_not_counted"].as_u64()),
+        (Some(1), Some(1), Some(2))
+    );
+    assert!(one["notes"][0].as_str().unwrap().contains("a measured record supersedes an estimate"), "{}", one["notes"]);
+    // The report names the database without its password.
+    let shown = post.json::<Value>(&["report"])["db"].as_str().unwrap().to_string();
+    assert!(!shown.contains(PASSWORD) && shown.contains("exa:***@127.0.0.1"), "{shown}");
+    // FOCUS rows come from either store alike.
+    let focus = |env: &Env| -> Vec<String> {
+        let out = env.run(&["report", "--format", "focus"]);
+        stdout(&out).lines().filter(|l| !l.contains("run r2")).map(|l| l.split(",#").next().unwrap().to_string()).collect()
+    };
+    assert_eq!(focus(&lite), focus(&post));
+    // Append-only in the database itself, whoever connects.
+    for sql in
+        ["DELETE FROM exa_records", "UPDATE exa_records SET model = 'x'", "TRUNCATE exa_records CASCADE", "DELETE FROM exa_estimates"]
+    {
+        let out = pg.psql("same", sql);
+        assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("append-only"), "{sql}");
+    }
+}
+
+#[test]
+fn sixty_four_writers_from_two_spellings_of_one_database() {
+    let pg = PgServer::start_trusting();
+    let url = pg.database("many");
+    let other = format!("postgresql://exa@localhost:{}/many?sslmode=disable", pg.port);
+    let env = Env::new();
+    let exa = env!("CARGO_BIN_EXE_exa");
+    let mut writers = Vec::new();
+    for w in 0..64 {
+        let db = if w % 2 == 0 { url.clone() } else { other.clone() };
+        let script = format!(
+            "i=0; while [ $i -lt 50 ]; do '{exa}' finops carbon record M{m} --gpu-hours 1 --run-id w{w}-$i >/dev/null || exit 1; i=$((i+1)); done",
+            m = w % 4
+        );
+        writers.push(env.cmd_for("sh").args(["-c", &script]).env("EXAMLOPS_DB", db).env("PGPASSWORD", PASSWORD).spawn().unwrap());
+    }
+    for mut w in writers {
+        assert!(w.wait().unwrap().success(), "every writer recorded all of its records");
+    }
+    assert_eq!(pg.value("many", "SELECT count(*) FROM exa_records"), "3200");
+    assert_eq!(pg.value("many", "SELECT count(DISTINCT idem_key) FROM exa_records"), "3200");
+    let t = env.env("EXAMLOPS_DB", &url).json::<Value>(&["report"])["totals"].clone();
+    assert_eq!((t["runs"].as_u64(), t["records"]["carbon"].as_u64()), (Some(3200), Some(3200)));
+}
+
+#[test]
+fn a_restart_while_writers_run_loses_and_doubles_nothing() {
+    let pg = PgServer::start_trusting();
+    let url = pg.database("restart");
+    let env = Env::new().env("EXAMLOPS_DB", &url);
+    assert!(env.run(&["db", "migrate"]).status.success());
+    let exa = env!("CARGO_BIN_EXE_exa");
+    let log = env.dir.path().join("log").display().to_string();
+    let mut writers = Vec::new();
+    for w in 0..8 {
+        // Each writer notes what exa told it: ok or failed, per record.
+        let script = format!(
+            "i=0; while [ $i -lt 40 ]; do if '{exa}' finops carbon record M --gpu-hours 1 --run-id w{w}-$i >/dev/null 2>&1; then echo ok >> '{log}.{w}'; else echo failed >> '{log}.{w}'; fi; i=$((i+1)); done"
+        );
+        writers.push(env.cmd_for("sh").args(["-c", &script]).spawn().unwrap());
+    }
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    pg.restart();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    pg.restart();
+    for mut w in writers {
+        w.wait().unwrap();
+    }
+    let (mut ok, mut failed) = (0, 0);
+    for w in 0..8 {
+        let text = std::fs::read_to_string(format!("{log}.{w}")).unwrap();
+        ok += text.lines().filter(|l| *l == "ok").count();
+        failed += text.lines().filter(|l| *l == "failed").count();
+    }
+    assert_eq!(ok + failed, 320);
+    let rows: usize = pg.value("restart", "SELECT count(*) FROM exa_records").parse().unwrap();
+    assert_eq!(rows, ok, "every record its writer was told was stored is there once, and no other ({failed} failed)");
+    assert_eq!(
+        pg.value("restart", "SELECT count(*) FROM exa_records r LEFT JOIN exa_estimates e ON e.record_id = r.id WHERE e.record_id IS NULL"),
+        "0",
+        "none half-written"
+    );
+}
+
+#[test]
+fn migrations_newer_schemas_and_databases_that_are_not_exas() {
+    let pg = PgServer::start();
+    let url = pg.database("schema");
+    let env = Env::new().env("EXAMLOPS_DB", &url);
+    let m = env.json::<Value>(&["db", "migrate"]);
+    assert_eq!(m["schema_version"], 2);
+    assert!(!m["db"].as_str().unwrap().contains(PASSWORD));
+    env.json::<Value>(&["finops", "carbon", "record", "OLD", "--gpu-hours", "1"]);
+    // Back to the previous version, as the first release left it: its index gone, its version 1.
+    assert!(pg.psql("schema", "DROP INDEX exa_records_run; UPDATE exa_meta SET value = '1' WHERE key = 'schema_version'").status.success());
+    assert_eq!(env.json::<Value>(&["report"])["totals"]["records"]["carbon"], 1, "a reader reads the previous schema as it is");
+    assert_eq!(env.json::<Value>(&["db", "migrate"])["schema_version"], 2);
+    assert_eq!(pg.value("schema", "SELECT count(*) FROM pg_indexes WHERE indexname = 'exa_records_run'"), "1");
+    // A newer schema: refused, nothing written.
+    assert!(pg.psql("schema", "UPDATE exa_meta SET value = '99' WHERE key = 'schema_version'").status.success());
+    let out = env.run(&["finops", "carbon", "record", "NEW", "--gpu-hours", "1"]);
+    fails(&out, 2, "newer than this exa knows");
+    assert_eq!(pg.value("schema", "SELECT count(*) FROM exa_records"), "1");
+    // A database whose exa_records is someone else's table.
+    pg.database("other");
+    assert!(pg.psql("other", "CREATE TABLE exa_records (id int)").status.success());
+    let out = Env::new().env("EXAMLOPS_DB", &pg.url("other")).run(&["finops", "carbon", "record", "M", "--gpu-hours", "1"]);
+    fails(&out, 2, "not exa's");
+}
+
+#[test]
+fn errors_name_what_failed_and_never_the_password() {
+    let pg = PgServer::start();
+    let url = pg.database("auth");
+    Env::new().env("EXAMLOPS_DB", &url).json::<Value>(&["db", "migrate"]);
+    let wrong = url.replace(PASSWORD, "not-the-password");
+    let out = Env::new().env("EXAMLOPS_DB", &wrong).run(&["finops", "carbon", "record", "M", "--gpu-hours", "1"]);
+    fails(&out, 1, "authentication failed for user 'exa'");
+    assert!(!stderr(&out).contains("not-the-password"), "{}", stderr(&out));
+    // The password from PGPASSWORD, then from a pgpass file.
+    let bare = format!("postgres://exa@127.0.0.1:{}/auth?sslmode=disable", pg.port);
+    let env = Env::new().env("EXAMLOPS_DB", &bare).env("PGPASSWORD", PASSWORD);
+    assert!(env.run(&["finops", "carbon", "record", "M", "--gpu-hours", "1"]).status.success());
+    let env = Env::new().env("EXAMLOPS_DB", &bare);
+    env.file(".pgpass", &format!("# a comment\n127.0.0.1:{}:auth:exa:{PASSWORD}\n", pg.port));
+    let out = env.run(&["finops", "carbon", "record", "M", "--gpu-hours", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Nothing there: unreachable, named without the password.
+    let gone = format!("postgres://exa:{PASSWORD}@127.0.0.1:9/auth?sslmode=disable");
+    let out = Env::new().env("EXAMLOPS_DB", &gone).run(&["report"]);
+    fails(&out, 1, "postgres://exa:***@127.0.0.1:9/auth");
+    assert!(!stderr(&out).contains(PASSWORD));
+    // A role that may only read: a record is refused, saying so.
+    assert!(pg
+        .psql("auth", "CREATE ROLE reader LOGIN PASSWORD 'reader-pw-123'; GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader")
+        .status
+        .success());
+    let ro = format!("postgres://reader:reader-pw-123@127.0.0.1:{}/auth?sslmode=disable", pg.port);
+    let env = Env::new().env("EXAMLOPS_DB", &ro);
+    assert_eq!(env.json::<Value>(&["report"])["totals"]["records"]["carbon"], 2, "a reader reports");
+    fails(&env.run(&["finops", "carbon", "record", "M", "--gpu-hours", "1"]), 1, "may not write");
+    // A bad URL is malformed input.
+    fails(&Env::new().env("EXAMLOPS_DB", "postgres://exa@127.0.0.1/x?sslmode=sometimes").run(&["report"]), 2, "sslmode 'sometimes'");
+}
+
+#[test]
+fn db_copy_moves_a_ledger_both_ways_and_twice_copies_nothing_twice() {
+    let pg = PgServer::start();
+    let url = pg.database("copy");
+    let lite = crate::common::with_h100(Env::new()).env("FAKE_SMI_POWER", "300");
+    record_mix(&lite);
+    let sqlite = lite.dir.path().join("data/examlops/records.sqlite3");
+    let sqlite = sqlite.to_str().unwrap();
+    let c = lite.json::<Value>(&["db", "copy", "--from", sqlite, "--to", &url]);
+    assert_eq!((c["read"].as_u64(), c["copied"].as_u64(), c["already_there"].as_u64()), (Some(12), Some(12), Some(0)));
+    assert!(!c["to"].as_str().unwrap().contains(PASSWORD));
+    let again = lite.json::<Value>(&["db", "copy", "--from", sqlite, "--to", &url]);
+    assert_eq!((again["copied"].as_u64(), again["already_there"].as_u64()), (Some(0), Some(12)));
+    let post = Env::new().env("EXAMLOPS_DB", &url);
+    for by in ["model", "run", "day"] {
+        assert_eq!(report(&lite, &["--by", by]), report(&post, &["--by", by]), "--by {by}: the same records, the same report");
+    }
+    // And back: into a new SQLite file, then into the original, where everything is already.
+    let back = lite.dir.path().join("back.sqlite3");
+    let c = lite.json::<Value>(&["db", "copy", "--from", &url, "--to", back.to_str().unwrap()]);
+    assert_eq!(c["copied"], 12);
+    assert_eq!(report(&lite, &[]), report(&Env::new().env("EXAMLOPS_DB", back.to_str().unwrap()), &[]));
+    let c = lite.json::<Value>(&["db", "copy", "--from", &url, "--to", sqlite]);
+    assert_eq!((c["copied"].as_u64(), c["already_there"].as_u64()), (Some(0), Some(12)));
+    fails(&lite.run(&["db", "copy", "--from", sqlite, "--to", sqlite]), 2, "the same database");
+}
