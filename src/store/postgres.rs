@@ -333,6 +333,16 @@ impl Pg {
     /// The schema version: 0 for a database without exa's tables; an error for one whose tables are not exa's.
     fn version(&mut self) -> Result<i64, Error> {
         let conn = self.conn.clone();
+        // The common case in one round trip: the version where exa_meta is.
+        if let Ok(msgs) = self.client.simple_query("SELECT value FROM exa_meta WHERE key = 'schema_version'") {
+            let value = msgs.iter().find_map(|m| match m {
+                postgres::SimpleQueryMessage::Row(r) => r.get(0).and_then(|v| v.parse::<i64>().ok()),
+                _ => None,
+            });
+            if let Some(v) = value {
+                return Ok(v);
+            }
+        }
         let row = self
             .client
             .query_one("SELECT to_regclass('exa_meta') IS NOT NULL, to_regclass('exa_records') IS NOT NULL", &[])
@@ -397,15 +407,21 @@ impl Pg {
         Ok(SCHEMA_VERSION)
     }
 
+    /// Writes lines: one statement each, both tables at once (a data-modifying CTE), so a single
+    /// record needs no explicit transaction; several are wrapped in one.
     fn write_once(&mut self, lines: &[Line]) -> Result<Vec<(i64, bool)>, postgres::Error> {
-        let mut tx = self.client.transaction()?;
-        let mut ids = Vec::with_capacity(lines.len());
-        for l in lines {
-            let row = tx.query_opt(
-                "INSERT INTO exa_records (idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
+        const INSERT: &str = "WITH ins AS (
+                INSERT INTO exa_records (idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
                     gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
-                 ON CONFLICT (idem_key) DO NOTHING RETURNING id",
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+                ON CONFLICT (idem_key) DO NOTHING RETURNING id),
+            est AS (INSERT INTO exa_estimates (record_id, estimate) SELECT id, $21 FROM ins)
+            SELECT id, true FROM ins
+            UNION ALL SELECT id, false FROM exa_records WHERE idem_key = $1 AND NOT EXISTS (SELECT 1 FROM ins)";
+        fn one<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<(i64, bool), postgres::Error> {
+            let count = l.device_count.map(|d| i32::try_from(d).unwrap_or(i32::MAX));
+            let row = c.query_one(
+                INSERT,
                 &[
                     &l.key,
                     &l.model,
@@ -424,20 +440,21 @@ impl Pg {
                     &l.uncertainty,
                     &l.measured,
                     &l.duration_s,
-                    &l.device_count.map(|d| i32::try_from(d).unwrap_or(i32::MAX)),
+                    &count,
                     &l.measured_kwh,
                     &l.part,
+                    &l.estimate,
                 ],
             )?;
-            match row {
-                Some(row) => {
-                    let id: i64 = row.get(0);
-                    tx.execute("INSERT INTO exa_estimates (record_id, estimate) VALUES ($1, $2)", &[&id, &l.estimate])?;
-                    ids.push((id, true));
-                }
-                // Written before (a retry after a lost answer): the same record, not a second one.
-                None => ids.push((tx.query_one("SELECT id FROM exa_records WHERE idem_key = $1", &[&l.key])?.get(0), false)),
-            }
+            Ok((row.get(0), row.get(1)))
+        }
+        if let [l] = lines {
+            return Ok(vec![one(&mut self.client, l)?]);
+        }
+        let mut tx = self.client.transaction()?;
+        let mut ids = Vec::with_capacity(lines.len());
+        for l in lines {
+            ids.push(one(&mut tx, l)?);
         }
         tx.commit()?;
         Ok(ids)
@@ -454,12 +471,15 @@ impl Pg {
         let (clause, args) = where_clause(f);
         let params: Vec<&(dyn postgres::types::ToSql + Sync)> = args.iter().map(|a| a.as_ref() as _).collect();
         let conn = self.conn.clone();
+        // Room to group a million runs in memory rather than on disk; this session only.
+        let _ = self.client.batch_execute("SET work_mem = '256MB'");
         let rows = self.client.query(&sql(key, &clause), &params).map_err(|e| conn.error(&e))?;
         let mut groups: Vec<Group> = rows.iter().map(group).collect();
         let total = self.client.query(&sql("'total'", &clause), &params).map_err(|e| conn.error(&e))?;
         let totals = total.first().map(group);
-        let notes = self.client.query(&notes_sql(&clause), &params).map_err(|e| conn.error(&e))?;
-        let notes: Vec<String> = notes.iter().map(|r| r.get::<_, String>(0)).collect();
+        // The notes are the totals' (each run over all its records), as the SQLite ledger gives them.
+        let notes: Vec<String> =
+            total.first().and_then(|r| r.get::<_, Option<String>>(14)).map(|n| n.lines().map(str::to_string).collect()).unwrap_or_default();
         groups.sort_by(|a, b| a.key.cmp(&b.key));
         let totals = totals.unwrap_or_else(report::nothing);
         Ok((groups, totals, notes))
@@ -486,55 +506,55 @@ fn where_clause(f: &Filter) -> (String, Vec<Box<dyn postgres::types::ToSql + Syn
     (sql, args)
 }
 
-/// Which records count, per group, run and domain, as `report::choose` decides it: a
-/// measurement over estimates, parts summed, else the latest once.
-fn chosen(key: &str, clause: &str) -> String {
+/// What counts, per group, run and domain (`d`), as `report::choose` decides it.
+/// Nearly every run has at most one record of each domain, and then that
+/// record counts: those are summed in one aggregation. Only the few groups of
+/// several records go through the choice (windows over just those rows): the
+/// pool is the measured records when there are any, else all; its parts are
+/// summed when it has parts, else its latest record counts alone.
+fn counted(key: &str, clause: &str) -> String {
+    let figures = "gpu_hours, cpu_hours, kwh, co2e_g, low, high, cost_usd";
+    let sums = "sum(gpu_hours) AS gpu_hours, sum(cpu_hours) AS cpu_hours, sum(kwh) AS kwh, sum(co2e_g) AS co2e_g, sum(low) AS low, \
+                sum(high) AS high, sum(cost_usd) AS cost_usd";
+    let chosen_sums = "sum(gpu_hours) FILTER (WHERE c) AS gpu_hours, sum(cpu_hours) FILTER (WHERE c) AS cpu_hours, \
+                       sum(kwh) FILTER (WHERE c) AS kwh, sum(co2e_g) FILTER (WHERE c) AS co2e_g, sum(low) FILTER (WHERE c) AS low, \
+                       sum(high) FILTER (WHERE c) AS high, sum(cost_usd) FILTER (WHERE c) AS cost_usd";
     format!(
-        "f AS (SELECT id, {key} AS g, COALESCE(run_id, '(record ' || id || ')') AS run, domain = 'carbon' AS carbon, measured, part,
-                      gpu_hours, cpu_hours, kwh, co2e_g, uncertainty, cost_usd FROM exa_records {clause}),
-         p AS (SELECT f.*, measured OR NOT bool_or(measured) OVER w AS in_pool FROM f WINDOW w AS (PARTITION BY g, run, carbon)),
-         q AS (SELECT p.*, bool_or(part AND in_pool) OVER w AS pool_parts, max(id) FILTER (WHERE in_pool) OVER w AS pool_max
-               FROM p WINDOW w AS (PARTITION BY g, run, carbon)),
-         c AS (SELECT q.*, in_pool AND CASE WHEN pool_parts THEN part ELSE id = pool_max END AS chosen FROM q)"
+        "f AS (SELECT ({key}) COLLATE \"C\" AS g, COALESCE(run_id, '(record ' || id || ')') COLLATE \"C\" AS run, domain = 'carbon' AS carbon,
+                      id, measured, part, gpu_hours, cpu_hours, kwh, co2e_g, cost_usd,
+                      co2e_g * (1 - uncertainty) AS low, co2e_g * (1 + uncertainty) AS high, (co2e_g IS NOT NULL AND uncertainty IS NULL) AS unk
+               FROM exa_records {clause}),
+         a AS (SELECT g, run, carbon, count(*) AS n, bool_or(measured) AS m_any, {sums}, bool_or(unk) AS unk FROM f GROUP BY g, run, carbon),
+         x AS (SELECT f.*, f.measured OR NOT bool_or(f.measured) OVER w AS in_pool
+               FROM f JOIN a ON a.g = f.g AND a.run = f.run AND a.carbon = f.carbon WHERE a.n > 1 WINDOW w AS (PARTITION BY f.g, f.run, f.carbon)),
+         y AS (SELECT x.*, in_pool AND CASE WHEN bool_or(part AND in_pool) OVER w THEN part ELSE id = max(id) FILTER (WHERE in_pool) OVER w END AS c
+               FROM x WINDOW w AS (PARTITION BY g, run, carbon)),
+         z AS (SELECT g, run, carbon, count(*) AS n, bool_or(measured) AS m_any, bool_or(NOT measured) AS e_any, count(*) FILTER (WHERE c) AS used,
+                 {chosen_sums}, bool_or(unk AND c) AS unk, string_agg('#' || id, ', ' ORDER BY id) FILTER (WHERE c) AS ids
+               FROM y GROUP BY g, run, carbon),
+         d AS (SELECT g, run, carbon, n, m_any, 1::bigint AS used, {figures}, unk FROM a WHERE n = 1
+               UNION ALL SELECT g, run, carbon, n, m_any, used, {figures}, unk FROM z)"
     )
 }
 
+/// Per group: runs, runs measured, records counted per domain and not counted, hours, sums, the range.
 fn sql(key: &str, clause: &str) -> String {
     format!(
-        "WITH {chosen},
-         d AS (SELECT g, run, carbon,
-                 sum(gpu_hours) FILTER (WHERE chosen) AS gh, sum(cpu_hours) FILTER (WHERE chosen) AS ch,
-                 bool_or(measured AND chosen) AS m, count(*) FILTER (WHERE chosen) AS used, count(*) FILTER (WHERE NOT chosen) AS dropped,
-                 sum(kwh) FILTER (WHERE chosen) AS kwh, sum(co2e_g) FILTER (WHERE chosen) AS co2e,
-                 sum(co2e_g * (1 - uncertainty)) FILTER (WHERE chosen) AS low, sum(co2e_g * (1 + uncertainty)) FILTER (WHERE chosen) AS high,
-                 bool_or(chosen AND co2e_g IS NOT NULL AND uncertainty IS NULL) AS unknown_u,
-                 sum(cost_usd) FILTER (WHERE chosen) AS cost
-               FROM c GROUP BY g, run, carbon),
-         r AS (SELECT g, run, max(gh) AS gh, max(ch) AS ch, bool_or(m) AS m,
+        "WITH {counted},
+         r AS (SELECT g, run, max(gpu_hours) AS gh, max(cpu_hours) AS ch, bool_or(m_any) AS m,
                  coalesce(sum(used) FILTER (WHERE carbon), 0) AS carbon_n, coalesce(sum(used) FILTER (WHERE NOT carbon), 0) AS cost_n,
-                 sum(dropped) AS dropped, sum(kwh) AS kwh, sum(co2e) AS co2e, sum(low) AS low, sum(high) AS high,
-                 bool_or(unknown_u) AS unknown_u, sum(cost) AS cost
+                 sum(n - used) AS dropped, sum(kwh) AS kwh, sum(co2e_g) AS co2e, sum(low) AS low, sum(high) AS high,
+                 bool_or(unk) AS unknown_u, sum(cost_usd) AS cost
                FROM d GROUP BY g, run)
          SELECT g, count(*), count(*) FILTER (WHERE m), sum(carbon_n)::bigint, sum(cost_n)::bigint, sum(dropped)::bigint,
-                coalesce(sum(gh), 0), coalesce(sum(ch), 0), sum(kwh), sum(co2e), sum(low), sum(high), coalesce(bool_or(unknown_u), false), sum(cost)
+                coalesce(sum(gh), 0), coalesce(sum(ch), 0), sum(kwh), sum(co2e), sum(low), sum(high), coalesce(bool_or(unknown_u), false), sum(cost),
+                (SELECT string_agg(note, '\n' ORDER BY note) FROM (
+                   SELECT 'run ' || run || ': ' || string_agg(n || CASE WHEN carbon THEN ' carbon' ELSE ' cost' END || ' records, counted ' || ids || ': ' ||
+                          CASE WHEN m_any AND e_any THEN 'a measured record supersedes an estimate'
+                               ELSE 'the same work recorded again (--part marks parts of one run)' END, '; ' ORDER BY NOT carbon) AS note
+                   FROM z WHERE n > used GROUP BY run) notes)
          FROM r GROUP BY g",
-        chosen = chosen(key, clause)
-    )
-}
-
-/// A note per run with records that were not counted, as the SQLite ledger words it.
-fn notes_sql(clause: &str) -> String {
-    format!(
-        "WITH {chosen},
-         d AS (SELECT run, carbon, count(*) AS n, count(*) FILTER (WHERE NOT chosen) AS dropped,
-                 string_agg('#' || id, ', ' ORDER BY id) FILTER (WHERE chosen) AS ids,
-                 bool_or(chosen AND measured) AND bool_or(NOT measured) AS superseded
-               FROM c GROUP BY run, carbon HAVING count(*) FILTER (WHERE NOT chosen) > 0)
-         SELECT 'run ' || run || ': ' || string_agg(n || CASE WHEN carbon THEN ' carbon' ELSE ' cost' END || ' records, counted ' || ids || ': ' ||
-                CASE WHEN superseded THEN 'a measured record supersedes an estimate'
-                     ELSE 'the same work recorded again (--part marks parts of one run)' END, '; ' ORDER BY NOT carbon)
-         FROM d GROUP BY run ORDER BY 1",
-        chosen = chosen("'total'", clause)
+        counted = counted(key, clause)
     )
 }
 

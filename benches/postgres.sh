@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The PostgreSQL ledger's speed, on a throw-away cluster on loopback:
+# - one `record` process into PostgreSQL beside one into SQLite (median of 30 each);
+# - `exa report --by model` over N records (default 10,000,000) beside psql
+#   running the plain aggregate over the same table (the floor: one scan, no
+#   per-run choice), and beside psql running nothing but a count.
+#
+#   bash benches/postgres.sh [N]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n=${1:-10000000}
+cargo build --release --quiet
+bin=$(ls -d /usr/lib/postgresql/*/bin | sort | tail -1)
+tmp=$(mktemp -d)
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+[ "$(id -u)" = 0 ] && chown postgres "$tmp"
+echo bench-pw-123456 > "$tmp/pw"; [ "$(id -u)" = 0 ] && chown postgres "$tmp/pw"
+as_pg "$bin/initdb" --no-sync -U exa --auth=scram-sha-256 --pwfile="$tmp/pw" -D "$tmp/data" >/dev/null
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+as_pg "$bin/pg_ctl" -D "$tmp/data" -o "-p $port -k $tmp -c listen_addresses=127.0.0.1 -c shared_buffers=512MB -c work_mem=256MB -c max_parallel_workers_per_gather=2" -l "$tmp/log" -w start >/dev/null
+trap 'as_pg "$bin/pg_ctl" -D "$tmp/data" stop -m immediate >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+export PGPASSWORD=bench-pw-123456
+"$bin/psql" -q -h 127.0.0.1 -p "$port" -U exa -d postgres -c "CREATE DATABASE bench" >/dev/null
+url="postgres://exa@127.0.0.1:$port/bench?sslmode=disable"
+export XDG_CONFIG_HOME="$tmp/config"
+python3 - target/release/exa "$url" "$tmp/records.sqlite3" "$bin/psql" "$port" "$n" <<'PY'
+import statistics, subprocess, sys, time, os
+exa, url, lite, psql, port, n = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6])
+
+def timed(args, env, k):
+    runs = []
+    for _ in range(k):
+        t = time.perf_counter()
+        subprocess.run([exa, *args], check=True, stdout=subprocess.DEVNULL, env={**os.environ, **env})
+        runs.append(time.perf_counter() - t)
+    return statistics.median(runs)
+
+rec = ["-o", "json", "finops", "carbon", "record", "M0", "--gpu-hours", "12", "--run-id", "r"]
+timed(rec, {"EXAMLOPS_DB": url}, 1)
+pg = timed(rec, {"EXAMLOPS_DB": url}, 30)
+sq = timed(rec, {"EXAMLOPS_DB": lite}, 30)
+print(f"record: PostgreSQL {pg * 1000:.1f} ms, SQLite {sq * 1000:.1f} ms (median of 30; PostgreSQL/SQLite = {pg / sq:.2f}x)")
+
+def sql(q):
+    return subprocess.run([psql, "-X", "-q", "-A", "-t", "-h", "127.0.0.1", "-p", port, "-U", "exa", "-d", "bench", "-c", q],
+                          check=True, capture_output=True, text=True).stdout.strip()
+
+cols = "model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part"
+have = int(sql("SELECT count(*) FROM exa_records"))
+t = time.perf_counter()
+sql(f"""INSERT INTO exa_records (idem_key, {cols})
+        SELECT 'bench-' || i, 'M' || (i % 50), 'run-' || i, recorded_at - i * 60, host, domain, provider, provider_kind, provider_digest,
+               gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part
+        FROM generate_series(1, {n - have}) i, (SELECT * FROM exa_records WHERE id = 1) one""")
+sql("VACUUM ANALYZE exa_records")
+print(f"filled {n:,} records in {time.perf_counter() - t:.0f} s")
+
+def psql_time(q, k=3):
+    runs = []
+    for _ in range(k):
+        t = time.perf_counter(); sql(q); runs.append(time.perf_counter() - t)
+    return statistics.median(runs)
+
+report = timed(["-o", "json", "report", "--by", "model"], {"EXAMLOPS_DB": url}, 3)
+plain = psql_time("SELECT model, count(*), sum(gpu_hours), sum(cpu_hours), sum(kwh), sum(co2e_g), sum(cost_usd) FROM exa_records GROUP BY model")
+count = psql_time("SELECT count(*) FROM exa_records")
+print(f"{n:,} records: exa report --by model {report:.2f} s; psql plain GROUP BY model {plain:.2f} s; psql count(*) {count:.2f} s "
+      f"(median of 3; report / plain aggregate = {report / plain:.1f}x)")
+PY
