@@ -46,6 +46,9 @@ _exa() {
             exa,report)
                 cmd="exa__subcmd__report"
                 ;;
+            exa,sync)
+                cmd="exa__subcmd__sync"
+                ;;
             exa__subcmd__config,help)
                 cmd="exa__subcmd__config__subcmd__help"
                 ;;
@@ -226,6 +229,9 @@ _exa() {
             exa__subcmd__help,report)
                 cmd="exa__subcmd__help__subcmd__report"
                 ;;
+            exa__subcmd__help,sync)
+                cmd="exa__subcmd__help__subcmd__sync"
+                ;;
             exa__subcmd__help__subcmd__config,init)
                 cmd="exa__subcmd__help__subcmd__config__subcmd__init"
                 ;;
@@ -289,6 +295,9 @@ _exa() {
             exa__subcmd__help__subcmd__metrics,workload)
                 cmd="exa__subcmd__help__subcmd__metrics__subcmd__workload"
                 ;;
+            exa__subcmd__help__subcmd__sync,mlflow)
+                cmd="exa__subcmd__help__subcmd__sync__subcmd__mlflow"
+                ;;
             exa__subcmd__metrics,clusters)
                 cmd="exa__subcmd__metrics__subcmd__clusters"
                 ;;
@@ -325,6 +334,18 @@ _exa() {
             exa__subcmd__metrics__subcmd__help,workload)
                 cmd="exa__subcmd__metrics__subcmd__help__subcmd__workload"
                 ;;
+            exa__subcmd__sync,help)
+                cmd="exa__subcmd__sync__subcmd__help"
+                ;;
+            exa__subcmd__sync,mlflow)
+                cmd="exa__subcmd__sync__subcmd__mlflow"
+                ;;
+            exa__subcmd__sync__subcmd__help,help)
+                cmd="exa__subcmd__sync__subcmd__help__subcmd__help"
+                ;;
+            exa__subcmd__sync__subcmd__help,mlflow)
+                cmd="exa__subcmd__sync__subcmd__help__subcmd__mlflow"
+                ;;
             *)
                 ;;
         esac
@@ -332,7 +353,7 @@ _exa() {
 
     case "${cmd}" in
         exa)
-            opts="-o -h -V --output --json --config --db --strict --help --version finops config gpu report db mcp metrics completions man help"
+            opts="-o -h -V --output --json --config --db --strict --help --version finops config gpu report db sync mcp metrics completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1480,7 +1501,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__measure)
-            opts="-o -h -V --db --strict --interval --duration --trace --report --power-cost-per-kwh --carbon-provider --cost-provider --record --run-id --part --output --json --config --help --version"
+            opts="-o -h -V --db --strict --interval --duration --trace --report --power-cost-per-kwh --carbon-provider --cost-provider --record --run-id --mlflow-experiment --part --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1523,6 +1544,10 @@ _exa() {
                     return 0
                     ;;
                 --run-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mlflow-experiment)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1572,7 +1597,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__help)
-            opts="finops config gpu report db mcp metrics completions man help"
+            opts="finops config gpu report db sync mcp metrics completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2008,6 +2033,34 @@ _exa() {
         exa__subcmd__help__subcmd__report)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__help__subcmd__sync)
+            opts="mlflow"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__help__subcmd__sync__subcmd__mlflow)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2481,6 +2534,104 @@ _exa() {
                     return 0
                     ;;
                 --html)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__sync)
+            opts="-o -h -V --output --json --config --help --version mlflow help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__sync__subcmd__help)
+            opts="mlflow help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__sync__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__sync__subcmd__help__subcmd__mlflow)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__sync__subcmd__mlflow)
+            opts="-o -h -V --db --output --json --config --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

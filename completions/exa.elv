@@ -33,6 +33,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand gpu 'One reading of every GPU through nvidia-smi, and the aggregates'
             cand report 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
             cand db 'The records database: bring its schema up to date, copy records between stores'
+            cand sync 'Send what could not be sent: records waiting in the outbox for MLflow'
             cand mcp 'Serve exa''s read-only tools to AI agents over MCP (stdio, or streamable HTTP)'
             cand metrics 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
             cand completions 'Print shell completions for exa'
@@ -248,6 +249,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --cost-provider 'The cost provider for the measured hours (else env, config, default)'
             cand --record 'Store the measured run''s carbon and cost as records of MODEL'
             cand --run-id 'The run id for --record'
+            cand --mlflow-experiment 'Create an MLflow run in this experiment (made when missing), named after the command, and record under its id'
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
@@ -431,6 +433,37 @@ set edit:completion:arg-completer[exa] = {|@words|
         }
         &'exa;db;help;help'= {
         }
+        &'exa;sync'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand mlflow 'Log to MLflow every record whose log is waiting in the outbox (MLflow was down, slow or refused)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'exa;sync;mlflow'= {
+            cand --db 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;sync;help'= {
+            cand mlflow 'Log to MLflow every record whose log is waiting in the outbox (MLflow was down, slow or refused)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'exa;sync;help;mlflow'= {
+        }
+        &'exa;sync;help;help'= {
+        }
         &'exa;mcp'= {
             cand --listen 'Serve streamable HTTP on ADDR (host:port) at /mcp instead of stdio; loopback unless you name another address'
             cand --db 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
@@ -586,6 +619,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand gpu 'One reading of every GPU through nvidia-smi, and the aggregates'
             cand report 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
             cand db 'The records database: bring its schema up to date, copy records between stores'
+            cand sync 'Send what could not be sent: records waiting in the outbox for MLflow'
             cand mcp 'Serve exa''s read-only tools to AI agents over MCP (stdio, or streamable HTTP)'
             cand metrics 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
             cand completions 'Print shell completions for exa'
@@ -649,6 +683,11 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;help;db;migrate'= {
         }
         &'exa;help;db;copy'= {
+        }
+        &'exa;help;sync'= {
+            cand mlflow 'Log to MLflow every record whose log is waiting in the outbox (MLflow was down, slow or refused)'
+        }
+        &'exa;help;sync;mlflow'= {
         }
         &'exa;help;mcp'= {
         }

@@ -38,6 +38,7 @@ complete -c exa -n "__fish_exa_needs_command" -f -a "config" -d 'Where the confi
 complete -c exa -n "__fish_exa_needs_command" -f -a "gpu" -d 'One reading of every GPU through nvidia-smi, and the aggregates'
 complete -c exa -n "__fish_exa_needs_command" -f -a "report" -d 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
 complete -c exa -n "__fish_exa_needs_command" -f -a "db" -d 'The records database: bring its schema up to date, copy records between stores'
+complete -c exa -n "__fish_exa_needs_command" -f -a "sync" -d 'Send what could not be sent: records waiting in the outbox for MLflow'
 complete -c exa -n "__fish_exa_needs_command" -f -a "mcp" -d 'Serve exa\'s read-only tools to AI agents over MCP (stdio, or streamable HTTP)'
 complete -c exa -n "__fish_exa_needs_command" -f -a "metrics" -d 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
 complete -c exa -n "__fish_exa_needs_command" -f -a "completions" -d 'Print shell completions for exa'
@@ -88,6 +89,7 @@ complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l cost-provider -d 'The cost provider for the measured hours (else env, config, default)' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l record -d 'Store the measured run\'s carbon and cost as records of MODEL' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l run-id -d 'The run id for --record' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l mlflow-experiment -d 'Create an MLflow run in this experiment (made when missing), named after the command, and record under its id' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
@@ -194,6 +196,25 @@ complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_f
 complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_from help" -f -a "migrate" -d 'Bring the database\'s schema to this exa\'s version, creating it when missing'
 complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_from help" -f -a "copy" -d 'Copy every record from one store into another, SQLite or PostgreSQL either way'
 complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand sync; and not __fish_seen_subcommand_from mlflow help" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand sync; and not __fish_seen_subcommand_from mlflow help" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand sync; and not __fish_seen_subcommand_from mlflow help" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand sync; and not __fish_seen_subcommand_from mlflow help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand sync; and not __fish_seen_subcommand_from mlflow help" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand sync; and not __fish_seen_subcommand_from mlflow help" -f -a "mlflow" -d 'Log to MLflow every record whose log is waiting in the outbox (MLflow was down, slow or refused)'
+complete -c exa -n "__fish_exa_using_subcommand sync; and not __fish_seen_subcommand_from mlflow help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand sync; and __fish_seen_subcommand_from mlflow" -l db -d 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand sync; and __fish_seen_subcommand_from mlflow" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand sync; and __fish_seen_subcommand_from mlflow" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand sync; and __fish_seen_subcommand_from mlflow" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand sync; and __fish_seen_subcommand_from mlflow" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand sync; and __fish_seen_subcommand_from mlflow" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand sync; and __fish_seen_subcommand_from help" -f -a "mlflow" -d 'Log to MLflow every record whose log is waiting in the outbox (MLflow was down, slow or refused)'
+complete -c exa -n "__fish_exa_using_subcommand sync; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand mcp" -l listen -d 'Serve streamable HTTP on ADDR (host:port) at /mcp instead of stdio; loopback unless you name another address' -r
 complete -c exa -n "__fish_exa_using_subcommand mcp" -l db -d 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand mcp" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
@@ -302,16 +323,17 @@ complete -c exa -n "__fish_exa_using_subcommand man" -l config -d 'The config fi
 complete -c exa -n "__fish_exa_using_subcommand man" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand man" -s V -l version -d 'Print version'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db mcp metrics completions man help" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db mcp metrics completions man help" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db mcp metrics completions man help" -f -a "gpu" -d 'One reading of every GPU through nvidia-smi, and the aggregates'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db mcp metrics completions man help" -f -a "report" -d 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db mcp metrics completions man help" -f -a "db" -d 'The records database: bring its schema up to date, copy records between stores'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db mcp metrics completions man help" -f -a "mcp" -d 'Serve exa\'s read-only tools to AI agents over MCP (stdio, or streamable HTTP)'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db mcp metrics completions man help" -f -a "metrics" -d 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db mcp metrics completions man help" -f -a "completions" -d 'Print shell completions for exa'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db mcp metrics completions man help" -f -a "man" -d 'Print exa\'s man page (roff), or a subcommand\'s'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db mcp metrics completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync mcp metrics completions man help" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync mcp metrics completions man help" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync mcp metrics completions man help" -f -a "gpu" -d 'One reading of every GPU through nvidia-smi, and the aggregates'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync mcp metrics completions man help" -f -a "report" -d 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync mcp metrics completions man help" -f -a "db" -d 'The records database: bring its schema up to date, copy records between stores'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync mcp metrics completions man help" -f -a "sync" -d 'Send what could not be sent: records waiting in the outbox for MLflow'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync mcp metrics completions man help" -f -a "mcp" -d 'Serve exa\'s read-only tools to AI agents over MCP (stdio, or streamable HTTP)'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync mcp metrics completions man help" -f -a "metrics" -d 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync mcp metrics completions man help" -f -a "completions" -d 'Print shell completions for exa'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync mcp metrics completions man help" -f -a "man" -d 'Print exa\'s man page (roff), or a subcommand\'s'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync mcp metrics completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "carbon" -d 'Energy and carbon: kWh and gCO2e'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "cost" -d 'Money: USD from a rate card'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "measure" -d 'Run a command (or watch the node) and measure its GPU energy, carbon and cost'
@@ -320,6 +342,7 @@ complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "init" -d 'Write a commented starting config file'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from db" -f -a "migrate" -d 'Bring the database\'s schema to this exa\'s version, creating it when missing'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from db" -f -a "copy" -d 'Copy every record from one store into another, SQLite or PostgreSQL either way'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from sync" -f -a "mlflow" -d 'Log to MLflow every record whose log is waiting in the outbox (MLflow was down, slow or refused)'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "clusters" -d 'The clusters configured (clusters: in finops.yaml), with vendor and model'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "node" -d 'Every reading of one node\'s GPUs and host over the window'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "workload" -d 'Where a workload ran over the window, and each node\'s readings'

@@ -80,6 +80,9 @@ pub enum Command {
     /// The records database: bring its schema up to date, copy records between stores.
     #[command(subcommand)]
     Db(DbCmd),
+    /// Send what could not be sent: records waiting in the outbox for MLflow.
+    #[command(subcommand)]
+    Sync(SyncCmd),
     /// Serve exa's read-only tools to AI agents over MCP (stdio, or streamable HTTP).
     ///
     /// Tools: metrics_read, metrics_query, metrics_clusters, finops_estimate,
@@ -178,6 +181,10 @@ pub struct Measure {
     /// The run id for --record.
     #[arg(long, value_name = "ID", requires = "record")]
     pub run_id: Option<String>,
+
+    /// Create an MLflow run in this experiment (made when missing), named after the command, and record under its id.
+    #[arg(long, value_name = "NAME", requires = "record", conflicts_with = "run_id")]
+    pub mlflow_experiment: Option<String>,
 
     /// The measured run is one part of the run's work (a node of a multi-node job), summed with its other parts.
     #[arg(long, requires = "run_id")]
@@ -318,6 +325,13 @@ pub enum DbCmd {
         #[arg(long, value_name = "DB")]
         to: String,
     },
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum SyncCmd {
+    /// Log to MLflow every record whose log is waiting in the outbox (MLflow was down, slow or refused).
+    #[command(after_help = "Examples:\n  exa sync mlflow\n  exa -o json sync mlflow | jq .still_waiting")]
+    Mlflow(DbOpt),
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -618,6 +632,7 @@ impl Cli {
             Command::Report(r) => r.db.db.as_ref(),
             Command::Mcp(m) => m.db.db.as_ref(),
             Command::Db(DbCmd::Migrate(d)) => d.db.as_ref(),
+            Command::Sync(SyncCmd::Mlflow(d)) => d.db.as_ref(),
             _ => None,
         };
         after.or(self.db.as_ref())

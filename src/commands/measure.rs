@@ -119,6 +119,7 @@ fn check_record(settings: &Settings, record: Option<&(String, Option<String>)>) 
     check_record_name("model", model)?;
     if let Some(r) = run_id {
         check_record_name("run id", r)?;
+        settings.mlflow()?;
     }
     store::check_writable(&settings.db()?)
 }
@@ -302,7 +303,15 @@ fn record(
         settings.warn(format!("nothing recorded for {}: {why}", to.model));
         return (None, Some(why));
     }
-    let stored = settings.db().and_then(|db| store::open(&db)).and_then(|mut st| st.insert(&records).map(|ids| (ids, st.location().0)));
+    let stored = settings.db().and_then(|db| store::open(&db)).and_then(|mut st| {
+        let ids = st.insert(&records)?;
+        let pairs: Vec<(i64, &NewRecord)> = ids.iter().copied().zip(records.iter()).collect();
+        // Stored first, always; a log MLflow does not take is a warning (the records stay).
+        if let Err(e) = super::mlflow::log_records(settings, st.as_mut(), &pairs) {
+            settings.warn(e.to_string());
+        }
+        Ok((ids, st.location().0))
+    });
     match stored {
         Ok((ids, db)) => (Some(Stored { model: to.model.to_string(), run_id: to.run_id.cloned(), ids, db }), None),
         Err(e) => {

@@ -7,6 +7,7 @@ pub mod focus;
 pub mod gpu;
 pub mod measure;
 pub mod metrics;
+pub mod mlflow;
 pub mod providers;
 pub mod record;
 pub mod report;

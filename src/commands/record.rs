@@ -28,6 +28,10 @@ pub fn run(settings: &Settings, domain: Domain, model: &str, run_id: Option<&str
     }
     let db = settings.db()?;
     store::check_writable(&db)?;
+    if run_id.is_some() {
+        // A tracking URI exa cannot use is refused before anything is written.
+        settings.mlflow()?;
+    }
     let estimate = pricing::estimate(settings, domain, req)?;
     let mut store = store::open(&db)?;
     let now = now_unix();
@@ -43,6 +47,7 @@ pub fn run(settings: &Settings, domain: Domain, model: &str, run_id: Option<&str
         key: store::new_key(),
     };
     let id = store.insert(std::slice::from_ref(&record))?[0];
+    super::mlflow::log_records(settings, store.as_mut(), &[(id, &record)])?;
     Ok(Recorded {
         id,
         model: record.model,

@@ -18,6 +18,18 @@ pub struct Config {
     /// The `mcp:` block: `exa mcp`'s settings.
     #[serde(default, deserialize_with = "null_as_default")]
     pub mcp: McpConfig,
+    /// The `mlflow:` block: where records with a run id are logged.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub mlflow: MlflowConfig,
+}
+
+/// `mlflow:`: the tracking server records are logged to.
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct MlflowConfig {
+    /// The tracking server's URL; MLFLOW_TRACKING_URI wins over it.
+    pub tracking_uri: Option<String>,
+    /// Seconds one request may take (default 10).
+    pub timeout_s: Option<f64>,
 }
 
 /// `mcp:`: the MCP server.

@@ -216,3 +216,12 @@ impl Render for crate::commands::db::Copied {
         );
     }
 }
+
+impl Render for crate::commands::mlflow::Synced {
+    fn render(&self, _: Style, out: &mut String) {
+        let _ = writeln!(out, "{} log(s) sent to MLflow at {}; {} still waiting", self.sent, self.tracking_uri, self.still_waiting);
+        if let Some(e) = &self.error {
+            let _ = writeln!(out, "the first failure: {e}");
+        }
+    }
+}

@@ -14,7 +14,8 @@ use crate::suggest::nearest;
 
 /// The keys each block knows, for unknown-key warnings.
 const KNOWN: &[(&str, &[&str])] = &[
-    ("", &["finops", "clusters", "mcp"]),
+    ("", &["finops", "clusters", "mcp", "mlflow"]),
+    ("mlflow", &["tracking_uri", "timeout_s"]),
     (
         "clusters.*",
         &[

@@ -245,6 +245,33 @@ impl Settings {
         }
     }
 
+    /// The MLflow tracking server records with a run id are logged to: MLFLOW_TRACKING_URI, else
+    /// `mlflow.tracking_uri`; None when neither is set. Credentials from MLflow's own variables.
+    pub fn mlflow(&self) -> Result<Option<crate::sources::mlflow::Tracking>, Error> {
+        let (uri, from) = match (env("MLFLOW_TRACKING_URI"), &self.config.mlflow.tracking_uri) {
+            (Some(u), _) => (u, "MLFLOW_TRACKING_URI"),
+            (None, Some(u)) => (u.clone(), "mlflow.tracking_uri"),
+            (None, None) => return Ok(None),
+        };
+        if !(uri.starts_with("http://") || uri.starts_with("https://")) {
+            return Err(Error::Config(format!(
+                "{from} '{}': exa logs to an MLflow tracking server over its REST API; give its http:// or https:// URL",
+                crate::sources::http::redact(&uri)
+            )));
+        }
+        let basic = match (env("MLFLOW_TRACKING_USERNAME"), env("MLFLOW_TRACKING_PASSWORD")) {
+            (Some(u), Some(p)) => Some((u, p)),
+            (Some(_), None) | (None, Some(_)) => {
+                return Err(Error::Config("MLFLOW_TRACKING_USERNAME and MLFLOW_TRACKING_PASSWORD go together; set both or neither".into()))
+            }
+            (None, None) => None,
+        };
+        let insecure =
+            env("MLFLOW_TRACKING_INSECURE_TLS").is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"));
+        let timeout = seconds("mlflow.timeout_s", self.config.mlflow.timeout_s.unwrap_or(10.0), 0.1).map_err(Error::Config)?;
+        Ok(Some(crate::sources::mlflow::Tracking { uri, token: env("MLFLOW_TRACKING_TOKEN"), basic, insecure, timeout }))
+    }
+
     /// How long a plugin of `domain` may run.
     pub fn plugin_timeout(&self, domain: Domain) -> Option<f64> {
         self.block(domain).plugin_timeout_s

@@ -24,12 +24,28 @@ pub struct Get {
     pub deadline: Duration,
     /// The largest body read; a larger one is an error.
     pub max_body: u64,
+    /// A JSON body: the request is then a POST.
+    pub json: Option<String>,
+    /// A user name and password for basic authentication.
+    pub basic: Option<(String, String)>,
+    /// Accept any TLS certificate (only where a user asked for it, as MLFLOW_TRACKING_INSECURE_TLS does).
+    pub insecure: bool,
 }
 
 impl Get {
     /// A GET of `url` with a deadline and a body cap, and nothing else set.
     pub fn new(url: impl Into<String>, deadline: Duration, max_body: u64) -> Get {
-        Get { url: url.into(), query: Vec::new(), headers: Vec::new(), bearer: None, deadline, max_body }
+        Get {
+            url: url.into(),
+            query: Vec::new(),
+            headers: Vec::new(),
+            bearer: None,
+            deadline,
+            max_body,
+            json: None,
+            basic: None,
+            insecure: false,
+        }
     }
 }
 
@@ -91,12 +107,14 @@ pub fn get(get: Get) -> Result<Answer, HttpError> {
 /// One client for the process: its connection pool and TLS set-up are
 /// shared by every request (a client per request costs a runtime thread and
 /// a TLS configuration each time).
-fn client() -> Result<&'static reqwest::blocking::Client, HttpError> {
+fn client(insecure: bool) -> Result<&'static reqwest::blocking::Client, HttpError> {
     static CLIENT: std::sync::OnceLock<Result<reqwest::blocking::Client, String>> = std::sync::OnceLock::new();
-    CLIENT
+    static INSECURE: std::sync::OnceLock<Result<reqwest::blocking::Client, String>> = std::sync::OnceLock::new();
+    (if insecure { &INSECURE } else { &CLIENT })
         .get_or_init(|| {
             let _ = rustls::crypto::ring::default_provider().install_default();
             reqwest::blocking::Client::builder()
+                .danger_accept_invalid_certs(insecure)
                 .redirect(reqwest::redirect::Policy::limited(3))
                 .user_agent(concat!("exa/", env!("CARGO_PKG_VERSION")))
                 .build()
@@ -108,7 +126,12 @@ fn client() -> Result<&'static reqwest::blocking::Client, HttpError> {
 
 fn exchange(get: &Get) -> Result<Answer, HttpError> {
     let started = Instant::now();
-    let mut req = client()?.get(&get.url).timeout(get.deadline);
+    let c = client(get.insecure)?;
+    let mut req = match &get.json {
+        Some(body) => c.post(&get.url).header("content-type", "application/json").body(body.clone()),
+        None => c.get(&get.url),
+    }
+    .timeout(get.deadline);
     if !get.query.is_empty() {
         req = req.query(&get.query);
     }
@@ -117,6 +140,9 @@ fn exchange(get: &Get) -> Result<Answer, HttpError> {
     }
     if let Some(t) = &get.bearer {
         req = req.bearer_auth(t);
+    }
+    if let Some((user, password)) = &get.basic {
+        req = req.basic_auth(user, Some(password));
     }
     let resp = req.send().map_err(|e| describe(&e, get.deadline))?;
     let status = resp.status().as_u16();

@@ -10,5 +10,6 @@ pub mod child;
 pub mod gpu;
 pub mod grid;
 pub mod http;
+pub mod mlflow;
 pub mod prometheus;
 pub mod signals;

@@ -62,6 +62,10 @@ CREATE TRIGGER exa_estimates_no_truncate BEFORE TRUNCATE ON exa_estimates FOR EA
 ",
     // 2: the run of a record, indexed, for reports by run and for choosing each run's records.
     r"CREATE INDEX exa_records_run ON exa_records ((COALESCE(run_id, '(record ' || id || ')')), domain);",
+    // 3: logs for MLflow that could not be sent yet; `exa sync mlflow` and the next record send them.
+    r"CREATE TABLE exa_mlflow_outbox (
+        id bigserial PRIMARY KEY, record_id bigint NOT NULL REFERENCES exa_records (id), run_id text NOT NULL,
+        payload text NOT NULL, created_at bigint NOT NULL, attempts integer NOT NULL DEFAULT 1, last_error text, sent_at bigint);",
 ];
 
 /// The schema version this exa writes.
@@ -686,6 +690,39 @@ impl Ledger for Pg {
 
     fn schema_version(&mut self) -> Result<i64, Error> {
         self.version()
+    }
+
+    fn outbox_add(&mut self, record_id: i64, run_id: &str, payload: &str, error: &str) -> Result<(), Error> {
+        let conn = self.conn.clone();
+        self.client
+            .execute(
+                "INSERT INTO exa_mlflow_outbox (record_id, run_id, payload, created_at, last_error) VALUES ($1, $2, $3, $4, $5)",
+                &[&record_id, &run_id, &payload, &crate::time::now_unix(), &error],
+            )
+            .map(|_| ())
+            .map_err(|e| conn.error(&e))
+    }
+
+    fn outbox_pending(&mut self) -> Result<Vec<(i64, String)>, Error> {
+        let conn = self.conn.clone();
+        let rows = self
+            .client
+            .query("SELECT id, payload FROM exa_mlflow_outbox WHERE sent_at IS NULL ORDER BY id", &[])
+            .map_err(|e| conn.error(&e))?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
+    fn outbox_mark(&mut self, id: i64, error: Option<&str>) -> Result<(), Error> {
+        let conn = self.conn.clone();
+        let done = match error {
+            None => self
+                .client
+                .execute("UPDATE exa_mlflow_outbox SET sent_at = $2, last_error = NULL WHERE id = $1", &[&id, &crate::time::now_unix()]),
+            Some(e) => {
+                self.client.execute("UPDATE exa_mlflow_outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1", &[&id, &e])
+            }
+        };
+        done.map(|_| ()).map_err(|e| conn.error(&e))
     }
 
     fn location(&self) -> Location {

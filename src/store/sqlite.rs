@@ -62,6 +62,19 @@ UPDATE records SET idem_key = 'sqlite-' || lower(hex(randomblob(16))) WHERE idem
 CREATE TRIGGER records_no_update BEFORE UPDATE ON records BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
 CREATE UNIQUE INDEX records_idem_key ON records (idem_key);
 "#,
+    // 4: logs for MLflow that could not be sent yet; `exa sync mlflow` and the next record send them.
+    r#"
+CREATE TABLE mlflow_outbox (
+    id          INTEGER PRIMARY KEY,
+    record_id   INTEGER NOT NULL REFERENCES records (id),
+    run_id      TEXT    NOT NULL,
+    payload     TEXT    NOT NULL,
+    created_at  INTEGER NOT NULL,
+    attempts    INTEGER NOT NULL DEFAULT 1,
+    last_error  TEXT,
+    sent_at     INTEGER
+);
+"#,
 ];
 
 /// The schema version this exa writes.
@@ -285,6 +298,33 @@ impl Ledger for Store {
 
     fn schema_version(&mut self) -> Result<i64, Error> {
         self.conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| db_error(&self.path, e))
+    }
+
+    fn outbox_add(&mut self, record_id: i64, run_id: &str, payload: &str, error: &str) -> Result<(), Error> {
+        self.conn
+            .execute(
+                "INSERT INTO mlflow_outbox (record_id, run_id, payload, created_at, last_error) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![record_id, run_id, payload, crate::time::now_unix(), error],
+            )
+            .map(|_| ())
+            .map_err(|e| db_error(&self.path, e))
+    }
+
+    fn outbox_pending(&mut self) -> Result<Vec<(i64, String)>, Error> {
+        let db = |e: rusqlite::Error| db_error(&self.path, e);
+        let mut stmt = self.conn.prepare("SELECT id, payload FROM mlflow_outbox WHERE sent_at IS NULL ORDER BY id").map_err(db)?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).map_err(db)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(db)
+    }
+
+    fn outbox_mark(&mut self, id: i64, error: Option<&str>) -> Result<(), Error> {
+        let done = match error {
+            None => self
+                .conn
+                .execute("UPDATE mlflow_outbox SET sent_at = ?2, last_error = NULL WHERE id = ?1", params![id, crate::time::now_unix()]),
+            Some(e) => self.conn.execute("UPDATE mlflow_outbox SET attempts = attempts + 1, last_error = ?2 WHERE id = ?1", params![id, e]),
+        };
+        done.map(|_| ()).map_err(|e| db_error(&self.path, e))
     }
 
     fn report(&mut self, by: super::report::By, filter: super::report::Filter) -> Result<super::report::Report, Error> {

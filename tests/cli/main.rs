@@ -17,6 +17,7 @@ mod http;
 mod mcp;
 mod methodology;
 mod metrics;
+mod mlflow;
 mod newcomer;
 mod pg;
 mod postgres;

@@ -154,13 +154,19 @@ fn migrations_newer_schemas_and_databases_that_are_not_exas() {
     let url = pg.database("schema");
     let env = Env::new().env("EXAMLOPS_DB", &url);
     let m = env.json::<Value>(&["db", "migrate"]);
-    assert_eq!(m["schema_version"], 2);
+    assert_eq!(m["schema_version"], exa::store::postgres::SCHEMA_VERSION);
     assert!(!m["db"].as_str().unwrap().contains(PASSWORD));
     env.json::<Value>(&["finops", "carbon", "record", "OLD", "--gpu-hours", "1"]);
     // Back to the previous version, as the first release left it: its index gone, its version 1.
-    assert!(pg.psql("schema", "DROP INDEX exa_records_run; UPDATE exa_meta SET value = '1' WHERE key = 'schema_version'").status.success());
+    assert!(pg
+        .psql(
+            "schema",
+            "DROP TABLE exa_mlflow_outbox; DROP INDEX exa_records_run; UPDATE exa_meta SET value = '1' WHERE key = 'schema_version'"
+        )
+        .status
+        .success());
     assert_eq!(env.json::<Value>(&["report"])["totals"]["records"]["carbon"], 1, "a reader reads the previous schema as it is");
-    assert_eq!(env.json::<Value>(&["db", "migrate"])["schema_version"], 2);
+    assert_eq!(env.json::<Value>(&["db", "migrate"])["schema_version"], exa::store::postgres::SCHEMA_VERSION);
     assert_eq!(pg.value("schema", "SELECT count(*) FROM pg_indexes WHERE indexname = 'exa_records_run'"), "1");
     // A newer schema: refused, nothing written.
     assert!(pg.psql("schema", "UPDATE exa_meta SET value = '99' WHERE key = 'schema_version'").status.success());

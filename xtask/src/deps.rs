@@ -65,19 +65,21 @@ pub fn ensure() -> Result<(), String> {
     }
 }
 
-/// The MCP Python SDK the MCP tests drive exa with, pinned.
-const MCP_SDK: &str = "mcp==2.3.0";
+/// What the Python side of the tests needs, pinned: the MCP SDK the MCP tests drive exa with,
+/// and the MLflow tracking server the MLflow tests log to.
+const PYTHON_NEEDS: &[&str] = &["mcp==2.3.0", "mlflow==3.17.2"];
 
 /// A Python with the official MCP SDK, in a virtual environment under
 /// `target/test-python` (made, and the SDK installed from PyPI, when missing).
 pub fn python_env(root: &std::path::Path) -> Result<std::path::PathBuf, String> {
     let venv = root.join("target/test-python");
     let python = venv.join("bin/python");
-    let has_sdk = || Command::new(&python).args(["-c", "import mcp"]).output().is_ok_and(|o| o.status.success());
+    let has_sdk = || Command::new(&python).args(["-c", "import mcp, mlflow"]).output().is_ok_and(|o| o.status.success());
     if has_sdk() {
         return Ok(python);
     }
-    let make = || Command::new("python3").args(["-m", "venv", "--clear"]).arg(&venv).output().is_ok_and(|o| o.status.success());
+    let make =
+        || python.exists() || Command::new("python3").args(["-m", "venv", "--clear"]).arg(&venv).output().is_ok_and(|o| o.status.success());
     if !make() {
         // Debian's python3 makes virtual environments only with python3-venv installed.
         if is_root() && on_path("apt-get") {
@@ -91,14 +93,15 @@ pub fn python_env(root: &std::path::Path) -> Result<std::path::PathBuf, String> 
             return Err(format!("cannot make a Python virtual environment in {}; install python3-venv", venv.display()));
         }
     }
-    eprintln!("installing the MCP Python SDK ({MCP_SDK}) into {}", venv.display());
+    eprintln!("installing {} into {} (a minute or two, once)", PYTHON_NEEDS.join(" "), venv.display());
     let ok = Command::new(&python)
-        .args(["-m", "pip", "install", "-q", "--disable-pip-version-check", MCP_SDK])
+        .args(["-m", "pip", "install", "-q", "--disable-pip-version-check"])
+        .args(PYTHON_NEEDS)
         .status()
         .is_ok_and(|s| s.success());
     if ok && has_sdk() {
         Ok(python)
     } else {
-        Err(format!("could not install {MCP_SDK} from PyPI into {}", venv.display()))
+        Err(format!("could not install {} from PyPI into {}", PYTHON_NEEDS.join(" "), venv.display()))
     }
 }

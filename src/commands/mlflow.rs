@@ -1,0 +1,148 @@
+//! Records on the MLflow run their run id names: logged after the local
+//! record is written (always first), kept in the store's outbox when MLflow
+//! cannot take them, and sent by `exa sync mlflow` or the next record.
+
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::model::{Domain, NewRecord};
+use crate::settings::Settings;
+use crate::sources::mlflow::{Payload, Tracking};
+use crate::store::{self, Ledger};
+
+/// The metrics and tags a record puts on its run. Names are documented in docs/records.md.
+pub fn payload(r: &NewRecord, id: i64) -> Option<Payload> {
+    let run_id = r.run_id.clone()?;
+    let e = &r.estimate;
+    let domain = e.domain.as_str();
+    let mut metrics = vec![
+        ("exa.gpu_hours".to_string(), e.inputs.get("gpu_hours").copied().unwrap_or(0.0)),
+        ("exa.cpu_hours".to_string(), e.inputs.get("cpu_hours").copied().unwrap_or(0.0)),
+    ];
+    let out = |k: &str| e.outputs.get(k).copied();
+    match e.domain {
+        Domain::Carbon => {
+            metrics.extend(out("kwh").map(|v| ("exa.energy_kwh".to_string(), v)));
+            metrics.extend(out("co2e_g").map(|v| ("exa.co2e_g".to_string(), v)));
+            metrics.extend(r.measured.as_ref().and_then(|m| m.gpu_kwh).map(|v| ("exa.measured_gpu_kwh".to_string(), v)));
+        }
+        Domain::Cost => metrics.extend(out("cost_usd").map(|v| ("exa.cost_usd".to_string(), v))),
+    }
+    let tags = vec![
+        (format!("exa.{domain}_provider"), e.provider.name.clone()),
+        (format!("exa.{domain}_provider_digest"), e.provider.digest.clone()),
+        (format!("exa.{domain}_record_id"), id.to_string()),
+        (format!("exa.{domain}_measured"), r.measured.is_some().to_string()),
+        ("exa.version".to_string(), env!("CARGO_PKG_VERSION").to_string()),
+    ];
+    Some(Payload { run_id, timestamp_ms: r.recorded_at.saturating_mul(1000), metrics, tags })
+}
+
+/// Logs stored records that name a run; a log MLflow does not take goes to the outbox.
+/// The records are already stored: a failure is a warning, or under `--strict` an error
+/// that says so.
+pub fn log_records(settings: &Settings, ledger: &mut dyn Ledger, stored: &[(i64, &NewRecord)]) -> Result<(), Error> {
+    let Some(tracking) = settings.mlflow()? else { return Ok(()) };
+    let mut failed = Vec::new();
+    for (id, r) in stored {
+        let Some(p) = payload(r, *id) else { continue };
+        if let Err(e) = tracking.log(&p) {
+            let json = serde_json::to_string(&p).expect("payloads serialise");
+            ledger.outbox_add(*id, &p.run_id, &json, &e)?;
+            failed.push((*id, e));
+        }
+    }
+    if failed.is_empty() {
+        // MLflow answers: send what earlier records left waiting.
+        let _ = drain(&tracking, ledger);
+        return Ok(());
+    }
+    let ids: Vec<String> = failed.iter().map(|(id, _)| format!("#{id}")).collect();
+    let message = format!(
+        "record {} is stored, but not logged to MLflow: {}; it waits in the outbox, and `exa sync mlflow` (or the next record) sends it",
+        ids.join(", "),
+        failed[0].1
+    );
+    if settings.strict.value {
+        return Err(Error::Failed(message));
+    }
+    settings.warn(message);
+    Ok(())
+}
+
+/// What `exa sync mlflow` did.
+#[derive(Debug, Default, Serialize)]
+pub struct Synced {
+    pub tracking_uri: String,
+    /// Logs sent now.
+    pub sent: u64,
+    /// Logs that failed again, still waiting.
+    pub still_waiting: u64,
+    /// Why the first of those failed.
+    pub error: Option<String>,
+}
+
+fn drain(tracking: &Tracking, ledger: &mut dyn Ledger) -> Result<Synced, Error> {
+    let mut done = Synced { tracking_uri: tracking.shown(), ..Synced::default() };
+    for (id, json) in ledger.outbox_pending()? {
+        let Ok(p) = serde_json::from_str::<Payload>(&json) else {
+            ledger.outbox_mark(id, Some("the stored log is unreadable"))?;
+            done.still_waiting += 1;
+            continue;
+        };
+        match tracking.log(&p) {
+            Ok(()) => {
+                ledger.outbox_mark(id, None)?;
+                done.sent += 1;
+            }
+            Err(e) => {
+                ledger.outbox_mark(id, Some(&e))?;
+                done.still_waiting += 1;
+                done.error.get_or_insert(e);
+            }
+        }
+    }
+    Ok(done)
+}
+
+/// Sends every log waiting in the outbox.
+pub fn sync(settings: &Settings) -> Result<Synced, Error> {
+    let tracking = settings
+        .mlflow()?
+        .ok_or_else(|| Error::Config("no MLflow tracking server: set MLFLOW_TRACKING_URI (or mlflow.tracking_uri in the config)".into()))?;
+    let db = settings.db()?;
+    let Some(mut ledger) = store::open_read(&db)? else {
+        return Ok(Synced { tracking_uri: tracking.shown(), ..Synced::default() });
+    };
+    // The outbox is written to: open for writing (which also migrates an older store).
+    drop(ledger);
+    ledger = store::open(&db)?;
+    let done = drain(&tracking, ledger.as_mut())?;
+    if done.still_waiting > 0 && settings.strict.value {
+        return Err(Error::Failed(format!(
+            "{} log(s) still not sent to MLflow: {}",
+            done.still_waiting,
+            done.error.as_deref().unwrap_or("unknown")
+        )));
+    }
+    Ok(done)
+}
+
+/// Creates the MLflow run a measured command's records go to: in `experiment`, named after the command.
+pub fn start_run(settings: &Settings, experiment: &str, command: &[std::ffi::OsString]) -> Result<(Tracking, String), Error> {
+    let tracking = settings.mlflow()?.ok_or_else(|| {
+        Error::Usage("--mlflow-experiment needs a tracking server: set MLFLOW_TRACKING_URI (or mlflow.tracking_uri in the config)".into())
+    })?;
+    let words: Vec<String> = command.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    let mut name = crate::text::clean(&words.join(" "));
+    if name.chars().count() > 100 {
+        name = name.chars().take(99).collect::<String>() + "…";
+    }
+    if name.is_empty() {
+        name = "exa measure".into();
+    }
+    let id = tracking
+        .create_run(experiment, &name, crate::time::now_unix().saturating_mul(1000))
+        .map_err(|e| Error::Failed(format!("cannot create the MLflow run, so the command was not started: {e}")))?;
+    Ok((tracking, id))
+}

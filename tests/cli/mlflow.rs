@@ -1,0 +1,187 @@
+//! Records on their MLflow runs, against a real MLflow tracking server
+//! (PyPI `mlflow`, installed by `cargo xtask test`) on loopback with a
+//! SQLite backend: logged, read back through MLflow's REST API, kept in the
+//! outbox while the server is down, and sent exactly once when it is back.
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::common::{fails, stderr, Env};
+
+fn python() -> PathBuf {
+    let p = std::env::var_os("EXA_TEST_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-python/bin/python"));
+    assert!(p.exists(), "the MLflow tests need MLflow from PyPI: run `cargo xtask test`, which installs it ({} is missing)", p.display());
+    p
+}
+
+struct Mlflow {
+    dir: tempfile::TempDir,
+    port: u16,
+    child: Option<Child>,
+}
+
+impl Mlflow {
+    fn start() -> Mlflow {
+        let dir = tempfile::tempdir().unwrap();
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let mut m = Mlflow { dir, port, child: None };
+        m.up();
+        m
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// Starts the server (its own process group, watched: it ends with this test process).
+    fn up(&mut self) {
+        let d = self.dir.path().display();
+        let script = format!(
+            "setsid '{py}' -m mlflow server --host 127.0.0.1 --port {port} --workers 1 --backend-store-uri 'sqlite:///{d}/mlflow.db' \
+             --default-artifact-root '{d}/artifacts' >'{d}/log' 2>&1 & p=$!; \
+             while [ -d /proc/{parent} ] && kill -0 $p 2>/dev/null; do sleep 1; done; kill -TERM -- -$p 2>/dev/null",
+            py = python().display(),
+            port = self.port,
+            parent = std::process::id()
+        );
+        let child = Command::new("sh")
+            .args(["-c", &script])
+            .env("MLFLOW_SERVER_ENABLE_JOB_EXECUTION", "false")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        self.child = Some(child);
+        let deadline = Instant::now() + Duration::from_secs(90);
+        while Instant::now() < deadline {
+            if get(&format!("{}/health", self.url())).is_some() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(300));
+        }
+        panic!("mlflow server did not start: {}", std::fs::read_to_string(self.dir.path().join("log")).unwrap_or_default());
+    }
+
+    /// Stops the server: its whole process group.
+    fn down(&mut self) {
+        let _ = Command::new("sh")
+            .args(["-c", &format!("pkill -TERM -f -- '--port {} ' ; sleep 0.2; pkill -KILL -f -- '--port {} '", self.port, self.port)])
+            .status();
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline && std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn api(&self, path: &str) -> Value {
+        let body = get(&format!("{}/api/2.0/mlflow/{path}", self.url())).unwrap_or_else(|| panic!("MLflow {path}"));
+        serde_json::from_str(&body).unwrap()
+    }
+
+    /// A run's metrics and tags, as maps.
+    fn run(&self, id: &str) -> (serde_json::Map<String, Value>, serde_json::Map<String, Value>, Value) {
+        let r = self.api(&format!("runs/get?run_id={id}"));
+        let pairs = |k: &str| {
+            r["run"]["data"][k]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|m| (m["key"].as_str().unwrap().to_string(), m["value"].clone()))
+                .collect()
+        };
+        (pairs("metrics"), pairs("tags"), r["run"]["info"].clone())
+    }
+
+    fn points(&self, run: &str, key: &str) -> usize {
+        self.api(&format!("metrics/get-history?run_id={run}&metric_key={key}"))["metrics"].as_array().map_or(0, Vec::len)
+    }
+}
+
+impl Drop for Mlflow {
+    fn drop(&mut self) {
+        self.down();
+    }
+}
+
+/// GET through Python's standard library (the tests have no HTTP client of their own).
+fn get(url: &str) -> Option<String> {
+    let out = Command::new("python3")
+        .args(["-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())", url])
+        .output()
+        .ok()?;
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn records_reach_their_mlflow_run_and_wait_in_the_outbox_while_it_is_down() {
+    let mut mlflow = Mlflow::start();
+    let secret = "tok-5ecret-never-shown";
+    let env = crate::common::with_h100(Env::new())
+        .env("FAKE_SMI_POWER", "300")
+        .env("MLFLOW_TRACKING_URI", &mlflow.url())
+        .env("MLFLOW_TRACKING_TOKEN", secret);
+    // measure creates the run, named after the command, and records under its id.
+    let out = env.run(&["finops", "measure", "--interval", "0.1", "--record", "JPCP", "--mlflow-experiment", "jpcp", "--", "sleep", "0.3"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = env.json::<Value>(&["report", "--by", "run"]);
+    let run = report["groups"][0]["key"].as_str().unwrap().to_string();
+    let (metrics, tags, info) = mlflow.run(&run);
+    assert_eq!(info["run_name"], "sleep 0.3");
+    assert_eq!(info["status"], "FINISHED");
+    for m in ["exa.energy_kwh", "exa.co2e_g", "exa.cost_usd", "exa.gpu_hours", "exa.cpu_hours", "exa.measured_gpu_kwh"] {
+        assert!(metrics.contains_key(m), "{m} on the run: {metrics:?}");
+    }
+    assert_eq!(metrics["exa.energy_kwh"], report["groups"][0]["kwh"]);
+    assert_eq!(tags["exa.carbon_provider"], "green-ai-default");
+    assert_eq!(tags["exa.carbon_measured"], "true");
+    assert!(tags.contains_key("exa.cost_provider_digest") && tags.contains_key("exa.version"));
+    // A record naming the run; the same log sent again adds no second point.
+    let out = env.run(&["finops", "carbon", "record", "JPCP", "--gpu-hours", "2", "--run-id", &run]);
+    assert!(out.status.success() && stderr(&out).is_empty(), "{}", stderr(&out));
+    assert_eq!(mlflow.run(&run).0["exa.gpu_hours"], 2.0);
+    // MLflow down: the record is kept, the warning says why and what to do; --strict exits 1, the record kept too.
+    mlflow.down();
+    let out = env.run(&["finops", "cost", "record", "JPCP", "--gpu-hours", "3", "--run-id", &run]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let warning = stderr(&out);
+    assert!(warning.contains("is stored, but not logged to MLflow") && warning.contains("exa sync mlflow"), "{warning}");
+    assert!(!warning.contains(secret));
+    let out = env.run(&["--strict", "finops", "cost", "record", "JPCP", "--gpu-hours", "4", "--run-id", &run]);
+    fails(&out, 1, "is stored, but not logged to MLflow");
+    assert_eq!(env.json::<Value>(&["report"])["totals"]["records"]["cost"], 1, "both kept; the latest cost record of the run counts");
+    let out = env.run(&["sync", "mlflow"]);
+    assert!(out.status.success() && !stderr(&out).contains(secret));
+    assert_eq!(env.json::<Value>(&["sync", "mlflow"])["still_waiting"], 2);
+    // Back up: sync sends both, once.
+    mlflow.up();
+    let synced = env.json::<Value>(&["sync", "mlflow"]);
+    assert_eq!((synced["sent"].as_u64(), synced["still_waiting"].as_u64()), (Some(2), Some(0)), "{synced}");
+    assert_eq!(env.json::<Value>(&["sync", "mlflow"])["sent"], 0, "nothing is sent twice");
+    let before = mlflow.points(&run, "exa.cost_usd");
+    assert!(before >= 2, "the waiting logs reached the run: {before}");
+    // A retry of logs already sent (as after a timeout whose answer was lost) adds no data point.
+    let db = env.dir.path().join("data/examlops/records.sqlite3");
+    let py = format!(
+        "import sqlite3; c = sqlite3.connect('{}'); c.execute('update mlflow_outbox set sent_at = null'); c.commit()",
+        db.display()
+    );
+    assert!(Command::new("python3").args(["-c", &py]).status().unwrap().success());
+    assert_eq!(env.json::<Value>(&["sync", "mlflow"])["sent"], 2);
+    assert_eq!(mlflow.points(&run, "exa.cost_usd"), before, "the same log twice is one data point");
+    // Nothing secret in the store or its outbox.
+    let db = std::fs::read(env.dir.path().join("data/examlops/records.sqlite3")).unwrap();
+    assert!(!String::from_utf8_lossy(&db).contains(secret));
+    // A tracking URI exa cannot use is a config error, before anything is written.
+    let bad = Env::new().env("MLFLOW_TRACKING_URI", "file:///tmp/mlruns");
+    fails(&bad.run(&["finops", "carbon", "record", "M", "--gpu-hours", "1", "--run-id", "r"]), 2, "http:// or https://");
+}
