@@ -300,6 +300,19 @@ fn streamable_http_needs_the_bearer_token() {
     let out = env.run(&["mcp", "--listen", "127.0.0.1:0"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("EXAMLOPS_MCP_TOKEN"), "{}", stderr(&out));
+    // A short token is refused too; the variable can be another one, named in the config.
+    let short = Env::new().env("EXAMLOPS_MCP_TOKEN", "short");
+    let out = short.run(&["mcp", "--listen", "127.0.0.1:0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("shorter than 16") && !stderr(&out).contains("short\n"), "{}", stderr(&out));
+    let named = Env::new().env("TEAM_MCP_SECRET", "0123456789abcdef-team");
+    named.config("mcp:\n  token_env: TEAM_MCP_SECRET\n");
+    let mut c = named.cmd().args(["mcp", "--listen", "127.0.0.1:0"]).stderr(Stdio::piped()).stdout(Stdio::null()).spawn().unwrap();
+    let mut line = String::new();
+    BufReader::new(c.stderr.take().unwrap()).read_line(&mut line).unwrap();
+    assert!(line.contains("bearer token from TEAM_MCP_SECRET"), "{line}");
+    let _ = c.kill();
+    let _ = c.wait();
     let token = "0123456789abcdef0123456789abcdef";
     let env = env.env("EXAMLOPS_MCP_TOKEN", token);
     let mut child = env.cmd().args(["mcp", "--listen", "127.0.0.1:0"]).stderr(Stdio::piped()).stdout(Stdio::null()).spawn().unwrap();
