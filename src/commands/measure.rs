@@ -245,15 +245,30 @@ fn price(
     if gpu_hours <= 0.0 && cpu_hours <= 0.0 {
         return (None, Some("nothing was measured: no GPU energy and no CPU time".into()));
     }
+    // A provider without a CPU-hours term still prices the GPU work; the CPU-hours it cannot price are
+    // stated with their figure, never dropped in silence, and never a reason to refuse the whole run.
+    let unpriced_cpu = cpu_hours > 0.0
+        && gpu_hours > 0.0
+        && pricing::resolve(settings, domain, provider.map(String::as_str)).is_ok_and(|r| !r.provider.meta().accepts("cpu_hours"));
     let req = Request {
         gpu_hours: Some(gpu_hours),
-        cpu_hours: Some(cpu_hours),
+        cpu_hours: Some(if unpriced_cpu { 0.0 } else { cpu_hours }),
         gpu_kwh: gpu.energy_kwh,
         provider: provider.cloned(),
         flags: Vec::new(),
     };
     match pricing::estimate(settings, domain, &req) {
-        Ok(e) => (Some(e), None),
+        Ok(mut e) => {
+            if unpriced_cpu {
+                let figure =
+                    if cpu_hours < 0.01 { format!("{:.3} CPU-seconds", cpu_hours * 3600.0) } else { format!("{cpu_hours:.3} CPU-hours") };
+                e.notes.push(format!(
+                    "the command's {figure} were not priced: {domain} provider '{}' has no CPU-hours term; this figure is the GPU work alone",
+                    e.provider.name
+                ));
+            }
+            (Some(e), None)
+        }
         Err(e) => (None, Some(e.to_string())),
     }
 }

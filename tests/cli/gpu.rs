@@ -330,9 +330,19 @@ fn measured_energy_goes_through_the_providers() {
     let busy = ["sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done"];
     let (_, r) = measure(&env, &["--interval", "0.2", "--carbon-provider", "ccf-like"], &busy);
     assert_eq!(r["electricity"]["price_per_kwh"]["source"], "env");
-    // A command always uses some CPU, which ccf-like cannot price: refused, not shrunk.
-    assert_eq!(r["carbon"], Value::Null);
-    assert!(r["carbon_error"].as_str().unwrap().contains("no CPU-hours term"), "{}", r["carbon_error"]);
+    // A command always uses some CPU, which ccf-like cannot price: the GPU work is priced, and the
+    // CPU time left out is stated with its figure, never dropped in silence nor a refusal of the run.
+    assert_eq!(r["carbon_error"], Value::Null, "{}", r["carbon_error"]);
+    let c = &r["carbon"];
+    assert_eq!(c["provider"]["name"], "ccf-like");
+    assert_eq!(c["inputs"]["cpu_hours"], 0.0);
+    let cpu_s = r["cpu"]["hours"].as_f64().unwrap() * 3600.0;
+    let note = c["notes"].as_array().unwrap().iter().find_map(|n| n.as_str().filter(|n| n.contains("not priced"))).unwrap();
+    assert!(note.contains(&format!("{cpu_s:.3} CPU-seconds")) && note.contains("'ccf-like' has no CPU-hours term"), "{note}");
+    let (gh, gk) = (c["inputs"]["gpu_hours"].as_f64().unwrap(), c["inputs"]["gpu_kwh"].as_f64().unwrap());
+    let alone: Value =
+        env.json(&["finops", "carbon", "estimate", "--provider", "ccf-like", "--gpu-hours", &gh.to_string(), "--gpu-kwh", &gk.to_string()]);
+    close(c["outputs"]["co2e_g"].as_f64().unwrap(), alone["outputs"]["co2e_g"].as_f64().unwrap());
 }
 
 #[test]
