@@ -66,10 +66,22 @@ pub fn run(program: &Path, args: &[&str], stdin: Option<&[u8]>, stderr: Stdio, t
         });
     }
     let mut stdout = child.stdout.take().expect("piped stdout");
+    // The reader keeps what it has read where `run` can take it: a grandchild that escaped the
+    // group and holds stdout open must not cost the answer the tool itself gave before exiting.
+    let read: std::sync::Arc<std::sync::Mutex<Vec<u8>>> = std::sync::Arc::default();
     let (tx, rx) = mpsc::channel();
+    let shared = std::sync::Arc::clone(&read);
     std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let r = (&mut stdout).take(MAX_OUTPUT + 1).read_to_end(&mut buf).map(|_| buf);
+        let mut chunk = [0u8; 16 * 1024];
+        let mut limited = (&mut stdout).take(MAX_OUTPUT + 1);
+        let r = loop {
+            match limited.read(&mut chunk) {
+                Ok(0) => break Ok(()),
+                Ok(n) => shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner).extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => break Err(e),
+            }
+        };
         let _ = tx.send(r);
     });
     let deadline = Instant::now() + timeout;
@@ -93,10 +105,12 @@ pub fn run(program: &Path, args: &[&str], stdin: Option<&[u8]>, stderr: Stdio, t
     };
     // The helper is done: anything it started in its group goes with it.
     signal_group(child.id());
-    let mut out = rx
-        .recv_timeout(Duration::from_secs(1))
-        .map_err(|_| RunError::Output("its stdout stayed open after it exited".into()))?
-        .map_err(|e| RunError::Output(format!("cannot read its output: {e}")))?;
+    // When its stdout is still open after a second (something it started holds it), the tool has
+    // exited, so what it wrote is all it will write: keep that.
+    if let Ok(r) = rx.recv_timeout(Duration::from_secs(1)) {
+        r.map_err(|e| RunError::Output(format!("cannot read its output: {e}")))?;
+    }
+    let mut out = std::mem::take(&mut *read.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
     let truncated = out.len() as u64 > MAX_OUTPUT;
     out.truncate(MAX_OUTPUT as usize);
     Ok(Finished { status, stdout: out, truncated })

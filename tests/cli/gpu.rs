@@ -297,6 +297,34 @@ fn a_hung_nvidia_smi_is_killed_at_the_deadline_while_the_command_runs_on() {
 }
 
 #[test]
+fn a_tool_that_hangs_at_the_end_costs_one_deadline_not_two() {
+    // Every call hangs: the reading in flight when the job ends is killed at its deadline, and no second
+    // (exit) reading is started after it, so the job's exit waits one deadline at most.
+    let env = with_smi(H100).env("FAKE_SMI_MODE", "hang").env("EXAMLOPS_NVIDIA_SMI_TIMEOUT", "2");
+    let (out, r) = measure(&env, &["--interval", "0.2"], &["true"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(calls(&env), 1, "one call, killed at its deadline; none started at exit");
+    assert_ne!(r["gpu"]["status"], "measured");
+    // A healthy tool still gets its reading at exit, under a short deadline of its own.
+    let env = with_smi(H100).env("FAKE_SMI_POWER", "300").env("EXAMLOPS_NVIDIA_SMI_TIMEOUT", "2");
+    let (_, r) = measure(&env, &["--interval", "5"], &["sleep", "0.3"]);
+    assert_eq!(calls(&env), 2, "the first reading and the one at exit");
+    assert_eq!(r["gpu"]["status"], "measured");
+}
+
+#[test]
+fn an_answer_is_kept_when_something_the_tool_started_holds_its_stdout() {
+    // A wrapper whose helper escapes the process group (setsid) and keeps stdout open after the tool exits.
+    let env = Env::new().env("FAKE_SMI_POWER", "321").env("FAKE_SMI_CAPTURE", fixtures().join("gpu").join(H100).to_str().unwrap());
+    let fake = fixtures().join("fake-nvidia-smi");
+    let script = format!("#!/bin/sh\nsetsid sleep 3 &\nexec python3 '{}' \"$@\"\n", fake.display());
+    let wrapper = env.program("wrapbin/nvidia-smi", &script);
+    let env = env.path_first(wrapper.parent().unwrap());
+    let g = gpu_json(&env);
+    assert_eq!(g["devices"][0]["power_w"], 321.0, "the answer the tool gave, though its stdout stayed open: {g}");
+}
+
+#[test]
 fn cpu_hours_come_from_the_command_itself() {
     let env = with_smi(H100).env("FAKE_SMI_POWER", "300");
     let burn = "import time\nt=time.process_time()\nwhile time.process_time()-t<1.0: pass";

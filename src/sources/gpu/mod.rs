@@ -40,6 +40,8 @@ pub trait GpuSource: Send {
     fn describe(&self) -> String;
     /// Which field set it is using now, for reports.
     fn fields(&self) -> &'static str;
+    /// Bounds every later call by `deadline` (the reading taken at exit must not hold the job's exit long).
+    fn shorten(&mut self, _deadline: std::time::Duration) {}
     /// Notices to pass on once (a field set given up, say).
     fn take_notices(&mut self) -> Vec<String> {
         Vec::new()

@@ -119,6 +119,10 @@ impl GpuSource for NvidiaSmi {
         format!("nvidia-smi ({})", self.program.display())
     }
 
+    fn shorten(&mut self, deadline: Duration) {
+        self.deadline = self.deadline.min(deadline);
+    }
+
     fn fields(&self) -> &'static str {
         TIERS[self.tier].0
     }

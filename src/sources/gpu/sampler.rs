@@ -87,6 +87,20 @@ impl Sampler {
     }
 }
 
+/// The energy since the last good sample, by the trapezoid rule over each device's power.
+fn step_energy(samples: &[Sample], devices: &[super::Device], t: f64) -> f64 {
+    let Some(Sample { t: t0, result: Ok(prev) }) = samples.last() else { return 0.0 };
+    devices.iter().filter_map(|d| Some(trapezoid(prev.iter().find(|p| p.index == d.index)?.power_w?, d.power_w?, t - t0))).sum()
+}
+
+/// Waits until `next`; true when told to stop (or the owner went away) first.
+fn stop_asked(stop: &mpsc::Receiver<()>, next: Instant) -> bool {
+    !matches!(stop.recv_timeout(next.saturating_duration_since(Instant::now())), Err(RecvTimeoutError::Timeout))
+}
+
+/// The deadline of the reading taken when the job has ended.
+const LAST_CALL: std::time::Duration = std::time::Duration::from_secs(2);
+
 fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>, start: Instant, stop: mpsc::Receiver<()>) -> Outcome {
     let mut samples: Vec<Sample> = Vec::new();
     let mut failures = 0usize;
@@ -105,13 +119,7 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
             Ok(devices) => {
                 failures = 0;
                 state = Some(State::Measured);
-                if let Some(Sample { t: t0, result: Ok(prev) }) = samples.last() {
-                    for d in &devices {
-                        if let (Some(b), Some(a)) = (d.power_w, prev.iter().find(|p| p.index == d.index).and_then(|p| p.power_w)) {
-                            energy_j += trapezoid(a, b, t - t0);
-                        }
-                    }
-                }
+                energy_j += step_energy(&samples, &devices, t);
                 if opts.live {
                     let watts: Vec<String> = devices.iter().map(|d| d.power_w.map_or("n/a".into(), |w| format!("{w:.0} W"))).collect();
                     hooks.live(&format!("{:>7.1} s  {}  {:.6} kWh", t, watts.join(" "), energy_j / super::energy::J_PER_KWH));
@@ -152,10 +160,14 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
             break;
         }
         next += opts.interval;
-        match stop.recv_timeout(next.saturating_duration_since(Instant::now())) {
-            Err(RecvTimeoutError::Timeout) => {}
-            // Told to stop (or the owner went away): one last sample counts the tail.
-            Ok(()) | Err(RecvTimeoutError::Disconnected) => last = true,
+        if stop_asked(&stop, next) {
+            // One last sample counts the tail, quickly. After a call that failed (a hung tool, killed
+            // at its deadline) there is none: waiting a second deadline would only hold the job's exit.
+            if failures > 0 {
+                break;
+            }
+            source.shorten(LAST_CALL);
+            last = true;
         }
     }
     if let Some(w) = opts.trace.as_mut() {
