@@ -58,15 +58,40 @@ pub fn for_terminal(s: &str, keep_sgr: bool) -> String {
 /// FNV-1a (64 bits) over `parts`, each ended by a zero byte: a short, stable
 /// fingerprint of text (a methodology's definition, a cache key), not a secret.
 pub fn fnv1a64(parts: &[&str]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    use std::hash::Hasher;
+    let mut h = Fnv::default();
     for p in parts {
-        for b in p.bytes().chain(std::iter::once(0)) {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
+        h.write(p.as_bytes());
+        h.write(&[0]);
+    }
+    h.finish()
+}
+
+/// FNV-1a as a `Hasher`, for maps keyed by the user's own short strings (a
+/// report's group keys): fast, and not meant to resist chosen collisions.
+pub struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
         }
     }
-    h
 }
+
+/// A `HashMap` hashed with [`Fnv`].
+pub type FnvMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
 
 /// The deepest nesting YAML exa reads: far more than any config or provider needs.
 pub const MAX_YAML_DEPTH: usize = 64;

@@ -6,7 +6,7 @@
 //! the same for every run it prices, so the errors do not cancel. One
 //! record with an unknown uncertainty makes its group's band unknown.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use rusqlite::types::{Value as Sql, ValueRef};
 use serde::Serialize;
@@ -14,6 +14,7 @@ use serde::Serialize;
 use super::Store;
 use crate::error::Error;
 use crate::num::tidy;
+use crate::text::FnvMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -318,26 +319,6 @@ impl Acc {
     }
 }
 
-/// A fast hasher for run ids and group keys (FNV-1a): the keys are the user's own, not an attacker's.
-#[derive(Default)]
-pub(crate) struct Fnv(u64);
-
-impl std::hash::Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
-        for b in bytes {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
-
-pub(crate) type FnvMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
-
 /// The runs of a scan: every record with a run id, its id in one string
 /// buffer, and a hash per record. Records are grouped into runs by sorting
 /// (hash, position) once at the end, which walks memory in order, where a
@@ -360,11 +341,8 @@ impl Runs {
     }
 
     pub(crate) fn push(&mut self, run: &str, row: Row) {
-        use std::hash::Hasher;
         let i = self.rows.len() as u32;
-        let mut h = Fnv::default();
-        h.write(run.as_bytes());
-        self.keys.push((h.finish(), i));
+        self.keys.push((crate::text::fnv1a64(&[run]), i));
         self.spans.push((self.text.len() as u32, run.len() as u32));
         self.text.push_str(run);
         self.rows.push(row);
