@@ -472,7 +472,7 @@ impl Pg {
             By::Provider => "provider",
             By::Day => "to_char(to_timestamp(recorded_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
         };
-        let (clause, args) = where_clause(f);
+        let (clause, args) = where_clause(f, "");
         let params: Vec<&(dyn postgres::types::ToSql + Sync)> = args.iter().map(|a| a.as_ref() as _).collect();
         let conn = self.conn.clone();
         // Room to group a million runs in memory rather than on disk; this session only.
@@ -490,24 +490,19 @@ impl Pg {
     }
 }
 
-/// The filter as SQL: placeholders and their values.
-fn where_clause(f: &Filter) -> (String, Vec<Box<dyn postgres::types::ToSql + Sync>>) {
-    let mut parts = Vec::new();
-    let mut args: Vec<Box<dyn postgres::types::ToSql + Sync>> = Vec::new();
-    if let Some(m) = &f.model {
-        args.push(Box::new(m.clone()));
-        parts.push(format!("model = ${}", args.len()));
-    }
-    if let Some(s) = f.since {
-        args.push(Box::new(s));
-        parts.push(format!("recorded_at >= ${}", args.len()));
-    }
-    if let Some(u) = f.until {
-        args.push(Box::new(u));
-        parts.push(format!("recorded_at < ${}", args.len()));
-    }
-    let sql = if parts.is_empty() { String::new() } else { format!("WHERE {}", parts.join(" AND ")) };
-    (sql, args)
+/// The filter as PostgreSQL: the WHERE clause (columns prefixed) and its values.
+fn where_clause(f: &Filter, prefix: &str) -> (String, Vec<Box<dyn postgres::types::ToSql + Sync>>) {
+    let args = f
+        .conditions()
+        .into_iter()
+        .map(|(_, b)| -> Box<dyn postgres::types::ToSql + Sync> {
+            match b {
+                report::Bound::Text(t) => Box::new(t),
+                report::Bound::Int(i) => Box::new(i),
+            }
+        })
+        .collect();
+    (f.where_sql(prefix, |i| format!("${i}")), args)
 }
 
 /// What counts, per group, run and domain (`d`), as `report::choose` decides it.
@@ -607,9 +602,8 @@ impl Ledger for Pg {
     }
 
     fn runs(&mut self, filter: &Filter) -> Result<Vec<super::charges::RunCharge>, Error> {
-        let (clause, args) = where_clause(filter);
+        let (clause, args) = where_clause(filter, "r.");
         let params: Vec<&(dyn postgres::types::ToSql + Sync)> = args.iter().map(|a| a.as_ref() as _).collect();
-        let clause = clause.replace("model", "r.model").replace("recorded_at", "r.recorded_at");
         let q = format!(
             "SELECT r.id, r.model, r.run_id, r.recorded_at, r.duration_s, r.domain = 'carbon', r.measured, r.part, r.provider,
                     r.provider_digest, r.gpu_hours, r.cpu_hours, r.kwh, r.co2e_g, r.uncertainty, r.cost_usd,

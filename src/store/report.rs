@@ -103,24 +103,52 @@ fn clause(f: &Filter) -> (String, Vec<Sql>) {
     clause_for(f, "")
 }
 
-/// The WHERE clause of a filter, its columns prefixed (`r.` in a join).
+/// A value a filter compares a column with.
+pub(crate) enum Bound {
+    Text(String),
+    Int(i64),
+}
+
+impl Filter {
+    /// What the filter asks of a record, for every store: a column with its operator, and the value.
+    pub(crate) fn conditions(&self) -> Vec<(&'static str, Bound)> {
+        let mut c = Vec::new();
+        if let Some(m) = &self.model {
+            c.push(("model =", Bound::Text(m.clone())));
+        }
+        if let Some(s) = self.since {
+            c.push(("recorded_at >=", Bound::Int(s)));
+        }
+        if let Some(u) = self.until {
+            c.push(("recorded_at <", Bound::Int(u)));
+        }
+        c
+    }
+
+    /// A WHERE clause of the conditions, columns prefixed (`r.` in a join), each value's placeholder
+    /// made by `placeholder` from its position (1, 2, ...).
+    pub(crate) fn where_sql(&self, prefix: &str, placeholder: impl Fn(usize) -> String) -> String {
+        let parts: Vec<String> =
+            self.conditions().iter().enumerate().map(|(i, (cond, _))| format!("{prefix}{cond} {}", placeholder(i + 1))).collect();
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", parts.join(" AND "))
+        }
+    }
+}
+
+/// The WHERE clause of a filter for SQLite, its columns prefixed (`r.` in a join), and its values.
 pub(crate) fn clause_for(f: &Filter, prefix: &str) -> (String, Vec<Sql>) {
-    let mut parts = Vec::new();
-    let mut args = Vec::new();
-    if let Some(m) = &f.model {
-        parts.push(format!("{prefix}model = ?"));
-        args.push(Sql::Text(m.clone()));
-    }
-    if let Some(s) = f.since {
-        parts.push(format!("{prefix}recorded_at >= ?"));
-        args.push(Sql::Integer(s));
-    }
-    if let Some(u) = f.until {
-        parts.push(format!("{prefix}recorded_at < ?"));
-        args.push(Sql::Integer(u));
-    }
-    let sql = if parts.is_empty() { String::new() } else { format!("WHERE {}", parts.join(" AND ")) };
-    (sql, args)
+    let args = f
+        .conditions()
+        .into_iter()
+        .map(|(_, b)| match b {
+            Bound::Text(t) => Sql::Text(t),
+            Bound::Int(i) => Sql::Integer(i),
+        })
+        .collect();
+    (f.where_sql(prefix, |_| "?".into()), args)
 }
 
 /// Sums for one group.
