@@ -212,11 +212,6 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
 }
 
 fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
-    let mlflow_run = match &m.mlflow_experiment {
-        Some(experiment) => Some(commands::mlflow::start_run(s, experiment, &m.command)?),
-        None => None,
-    };
-    let run_id = mlflow_run.as_ref().map(|(_, id)| id.clone()).or_else(|| m.run_id.clone());
     let args = commands::measure::Args {
         command: m.command.clone(),
         duration: m.duration,
@@ -224,16 +219,12 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         carbon_provider: m.carbon_provider.clone(),
         cost_provider: m.cost_provider.clone(),
         live: std::io::IsTerminal::is_terminal(&std::io::stderr()),
-        record: m.record.clone().map(|model| (model, run_id)),
+        record: m.record.clone().map(|model| (model, m.run_id.clone())),
         part: m.part,
+        mlflow_experiment: m.mlflow_experiment.clone(),
     };
     let report = commands::measure::run(s, args, commands::gpu::source(s), Box::new(output::StderrHooks))?;
     let code = ExitCode::from(report.exit_status());
-    if let Some((tracking, id)) = &mlflow_run {
-        if let Err(e) = tracking.finish_run(id, report.exit_status() == 0, time::now_unix().saturating_mul(1000)) {
-            s.warn(format!("the MLflow run {id} could not be marked finished: {e}"));
-        }
-    }
     for w in s.take_warnings() {
         output::diag("warning", &w);
     }

@@ -42,6 +42,8 @@ pub struct Args {
     pub record: Option<(String, Option<String>)>,
     /// The records are one part of the run's work.
     pub part: bool,
+    /// Create an MLflow run in this experiment and record under its id.
+    pub mlflow_experiment: Option<String>,
 }
 
 /// Measures the run: every step below, in order.
@@ -51,8 +53,17 @@ pub fn run(
     source: Result<Box<dyn GpuSource>, SampleError>,
     hooks: Box<dyn Hooks>,
 ) -> Result<Measurement, Error> {
+    let mut args = args;
     check_record(settings, args.record.as_ref())?;
     let trace = open_trace(args.trace.as_ref())?;
+    // The MLflow run is made once everything else is known good, and before the command starts.
+    let mlflow_run = match &args.mlflow_experiment {
+        Some(experiment) => Some(super::mlflow::start_run(settings, experiment, &args.command)?),
+        None => None,
+    };
+    if let (Some((_, id)), Some((_, run_id))) = (&mlflow_run, args.record.as_mut()) {
+        *run_id = Some(id.clone());
+    }
     signals::catch();
     let started_at = iso8601(now_unix());
     let start = Instant::now();
@@ -92,6 +103,12 @@ pub fn run(
             record(settings, &records, [&carbon, &cost], carbon_error.as_deref(), measured)
         }
     };
+    if let Some((tracking, id)) = &mlflow_run {
+        let ok = ended.as_ref().is_some_and(|e| e.code == 0);
+        if let Err(e) = tracking.finish_run(id, ok, now_unix().saturating_mul(1000)) {
+            settings.warn(format!("the MLflow run {id} could not be marked finished: {e}"));
+        }
+    }
     Ok(Measurement {
         command: (!args.command.is_empty()).then(|| args.command.iter().map(|a| a.to_string_lossy().into_owned()).collect()),
         exit_code: ended.map(|e| e.code),

@@ -111,12 +111,12 @@ pub fn sync(settings: &Settings) -> Result<Synced, Error> {
         .mlflow()?
         .ok_or_else(|| Error::Config("no MLflow tracking server: set MLFLOW_TRACKING_URI (or mlflow.tracking_uri in the config)".into()))?;
     let db = settings.db()?;
-    let Some(mut ledger) = store::open_read(&db)? else {
+    if matches!(&db, store::Db::Sqlite(path) if !path.exists()) {
+        // Nothing was ever recorded here: nothing waits, and no store is made.
         return Ok(Synced { tracking_uri: tracking.shown(), ..Synced::default() });
-    };
+    }
     // The outbox is written to: open for writing (which also migrates an older store).
-    drop(ledger);
-    ledger = store::open(&db)?;
+    let mut ledger = store::open(&db)?;
     let done = drain(&tracking, ledger.as_mut())?;
     if done.still_waiting > 0 && settings.strict.value {
         return Err(Error::Failed(format!(
