@@ -12,7 +12,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::http::{self, redact, Get};
+use super::http::{self, redact, Request};
 
 /// How long a reading is reused.
 pub const CACHE_TTL_S: u64 = 300;
@@ -97,14 +97,14 @@ pub fn read_intensity(ep: &Endpoint, cache_dir: Option<&Path>) -> Result<Fetched
 }
 
 fn fetch(ep: &Endpoint) -> Result<Vec<u8>, String> {
-    let mut get = Get::new(ep.url.clone(), ep.timeout, MAX_BODY);
+    let mut get = Request::new(ep.url.clone(), ep.timeout, MAX_BODY);
     get.headers.push(("Accept", "application/json".into()));
     match (&ep.token, ep.auth) {
         (Some(t), Auth::Bearer) => get.bearer = Some(t.clone()),
         (Some(t), Auth::AuthToken) => get.headers.push(("auth-token", t.clone())),
         (None, _) => {}
     }
-    let answer = http::get(get).map_err(|e| e.to_string())?;
+    let answer = http::send(get).map_err(|e| e.to_string())?;
     if !(200..300).contains(&answer.status) {
         let reason = reqwest::StatusCode::from_u16(answer.status).ok().and_then(|s| s.canonical_reason()).unwrap_or("");
         return Err(format!("the endpoint answered {} {reason}", answer.status).trim_end().to_string());

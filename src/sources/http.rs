@@ -9,9 +9,9 @@ use std::io::Read;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// A GET to make.
+/// A request to make: a GET, or a POST when it carries a JSON body.
 #[derive(Debug, Clone)]
-pub struct Get {
+pub struct Request {
     /// The URL, secrets and all; it never appears in an error.
     pub url: String,
     /// Query parameters to add, encoded by the client.
@@ -32,10 +32,10 @@ pub struct Get {
     pub insecure: bool,
 }
 
-impl Get {
+impl Request {
     /// A GET of `url` with a deadline and a body cap, and nothing else set.
-    pub fn new(url: impl Into<String>, deadline: Duration, max_body: u64) -> Get {
-        Get {
+    pub fn new(url: impl Into<String>, deadline: Duration, max_body: u64) -> Request {
+        Request {
             url: url.into(),
             query: Vec::new(),
             headers: Vec::new(),
@@ -84,14 +84,14 @@ impl std::fmt::Display for HttpError {
     }
 }
 
-/// Makes the request, all of it within `get.deadline`.
-pub fn get(get: Get) -> Result<Answer, HttpError> {
-    let deadline = get.deadline;
+/// Makes the request, all of it within `req.deadline`.
+pub fn send(req: Request) -> Result<Answer, HttpError> {
+    let deadline = req.deadline;
     let (tx, rx) = mpsc::channel();
     let worker = std::thread::Builder::new()
         .name("exa-http".into())
         .spawn(move || {
-            let _ = tx.send(exchange(&get));
+            let _ = tx.send(exchange(&req));
         })
         .map_err(|e| HttpError::Other(format!("cannot start a request: {e}")))?;
     match rx.recv_timeout(deadline) {
@@ -124,7 +124,7 @@ fn client(insecure: bool) -> Result<&'static reqwest::blocking::Client, HttpErro
         .map_err(|e| HttpError::Other(e.clone()))
 }
 
-fn exchange(get: &Get) -> Result<Answer, HttpError> {
+fn exchange(get: &Request) -> Result<Answer, HttpError> {
     let started = Instant::now();
     let c = client(get.insecure)?;
     let mut req = match &get.json {

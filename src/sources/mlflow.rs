@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::http::{self, Get};
+use super::http::{self, Request};
 
 /// Where runs are tracked, and how to authenticate (MLflow's own variables).
 #[derive(Debug, Clone)]
@@ -46,13 +46,13 @@ impl Tracking {
     }
 
     fn call(&self, path: &str, body: Option<Value>, query: &[(&str, &str)]) -> Result<Value, String> {
-        let mut get = Get::new(format!("{}/api/2.0/mlflow/{path}", self.uri.trim_end_matches('/')), self.timeout, 4 << 20);
+        let mut get = Request::new(format!("{}/api/2.0/mlflow/{path}", self.uri.trim_end_matches('/')), self.timeout, 4 << 20);
         get.json = body.map(|b| b.to_string());
         get.query = query.iter().map(|(k, v)| ((*k).to_string(), (*v).to_string())).collect();
         get.bearer.clone_from(&self.token);
         get.basic.clone_from(&self.basic);
         get.insecure = self.insecure;
-        let answer = http::get(get).map_err(|e| format!("MLflow at {}: {e}", self.shown()))?;
+        let answer = http::send(get).map_err(|e| format!("MLflow at {}: {e}", self.shown()))?;
         let v: Value = serde_json::from_slice(&answer.body).unwrap_or(Value::Null);
         if (200..300).contains(&answer.status) {
             return Ok(v);

@@ -12,7 +12,7 @@ use indexmap::IndexMap;
 use serde::Deserialize;
 
 use super::Refusal;
-use crate::sources::http::{self, redact, Get, HttpError};
+use crate::sources::http::{self, redact, HttpError, Request};
 
 /// The largest answer read from Prometheus.
 const MAX_BODY: u64 = 64 << 20;
@@ -143,10 +143,10 @@ impl Client {
     }
 
     fn fetch(&self, endpoint: &str, params: &[(&str, String)]) -> Result<PromAnswer, Refusal> {
-        let mut get = Get::new(format!("{}/api/v1/{endpoint}", self.base), self.timeout, MAX_BODY);
+        let mut get = Request::new(format!("{}/api/v1/{endpoint}", self.base), self.timeout, MAX_BODY);
         get.query = params.iter().map(|(k, v)| ((*k).to_string(), v.clone())).collect();
         get.bearer.clone_from(&self.token);
-        let answer = http::get(get).map_err(|e| {
+        let answer = http::send(get).map_err(|e| {
             let why = match e {
                 HttpError::Timeout(_) => "no answer in time".to_string(),
                 HttpError::TooLarge(cap) => format!("the answer is larger than {cap} bytes"),
