@@ -15,7 +15,7 @@ use crate::store::charges::{Charged, RunCharge};
 use crate::time::iso8601;
 
 /// The columns, in the order written; FOCUS names, then exa's `x_` columns.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct FocusRow {
     pub billed_cost: f64,
