@@ -134,12 +134,20 @@ fn recorded(report: commands::record::Recorded, settings: &Settings) -> ExitCode
 
 fn report(r: &cli::ReportArgs, s: &Settings) -> anyhow::Result<ExitCode> {
     let filter = commands::report::filter(r.model.as_deref(), r.since.as_deref(), r.until.as_deref())?;
+    // At a terminal, a sparkline per model or provider: how its CO2e (or cost) went, day by day.
+    let trend = s.format == Format::Table
+        && r.format == cli::ReportFormat::Totals
+        && matches!(r.by, cli::GroupBy::Model | cli::GroupBy::Provider)
+        && std::io::IsTerminal::is_terminal(&std::io::stdout());
+    let mut shown = None;
     if let Some(path) = &r.html {
-        let by_model = commands::report::run(s, filter.clone(), cli::GroupBy::Model)?;
+        let by_model = commands::report::run(s, store::report::Filter { trend, ..filter.clone() }, cli::GroupBy::Model)?;
         let by_day = commands::report::run(s, filter.clone(), cli::GroupBy::Day)?;
         files::write_atomic(path, output::html::page(&by_model, &by_day).as_bytes())
             .map_err(|e| Error::Failed(format!("--html {}: {e}", path.display())))?;
         output::diag("info", &format!("wrote {}", path.display()));
+        // The page's report by model is the one to print when that is what was asked for.
+        shown = (r.by == cli::GroupBy::Model).then_some(by_model);
     }
     if r.format == cli::ReportFormat::Focus {
         let focus = commands::report::focus(s, &filter)?;
@@ -147,12 +155,10 @@ fn report(r: &cli::ReportArgs, s: &Settings) -> anyhow::Result<ExitCode> {
         output::write_stdout(text.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }
-    // At a terminal, a sparkline per model or provider: how its CO2e (or cost) went, day by day.
-    let mut filter = filter;
-    filter.trend = s.format == Format::Table
-        && matches!(r.by, cli::GroupBy::Model | cli::GroupBy::Provider)
-        && std::io::IsTerminal::is_terminal(&std::io::stdout());
-    show(commands::report::run(s, filter, r.by)?, s)
+    match shown {
+        Some(report) => show(report, s),
+        None => show(commands::report::run(s, store::report::Filter { trend, ..filter }, r.by)?, s),
+    }
 }
 
 fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {

@@ -175,8 +175,13 @@ impl Settings {
     }
 
     /// Queues a warning for stderr.
+    /// Queues a warning for stderr; the same words twice (one question answered in two reads) print once.
     pub fn warn(&self, msg: impl Into<String>) {
-        self.warnings.borrow_mut().push(msg.into());
+        let msg = msg.into();
+        let mut w = self.warnings.borrow_mut();
+        if !w.contains(&msg) {
+            w.push(msg);
+        }
     }
 
     /// The warnings queued so far, emptying the queue.

@@ -313,6 +313,23 @@ fn a_tool_that_hangs_at_the_end_costs_one_deadline_not_two() {
 }
 
 #[test]
+fn a_short_run_keeps_its_exit_reading_however_slow_the_tool() {
+    // The reading at exit is the second of a run shorter than an interval: without it there is no
+    // measurement, so it keeps the full deadline even when the tool takes 3 s to answer.
+    let env = Env::new().env("FAKE_SMI_POWER", "300").env("FAKE_SMI_CAPTURE", fixtures().join("gpu").join(H100).to_str().unwrap());
+    let count = env.dir.path().join("calls");
+    let script = format!(
+        "#!/bin/sh\nn=$(cat '{c}' 2>/dev/null || echo 0); echo $((n+1)) > '{c}'\n[ \"$n\" -ge 1 ] && sleep 3\nexec python3 '{f}' \"$@\"\n",
+        c = count.display(),
+        f = fixtures().join("fake-nvidia-smi").display()
+    );
+    let wrapper = env.program("slowbin/nvidia-smi", &script);
+    let env = env.path_first(wrapper.parent().unwrap());
+    let (_, r) = measure(&env, &["--interval", "5"], &["sleep", "0.3"]);
+    assert_eq!(r["gpu"]["status"], "measured", "{}", r["gpu"]);
+}
+
+#[test]
 fn an_answer_is_kept_when_something_the_tool_started_holds_its_stdout() {
     // A wrapper whose helper escapes the process group (setsid) and keeps stdout open after the tool exits.
     let env = Env::new().env("FAKE_SMI_POWER", "321").env("FAKE_SMI_CAPTURE", fixtures().join("gpu").join(H100).to_str().unwrap());

@@ -98,7 +98,7 @@ fn stop_asked(stop: &mpsc::Receiver<()>, next: Instant) -> bool {
     !matches!(stop.recv_timeout(next.saturating_duration_since(Instant::now())), Err(RecvTimeoutError::Timeout))
 }
 
-/// The deadline of the reading taken when the job has ended.
+/// The deadline of the reading taken when a job that is already measured has ended.
 const LAST_CALL: std::time::Duration = std::time::Duration::from_secs(2);
 
 fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>, start: Instant, stop: mpsc::Receiver<()>) -> Outcome {
@@ -161,12 +161,16 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
         }
         next += opts.interval;
         if stop_asked(&stop, next) {
-            // One last sample counts the tail, quickly. After a call that failed (a hung tool, killed
-            // at its deadline) there is none: waiting a second deadline would only hold the job's exit.
+            // One last sample counts the tail. After a call that failed (a hung tool, killed at its
+            // deadline) there is none: waiting a second deadline would only hold the job's exit. A run
+            // already measured (two readings) only loses its tail to a slow tool, so that reading gets
+            // a short deadline; a shorter run needs it to be measured at all, and keeps the full one.
             if failures > 0 {
                 break;
             }
-            source.shorten(LAST_CALL);
+            if samples.iter().filter(|s| s.result.is_ok()).count() >= 2 {
+                source.shorten(LAST_CALL);
+            }
             last = true;
         }
     }
