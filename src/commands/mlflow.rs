@@ -53,8 +53,10 @@ pub fn log_records(settings: &Settings, ledger: &mut dyn Ledger, stored: &[(i64,
         }
     }
     if failed.is_empty() {
-        // MLflow answers: send what earlier records left waiting.
-        let _ = drain(&tracking, ledger);
+        // MLflow answers: send what earlier records left waiting. Only a few, and not those that failed
+        // again and again (a run that does not exist): a record must not retry them all every time;
+        // `exa sync mlflow` tries every one.
+        let _ = drain(&tracking, ledger, Some(AUTO_ATTEMPTS), AUTO_BATCH);
         return Ok(());
     }
     let ids: Vec<String> = failed.iter().map(|(id, _)| format!("#{id}")).collect();
@@ -82,9 +84,14 @@ pub struct Synced {
     pub error: Option<String>,
 }
 
-fn drain(tracking: &Tracking, ledger: &mut dyn Ledger) -> Result<Synced, Error> {
+/// A record resends waiting logs tried fewer times than this…
+const AUTO_ATTEMPTS: i64 = 3;
+/// …and at most this many of them.
+const AUTO_BATCH: usize = 10;
+
+fn drain(tracking: &Tracking, ledger: &mut dyn Ledger, max_attempts: Option<i64>, limit: usize) -> Result<Synced, Error> {
     let mut done = Synced { tracking_uri: tracking.shown(), ..Synced::default() };
-    for (id, json) in ledger.outbox_pending()? {
+    for (id, json) in ledger.outbox_pending(max_attempts, limit)? {
         let Ok(p) = serde_json::from_str::<Payload>(&json) else {
             ledger.outbox_mark(id, Some("the stored log is unreadable"))?;
             done.still_waiting += 1;
@@ -117,7 +124,7 @@ pub fn sync(settings: &Settings) -> Result<Synced, Error> {
     }
     // The outbox is written to: open for writing (which also migrates an older store).
     let mut ledger = store::open(&db)?;
-    let done = drain(&tracking, ledger.as_mut())?;
+    let done = drain(&tracking, ledger.as_mut(), None, usize::MAX)?;
     if done.still_waiting > 0 && settings.strict.value {
         return Err(Error::Failed(format!(
             "{} log(s) still not sent to MLflow: {}",

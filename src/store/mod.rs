@@ -94,8 +94,9 @@ pub trait Ledger {
     fn schema_version(&mut self) -> Result<i64, Error>;
     /// Keeps a log for MLflow that could not be sent, to send later (`exa sync mlflow`).
     fn outbox_add(&mut self, record_id: i64, run_id: &str, payload: &str, error: &str) -> Result<(), Error>;
-    /// The logs waiting to be sent, oldest first: (outbox id, payload).
-    fn outbox_pending(&mut self) -> Result<Vec<(i64, String)>, Error>;
+    /// The logs waiting to be sent, oldest first, at most `limit`, and only those tried fewer than
+    /// `max_attempts` times when given: (outbox id, payload).
+    fn outbox_pending(&mut self, max_attempts: Option<i64>, limit: usize) -> Result<Vec<(i64, String)>, Error>;
     /// Marks a waiting log sent, or notes why it failed again.
     fn outbox_mark(&mut self, id: i64, error: Option<&str>) -> Result<(), Error>;
     /// Totals over the records `filter` selects, grouped `by`.

@@ -697,11 +697,15 @@ impl Ledger for Pg {
             .map_err(|e| conn.error(&e))
     }
 
-    fn outbox_pending(&mut self) -> Result<Vec<(i64, String)>, Error> {
+    fn outbox_pending(&mut self, max_attempts: Option<i64>, limit: usize) -> Result<Vec<(i64, String)>, Error> {
         let conn = self.conn.clone();
+        let (max, limit) = (max_attempts.map(|m| i32::try_from(m).unwrap_or(i32::MAX)), i64::try_from(limit).unwrap_or(i64::MAX));
         let rows = self
             .client
-            .query("SELECT id, payload FROM exa_mlflow_outbox WHERE sent_at IS NULL ORDER BY id", &[])
+            .query(
+                "SELECT id, payload FROM exa_mlflow_outbox WHERE sent_at IS NULL AND ($1::int IS NULL OR attempts < $1) ORDER BY id LIMIT $2",
+                &[&max, &limit],
+            )
             .map_err(|e| conn.error(&e))?;
         Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }

@@ -310,10 +310,14 @@ impl Ledger for Store {
             .map_err(|e| db_error(&self.path, e))
     }
 
-    fn outbox_pending(&mut self) -> Result<Vec<(i64, String)>, Error> {
+    fn outbox_pending(&mut self, max_attempts: Option<i64>, limit: usize) -> Result<Vec<(i64, String)>, Error> {
         let db = |e: rusqlite::Error| db_error(&self.path, e);
-        let mut stmt = self.conn.prepare("SELECT id, payload FROM mlflow_outbox WHERE sent_at IS NULL ORDER BY id").map_err(db)?;
-        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).map_err(db)?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, payload FROM mlflow_outbox WHERE sent_at IS NULL AND (?1 IS NULL OR attempts < ?1) ORDER BY id LIMIT ?2")
+            .map_err(db)?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = stmt.query_map(params![max_attempts, limit], |r| Ok((r.get(0)?, r.get(1)?))).map_err(db)?;
         rows.collect::<Result<Vec<_>, _>>().map_err(db)
     }
 

@@ -178,6 +178,20 @@ fn records_reach_their_mlflow_run_and_wait_in_the_outbox_while_it_is_down() {
     assert!(Command::new("python3").args(["-c", &py]).status().unwrap().success());
     assert_eq!(env.json::<Value>(&["sync", "mlflow"])["sent"], 2);
     assert_eq!(mlflow.points(&run, "exa.cost_usd"), before, "the same log twice is one data point");
+    // A log that can never be taken (its run does not exist) is retried by the next records only
+    // until it has failed three times; `exa sync mlflow` still tries it.
+    let attempts = || {
+        let py = format!("import sqlite3; print(sqlite3.connect('{}').execute(\"select attempts from mlflow_outbox where run_id = 'gone'\").fetchone()[0])", db.display());
+        String::from_utf8(Command::new("python3").args(["-c", &py]).output().unwrap().stdout).unwrap().trim().to_string()
+    };
+    env.run(&["finops", "carbon", "record", "JPCP", "--gpu-hours", "1", "--run-id", "gone"]);
+    assert_eq!(attempts(), "1");
+    for want in ["2", "3", "3"] {
+        assert!(env.run(&["finops", "carbon", "record", "JPCP", "--gpu-hours", "1", "--run-id", &run]).status.success());
+        assert_eq!(attempts(), want);
+    }
+    assert_eq!(env.json::<Value>(&["sync", "mlflow"])["still_waiting"], 1);
+    assert_eq!(attempts(), "4");
     // Nothing secret in the store or its outbox.
     let db = std::fs::read(env.dir.path().join("data/examlops/records.sqlite3")).unwrap();
     assert!(!String::from_utf8_lossy(&db).contains(secret));

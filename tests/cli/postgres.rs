@@ -211,6 +211,13 @@ fn errors_name_what_failed_and_never_the_password() {
     let env = Env::new().env("EXAMLOPS_DB", &ro);
     assert_eq!(env.json::<Value>(&["report"])["totals"]["records"]["carbon"], 2, "a reader reports");
     fails(&env.run(&["finops", "carbon", "record", "M", "--gpu-hours", "1"]), 1, "may not write");
+    // The MLflow outbox lives in PostgreSQL too: a log MLflow could not take waits there.
+    let env = Env::new().env("EXAMLOPS_DB", &url).env("MLFLOW_TRACKING_URI", "http://127.0.0.1:9");
+    let out = env.run(&["finops", "carbon", "record", "M", "--gpu-hours", "1", "--run-id", "r9"]);
+    assert!(out.status.success() && stderr(&out).contains("waits in the outbox"), "{}", stderr(&out));
+    let synced = env.json::<Value>(&["sync", "mlflow"]);
+    assert_eq!((synced["sent"].as_u64(), synced["still_waiting"].as_u64()), (Some(0), Some(1)), "{synced}");
+    assert_eq!(pg.value("auth", "SELECT attempts FROM exa_mlflow_outbox"), "2");
     // A bad URL is malformed input.
     fails(&Env::new().env("EXAMLOPS_DB", "postgres://exa@127.0.0.1/x?sslmode=sometimes").run(&["report"]), 2, "sslmode 'sometimes'");
 }
