@@ -24,6 +24,13 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
+/// The calendar month (UTC) holding `unix`: its first second, and the first second of the next month.
+pub fn month(unix: i64) -> (i64, i64) {
+    let (y, m, _) = civil_from_days(unix.div_euclid(86_400));
+    let (ny, nm) = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
+    (days_from_civil(y, m, 1) * 86_400, days_from_civil(ny, nm, 1) * 86_400)
+}
+
 /// Seconds since the epoch as `2026-11-30T05:17:12Z`.
 pub fn iso8601(unix: i64) -> String {
     let (days, secs) = (unix.div_euclid(86_400), unix.rem_euclid(86_400));
@@ -112,6 +119,13 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn months_end_where_the_next_begins() {
+        let t = parse_utc("2026-12-31T23:59:59Z").unwrap();
+        assert_eq!(month(t), (parse_utc("2026-12-01").unwrap(), parse_utc("2027-01-01").unwrap()));
+        assert_eq!(month(parse_utc("2024-02-29").unwrap()).1, parse_utc("2024-03-01").unwrap());
+    }
 
     #[test]
     fn round_trips() {

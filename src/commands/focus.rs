@@ -107,14 +107,6 @@ impl Names {
 const GPU: &str = "GPU-Hours";
 const CPU: &str = "CPU-Hours";
 
-/// The first day of the month holding `t`, and of the month after.
-fn month(t: i64) -> (i64, i64) {
-    let day = &iso8601(t)[..7];
-    let start = crate::time::parse_utc(&format!("{day}-01")).unwrap_or(t);
-    let next = crate::time::parse_utc(&format!("{}-01", &iso8601(start + 32 * 86_400)[..7])).unwrap_or(t);
-    (start, next)
-}
-
 /// One value shared by every record, else none (the rate is then not known for the sum).
 fn shared(records: &[Charged], f: impl Fn(&Charged) -> Option<f64>) -> Option<f64> {
     let first = f(records.first()?)?;
@@ -173,7 +165,7 @@ pub fn rows(runs: &[RunCharge], config: &FocusConfig) -> Result<Focus, Error> {
         };
         let (lines, allocation) = lines(&run.cost, total);
         // Hourly charge periods, as cloud bills have them; the billing period is the month the work ended in.
-        let (bill_start, bill_end) = month(run.end);
+        let (bill_start, bill_end) = crate::time::month(run.end);
         let start = (run.start.div_euclid(3600) * 3600).max(bill_start);
         let end = (run.end.div_euclid(3600) + 1) * 3600;
         let mut ids: Vec<i64> = run.carbon.iter().chain(&run.cost).map(|c| c.id).collect();
