@@ -133,6 +133,10 @@ fn recorded(report: commands::record::Recorded, settings: &Settings) -> ExitCode
 }
 
 fn report(r: &cli::ReportArgs, s: &Settings) -> anyhow::Result<ExitCode> {
+    if r.format == cli::ReportFormat::Focus && r.by != cli::GroupBy::Model {
+        // Refused rather than ignored: FOCUS rows are not grouped.
+        return Err(Error::Usage("--by groups the totals; --format focus writes one row per run and resource, ungrouped".into()).into());
+    }
     let filter = commands::report::filter(r.model.as_deref(), r.since.as_deref(), r.until.as_deref())?;
     // At a terminal, a sparkline per model or provider: how its CO2e (or cost) went, day by day.
     let trend = s.format == Format::Table

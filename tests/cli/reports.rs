@@ -252,6 +252,7 @@ fn focus_names_come_from_the_config_and_an_empty_ledger_is_a_header() {
     let out = env.run(&["report", "--format", "focus"]);
     assert!(stderr(&out).contains("billing_account_id"), "a misspelt key names the right one: {}", stderr(&out));
     fails(&env.run(&["report", "--format", "csv"]), 2, "focus");
+    fails(&env.run(&["report", "--format", "focus", "--by", "day"]), 2, "--format focus writes one row per run");
 }
 
 /// Runs headless Chromium on a page; its stdout and stderr.
