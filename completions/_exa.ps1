@@ -37,6 +37,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD')
             [CompletionResult]::new('db', 'db', [CompletionResultType]::ParameterValue, 'The records database: bring its schema up to date, copy records between stores')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Send what could not be sent: records waiting in the outbox for MLflow')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Turn a scheduler''s finished jobs into records: Slurm (sacct) or Flux')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve exa''s read-only tools to AI agents over MCP (stdio, or streamable HTTP)')
             [CompletionResult]::new('metrics', 'metrics', [CompletionResultType]::ParameterValue, 'Cluster GPU and host telemetry from Prometheus, and the flags it raises')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions for exa')
@@ -528,6 +529,80 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
         'exa;sync;help;help' {
             break
         }
+        'exa;import' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('slurm', 'slurm', [CompletionResultType]::ParameterValue, 'Finished Slurm jobs, from `sacct` (run here) or a saved `sacct -P` or `sacct --json` output')
+            [CompletionResult]::new('flux', 'flux', [CompletionResultType]::ParameterValue, 'Finished Flux jobs, from `flux jobs` and each job''s R (run here) or a saved file')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'exa;import;slurm' {
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Jobs that ended at or after WHEN: a UTC date or time (2026-11-01, 2026-11-01T12:00:00Z) or an age (-7d, -12h, -30m). Default: where the last import of this cluster stopped')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Jobs that ended before WHEN (same forms as --since); a date alone includes that whole day')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Read the jobs from FILE (`-` for standard input) instead of asking the scheduler')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The cluster''s name, for run ids and the watermark [default: the jobs'' own (Slurm), or this host''s name (Flux)]')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model every imported job is recorded under')
+            [CompletionResult]::new('--model-from', '--model-from', [CompletionResultType]::ParameterName, 'Which field of a job names its model')
+            [CompletionResult]::new('--carbon-provider', '--carbon-provider', [CompletionResultType]::ParameterName, 'The carbon provider that prices the jobs (else env, config, default)')
+            [CompletionResult]::new('--cost-provider', '--cost-provider', [CompletionResultType]::ParameterName, 'The cost provider that prices the jobs (else env, config, default)')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be recorded (every job, in JSON) and write nothing')
+            [CompletionResult]::new('--skip-bad', '--skip-bad', [CompletionResultType]::ParameterName, 'Skip malformed lines (each named in the answer) instead of importing nothing from the file')
+            [CompletionResult]::new('--exclusive', '--exclusive', [CompletionResultType]::ParameterName, 'The jobs held whole nodes (the partition is OverSubscribe=EXCLUSIVE, or --exclusive everywhere), so Slurm''s node energy (ConsumedEnergyRaw) is the job''s own and is kept; otherwise energy is not measured')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;import;flux' {
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Jobs that ended at or after WHEN: a UTC date or time (2026-11-01, 2026-11-01T12:00:00Z) or an age (-7d, -12h, -30m). Default: where the last import of this cluster stopped')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Jobs that ended before WHEN (same forms as --since); a date alone includes that whole day')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Read the jobs from FILE (`-` for standard input) instead of asking the scheduler')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The cluster''s name, for run ids and the watermark [default: the jobs'' own (Slurm), or this host''s name (Flux)]')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model every imported job is recorded under')
+            [CompletionResult]::new('--model-from', '--model-from', [CompletionResultType]::ParameterName, 'Which field of a job names its model')
+            [CompletionResult]::new('--carbon-provider', '--carbon-provider', [CompletionResultType]::ParameterName, 'The carbon provider that prices the jobs (else env, config, default)')
+            [CompletionResult]::new('--cost-provider', '--cost-provider', [CompletionResultType]::ParameterName, 'The cost provider that prices the jobs (else env, config, default)')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be recorded (every job, in JSON) and write nothing')
+            [CompletionResult]::new('--skip-bad', '--skip-bad', [CompletionResultType]::ParameterName, 'Skip malformed lines (each named in the answer) instead of importing nothing from the file')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;import;help' {
+            [CompletionResult]::new('slurm', 'slurm', [CompletionResultType]::ParameterValue, 'Finished Slurm jobs, from `sacct` (run here) or a saved `sacct -P` or `sacct --json` output')
+            [CompletionResult]::new('flux', 'flux', [CompletionResultType]::ParameterValue, 'Finished Flux jobs, from `flux jobs` and each job''s R (run here) or a saved file')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'exa;import;help;slurm' {
+            break
+        }
+        'exa;import;help;flux' {
+            break
+        }
+        'exa;import;help;help' {
+            break
+        }
         'exa;mcp' {
             [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Serve streamable HTTP on ADDR (host:port) at /mcp instead of stdio; loopback unless you name another address')
             [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
@@ -700,6 +775,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD')
             [CompletionResult]::new('db', 'db', [CompletionResultType]::ParameterValue, 'The records database: bring its schema up to date, copy records between stores')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Send what could not be sent: records waiting in the outbox for MLflow')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Turn a scheduler''s finished jobs into records: Slurm (sacct) or Flux')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve exa''s read-only tools to AI agents over MCP (stdio, or streamable HTTP)')
             [CompletionResult]::new('metrics', 'metrics', [CompletionResultType]::ParameterValue, 'Cluster GPU and host telemetry from Prometheus, and the flags it raises')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions for exa')
@@ -791,6 +867,17 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;help;sync;mlflow' {
+            break
+        }
+        'exa;help;import' {
+            [CompletionResult]::new('slurm', 'slurm', [CompletionResultType]::ParameterValue, 'Finished Slurm jobs, from `sacct` (run here) or a saved `sacct -P` or `sacct --json` output')
+            [CompletionResult]::new('flux', 'flux', [CompletionResultType]::ParameterValue, 'Finished Flux jobs, from `flux jobs` and each job''s R (run here) or a saved file')
+            break
+        }
+        'exa;help;import;slurm' {
+            break
+        }
+        'exa;help;import;flux' {
             break
         }
         'exa;help;mcp' {

@@ -34,6 +34,9 @@ _exa() {
             exa,help)
                 cmd="exa__subcmd__help"
                 ;;
+            exa,import)
+                cmd="exa__subcmd__import"
+                ;;
             exa,man)
                 cmd="exa__subcmd__man"
                 ;;
@@ -217,6 +220,9 @@ _exa() {
             exa__subcmd__help,help)
                 cmd="exa__subcmd__help__subcmd__help"
                 ;;
+            exa__subcmd__help,import)
+                cmd="exa__subcmd__help__subcmd__import"
+                ;;
             exa__subcmd__help,man)
                 cmd="exa__subcmd__help__subcmd__man"
                 ;;
@@ -280,6 +286,12 @@ _exa() {
             exa__subcmd__help__subcmd__finops__subcmd__cost,show)
                 cmd="exa__subcmd__help__subcmd__finops__subcmd__cost__subcmd__show"
                 ;;
+            exa__subcmd__help__subcmd__import,flux)
+                cmd="exa__subcmd__help__subcmd__import__subcmd__flux"
+                ;;
+            exa__subcmd__help__subcmd__import,slurm)
+                cmd="exa__subcmd__help__subcmd__import__subcmd__slurm"
+                ;;
             exa__subcmd__help__subcmd__metrics,clusters)
                 cmd="exa__subcmd__help__subcmd__metrics__subcmd__clusters"
                 ;;
@@ -297,6 +309,24 @@ _exa() {
                 ;;
             exa__subcmd__help__subcmd__sync,mlflow)
                 cmd="exa__subcmd__help__subcmd__sync__subcmd__mlflow"
+                ;;
+            exa__subcmd__import,flux)
+                cmd="exa__subcmd__import__subcmd__flux"
+                ;;
+            exa__subcmd__import,help)
+                cmd="exa__subcmd__import__subcmd__help"
+                ;;
+            exa__subcmd__import,slurm)
+                cmd="exa__subcmd__import__subcmd__slurm"
+                ;;
+            exa__subcmd__import__subcmd__help,flux)
+                cmd="exa__subcmd__import__subcmd__help__subcmd__flux"
+                ;;
+            exa__subcmd__import__subcmd__help,help)
+                cmd="exa__subcmd__import__subcmd__help__subcmd__help"
+                ;;
+            exa__subcmd__import__subcmd__help,slurm)
+                cmd="exa__subcmd__import__subcmd__help__subcmd__slurm"
                 ;;
             exa__subcmd__metrics,clusters)
                 cmd="exa__subcmd__metrics__subcmd__clusters"
@@ -353,7 +383,7 @@ _exa() {
 
     case "${cmd}" in
         exa)
-            opts="-o -h -V --output --json --config --db --strict --help --version finops config gpu report db sync mcp metrics completions man help"
+            opts="-o -h -V --output --json --config --db --strict --help --version finops config gpu report db sync import mcp metrics completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1597,7 +1627,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__help)
-            opts="finops config gpu report db sync mcp metrics completions man help"
+            opts="finops config gpu report db sync import mcp metrics completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1918,6 +1948,48 @@ _exa() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        exa__subcmd__help__subcmd__import)
+            opts="slurm flux"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__help__subcmd__import__subcmd__flux)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__help__subcmd__import__subcmd__slurm)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         exa__subcmd__help__subcmd__man)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -2065,6 +2137,212 @@ _exa() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__import)
+            opts="-o -h -V --output --json --config --help --version slurm flux help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__import__subcmd__flux)
+            opts="-o -h -V --since --until --file --cluster --model --model-from --dry-run --skip-bad --carbon-provider --cost-provider --db --output --json --config --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model-from)
+                    COMPREPLY=($(compgen -W "jobname account wckey comment" -- "${cur}"))
+                    return 0
+                    ;;
+                --carbon-provider)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cost-provider)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__import__subcmd__help)
+            opts="slurm flux help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__import__subcmd__help__subcmd__flux)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__import__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__import__subcmd__help__subcmd__slurm)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__import__subcmd__slurm)
+            opts="-o -h -V --since --until --file --cluster --model --model-from --dry-run --skip-bad --carbon-provider --cost-provider --db --exclusive --output --json --config --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model-from)
+                    COMPREPLY=($(compgen -W "jobname account wckey comment" -- "${cur}"))
+                    return 0
+                    ;;
+                --carbon-provider)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cost-provider)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2518,7 +2796,7 @@ _exa() {
                     return 0
                     ;;
                 --by)
-                    COMPREPLY=($(compgen -W "model run provider day" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "model run provider day user account partition" -- "${cur}"))
                     return 0
                     ;;
                 --since)

@@ -34,6 +34,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand report 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
             cand db 'The records database: bring its schema up to date, copy records between stores'
             cand sync 'Send what could not be sent: records waiting in the outbox for MLflow'
+            cand import 'Turn a scheduler''s finished jobs into records: Slurm (sacct) or Flux'
             cand mcp 'Serve exa''s read-only tools to AI agents over MCP (stdio, or streamable HTTP)'
             cand metrics 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
             cand completions 'Print shell completions for exa'
@@ -464,6 +465,73 @@ set edit:completion:arg-completer[exa] = {|@words|
         }
         &'exa;sync;help;help'= {
         }
+        &'exa;import'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand slurm 'Finished Slurm jobs, from `sacct` (run here) or a saved `sacct -P` or `sacct --json` output'
+            cand flux 'Finished Flux jobs, from `flux jobs` and each job''s R (run here) or a saved file'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'exa;import;slurm'= {
+            cand --since 'Jobs that ended at or after WHEN: a UTC date or time (2026-11-01, 2026-11-01T12:00:00Z) or an age (-7d, -12h, -30m). Default: where the last import of this cluster stopped'
+            cand --until 'Jobs that ended before WHEN (same forms as --since); a date alone includes that whole day'
+            cand --file 'Read the jobs from FILE (`-` for standard input) instead of asking the scheduler'
+            cand --cluster 'The cluster''s name, for run ids and the watermark [default: the jobs'' own (Slurm), or this host''s name (Flux)]'
+            cand --model 'The model every imported job is recorded under'
+            cand --model-from 'Which field of a job names its model'
+            cand --carbon-provider 'The carbon provider that prices the jobs (else env, config, default)'
+            cand --cost-provider 'The cost provider that prices the jobs (else env, config, default)'
+            cand --db 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --dry-run 'Show what would be recorded (every job, in JSON) and write nothing'
+            cand --skip-bad 'Skip malformed lines (each named in the answer) instead of importing nothing from the file'
+            cand --exclusive 'The jobs held whole nodes (the partition is OverSubscribe=EXCLUSIVE, or --exclusive everywhere), so Slurm''s node energy (ConsumedEnergyRaw) is the job''s own and is kept; otherwise energy is not measured'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;import;flux'= {
+            cand --since 'Jobs that ended at or after WHEN: a UTC date or time (2026-11-01, 2026-11-01T12:00:00Z) or an age (-7d, -12h, -30m). Default: where the last import of this cluster stopped'
+            cand --until 'Jobs that ended before WHEN (same forms as --since); a date alone includes that whole day'
+            cand --file 'Read the jobs from FILE (`-` for standard input) instead of asking the scheduler'
+            cand --cluster 'The cluster''s name, for run ids and the watermark [default: the jobs'' own (Slurm), or this host''s name (Flux)]'
+            cand --model 'The model every imported job is recorded under'
+            cand --model-from 'Which field of a job names its model'
+            cand --carbon-provider 'The carbon provider that prices the jobs (else env, config, default)'
+            cand --cost-provider 'The cost provider that prices the jobs (else env, config, default)'
+            cand --db 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --dry-run 'Show what would be recorded (every job, in JSON) and write nothing'
+            cand --skip-bad 'Skip malformed lines (each named in the answer) instead of importing nothing from the file'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;import;help'= {
+            cand slurm 'Finished Slurm jobs, from `sacct` (run here) or a saved `sacct -P` or `sacct --json` output'
+            cand flux 'Finished Flux jobs, from `flux jobs` and each job''s R (run here) or a saved file'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'exa;import;help;slurm'= {
+        }
+        &'exa;import;help;flux'= {
+        }
+        &'exa;import;help;help'= {
+        }
         &'exa;mcp'= {
             cand --listen 'Serve streamable HTTP on ADDR (host:port) at /mcp instead of stdio; loopback unless you name another address'
             cand --db 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
@@ -620,6 +688,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand report 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
             cand db 'The records database: bring its schema up to date, copy records between stores'
             cand sync 'Send what could not be sent: records waiting in the outbox for MLflow'
+            cand import 'Turn a scheduler''s finished jobs into records: Slurm (sacct) or Flux'
             cand mcp 'Serve exa''s read-only tools to AI agents over MCP (stdio, or streamable HTTP)'
             cand metrics 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
             cand completions 'Print shell completions for exa'
@@ -688,6 +757,14 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand mlflow 'Log to MLflow every record whose log is waiting in the outbox (MLflow was down, slow or refused)'
         }
         &'exa;help;sync;mlflow'= {
+        }
+        &'exa;help;import'= {
+            cand slurm 'Finished Slurm jobs, from `sacct` (run here) or a saved `sacct -P` or `sacct --json` output'
+            cand flux 'Finished Flux jobs, from `flux jobs` and each job''s R (run here) or a saved file'
+        }
+        &'exa;help;import;slurm'= {
+        }
+        &'exa;help;import;flux'= {
         }
         &'exa;help;mcp'= {
         }

@@ -39,6 +39,7 @@ complete -c exa -n "__fish_exa_needs_command" -f -a "gpu" -d 'One reading of eve
 complete -c exa -n "__fish_exa_needs_command" -f -a "report" -d 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
 complete -c exa -n "__fish_exa_needs_command" -f -a "db" -d 'The records database: bring its schema up to date, copy records between stores'
 complete -c exa -n "__fish_exa_needs_command" -f -a "sync" -d 'Send what could not be sent: records waiting in the outbox for MLflow'
+complete -c exa -n "__fish_exa_needs_command" -f -a "import" -d 'Turn a scheduler\'s finished jobs into records: Slurm (sacct) or Flux'
 complete -c exa -n "__fish_exa_needs_command" -f -a "mcp" -d 'Serve exa\'s read-only tools to AI agents over MCP (stdio, or streamable HTTP)'
 complete -c exa -n "__fish_exa_needs_command" -f -a "metrics" -d 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
 complete -c exa -n "__fish_exa_needs_command" -f -a "completions" -d 'Print shell completions for exa'
@@ -153,7 +154,10 @@ complete -c exa -n "__fish_exa_using_subcommand report" -l db -d 'The records da
 complete -c exa -n "__fish_exa_using_subcommand report" -l by -d 'Group by model, run, provider or day (UTC)' -r -f -a "model\t''
 run\t''
 provider\t''
-day\t''"
+day\t''
+user\t'The scheduler\'s user of an imported job; "(none)" for other records'
+account\t'The scheduler\'s account (bank) of an imported job'
+partition\t'The scheduler\'s partition (Flux: queue) of an imported job'"
 complete -c exa -n "__fish_exa_using_subcommand report" -l since -d 'Records from this UTC date or time on (2026-11-01, 2026-11-01T12:00:00Z)' -r
 complete -c exa -n "__fish_exa_using_subcommand report" -l until -d 'Records before this UTC time; a date alone includes that whole day' -r
 complete -c exa -n "__fish_exa_using_subcommand report" -l format -d 'totals (grouped, the default) or focus: FinOps FOCUS 1.2 cost rows, one per run and resource' -r -f -a "totals\t'Totals per group'
@@ -215,6 +219,62 @@ complete -c exa -n "__fish_exa_using_subcommand sync; and __fish_seen_subcommand
 complete -c exa -n "__fish_exa_using_subcommand sync; and __fish_seen_subcommand_from mlflow" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand sync; and __fish_seen_subcommand_from help" -f -a "mlflow" -d 'Log to MLflow every record whose log is waiting in the outbox (MLflow was down, slow or refused)'
 complete -c exa -n "__fish_exa_using_subcommand sync; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux help" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux help" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux help" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux help" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux help" -f -a "slurm" -d 'Finished Slurm jobs, from `sacct` (run here) or a saved `sacct -P` or `sacct --json` output'
+complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux help" -f -a "flux" -d 'Finished Flux jobs, from `flux jobs` and each job\'s R (run here) or a saved file'
+complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l since -d 'Jobs that ended at or after WHEN: a UTC date or time (2026-11-01, 2026-11-01T12:00:00Z) or an age (-7d, -12h, -30m). Default: where the last import of this cluster stopped' -r
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l until -d 'Jobs that ended before WHEN (same forms as --since); a date alone includes that whole day' -r
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l file -d 'Read the jobs from FILE (`-` for standard input) instead of asking the scheduler' -r -F
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l cluster -d 'The cluster\'s name, for run ids and the watermark [default: the jobs\' own (Slurm), or this host\'s name (Flux)]' -r
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l model -d 'The model every imported job is recorded under' -r
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l model-from -d 'Which field of a job names its model' -r -f -a "jobname\t'The job\'s name'
+account\t'The job\'s account (Slurm)'
+wckey\t'The job\'s workload characterization key (Slurm --wckey)'
+comment\t'The job\'s comment (Slurm --comment; kept when AccountingStoreFlags has job_comment)'"
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l carbon-provider -d 'The carbon provider that prices the jobs (else env, config, default)' -r
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l cost-provider -d 'The cost provider that prices the jobs (else env, config, default)' -r
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l db -d 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l dry-run -d 'Show what would be recorded (every job, in JSON) and write nothing'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l skip-bad -d 'Skip malformed lines (each named in the answer) instead of importing nothing from the file'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l exclusive -d 'The jobs held whole nodes (the partition is OverSubscribe=EXCLUSIVE, or --exclusive everywhere), so Slurm\'s node energy (ConsumedEnergyRaw) is the job\'s own and is kept; otherwise energy is not measured'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l since -d 'Jobs that ended at or after WHEN: a UTC date or time (2026-11-01, 2026-11-01T12:00:00Z) or an age (-7d, -12h, -30m). Default: where the last import of this cluster stopped' -r
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l until -d 'Jobs that ended before WHEN (same forms as --since); a date alone includes that whole day' -r
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l file -d 'Read the jobs from FILE (`-` for standard input) instead of asking the scheduler' -r -F
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l cluster -d 'The cluster\'s name, for run ids and the watermark [default: the jobs\' own (Slurm), or this host\'s name (Flux)]' -r
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l model -d 'The model every imported job is recorded under' -r
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l model-from -d 'Which field of a job names its model' -r -f -a "jobname\t'The job\'s name'
+account\t'The job\'s account (Slurm)'
+wckey\t'The job\'s workload characterization key (Slurm --wckey)'
+comment\t'The job\'s comment (Slurm --comment; kept when AccountingStoreFlags has job_comment)'"
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l carbon-provider -d 'The carbon provider that prices the jobs (else env, config, default)' -r
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l cost-provider -d 'The cost provider that prices the jobs (else env, config, default)' -r
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l db -d 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l dry-run -d 'Show what would be recorded (every job, in JSON) and write nothing'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l skip-bad -d 'Skip malformed lines (each named in the answer) instead of importing nothing from the file'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from help" -f -a "slurm" -d 'Finished Slurm jobs, from `sacct` (run here) or a saved `sacct -P` or `sacct --json` output'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from help" -f -a "flux" -d 'Finished Flux jobs, from `flux jobs` and each job\'s R (run here) or a saved file'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand mcp" -l listen -d 'Serve streamable HTTP on ADDR (host:port) at /mcp instead of stdio; loopback unless you name another address' -r
 complete -c exa -n "__fish_exa_using_subcommand mcp" -l db -d 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand mcp" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
@@ -323,17 +383,18 @@ complete -c exa -n "__fish_exa_using_subcommand man" -l config -d 'The config fi
 complete -c exa -n "__fish_exa_using_subcommand man" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand man" -s V -l version -d 'Print version'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync mcp metrics completions man help" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync mcp metrics completions man help" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync mcp metrics completions man help" -f -a "gpu" -d 'One reading of every GPU through nvidia-smi, and the aggregates'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync mcp metrics completions man help" -f -a "report" -d 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync mcp metrics completions man help" -f -a "db" -d 'The records database: bring its schema up to date, copy records between stores'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync mcp metrics completions man help" -f -a "sync" -d 'Send what could not be sent: records waiting in the outbox for MLflow'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync mcp metrics completions man help" -f -a "mcp" -d 'Serve exa\'s read-only tools to AI agents over MCP (stdio, or streamable HTTP)'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync mcp metrics completions man help" -f -a "metrics" -d 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync mcp metrics completions man help" -f -a "completions" -d 'Print shell completions for exa'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync mcp metrics completions man help" -f -a "man" -d 'Print exa\'s man page (roff), or a subcommand\'s'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync mcp metrics completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "gpu" -d 'One reading of every GPU through nvidia-smi, and the aggregates'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "report" -d 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "db" -d 'The records database: bring its schema up to date, copy records between stores'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "sync" -d 'Send what could not be sent: records waiting in the outbox for MLflow'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "import" -d 'Turn a scheduler\'s finished jobs into records: Slurm (sacct) or Flux'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "mcp" -d 'Serve exa\'s read-only tools to AI agents over MCP (stdio, or streamable HTTP)'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "metrics" -d 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "completions" -d 'Print shell completions for exa'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "man" -d 'Print exa\'s man page (roff), or a subcommand\'s'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "carbon" -d 'Energy and carbon: kWh and gCO2e'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "cost" -d 'Money: USD from a rate card'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "measure" -d 'Run a command (or watch the node) and measure its GPU energy, carbon and cost'
@@ -343,6 +404,8 @@ complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from db" -f -a "migrate" -d 'Bring the database\'s schema to this exa\'s version, creating it when missing'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from db" -f -a "copy" -d 'Copy every record from one store into another, SQLite or PostgreSQL either way'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from sync" -f -a "mlflow" -d 'Log to MLflow every record whose log is waiting in the outbox (MLflow was down, slow or refused)'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from import" -f -a "slurm" -d 'Finished Slurm jobs, from `sacct` (run here) or a saved `sacct -P` or `sacct --json` output'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from import" -f -a "flux" -d 'Finished Flux jobs, from `flux jobs` and each job\'s R (run here) or a saved file'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "clusters" -d 'The clusters configured (clusters: in finops.yaml), with vendor and model'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "node" -d 'Every reading of one node\'s GPUs and host over the window'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "workload" -d 'Where a workload ran over the window, and each node\'s readings'

@@ -188,6 +188,10 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
         Command::Metrics(m) => metrics(m, s),
         Command::Report(r) => report(r, s),
         Command::Sync(cli::SyncCmd::Mlflow(_)) => show(commands::mlflow::sync(s)?, s),
+        Command::Import(cli::ImportCmd::Slurm(i)) => {
+            show(commands::import::run(s, commands::import::Scheduler::Slurm, &i.common, i.exclusive)?, s)
+        }
+        Command::Import(cli::ImportCmd::Flux(i)) => show(commands::import::run(s, commands::import::Scheduler::Flux, &i.common, false)?, s),
         Command::Db(cli::DbCmd::Migrate(_)) => show(commands::db::migrate(s)?, s),
         Command::Db(cli::DbCmd::Copy { from, to }) => {
             let progress = |c: &commands::db::Copied| {

@@ -24,6 +24,11 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
+/// The (year, month, day) of a day counted from 1970-01-01.
+pub fn civil(days: i64) -> (i64, i64, i64) {
+    civil_from_days(days)
+}
+
 /// The calendar month (UTC) holding `unix`: its first second, and the first second of the next month.
 pub fn month(unix: i64) -> (i64, i64) {
     let (y, m, _) = civil_from_days(unix.div_euclid(86_400));

@@ -83,6 +83,13 @@ pub enum Command {
     /// Send what could not be sent: records waiting in the outbox for MLflow.
     #[command(subcommand)]
     Sync(SyncCmd),
+    /// Turn a scheduler's finished jobs into records: Slurm (sacct) or Flux.
+    ///
+    /// One carbon and one cost record per finished allocation, priced by the
+    /// resolved providers as `record` prices, run id `slurm:<cluster>:<jobid>`
+    /// (or `flux:...`). Importing the same jobs again adds nothing.
+    #[command(subcommand)]
+    Import(ImportCmd),
     /// Serve exa's read-only tools to AI agents over MCP (stdio, or streamable HTTP).
     ///
     /// Tools: metrics_read, metrics_query, metrics_clusters, finops_estimate,
@@ -358,6 +365,114 @@ pub enum GroupBy {
     Run,
     Provider,
     Day,
+    /// The scheduler's user of an imported job; "(none)" for other records.
+    User,
+    /// The scheduler's account (bank) of an imported job.
+    Account,
+    /// The scheduler's partition (Flux: queue) of an imported job.
+    Partition,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum ImportCmd {
+    /// Finished Slurm jobs, from `sacct` (run here) or a saved `sacct -P` or `sacct --json` output.
+    ///
+    /// GPU-hours are the allocated GPUs (AllocTRES gres/gpu) times the
+    /// elapsed time; CPU-hours are CPUTimeRAW / 3600. Job steps are parts of
+    /// their allocation and are not counted again; array tasks and
+    /// heterogeneous components are each an allocation; every run of a
+    /// requeued job counts. Pending and running jobs are skipped, and so is
+    /// a job cancelled before it started. Without --since, the import goes on
+    /// from the newest job this cluster's last import stored.
+    #[command(
+        after_help = "Examples:\n  exa import slurm --since 2026-11-01\n  exa import slurm --file sacct.txt --cluster hpc1\n  sacct -a -P -X -D --format=ALL -S 2026-11-01 | exa import slurm --file - --cluster hpc1\n  exa import slurm --model-from account --dry-run -o json\n  exa report --by account --since 2026-11-01"
+    )]
+    Slurm(SlurmImport),
+    /// Finished Flux jobs, from `flux jobs` and each job's R (run here) or a saved file.
+    ///
+    /// GPU-hours are the GPUs in the job's R (its R_lite children) times its
+    /// runtime; CPU-hours are its cores times its runtime. A saved file holds
+    /// `flux jobs -a -A --json` output, or one job per line, each with its R
+    /// under the key "R" (see the docs for a one-liner that adds it).
+    #[command(after_help = "Examples:\n  exa import flux --since -7d\n  exa import flux --file jobs.jsonl --cluster tioga --dry-run")]
+    Flux(FluxImport),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ModelFrom {
+    /// The job's name.
+    Jobname,
+    /// The job's account (Slurm).
+    Account,
+    /// The job's workload characterization key (Slurm --wckey).
+    Wckey,
+    /// The job's comment (Slurm --comment; kept when AccountingStoreFlags has job_comment).
+    Comment,
+}
+
+/// What every importer takes.
+#[derive(Debug, Clone, Args)]
+pub struct ImportArgs {
+    /// Jobs that ended at or after WHEN: a UTC date or time (2026-11-01, 2026-11-01T12:00:00Z) or an age (-7d, -12h, -30m).
+    /// Default: where the last import of this cluster stopped.
+    #[arg(long, value_name = "WHEN", allow_hyphen_values = true)]
+    pub since: Option<String>,
+
+    /// Jobs that ended before WHEN (same forms as --since); a date alone includes that whole day.
+    #[arg(long, value_name = "WHEN", allow_hyphen_values = true)]
+    pub until: Option<String>,
+
+    /// Read the jobs from FILE (`-` for standard input) instead of asking the scheduler.
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<PathBuf>,
+
+    /// The cluster's name, for run ids and the watermark [default: the jobs' own (Slurm), or this host's name (Flux)].
+    #[arg(long, value_name = "NAME")]
+    pub cluster: Option<String>,
+
+    /// The model every imported job is recorded under.
+    #[arg(long, value_name = "NAME", conflicts_with = "model_from")]
+    pub model: Option<String>,
+
+    /// Which field of a job names its model.
+    #[arg(long, value_enum, value_name = "FIELD", default_value_t = ModelFrom::Jobname)]
+    pub model_from: ModelFrom,
+
+    /// Show what would be recorded (every job, in JSON) and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Skip malformed lines (each named in the answer) instead of importing nothing from the file.
+    #[arg(long)]
+    pub skip_bad: bool,
+
+    /// The carbon provider that prices the jobs (else env, config, default).
+    #[arg(long, value_name = "NAME")]
+    pub carbon_provider: Option<String>,
+
+    /// The cost provider that prices the jobs (else env, config, default).
+    #[arg(long, value_name = "NAME")]
+    pub cost_provider: Option<String>,
+
+    #[command(flatten)]
+    pub db: DbOpt,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct SlurmImport {
+    #[command(flatten)]
+    pub common: ImportArgs,
+
+    /// The jobs held whole nodes (the partition is OverSubscribe=EXCLUSIVE, or --exclusive everywhere), so Slurm's
+    /// node energy (ConsumedEnergyRaw) is the job's own and is kept; otherwise energy is not measured.
+    #[arg(long)]
+    pub exclusive: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct FluxImport {
+    #[command(flatten)]
+    pub common: ImportArgs,
 }
 
 #[derive(Debug, Clone, Subcommand)]
@@ -633,6 +748,8 @@ impl Cli {
             Command::Mcp(m) => m.db.db.as_ref(),
             Command::Db(DbCmd::Migrate(d)) => d.db.as_ref(),
             Command::Sync(SyncCmd::Mlflow(d)) => d.db.as_ref(),
+            Command::Import(ImportCmd::Slurm(i)) => i.common.db.db.as_ref(),
+            Command::Import(ImportCmd::Flux(i)) => i.common.db.db.as_ref(),
             _ => None,
         };
         after.or(self.db.as_ref())

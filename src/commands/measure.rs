@@ -328,6 +328,7 @@ fn record(
             measured: Some(measured.clone()),
             part: to.part,
             key: store::new_key(),
+            labels: crate::model::Labels::default(),
         })
         .collect();
     if records.is_empty() {

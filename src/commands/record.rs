@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::error::Error;
-use crate::model::{Domain, Estimate, NewRecord, Request};
+use crate::model::{Domain, Estimate, Labels, NewRecord, Request};
 use crate::pricing;
 use crate::settings::Settings;
 use crate::store::{self, check_record_name, hostname};
@@ -45,6 +45,7 @@ pub fn run(settings: &Settings, domain: Domain, model: &str, run_id: Option<&str
         measured: None,
         part,
         key: store::new_key(),
+        labels: Labels::default(),
     };
     let id = store.insert(std::slice::from_ref(&record))?[0];
     super::mlflow::log_records(settings, store.as_mut(), &[(id, &record)])?;

@@ -38,6 +38,9 @@ pub fn run(settings: &Settings, filter: Filter, by: GroupBy) -> Result<Report, E
         GroupBy::Run => By::Run,
         GroupBy::Provider => By::Provider,
         GroupBy::Day => By::Day,
+        GroupBy::User => By::User,
+        GroupBy::Account => By::Account,
+        GroupBy::Partition => By::Partition,
     };
     let db = settings.db()?;
     match store::open_read(&db)? {

@@ -133,7 +133,7 @@ pub fn list() -> Vec<Tool> {
             object(
                 Map::new(),
                 json!({
-                    "by": {"type": "string", "enum": ["model", "run", "provider", "day"], "default": "model"},
+                    "by": {"type": "string", "enum": ["model", "run", "provider", "day", "user", "account", "partition"], "default": "model"},
                     "model": {"type": "string"},
                     "since": {"type": "string", "description": "UTC date or time, inclusive"},
                     "until": {"type": "string", "description": "UTC date or time, exclusive; a date alone includes that day"}
@@ -333,7 +333,12 @@ fn finops_report(s: &Settings, a: &Args) -> Result<CallToolResult, Error> {
         "run" => GroupBy::Run,
         "provider" => GroupBy::Provider,
         "day" => GroupBy::Day,
-        other => return Err(bad(format!("by '{}' is not model, run, provider or day", crate::text::clean(other)))),
+        "user" => GroupBy::User,
+        "account" => GroupBy::Account,
+        "partition" => GroupBy::Partition,
+        other => {
+            return Err(bad(format!("by '{}' is not model, run, provider, day, user, account or partition", crate::text::clean(other))))
+        }
     };
     let filter = commands::report::filter(a.str("model")?, a.str("since")?, a.str("until")?)?;
     Ok(answer(&commands::report::run(s, filter, by)?))

@@ -15,6 +15,18 @@ pub struct Measured {
     pub gpu_kwh: Option<f64>,
 }
 
+/// Who ran the work and where, as a scheduler reports it: kept on the record so
+/// reports group by them. Empty for work recorded by hand or measured.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Labels {
+    /// The user who ran the job.
+    pub user: Option<String>,
+    /// The account (bank) it was charged to.
+    pub account: Option<String>,
+    /// The partition (queue) it ran in.
+    pub partition: Option<String>,
+}
+
 /// A record to append to the ledger.
 pub struct NewRecord {
     /// The model the work belongs to.
@@ -33,4 +45,6 @@ pub struct NewRecord {
     pub part: bool,
     /// The idempotency key, made before the record is sent: a ledger writes a key once.
     pub key: String,
+    /// The scheduler's user, account and partition, for an imported job.
+    pub labels: Labels,
 }

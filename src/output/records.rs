@@ -79,6 +79,9 @@ impl Render for Report {
             crate::store::report::By::Run => "Run",
             crate::store::report::By::Provider => "Provider",
             crate::store::report::By::Day => "Day (UTC)",
+            crate::store::report::By::User => "User",
+            crate::store::report::By::Account => "Account",
+            crate::store::report::By::Partition => "Partition",
         };
         if self.groups.is_empty() {
             let what = self.filter.model.as_deref().map_or("the store".to_string(), |m| format!("model {m}"));

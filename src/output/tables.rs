@@ -9,6 +9,7 @@ use crate::commands::config::{ConfigPath, Effective, Written};
 use crate::commands::providers::ProviderList;
 use crate::commands::show::ProviderDetail;
 use crate::model::Estimate;
+use crate::time::iso8601;
 
 /// The unit and the fewest decimals an output is shown with.
 fn unit(output: &str) -> (&'static str, usize) {
@@ -222,6 +223,61 @@ impl Render for crate::commands::mlflow::Synced {
         let _ = writeln!(out, "{} log(s) sent to MLflow at {}; {} still waiting", self.sent, self.tracking_uri, self.still_waiting);
         if let Some(e) = &self.error {
             let _ = writeln!(out, "the first failure: {e}");
+        }
+    }
+}
+
+impl Render for crate::commands::import::Imported {
+    fn render(&self, _: Style, out: &mut String) {
+        let window = match (self.since, self.until) {
+            (Some(s), Some(u)) => format!(", ended {} to {}", iso8601(s), iso8601(u)),
+            (Some(s), None) => format!(", ended since {}{}", iso8601(s), self.since_from.map(|f| format!(" ({f})")).unwrap_or_default()),
+            (None, Some(u)) => format!(", ended before {}", iso8601(u)),
+            (None, None) => String::new(),
+        };
+        let sched = serde_json::to_value(self.scheduler).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+        let _ = writeln!(out, "{sched} cluster {} ({}) from {}{window}", self.cluster, self.cluster_from, self.source);
+        let verb = if self.dry_run { "would record" } else { "recorded" };
+        let _ = writeln!(
+            out,
+            "{} jobs read: {verb} {}, {} already there; {} records written to {}",
+            self.jobs_read,
+            if self.dry_run { self.jobs.as_ref().map_or(0, Vec::len) as u64 } else { self.imported },
+            self.already_there,
+            self.records_written,
+            self.db
+        );
+        if !self.skipped.is_empty() {
+            let parts: Vec<String> = self.skipped.iter().map(|(why, n)| format!("{n} {why}")).collect();
+            let _ = writeln!(out, "skipped: {}", parts.join(", "));
+        }
+        if self.steps > 0 {
+            let _ = writeln!(out, "{} job steps: parts of their allocations, not counted again", self.steps);
+        }
+        for b in &self.bad_lines {
+            let field = if b.field.is_empty() { String::new() } else { format!(", field {}", b.field) };
+            let _ = writeln!(out, "left out: line {}{field}: {}", b.line, b.why);
+        }
+        let _ = writeln!(out, "priced by {} (carbon) and {} (cost)", self.carbon_provider, self.cost_provider);
+        if let Some(w) = self.watermark {
+            let _ = writeln!(out, "the next import without --since starts at {}", iso8601(w));
+        }
+        for n in &self.notes {
+            let _ = writeln!(out, "note: {n}");
+        }
+        if let Some(jobs) = &self.jobs {
+            for j in jobs {
+                let _ = writeln!(
+                    out,
+                    "  {}  {}  {} GPU-h  {} CPU-h  {} gCO2e  {} USD",
+                    j.run_id,
+                    j.model,
+                    j.gpu_hours,
+                    j.cpu_hours,
+                    j.co2e_g.map_or("-".into(), |v| v.to_string()),
+                    j.cost_usd.map_or("-".into(), |v| v.to_string())
+                );
+            }
         }
     }
 }

@@ -308,3 +308,37 @@ pub fn info(p: &dyn Provider) -> ProviderInfo {
         digest: m.digest.clone(),
     }
 }
+
+/// Prices many pieces of work with one provider, resolved once: an importer's jobs.
+pub struct Pricer<'a> {
+    settings: &'a Settings,
+    domain: Domain,
+    resolved: Resolved,
+}
+
+impl<'a> Pricer<'a> {
+    /// Resolves the provider for `domain` as every command does (flag, env, config, default).
+    pub fn new(settings: &'a Settings, domain: Domain, flag: Option<&str>) -> Result<Pricer<'a>, Error> {
+        Ok(Pricer { settings, domain, resolved: resolve(settings, domain, flag)? })
+    }
+
+    /// The provider's name.
+    pub fn name(&self) -> &str {
+        &self.resolved.provider.meta().name
+    }
+
+    /// Whether the provider has a term for `input` (`gpu_hours`, `cpu_hours`).
+    pub fn accepts(&self, input: &str) -> bool {
+        self.resolved.provider.meta().accepts(input)
+    }
+
+    /// Prices GPU-hours and CPU-hours; refusals as `estimate` gives them.
+    pub fn price(&self, gpu_hours: f64, cpu_hours: f64) -> Result<Estimate, Error> {
+        let req = Request { gpu_hours: Some(gpu_hours), cpu_hours: Some(cpu_hours), ..Request::default() };
+        match compute(self.settings, self.domain, &req, &self.resolved, gpu_hours, cpu_hours) {
+            Ok(e) => Ok(e),
+            Err(ComputeFail::Broken(why)) => Err(Error::Failed(why)),
+            Err(ComputeFail::Error(e)) => Err(e),
+        }
+    }
+}

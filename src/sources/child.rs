@@ -50,6 +50,18 @@ impl std::fmt::Display for RunError {
 
 /// Runs `program args...`, feeding `stdin`, capturing stdout; stderr is `stderr`.
 pub fn run(program: &Path, args: &[&str], stdin: Option<&[u8]>, stderr: Stdio, timeout: Duration) -> Result<Finished, RunError> {
+    run_capped(program, args, stdin, stderr, timeout, MAX_OUTPUT)
+}
+
+/// As `run`, keeping at most `cap` bytes of stdout (a scheduler's accounting can be large).
+pub fn run_capped(
+    program: &Path,
+    args: &[&str],
+    stdin: Option<&[u8]>,
+    stderr: Stdio,
+    timeout: Duration,
+    cap: u64,
+) -> Result<Finished, RunError> {
     let mut child = Command::new(program)
         .args(args)
         .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
@@ -73,7 +85,7 @@ pub fn run(program: &Path, args: &[&str], stdin: Option<&[u8]>, stderr: Stdio, t
     let shared = std::sync::Arc::clone(&read);
     std::thread::spawn(move || {
         let mut chunk = [0u8; 16 * 1024];
-        let mut limited = (&mut stdout).take(MAX_OUTPUT + 1);
+        let mut limited = (&mut stdout).take(cap.saturating_add(1));
         let r = loop {
             match limited.read(&mut chunk) {
                 Ok(0) => break Ok(()),
@@ -111,8 +123,8 @@ pub fn run(program: &Path, args: &[&str], stdin: Option<&[u8]>, stderr: Stdio, t
         r.map_err(|e| RunError::Output(format!("cannot read its output: {e}")))?;
     }
     let mut out = std::mem::take(&mut *read.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-    let truncated = out.len() as u64 > MAX_OUTPUT;
-    out.truncate(MAX_OUTPUT as usize);
+    let truncated = out.len() as u64 > cap;
+    out.truncate(usize::try_from(cap).unwrap_or(usize::MAX));
     Ok(Finished { status, stdout: out, truncated })
 }
 

@@ -7,9 +7,11 @@
 #![warn(missing_docs)]
 
 pub mod child;
+pub mod flux;
 pub mod gpu;
 pub mod grid;
 pub mod http;
 pub mod mlflow;
 pub mod prometheus;
 pub mod signals;
+pub mod slurm;

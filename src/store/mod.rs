@@ -39,6 +39,7 @@ pub struct Line {
     pub device_count: Option<i64>,
     pub measured_kwh: Option<f64>,
     pub part: bool,
+    pub labels: crate::model::Labels,
     pub estimate: serde_json::Value,
 }
 
@@ -69,6 +70,7 @@ impl Line {
             device_count: m.map(|m| i64::try_from(m.device_count).unwrap_or(i64::MAX)),
             measured_kwh: m.and_then(|m| m.gpu_kwh),
             part: r.part,
+            labels: r.labels.clone(),
             estimate: serde_json::to_value(e).expect("estimates serialise"),
         }
     }
@@ -88,6 +90,12 @@ pub trait Ledger {
     }
     /// Appends stored lines in one transaction; per line its id and whether it was new.
     fn write(&mut self, lines: &[Line]) -> Result<Vec<(i64, bool)>, Error>;
+    /// Appends every line the chunks yield in one transaction: all of them or none (an import: the
+    /// chunks are priced as they are written, so a million jobs are never all in memory at once).
+    /// Per line, in order, whether it was written (false: its key was already stored).
+    fn write_chunks(&mut self, chunks: &mut dyn Iterator<Item = Result<Vec<Line>, Error>>) -> Result<Vec<bool>, Error>;
+    /// The newest `recorded_at` of the records whose run id starts with `prefix`: where an importer stopped.
+    fn newest_of_runs(&mut self, prefix: &str) -> Result<Option<i64>, Error>;
     /// Up to `limit` lines after id `after`, in id order, with their ids: for copying.
     fn read(&mut self, after: i64, limit: usize) -> Result<Vec<(i64, Line)>, Error>;
     /// The schema version.

@@ -66,6 +66,8 @@ CREATE TRIGGER exa_estimates_no_truncate BEFORE TRUNCATE ON exa_estimates FOR EA
     r"CREATE TABLE exa_mlflow_outbox (
         id bigserial PRIMARY KEY, record_id bigint NOT NULL REFERENCES exa_records (id), run_id text NOT NULL,
         payload text NOT NULL, created_at bigint NOT NULL, attempts integer NOT NULL DEFAULT 1, last_error text, sent_at bigint);",
+    // 4: who ran an imported job and where (the scheduler's user, account and partition), for reports by them.
+    r"ALTER TABLE exa_records ADD COLUMN job_user text, ADD COLUMN job_account text, ADD COLUMN job_partition text;",
 ];
 
 /// The schema version this exa writes.
@@ -414,63 +416,37 @@ impl Pg {
     /// Writes lines: one statement each, both tables at once (a data-modifying CTE), so a single
     /// record needs no explicit transaction; several are wrapped in one.
     fn write_once(&mut self, lines: &[Line]) -> Result<Vec<(i64, bool)>, postgres::Error> {
-        const INSERT: &str = "WITH ins AS (
-                INSERT INTO exa_records (idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
-                    gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
-                ON CONFLICT (idem_key) DO NOTHING RETURNING id),
-            est AS (INSERT INTO exa_estimates (record_id, estimate) SELECT id, $21 FROM ins)
-            SELECT id, true FROM ins
-            UNION ALL SELECT id, false FROM exa_records WHERE idem_key = $1 AND NOT EXISTS (SELECT 1 FROM ins)";
-        fn one<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<(i64, bool), postgres::Error> {
-            let count = l.device_count.map(|d| i32::try_from(d).unwrap_or(i32::MAX));
-            let row = c.query_one(
-                INSERT,
-                &[
-                    &l.key,
-                    &l.model,
-                    &l.run_id,
-                    &l.recorded_at,
-                    &l.host,
-                    &l.domain,
-                    &l.provider,
-                    &l.provider_kind,
-                    &l.provider_digest,
-                    &l.gpu_hours,
-                    &l.cpu_hours,
-                    &l.kwh,
-                    &l.co2e_g,
-                    &l.cost_usd,
-                    &l.uncertainty,
-                    &l.measured,
-                    &l.duration_s,
-                    &count,
-                    &l.measured_kwh,
-                    &l.part,
-                    &l.estimate,
-                ],
-            )?;
-            Ok((row.get(0), row.get(1)))
-        }
         if let [l] = lines {
-            return Ok(vec![one(&mut self.client, l)?]);
+            return Ok(vec![write_line(&mut self.client, l)?]);
         }
         let mut tx = self.client.transaction()?;
         let mut ids = Vec::with_capacity(lines.len());
         for l in lines {
-            ids.push(one(&mut tx, l)?);
+            ids.push(write_line(&mut tx, l)?);
         }
         tx.commit()?;
         Ok(ids)
     }
 
+    /// Writes every line of every chunk in one transaction; counts new lines and those already stored.
+    fn write_chunks_once(&mut self, chunks: &mut dyn Iterator<Item = Result<Vec<Line>, Error>>) -> Result<Vec<bool>, Error> {
+        let conn = self.conn.clone();
+        let mut tx = self.client.transaction().map_err(|e| conn.error(&e))?;
+        let mut fresh = Vec::new();
+        for chunk in chunks {
+            for l in &chunk? {
+                fresh.push(write_line(&mut tx, l).map_err(|e| conn.error(&e))?.1);
+            }
+        }
+        tx.commit().map_err(|e| conn.error(&e))?;
+        Ok(fresh)
+    }
+
     /// The report's groups and totals, aggregated by the server.
     fn aggregate(&mut self, by: By, f: &Filter) -> Result<(Vec<Group>, Group, Vec<String>), Error> {
         let key = match by {
-            By::Model => "model",
-            By::Run => "COALESCE(run_id, '(record ' || id || ')')",
-            By::Provider => "provider",
             By::Day => "to_char(to_timestamp(recorded_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
+            other => other.sql(),
         };
         let (clause, args) = where_clause(f, "");
         let params: Vec<&(dyn postgres::types::ToSql + Sync)> = args.iter().map(|a| a.as_ref() as _).collect();
@@ -488,6 +464,50 @@ impl Pg {
         let totals = totals.unwrap_or_else(report::nothing);
         Ok((groups, totals, notes))
     }
+}
+
+/// One record into both tables at once (a data-modifying CTE); its id and whether it is new.
+const INSERT: &str = "WITH ins AS (
+        INSERT INTO exa_records (idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
+            gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part,
+            job_user, job_account, job_partition)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $22, $23, $24)
+        ON CONFLICT (idem_key) DO NOTHING RETURNING id),
+    est AS (INSERT INTO exa_estimates (record_id, estimate) SELECT id, $21 FROM ins)
+    SELECT id, true FROM ins
+    UNION ALL SELECT id, false FROM exa_records WHERE idem_key = $1 AND NOT EXISTS (SELECT 1 FROM ins)";
+fn write_line<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<(i64, bool), postgres::Error> {
+    let count = l.device_count.map(|d| i32::try_from(d).unwrap_or(i32::MAX));
+    let row = c.query_one(
+        INSERT,
+        &[
+            &l.key,
+            &l.model,
+            &l.run_id,
+            &l.recorded_at,
+            &l.host,
+            &l.domain,
+            &l.provider,
+            &l.provider_kind,
+            &l.provider_digest,
+            &l.gpu_hours,
+            &l.cpu_hours,
+            &l.kwh,
+            &l.co2e_g,
+            &l.cost_usd,
+            &l.uncertainty,
+            &l.measured,
+            &l.duration_s,
+            &count,
+            &l.measured_kwh,
+            &l.part,
+            &l.estimate,
+            &l.labels.user,
+            &l.labels.account,
+            &l.labels.partition,
+        ],
+    )?;
+    Ok((row.get(0), row.get(1)))
 }
 
 /// The filter as PostgreSQL: the WHERE clause (columns prefixed) and its values.
@@ -638,13 +658,26 @@ impl Ledger for Pg {
         Ok(super::charges::from_raw(raw))
     }
 
+    fn write_chunks(&mut self, chunks: &mut dyn Iterator<Item = Result<Vec<Line>, Error>>) -> Result<Vec<bool>, Error> {
+        self.write_chunks_once(chunks)
+    }
+
+    fn newest_of_runs(&mut self, prefix: &str) -> Result<Option<i64>, Error> {
+        let conn = self.conn.clone();
+        self.client
+            .query_one("SELECT max(recorded_at) FROM exa_records WHERE left(run_id, length($1)) = $1", &[&prefix])
+            .map(|r| r.get(0))
+            .map_err(|e| conn.error(&e))
+    }
+
     fn read(&mut self, after: i64, limit: usize) -> Result<Vec<(i64, Line)>, Error> {
         let conn = self.conn.clone();
         let rows = self
             .client
             .query(
                 "SELECT r.id, idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours,
-                        cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, e.estimate
+                        cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, e.estimate,
+                        job_user, job_account, job_partition
                  FROM exa_records r JOIN exa_estimates e ON e.record_id = r.id WHERE r.id > $1 ORDER BY r.id LIMIT $2",
                 &[&after, &i64::try_from(limit).unwrap_or(i64::MAX)],
             )
@@ -675,6 +708,7 @@ impl Ledger for Pg {
                         device_count: r.get::<_, Option<i32>>(18).map(i64::from),
                         measured_kwh: r.get(19),
                         part: r.get(20),
+                        labels: crate::model::Labels { user: r.get(22), account: r.get(23), partition: r.get(24) },
                         estimate: r.get(21),
                     },
                 )

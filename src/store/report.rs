@@ -23,16 +23,31 @@ pub enum By {
     Run,
     Provider,
     Day,
+    User,
+    Account,
+    Partition,
 }
 
 impl By {
     /// The SQL of a record's group key; a day is computed here from `recorded_at`.
     fn key(self) -> &'static str {
         match self {
+            By::Day => "recorded_at",
+            other => other.sql(),
+        }
+    }
+
+    /// The SQL of a group key that is a column (or one made of them) in every store.
+    /// Work without a scheduler's user, account or partition (recorded by hand, measured) is "(none)".
+    pub(crate) fn sql(self) -> &'static str {
+        match self {
             By::Model => "model",
             By::Run => "COALESCE(run_id, '(record ' || id || ')')",
             By::Provider => "provider",
             By::Day => "recorded_at",
+            By::User => "COALESCE(job_user, '(none)')",
+            By::Account => "COALESCE(job_account, '(none)')",
+            By::Partition => "COALESCE(job_partition, '(none)')",
         }
     }
 }

@@ -75,6 +75,12 @@ CREATE TABLE mlflow_outbox (
     sent_at     INTEGER
 );
 "#,
+    // 5: who ran an imported job and where (the scheduler's user, account and partition), for reports by them.
+    r#"
+ALTER TABLE records ADD COLUMN job_user TEXT;
+ALTER TABLE records ADD COLUMN job_account TEXT;
+ALTER TABLE records ADD COLUMN job_partition TEXT;
+"#,
 ];
 
 /// The schema version this exa writes.
@@ -187,54 +193,75 @@ impl Store {
 
     /// Appends lines in one transaction: all of them or none.
     fn write_all(&mut self, lines: &[Line]) -> Result<Vec<(i64, bool)>, Error> {
+        let mut ids = Vec::with_capacity(lines.len());
+        let mut once = std::iter::once(Ok(lines.to_vec()));
+        self.write_each(&mut once, &mut |id, new| ids.push((id, new)))?;
+        Ok(ids)
+    }
+
+    /// Appends every line of every chunk in one transaction, telling `done` each line's id and whether it is new.
+    fn write_each(
+        &mut self,
+        chunks: &mut dyn Iterator<Item = Result<Vec<Line>, Error>>,
+        done: &mut dyn FnMut(i64, bool),
+    ) -> Result<(), Error> {
         let path = self.path.clone();
         let db = |e: rusqlite::Error| db_error(&path, e);
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db)?;
-        let mut ids = Vec::with_capacity(lines.len());
-        for l in lines {
-            let written = tx
-                .execute(
+        {
+            let mut insert = tx
+                .prepare_cached(
                     "INSERT INTO records (model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
-                    gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, idem_key)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+                    gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, idem_key,
+                    job_user, job_account, job_partition)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)
                  ON CONFLICT (idem_key) DO NOTHING",
-                    params![
-                        l.model,
-                        l.run_id,
-                        l.recorded_at,
-                        l.host,
-                        l.domain,
-                        l.provider,
-                        l.provider_kind,
-                        l.provider_digest,
-                        l.gpu_hours,
-                        l.cpu_hours,
-                        l.kwh,
-                        l.co2e_g,
-                        l.cost_usd,
-                        l.uncertainty,
-                        l.measured,
-                        l.duration_s,
-                        l.device_count,
-                        l.measured_kwh,
-                        l.part,
-                        l.key,
-                    ],
                 )
                 .map_err(db)?;
-            if written == 0 {
-                // Stored before under this key: the same record, not a second one.
-                let id: i64 = tx.query_row("SELECT id FROM records WHERE idem_key = ?1", [&l.key], |row| row.get(0)).map_err(db)?;
-                ids.push((id, false));
-                continue;
+            let mut existing = tx.prepare_cached("SELECT id FROM records WHERE idem_key = ?1").map_err(db)?;
+            let mut estimate = tx.prepare_cached("INSERT INTO record_estimates (record_id, estimate) VALUES (?1, ?2)").map_err(db)?;
+            for chunk in chunks {
+                for l in chunk? {
+                    let written = insert
+                        .execute(params![
+                            l.model,
+                            l.run_id,
+                            l.recorded_at,
+                            l.host,
+                            l.domain,
+                            l.provider,
+                            l.provider_kind,
+                            l.provider_digest,
+                            l.gpu_hours,
+                            l.cpu_hours,
+                            l.kwh,
+                            l.co2e_g,
+                            l.cost_usd,
+                            l.uncertainty,
+                            l.measured,
+                            l.duration_s,
+                            l.device_count,
+                            l.measured_kwh,
+                            l.part,
+                            l.key,
+                            l.labels.user,
+                            l.labels.account,
+                            l.labels.partition,
+                        ])
+                        .map_err(db)?;
+                    if written == 0 {
+                        // Stored before under this key: the same record, not a second one.
+                        let id: i64 = existing.query_row([&l.key], |row| row.get(0)).map_err(db)?;
+                        done(id, false);
+                        continue;
+                    }
+                    let id = tx.last_insert_rowid();
+                    estimate.execute(params![id, l.estimate.to_string()]).map_err(db)?;
+                    done(id, true);
+                }
             }
-            let id = tx.last_insert_rowid();
-            tx.execute("INSERT INTO record_estimates (record_id, estimate) VALUES (?1, ?2)", params![id, l.estimate.to_string()])
-                .map_err(db)?;
-            ids.push((id, true));
         }
-        tx.commit().map_err(db)?;
-        Ok(ids)
+        tx.commit().map_err(db)
     }
 
     fn read_lines(&self, after: i64, limit: usize) -> Result<Vec<(i64, Line)>, Error> {
@@ -243,7 +270,8 @@ impl Store {
             .conn
             .prepare(
                 "SELECT r.id, idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours,
-                        cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, e.estimate
+                        cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, e.estimate,
+                        job_user, job_account, job_partition
                  FROM records r JOIN record_estimates e ON e.record_id = r.id WHERE r.id > ?1 ORDER BY r.id LIMIT ?2",
             )
             .map_err(db)?;
@@ -273,6 +301,7 @@ impl Store {
                         device_count: r.get(18)?,
                         measured_kwh: r.get(19)?,
                         part: r.get(20)?,
+                        labels: crate::model::Labels { user: r.get(22)?, account: r.get(23)?, partition: r.get(24)? },
                         estimate: serde_json::from_str(&estimate).unwrap_or(serde_json::Value::Null),
                     },
                 ))
@@ -290,6 +319,18 @@ impl Store {
 impl Ledger for Store {
     fn write(&mut self, lines: &[Line]) -> Result<Vec<(i64, bool)>, Error> {
         self.write_all(lines)
+    }
+
+    fn write_chunks(&mut self, chunks: &mut dyn Iterator<Item = Result<Vec<Line>, Error>>) -> Result<Vec<bool>, Error> {
+        let mut fresh = Vec::new();
+        self.write_each(chunks, &mut |_, new| fresh.push(new))?;
+        Ok(fresh)
+    }
+
+    fn newest_of_runs(&mut self, prefix: &str) -> Result<Option<i64>, Error> {
+        self.conn
+            .query_row("SELECT max(recorded_at) FROM records WHERE substr(run_id, 1, length(?1)) = ?1", [prefix], |r| r.get(0))
+            .map_err(|e| db_error(&self.path, e))
     }
 
     fn read(&mut self, after: i64, limit: usize) -> Result<Vec<(i64, Line)>, Error> {

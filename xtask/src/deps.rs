@@ -16,6 +16,15 @@ const NEEDS: &[(&str, &str)] = &[
     ("mkfifo", "coreutils"),
     ("chromium", "chromium"),
     ("psql", "postgresql"),
+    // A throw-away Slurm with accounting for `exa import slurm` (tests/slurm/cluster.sh).
+    ("sacct", "slurm-client"),
+    ("slurmctld", "slurmctld"),
+    ("slurmd", "slurmd"),
+    ("slurmdbd", "slurmdbd"),
+    ("mariadbd", "mariadb-server"),
+    ("mariadb-install-db", "mariadb-server"),
+    ("munged", "munge"),
+    ("mknod", "coreutils"),
 ];
 
 /// PostgreSQL's server programs live off PATH, in /usr/lib/postgresql/<version>/bin.
@@ -23,8 +32,10 @@ fn has_postgres_server() -> bool {
     std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|d| d.flatten().any(|v| v.path().join("bin/initdb").is_file()))
 }
 
+/// On PATH, or in the system directories daemons live in (a minimal PATH may lack them).
 fn on_path(program: &str) -> bool {
     std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
+        || ["/usr/sbin", "/sbin"].iter().any(|d| std::path::Path::new(d).join(program).is_file())
 }
 
 fn is_root() -> bool {

@@ -1,0 +1,588 @@
+//! `exa import slurm|flux`: a scheduler's finished jobs as records.
+//!
+//! Every job is read and checked before anything is written: a malformed
+//! line imports nothing (or, with `--skip-bad`, is named and left out).
+//! Then the jobs are priced and written in chunks inside one transaction,
+//! so a million jobs are never all priced in memory at once, and the import
+//! is whole or absent. Every record's idempotency key is made from the
+//! scheduler, cluster, job and start time, so importing a job again, from
+//! `sacct` or from a saved file, finds it already there.
+
+use std::collections::{BTreeMap, HashSet};
+use std::io::Read;
+use std::path::Path;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::cli::{ImportArgs, ModelFrom};
+use crate::error::Error;
+use crate::model::{BadLine, Domain, Job, Jobs, Labels, NewRecord};
+use crate::pricing::Pricer;
+use crate::settings::Settings;
+use crate::sources::{flux, slurm};
+use crate::store::{self, Line};
+use crate::time::{iso8601, now_unix};
+
+/// Which scheduler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scheduler {
+    Slurm,
+    Flux,
+}
+
+impl Scheduler {
+    fn as_str(self) -> &'static str {
+        match self {
+            Scheduler::Slurm => "slurm",
+            Scheduler::Flux => "flux",
+        }
+    }
+}
+
+/// One job as it would be recorded (`--dry-run`).
+#[derive(Debug, Serialize)]
+pub struct JobRecord {
+    pub run_id: String,
+    pub model: String,
+    pub state: String,
+    pub user: Option<String>,
+    pub account: Option<String>,
+    pub partition: Option<String>,
+    #[serde(serialize_with = "crate::time::serialize_iso_opt")]
+    pub ended: Option<i64>,
+    pub gpu_hours: f64,
+    pub cpu_hours: f64,
+    /// Energy the scheduler measured for the job's nodes (kept only for an exclusive allocation); null: not measured.
+    pub node_kwh: Option<f64>,
+    pub co2e_g: Option<f64>,
+    pub cost_usd: Option<f64>,
+    pub notes: Vec<String>,
+}
+
+/// What an import did.
+#[derive(Debug, Serialize)]
+pub struct Imported {
+    pub scheduler: Scheduler,
+    /// The cluster (or clusters) the jobs ran on.
+    pub cluster: String,
+    /// What named it: the jobs themselves, --cluster, scontrol, or this host's name.
+    pub cluster_from: &'static str,
+    /// Where the jobs were read: the scheduler's tool, a file, or standard input.
+    pub source: String,
+    #[serde(serialize_with = "crate::time::serialize_iso_opt")]
+    pub since: Option<i64>,
+    /// --since, or "the last import" (the watermark); null when the whole input was taken.
+    pub since_from: Option<&'static str>,
+    #[serde(serialize_with = "crate::time::serialize_iso_opt")]
+    pub until: Option<i64>,
+    pub dry_run: bool,
+    /// Allocations read (array tasks and heterogeneous components each one); steps apart.
+    pub jobs_read: u64,
+    /// Job steps read: parts of their allocations, never counted again.
+    pub steps: u64,
+    /// Jobs recorded now.
+    pub imported: u64,
+    /// Jobs whose records were stored by an earlier import: not written again.
+    pub already_there: u64,
+    /// Records written now (a carbon and a cost record per job, where the provider can price it).
+    pub records_written: u64,
+    /// Jobs not recorded, by reason.
+    pub skipped: BTreeMap<String, u64>,
+    /// Lines left out with --skip-bad.
+    pub bad_lines: Vec<BadLine>,
+    /// Jobs whose node energy (Slurm's ConsumedEnergyRaw) was kept: only with --exclusive.
+    pub energy_measured: u64,
+    pub carbon_provider: String,
+    pub cost_provider: String,
+    /// The newest end of a job this cluster has stored: where the next import without --since starts.
+    #[serde(serialize_with = "crate::time::serialize_iso_opt")]
+    pub watermark: Option<i64>,
+    pub db: String,
+    pub notes: Vec<String>,
+    /// Every job as it would be recorded; only with --dry-run (null otherwise).
+    pub jobs: Option<Vec<JobRecord>>,
+}
+
+/// How long `sacct` or `flux jobs` may take.
+const LIST_TIMEOUT: Duration = Duration::from_secs(300);
+/// Jobs priced and written per chunk.
+const CHUNK: usize = 10_000;
+
+/// States of an allocation that ran and ended.
+const FINISHED: &[&str] = &[
+    "COMPLETED",
+    "FAILED",
+    "TIMEOUT",
+    "CANCELLED",
+    "NODE_FAIL",
+    "OUT_OF_MEMORY",
+    "PREEMPTED",
+    "BOOT_FAIL",
+    "DEADLINE",
+    "REQUEUED",
+    "REVOKED",
+];
+
+/// `--since`/`--until`: a UTC date or time, or an age (`-7d`).
+fn when(flag: &str, s: &str, end_of_day: bool) -> Result<i64, Error> {
+    if let Some(age) = s.strip_prefix('-') {
+        let d = crate::time::parse_duration(age).map_err(|e| Error::Usage(format!("{flag} {s}: {e}")))?;
+        return Ok(now_unix() - i64::try_from(d.as_secs()).unwrap_or(i64::MAX / 2));
+    }
+    let t = crate::time::parse_utc(s).map_err(|e| Error::Usage(format!("{flag}: {e}")))?;
+    Ok(if end_of_day && crate::time::is_date_only(s) { t + 86_400 } else { t })
+}
+
+/// The input text: a file, standard input, or what the scheduler's tool printed.
+fn read_file(path: &Path) -> Result<(String, String), Error> {
+    let mut bytes = Vec::new();
+    let shown = if path.as_os_str() == "-" {
+        std::io::stdin().read_to_end(&mut bytes).map_err(|e| Error::Failed(format!("cannot read standard input: {e}")))?;
+        "standard input".to_string()
+    } else {
+        std::fs::File::open(path)
+            .and_then(|mut f| f.read_to_end(&mut bytes))
+            .map_err(|e| Error::Usage(format!("--file {}: {e}", path.display())))?;
+        path.display().to_string()
+    };
+    let text =
+        String::from_utf8(bytes).map_err(|e| Error::Usage(format!("{shown}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))?;
+    Ok((text, shown))
+}
+
+/// Imports a scheduler's jobs.
+pub fn run(settings: &Settings, sched: Scheduler, args: &ImportArgs, exclusive: bool) -> Result<Imported, Error> {
+    if let Some(m) = &args.model {
+        store::check_record_name("--model", m)?;
+    }
+    if let Some(c) = &args.cluster {
+        check_cluster(c)?;
+    }
+    if sched == Scheduler::Flux && matches!(args.model_from, ModelFrom::Account | ModelFrom::Wckey | ModelFrom::Comment) {
+        return Err(Error::Usage("--model-from: Flux jobs have a name only; use --model-from jobname or --model NAME".into()));
+    }
+    let until = args.until.as_deref().map(|u| when("--until", u, true)).transpose()?;
+    let since = args.since.as_deref().map(|s| when("--since", s, false)).transpose()?;
+    if let (Some(s), Some(u)) = (since, until) {
+        if s >= u {
+            return Err(Error::Usage(format!("--since {} is not before --until {}", iso8601(s), iso8601(u))));
+        }
+    }
+    let db = settings.db()?;
+    if !args.dry_run {
+        store::check_writable(&db)?;
+    }
+    let carbon = Pricer::new(settings, Domain::Carbon, args.carbon_provider.as_deref())?;
+    let cost = Pricer::new(settings, Domain::Cost, args.cost_provider.as_deref())?;
+    let mut cluster: Option<(String, &'static str)> = args.cluster.clone().map(|c| (c, "--cluster"));
+    let (since, since_from) = match since {
+        Some(s) => (Some(s), Some("--since")),
+        None if args.file.is_none() => (Some(watermark(&db, sched, &mut cluster)?), Some("the last import")),
+        None => (None, None),
+    };
+    let (Jobs { jobs, bad }, source, no_r) = read_jobs(sched, args, since, until)?;
+    if !bad.is_empty() && !args.skip_bad {
+        let b = &bad[0];
+        let field = if b.field.is_empty() { String::new() } else { format!(", field {}", b.field) };
+        let more = if bad.len() > 1 { format!(" ({} bad lines in all)", bad.len()) } else { String::new() };
+        return Err(Error::Usage(format!(
+            "{source} line {}{field}: {}{more}; nothing was imported (--skip-bad leaves such lines out)",
+            b.line, b.why
+        )));
+    }
+    let mut answer = Imported {
+        scheduler: sched,
+        cluster: String::new(),
+        cluster_from: "the jobs",
+        source,
+        since,
+        since_from,
+        until,
+        dry_run: args.dry_run,
+        jobs_read: 0,
+        steps: 0,
+        imported: 0,
+        already_there: 0,
+        records_written: 0,
+        skipped: BTreeMap::new(),
+        bad_lines: bad,
+        energy_measured: 0,
+        carbon_provider: carbon.name().to_string(),
+        cost_provider: cost.name().to_string(),
+        watermark: None,
+        db: db.shown(),
+        notes: Vec::new(),
+        jobs: None,
+    };
+    let chosen = choose(jobs, &no_r.into_iter().collect(), sched, args, cluster.as_ref(), &mut answer)?;
+    if sched == Scheduler::Slurm && !exclusive && chosen.iter().any(|j| j.energy_j.is_some_and(|e| e > 0.0)) {
+        answer.notes.push(
+            "Slurm measured energy for some jobs, but it is the whole nodes' (ConsumedEnergyRaw): not kept unless the jobs held \
+             their nodes alone (--exclusive); their energy is estimated"
+                .into(),
+        );
+    }
+    let host = store::hostname();
+    let ctx = Ctx { sched, args, exclusive, carbon: &carbon, cost: &cost, host: &host };
+    record(&ctx, &db, &chosen, &mut answer)?;
+    Ok(answer)
+}
+
+/// Where the last import of this cluster stopped; naming the cluster first if no flag did.
+fn watermark(db: &store::Db, sched: Scheduler, cluster: &mut Option<(String, &'static str)>) -> Result<i64, Error> {
+    let (c, _) = cluster.get_or_insert_with(|| match sched {
+        Scheduler::Slurm => (String::new(), "scontrol"),
+        Scheduler::Flux => (store::hostname(), "this host's name"),
+    });
+    if c.is_empty() {
+        *c = slurm::local_cluster(Path::new("scontrol"), Duration::from_secs(30))
+            .map_err(|e| Error::Failed(format!("scontrol: {e}; name the cluster with --cluster")))?;
+    }
+    let prefix = format!("{}:{c}:", sched.as_str());
+    let mark = match store::open_read(db)? {
+        Some(mut ledger) => ledger.newest_of_runs(&prefix)?,
+        None => None,
+    };
+    mark.ok_or_else(|| {
+        Error::Usage(format!(
+            "no earlier import of {} cluster '{c}' in {}: give --since (e.g. --since 2026-11-01, or --since -7d)",
+            sched.as_str(),
+            db.shown()
+        ))
+    })
+}
+
+/// Every job, from the file or the scheduler's tool; where they came from; the lines of Flux jobs without an R.
+fn read_jobs(sched: Scheduler, args: &ImportArgs, since: Option<i64>, until: Option<i64>) -> Result<(Jobs, String, Vec<usize>), Error> {
+    Ok(match (sched, &args.file) {
+        (Scheduler::Slurm, Some(path)) => {
+            let (text, shown) = read_file(path)?;
+            let jobs = if text.trim_start().starts_with('{') { slurm::parse_json(&text) } else { slurm::parse_parsable(&text) }
+                .map_err(|e| Error::Usage(format!("{shown}: {e}")))?;
+            (jobs, shown, Vec::new())
+        }
+        (Scheduler::Slurm, None) => {
+            // The current second whole: a job that became eligible in it is in the window.
+            let until = until.unwrap_or_else(|| now_unix() + 1);
+            let out = slurm::sacct(Path::new("sacct"), since.unwrap_or(0), until, args.cluster.as_deref(), LIST_TIMEOUT)
+                .map_err(|e| Error::Failed(format!("sacct: {e}")))?;
+            let text = String::from_utf8_lossy(&out);
+            (slurm::parse_parsable(&text).map_err(|e| Error::Failed(format!("sacct's output: {e}")))?, "sacct".to_string(), Vec::new())
+        }
+        (Scheduler::Flux, Some(path)) => {
+            let (text, shown) = read_file(path)?;
+            let (jobs, no_r) = flux::parse_file(&text).map_err(|e| Error::Usage(format!("{shown}: {e}")))?;
+            (jobs, shown, no_r)
+        }
+        (Scheduler::Flux, None) => (flux_live(since)?, "flux jobs".to_string(), Vec::new()),
+    })
+}
+
+/// The allocations to record, in input order; the others counted in `answer` by why they are not.
+fn choose(
+    jobs: Vec<Job>,
+    no_r: &HashSet<usize>,
+    sched: Scheduler,
+    args: &ImportArgs,
+    cluster: Option<&(String, &'static str)>,
+    answer: &mut Imported,
+) -> Result<Vec<Job>, Error> {
+    let mut chosen: Vec<Job> = Vec::new();
+    let mut seen: HashSet<(String, String, Option<i64>)> = HashSet::new();
+    let mut clusters: Vec<String> = Vec::new();
+    let mut filled = false;
+    for mut job in jobs {
+        if job.step {
+            answer.steps += 1;
+            continue;
+        }
+        answer.jobs_read += 1;
+        if job.cluster.is_none() {
+            job.cluster = cluster.map(|(c, _)| c.clone());
+            filled = true;
+        }
+        let why = skipped(&job, no_r, sched, args, answer.since, answer.until);
+        if let Some(why) = why {
+            *answer.skipped.entry(why.to_string()).or_insert(0) += 1;
+            continue;
+        }
+        let Some(c) = job.cluster.clone() else {
+            return Err(Error::Usage(format!(
+                "{} has no Cluster column: name the cluster with --cluster (run ids are {}:<cluster>:<jobid>)",
+                answer.source,
+                sched.as_str()
+            )));
+        };
+        check_cluster(&c)?;
+        if !seen.insert((c.clone(), job.raw_id.clone(), job.start)) {
+            *answer.skipped.entry("listed twice in the input".into()).or_insert(0) += 1;
+            continue;
+        }
+        if !clusters.contains(&c) {
+            clusters.push(c);
+        }
+        chosen.push(job);
+    }
+    answer.cluster = match (&clusters[..], cluster) {
+        ([], Some((c, _))) => c.clone(),
+        (many, _) => many.join(","),
+    };
+    if let Some((_, from)) = cluster {
+        if filled || clusters.is_empty() {
+            answer.cluster_from = from;
+        }
+    }
+    Ok(chosen)
+}
+
+/// Why a job is not recorded, if it is not.
+fn skipped(
+    job: &Job,
+    no_r: &HashSet<usize>,
+    sched: Scheduler,
+    args: &ImportArgs,
+    since: Option<i64>,
+    until: Option<i64>,
+) -> Option<&'static str> {
+    // A file may hold several clusters' jobs; --cluster names the one to import.
+    if sched == Scheduler::Slurm && args.cluster.as_ref().is_some_and(|c| job.cluster.as_ref().is_some_and(|jc| jc != c)) {
+        return Some("another cluster");
+    }
+    if job.state == "PENDING" {
+        return Some("pending");
+    }
+    if !FINISHED.contains(&job.state.as_str()) {
+        return Some("running");
+    }
+    if job.start.is_none() || job.elapsed_s <= 0.0 {
+        return Some("never ran");
+    }
+    if job.end.is_some_and(|end| since.is_some_and(|s| end < s) || until.is_some_and(|u| end >= u)) {
+        return Some("ended outside --since/--until");
+    }
+    if no_r.contains(&job.line) {
+        return Some("no resource set (R) in the file");
+    }
+    if job.gpus <= 0.0 && job.cpu_hours <= 0.0 {
+        return Some("no CPU or GPU time");
+    }
+    None
+}
+
+/// Prices the chosen jobs and writes their records in one transaction (or, for a dry run, lists them).
+fn record(ctx: &Ctx, db: &store::Db, chosen: &[Job], answer: &mut Imported) -> Result<(), Error> {
+    let mut notes: BTreeMap<String, u64> = BTreeMap::new();
+    if ctx.args.dry_run {
+        let mut shown = Vec::with_capacity(chosen.len());
+        for job in chosen {
+            let made = ctx.lines(job)?;
+            for n in &made.notes {
+                *notes.entry(n.clone()).or_insert(0) += 1;
+            }
+            answer.energy_measured += u64::from(made.node_kwh.is_some());
+            shown.push(made.shown(job));
+        }
+        answer.jobs = Some(shown);
+    } else if !chosen.is_empty() {
+        let mut ledger = store::open(db)?;
+        let mut energy = 0;
+        let mut per_job: Vec<usize> = Vec::with_capacity(chosen.len());
+        let fresh = {
+            let mut chunks = chosen.chunks(CHUNK).map(|jobs| -> Result<Vec<Line>, Error> {
+                let mut lines = Vec::with_capacity(jobs.len() * 2);
+                for job in jobs {
+                    let made = ctx.lines(job)?;
+                    for n in &made.notes {
+                        *notes.entry(n.clone()).or_insert(0) += 1;
+                    }
+                    energy += u64::from(made.node_kwh.is_some());
+                    per_job.push(made.lines.len());
+                    lines.extend(made.lines);
+                }
+                Ok(lines)
+            });
+            ledger.write_chunks(&mut chunks)?
+        };
+        answer.energy_measured = energy;
+        answer.records_written = fresh.iter().filter(|f| **f).count() as u64;
+        // A job is imported when any of its records is new, already there when all of them were stored.
+        let mut at = 0usize;
+        for n in per_job {
+            match fresh.get(at..at + n) {
+                Some([]) | None => *answer.skipped.entry("neither provider can price it".into()).or_insert(0) += 1,
+                Some(lines) if lines.iter().any(|f| *f) => answer.imported += 1,
+                Some(_) => answer.already_there += 1,
+            }
+            at += n;
+        }
+        if !answer.cluster.is_empty() && !answer.cluster.contains(',') {
+            answer.watermark = ledger.newest_of_runs(&format!("{}:{}:", ctx.sched.as_str(), answer.cluster))?;
+        }
+    }
+    answer.notes.extend(notes.into_iter().map(|(n, k)| if k > 1 { format!("{n} ({k} jobs)") } else { n }));
+    Ok(())
+}
+
+/// A cluster name as it goes into run ids: printable, no `:`.
+fn check_cluster(c: &str) -> Result<(), Error> {
+    if c.is_empty() || c.len() > 100 || c.contains(':') || c.chars().any(|ch| ch.is_control() || ch.is_whitespace()) {
+        return Err(Error::Usage(format!("cluster '{}' must be 1 to 100 printable characters without ':' or spaces", c.escape_default())));
+    }
+    Ok(())
+}
+
+/// `flux jobs` and each finished job's R.
+fn flux_live(since: Option<i64>) -> Result<Jobs, Error> {
+    let program = Path::new("flux");
+    let out = flux::jobs(program, since, LIST_TIMEOUT).map_err(|e| Error::Failed(format!("flux jobs: {e}")))?;
+    let text = String::from_utf8_lossy(&out);
+    let mut jobs = Jobs::default();
+    for (line, item) in flux::parse(&text).map_err(|e| Error::Failed(format!("flux jobs' output: {e}")))? {
+        let v = item.map_err(|e| Error::Failed(format!("flux jobs' output, job {line}: {e}")))?;
+        // Only a job that ran has resources to ask for.
+        let ran = v.get("t_run").and_then(serde_json::Value::as_f64).is_some_and(|t| t > 0.0);
+        let inactive = match v.get("state") {
+            Some(serde_json::Value::Number(n)) => n.as_u64().is_some_and(|s| s & 64 != 0),
+            Some(serde_json::Value::String(s)) => s.eq_ignore_ascii_case("inactive"),
+            _ => false,
+        };
+        let r = if ran && inactive {
+            let id = v.get("id").map(|i| i.to_string().trim_matches('"').to_string()).unwrap_or_default();
+            Some(flux::resources(program, &id, Duration::from_secs(30)).map_err(|e| Error::Failed(format!("flux job info {id} R: {e}")))?)
+        } else {
+            None
+        };
+        match flux::job(&v, line, r.as_ref()) {
+            Ok((j, _)) => jobs.jobs.push(j),
+            Err(b) => jobs.bad.push(b),
+        }
+    }
+    Ok(jobs)
+}
+
+/// What pricing one job needs.
+struct Ctx<'a> {
+    sched: Scheduler,
+    args: &'a ImportArgs,
+    exclusive: bool,
+    carbon: &'a Pricer<'a>,
+    cost: &'a Pricer<'a>,
+    host: &'a str,
+}
+
+/// A job's records, and what they say.
+struct Made {
+    run_id: String,
+    model: String,
+    gpu_hours: f64,
+    node_kwh: Option<f64>,
+    co2e_g: Option<f64>,
+    cost_usd: Option<f64>,
+    lines: Vec<Line>,
+    notes: Vec<String>,
+}
+
+impl Made {
+    fn shown(self, job: &Job) -> JobRecord {
+        JobRecord {
+            run_id: self.run_id,
+            model: self.model,
+            state: job.state.clone(),
+            user: job.user.clone(),
+            account: job.account.clone(),
+            partition: job.partition.clone(),
+            ended: job.end,
+            gpu_hours: crate::num::tidy(self.gpu_hours),
+            cpu_hours: crate::num::tidy(job.cpu_hours),
+            node_kwh: self.node_kwh,
+            co2e_g: self.co2e_g,
+            cost_usd: self.cost_usd,
+            notes: self.notes,
+        }
+    }
+}
+
+impl Ctx<'_> {
+    fn model(&self, job: &Job) -> String {
+        if let Some(m) = &self.args.model {
+            return m.clone();
+        }
+        let (field, what) = match self.args.model_from {
+            ModelFrom::Jobname => (&job.name, "name"),
+            ModelFrom::Account => (&job.account, "account"),
+            ModelFrom::Wckey => (&job.wckey, "wckey"),
+            ModelFrom::Comment => (&job.comment, "comment"),
+        };
+        match field.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
+            Some(f) if store::check_record_name("model", f).is_ok() => f.to_string(),
+            Some(f) => f.chars().filter(|c| !c.is_control()).take(200).collect::<String>().trim().to_string(),
+            None => format!("(no {what})"),
+        }
+    }
+
+    fn lines(&self, job: &Job) -> Result<Made, Error> {
+        let cluster = job.cluster.as_deref().unwrap_or("");
+        let sched = self.sched.as_str();
+        let run_id = format!("{sched}:{cluster}:{}", job.id);
+        let model = self.model(job);
+        let gpu_hours = job.gpus * job.elapsed_s / 3600.0;
+        let node_kwh = job.energy_j.filter(|e| self.exclusive && *e > 0.0).map(|e| crate::num::tidy(e / 3.6e6));
+        let mut made = Made {
+            run_id: run_id.clone(),
+            model: model.clone(),
+            gpu_hours,
+            node_kwh,
+            co2e_g: None,
+            cost_usd: None,
+            lines: Vec::new(),
+            notes: Vec::new(),
+        };
+        for (domain, pricer) in [(Domain::Carbon, self.carbon), (Domain::Cost, self.cost)] {
+            // A provider without a CPU-hours term prices the GPU work and says so; with no GPU work it has nothing to price.
+            let mut cpu = job.cpu_hours;
+            if cpu > 0.0 && !pricer.accepts("cpu_hours") {
+                if gpu_hours <= 0.0 {
+                    made.notes.push(format!("{domain} provider '{}' cannot price CPU-only work: no {domain} record", pricer.name()));
+                    continue;
+                }
+                made.notes.push(format!("{domain} provider '{}' has no CPU-hours term: the CPU-hours were not priced", pricer.name()));
+                cpu = 0.0;
+            }
+            if gpu_hours > 0.0 && !pricer.accepts("gpu_hours") {
+                made.notes.push(format!("{domain} provider '{}' has no GPU-hours term: no {domain} record", pricer.name()));
+                continue;
+            }
+            let mut estimate = pricer.price(gpu_hours, cpu).map_err(|e| Error::Failed(format!("job {run_id}: {e}")))?;
+            if let Some(kwh) = node_kwh.filter(|_| domain == Domain::Carbon) {
+                estimate.notes.push(format!(
+                    "Slurm measured {kwh} kWh for the job's nodes (ConsumedEnergyRaw; the allocation held them alone); kept beside this estimate"
+                ));
+            }
+            match domain {
+                Domain::Carbon => made.co2e_g = estimate.outputs.get("co2e_g").copied(),
+                Domain::Cost => made.cost_usd = estimate.outputs.get("cost_usd").copied(),
+            }
+            let record = NewRecord {
+                model: model.clone(),
+                run_id: Some(run_id.clone()),
+                recorded_at: job.end.or(job.start).unwrap_or(0),
+                host: self.host.to_string(),
+                estimate,
+                measured: None,
+                // Every run of a requeued job is a part of its allocation's work.
+                part: true,
+                key: format!("{sched}:{cluster}:{}:{}:{domain}", job.raw_id, job.start.unwrap_or(0)),
+                labels: Labels { user: job.user.clone(), account: job.account.clone(), partition: job.partition.clone() },
+            };
+            let mut line = Line::of(&record);
+            if domain == Domain::Carbon {
+                line.measured_kwh = node_kwh;
+                line.duration_s = Some(job.elapsed_s);
+            }
+            made.lines.push(line);
+        }
+        Ok(made)
+    }
+}

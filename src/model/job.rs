@@ -1,0 +1,65 @@
+//! A scheduler's job, as an importer reads it: one allocation (or one of its
+//! steps), with what it held and for how long.
+
+use serde::Serialize;
+
+/// One line (or object) of a scheduler's accounting.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Job {
+    /// Where it was read: its line in the input (1-based), or its position in a JSON list.
+    pub line: usize,
+    /// The id as the scheduler prints it: `12`, `4_1` (an array task), `7+0` (a heterogeneous component).
+    pub id: String,
+    /// The scheduler's own unique id (Slurm's JobIDRaw, Flux's job id).
+    pub raw_id: String,
+    /// A step of an allocation (`12.batch`, `12.0`): part of its allocation, never counted apart.
+    pub step: bool,
+    /// The cluster the job ran on, when the input says.
+    pub cluster: Option<String>,
+    /// The job's name.
+    pub name: Option<String>,
+    /// The user who ran it.
+    pub user: Option<String>,
+    /// The account (bank) it was charged to.
+    pub account: Option<String>,
+    /// The partition (queue) it ran in.
+    pub partition: Option<String>,
+    /// Slurm's workload characterization key.
+    pub wckey: Option<String>,
+    /// The job's comment.
+    pub comment: Option<String>,
+    /// Its state, upper case, without detail: `COMPLETED`, `CANCELLED`, `PENDING`...
+    pub state: String,
+    /// When it started and ended, seconds since the epoch; `None` when it has not.
+    pub start: Option<i64>,
+    /// When it ended.
+    pub end: Option<i64>,
+    /// How long it ran, seconds.
+    pub elapsed_s: f64,
+    /// GPUs allocated.
+    pub gpus: f64,
+    /// Allocated core-hours, as the scheduler reports them.
+    pub cpu_hours: f64,
+    /// Energy the scheduler measured for the job's nodes, joules (Slurm's ConsumedEnergyRaw); `None` when none.
+    pub energy_j: Option<f64>,
+}
+
+/// A line or field that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BadLine {
+    /// The line (1-based) or position in a JSON list.
+    pub line: usize,
+    /// The field at fault; empty when the line as a whole is.
+    pub field: String,
+    /// What is wrong with it.
+    pub why: String,
+}
+
+/// What a scheduler's accounting held.
+#[derive(Debug, Default)]
+pub struct Jobs {
+    /// Every job and step read, in input order.
+    pub jobs: Vec<Job>,
+    /// The lines that could not be read.
+    pub bad: Vec<BadLine>,
+}

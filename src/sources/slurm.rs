@@ -1,0 +1,395 @@
+//! Slurm's accounting: `sacct` run here, and its two output shapes read
+//! (`sacct -P`, with a header line, and `sacct --json`).
+//!
+//! Times in `-P` output are the local time of whoever ran `sacct`: exa reads
+//! them in its own time zone (`TZ`), the one the `sacct` it runs inherits,
+//! and gives `sacct` its window in that zone too. A file saved elsewhere is
+//! read in the zone of the import (`TZ=... exa import slurm --file ...`).
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::child;
+use crate::model::{BadLine, Job, Jobs};
+
+/// The columns exa asks `sacct` for.
+pub const FIELDS: &str =
+    "JobID,JobIDRaw,JobName,User,Account,Partition,WCKey,Comment,Cluster,State,Start,End,ElapsedRaw,NCPUS,CPUTimeRAW,AllocTRES,ConsumedEnergyRaw";
+
+/// The field separator exa asks `sacct` for: a character no job name or comment holds (ASCII unit separator).
+const SEP: &str = "\u{1f}";
+
+/// Runs `sacct` for the allocations active in `[since, until)` (seconds since the epoch), every run of a
+/// requeued job, all users; `cluster` selects one of several in the database.
+pub fn sacct(program: &Path, since: i64, until: i64, cluster: Option<&str>, timeout: Duration) -> Result<Vec<u8>, String> {
+    let (s, u) = (local_text(since), local_text(until));
+    let mut args = vec!["-a", "-P", "-X", "-D", "--delimiter", SEP, "--format", FIELDS, "-S", &s, "-E", &u];
+    if let Some(c) = cluster {
+        args.extend(["-M", c]);
+    }
+    run(program, &args, timeout)
+}
+
+/// The cluster `scontrol` says this machine belongs to.
+pub fn local_cluster(scontrol: &Path, timeout: Duration) -> Result<String, String> {
+    let out = run(scontrol, &["show", "config"], timeout)?;
+    String::from_utf8_lossy(&out)
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once('=')?;
+            (k.trim() == "ClusterName").then(|| v.trim().to_string())
+        })
+        .filter(|c| !c.is_empty())
+        .ok_or_else(|| "`scontrol show config` names no ClusterName".into())
+}
+
+/// Runs a scheduler's tool (`TZ=UTC` is set by the caller's environment), all of its stdout kept;
+/// on failure, the first line it wrote on stderr.
+pub fn run(program: &Path, args: &[&str], timeout: Duration) -> Result<Vec<u8>, String> {
+    use std::io::{Read, Seek};
+    // Its errors go to an unlinked file of exa's own: read back only when it failed.
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("exa-{}-{n}.stderr", std::process::id()));
+    let mut err = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .map_err(|e| format!("cannot make a file for its errors in {}: {e}", path.display()))?;
+    let _ = std::fs::remove_file(&path);
+    let writer = err.try_clone().map_err(|e| e.to_string())?;
+    let done = child::run_capped(program, args, None, Stdio::from(writer), timeout, u64::MAX).map_err(|e| e.to_string())?;
+    if !done.status.success() {
+        let mut text = String::new();
+        let _ = err.seek(std::io::SeekFrom::Start(0)).and_then(|_| (&mut err).take(64 * 1024).read_to_string(&mut text));
+        let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("no message");
+        return Err(format!("{} ({})", crate::text::clean(first), done.status));
+    }
+    Ok(done.stdout)
+}
+
+/// `2026-11-30T07:45:00` in the local time zone, as `sacct -S` reads a time.
+fn local_text(t: i64) -> String {
+    // SAFETY: tm is plain data; localtime_r fills it from a valid time_t.
+    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
+    let tt: libc::time_t = t;
+    if unsafe { libc::localtime_r(&tt, &mut tm) }.is_null() {
+        return crate::time::iso8601(t).trim_end_matches('Z').to_string();
+    }
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
+        i64::from(tm.tm_year) + 1900,
+        tm.tm_mon + 1,
+        tm.tm_mday,
+        tm.tm_hour,
+        tm.tm_min,
+        tm.tm_sec
+    )
+}
+
+/// Reads `sacct -P` output (its header line first); `Err` when the input as a whole cannot be read.
+pub fn parse_parsable(text: &str) -> Result<Jobs, String> {
+    let mut lines = text.split('\n').enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let Some((_, header)) = lines.next() else { return Ok(Jobs::default()) };
+    let header = header.trim_end_matches('\r');
+    let sep = if header.contains(SEP) { SEP } else { "|" };
+    let names: Vec<&str> = header.trim_end_matches(sep).split(sep).map(str::trim).collect();
+    let col: HashMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+    if !col.contains_key("JobID") && !col.contains_key("JobIDRaw") {
+        return Err(format!(
+            "the first line is not a `sacct -P` header (no JobID or JobIDRaw column): '{}'; save it without -n/--noheader",
+            crate::text::clean(&header.chars().take(80).collect::<String>())
+        ));
+    }
+    let need = |any: &[&str], why: &str| -> Result<(), String> {
+        if any.iter().any(|n| col.contains_key(n)) {
+            Ok(())
+        } else {
+            Err(format!("no {} column ({why}); save with --format={FIELDS}", any.join(" or ")))
+        }
+    };
+    need(&["State"], "which jobs finished")?;
+    need(&["ElapsedRaw", "Elapsed"], "how long each ran")?;
+    need(&["CPUTimeRAW", "NCPUS"], "the core-hours")?;
+    need(&["AllocTRES"], "the GPUs allocated")?;
+    let mut out = Jobs::default();
+    for (i, line) in lines {
+        let n = i + 1;
+        let line = line.trim_end_matches('\r');
+        let mut fields: Vec<&str> = line.split(sep).collect();
+        // `sacct -p` ends every line with the separator too.
+        if fields.len() == names.len() + 1 && fields.last() == Some(&"") {
+            fields.pop();
+        }
+        if fields.len() != names.len() {
+            out.bad.push(BadLine {
+                line: n,
+                field: String::new(),
+                why: format!("{} fields where the header has {}", fields.len(), names.len()),
+            });
+            continue;
+        }
+        match job(&col, &fields, n) {
+            Ok(j) => out.jobs.push(j),
+            Err(b) => out.bad.push(b),
+        }
+    }
+    Ok(out)
+}
+
+fn job(col: &HashMap<&str, usize>, f: &[&str], line: usize) -> Result<Job, BadLine> {
+    let get = |name: &str| col.get(name).map(|i| f[*i].trim()).filter(|v| !v.is_empty());
+    let text = |name: &str| get(name).map(crate::text::clean);
+    let bad = |field: &str, why: String| BadLine { line, field: field.to_string(), why };
+    let id = get("JobID").or_else(|| get("JobIDRaw")).ok_or_else(|| bad("JobID", "empty".into()))?;
+    let raw = get("JobIDRaw").unwrap_or(id);
+    check_id(id).map_err(|w| bad("JobID", w))?;
+    let step = id.contains('.') || raw.contains('.');
+    let state = get("State").ok_or_else(|| bad("State", "empty".into()))?;
+    let state = state.split_whitespace().next().unwrap_or("").trim_end_matches('+').to_ascii_uppercase();
+    let elapsed = match (get("ElapsedRaw"), get("Elapsed")) {
+        (Some(v), _) => whole(v).map_err(|w| bad("ElapsedRaw", w))?,
+        (None, Some(v)) => clock(v).map_err(|w| bad("Elapsed", w))?,
+        (None, None) => 0.0,
+    };
+    let cpu_hours = match (get("CPUTimeRAW"), get("NCPUS")) {
+        (Some(v), _) => whole(v).map_err(|w| bad("CPUTimeRAW", w))? / 3600.0,
+        (None, Some(v)) => whole(v).map_err(|w| bad("NCPUS", w))? * elapsed / 3600.0,
+        (None, None) => 0.0,
+    };
+    let gpus = get("AllocTRES").map_or(Ok(0.0), gpus_of).map_err(|w| bad("AllocTRES", w))?;
+    let energy_j = match get("ConsumedEnergyRaw") {
+        Some(v) => Some(whole(v).map_err(|w| bad("ConsumedEnergyRaw", w))?),
+        None => None,
+    };
+    let time = |name: &str| -> Result<Option<i64>, BadLine> {
+        match get(name) {
+            None | Some("Unknown" | "None" | "N/A") => Ok(None),
+            Some(v) => when(v).map(Some).map_err(|w| bad(name, w)),
+        }
+    };
+    Ok(Job {
+        line,
+        id: id.to_string(),
+        raw_id: raw.to_string(),
+        step,
+        cluster: text("Cluster"),
+        name: text("JobName"),
+        user: text("User"),
+        account: text("Account"),
+        partition: text("Partition"),
+        wckey: text("WCKey"),
+        comment: text("Comment"),
+        state,
+        start: time("Start")?,
+        end: time("End")?,
+        elapsed_s: elapsed,
+        gpus,
+        cpu_hours,
+        energy_j,
+    })
+}
+
+/// A job id: digits, with an array task (`_3`, `_[1-5]`), a component (`+1`) or a step (`.batch`).
+fn check_id(id: &str) -> Result<(), String> {
+    let ok = id.chars().next().is_some_and(|c| c.is_ascii_digit())
+        && id.len() <= 64
+        && id.chars().all(|c| c.is_ascii_alphanumeric() || "_+.[]-,%:".contains(c));
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("'{}' is not a Slurm job id", crate::text::clean(&id.chars().take(40).collect::<String>())))
+    }
+}
+
+/// A whole, non-negative number (sacct's RAW fields).
+fn whole(v: &str) -> Result<f64, String> {
+    match v.parse::<u64>() {
+        Ok(n) => Ok(n as f64),
+        Err(_) => Err(format!("'{}' is not a whole number", crate::text::clean(&v.chars().take(40).collect::<String>()))),
+    }
+}
+
+/// `[D-]HH:MM:SS`, `MM:SS` or `MM:SS.mmm` as seconds.
+fn clock(v: &str) -> Result<f64, String> {
+    let bad = || format!("'{}' is not a duration like 1-02:03:04", crate::text::clean(v));
+    let (days, rest) = match v.split_once('-') {
+        Some((d, r)) => (d.parse::<u64>().map_err(|_| bad())?, r),
+        None => (0, v),
+    };
+    let parts: Vec<f64> = rest.split(':').map(|p| p.parse::<f64>().map_err(|_| bad())).collect::<Result<_, _>>()?;
+    let secs = match parts[..] {
+        [h, m, s] => h * 3600.0 + m * 60.0 + s,
+        [m, s] => m * 60.0 + s,
+        _ => return Err(bad()),
+    };
+    if !secs.is_finite() || secs < 0.0 {
+        return Err(bad());
+    }
+    Ok(days as f64 * 86_400.0 + secs)
+}
+
+/// The GPUs in an AllocTRES list: `gres/gpu=N` when present, else the sum of typed `gres/gpu:TYPE=N`.
+pub fn gpus_of(tres: &str) -> Result<f64, String> {
+    let mut plain = None;
+    let mut typed = 0.0;
+    for item in tres.split(',') {
+        let Some((k, v)) = item.split_once('=') else { continue };
+        let count = || v.parse::<u64>().map(|n| n as f64).map_err(|_| format!("{k}={} is not a whole number", crate::text::clean(v)));
+        if k == "gres/gpu" {
+            plain = Some(count()?);
+        } else if k.starts_with("gres/gpu:") {
+            typed += count()?;
+        }
+    }
+    Ok(plain.unwrap_or(typed))
+}
+
+/// `2026-11-30T07:45:00`, a local time, as seconds since the epoch.
+fn when(v: &str) -> Result<i64, String> {
+    let fields = crate::time::parse_utc(v).map_err(|_| format!("'{}' is not a time like 2026-11-30T07:45:00", crate::text::clean(v)))?;
+    local(fields).ok_or_else(|| format!("'{}' is not a time in the local time zone", crate::text::clean(v)))
+}
+
+/// Reads the wall-clock fields of `as_utc` as a local time (what mktime does).
+fn local(as_utc: i64) -> Option<i64> {
+    let days = as_utc.div_euclid(86_400);
+    let secs = as_utc.rem_euclid(86_400);
+    let (y, m, d) = crate::time::civil(days);
+    // SAFETY: tm is plain data, zeroed then filled; mktime reads and normalises it.
+    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
+    tm.tm_year = i32::try_from(y - 1900).ok()?;
+    tm.tm_mon = i32::try_from(m - 1).ok()?;
+    tm.tm_mday = i32::try_from(d).ok()?;
+    tm.tm_hour = i32::try_from(secs / 3600).ok()?;
+    tm.tm_min = i32::try_from(secs % 3600 / 60).ok()?;
+    tm.tm_sec = i32::try_from(secs % 60).ok()?;
+    tm.tm_isdst = -1;
+    // SAFETY: tm is a valid struct tm.
+    let t = unsafe { libc::mktime(&mut tm) };
+    (t != -1).then_some(t)
+}
+
+/// Reads `sacct --json` output (data_parser v0.0.38 and later shapes); `Err` when it is not that.
+pub fn parse_json(text: &str) -> Result<Jobs, String> {
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("not `sacct --json` output: {e}"))?;
+    let list = v.get("jobs").and_then(Value::as_array).ok_or("not `sacct --json` output: no \"jobs\" list")?;
+    let mut out = Jobs::default();
+    for (i, j) in list.iter().enumerate() {
+        match json_job(j, i + 1) {
+            Ok(job) => out.jobs.push(job),
+            Err(b) => out.bad.push(b),
+        }
+    }
+    Ok(out)
+}
+
+/// A number, or the `{"set": true, "number": N}` object later Slurm versions use.
+fn num(v: Option<&Value>) -> Option<f64> {
+    match v? {
+        Value::Number(n) => n.as_f64(),
+        Value::Object(o) if o.get("set").and_then(Value::as_bool) != Some(false) && o.get("infinite") != Some(&Value::Bool(true)) => {
+            o.get("number").and_then(Value::as_f64)
+        }
+        _ => None,
+    }
+}
+
+fn json_job(j: &Value, line: usize) -> Result<Job, BadLine> {
+    let bad = |field: &str, why: &str| BadLine { line, field: field.into(), why: why.into() };
+    let s = |v: Option<&Value>| v.and_then(Value::as_str).filter(|s| !s.is_empty()).map(crate::text::clean);
+    let id = num(j.get("job_id")).ok_or_else(|| bad("job_id", "missing or not a number"))? as u64;
+    let task = num(j.pointer("/array/task_id"));
+    let array_job = num(j.pointer("/array/job_id")).filter(|a| *a > 0.0);
+    let offset = num(j.pointer("/het/job_offset"));
+    let het_job = num(j.pointer("/het/job_id")).filter(|h| *h > 0.0);
+    let shown = match (array_job, task, het_job, offset) {
+        (Some(a), Some(t), _, _) => format!("{}_{}", a as u64, t as u64),
+        (_, _, Some(h), Some(o)) => format!("{}+{}", h as u64, o as u64),
+        _ => id.to_string(),
+    };
+    let state = match j.pointer("/state/current") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(a)) => a.first().and_then(Value::as_str).unwrap_or("").to_string(),
+        _ => return Err(bad("state.current", "missing")),
+    }
+    .to_ascii_uppercase();
+    let elapsed = num(j.pointer("/time/elapsed")).unwrap_or(0.0);
+    let tres = j.pointer("/tres/allocated").and_then(Value::as_array).cloned().unwrap_or_default();
+    let count = |ty: &str, name: Option<&str>| -> f64 {
+        tres.iter()
+            .filter(|t| t.get("type").and_then(Value::as_str) == Some(ty))
+            .filter(|t| name.is_none_or(|n| t.get("name").and_then(Value::as_str) == Some(n)))
+            .filter_map(|t| num(t.get("count")))
+            .sum()
+    };
+    let cpus = count("cpu", None);
+    let gpus = count("gres", Some("gpu"));
+    let energy: f64 = j
+        .get("steps")
+        .and_then(Value::as_array)
+        .map(|steps| {
+            steps
+                .iter()
+                .flat_map(|st| st.pointer("/tres/consumed/total").and_then(Value::as_array).cloned().unwrap_or_default())
+                .filter(|t| t.get("type").and_then(Value::as_str) == Some("energy"))
+                .filter_map(|t| num(t.get("count")))
+                .sum()
+        })
+        .unwrap_or(0.0);
+    let time = |k: &str| num(j.pointer(&format!("/time/{k}"))).filter(|t| *t > 0.0).map(|t| t as i64);
+    let comment = match j.get("comment") {
+        Some(Value::Object(o)) => s(o.get("job")),
+        other => s(other),
+    };
+    let wckey = match j.get("wckey") {
+        Some(Value::Object(o)) => s(o.get("wckey")),
+        other => s(other),
+    };
+    Ok(Job {
+        line,
+        id: shown,
+        raw_id: id.to_string(),
+        step: false,
+        cluster: s(j.get("cluster")),
+        name: s(j.get("name")),
+        user: s(j.get("user")),
+        account: s(j.get("account")),
+        partition: s(j.get("partition")),
+        wckey,
+        comment,
+        state,
+        start: time("start"),
+        end: time("end"),
+        elapsed_s: elapsed,
+        gpus,
+        cpu_hours: cpus * elapsed / 3600.0,
+        energy_j: (energy > 0.0).then_some(energy),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gpus_come_from_the_untyped_count_else_the_typed_ones() {
+        assert_eq!(gpus_of("billing=2,cpu=2,gres/gpu=2,node=1"), Ok(2.0));
+        assert_eq!(gpus_of("cpu=8,gres/gpu:a100=2,gres/gpu:h100=1"), Ok(3.0));
+        assert_eq!(gpus_of("cpu=8,gres/gpu=3,gres/gpu:a100=3"), Ok(3.0));
+        assert_eq!(gpus_of("cpu=1,node=1"), Ok(0.0));
+        assert!(gpus_of("gres/gpu=two").is_err());
+    }
+
+    #[test]
+    fn elapsed_clock_forms() {
+        assert_eq!(clock("1-02:03:04"), Ok(93_784.0));
+        assert_eq!(clock("03:04"), Ok(184.0));
+        assert!(clock("soon").is_err());
+    }
+}

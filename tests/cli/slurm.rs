@@ -1,0 +1,268 @@
+//! `exa import slurm` against a real single-node Slurm with accounting
+//! (tests/slurm/cluster.sh: munge, MariaDB, slurmdbd, slurmctld, slurmd from
+//! Debian's packages), and against saved `sacct` outputs.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tempfile::TempDir;
+
+use crate::common::{fails, stderr, stdout, Env};
+
+/// A running cluster; every daemon stopped when dropped, or by a watchdog if the test process dies.
+struct Slurm {
+    dir: TempDir,
+    watchdog: Option<std::process::Child>,
+}
+
+fn script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/slurm/cluster.sh")
+}
+
+fn system_path() -> String {
+    format!("{}:/usr/sbin:/sbin", std::env::var("PATH").unwrap_or_default())
+}
+
+impl Slurm {
+    fn start() -> Slurm {
+        let root = Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+        assert!(root, "the Slurm tests run as root (slurmd starts jobs as their users); run them with `cargo xtask test` as root");
+        let dir = tempfile::tempdir().unwrap();
+        let base = 21_000 + (std::process::id() % 9_000) as u16;
+        let out = Command::new("bash")
+            .arg(script())
+            .args(["start"])
+            .arg(dir.path())
+            .arg(base.to_string())
+            .env("PATH", system_path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "Slurm did not start: {}{}", stdout(&out), stderr(&out));
+        let mut s = Slurm { dir, watchdog: None };
+        let watch = format!(
+            "while [ -d /proc/{} ]; do sleep 1; done; bash '{}' stop '{}'",
+            std::process::id(),
+            script().display(),
+            s.dir.path().display()
+        );
+        s.watchdog = Some(Command::new("sh").args(["-c", &watch]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap());
+        s
+    }
+
+    fn conf(&self) -> String {
+        self.dir.path().join("etc/slurm.conf").display().to_string()
+    }
+
+    /// Runs a Slurm client command; its stdout.
+    fn sh(&self, cmd: &str) -> String {
+        let out = Command::new("bash").args(["-c", cmd]).env("SLURM_CONF", self.conf()).env("PATH", system_path()).output().unwrap();
+        assert!(out.status.success(), "{cmd}: {}", stderr(&out));
+        stdout(&out).trim().to_string()
+    }
+
+    fn sbatch(&self, args: &str) -> String {
+        self.sh(&format!("sbatch --parsable -o {}/out/%j.out {args}", self.dir.path().display()))
+    }
+
+    /// Waits until every job named has one of the states in sacct (the last run of each).
+    fn wait_states(&self, jobs: &[&str], states: &[&str]) {
+        let started = Instant::now();
+        loop {
+            let got = self.sh(&format!("sacct -n -X -P -D -j {} --format=JobID,State", jobs.join(",")));
+            let last: std::collections::HashMap<&str, &str> = got.lines().filter_map(|l| l.split_once('|')).collect();
+            let done = jobs.iter().all(|j| {
+                last.iter().any(|(id, st)| (id == j || id.starts_with(&format!("{j}_"))) && states.iter().any(|s| st.starts_with(s)))
+                    && !last
+                        .iter()
+                        .any(|(id, st)| (id == j || id.starts_with(&format!("{j}_"))) && !states.iter().any(|s| st.starts_with(s)))
+            });
+            if done {
+                return;
+            }
+            assert!(started.elapsed() < Duration::from_secs(90), "jobs {jobs:?} never reached {states:?}: {got}");
+            std::thread::sleep(Duration::from_millis(300));
+        }
+    }
+}
+
+impl Drop for Slurm {
+    fn drop(&mut self) {
+        let _ = Command::new("bash").arg(script()).arg("stop").arg(self.dir.path()).env("PATH", system_path()).status();
+        if let Some(mut w) = self.watchdog.take() {
+            let _ = w.kill();
+            let _ = w.wait();
+        }
+    }
+}
+
+fn job<'a>(answer: &'a Value, run_id: &str) -> &'a Value {
+    answer["jobs"].as_array().unwrap().iter().find(|j| j["run_id"] == run_id).unwrap_or_else(|| panic!("no {run_id} in {answer}"))
+}
+
+#[test]
+fn a_real_slurms_finished_jobs_become_records_once() {
+    let sl = Slurm::start();
+    sl.sh("id exaalice >/dev/null 2>&1 || useradd -M exaalice; sacctmgr -i add account acctA cluster=testclu >/dev/null; sacctmgr -i add user exaalice account=acctA >/dev/null");
+    let gpu = sl.sbatch("--gres=gpu:2 -c 2 -J train-llm -p gpu --comment 'exp 7' --wrap 'sleep 2'");
+    let cpu = sl.sbatch("-c 1 -J prep --uid=exaalice --account=acctA --wrap 'sleep 1'");
+    let array = sl.sbatch("-c 1 -J sweep --array=0-1 --wrap 'sleep 1'");
+    let failing = sl.sbatch("-c 1 -J broken --wrap 'sleep 1; exit 3'");
+    let long = sl.sbatch("-c 1 -J long --wrap 'sleep 600'");
+    let requeued = sl.sbatch("-c 1 -J requeued --requeue --wrap 'sleep 3'");
+    // Requeue a running job and let it run again at once: two runs of one allocation.
+    sl.wait_states(&[&requeued], &["RUNNING"]);
+    sl.sh(&format!("scontrol requeue {requeued}"));
+    sl.wait_states(&[&requeued], &["PENDING", "REQUEUED"]);
+    sl.sh(&format!("scontrol update JobId={requeued} StartTime=now"));
+    sl.wait_states(&[&gpu, &cpu, &array, &requeued], &["COMPLETED"]);
+    sl.wait_states(&[&failing], &["FAILED"]);
+    sl.wait_states(&[&long], &["RUNNING"]);
+    // Waiting for 8 CPUs while `long` holds one: pending; and one cancelled before it could start.
+    let pending = sl.sbatch("-c 8 -J waiting --wrap true");
+    let cancelled = sl.sbatch("-c 8 -J never --wrap true");
+    sl.sh(&format!("scancel {cancelled}"));
+    sl.wait_states(&[&cancelled], &["CANCELLED"]);
+    sl.wait_states(&[&pending], &["PENDING"]);
+
+    let env = Env::new().env("SLURM_CONF", &sl.conf()).env("PATH", &system_path());
+    let since = &crate::metrics::iso(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64 - 3600);
+    // A dry run: what would be recorded, and nothing written.
+    let dry = env.json::<Value>(&["import", "slurm", "--since", since, "--dry-run"]);
+    assert!(!env.dir.path().join("data/examlops/records.sqlite3").exists(), "a dry run writes nothing");
+    assert_eq!(dry["jobs"].as_array().unwrap().len(), 7, "{dry}");
+    let facts = |id: &str, fields: &str| -> Vec<f64> {
+        sl.sh(&format!("sacct -n -X -P -j {id} --format={fields}")).lines().last().unwrap().split('|').map(|v| v.parse().unwrap()).collect()
+    };
+    let g = job(&dry, &format!("slurm:testclu:{gpu}"));
+    let f = facts(&gpu, "ElapsedRaw,CPUTimeRAW");
+    assert_eq!((g["model"].as_str(), g["partition"].as_str(), g["user"].as_str()), (Some("train-llm"), Some("gpu"), Some("root")));
+    crate::common::close(g["gpu_hours"].as_f64().unwrap(), 2.0 * f[0] / 3600.0);
+    crate::common::close(g["cpu_hours"].as_f64().unwrap(), f[1] / 3600.0);
+    assert!(g["node_kwh"].is_null(), "no energy plugin: energy not measured, never 0");
+    let a = job(&dry, &format!("slurm:testclu:{cpu}"));
+    assert_eq!((a["user"].as_str(), a["account"].as_str(), a["gpu_hours"].as_f64()), (Some("exaalice"), Some("accta"), Some(0.0)));
+    assert!(dry["jobs"].as_array().unwrap().iter().any(|j| j["run_id"] == format!("slurm:testclu:{array}_1")), "array tasks: {dry}");
+
+    let first = env.json::<Value>(&["import", "slurm", "--since", since]);
+    assert_eq!(
+        (first["imported"].as_u64(), first["already_there"].as_u64(), first["records_written"].as_u64()),
+        (Some(7), Some(0), Some(14)),
+        "{first}"
+    );
+    assert_eq!(first["skipped"], serde_json::json!({"pending": 1, "running": 1, "never ran": 1}), "{first}");
+    assert_eq!((first["cluster"].as_str(), first["source"].as_str()), (Some("testclu"), Some("sacct")));
+    // The requeued job ran twice: one run id, both runs counted (parts of one allocation).
+    let runs = env.json::<Value>(&["report", "--by", "run"]);
+    let rq = runs["groups"].as_array().unwrap().iter().find(|g| g["key"] == format!("slurm:testclu:{requeued}")).unwrap();
+    assert_eq!((rq["runs"].as_u64(), rq["records"]["carbon"].as_u64(), rq["records_not_counted"].as_u64()), (Some(1), Some(2), Some(0)));
+    assert!(rq["cpu_hours"].as_f64().unwrap() > 3.0 / 3600.0, "both runs' CPU time: {rq}");
+    // Reports by the scheduler's own labels.
+    let keys = |by: &str| -> Vec<String> {
+        env.json::<Value>(&["report", "--by", by])["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["key"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(keys("account"), ["accta", "root"]);
+    assert_eq!(keys("user"), ["exaalice", "root"]);
+    assert_eq!(keys("partition"), ["debug", "gpu"]);
+
+    // Again: nothing new. Without --since: from where the last import stopped.
+    let again = env.json::<Value>(&["import", "slurm", "--since", since]);
+    assert_eq!(
+        (again["imported"].as_u64(), again["already_there"].as_u64(), again["records_written"].as_u64()),
+        (Some(0), Some(7), Some(0))
+    );
+    let cont = env.json::<Value>(&["import", "slurm"]);
+    assert_eq!(cont["since_from"], "the last import");
+    assert_eq!(cont["records_written"], 0);
+    // The same jobs from saved outputs, `-P` with steps and `--json`: already there, by the same keys.
+    let saved = env.file("sacct.txt", &sl.sh(&format!("sacct -a -P -D -S now-2hours -E now --format=ALL -j {gpu},{cpu},{requeued}")));
+    let from_file = env.json::<Value>(&["import", "slurm", "--file", saved.to_str().unwrap()]);
+    assert_eq!((from_file["already_there"].as_u64(), from_file["imported"].as_u64()), (Some(4), Some(0)), "{from_file}");
+    assert!(from_file["steps"].as_u64().unwrap() >= 4, "steps are read and not counted: {from_file}");
+    let json = env.file("sacct.json", &sl.sh(&format!("sacct -a -D --json -j {gpu},{array}")));
+    let from_json = env.json::<Value>(&["import", "slurm", "--file", json.to_str().unwrap()]);
+    assert_eq!((from_json["already_there"].as_u64(), from_json["imported"].as_u64()), (Some(3), Some(0)), "{from_json}");
+    // The model from another field.
+    let by_comment = env.json::<Value>(&["import", "slurm", "--since", since, "--model-from", "comment", "--dry-run"]);
+    assert_eq!(job(&by_comment, &format!("slurm:testclu:{gpu}"))["model"], "exp 7");
+    assert_eq!(job(&by_comment, &format!("slurm:testclu:{failing}"))["model"], "(no comment)");
+    assert!(!dry["jobs"].as_array().unwrap().iter().any(|j| j["run_id"] == format!("slurm:testclu:{pending}")), "pending: not recorded");
+}
+
+const HEADER: &str =
+    "JobID|JobIDRaw|JobName|User|Account|Partition|Cluster|State|Start|End|ElapsedRaw|NCPUS|CPUTimeRAW|AllocTRES|ConsumedEnergyRaw";
+
+#[test]
+fn a_saved_file_imports_whole_or_not_at_all() {
+    let env = Env::new().env("TZ", "UTC");
+    let good = format!(
+        "{HEADER}\n\
+         10|10|a|u1|acc|gpu|c1|COMPLETED|2026-11-02T10:00:00|2026-11-02T12:00:00|7200|4|28800|billing=4,cpu=4,gres/gpu=2,node=1|36000000\n\
+         10.batch|10.batch|batch||acc||c1|COMPLETED|2026-11-02T10:00:00|2026-11-02T12:00:00|7200|4|28800|cpu=4,gres/gpu=2,node=1|36000000\n\
+         11|11|b|u2|acc|cpu|c1|COMPLETED|2026-11-02T10:00:00|2026-11-02T11:00:00|3600|16|57600|billing=16,cpu=16,node=1|0\n"
+    );
+    let bad = format!("{good}12|12|c|u3|acc|cpu|c1|COMPLETED|2026-11-02T10:00:00|2026-11-02T11:00:00|an hour|1|3600|cpu=1|\n");
+    let path = env.file("bad.txt", &bad);
+    let out = env.run(&["import", "slurm", "--file", path.to_str().unwrap()]);
+    fails(&out, 2, "line 5, field ElapsedRaw: 'an hour' is not a whole number");
+    assert!(stderr(&out).contains("nothing was imported"), "{}", stderr(&out));
+    assert!(!env.dir.path().join("data/examlops/records.sqlite3").exists(), "a refused file writes nothing");
+    let skipped = env.json::<Value>(&["import", "slurm", "--file", path.to_str().unwrap(), "--skip-bad"]);
+    assert_eq!((skipped["imported"].as_u64(), skipped["steps"].as_u64()), (Some(2), Some(1)));
+    assert_eq!(skipped["bad_lines"][0], serde_json::json!({"line": 5, "field": "ElapsedRaw", "why": "'an hour' is not a whole number"}));
+    // Node energy is the job's only when it held its nodes alone.
+    let dry = |extra: &[&str]| {
+        let p = env.file("good.txt", &good);
+        env.json::<Value>(&[&["import", "slurm", "--file", p.to_str().unwrap(), "--dry-run"][..], extra].concat())
+    };
+    let shared = dry(&[]);
+    assert!(job(&shared, "slurm:c1:10")["node_kwh"].is_null());
+    assert!(shared["notes"][0].as_str().unwrap().contains("whole nodes"), "{}", shared["notes"]);
+    let exclusive = dry(&["--exclusive"]);
+    assert_eq!(job(&exclusive, "slurm:c1:10")["node_kwh"], 10.0, "36,000,000 J");
+    assert!(job(&exclusive, "slurm:c1:11")["node_kwh"].is_null(), "0 J is not a measurement");
+    assert_eq!(exclusive["energy_measured"], 1);
+    assert_eq!(job(&exclusive, "slurm:c1:10")["gpu_hours"], 4.0);
+    assert_eq!(job(&exclusive, "slurm:c1:11")["cpu_hours"], 16.0);
+    // Without a Cluster column the cluster must be named; --since/--until pick by the end time.
+    let no_cluster = env.file(
+        "nc.txt",
+        "JobID|State|Start|End|ElapsedRaw|CPUTimeRAW|AllocTRES\n5|COMPLETED|2026-11-02T10:00:00|2026-11-02T11:00:00|3600|3600|cpu=1\n",
+    );
+    fails(&env.run(&["import", "slurm", "--file", no_cluster.to_str().unwrap()]), 2, "name the cluster with --cluster");
+    let named = env.json::<Value>(&["import", "slurm", "--file", no_cluster.to_str().unwrap(), "--cluster", "hpc1", "--dry-run"]);
+    assert_eq!((named["cluster_from"].as_str(), named["jobs"][0]["run_id"].as_str()), (Some("--cluster"), Some("slurm:hpc1:5")));
+    let window = env.json::<Value>(&[
+        "import",
+        "slurm",
+        "--file",
+        no_cluster.to_str().unwrap(),
+        "--cluster",
+        "hpc1",
+        "--since",
+        "2026-11-03",
+        "--dry-run",
+    ]);
+    assert_eq!(window["skipped"]["ended outside --since/--until"], 1);
+    // Standard input, and a file that is not sacct's.
+    let mut child = env
+        .cmd()
+        .args(["-o", "json", "import", "slurm", "--file", "-", "--dry-run"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), good.as_bytes()).unwrap();
+    let piped: Value = serde_json::from_slice(&child.wait_with_output().unwrap().stdout).unwrap();
+    assert_eq!(piped["source"], "standard input");
+    let junk = env.file("junk.txt", "hello world\n");
+    fails(&env.run(&["import", "slurm", "--file", junk.to_str().unwrap()]), 2, "not a `sacct -P` header");
+    fails(&env.run(&["import", "slurm", "--file", "/nonexistent/sacct.txt"]), 2, "--file /nonexistent/sacct.txt");
+    fails(&env.run(&["import", "slurm", "--since", "yesterday"]), 2, "--since");
+}
