@@ -182,7 +182,7 @@ fn migrations_newer_schemas_and_databases_that_are_not_exas() {
     assert!(pg
         .psql(
             "schema",
-            "DROP TABLE exa_mlflow_outbox; DROP INDEX exa_records_run; UPDATE exa_meta SET value = '1' WHERE key = 'schema_version'"
+            "DROP TABLE exa_mlflow_outbox; DROP INDEX exa_records_run; ALTER TABLE exa_records DROP COLUMN job_user, DROP COLUMN job_account, DROP COLUMN job_partition; UPDATE exa_meta SET value = '1' WHERE key = 'schema_version'"
         )
         .status
         .success());
