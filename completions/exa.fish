@@ -245,7 +245,7 @@ complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcomma
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l dry-run -d 'Show what would be recorded (every job, in JSON) and write nothing'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l dry-run -d 'Show what would be recorded, job by job (`jobs` in JSON), and write nothing'
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l skip-bad -d 'Skip malformed lines (each named in the answer) instead of importing nothing from the file'
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l exclusive -d 'The jobs held whole nodes (the partition is OverSubscribe=EXCLUSIVE, or --exclusive everywhere), so Slurm\'s node energy (ConsumedEnergyRaw) is the job\'s own and is kept; otherwise energy is not measured'
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l json -d 'Same as `-o json`'
@@ -267,7 +267,7 @@ complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcomma
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l dry-run -d 'Show what would be recorded (every job, in JSON) and write nothing'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l dry-run -d 'Show what would be recorded, job by job (`jobs` in JSON), and write nothing'
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l skip-bad -d 'Skip malformed lines (each named in the answer) instead of importing nothing from the file'
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -1,4 +1,5 @@
-//! UTC timestamps as ISO 8601 text, and durations like `10m`, without a calendar crate.
+//! UTC timestamps as ISO 8601 text, durations like `10m`, and the local times
+//! schedulers print (through libc), without a calendar crate.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -24,11 +25,6 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
-/// The (year, month, day) of a day counted from 1970-01-01.
-pub fn civil(days: i64) -> (i64, i64, i64) {
-    civil_from_days(days)
-}
-
 /// The calendar month (UTC) holding `unix`: its first second, and the first second of the next month.
 pub fn month(unix: i64) -> (i64, i64) {
     let (y, m, _) = civil_from_days(unix.div_euclid(86_400));
@@ -41,6 +37,44 @@ pub fn iso8601(unix: i64) -> String {
     let (days, secs) = (unix.div_euclid(86_400), unix.rem_euclid(86_400));
     let (y, m, d) = civil_from_days(days);
     format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", secs / 3600, secs % 3600 / 60, secs % 60)
+}
+
+/// `2026-11-30T07:45:00` in the local time zone (`TZ`): how `sacct` and `flux` print and read times.
+pub fn local_iso(t: i64) -> String {
+    // SAFETY: tm is plain data; localtime_r fills it from a valid time_t.
+    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
+    let tt: libc::time_t = t;
+    if unsafe { libc::localtime_r(&tt, &mut tm) }.is_null() {
+        return iso8601(t).trim_end_matches('Z').to_string();
+    }
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
+        i64::from(tm.tm_year) + 1900,
+        tm.tm_mon + 1,
+        tm.tm_mday,
+        tm.tm_hour,
+        tm.tm_min,
+        tm.tm_sec
+    )
+}
+
+/// The wall-clock fields of `as_utc` (parsed as if UTC) read as a local time instead, as mktime reads them.
+pub fn from_local(as_utc: i64) -> Option<i64> {
+    let days = as_utc.div_euclid(86_400);
+    let secs = as_utc.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    // SAFETY: tm is plain data, zeroed then filled; mktime reads and normalises it.
+    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
+    tm.tm_year = i32::try_from(y - 1900).ok()?;
+    tm.tm_mon = i32::try_from(m - 1).ok()?;
+    tm.tm_mday = i32::try_from(d).ok()?;
+    tm.tm_hour = i32::try_from(secs / 3600).ok()?;
+    tm.tm_min = i32::try_from(secs % 3600 / 60).ok()?;
+    tm.tm_sec = i32::try_from(secs % 60).ok()?;
+    tm.tm_isdst = -1;
+    // SAFETY: tm is a valid struct tm.
+    let t = unsafe { libc::mktime(&mut tm) };
+    (t != -1).then_some(t)
 }
 
 pub fn now_unix() -> i64 {

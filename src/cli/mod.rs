@@ -438,7 +438,7 @@ pub struct ImportArgs {
     #[arg(long, value_enum, value_name = "FIELD", default_value_t = ModelFrom::Jobname)]
     pub model_from: ModelFrom,
 
-    /// Show what would be recorded (every job, in JSON) and write nothing.
+    /// Show what would be recorded, job by job (`jobs` in JSON), and write nothing.
     #[arg(long)]
     pub dry_run: bool,
 

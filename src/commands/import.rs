@@ -8,7 +8,7 @@
 //! scheduler, cluster, job and start time, so importing a job again, from
 //! `sacct` or from a saved file, finds it already there.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Read;
 use std::path::Path;
 use std::time::Duration;
@@ -33,7 +33,7 @@ pub enum Scheduler {
 }
 
 impl Scheduler {
-    fn as_str(self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
             Scheduler::Slurm => "slurm",
             Scheduler::Flux => "flux",
@@ -92,7 +92,7 @@ pub struct Imported {
     pub skipped: BTreeMap<String, u64>,
     /// Lines left out with --skip-bad.
     pub bad_lines: Vec<BadLine>,
-    /// Jobs whose node energy (Slurm's ConsumedEnergyRaw) was kept: only with --exclusive.
+    /// Jobs recorded now whose node energy (Slurm's ConsumedEnergyRaw) was kept: only with --exclusive.
     pub energy_measured: u64,
     pub carbon_provider: String,
     pub cost_provider: String,
@@ -267,7 +267,7 @@ fn read_jobs(sched: Scheduler, args: &ImportArgs, since: Option<i64>, until: Opt
             // The current second whole: a job that became eligible in it is in the window.
             let until = until.unwrap_or_else(|| now_unix() + 1);
             let out = slurm::sacct(Path::new("sacct"), since.unwrap_or(0), until, args.cluster.as_deref(), LIST_TIMEOUT)
-                .map_err(|e| Error::Failed(format!("sacct: {e}")))?;
+                .map_err(|e| Error::Failed(format!("sacct: {e}; a saved `sacct -P` output imports with --file")))?;
             let text = String::from_utf8_lossy(&out);
             (slurm::parse_parsable(&text).map_err(|e| Error::Failed(format!("sacct's output: {e}")))?, "sacct".to_string(), Vec::new())
         }
@@ -315,13 +315,13 @@ fn choose(
                 sched.as_str()
             )));
         };
-        check_cluster(&c)?;
-        if !seen.insert((c.clone(), job.raw_id.clone(), job.start)) {
+        if !clusters.contains(&c) {
+            check_cluster(&c)?;
+            clusters.push(c.clone());
+        }
+        if !seen.insert((c, job.raw_id.clone(), job.start)) {
             *answer.skipped.entry("listed twice in the input".into()).or_insert(0) += 1;
             continue;
-        }
-        if !clusters.contains(&c) {
-            clusters.push(c);
         }
         chosen.push(job);
     }
@@ -372,32 +372,61 @@ fn skipped(
 }
 
 /// Prices the chosen jobs and writes their records in one transaction (or, for a dry run, lists them).
+/// A job whose records a store already holds is not priced again: it is already there.
 fn record(ctx: &Ctx, db: &store::Db, chosen: &[Job], answer: &mut Imported) -> Result<(), Error> {
     let mut notes: BTreeMap<String, u64> = BTreeMap::new();
+    let mut energy = 0;
+    let mut tally = |made: &Made| {
+        for n in &made.notes {
+            *notes.entry(n.clone()).or_insert(0) += 1;
+        }
+        energy += u64::from(made.node_kwh.is_some());
+    };
     if ctx.args.dry_run {
         let mut shown = Vec::with_capacity(chosen.len());
         for job in chosen {
             let made = ctx.lines(job)?;
-            for n in &made.notes {
-                *notes.entry(n.clone()).or_insert(0) += 1;
-            }
-            answer.energy_measured += u64::from(made.node_kwh.is_some());
+            tally(&made);
             shown.push(made.shown(job));
         }
         answer.jobs = Some(shown);
     } else if !chosen.is_empty() {
         let mut ledger = store::open(db)?;
-        let mut energy = 0;
-        let mut per_job: Vec<usize> = Vec::with_capacity(chosen.len());
+        // Only a job that ended no later than the newest its cluster has stored can be stored already: look those
+        // up before pricing them. (The keys still decide when writing; this only spares the pricing.)
+        let mut marks: HashMap<&str, Option<i64>> = HashMap::new();
+        let mut new_jobs: Vec<&Job> = Vec::with_capacity(chosen.len());
+        let mut check: Vec<&Job> = Vec::new();
+        for job in chosen {
+            let cluster = job.cluster.as_deref().unwrap_or("");
+            let mark = match marks.get(cluster) {
+                Some(m) => *m,
+                None => *marks.entry(cluster).or_insert(ledger.newest_of_runs(&format!("{}:{cluster}:", ctx.sched.as_str()))?),
+            };
+            if mark.is_some_and(|m| job.end.is_none_or(|e| e <= m)) {
+                check.push(job);
+            } else {
+                new_jobs.push(job);
+            }
+        }
+        for jobs in check.chunks(CHUNK) {
+            let keys: Vec<String> = jobs.iter().flat_map(|j| [ctx.key(j, Domain::Carbon), ctx.key(j, Domain::Cost)]).collect();
+            let stored = ledger.stored_keys(&keys)?;
+            for (job, pair) in jobs.iter().zip(stored.chunks(2)) {
+                if pair.contains(&true) {
+                    answer.already_there += 1;
+                } else {
+                    new_jobs.push(job);
+                }
+            }
+        }
+        let mut per_job: Vec<usize> = Vec::with_capacity(new_jobs.len());
         let fresh = {
-            let mut chunks = chosen.chunks(CHUNK).map(|jobs| -> Result<Vec<Line>, Error> {
+            let mut chunks = new_jobs.chunks(CHUNK).map(|jobs| -> Result<Vec<Line>, Error> {
                 let mut lines = Vec::with_capacity(jobs.len() * 2);
                 for job in jobs {
                     let made = ctx.lines(job)?;
-                    for n in &made.notes {
-                        *notes.entry(n.clone()).or_insert(0) += 1;
-                    }
-                    energy += u64::from(made.node_kwh.is_some());
+                    tally(&made);
                     per_job.push(made.lines.len());
                     lines.extend(made.lines);
                 }
@@ -405,9 +434,8 @@ fn record(ctx: &Ctx, db: &store::Db, chosen: &[Job], answer: &mut Imported) -> R
             });
             ledger.write_chunks(&mut chunks)?
         };
-        answer.energy_measured = energy;
         answer.records_written = fresh.iter().filter(|f| **f).count() as u64;
-        // A job is imported when any of its records is new, already there when all of them were stored.
+        // A job is imported when any of its records is new; already there when another import wrote them meanwhile.
         let mut at = 0usize;
         for n in per_job {
             match fresh.get(at..at + n) {
@@ -421,6 +449,7 @@ fn record(ctx: &Ctx, db: &store::Db, chosen: &[Job], answer: &mut Imported) -> R
             answer.watermark = ledger.newest_of_runs(&format!("{}:{}:", ctx.sched.as_str(), answer.cluster))?;
         }
     }
+    answer.energy_measured = energy;
     answer.notes.extend(notes.into_iter().map(|(n, k)| if k > 1 { format!("{n} ({k} jobs)") } else { n }));
     Ok(())
 }
@@ -436,26 +465,28 @@ fn check_cluster(c: &str) -> Result<(), Error> {
 /// `flux jobs` and each finished job's R.
 fn flux_live(since: Option<i64>) -> Result<Jobs, Error> {
     let program = Path::new("flux");
-    let out = flux::jobs(program, since, LIST_TIMEOUT).map_err(|e| Error::Failed(format!("flux jobs: {e}")))?;
+    let out = flux::jobs(program, since, LIST_TIMEOUT)
+        .map_err(|e| Error::Failed(format!("flux jobs: {e}; a saved `flux jobs --json` output imports with --file")))?;
     let text = String::from_utf8_lossy(&out);
     let mut jobs = Jobs::default();
     for (line, item) in flux::parse(&text).map_err(|e| Error::Failed(format!("flux jobs' output: {e}")))? {
         let v = item.map_err(|e| Error::Failed(format!("flux jobs' output, job {line}: {e}")))?;
-        // Only a job that ran has resources to ask for.
-        let ran = v.get("t_run").and_then(serde_json::Value::as_f64).is_some_and(|t| t > 0.0);
-        let inactive = match v.get("state") {
-            Some(serde_json::Value::Number(n)) => n.as_u64().is_some_and(|s| s & 64 != 0),
-            Some(serde_json::Value::String(s)) => s.eq_ignore_ascii_case("inactive"),
-            _ => false,
+        let job = match flux::job(&v, line, None) {
+            Ok((job, _)) => job,
+            Err(b) => {
+                jobs.bad.push(b);
+                continue;
+            }
         };
-        let r = if ran && inactive {
-            let id = v.get("id").map(|i| i.to_string().trim_matches('"').to_string()).unwrap_or_default();
-            Some(flux::resources(program, &id, Duration::from_secs(30)).map_err(|e| Error::Failed(format!("flux job info {id} R: {e}")))?)
-        } else {
-            None
-        };
-        match flux::job(&v, line, r.as_ref()) {
-            Ok((j, _)) => jobs.jobs.push(j),
+        // Only a job that ran to its end has resources worth asking for; it is read again with them.
+        if !(FINISHED.contains(&job.state.as_str()) && job.start.is_some()) {
+            jobs.jobs.push(job);
+            continue;
+        }
+        let id = &job.raw_id;
+        let r = flux::resources(program, id, Duration::from_secs(30)).map_err(|e| Error::Failed(format!("flux job info {id} R: {e}")))?;
+        match flux::job(&v, line, Some(&r)) {
+            Ok((job, _)) => jobs.jobs.push(job),
             Err(b) => jobs.bad.push(b),
         }
     }
@@ -522,6 +553,12 @@ impl Ctx<'_> {
         }
     }
 
+    /// A record's idempotency key: the same for a job read from the scheduler, a `-P` file or JSON.
+    fn key(&self, job: &Job, domain: Domain) -> String {
+        let cluster = job.cluster.as_deref().unwrap_or("");
+        format!("{}:{cluster}:{}:{}:{domain}", self.sched.as_str(), job.raw_id, job.start.unwrap_or(0))
+    }
+
     fn lines(&self, job: &Job) -> Result<Made, Error> {
         let cluster = job.cluster.as_deref().unwrap_or("");
         let sched = self.sched.as_str();
@@ -573,13 +610,13 @@ impl Ctx<'_> {
                 measured: None,
                 // Every run of a requeued job is a part of its allocation's work.
                 part: true,
-                key: format!("{sched}:{cluster}:{}:{}:{domain}", job.raw_id, job.start.unwrap_or(0)),
+                key: self.key(job, domain),
                 labels: Labels { user: job.user.clone(), account: job.account.clone(), partition: job.partition.clone() },
             };
             let mut line = Line::of(&record);
+            line.duration_s = Some(job.elapsed_s);
             if domain == Domain::Carbon {
                 line.measured_kwh = node_kwh;
-                line.duration_s = Some(job.elapsed_s);
             }
             made.lines.push(line);
         }

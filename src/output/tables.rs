@@ -235,8 +235,7 @@ impl Render for crate::commands::import::Imported {
             (None, Some(u)) => format!(", ended before {}", iso8601(u)),
             (None, None) => String::new(),
         };
-        let sched = serde_json::to_value(self.scheduler).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
-        let _ = writeln!(out, "{sched} cluster {} ({}) from {}{window}", self.cluster, self.cluster_from, self.source);
+        let _ = writeln!(out, "{} cluster {} ({}) from {}{window}", self.scheduler.as_str(), self.cluster, self.cluster_from, self.source);
         let verb = if self.dry_run { "would record" } else { "recorded" };
         let _ = writeln!(
             out,

@@ -128,6 +128,38 @@ pub fn run_capped(
     Ok(Finished { status, stdout: out, truncated })
 }
 
+/// Runs a tool whose whole answer matters (a scheduler's accounting): all of its stdout, however long;
+/// when it fails, the first line it wrote on stderr, with its exit status.
+pub fn output(program: &Path, args: &[&str], timeout: Duration) -> Result<Vec<u8>, String> {
+    use std::io::{Read, Seek};
+    // Its errors go to an unlinked file of exa's own: read back only when it failed.
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("exa-{}-{n}.stderr", std::process::id()));
+    let mut err = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .map_err(|e| format!("cannot make a file for its errors in {}: {e}", path.display()))?;
+    let _ = std::fs::remove_file(&path);
+    let writer = err.try_clone().map_err(|e| e.to_string())?;
+    let done = run_capped(program, args, None, Stdio::from(writer), timeout, u64::MAX).map_err(|e| match e {
+        RunError::Spawn(e) if e.kind() == std::io::ErrorKind::NotFound => "not found on PATH".to_string(),
+        other => other.to_string(),
+    })?;
+    if !done.status.success() {
+        let mut text = String::new();
+        let _ = err.seek(std::io::SeekFrom::Start(0)).and_then(|_| (&mut err).take(64 * 1024).read_to_string(&mut text));
+        let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("no message");
+        // Tools name themselves first ("sacct: error: ..."); the caller names the tool already.
+        let name = program.file_name().map(|n| format!("{}: ", n.to_string_lossy())).unwrap_or_default();
+        let first = first.strip_prefix(name.as_str()).unwrap_or(first);
+        return Err(format!("{} ({})", crate::text::clean(first), done.status));
+    }
+    Ok(done.stdout)
+}
+
 /// Kills a child and everything in its process group.
 pub fn kill_group(child: &mut Child) {
     signal_group(child.id());

@@ -17,17 +17,18 @@ const RUNNING: u64 = 16 | 32;
 
 /// Runs `flux jobs` for every user's jobs active since `since` (seconds since the epoch).
 pub fn jobs(program: &Path, since: Option<i64>, timeout: Duration) -> Result<Vec<u8>, String> {
-    let since = since.map(|s| format!("--since={}", crate::time::iso8601(s).trim_end_matches('Z').replace('T', " ")));
+    // flux reads a date and time in the local time zone.
+    let since = since.map(|s| format!("--since={}", crate::time::local_iso(s).replace('T', " ")));
     let mut args = vec!["jobs", "-a", "-A", "--json", "--count=0"];
     if let Some(s) = &since {
         args.push(s);
     }
-    super::slurm::run(program, &args, timeout)
+    super::child::output(program, &args, timeout)
 }
 
 /// Runs `flux job info ID R`: the job's resource set.
 pub fn resources(program: &Path, id: &str, timeout: Duration) -> Result<Value, String> {
-    let out = super::slurm::run(program, &["job", "info", id, "R"], timeout)?;
+    let out = super::child::output(program, &["job", "info", id, "R"], timeout)?;
     serde_json::from_slice(&out).map_err(|e| format!("`flux job info {id} R` is not JSON: {e}"))
 }
 

@@ -8,7 +8,6 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -26,17 +25,17 @@ const SEP: &str = "\u{1f}";
 /// Runs `sacct` for the allocations active in `[since, until)` (seconds since the epoch), every run of a
 /// requeued job, all users; `cluster` selects one of several in the database.
 pub fn sacct(program: &Path, since: i64, until: i64, cluster: Option<&str>, timeout: Duration) -> Result<Vec<u8>, String> {
-    let (s, u) = (local_text(since), local_text(until));
+    let (s, u) = (crate::time::local_iso(since), crate::time::local_iso(until));
     let mut args = vec!["-a", "-P", "-X", "-D", "--delimiter", SEP, "--format", FIELDS, "-S", &s, "-E", &u];
     if let Some(c) = cluster {
         args.extend(["-M", c]);
     }
-    run(program, &args, timeout)
+    child::output(program, &args, timeout)
 }
 
 /// The cluster `scontrol` says this machine belongs to.
 pub fn local_cluster(scontrol: &Path, timeout: Duration) -> Result<String, String> {
-    let out = run(scontrol, &["show", "config"], timeout)?;
+    let out = child::output(scontrol, &["show", "config"], timeout)?;
     String::from_utf8_lossy(&out)
         .lines()
         .find_map(|l| {
@@ -45,51 +44,6 @@ pub fn local_cluster(scontrol: &Path, timeout: Duration) -> Result<String, Strin
         })
         .filter(|c| !c.is_empty())
         .ok_or_else(|| "`scontrol show config` names no ClusterName".into())
-}
-
-/// Runs a scheduler's tool (`TZ=UTC` is set by the caller's environment), all of its stdout kept;
-/// on failure, the first line it wrote on stderr.
-pub fn run(program: &Path, args: &[&str], timeout: Duration) -> Result<Vec<u8>, String> {
-    use std::io::{Read, Seek};
-    // Its errors go to an unlinked file of exa's own: read back only when it failed.
-    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let path = std::env::temp_dir().join(format!("exa-{}-{n}.stderr", std::process::id()));
-    let mut err = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create_new(true)
-        .open(&path)
-        .map_err(|e| format!("cannot make a file for its errors in {}: {e}", path.display()))?;
-    let _ = std::fs::remove_file(&path);
-    let writer = err.try_clone().map_err(|e| e.to_string())?;
-    let done = child::run_capped(program, args, None, Stdio::from(writer), timeout, u64::MAX).map_err(|e| e.to_string())?;
-    if !done.status.success() {
-        let mut text = String::new();
-        let _ = err.seek(std::io::SeekFrom::Start(0)).and_then(|_| (&mut err).take(64 * 1024).read_to_string(&mut text));
-        let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("no message");
-        return Err(format!("{} ({})", crate::text::clean(first), done.status));
-    }
-    Ok(done.stdout)
-}
-
-/// `2026-11-30T07:45:00` in the local time zone, as `sacct -S` reads a time.
-fn local_text(t: i64) -> String {
-    // SAFETY: tm is plain data; localtime_r fills it from a valid time_t.
-    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
-    let tt: libc::time_t = t;
-    if unsafe { libc::localtime_r(&tt, &mut tm) }.is_null() {
-        return crate::time::iso8601(t).trim_end_matches('Z').to_string();
-    }
-    format!(
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
-        i64::from(tm.tm_year) + 1900,
-        tm.tm_mon + 1,
-        tm.tm_mday,
-        tm.tm_hour,
-        tm.tm_min,
-        tm.tm_sec
-    )
 }
 
 /// Reads `sacct -P` output (its header line first); `Err` when the input as a whole cannot be read.
@@ -253,26 +207,7 @@ pub fn gpus_of(tres: &str) -> Result<f64, String> {
 /// `2026-11-30T07:45:00`, a local time, as seconds since the epoch.
 fn when(v: &str) -> Result<i64, String> {
     let fields = crate::time::parse_utc(v).map_err(|_| format!("'{}' is not a time like 2026-11-30T07:45:00", crate::text::clean(v)))?;
-    local(fields).ok_or_else(|| format!("'{}' is not a time in the local time zone", crate::text::clean(v)))
-}
-
-/// Reads the wall-clock fields of `as_utc` as a local time (what mktime does).
-fn local(as_utc: i64) -> Option<i64> {
-    let days = as_utc.div_euclid(86_400);
-    let secs = as_utc.rem_euclid(86_400);
-    let (y, m, d) = crate::time::civil(days);
-    // SAFETY: tm is plain data, zeroed then filled; mktime reads and normalises it.
-    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
-    tm.tm_year = i32::try_from(y - 1900).ok()?;
-    tm.tm_mon = i32::try_from(m - 1).ok()?;
-    tm.tm_mday = i32::try_from(d).ok()?;
-    tm.tm_hour = i32::try_from(secs / 3600).ok()?;
-    tm.tm_min = i32::try_from(secs % 3600 / 60).ok()?;
-    tm.tm_sec = i32::try_from(secs % 60).ok()?;
-    tm.tm_isdst = -1;
-    // SAFETY: tm is a valid struct tm.
-    let t = unsafe { libc::mktime(&mut tm) };
-    (t != -1).then_some(t)
+    crate::time::from_local(fields).ok_or_else(|| format!("'{}' is not a time in the local time zone", crate::text::clean(v)))
 }
 
 /// Reads `sacct --json` output (data_parser v0.0.38 and later shapes); `Err` when it is not that.

@@ -94,6 +94,8 @@ pub trait Ledger {
     /// chunks are priced as they are written, so a million jobs are never all in memory at once).
     /// Per line, in order, whether it was written (false: its key was already stored).
     fn write_chunks(&mut self, chunks: &mut dyn Iterator<Item = Result<Vec<Line>, Error>>) -> Result<Vec<bool>, Error>;
+    /// Per key, in order, whether a record with that idempotency key is stored.
+    fn stored_keys(&mut self, keys: &[String]) -> Result<Vec<bool>, Error>;
     /// The newest `recorded_at` of the records whose run id starts with `prefix`: where an importer stopped.
     fn newest_of_runs(&mut self, prefix: &str) -> Result<Option<i64>, Error>;
     /// Up to `limit` lines after id `after`, in id order, with their ids: for copying.

@@ -434,8 +434,8 @@ impl Pg {
         let mut tx = self.client.transaction().map_err(|e| conn.error(&e))?;
         let mut fresh = Vec::new();
         for chunk in chunks {
-            for l in &chunk? {
-                fresh.push(write_line(&mut tx, l).map_err(|e| conn.error(&e))?.1);
+            for l in chunk? {
+                fresh.push(write_line(&mut tx, &l).map_err(|e| conn.error(&e))?.1);
             }
         }
         tx.commit().map_err(|e| conn.error(&e))?;
@@ -660,6 +660,13 @@ impl Ledger for Pg {
 
     fn write_chunks(&mut self, chunks: &mut dyn Iterator<Item = Result<Vec<Line>, Error>>) -> Result<Vec<bool>, Error> {
         self.write_chunks_once(chunks)
+    }
+
+    fn stored_keys(&mut self, keys: &[String]) -> Result<Vec<bool>, Error> {
+        let conn = self.conn.clone();
+        let rows = self.client.query("SELECT idem_key FROM exa_records WHERE idem_key = ANY($1)", &[&keys]).map_err(|e| conn.error(&e))?;
+        let stored: std::collections::HashSet<String> = rows.iter().map(|r| r.get(0)).collect();
+        Ok(keys.iter().map(|k| stored.contains(k)).collect())
     }
 
     fn newest_of_runs(&mut self, prefix: &str) -> Result<Option<i64>, Error> {

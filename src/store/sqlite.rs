@@ -83,6 +83,9 @@ ALTER TABLE records ADD COLUMN job_partition TEXT;
 "#,
 ];
 
+/// Writes one line in a transaction: its id, and whether it is new (false: its key was stored).
+type Put<'a> = dyn FnMut(&Line) -> Result<(i64, bool), Error> + 'a;
+
 /// The schema version this exa writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
@@ -194,17 +197,18 @@ impl Store {
     /// Appends lines in one transaction: all of them or none.
     fn write_all(&mut self, lines: &[Line]) -> Result<Vec<(i64, bool)>, Error> {
         let mut ids = Vec::with_capacity(lines.len());
-        let mut once = std::iter::once(Ok(lines.to_vec()));
-        self.write_each(&mut once, &mut |id, new| ids.push((id, new)))?;
+        self.write_each(&mut |put| {
+            for l in lines {
+                ids.push(put(l)?);
+            }
+            Ok(())
+        })?;
         Ok(ids)
     }
 
-    /// Appends every line of every chunk in one transaction, telling `done` each line's id and whether it is new.
-    fn write_each(
-        &mut self,
-        chunks: &mut dyn Iterator<Item = Result<Vec<Line>, Error>>,
-        done: &mut dyn FnMut(i64, bool),
-    ) -> Result<(), Error> {
+    /// One transaction: `feed` hands every line to the `put` it is given, which writes it (unless its key is
+    /// stored) and answers its id and whether it is new. All of them are kept, or none.
+    fn write_each(&mut self, feed: &mut dyn FnMut(&mut Put) -> Result<(), Error>) -> Result<(), Error> {
         let path = self.path.clone();
         let db = |e: rusqlite::Error| db_error(&path, e);
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db)?;
@@ -220,46 +224,43 @@ impl Store {
                 .map_err(db)?;
             let mut existing = tx.prepare_cached("SELECT id FROM records WHERE idem_key = ?1").map_err(db)?;
             let mut estimate = tx.prepare_cached("INSERT INTO record_estimates (record_id, estimate) VALUES (?1, ?2)").map_err(db)?;
-            for chunk in chunks {
-                for l in chunk? {
-                    let written = insert
-                        .execute(params![
-                            l.model,
-                            l.run_id,
-                            l.recorded_at,
-                            l.host,
-                            l.domain,
-                            l.provider,
-                            l.provider_kind,
-                            l.provider_digest,
-                            l.gpu_hours,
-                            l.cpu_hours,
-                            l.kwh,
-                            l.co2e_g,
-                            l.cost_usd,
-                            l.uncertainty,
-                            l.measured,
-                            l.duration_s,
-                            l.device_count,
-                            l.measured_kwh,
-                            l.part,
-                            l.key,
-                            l.labels.user,
-                            l.labels.account,
-                            l.labels.partition,
-                        ])
-                        .map_err(db)?;
-                    if written == 0 {
-                        // Stored before under this key: the same record, not a second one.
-                        let id: i64 = existing.query_row([&l.key], |row| row.get(0)).map_err(db)?;
-                        done(id, false);
-                        continue;
-                    }
-                    let id = tx.last_insert_rowid();
-                    estimate.execute(params![id, l.estimate.to_string()]).map_err(db)?;
-                    done(id, true);
+            let mut put = |l: &Line| -> Result<(i64, bool), Error> {
+                let written = insert
+                    .execute(params![
+                        l.model,
+                        l.run_id,
+                        l.recorded_at,
+                        l.host,
+                        l.domain,
+                        l.provider,
+                        l.provider_kind,
+                        l.provider_digest,
+                        l.gpu_hours,
+                        l.cpu_hours,
+                        l.kwh,
+                        l.co2e_g,
+                        l.cost_usd,
+                        l.uncertainty,
+                        l.measured,
+                        l.duration_s,
+                        l.device_count,
+                        l.measured_kwh,
+                        l.part,
+                        l.key,
+                        l.labels.user,
+                        l.labels.account,
+                        l.labels.partition,
+                    ])
+                    .map_err(db)?;
+                if written == 0 {
+                    // Stored before under this key: the same record, not a second one.
+                    return Ok((existing.query_row([&l.key], |row| row.get(0)).map_err(db)?, false));
                 }
-            }
+                let id = tx.last_insert_rowid();
+                estimate.execute(params![id, l.estimate.to_string()]).map_err(db)?;
+                Ok((id, true))
+            };
+            feed(&mut put)?;
         }
         tx.commit().map_err(db)
     }
@@ -323,8 +324,21 @@ impl Ledger for Store {
 
     fn write_chunks(&mut self, chunks: &mut dyn Iterator<Item = Result<Vec<Line>, Error>>) -> Result<Vec<bool>, Error> {
         let mut fresh = Vec::new();
-        self.write_each(chunks, &mut |_, new| fresh.push(new))?;
+        self.write_each(&mut |put| {
+            for chunk in &mut *chunks {
+                for l in chunk? {
+                    fresh.push(put(&l)?.1);
+                }
+            }
+            Ok(())
+        })?;
         Ok(fresh)
+    }
+
+    fn stored_keys(&mut self, keys: &[String]) -> Result<Vec<bool>, Error> {
+        let db = |e: rusqlite::Error| db_error(&self.path, e);
+        let mut stmt = self.conn.prepare_cached("SELECT 1 FROM records WHERE idem_key = ?1").map_err(db)?;
+        keys.iter().map(|k| stmt.exists([k]).map_err(db)).collect()
     }
 
     fn newest_of_runs(&mut self, prefix: &str) -> Result<Option<i64>, Error> {

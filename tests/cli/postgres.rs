@@ -103,6 +103,28 @@ fn reports_on_postgres_are_the_sqlite_reports_aggregated_by_the_server() {
         let out = pg.psql("same", sql);
         assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("append-only"), "{sql}");
     }
+    // Imported jobs: their keys found on the server the second time, and reports by the scheduler's labels.
+    let sacct = post.file(
+        "sacct.txt",
+        "JobID|JobIDRaw|JobName|User|Account|Partition|Cluster|State|Start|End|ElapsedRaw|CPUTimeRAW|AllocTRES\n\
+         7|7|a|u1|ml|gpu|c1|COMPLETED|2026-11-02T10:00:00|2026-11-02T11:00:00|3600|7200|cpu=2,gres/gpu=1\n\
+         8|8|b|u2|bio|cpu|c1|COMPLETED|2026-11-02T10:00:00|2026-11-02T11:00:00|3600|3600|cpu=1\n",
+    );
+    let import = |env: &Env| env.json::<Value>(&["import", "slurm", "--file", sacct.to_str().unwrap()]);
+    let first = import(&post);
+    assert_eq!((first["imported"].as_u64(), first["records_written"].as_u64()), (Some(2), Some(4)), "{first}");
+    let again = import(&post);
+    assert_eq!((again["imported"].as_u64(), again["already_there"].as_u64()), (Some(0), Some(2)), "{again}");
+    import(&lite);
+    // The jobs' groups (the hand-made records, one of them measured differently in each store, are "(none)").
+    let jobs = |env: &Env, by: &str| -> Value {
+        report(env, &["--by", by])["groups"].as_array().unwrap().iter().filter(|g| g["key"] != "(none)").cloned().collect()
+    };
+    for by in ["account", "user", "partition"] {
+        let (a, b) = (jobs(&lite, by), jobs(&post, by));
+        assert_eq!(a.as_array().unwrap().len(), 2, "--by {by}: {a}");
+        same(&a, &b, &format!("--by {by}"));
+    }
 }
 
 #[test]
