@@ -207,7 +207,7 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
             }
             Ok(mcp::serve(cli.clone(), m.listen.as_deref(), s)?)
         }
-        Command::Gpu { wide } => {
+        Command::Gpu { wide, .. } => {
             let mut reading = commands::gpu::run(commands::gpu::source(s))?;
             reading.wide = *wide;
             show(reading, s)

@@ -57,15 +57,23 @@ pub enum Command {
     /// Where the config file is, what is in effect, and a starting file.
     #[command(subcommand)]
     Config(ConfigCmd),
-    /// One reading of every GPU through nvidia-smi, and the aggregates.
+    /// One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates.
     ///
-    /// The nvidia-smi used is the first on PATH. A value a device cannot
-    /// report ([N/A]) is blank in the table and null in JSON, never 0.
-    #[command(after_help = "Examples:\n  exa gpu\n  exa gpu --wide\n  exa -o json gpu | jq '.devices[].power_w'")]
+    /// The source is --gpu-source, else EXAMLOPS_GPU_SOURCE, else gpu.source
+    /// in the config, else auto: NVML if libnvidia-ml loads, else the first
+    /// nvidia-smi on PATH, else amd-smi. A value a device cannot report
+    /// ([N/A]) is blank in the table and null in JSON, never 0.
+    #[command(
+        after_help = "Examples:\n  exa gpu\n  exa gpu --wide\n  exa gpu --gpu-source nvidia-smi\n  exa -o json gpu | jq '.devices[].power_w'"
+    )]
     Gpu {
         /// Every column, however narrow the terminal (a narrow one shows the main ones; JSON has all).
         #[arg(long)]
         wide: bool,
+
+        /// Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE].
+        #[arg(long, value_name = "SOURCE", value_parser = clap::builder::PossibleValuesParser::new(crate::model::gpu::GPU_CHOICES))]
+        gpu_source: Option<String>,
     },
     /// Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD.
     ///
@@ -132,15 +140,20 @@ pub enum Finops {
     Cost(Cost),
     /// Run a command (or watch the node) and measure its GPU energy, carbon and cost.
     ///
-    /// GPU power is read through nvidia-smi every --interval seconds, from
-    /// the start to a last reading when the command exits; energy is the
-    /// trapezoid rule between consecutive good readings. CPU-hours are the
-    /// command's own user + system time. The command's stdout and stderr
+    /// The GPUs read are the job's: --gpus, else CUDA_VISIBLE_DEVICES,
+    /// NVIDIA_VISIBLE_DEVICES, SLURM_STEP_GPUS, SLURM_JOB_GPUS,
+    /// ROCR_VISIBLE_DEVICES or HIP_VISIBLE_DEVICES, else all. They are read
+    /// every --interval seconds (NVML, nvidia-smi or amd-smi, as `exa gpu`),
+    /// from the start to a last reading when the command exits. A device's
+    /// energy is its energy counter's increase where it has one (NVML on
+    /// Volta and newer, AMD's accumulator), else the trapezoid rule between
+    /// consecutive good power readings. CPU-hours are the command's own
+    /// user + system time. The command's stdout and stderr
     /// pass through untouched; exa's report goes to stderr (stdout when no
     /// command is given), or to --report FILE. exa exits with the command's
     /// exit status.
     #[command(
-        after_help = "Examples:\n  exa finops measure -- python train.py\n  exa finops measure --duration 10m\n  exa -o json finops measure --report run.json --interval 1 --trace run.jsonl -- ./bench.sh"
+        after_help = "Examples:\n  exa finops measure -- python train.py\n  exa finops measure --gpus 0,1 --gpu-source nvml -- torchrun train.py\n  exa finops measure --duration 10m\n  exa -o json finops measure --report run.json --interval 1 --trace run.jsonl -- ./bench.sh"
     )]
     Measure(Measure),
 }
@@ -156,6 +169,14 @@ pub struct Measure {
     /// Seconds between GPU readings [default: 5; env: EXAMLOPS_GPU_INTERVAL].
     #[arg(long, value_name = "SECONDS", value_parser = amount, allow_negative_numbers = true)]
     pub interval: Option<f64>,
+
+    /// The job's GPUs: indices, GPU- or MIG- UUIDs, comma-separated, or none [default: from CUDA_VISIBLE_DEVICES and the like, else all].
+    #[arg(long, value_name = "LIST")]
+    pub gpus: Option<String>,
+
+    /// Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE].
+    #[arg(long, value_name = "SOURCE", value_parser = clap::builder::PossibleValuesParser::new(crate::model::gpu::GPU_CHOICES))]
+    pub gpu_source: Option<String>,
 
     /// Without a command, measure the node this long (90s, 10m, 1.5h); Ctrl-C ends it early.
     #[arg(long, value_name = "DURATION", value_parser = duration, conflicts_with = "command")]

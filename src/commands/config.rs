@@ -38,6 +38,9 @@ pub struct DomainSettings {
 pub struct Effective {
     pub config: ConfigPath,
     pub strict: Sourced<bool>,
+    /// Where `exa gpu` and `measure` read the GPUs, and the NVML library named, if one is.
+    pub gpu_source: Sourced<crate::settings::GpuChoice>,
+    pub nvml_library: Option<Sourced<std::path::PathBuf>>,
     pub carbon: DomainSettings,
     pub cost: DomainSettings,
 }
@@ -57,6 +60,8 @@ pub fn show(settings: &Settings) -> Result<Effective, Error> {
     Ok(Effective {
         config: path(settings),
         strict: settings.strict.clone(),
+        gpu_source: settings.gpu.source.clone(),
+        nvml_library: settings.gpu.nvml_library.clone(),
         carbon: domain(settings, Domain::Carbon)?,
         cost: domain(settings, Domain::Cost)?,
     })

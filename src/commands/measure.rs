@@ -9,6 +9,7 @@
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
@@ -19,6 +20,7 @@ use crate::settings::Settings;
 use crate::sources::child::{own_cpu_s, Ended, Job};
 use crate::sources::gpu::energy::{summarize, DeviceSummary, Sample};
 use crate::sources::gpu::sampler::{Hooks, Options, Outcome, Sampler, State};
+use crate::sources::gpu::scope::{Scope, Scoped};
 use crate::sources::gpu::{GpuSource, SampleError};
 use crate::sources::signals;
 use crate::store::{self, check_record_name, hostname};
@@ -55,6 +57,7 @@ pub fn run(
 ) -> Result<Measurement, Error> {
     let mut args = args;
     check_record(settings, args.record.as_ref())?;
+    let (source, scope) = scoped(settings, source)?;
     let trace = open_trace(args.trace.as_ref())?;
     // The MLflow run is made once everything else is known good, and before the command starts.
     let mlflow_run = match &args.mlflow_experiment {
@@ -85,12 +88,14 @@ pub fn run(
             h.live(&format!("{elapsed:>7.1} s  {:.6} CPU-hours so far (no GPU to read)", cpu_s / 3600.0));
         }
     };
-    let (ended, interrupted) = wait(job.as_ref(), args.duration, start, &nothing_to_watch, &tick);
+    let tick = live_line.as_ref().map(|_| &tick as &dyn Fn(f64, f64));
+    let (ended, interrupted) = wait(job.as_ref(), args.duration, start, &nothing_to_watch, tick);
     if let Some(h) = &live_line {
         h.live("");
     }
     let duration_s = start.elapsed().as_secs_f64();
-    let gpu = gpu_of(sampler.map(Sampler::finish), no_gpu, duration_s);
+    let mut gpu = gpu_of(sampler.map(Sampler::finish), no_gpu, duration_s);
+    gpu.scope = scope.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
     let cpu = ended.as_ref().map(cpu_of);
     let (carbon, carbon_error) = price(settings, Domain::Carbon, args.carbon_provider.as_ref(), &gpu, cpu.as_ref());
     let (cost, cost_error) = price(settings, Domain::Cost, args.cost_provider.as_ref(), &gpu, cpu.as_ref());
@@ -130,6 +135,26 @@ pub fn run(
     })
 }
 
+/// The source, reading only the job's GPUs, and the scope it resolves at its first reading.
+/// A source named by flag, environment or config that cannot be used refuses the run before it starts.
+#[allow(clippy::type_complexity)]
+fn scoped(
+    settings: &Settings,
+    source: Result<Box<dyn GpuSource>, SampleError>,
+) -> Result<(Result<Box<dyn GpuSource>, SampleError>, Arc<Mutex<Scope>>), Error> {
+    if let Err(SampleError::Failed(why)) = &source {
+        return Err(Error::Failed(format!("cannot read the GPUs: {why}")));
+    }
+    let s = &settings.gpu.scope;
+    let scope = Arc::new(Mutex::new(s.clone()));
+    let source = if s.none() {
+        Err(SampleError::NoDevices(format!("{} says the job holds no GPU", s.from)))
+    } else {
+        source.map(|inner| Box::new(Scoped::new(inner, Arc::clone(&scope), settings.gpu.pci_order)) as Box<dyn GpuSource>)
+    };
+    Ok((source, scope))
+}
+
 /// Refuses a bad model name, run id or database before anything runs.
 fn check_record(settings: &Settings, record: Option<&(String, Option<String>)>) -> Result<(), Error> {
     let Some((model, run_id)) = record else { return Ok(()) };
@@ -154,26 +179,43 @@ fn spawn(command: &[OsString]) -> Result<Option<Job>, Error> {
         .map_err(|e| Error::Failed(format!("cannot run '{}': {e}", crate::text::clean(&program.to_string_lossy()))))
 }
 
+/// How often the waiting thread wakes when it watches the node (to notice that sampling ended).
+/// With a command it sleeps until the command ends or a signal comes: a thread blocks in wait4
+/// and another reads the signal handler's pipe, so waiting costs nothing.
+const WAKE: Duration = Duration::from_millis(100);
+
+/// What woke the waiting thread.
+enum Woke {
+    Ended(Ended),
+    Signal,
+}
+
 /// Waits for the job to end (or the duration to pass), passing signals on.
 fn wait(
     job: Option<&Job>,
     duration: Option<Duration>,
     start: Instant,
     nothing_to_watch: &dyn Fn() -> bool,
-    tick: &dyn Fn(f64, f64),
+    tick: Option<&dyn Fn(f64, f64)>,
 ) -> (Option<Ended>, Option<String>) {
     let mut interrupted = None;
     let mut next_tick = Duration::ZERO;
+    let (tx, woke) = std::sync::mpsc::channel();
+    let on_signal = tx.clone();
+    signals::on_signal(move || {
+        let _ = on_signal.send(Woke::Signal);
+    });
+    if let Some(j) = job.copied() {
+        std::thread::spawn(move || {
+            let _ = tx.send(Woke::Ended(j.wait()));
+        });
+    }
     loop {
-        if let Some(j) = job.filter(|_| start.elapsed() >= next_tick) {
+        if let (Some(j), Some(tick)) = (job, tick.filter(|_| start.elapsed() >= next_tick)) {
             tick(start.elapsed().as_secs_f64(), j.cpu_s_so_far());
             next_tick += Duration::from_secs(1);
         }
-        if let Some(j) = job {
-            if let Some(done) = j.poll() {
-                return (Some(done), interrupted);
-            }
-        } else if duration.is_some_and(|d| start.elapsed() >= d) || nothing_to_watch() {
+        if job.is_none() && (duration.is_some_and(|d| start.elapsed() >= d) || nothing_to_watch()) {
             return (None, interrupted);
         }
         if let Some((sig, sent_by_a_process)) = signals::take() {
@@ -185,7 +227,14 @@ fn wait(
                 None => return (None, interrupted),
             }
         }
-        std::thread::sleep(Duration::from_millis(10));
+        let until = match (job, tick) {
+            (Some(_), Some(_)) => next_tick.saturating_sub(start.elapsed()),
+            (Some(_), None) => Duration::from_secs(3600),
+            (None, _) => WAKE,
+        };
+        if let Ok(Woke::Ended(done)) = woke.recv_timeout(until) {
+            return (Some(done), interrupted);
+        }
     }
 }
 
@@ -202,13 +251,18 @@ fn cpu_of(e: &Ended) -> Cpu {
 fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, end: f64) -> Gpu {
     let Some(mut o) = outcome else { return Gpu { status: "not measured", reason: no_gpu, ..Gpu::empty() } };
     clip(&mut o.samples, end);
-    let devices = summarize(&o.samples);
+    let mut devices = summarize(&o.samples);
+    if let Some(shared) = &o.shared {
+        for d in &mut devices {
+            d.shared_with = Some(shared.get(&d.index).map_or(0, std::collections::BTreeSet::len));
+        }
+    }
     let energy: Vec<&DeviceSummary> = devices.iter().filter(|d| d.energy_kwh.is_some()).collect();
     let kwh = (!energy.is_empty()).then(|| energy.iter().filter_map(|d| d.energy_kwh).sum::<f64>());
     let hours = (!energy.is_empty()).then(|| energy.iter().map(|d| d.covered_s).sum::<f64>() / 3600.0);
     let (status, reason) = match (&o.state, kwh) {
         (State::NoGpu(why), _) => ("not measured", Some(why.clone())),
-        (State::NeverStarted(why), _) => ("not measured", Some(format!("nvidia-smi never gave a reading: {why}"))),
+        (State::NeverStarted(why), _) => ("not measured", Some(format!("{} never gave a reading: {why}", o.kind))),
         (State::Measured, None) if devices.iter().all(|d| d.peak_power_w.is_none()) => {
             ("not measured", Some("no device reported its power".into()))
         }
@@ -221,7 +275,9 @@ fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, end: f64) -> Gpu {
     Gpu {
         status,
         reason,
-        source: Some(o.source),
+        source: Some(o.kind),
+        source_detail: Some(o.source),
+        scope: Scope::all(),
         fields: Some(o.fields),
         samples: o.samples.iter().filter(|s| s.result.is_ok()).count(),
         missed: o.samples.iter().filter(|s| s.result.is_err()).count(),
@@ -236,15 +292,24 @@ fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, end: f64) -> Gpu {
 /// Ends the integration at the command's exit: the reading taken after it
 /// counts as the power at the exit, and nothing after it is billed. A run
 /// that ended before its first reading began is billed at that reading's
-/// power for the run's length, never for the reading's.
+/// power for the run's length, never for the reading's. A device's energy
+/// counter is read across its real span (`read_t`): its mean power stays
+/// exact, and the milliseconds between the exit and that reading are in it.
 fn clip(samples: &mut Vec<Sample>, end: f64) {
     if let Some(i) = samples.iter().position(|s| s.t > end) {
         samples.truncate(i + 1);
+        samples[i].read_t = Some(samples[i].t);
         samples[i].t = end;
     }
     if samples.len() == 1 && samples[0].t >= end && samples[0].result.is_ok() {
         let mut first = samples[0].clone();
         first.t = 0.0;
+        // A copy of a reading is no second reading of a counter: this run is priced by its power.
+        if let Ok(devices) = first.result.as_mut() {
+            for d in devices {
+                d.energy_counter_j = None;
+            }
+        }
         samples.insert(0, first);
     }
 }

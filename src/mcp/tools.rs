@@ -142,7 +142,7 @@ pub fn list() -> Vec<Tool> {
             ),
         )
         .with_annotations(read_only("Report stored records")),
-        Tool::new("gpu_read", "One reading of every GPU on this host through nvidia-smi, and the aggregates.", none())
+        Tool::new("gpu_read", "One reading of every GPU on this host (NVML, nvidia-smi or amd-smi, as exa gpu chooses), and the aggregates.", none())
             .with_annotations(read_only("Read this host's GPUs")),
     ]);
     tools

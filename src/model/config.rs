@@ -21,6 +21,18 @@ pub struct Config {
     /// The `mlflow:` block: where records with a run id are logged.
     #[serde(default, deserialize_with = "null_as_default")]
     pub mlflow: MlflowConfig,
+    /// The `gpu:` block: where GPU readings come from.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub gpu: GpuConfig,
+}
+
+/// `gpu:`: where `exa gpu` and `measure` read the GPUs.
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct GpuConfig {
+    /// auto, nvml, nvidia-smi or amd-smi; EXAMLOPS_GPU_SOURCE and --gpu-source win over it.
+    pub source: Option<String>,
+    /// The NVML library to load; EXAMLOPS_NVML_LIBRARY wins over it.
+    pub nvml_library: Option<std::path::PathBuf>,
 }
 
 /// `mlflow:`: the tracking server records are logged to.

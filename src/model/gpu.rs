@@ -4,6 +4,54 @@
 
 use serde::Serialize;
 
+/// Where GPU readings come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GpuChoice {
+    /// NVML if it loads, else nvidia-smi, else amd-smi, else none.
+    Auto,
+    /// NVIDIA's library, loaded at run time.
+    Nvml,
+    /// `nvidia-smi --query-gpu`, once per reading.
+    NvidiaSmi,
+    /// AMD's `amd-smi metric --json`, once per reading.
+    AmdSmi,
+}
+
+/// The names `--gpu-source` takes.
+pub const GPU_CHOICES: &[&str] = &["auto", "nvml", "nvidia-smi", "amd-smi"];
+
+impl GpuChoice {
+    /// Its name, as the flag takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            GpuChoice::Auto => "auto",
+            GpuChoice::Nvml => "nvml",
+            GpuChoice::NvidiaSmi => "nvidia-smi",
+            GpuChoice::AmdSmi => "amd-smi",
+        }
+    }
+}
+
+impl std::str::FromStr for GpuChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "auto" => Ok(GpuChoice::Auto),
+            "nvml" => Ok(GpuChoice::Nvml),
+            "nvidia-smi" => Ok(GpuChoice::NvidiaSmi),
+            "amd-smi" => Ok(GpuChoice::AmdSmi),
+            other => Err(format!("'{}' is not a GPU source (auto, nvml, nvidia-smi, amd-smi)", other.escape_default())),
+        }
+    }
+}
+
+impl std::fmt::Display for GpuChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// One device's reading. Units are in the field names.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Device {
@@ -11,6 +59,8 @@ pub struct Device {
     pub index: u32,
     /// The device's name, e.g. NVIDIA H100 80GB HBM3.
     pub name: String,
+    /// The device's UUID (GPU-…), where the source gives it.
+    pub uuid: Option<String>,
     /// GPU utilisation, percent.
     pub utilization_pct: Option<f64>,
     /// Memory-controller utilisation, percent.
@@ -43,6 +93,8 @@ pub struct Device {
     pub ecc_corrected: Option<u64>,
     /// Uncorrected ECC errors since the driver loaded.
     pub ecc_uncorrected: Option<u64>,
+    /// The device's energy counter, J since the driver loaded (NVML on Volta and newer, AMD's accumulator).
+    pub energy_counter_j: Option<f64>,
 }
 
 /// Whether a device was ever throttled over a run, and why.
@@ -63,8 +115,15 @@ pub struct DeviceSummary {
     pub index: u32,
     /// The device's name.
     pub name: String,
+    /// The device's UUID, where the source gives it.
+    pub uuid: Option<String>,
     /// None when the device never gave two power readings in a row.
     pub energy_kwh: Option<f64>,
+    /// How the energy was found: `counter` (the device's energy counter's increase, exact whatever the
+    /// interval) or `trapezoid` (the trapezoid rule over power readings); null without energy.
+    pub energy_method: Option<&'static str>,
+    /// Other processes seen computing on the device during the run; null where the source cannot list them.
+    pub shared_with: Option<usize>,
     /// Seconds covered by integrated intervals.
     pub covered_s: f64,
     /// Mean power over the integrated intervals, W.
@@ -126,5 +185,32 @@ impl Aggregates {
             max_temperature_c: some(&temp, temp.iter().copied().fold(f64::NEG_INFINITY, f64::max)),
             temperature_count: temp.len(),
         }
+    }
+}
+
+/// Which GPUs to measure, as given, and what decided it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Scope {
+    /// The entries as given: indices or UUIDs; null for every GPU.
+    pub devices: Option<Vec<String>>,
+    /// The flag or variable that decided (`--gpus`, `CUDA_VISIBLE_DEVICES`, ...), or `all`.
+    pub from: String,
+    /// What was read of it, when it had to be cut or was mapped (an ignored tail, an index order, a MIG parent).
+    pub notes: Vec<String>,
+    /// The device indices measured (known after the first reading).
+    pub measured: Option<Vec<u32>>,
+    /// Entries that matched no device on this host.
+    pub unmatched: Vec<String>,
+}
+
+impl Scope {
+    /// Every GPU of the host.
+    pub fn all() -> Scope {
+        Scope { devices: None, from: "all".into(), notes: Vec::new(), measured: None, unmatched: Vec::new() }
+    }
+
+    /// True when the job holds no GPU at all.
+    pub fn none(&self) -> bool {
+        self.devices.as_ref().is_some_and(Vec::is_empty)
     }
 }

@@ -24,8 +24,12 @@ pub struct Gpu {
     pub status: &'static str,
     /// Why not, or what limited the measurement.
     pub reason: Option<String>,
-    /// The source that read them, e.g. nvidia-smi (/usr/bin/nvidia-smi).
-    pub source: Option<String>,
+    /// The source that read them: `nvml`, `nvidia-smi` or `amd-smi`; null when none did.
+    pub source: Option<&'static str>,
+    /// The library or program read, e.g. nvidia-smi (/usr/bin/nvidia-smi).
+    pub source_detail: Option<String>,
+    /// The GPUs measured: the job's, and the flag or variable that said so.
+    pub scope: super::gpu::Scope,
     /// The field set the source used.
     pub fields: Option<&'static str>,
     /// Readings that succeeded.
@@ -123,6 +127,8 @@ impl Gpu {
             status: "not measured",
             reason: None,
             source: None,
+            source_detail: None,
+            scope: super::gpu::Scope::all(),
             fields: None,
             samples: 0,
             missed: 0,

@@ -47,7 +47,7 @@ impl Render for GpuReading {
             a.max_temperature_c.map_or("n/a".into(), |v| format!("{v:.0}")),
             a.temperature_count,
         );
-        let _ = writeln!(out, "source: {} ({} fields)", self.source, self.fields);
+        let _ = writeln!(out, "source: {} ({} fields)", self.source_detail, self.fields);
         for n in &self.notes {
             let _ = writeln!(out, "note: {n}");
         }
@@ -90,6 +90,7 @@ impl Render for Measurement {
         if !g.devices.is_empty() {
             devices(style, &g.devices, out);
         }
+        scope(g, out);
         if let Some(c) = &self.cpu {
             let _ = writeln!(
                 out,
@@ -112,9 +113,36 @@ impl Render for Measurement {
     }
 }
 
+/// Which GPUs were read, from what, and who else used them.
+fn scope(g: &crate::model::Gpu, out: &mut String) {
+    let s = &g.scope;
+    let which = match (&s.devices, &s.measured) {
+        (None, Some(m)) => format!("every GPU ({})", m.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")),
+        (None, None) => "every GPU".to_string(),
+        (Some(d), _) if d.is_empty() => "no GPU".to_string(),
+        (Some(d), _) => format!("GPUs {}", d.join(", ")),
+    };
+    let from = if s.from == "all" { "no job scope set".to_string() } else { format!("from {}", s.from) };
+    let by = g.source_detail.as_ref().map(|d| format!(", read through {d}")).unwrap_or_default();
+    let _ = writeln!(out, "scope: {which} ({from}){by}");
+    for n in &s.notes {
+        let _ = writeln!(out, "note: {n}");
+    }
+    for d in g.devices.iter().filter(|d| d.shared_with.is_some_and(|n| n > 0)) {
+        let n = d.shared_with.unwrap_or(0);
+        let _ = writeln!(
+            out,
+            "note: GPU {} was shared with {n} other process{}: its energy is the device's, not this job's alone",
+            d.index,
+            if n == 1 { "" } else { "es" }
+        );
+    }
+}
+
 /// Each measured device: energy, power, temperature, samples and throttling.
 fn devices(style: Style, devices: &[crate::model::DeviceSummary], out: &mut String) {
-    let mut t = style.table(&["GPU", "Name", "Energy kWh", "Mean W", "p95 W", "Peak W", "Peak °C", "Samples", "Missed", "Throttling"]);
+    let mut t =
+        style.table(&["GPU", "Name", "Energy kWh", "Method", "Mean W", "p95 W", "Peak W", "Peak °C", "Samples", "Missed", "Throttling"]);
     for d in devices {
         let th: Vec<&str> = [(d.throttled.thermal, "thermal"), (d.throttled.power, "power"), (d.throttled.hw_slowdown, "hw")]
             .iter()
@@ -125,6 +153,7 @@ fn devices(style: Style, devices: &[crate::model::DeviceSummary], out: &mut Stri
             Cell::new(d.index),
             Cell::new(&d.name),
             Cell::new(d.energy_kwh.map_or("not measured".into(), |k| format!("{k:.6}"))),
+            Cell::new(d.energy_method.unwrap_or("")),
             Cell::new(opt(d.mean_power_w, 1)),
             Cell::new(opt(d.p95_power_w, 1)),
             Cell::new(opt(d.peak_power_w, 1)),

@@ -176,6 +176,10 @@ impl Render for Effective {
         let exists = if self.config.exists { "" } else { " (does not exist; built-in defaults apply)" };
         let _ = writeln!(out, "config: {} (from {}){exists}", self.config.path, self.config.source);
         let _ = writeln!(out, "strict: {} (from {})", self.strict.value, self.strict.source);
+        let _ = writeln!(out, "GPU source: {} (from {})", self.gpu_source.value, self.gpu_source.source);
+        if let Some(lib) = &self.nvml_library {
+            let _ = writeln!(out, "NVML library: {} (from {})", lib.value.display(), lib.source);
+        }
         for (name, d) in [("carbon", &self.carbon), ("cost", &self.cost)] {
             let _ = writeln!(out, "\n{name} provider: {} (from {})", d.provider.value, d.provider.source);
             if let Some(r) = &d.fallback_reason {

@@ -14,8 +14,9 @@ use crate::suggest::nearest;
 
 /// The keys each block knows, for unknown-key warnings.
 const KNOWN: &[(&str, &[&str])] = &[
-    ("", &["finops", "clusters", "mcp", "mlflow"]),
+    ("", &["finops", "clusters", "mcp", "mlflow", "gpu"]),
     ("mlflow", &["tracking_uri", "timeout_s"]),
+    ("gpu", &["source", "nvml_library"]),
     (
         "clusters.*",
         &[

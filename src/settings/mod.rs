@@ -18,6 +18,7 @@ use std::time::Duration;
 use crate::cli::{Cli, Command, Finops};
 use crate::error::Error;
 pub use crate::model::config::{Config, DomainConfig};
+pub use crate::model::gpu::GpuChoice;
 use crate::model::Format;
 pub use crate::model::{Domain, Source, Sourced};
 use crate::provider::registry::Context;
@@ -73,6 +74,14 @@ pub struct GpuSettings {
     pub interval: Sourced<f64>,
     /// The deadline of one call of the GPU tool.
     pub timeout: Sourced<Duration>,
+    /// Where readings come from: `auto`, `nvml`, `nvidia-smi` or `amd-smi`.
+    pub source: Sourced<GpuChoice>,
+    /// The NVML library to load, when one is named (else `libnvidia-ml.so.1` from the loader's path).
+    pub nvml_library: Option<Sourced<PathBuf>>,
+    /// The GPUs `measure` reads: the job's (from `--gpus` or the scheduler's variables), else all.
+    pub scope: crate::sources::gpu::scope::Scope,
+    /// Whether CUDA numbers devices in PCI bus order (`CUDA_DEVICE_ORDER=PCI_BUS_ID`).
+    pub pci_order: bool,
 }
 
 /// Everything resolved for one invocation.
@@ -129,7 +138,12 @@ impl Settings {
             Command::Finops(Finops::Measure(m)) => Some(m),
             _ => None,
         };
-        let gpu = gpu_settings(measure.and_then(|m| m.interval))?;
+        let mut gpu = gpu_settings(measure.and_then(|m| m.interval))?;
+        gpu_source(cli, &loaded.config, &mut gpu)?;
+        if let Some(m) = measure {
+            let var = |name: &str| std::env::var(name).ok();
+            gpu.scope = crate::sources::gpu::scope::decide(m.gpus.as_deref(), &var).map_err(Error::Usage)?;
+        }
         let power_cost_per_kwh = match measure.and_then(|m| m.power_cost_per_kwh) {
             Some(p) => Some(Sourced::new(p, Source::Flag)),
             None => env_amount("EXAMLOPS_POWER_COST_PER_KWH")?,
@@ -331,7 +345,35 @@ fn gpu_settings(interval_flag: Option<f64>) -> Result<GpuSettings, Error> {
         }
         None => Sourced::new(Duration::from_secs_f64(GPU_TOOL_TIMEOUT_S), Source::Default),
     };
-    Ok(GpuSettings { interval, timeout })
+    let source = Sourced::new(GpuChoice::Auto, Source::Default);
+    let pci_order = std::env::var("CUDA_DEVICE_ORDER").is_ok_and(|v| v.trim() == "PCI_BUS_ID");
+    Ok(GpuSettings { interval, timeout, source, nvml_library: None, scope: crate::sources::gpu::scope::Scope::all(), pci_order })
+}
+
+/// The GPU source: `--gpu-source`, else `EXAMLOPS_GPU_SOURCE`, else `gpu.source` in the config, else auto;
+/// and the NVML library: `EXAMLOPS_NVML_LIBRARY`, else `gpu.nvml_library`.
+fn gpu_source(cli: &Cli, config: &Config, gpu: &mut GpuSettings) -> Result<(), Error> {
+    let flag = match &cli.command {
+        Command::Finops(Finops::Measure(m)) => m.gpu_source.clone(),
+        Command::Gpu { gpu_source, .. } => gpu_source.clone(),
+        _ => None,
+    };
+    gpu.source = if let Some(f) = flag {
+        Sourced::new(f.parse().map_err(Error::Usage)?, Source::Flag)
+    } else if let Some(v) = env("EXAMLOPS_GPU_SOURCE") {
+        let choice = v.trim().parse().map_err(|e| Error::Config(format!("environment variable EXAMLOPS_GPU_SOURCE: {e}")))?;
+        Sourced::new(choice, Source::Env("EXAMLOPS_GPU_SOURCE"))
+    } else if let Some(v) = &config.gpu.source {
+        Sourced::new(v.parse().map_err(|e| Error::Config(format!("gpu.source in the config: {e}")))?, Source::Config)
+    } else {
+        Sourced::new(GpuChoice::Auto, Source::Default)
+    };
+    gpu.nvml_library = match (env("EXAMLOPS_NVML_LIBRARY"), &config.gpu.nvml_library) {
+        (Some(p), _) => Some(Sourced::new(PathBuf::from(p), Source::Env("EXAMLOPS_NVML_LIBRARY"))),
+        (None, Some(p)) => Some(Sourced::new(p.clone(), Source::Config)),
+        (None, None) => None,
+    };
+    Ok(())
 }
 
 /// The grid endpoint from the environment, else the config.

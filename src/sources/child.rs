@@ -178,6 +178,7 @@ fn signal_group(pid: u32) {
 }
 
 /// A command exa runs and measures: its pid, waited for without blocking.
+#[derive(Debug, Clone, Copy)]
 pub struct Job {
     pid: libc::pid_t,
 }
@@ -202,14 +203,20 @@ impl Job {
         Ok(Job { pid: c.id() as libc::pid_t })
     }
 
-    /// How it ended, once it has; `None` while it runs.
-    pub fn poll(&self) -> Option<Ended> {
+    /// Waits for it to end (a blocking wait4, resumed after a signal) and says how it ended.
+    pub fn wait(&self) -> Ended {
         let mut status = 0;
         // SAFETY: wait4 writes into the two locals, which are valid for the call.
         let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-        let r = unsafe { libc::wait4(self.pid, &mut status, libc::WNOHANG, &mut ru) };
-        if r != self.pid {
-            return None;
+        loop {
+            let r = unsafe { libc::wait4(self.pid, &mut status, 0, &mut ru) };
+            if r == self.pid {
+                break;
+            }
+            if r < 0 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+                // Not our child any more (reaped elsewhere): nothing is known of how it ended.
+                return Ended { code: 1, signal: None, user_s: 0.0, system_s: 0.0 };
+            }
         }
         let (code, signal) = if libc::WIFSIGNALED(status) {
             let sig = libc::WTERMSIG(status);
@@ -217,7 +224,7 @@ impl Job {
         } else {
             (libc::WEXITSTATUS(status), None)
         };
-        Some(Ended { code, signal, user_s: seconds(ru.ru_utime), system_s: seconds(ru.ru_stime) })
+        Ended { code, signal, user_s: seconds(ru.ru_utime), system_s: seconds(ru.ru_stime) }
     }
 
     /// CPU seconds (user + system) the job and the children it has reaped have used so far,

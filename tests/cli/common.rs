@@ -14,7 +14,19 @@ pub struct Env {
     path_prefix: Vec<PathBuf>,
 }
 
-const CLEARED: &[&str] = &["GPU_COST_PER_HOUR", "CPU_COST_PER_HOUR", "NO_COLOR"];
+/// Variables of the caller's that would change what exa does: prices, colour, and a job's GPUs.
+const CLEARED: &[&str] = &[
+    "GPU_COST_PER_HOUR",
+    "CPU_COST_PER_HOUR",
+    "NO_COLOR",
+    "CUDA_VISIBLE_DEVICES",
+    "NVIDIA_VISIBLE_DEVICES",
+    "SLURM_STEP_GPUS",
+    "SLURM_JOB_GPUS",
+    "ROCR_VISIBLE_DEVICES",
+    "HIP_VISIBLE_DEVICES",
+    "CUDA_DEVICE_ORDER",
+];
 
 #[allow(dead_code)]
 impl Env {
@@ -52,6 +64,13 @@ impl Env {
         let p = self.file(rel, contents);
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
         p
+    }
+
+    /// A fresh private environment with this one's variables and PATH, and `k=v` too.
+    pub fn clone_with(&self, k: &str, v: &str) -> Env {
+        let mut vars = self.vars.clone();
+        vars.push((k.into(), v.into()));
+        Env { dir: tempfile::tempdir().expect("tempdir"), vars, path_prefix: self.path_prefix.clone() }
     }
 
     pub fn env(mut self, k: &str, v: &str) -> Self {

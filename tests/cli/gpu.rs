@@ -116,7 +116,8 @@ fn the_core_field_set_when_a_driver_knows_little() {
     let lines: Vec<&str> = full.lines().filter(|l| !l.starts_with('#')).collect();
     let header: Vec<&str> = lines[0].split(", ").collect();
     let row: Vec<&str> = lines[1].split(", ").collect();
-    let keep = ["index", "name", "utilization.gpu", "utilization.memory", "memory.used", "memory.total", "temperature.gpu", "power.draw"];
+    let keep =
+        ["index", "name", "uuid", "utilization.gpu", "utilization.memory", "memory.used", "memory.total", "temperature.gpu", "power.draw"];
     let idx: Vec<usize> = keep.iter().map(|k| header.iter().position(|h| h.split(" [").next() == Some(*k)).unwrap()).collect();
     let capture = format!(
         "# source: tests/fixtures/gpu/{H100}, only the core columns kept\n{}\n{}\n",

@@ -27,5 +27,6 @@ mod providers;
 mod records;
 mod reports;
 mod slurm;
+mod sources;
 mod strict;
 mod tenancy;

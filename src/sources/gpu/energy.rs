@@ -5,6 +5,12 @@
 //! rule), in watt-seconds, over 3,600,000 for kWh. A failed sample breaks
 //! the chain: the gap is not integrated. A device with no power reading has
 //! no energy, never zero.
+//!
+//! A device with an energy counter (NVML's total energy on Volta and newer,
+//! AMD's accumulator) is measured by the counter instead: its increase from
+//! the first reading to the last is the energy, exact whatever the interval
+//! and across failed readings. A counter that goes backwards (a driver
+//! reload) is not trusted: that device falls back to the trapezoid.
 
 use super::Device;
 pub use crate::model::gpu::{DeviceSummary, Throttled};
@@ -17,6 +23,9 @@ pub struct Sample {
     pub t: f64,
     /// Every device's reading, or why there was none.
     pub result: Result<Vec<Device>, String>,
+    /// When it was read, when `t` was moved to the end of the run (the reading taken after the
+    /// command exited): a counter's increase is over the time it was really read across.
+    pub read_t: Option<f64>,
 }
 
 /// Joules between two power readings `dt` seconds apart: their mean times the time.
@@ -39,9 +48,16 @@ fn find(s: &Sample, index: u32) -> Option<&Device> {
     s.result.as_ref().ok()?.iter().find(|d| d.index == index)
 }
 
-fn device(samples: &[Sample], index: u32) -> DeviceSummary {
-    let first = samples.iter().position(|s| find(s, index).is_some()).unwrap_or(0);
-    let seen: Vec<&Device> = samples.iter().filter_map(|s| find(s, index)).collect();
+/// The counter's increase and the seconds it spans, when the device has a counter that only went up.
+fn counter(samples: &[Sample], index: u32) -> Option<(f64, f64)> {
+    let read: Vec<(f64, f64)> = samples.iter().filter_map(|s| Some((s.read_t.unwrap_or(s.t), find(s, index)?.energy_counter_j?))).collect();
+    let (first, last) = (read.first()?, read.last()?);
+    let rising = read.windows(2).all(|w| w[1].1 >= w[0].1);
+    (read.len() >= 2 && rising && last.0 > first.0).then_some((last.1 - first.1, last.0 - first.0))
+}
+
+/// The trapezoid rule over consecutive good readings: joules and the seconds covered.
+fn trapezoids(samples: &[Sample], index: u32) -> (f64, f64) {
     let mut joules = 0.0;
     let mut covered = 0.0;
     for pair in samples.windows(2) {
@@ -54,6 +70,16 @@ fn device(samples: &[Sample], index: u32) -> DeviceSummary {
             }
         }
     }
+    (joules, covered)
+}
+
+fn device(samples: &[Sample], index: u32) -> DeviceSummary {
+    let first = samples.iter().position(|s| find(s, index).is_some()).unwrap_or(0);
+    let seen: Vec<&Device> = samples.iter().filter_map(|s| find(s, index)).collect();
+    let (method, (joules, covered)) = match counter(samples, index) {
+        Some(c) => ("counter", c),
+        None => ("trapezoid", trapezoids(samples, index)),
+    };
     let mut powers: Vec<f64> = seen.iter().filter_map(|d| d.power_w).collect();
     powers.sort_by(f64::total_cmp);
     let p95 = (!powers.is_empty()).then(|| powers[((powers.len() as f64 * 0.95).ceil() as usize).clamp(1, powers.len()) - 1]);
@@ -61,8 +87,11 @@ fn device(samples: &[Sample], index: u32) -> DeviceSummary {
     DeviceSummary {
         index,
         name: seen.first().map(|d| d.name.clone()).unwrap_or_default(),
+        uuid: seen.iter().find_map(|d| d.uuid.clone()),
         // Figures carry no float noise: 15 significant digits, as every figure exa prints.
         energy_kwh: has_energy.then(|| tidy(joules / J_PER_KWH)),
+        energy_method: has_energy.then_some(method),
+        shared_with: None,
         covered_s: tidy(covered),
         mean_power_w: has_energy.then(|| tidy(joules / covered)),
         p95_power_w: p95,
@@ -88,11 +117,11 @@ mod tests {
             .enumerate()
             .map(|(i, w)| Device { index: i as u32, name: "gpu".into(), power_w: *w, ..Device::default() })
             .collect();
-        Sample { t, result: Ok(devices) }
+        Sample { t, result: Ok(devices), read_t: None }
     }
 
     fn failed(t: f64) -> Sample {
-        Sample { t, result: Err("boom".into()) }
+        Sample { t, result: Err("boom".into()), read_t: None }
     }
 
     #[test]
@@ -127,6 +156,30 @@ mod tests {
         assert!(all[0].energy_kwh.is_some());
         assert_eq!(all[1].energy_kwh, None);
         assert_eq!(all[1].mean_power_w, None);
+    }
+
+    fn counted(t: f64, watts: f64, joules: Option<f64>) -> Sample {
+        let d = Device { index: 0, name: "gpu".into(), power_w: Some(watts), energy_counter_j: joules, ..Device::default() };
+        Sample { t, result: Ok(vec![d]), read_t: None }
+    }
+
+    #[test]
+    fn a_counter_gives_the_energy_whatever_the_power_readings_say() {
+        // Power read 100 W at both ends, but the device drew 250 W on average between: the counter knows.
+        let s = [counted(0.0, 100.0, Some(5_000.0)), failed(5.0), counted(10.0, 100.0, Some(7_500.0))];
+        let d = &summarize(&s)[0];
+        assert_eq!(d.energy_method, Some("counter"));
+        assert!((d.energy_kwh.unwrap() * J_PER_KWH - 2_500.0).abs() < 1e-9);
+        assert_eq!(d.covered_s, 10.0);
+        assert_eq!(d.mean_power_w, Some(250.0));
+    }
+
+    #[test]
+    fn a_counter_that_goes_backwards_is_not_trusted() {
+        let s = [counted(0.0, 100.0, Some(9_000.0)), counted(10.0, 100.0, Some(1_000.0))];
+        let d = &summarize(&s)[0];
+        assert_eq!(d.energy_method, Some("trapezoid"));
+        assert!((d.energy_kwh.unwrap() * J_PER_KWH - 1_000.0).abs() < 1e-9);
     }
 
     #[test]

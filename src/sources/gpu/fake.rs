@@ -36,7 +36,7 @@ impl GpuSource for Fake {
         if let Some(step) = self.script.pop_front() {
             self.last = Some(step);
         }
-        self.last.clone().unwrap_or(Err(SampleError::NoDevices))
+        self.last.clone().unwrap_or(Err(SampleError::NoDevices("the fake has no devices".into())))
     }
 
     fn describe(&self) -> String {
@@ -44,6 +44,10 @@ impl GpuSource for Fake {
     }
 
     fn fields(&self) -> &'static str {
+        "fake"
+    }
+
+    fn kind(&self) -> &'static str {
         "fake"
     }
 }

@@ -4,10 +4,13 @@
 //! `None`, never 0, and a device with no power reading gets no energy. This
 //! module reads; the sampler owns time and the integrator owns arithmetic.
 
+pub mod amd_smi;
 pub mod energy;
 pub mod fake;
 pub mod nvidia_smi;
+pub mod nvml;
 pub mod sampler;
+pub mod scope;
 
 pub use crate::model::gpu::{Aggregates, Device};
 
@@ -16,8 +19,8 @@ pub use crate::model::gpu::{Aggregates, Device};
 pub enum SampleError {
     /// The tool is not on this host: no GPU to read.
     Missing(String),
-    /// The tool says there are no devices: no GPU to read.
-    NoDevices,
+    /// The tool says there are no devices: no GPU to read. What it said.
+    NoDevices(String),
     /// The tool failed: what it said, or why it gave nothing.
     Failed(String),
 }
@@ -26,7 +29,7 @@ impl std::fmt::Display for SampleError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SampleError::Missing(why) => f.write_str(why),
-            SampleError::NoDevices => f.write_str("nvidia-smi found no devices (\"No devices were found\")"),
+            SampleError::NoDevices(said) => f.write_str(said),
             SampleError::Failed(why) => f.write_str(why),
         }
     }
@@ -38,6 +41,16 @@ pub trait GpuSource: Send {
     fn sample(&mut self) -> Result<Vec<Device>, SampleError>;
     /// What it is, for reports: "nvidia-smi (/usr/bin/nvidia-smi)".
     fn describe(&self) -> String;
+    /// Which source it is, for scripts: `nvml`, `nvidia-smi`, `amd-smi`.
+    fn kind(&self) -> &'static str;
+    /// The processes computing on each device now, as (device index, pid); None where the source cannot list them.
+    fn processes(&mut self) -> Option<Vec<(u32, u32)>> {
+        None
+    }
+    /// The index of the GPU a MIG instance (`MIG-…` UUID) belongs to, where the source can tell.
+    fn mig_parent(&mut self, _uuid: &str) -> Option<u32> {
+        None
+    }
     /// Which field set it is using now, for reports.
     fn fields(&self) -> &'static str;
     /// Bounds every later call by `deadline` (the reading taken at exit must not hold the job's exit long).

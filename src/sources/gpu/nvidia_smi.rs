@@ -14,7 +14,7 @@ use super::{Device, GpuSource, SampleError};
 use crate::sources::child::{self, RunError};
 
 const CORE: &[&str] =
-    &["index", "name", "utilization.gpu", "utilization.memory", "memory.used", "memory.total", "temperature.gpu", "power.draw"];
+    &["index", "name", "uuid", "utilization.gpu", "utilization.memory", "memory.used", "memory.total", "temperature.gpu", "power.draw"];
 const EXTRA: &[&str] = &["power.limit", "clocks.current.sm", "clocks.current.memory", "fan.speed", "pstate"];
 const ECC: &[&str] = &["ecc.errors.corrected.volatile.total", "ecc.errors.uncorrected.volatile.total"];
 const REASONS: &[&str] = &["sw_thermal_slowdown", "hw_thermal_slowdown", "sw_power_cap", "hw_slowdown"];
@@ -39,6 +39,8 @@ pub struct NvidiaSmi {
     tier: usize,
     deadline: Duration,
     notices: Vec<String>,
+    /// Each device's index by UUID, from the last reading.
+    uuids: Vec<(String, u32)>,
 }
 
 /// The first `nvidia-smi` in the directories of `path`.
@@ -49,7 +51,7 @@ pub fn locate(path: &[PathBuf]) -> Option<PathBuf> {
 impl NvidiaSmi {
     /// The program at `program`, each call bounded by `deadline`.
     pub fn new(program: PathBuf, deadline: Duration) -> Self {
-        NvidiaSmi { program, tier: 0, deadline, notices: Vec::new() }
+        NvidiaSmi { program, tier: 0, deadline, notices: Vec::new(), uuids: Vec::new() }
     }
 
     /// The one on `PATH`, or why there is none.
@@ -61,20 +63,22 @@ impl NvidiaSmi {
 
     fn query(&self) -> Result<String, SampleError> {
         let q = format!("--query-gpu={}", fields(self.tier).join(","));
-        let done =
-            child::run(&self.program, &[&q, "--format=csv,noheader,nounits"], None, Stdio::piped(), self.deadline).map_err(
-                |e| match e {
-                    RunError::Spawn(e) => SampleError::Failed(format!("cannot run {}: {e}", self.program.display())),
-                    RunError::Timeout(d) => {
-                        SampleError::Failed(format!("nvidia-smi gave no answer within {:.0} s and was killed", d.as_secs_f64()))
-                    }
-                    RunError::Output(e) => SampleError::Failed(format!("nvidia-smi: {e}")),
-                },
-            )?;
+        self.call(&[&q, "--format=csv,noheader,nounits"])
+    }
+
+    /// One call of the tool with `args`: its stdout, or why there is none.
+    fn call(&self, args: &[&str]) -> Result<String, SampleError> {
+        let done = child::run(&self.program, args, None, Stdio::piped(), self.deadline).map_err(|e| match e {
+            RunError::Spawn(e) => SampleError::Failed(format!("cannot run {}: {e}", self.program.display())),
+            RunError::Timeout(d) => {
+                SampleError::Failed(format!("nvidia-smi gave no answer within {:.0} s and was killed", d.as_secs_f64()))
+            }
+            RunError::Output(e) => SampleError::Failed(format!("nvidia-smi: {e}")),
+        })?;
         let text = String::from_utf8_lossy(&done.stdout).into_owned();
         let said = text.trim();
         if said.contains("No devices were found") {
-            return Err(SampleError::NoDevices);
+            return Err(SampleError::NoDevices("nvidia-smi found no devices (\"No devices were found\")".into()));
         }
         if !done.status.success() {
             let first = said.lines().next().unwrap_or("").trim();
@@ -100,7 +104,11 @@ impl GpuSource for NvidiaSmi {
     fn sample(&mut self) -> Result<Vec<Device>, SampleError> {
         loop {
             match self.query() {
-                Ok(text) => return parse(&text, &fields(self.tier)),
+                Ok(text) => {
+                    let devices = parse(&text, &fields(self.tier))?;
+                    self.uuids = devices.iter().filter_map(|d| Some((d.uuid.clone()?, d.index))).collect();
+                    return Ok(devices);
+                }
                 Err(e) => match rejected_field(&e) {
                     Some(field) if self.tier + 1 < TIERS.len() => {
                         self.tier += 1;
@@ -119,6 +127,19 @@ impl GpuSource for NvidiaSmi {
         format!("nvidia-smi ({})", self.program.display())
     }
 
+    fn kind(&self) -> &'static str {
+        "nvidia-smi"
+    }
+
+    fn processes(&mut self) -> Option<Vec<(u32, u32)>> {
+        let text = self.call(&["--query-compute-apps=gpu_uuid,pid", "--format=csv,noheader,nounits"]).ok()?;
+        Some(compute_apps(&text, &self.uuids))
+    }
+
+    fn mig_parent(&mut self, uuid: &str) -> Option<u32> {
+        list_mig(&self.call(&["-L"]).ok()?).into_iter().find(|(mig, _)| mig == uuid).map(|(_, gpu)| gpu)
+    }
+
     fn shorten(&mut self, deadline: Duration) {
         self.deadline = self.deadline.min(deadline);
     }
@@ -130,6 +151,32 @@ impl GpuSource for NvidiaSmi {
     fn take_notices(&mut self) -> Vec<String> {
         std::mem::take(&mut self.notices)
     }
+}
+
+/// `--query-compute-apps=gpu_uuid,pid` as (device index, pid), devices found by UUID.
+pub fn compute_apps(text: &str, uuids: &[(String, u32)]) -> Vec<(u32, u32)> {
+    text.lines()
+        .filter_map(|l| {
+            let (uuid, pid) = l.split_once(',')?;
+            let index = uuids.iter().find(|(u, _)| u == uuid.trim())?.1;
+            Some((index, pid.trim().parse().ok()?))
+        })
+        .collect()
+}
+
+/// `nvidia-smi -L` as (MIG UUID, the index of its GPU).
+pub fn list_mig(text: &str) -> Vec<(String, u32)> {
+    let mut gpu = None;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let uuid = line.rsplit_once("(UUID: ").and_then(|(_, u)| u.strip_suffix(')')).map(str::trim);
+        if let Some(rest) = line.strip_prefix("GPU ") {
+            gpu = rest.split(':').next().and_then(|i| i.trim().parse::<u32>().ok());
+        } else if let (Some(g), Some(u)) = (gpu, uuid.filter(|u| u.starts_with("MIG-"))) {
+            out.push((u.to_string(), g));
+        }
+    }
+    out
 }
 
 /// Cell values meaning "this device cannot say".
@@ -183,6 +230,7 @@ pub fn parse(text: &str, fields: &[String]) -> Result<Vec<Device>, SampleError> 
         devices.push(Device {
             index,
             name: get("name").filter(|c| !absent(c)).unwrap_or("unknown").to_string(),
+            uuid: get("uuid").filter(|c| !absent(c)).map(str::to_string),
             utilization_pct: num("utilization.gpu"),
             memory_utilization_pct: num("utilization.memory"),
             memory_used_mib: num("memory.used"),
@@ -200,6 +248,7 @@ pub fn parse(text: &str, fields: &[String]) -> Result<Vec<Device>, SampleError> 
             throttle_hw_slowdown: flag("hw_slowdown"),
             ecc_corrected: num("ecc.errors.corrected.volatile.total").map(|v| v as u64),
             ecc_uncorrected: num("ecc.errors.uncorrected.volatile.total").map(|v| v as u64),
+            energy_counter_j: None,
         });
     }
     if devices.is_empty() {
@@ -219,7 +268,7 @@ mod tests {
     #[test]
     fn na_cells_are_absent_not_zero() {
         let f = fields(0);
-        let line = "0, NVIDIA GeForce RTX 3080 Laptop GPU, 3, 1, 10240, 16384, 54, 21.5, [N/A], 1230, 7000, [Not Supported], P3, Not Active, Not Active, Active, [Unknown Error], [N/A], N/A";
+        let line = "0, NVIDIA GeForce RTX 3080 Laptop GPU, GPU-1d2c, 3, 1, 10240, 16384, 54, 21.5, [N/A], 1230, 7000, [Not Supported], P3, Not Active, Not Active, Active, [Unknown Error], [N/A], N/A";
         let d = &parse(line, &f).unwrap()[0];
         assert_eq!(d.power_w, Some(21.5));
         assert_eq!(d.power_limit_w, None);
@@ -229,6 +278,14 @@ mod tests {
         assert_eq!(d.throttle_power, Some(true));
         assert_eq!(d.throttle_hw_slowdown, None);
         assert_eq!((d.ecc_corrected, d.ecc_uncorrected), (None, None));
+    }
+
+    #[test]
+    fn mig_instances_are_found_under_their_gpu() {
+        let l = "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-0a)\n  MIG 3g.40gb     Device  0: (UUID: MIG-0b)\nGPU 1: NVIDIA H100 80GB HBM3 (UUID: GPU-1a)\n  MIG 1g.10gb     Device  0: (UUID: MIG-1b)\n";
+        assert_eq!(list_mig(l), vec![("MIG-0b".to_string(), 0), ("MIG-1b".to_string(), 1)]);
+        let uuids = vec![("GPU-0a".to_string(), 0), ("GPU-1a".to_string(), 1)];
+        assert_eq!(compute_apps("GPU-1a, 4242\nGPU-zz, 1\n", &uuids), vec![(1, 4242)]);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! failures in a row. It runs on its own thread so that a slow or hung
 //! `nvidia-smi` never delays noticing that the measured command exited.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
@@ -49,6 +50,59 @@ pub struct Outcome {
     pub fields: &'static str,
     /// True when sampling stopped before the end because of failures.
     pub gave_up: bool,
+    /// Which source it was: `nvml`, `nvidia-smi`, `amd-smi`.
+    pub kind: &'static str,
+    /// Other processes seen computing on each device (by index); None where the source cannot list them.
+    pub shared: Option<BTreeMap<u32, BTreeSet<u32>>>,
+}
+
+/// Seconds between two looks at the processes on the devices (and one at the first and the last reading).
+const PROCESS_LIST_EVERY_S: f64 = 60.0;
+
+/// True when `pid` is exa or one of its descendants (the measured command and whatever it started).
+fn ours(pid: u32) -> bool {
+    let me = std::process::id();
+    let mut p = pid;
+    for _ in 0..64 {
+        if p == me {
+            return true;
+        }
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{p}/stat")) else { return false };
+        // The parent is the second field after the command name, which may hold spaces and parentheses.
+        let Some(parent) = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok()) else {
+            return false;
+        };
+        if parent <= 1 {
+            return false;
+        }
+        p = parent;
+    }
+    false
+}
+
+/// The other processes seen on each device: looked at on the first reading, every minute, and the last.
+#[derive(Default)]
+struct Processes {
+    shared: Option<BTreeMap<u32, BTreeSet<u32>>>,
+    next: f64,
+}
+
+impl Processes {
+    /// Looks at the processes on the devices when it is time, adding those not exa's or the command's.
+    fn look(&mut self, source: &mut dyn GpuSource, t: f64, last: bool) {
+        if t < self.next && !last {
+            return;
+        }
+        self.next = t + PROCESS_LIST_EVERY_S;
+        let Some(list) = source.processes() else { return };
+        let seen = self.shared.get_or_insert_with(BTreeMap::new);
+        for (index, pid) in list {
+            let others = seen.entry(index).or_default();
+            if !ours(pid) {
+                others.insert(pid);
+            }
+        }
+    }
 }
 
 /// A sampling thread.
@@ -89,7 +143,7 @@ impl Sampler {
 
 /// The energy since the last good sample, by the trapezoid rule over each device's power.
 fn step_energy(samples: &[Sample], devices: &[super::Device], t: f64) -> f64 {
-    let Some(Sample { t: t0, result: Ok(prev) }) = samples.last() else { return 0.0 };
+    let Some(Sample { t: t0, result: Ok(prev), .. }) = samples.last() else { return 0.0 };
     devices.iter().filter_map(|d| Some(trapezoid(prev.iter().find(|p| p.index == d.index)?.power_w?, d.power_w?, t - t0))).sum()
 }
 
@@ -109,25 +163,25 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
     let mut energy_j = 0.0;
     let mut next = start;
     let mut last = false;
+    let mut processes = Processes::default();
     loop {
-        let t = start.elapsed().as_secs_f64();
-        let result = source.sample();
+        let (t, result) = timed(source.as_mut(), start);
         for n in source.take_notices() {
             hooks.warn(&n);
         }
         match result {
             Ok(devices) => {
+                processes.look(source.as_mut(), t, last);
                 failures = 0;
                 state = Some(State::Measured);
                 energy_j += step_energy(&samples, &devices, t);
                 if opts.live {
-                    let watts: Vec<String> = devices.iter().map(|d| d.power_w.map_or("n/a".into(), |w| format!("{w:.0} W"))).collect();
-                    hooks.live(&format!("{:>7.1} s  {}  {:.6} kWh", t, watts.join(" "), energy_j / super::energy::J_PER_KWH));
+                    hooks.live(&live_line(t, &devices, energy_j));
                 }
                 trace(&mut opts.trace, t, Ok(&devices));
-                samples.push(Sample { t, result: Ok(devices) });
+                samples.push(Sample { t, result: Ok(devices), read_t: None });
             }
-            Err(e @ (SampleError::Missing(_) | SampleError::NoDevices)) if state.is_none() => {
+            Err(e @ (SampleError::Missing(_) | SampleError::NoDevices(_))) if state.is_none() => {
                 hooks.info(&format!("no GPU found ({e}): only CPU time is measured"));
                 state = Some(State::NoGpu(e.to_string()));
                 break;
@@ -144,7 +198,7 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
                         ));
                     }
                 } else {
-                    samples.push(Sample { t, result: Err(what.clone()) });
+                    samples.push(Sample { t, result: Err(what.clone()), read_t: None });
                 }
                 if failures >= MAX_FAILURES {
                     hooks.warn(&format!("GPU readings failed {MAX_FAILURES} times in a row ({what}); no further readings are taken"));
@@ -183,7 +237,23 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
         source: source.describe(),
         fields: source.fields(),
         gave_up,
+        kind: source.kind(),
+        shared: processes.shared,
     }
+}
+
+/// One reading, timed at the middle of the call: a tool that takes a while (amd-smi is a Python
+/// program) read its counter somewhere in between, and the middle is the best guess of when.
+fn timed(source: &mut dyn GpuSource, start: Instant) -> (f64, Result<Vec<super::Device>, SampleError>) {
+    let before = start.elapsed().as_secs_f64();
+    let result = source.sample();
+    ((before + start.elapsed().as_secs_f64()) / 2.0, result)
+}
+
+/// The live status line: time, each device's power, and the energy so far.
+fn live_line(t: f64, devices: &[super::Device], energy_j: f64) -> String {
+    let watts: Vec<String> = devices.iter().map(|d| d.power_w.map_or("n/a".into(), |w| format!("{w:.0} W"))).collect();
+    format!("{:>7.1} s  {}  {:.6} kWh", t, watts.join(" "), energy_j / super::energy::J_PER_KWH)
 }
 
 fn trace(w: &mut Option<Box<dyn Write + Send>>, t: f64, r: Result<&Vec<super::Device>, &str>) {
@@ -239,7 +309,7 @@ mod tests {
 
     #[test]
     fn no_devices_at_start_is_no_gpu_and_one_reading() {
-        let (o, _) = sample(Fake::new(vec![Err(SampleError::NoDevices)]), Duration::from_millis(80));
+        let (o, _) = sample(Fake::new(vec![Err(SampleError::NoDevices("none".into()))]), Duration::from_millis(80));
         assert!(matches!(o.state, State::NoGpu(_)));
         assert!(o.samples.is_empty());
     }

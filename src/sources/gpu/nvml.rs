@@ -1,0 +1,166 @@
+//! Readings through NVML, the library `nvidia-smi` itself is built on,
+//! loaded at run time (`nvml-wrapper` opens it with dlopen): no process is
+//! forked per reading, and devices from Volta on have an energy counter
+//! (`nvmlDeviceGetTotalEnergyConsumption`, millijoules since the driver
+//! loaded), so a run's energy is exact whatever the interval.
+//!
+//! The library is `libnvidia-ml.so.1` from the loader's search path, or the
+//! file `EXAMLOPS_NVML_LIBRARY` names. A field a device does not support
+//! (`NVML_ERROR_NOT_SUPPORTED`, or any other error for that one field) is
+//! `None`, never 0. A device that fell off the bus (`NVML_ERROR_GPU_IS_LOST`)
+//! is missing from the reading, as a device `nvidia-smi` stopped listing.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+use nvml_wrapper::bitmasks::device::ThrottleReasons;
+use nvml_wrapper::enum_wrappers::device::{Clock, EccCounter, MemoryError, TemperatureSensor};
+use nvml_wrapper::error::NvmlError;
+
+use super::{Device, GpuSource, SampleError};
+
+/// The library's name on Linux, found by the dynamic loader.
+pub const LIBRARY: &str = "libnvidia-ml.so.1";
+
+/// GPU readings through NVML.
+pub struct Nvml {
+    nvml: nvml_wrapper::Nvml,
+    library: String,
+    notices: Vec<String>,
+    /// Devices already said to be lost, so that it is said once.
+    lost: Vec<u32>,
+}
+
+/// Why NVML cannot be used, in words.
+fn why(e: &NvmlError) -> String {
+    match e {
+        NvmlError::LibloadingError(e) => format!("cannot load it: {e}"),
+        NvmlError::FailedToLoadSymbol(s) => format!("it lacks a function exa needs: {s}"),
+        NvmlError::DriverNotLoaded => "the NVIDIA driver is not loaded (NVML_ERROR_DRIVER_NOT_LOADED)".into(),
+        NvmlError::NoPermission => "no permission to talk to the driver (NVML_ERROR_NO_PERMISSION)".into(),
+        other => other.to_string(),
+    }
+}
+
+impl Nvml {
+    /// Loads and initialises the library at `path`, else `libnvidia-ml.so.1` from the loader's path.
+    pub fn open(path: Option<&Path>) -> Result<Nvml, SampleError> {
+        let library = path.map_or_else(|| LIBRARY.to_string(), |p| p.display().to_string());
+        let mut builder = nvml_wrapper::Nvml::builder();
+        if let Some(p) = path {
+            builder.lib_path(p.as_os_str());
+        } else {
+            builder.lib_path(OsStr::new(LIBRARY));
+        }
+        match builder.init() {
+            Ok(nvml) => Ok(Nvml { nvml, library, notices: Vec::new(), lost: Vec::new() }),
+            Err(e @ NvmlError::LibloadingError(_)) if path.is_none() => {
+                Err(SampleError::Missing(format!("NVML ({library}) is not on this host: {}", why(&e))))
+            }
+            Err(e @ NvmlError::DriverNotLoaded) => Err(SampleError::Missing(format!("NVML ({library}): {}", why(&e)))),
+            Err(e) => Err(SampleError::Failed(format!("NVML ({library}): {}", why(&e)))),
+        }
+    }
+
+    /// The library it loaded.
+    pub fn library(&self) -> PathBuf {
+        PathBuf::from(&self.library)
+    }
+
+    fn read(&mut self, index: u32) -> Result<Option<Device>, NvmlError> {
+        let d = match self.nvml.device_by_index(index) {
+            Ok(d) => d,
+            Err(NvmlError::GpuLost) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        // The power reading decides whether the device is there: a lost device answers nothing else either.
+        let power_w = match d.power_usage() {
+            Ok(mw) => Some(f64::from(mw) / 1000.0),
+            Err(NvmlError::GpuLost) => return Ok(None),
+            Err(_) => None,
+        };
+        let reasons = d.current_throttle_reasons().ok();
+        let has = |r: ThrottleReasons| reasons.map(|x| x.intersects(r));
+        let util = d.utilization_rates().ok();
+        let memory = d.memory_info().ok();
+        let mib = |bytes: u64| bytes as f64 / 1_048_576.0;
+        Ok(Some(Device {
+            index,
+            name: d.name().unwrap_or_else(|_| "unknown".into()),
+            uuid: d.uuid().ok(),
+            utilization_pct: util.as_ref().map(|u| f64::from(u.gpu)),
+            memory_utilization_pct: util.as_ref().map(|u| f64::from(u.memory)),
+            memory_used_mib: memory.as_ref().map(|m| mib(m.used)),
+            memory_total_mib: memory.as_ref().map(|m| mib(m.total)),
+            temperature_c: d.temperature(TemperatureSensor::Gpu).ok().map(f64::from),
+            power_w: power_w.filter(|w| (0.0..=super::nvidia_smi::MAX_DEVICE_W).contains(w)),
+            power_limit_w: d.enforced_power_limit().ok().map(|mw| f64::from(mw) / 1000.0),
+            clock_sm_mhz: d.clock_info(Clock::SM).ok().map(f64::from),
+            clock_memory_mhz: d.clock_info(Clock::Memory).ok().map(f64::from),
+            fan_pct: d.fan_speed(0).ok().map(f64::from),
+            pstate: d.performance_state().ok().and_then(|p| u8::try_from(p.as_c()).ok()).filter(|p| *p < 16),
+            throttle_thermal: has(ThrottleReasons::SW_THERMAL_SLOWDOWN | ThrottleReasons::HW_THERMAL_SLOWDOWN),
+            throttle_power: has(ThrottleReasons::SW_POWER_CAP),
+            throttle_hw_slowdown: has(ThrottleReasons::HW_SLOWDOWN),
+            ecc_corrected: d.total_ecc_errors(MemoryError::Corrected, EccCounter::Volatile).ok(),
+            ecc_uncorrected: d.total_ecc_errors(MemoryError::Uncorrected, EccCounter::Volatile).ok(),
+            energy_counter_j: d.total_energy_consumption().ok().map(|mj| mj as f64 / 1000.0),
+        }))
+    }
+}
+
+impl GpuSource for Nvml {
+    fn sample(&mut self) -> Result<Vec<Device>, SampleError> {
+        let count = self.nvml.device_count().map_err(|e| SampleError::Failed(format!("NVML cannot count the devices: {}", why(&e))))?;
+        if count == 0 {
+            return Err(SampleError::NoDevices("NVML found no devices".into()));
+        }
+        let mut devices = Vec::new();
+        for index in 0..count {
+            match self.read(index) {
+                Ok(Some(d)) => devices.push(d),
+                Ok(None) => {
+                    if !self.lost.contains(&index) {
+                        self.lost.push(index);
+                        self.notices.push(format!("GPU {index} is lost (NVML_ERROR_GPU_IS_LOST): it has no readings from now on"));
+                    }
+                }
+                Err(e) => return Err(SampleError::Failed(format!("NVML cannot open GPU {index}: {}", why(&e)))),
+            }
+        }
+        if devices.is_empty() {
+            return Err(SampleError::Failed("NVML: every device is lost".into()));
+        }
+        Ok(devices)
+    }
+
+    fn describe(&self) -> String {
+        format!("NVML ({})", self.library)
+    }
+
+    fn kind(&self) -> &'static str {
+        "nvml"
+    }
+
+    fn fields(&self) -> &'static str {
+        "nvml"
+    }
+
+    fn take_notices(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notices)
+    }
+
+    fn processes(&mut self) -> Option<Vec<(u32, u32)>> {
+        let count = self.nvml.device_count().ok()?;
+        let mut out = Vec::new();
+        for index in 0..count {
+            let Ok(d) = self.nvml.device_by_index(index) else { continue };
+            out.extend(d.running_compute_processes().ok()?.into_iter().map(|p| (index, p.pid)));
+        }
+        Some(out)
+    }
+
+    fn mig_parent(&mut self, uuid: &str) -> Option<u32> {
+        self.nvml.device_by_uuid(uuid).ok()?.mig_parent_device().ok()?.index().ok()
+    }
+}

@@ -1,0 +1,233 @@
+//! The GPUs a job holds: from `--gpus` or the variables a scheduler, a
+//! container runtime or a user sets, resolved against the devices read.
+//!
+//! First that is set wins: `--gpus`, `CUDA_VISIBLE_DEVICES`,
+//! `NVIDIA_VISIBLE_DEVICES`, `SLURM_STEP_GPUS`, `SLURM_JOB_GPUS`,
+//! `ROCR_VISIBLE_DEVICES`, `HIP_VISIBLE_DEVICES`; none set means every GPU.
+//! `SLURM_STEP_GPUS` comes before `SLURM_JOB_GPUS`: inside a step it is the
+//! narrower of the two. `none`, `void`, `NoDevFiles` or an empty value mean
+//! the job holds no GPU; `all` (a container runtime's word) means every one.
+//!
+//! An entry is an index, a `GPU-` UUID (or a unique prefix of one, as CUDA
+//! takes) or a `MIG-` UUID, which stands for the GPU it is a slice of: a MIG
+//! instance has no power reading of its own. An index is the tool's (PCI
+//! bus) order, which is CUDA's only with `CUDA_DEVICE_ORDER=PCI_BUS_ID`;
+//! otherwise the report says how it was mapped. Like CUDA, a variable's list
+//! ends at its first malformed entry; `--gpus` is refused instead.
+
+use std::sync::{Arc, Mutex};
+
+use super::{Device, GpuSource, SampleError};
+
+/// The variables that name a job's GPUs, in the order they are looked at.
+pub const VARIABLES: &[&str] =
+    &["CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "SLURM_STEP_GPUS", "SLURM_JOB_GPUS", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES"];
+
+pub use crate::model::gpu::Scope;
+
+/// One entry's form: true when it is well formed.
+fn well_formed(e: &str) -> bool {
+    e.parse::<u32>().is_ok()
+        || ((e.starts_with("GPU-") || e.starts_with("MIG-"))
+            && e.len() > 4
+            && e[4..].chars().all(|c| c.is_ascii_hexdigit() || c == '-' || c == '/'))
+}
+
+/// The entries of one value; `strict` refuses a malformed entry, else the list ends there (as CUDA reads it).
+fn entries(value: &str, what: &str, strict: bool, notes: &mut Vec<String>) -> Result<Option<Vec<String>>, String> {
+    let v = value.trim();
+    if v.is_empty() || ["none", "void", "NoDevFiles"].contains(&v) {
+        return Ok(Some(Vec::new()));
+    }
+    if v == "all" {
+        return Ok(None);
+    }
+    let mut out = Vec::new();
+    for e in v.split(',').map(str::trim) {
+        if !well_formed(e) {
+            let shown = crate::text::clean(e);
+            if strict {
+                return Err(format!("{what}: '{shown}' is not a GPU index, GPU- UUID or MIG- UUID"));
+            }
+            notes.push(format!("{what} is read up to '{shown}', which is not a GPU index or UUID (as CUDA reads it)"));
+            break;
+        }
+        out.push(e.to_string());
+    }
+    Ok(Some(out))
+}
+
+/// The scope from `--gpus`, else the first variable set (`var` reads the environment).
+pub fn decide(flag: Option<&str>, var: &dyn Fn(&str) -> Option<String>) -> Result<Scope, String> {
+    let mut notes = Vec::new();
+    let (devices, from) = if let Some(f) = flag {
+        (entries(f, "--gpus", true, &mut notes)?, "--gpus".to_string())
+    } else if let Some((name, value)) = VARIABLES.iter().find_map(|n| var(n).map(|v| (*n, v))) {
+        (entries(&value, name, false, &mut notes)?, name.to_string())
+    } else {
+        return Ok(Scope::all());
+    };
+    Ok(Scope { devices, from, notes, measured: None, unmatched: Vec::new() })
+}
+
+/// The devices of the first reading that `scope` names: their indices, with notes and unmatched entries set.
+pub fn resolve(scope: &mut Scope, read: &[Device], mig_parent: &mut dyn FnMut(&str) -> Option<u32>, pci_order: bool) {
+    let Some(wanted) = scope.devices.clone() else {
+        scope.measured = Some(read.iter().map(|d| d.index).collect());
+        return;
+    };
+    let mut indices: Vec<u32> = Vec::new();
+    let mut by_index = false;
+    for e in &wanted {
+        let found = if let Ok(i) = e.parse::<u32>() {
+            by_index = true;
+            read.iter().any(|d| d.index == i).then_some(i)
+        } else if e.starts_with("MIG-") {
+            let parent = mig_parent(e);
+            if let Some(p) = parent {
+                scope
+                    .notes
+                    .push(format!("{e} is a MIG instance of GPU {p}: the energy is the whole GPU's, which has no reading per instance"));
+            }
+            parent
+        } else {
+            let hits: Vec<u32> =
+                read.iter().filter(|d| d.uuid.as_deref().is_some_and(|u| u.starts_with(e.as_str()))).map(|d| d.index).collect();
+            (hits.len() == 1).then(|| hits[0])
+        };
+        match found {
+            Some(i) if !indices.contains(&i) => indices.push(i),
+            Some(_) => {}
+            None => scope.unmatched.push(e.clone()),
+        }
+    }
+    if by_index && !pci_order && read.len() > 1 && scope.from != "SLURM_STEP_GPUS" && scope.from != "SLURM_JOB_GPUS" {
+        scope.notes.push(
+            "indices are taken in the tool's (PCI bus) order; CUDA's default order (fastest first) can differ: set CUDA_DEVICE_ORDER=PCI_BUS_ID or give UUIDs"
+                .into(),
+        );
+    }
+    if !scope.unmatched.is_empty() {
+        scope.notes.push(format!("not on this host, not measured: {}", scope.unmatched.join(", ")));
+    }
+    indices.sort_unstable();
+    scope.measured = Some(indices);
+}
+
+/// A source that reads only the job's GPUs. The scope, resolved at the first reading, is shared with the caller.
+pub struct Scoped {
+    inner: Box<dyn GpuSource>,
+    scope: Arc<Mutex<Scope>>,
+    pci_order: bool,
+}
+
+impl Scoped {
+    /// Wraps `inner`; `pci_order` is whether CUDA numbers devices in PCI bus order.
+    pub fn new(inner: Box<dyn GpuSource>, scope: Arc<Mutex<Scope>>, pci_order: bool) -> Scoped {
+        Scoped { inner, scope, pci_order }
+    }
+}
+
+impl GpuSource for Scoped {
+    fn sample(&mut self) -> Result<Vec<Device>, SampleError> {
+        let mut read = self.inner.sample()?;
+        let mut scope = self.scope.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if scope.measured.is_none() {
+            let inner = &mut self.inner;
+            resolve(&mut scope, &read, &mut |u| inner.mig_parent(u), self.pci_order);
+        }
+        let keep = scope.measured.clone().unwrap_or_default();
+        if keep.is_empty() {
+            let given = scope.devices.as_ref().map(|d| d.join(",")).unwrap_or_default();
+            return Err(SampleError::NoDevices(format!("none of the job's GPUs ({}={given}) is on this host", scope.from)));
+        }
+        read.retain(|d| keep.contains(&d.index));
+        Ok(read)
+    }
+
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+
+    fn kind(&self) -> &'static str {
+        self.inner.kind()
+    }
+
+    fn fields(&self) -> &'static str {
+        self.inner.fields()
+    }
+
+    fn shorten(&mut self, deadline: std::time::Duration) {
+        self.inner.shorten(deadline);
+    }
+
+    fn take_notices(&mut self) -> Vec<String> {
+        self.inner.take_notices()
+    }
+
+    fn processes(&mut self) -> Option<Vec<(u32, u32)>> {
+        self.inner.processes()
+    }
+
+    fn mig_parent(&mut self, uuid: &str) -> Option<u32> {
+        self.inner.mig_parent(uuid)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |k| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| (*v).to_string())
+    }
+
+    fn dev(index: u32, uuid: &str) -> Device {
+        Device { index, uuid: Some(uuid.into()), ..Device::default() }
+    }
+
+    #[test]
+    fn the_first_set_wins_and_words_mean_none_or_all() {
+        let s = decide(None, &env(&[("SLURM_JOB_GPUS", "2,3"), ("CUDA_VISIBLE_DEVICES", "1")])).unwrap();
+        assert_eq!((s.devices.unwrap(), s.from.as_str()), (vec!["1".to_string()], "CUDA_VISIBLE_DEVICES"));
+        assert_eq!(decide(None, &env(&[])).unwrap(), Scope::all());
+        for word in ["none", "void", "NoDevFiles", ""] {
+            assert!(decide(None, &env(&[("NVIDIA_VISIBLE_DEVICES", word)])).unwrap().none(), "{word}");
+        }
+        let all = decide(None, &env(&[("NVIDIA_VISIBLE_DEVICES", "all")])).unwrap();
+        assert_eq!((all.devices, all.from.as_str()), (None, "NVIDIA_VISIBLE_DEVICES"));
+        let flag = decide(Some("GPU-8932f937"), &env(&[("CUDA_VISIBLE_DEVICES", "1")])).unwrap();
+        assert_eq!(flag.from, "--gpus");
+    }
+
+    #[test]
+    fn a_variable_ends_at_a_bad_entry_and_the_flag_refuses_it() {
+        let s = decide(None, &env(&[("CUDA_VISIBLE_DEVICES", "0,2,-1,1")])).unwrap();
+        assert_eq!(s.devices.unwrap(), vec!["0", "2"]);
+        assert!(s.notes[0].contains("'-1'"), "{:?}", s.notes);
+        assert!(decide(Some("0,gpu1"), &env(&[])).unwrap_err().contains("'gpu1'"));
+    }
+
+    #[test]
+    fn uuids_prefixes_and_mig_instances_resolve_to_indices() {
+        let read = [dev(0, "GPU-aaaa-1111"), dev(1, "GPU-bbbb-2222"), dev(2, "GPU-bbbc-3333")];
+        let mut s = decide(Some("GPU-aaaa,MIG-0000-1,GPU-bbb,7"), &env(&[])).unwrap();
+        resolve(&mut s, &read, &mut |u| (u == "MIG-0000-1").then_some(1), true);
+        assert_eq!(s.measured, Some(vec![0, 1]));
+        // GPU-bbb is a prefix of two devices: ambiguous, so it names none.
+        assert_eq!(s.unmatched, vec!["GPU-bbb", "7"]);
+        assert!(s.notes.iter().any(|n| n.contains("MIG instance of GPU 1")), "{:?}", s.notes);
+    }
+
+    #[test]
+    fn an_index_says_how_it_was_mapped_unless_the_order_is_pci() {
+        let read = [dev(0, "GPU-a"), dev(1, "GPU-b")];
+        let mut s = decide(None, &env(&[("CUDA_VISIBLE_DEVICES", "1")])).unwrap();
+        resolve(&mut s, &read, &mut |_| None, false);
+        assert!(s.notes.iter().any(|n| n.contains("CUDA_DEVICE_ORDER=PCI_BUS_ID")));
+        let mut s = decide(None, &env(&[("CUDA_VISIBLE_DEVICES", "1")])).unwrap();
+        resolve(&mut s, &read, &mut |_| None, true);
+        assert!(s.notes.is_empty());
+        assert_eq!(s.measured, Some(vec![1]));
+    }
+}

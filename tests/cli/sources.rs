@@ -1,0 +1,378 @@
+//! Measuring the job, not the node: NVML through a fake `libnvidia-ml.so.1`
+//! built here from C, AMD through a fake `amd-smi`, the job's GPUs from
+//! `--gpus` and the scheduler's variables, and other processes on them.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+use crate::common::{fails, stderr, Env};
+
+const H100: &str = "nvsmi-query-gpu-csv__linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01__load.csv";
+const H100_MIG: &str = "nvsmi-query-gpu-csv__linux-x86_64__nvidia-h100-mig__590.48.01__load.csv";
+const MIG_LIST: &str = "nvsmi-L-h100-mig__590.48.01.txt";
+const MI210_STATIC: &str = "amd-smi-static-json-mi210.json";
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// The fake NVML, compiled once per test run with the system's C compiler.
+fn fake_nvml() -> &'static Path {
+    static LIB: OnceLock<PathBuf> = OnceLock::new();
+    LIB.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fake-nvml");
+        std::fs::create_dir_all(&dir).unwrap();
+        let lib = dir.join("libnvidia-ml.so.1");
+        let out = std::process::Command::new("cc")
+            .args(["-shared", "-fPIC", "-O2", "-Wall", "-o"])
+            .arg(&lib)
+            .arg(fixtures().join("fake-nvml.c"))
+            .output()
+            .expect("cc runs");
+        assert!(out.status.success(), "the fake NVML does not build: {}", String::from_utf8_lossy(&out.stderr));
+        lib
+    })
+}
+
+/// The static values of a real capture's first device: name, uuid, util, memory, temperature, limit, clocks.
+fn from_capture(capture: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(fixtures().join("gpu").join(capture)).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    let header: Vec<&str> = lines[0].split(", ").map(|h| h.split(" [").next().unwrap()).collect();
+    let row: Vec<&str> = lines[1].split(", ").collect();
+    let whole = |k: &str| row[header.iter().position(|h| *h == k).unwrap()].to_string();
+    let cell = |k: &str| whole(k).split(' ').next().unwrap().to_string();
+    ["utilization.gpu", "memory.used", "memory.total", "temperature.gpu", "power.limit", "clocks.current.sm", "clocks.current.memory"]
+        .iter()
+        .map(|k| cell(k))
+        .chain([whole("name")])
+        .collect()
+}
+
+/// One device of the fake NVML's readings file.
+struct Nv<'a> {
+    uuid: &'a str,
+    lo_w: Option<f64>,
+    hi_w: f64,
+    half_ms: u32,
+    counter: bool,
+    lost_ms: i64,
+    pids: &'a str,
+    migs: &'a str,
+}
+
+impl Default for Nv<'_> {
+    fn default() -> Self {
+        Nv {
+            uuid: "GPU-00000000-0000-0000-0000-000000000000",
+            lo_w: Some(300.0),
+            hi_w: 300.0,
+            half_ms: 0,
+            counter: true,
+            lost_ms: -1,
+            pids: "-",
+            migs: "-",
+        }
+    }
+}
+
+/// An environment whose NVML is the fake, reading `devices` with the H100 capture's static values.
+fn with_nvml(devices: &[Nv]) -> Env {
+    let env = Env::new();
+    let s = from_capture(H100);
+    let mut text =
+        String::from("# index uuid lo_w hi_w half_ms counter lost_ms util mem_used mem_total temp limit sm mem pids migs name\n");
+    for (i, d) in devices.iter().enumerate() {
+        let lo = d.lo_w.map_or("-".to_string(), |w| w.to_string());
+        text.push_str(&format!(
+            "{i} {} {lo} {} {} {} {} {} {} {} {} {} {} {} {} {} {}\n",
+            d.uuid,
+            d.hi_w,
+            d.half_ms,
+            u8::from(d.counter),
+            d.lost_ms,
+            s[0],
+            s[1],
+            s[2],
+            s[3],
+            s[4],
+            s[5],
+            s[6],
+            d.pids,
+            d.migs,
+            s[7]
+        ));
+    }
+    let readings = env.file("nvml-readings.txt", &text);
+    env.env("EXAMLOPS_NVML_LIBRARY", fake_nvml().to_str().unwrap()).env("FAKE_NVML_READINGS", readings.to_str().unwrap())
+}
+
+/// An environment whose PATH starts with the fake nvidia-smi replaying `capture`.
+fn with_smi(env: Env, capture: &str) -> Env {
+    let bin = env.dir.path().join("smibin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(fixtures().join("fake-nvidia-smi"), bin.join("nvidia-smi")).unwrap();
+    let state = env.dir.path().join("smi-state");
+    env.env("FAKE_SMI_CAPTURE", fixtures().join("gpu").join(capture).to_str().unwrap())
+        .env("FAKE_SMI_STATE", state.to_str().unwrap())
+        .path_first(&bin)
+}
+
+/// An environment whose PATH has the fake amd-smi and no nvidia-smi.
+fn with_amd() -> Env {
+    let env = Env::new();
+    let bin = env.dir.path().join("amdbin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(fixtures().join("fake-amd-smi"), bin.join("amd-smi")).unwrap();
+    let state = env.dir.path().join("amd-state");
+    env.env("FAKE_AMD_STATIC", fixtures().join("gpu").join(MI210_STATIC).to_str().unwrap())
+        .env("FAKE_AMD_STATE", state.to_str().unwrap())
+        .env("PATH", &format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display()))
+}
+
+/// `exa -o json finops measure --report FILE [args] -- cmd...`: the output and the report.
+fn measure(env: &Env, args: &[&str], cmd: &[&str]) -> (Output, Value) {
+    let report = env.dir.path().join("report.json");
+    let _ = std::fs::remove_file(&report);
+    let mut all = vec!["-o", "json", "finops", "measure", "--report", report.to_str().unwrap()];
+    all.extend_from_slice(args);
+    all.push("--");
+    all.extend_from_slice(cmd);
+    let out = env.run(&all);
+    let text = std::fs::read_to_string(&report).unwrap_or_else(|e| panic!("no report ({e}); stderr: {}", stderr(&out)));
+    (out, serde_json::from_str(&text).unwrap())
+}
+
+fn indices(report: &Value) -> Vec<u64> {
+    report["gpu"]["devices"].as_array().unwrap().iter().map(|d| d["index"].as_u64().unwrap()).collect()
+}
+
+#[test]
+fn exa_gpu_reads_nvml_when_it_loads() {
+    let env = with_smi(with_nvml(&[Nv::default(), Nv { uuid: "GPU-00000001-0000-0000-0000-000000000000", ..Nv::default() }]), H100);
+    let v: Value = env.json(&["gpu"]);
+    assert_eq!(v["source"], "nvml", "auto takes NVML over nvidia-smi when it loads");
+    assert!(v["source_detail"].as_str().unwrap().contains("fake-nvml/libnvidia-ml.so.1"));
+    let d = &v["devices"][0];
+    assert_eq!(d["name"], "NVIDIA H100 80GB HBM3");
+    assert_eq!(d["uuid"], "GPU-00000000-0000-0000-0000-000000000000");
+    assert_eq!(d["power_w"], 300.0);
+    assert_eq!(d["power_limit_w"], 700.0);
+    assert_eq!(d["memory_total_mib"], 81559.0);
+    assert_eq!(d["fan_pct"], Value::Null, "NOT_SUPPORTED is null, never 0");
+    assert!(d["energy_counter_j"].as_f64().unwrap() > 123_456.0);
+    assert_eq!(v["aggregates"]["gpu_count"], 2);
+    // Named sources win over auto, from the flag and from the environment.
+    let smi: Value = env.json(&["gpu", "--gpu-source", "nvidia-smi"]);
+    assert_eq!(smi["source"], "nvidia-smi");
+    let by_env: Value = env.clone_with("EXAMLOPS_GPU_SOURCE", "nvidia-smi").json(&["gpu"]);
+    assert_eq!(by_env["source"], "nvidia-smi");
+}
+
+#[test]
+fn nvml_that_cannot_be_used_is_said_never_skipped() {
+    let env = Env::new().env("EXAMLOPS_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1");
+    fails(&env.run(&["gpu"]), 1, "/nonexistent/libnvidia-ml.so.1");
+    // Asked for by name on a host without it: refused before the command runs.
+    let plain = Env::new().env("PATH", "/usr/local/bin:/usr/bin:/bin");
+    let out = plain.run(&["finops", "measure", "--gpu-source", "nvml", "--", "sh", "-c", "echo ran"]);
+    fails(&out, 1, "GPU source nvml (from --gpu-source)");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("ran"));
+    fails(&plain.env("EXAMLOPS_GPU_SOURCE", "cuda").run(&["gpu"]), 2, "EXAMLOPS_GPU_SOURCE");
+    fails(&Env::new().run(&["gpu", "--gpu-source", "cuda"]), 2, "cuda");
+    // The driver not loaded: NVML's own return code, named.
+    let down = with_nvml(&[Nv::default()]).env("FAKE_NVML_INIT", "9");
+    fails(&down.run(&["gpu"]), 1, "NVML_ERROR_DRIVER_NOT_LOADED");
+}
+
+#[test]
+fn the_counter_is_exact_where_the_trapezoid_only_samples() {
+    // Power switches between 100 W and 500 W every 10 ms: its mean is 300 W, which readings every
+    // 0.25 s only sample, while the counter integrates it. Device 1 has no counter, device 2 no power.
+    let wave = |uuid| Nv { uuid, lo_w: Some(100.0), hi_w: 500.0, half_ms: 10, ..Nv::default() };
+    let env = with_nvml(&[
+        wave("GPU-00000000-0000-0000-0000-000000000000"),
+        Nv { counter: false, ..wave("GPU-00000001-0000-0000-0000-000000000000") },
+        Nv { lo_w: None, ..wave("GPU-00000002-0000-0000-0000-000000000000") },
+    ]);
+    let trace = env.dir.path().join("trace.jsonl");
+    let (out, r) = measure(&env, &["--interval", "0.25", "--trace", trace.to_str().unwrap()], &["sleep", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(r["gpu"]["source"], "nvml");
+    let d = &r["gpu"]["devices"];
+    assert_eq!(d[0]["energy_method"], "counter");
+    let mean = d[0]["mean_power_w"].as_f64().unwrap();
+    assert!((mean - 300.0).abs() < 6.0, "the counter's mean power is the wave's mean: {mean} W");
+    let kwh = d[0]["energy_kwh"].as_f64().unwrap();
+    let covered = d[0]["covered_s"].as_f64().unwrap();
+    assert!((kwh * 3_600_000.0 - mean * covered).abs() < 1e-6 * kwh * 3_600_000.0);
+    // Without a counter: the trapezoid over the power readings in the trace, exactly.
+    assert_eq!(d[1]["energy_method"], "trapezoid");
+    let lines: Vec<Value> = std::fs::read_to_string(&trace).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let points: Vec<(f64, f64)> = lines.iter().map(|l| (l["t"].as_f64().unwrap(), l["devices"][1]["power_w"].as_f64().unwrap())).collect();
+    let end = r["duration_s"].as_f64().unwrap();
+    let mut joules = 0.0;
+    for w in points.windows(2) {
+        let t1 = w[1].0.min(end);
+        joules += (w[0].1 + w[1].1) / 2.0 * (t1 - w[0].0);
+        if w[1].0 >= end {
+            break;
+        }
+    }
+    let trap = d[1]["energy_kwh"].as_f64().unwrap() * 3_600_000.0;
+    assert!((trap - joules).abs() < 1e-3, "trapezoid {trap} J against {joules} J from the trace");
+    // No power reading: no energy, and no method.
+    assert_eq!(d[2]["energy_kwh"], Value::Null);
+    assert_eq!(d[2]["energy_method"], Value::Null);
+}
+
+#[test]
+fn a_device_lost_mid_run_keeps_what_it_measured_and_is_said_once() {
+    let env = with_nvml(&[Nv::default(), Nv { uuid: "GPU-00000001-0000-0000-0000-000000000000", lost_ms: 700, ..Nv::default() }]);
+    let (out, r) = measure(&env, &["--interval", "0.2"], &["sleep", "1.5"]);
+    assert!(out.status.success());
+    let lost = &r["gpu"]["devices"][1];
+    assert!(lost["missed"].as_u64().unwrap() >= 3, "{lost}");
+    assert!(lost["energy_kwh"].as_f64().unwrap() > 0.0, "what it measured before is kept");
+    assert_eq!(r["gpu"]["devices"][0]["missed"], 0);
+    assert_eq!(stderr(&out).matches("GPU 1 is lost (NVML_ERROR_GPU_IS_LOST)").count(), 1, "{}", stderr(&out));
+    assert_eq!(r["gpu"]["status"], "measured");
+}
+
+/// A scope case: variables, flags, the devices measured, what decided.
+type Case<'a> = (&'a [(&'a str, &'a str)], &'a [&'a str], &'a [u64], &'a str);
+
+#[test]
+fn the_jobs_gpus_come_from_the_flag_then_the_variables() {
+    let uuid = |i: u32| format!("GPU-{i:08}-0000-0000-0000-000000000000");
+    let uuids: Vec<String> = (0..8).map(uuid).collect();
+    let env = with_smi(Env::new(), H100).env("FAKE_SMI_DEVICES", "8");
+    let cases: &[Case] = &[
+        (&[], &[], &[0, 1, 2, 3, 4, 5, 6, 7], "all"),
+        (&[("CUDA_VISIBLE_DEVICES", "1,3")], &[], &[1, 3], "CUDA_VISIBLE_DEVICES"),
+        (&[("CUDA_VISIBLE_DEVICES", "1,3")], &["--gpus", &uuids[2]], &[2], "--gpus"),
+        (&[("CUDA_VISIBLE_DEVICES", &uuids[5][..12])], &[], &[5], "CUDA_VISIBLE_DEVICES"),
+        (&[("NVIDIA_VISIBLE_DEVICES", "4"), ("SLURM_JOB_GPUS", "6")], &[], &[4], "NVIDIA_VISIBLE_DEVICES"),
+        (&[("SLURM_JOB_GPUS", "6,7"), ("SLURM_STEP_GPUS", "7")], &[], &[7], "SLURM_STEP_GPUS"),
+        (&[("SLURM_JOB_GPUS", "6,7")], &[], &[6, 7], "SLURM_JOB_GPUS"),
+        (&[("ROCR_VISIBLE_DEVICES", "0")], &[], &[0], "ROCR_VISIBLE_DEVICES"),
+        (&[("HIP_VISIBLE_DEVICES", "2,0")], &[], &[0, 2], "HIP_VISIBLE_DEVICES"),
+        (&[("NVIDIA_VISIBLE_DEVICES", "all")], &[], &[0, 1, 2, 3, 4, 5, 6, 7], "NVIDIA_VISIBLE_DEVICES"),
+    ];
+    for (vars, flags, want, from) in cases {
+        let mut e = env.clone_with("EXAMLOPS_GPU_INTERVAL", "0.1");
+        for (k, v) in *vars {
+            e = e.env(k, v);
+        }
+        let (out, r) = measure(&e, flags, &["true"]);
+        assert!(out.status.success(), "{vars:?}: {}", stderr(&out));
+        assert_eq!(indices(&r), *want, "{vars:?} {flags:?}");
+        assert_eq!(r["gpu"]["scope"]["from"], *from, "{vars:?} {flags:?}");
+        assert_eq!(r["gpu"]["scope"]["measured"].as_array().unwrap().len(), want.len());
+    }
+    // Indices under CUDA's default order: the report says how they were mapped.
+    let (_, r) = measure(&env.clone_with("CUDA_VISIBLE_DEVICES", "1"), &[], &["true"]);
+    assert!(r["gpu"]["scope"]["notes"].to_string().contains("CUDA_DEVICE_ORDER=PCI_BUS_ID"), "{}", r["gpu"]["scope"]);
+    let (_, r) = measure(&env.clone_with("CUDA_VISIBLE_DEVICES", "1").env("CUDA_DEVICE_ORDER", "PCI_BUS_ID"), &[], &["true"]);
+    assert_eq!(r["gpu"]["scope"]["notes"], serde_json::json!([]));
+}
+
+#[test]
+fn no_gpu_for_the_job_is_said_and_the_command_still_runs() {
+    let env = with_smi(Env::new(), H100);
+    for (k, v) in [
+        ("CUDA_VISIBLE_DEVICES", ""),
+        ("NVIDIA_VISIBLE_DEVICES", "void"),
+        ("CUDA_VISIBLE_DEVICES", "none"),
+        ("NVIDIA_VISIBLE_DEVICES", "NoDevFiles"),
+    ] {
+        let (out, r) = measure(&env.clone_with(k, v), &[], &["sh", "-c", "exit 3"]);
+        assert_eq!(out.status.code(), Some(3));
+        assert_eq!(r["gpu"]["status"], "not measured");
+        assert!(r["gpu"]["reason"].as_str().unwrap().contains(&format!("{k} says the job holds no GPU")), "{}", r["gpu"]);
+        assert_eq!(r["gpu"]["scope"]["devices"], serde_json::json!([]));
+    }
+    // A GPU this host does not have: nothing measured, and why.
+    let (_, r) = measure(&env.clone_with("CUDA_VISIBLE_DEVICES", "5"), &[], &["true"]);
+    assert_eq!(r["gpu"]["status"], "not measured");
+    assert!(r["gpu"]["reason"].as_str().unwrap().contains("none of the job's GPUs (CUDA_VISIBLE_DEVICES=5)"), "{}", r["gpu"]);
+    // A malformed --gpus is refused before anything runs; a malformed variable is read as CUDA reads it.
+    let out = env.run(&["finops", "measure", "--gpus", "0,gpu1", "--", "sh", "-c", "echo ran"]);
+    fails(&out, 2, "--gpus: 'gpu1'");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("ran"));
+    let (_, r) = measure(&env.clone_with("CUDA_VISIBLE_DEVICES", "0,-1,1"), &[], &["true"]);
+    assert_eq!(indices(&r), vec![0]);
+    assert!(r["gpu"]["scope"]["notes"][0].as_str().unwrap().contains("read up to '-1'"));
+}
+
+#[test]
+fn a_mig_instance_is_measured_as_its_whole_gpu_and_says_so() {
+    let mig = "MIG-00000002-0000-0000-0000-000000000002";
+    // Through nvidia-smi: -L maps the instance to its GPU.
+    let env = with_smi(Env::new(), H100_MIG).env("FAKE_SMI_LIST", fixtures().join("gpu").join(MIG_LIST).to_str().unwrap());
+    let (_, r) = measure(&env.clone_with("CUDA_VISIBLE_DEVICES", mig), &["--interval", "0.1"], &["true"]);
+    assert_eq!(indices(&r), vec![0]);
+    assert!(r["gpu"]["scope"]["notes"][0].as_str().unwrap().contains("MIG instance of GPU 0"), "{}", r["gpu"]["scope"]);
+    // Through NVML: the instance's handle names its parent.
+    let env = with_nvml(&[
+        Nv::default(),
+        Nv { uuid: "GPU-00000001-0000-0000-0000-000000000000", migs: "MIG-aaaa-1,MIG-bbbb-2", ..Nv::default() },
+    ]);
+    let (_, r) = measure(&env, &["--interval", "0.1", "--gpus", "MIG-bbbb-2"], &["true"]);
+    assert_eq!(indices(&r), vec![1]);
+    assert_eq!(r["gpu"]["scope"]["from"], "--gpus");
+    assert!(r["gpu"]["scope"]["notes"][0].as_str().unwrap().contains("MIG instance of GPU 1"));
+}
+
+#[test]
+fn other_processes_on_a_measured_gpu_are_counted() {
+    // NVML lists exa itself (the measuring process) and pid 1 on GPU 0, nobody on GPU 1.
+    let env =
+        with_nvml(&[Nv { pids: "self,1", ..Nv::default() }, Nv { uuid: "GPU-00000001-0000-0000-0000-000000000000", ..Nv::default() }]);
+    let (out, r) = measure(&env, &["--interval", "0.1"], &["true"]);
+    let d = &r["gpu"]["devices"];
+    assert_eq!((d[0]["shared_with"].as_u64(), d[1]["shared_with"].as_u64()), (Some(1), Some(0)), "{d}");
+    // The table says it in words.
+    let report = env.dir.path().join("report.txt");
+    let table = env.run(&["finops", "measure", "--interval", "0.1", "--report", report.to_str().unwrap(), "--", "true"]);
+    assert!(table.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read_to_string(&report).unwrap().contains("GPU 0 was shared with 1 other process"));
+    // Through nvidia-smi's --query-compute-apps.
+    let env = with_smi(Env::new(), H100).env("FAKE_SMI_APPS", "0:1");
+    let (_, r) = measure(&env, &["--interval", "0.1"], &["true"]);
+    assert_eq!(r["gpu"]["devices"][0]["shared_with"], 1);
+}
+
+#[test]
+fn amd_smi_readings_and_its_energy_accumulator() {
+    let env = with_amd().env("FAKE_AMD_POWER", "133");
+    let v: Value = env.json(&["gpu"]);
+    assert_eq!(v["source"], "amd-smi", "auto falls to amd-smi without NVML or nvidia-smi");
+    let d = &v["devices"][0];
+    assert_eq!(d["name"], "AMD Instinct MI210");
+    assert_eq!((d["power_w"].as_f64(), d["power_limit_w"].as_f64()), (Some(133.0), Some(300.0)));
+    assert_eq!((d["temperature_c"].as_f64(), d["memory_total_mib"].as_f64()), (Some(53.0), Some(32752.0)));
+    assert!(d["energy_counter_j"].as_f64().unwrap() > 78_098_902.0);
+    let (out, r) = measure(&env, &["--interval", "0.3"], &["sleep", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(r["gpu"]["source"], "amd-smi");
+    let dev = &r["gpu"]["devices"][0];
+    assert_eq!(dev["energy_method"], "counter");
+    let mean = dev["mean_power_w"].as_f64().unwrap();
+    // The fake, a Python program as amd-smi is, takes its own time to answer: the counter is read
+    // somewhere within each call, which bounds how well the reading's time is known.
+    assert!((mean - 133.0).abs() < 133.0 * 0.03, "{mean}");
+    assert_eq!(dev["shared_with"], 0);
+    // The older bare-list shape, and a device without an accumulator.
+    let old = env.clone_with("FAKE_AMD_SHAPE", "list").env("FAKE_AMD_ENERGY", "0");
+    let (_, r) = measure(&old, &["--interval", "0.3"], &["sleep", "0.7"]);
+    assert_eq!(r["gpu"]["devices"][0]["energy_method"], "trapezoid");
+    assert!((r["gpu"]["devices"][0]["mean_power_w"].as_f64().unwrap() - 133.0).abs() < 1e-9);
+    // Named in the config.
+    let cfg = with_amd();
+    cfg.config("gpu:\n  source: nvidia-smi\n");
+    fails(&cfg.run(&["gpu"]), 1, "GPU source nvidia-smi (from config");
+}
