@@ -44,7 +44,11 @@ fn sampled_j(p: fn(f64) -> f64, interval: f64) -> f64 {
     times.push(RUN_S);
     let samples: Vec<Sample> = times
         .iter()
-        .map(|&t| Sample { t, result: Ok(vec![Device { index: 0, name: "synthetic".into(), power_w: Some(p(t)), ..Device::default() }]) })
+        .map(|&t| Sample {
+            t,
+            result: Ok(vec![Device { index: 0, name: "synthetic".into(), power_w: Some(p(t)), ..Device::default() }]),
+            read_t: None,
+        })
         .collect();
     summarize(&samples)[0].energy_kwh.unwrap() * J_PER_KWH
 }

@@ -33,7 +33,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('finops', 'finops', [CompletionResultType]::ParameterValue, 'Energy, carbon and cost of GPU and CPU work')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Where the config file is, what is in effect, and a starting file')
-            [CompletionResult]::new('gpu', 'gpu', [CompletionResultType]::ParameterValue, 'One reading of every GPU through nvidia-smi, and the aggregates')
+            [CompletionResult]::new('gpu', 'gpu', [CompletionResultType]::ParameterValue, 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD')
             [CompletionResult]::new('db', 'db', [CompletionResultType]::ParameterValue, 'The records database: bring its schema up to date, copy records between stores')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Send what could not be sent: records waiting in the outbox for MLflow')
@@ -269,6 +269,8 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
         'exa;finops;measure' {
             [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]')
             [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Seconds between GPU readings [default: 5; env: EXAMLOPS_GPU_INTERVAL]')
+            [CompletionResult]::new('--gpus', '--gpus', [CompletionResultType]::ParameterName, 'The job''s GPUs: indices, GPU- or MIG- UUIDs, comma-separated, or none [default: from CUDA_VISIBLE_DEVICES and the like, else all]')
+            [CompletionResult]::new('--gpu-source', '--gpu-source', [CompletionResultType]::ParameterName, 'Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE]')
             [CompletionResult]::new('--duration', '--duration', [CompletionResultType]::ParameterName, 'Without a command, measure the node this long (90s, 10m, 1.5h); Ctrl-C ends it early')
             [CompletionResult]::new('--trace', '--trace', [CompletionResultType]::ParameterName, 'Write every sample to FILE as JSON lines, for plotting and re-analysis')
             [CompletionResult]::new('--report', '--report', [CompletionResultType]::ParameterName, 'Write the report to FILE instead of stderr (with a command) or stdout (without)')
@@ -411,6 +413,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;gpu' {
+            [CompletionResult]::new('--gpu-source', '--gpu-source', [CompletionResultType]::ParameterName, 'Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
@@ -771,7 +774,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
         'exa;help' {
             [CompletionResult]::new('finops', 'finops', [CompletionResultType]::ParameterValue, 'Energy, carbon and cost of GPU and CPU work')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Where the config file is, what is in effect, and a starting file')
-            [CompletionResult]::new('gpu', 'gpu', [CompletionResultType]::ParameterValue, 'One reading of every GPU through nvidia-smi, and the aggregates')
+            [CompletionResult]::new('gpu', 'gpu', [CompletionResultType]::ParameterValue, 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD')
             [CompletionResult]::new('db', 'db', [CompletionResultType]::ParameterValue, 'The records database: bring its schema up to date, copy records between stores')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Send what could not be sent: records waiting in the outbox for MLflow')

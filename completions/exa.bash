@@ -1531,7 +1531,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__measure)
-            opts="-o -h -V --db --strict --interval --duration --trace --report --power-cost-per-kwh --carbon-provider --cost-provider --record --run-id --mlflow-experiment --part --output --json --config --help --version"
+            opts="-o -h -V --db --strict --interval --gpus --gpu-source --duration --trace --report --power-cost-per-kwh --carbon-provider --cost-provider --record --run-id --mlflow-experiment --part --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1543,6 +1543,14 @@ _exa() {
                     ;;
                 --interval)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gpus)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gpu-source)
+                    COMPREPLY=($(compgen -W "auto nvml nvidia-smi amd-smi" -- "${cur}"))
                     return 0
                     ;;
                 --duration)
@@ -1601,12 +1609,16 @@ _exa() {
             return 0
             ;;
         exa__subcmd__gpu)
-            opts="-o -h -V --wide --output --json --config --help --version"
+            opts="-o -h -V --wide --gpu-source --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --gpu-source)
+                    COMPREPLY=($(compgen -W "auto nvml nvidia-smi amd-smi" -- "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0

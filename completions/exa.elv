@@ -30,7 +30,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --version 'Print version'
             cand finops 'Energy, carbon and cost of GPU and CPU work'
             cand config 'Where the config file is, what is in effect, and a starting file'
-            cand gpu 'One reading of every GPU through nvidia-smi, and the aggregates'
+            cand gpu 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates'
             cand report 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
             cand db 'The records database: bring its schema up to date, copy records between stores'
             cand sync 'Send what could not be sent: records waiting in the outbox for MLflow'
@@ -242,6 +242,8 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;finops;measure'= {
             cand --db 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
             cand --interval 'Seconds between GPU readings [default: 5; env: EXAMLOPS_GPU_INTERVAL]'
+            cand --gpus 'The job''s GPUs: indices, GPU- or MIG- UUIDs, comma-separated, or none [default: from CUDA_VISIBLE_DEVICES and the like, else all]'
+            cand --gpu-source 'Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE]'
             cand --duration 'Without a command, measure the node this long (90s, 10m, 1.5h); Ctrl-C ends it early'
             cand --trace 'Write every sample to FILE as JSON lines, for plotting and re-analysis'
             cand --report 'Write the report to FILE instead of stderr (with a command) or stdout (without)'
@@ -361,6 +363,7 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;config;help;help'= {
         }
         &'exa;gpu'= {
+            cand --gpu-source 'Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE]'
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
@@ -684,7 +687,7 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;help'= {
             cand finops 'Energy, carbon and cost of GPU and CPU work'
             cand config 'Where the config file is, what is in effect, and a starting file'
-            cand gpu 'One reading of every GPU through nvidia-smi, and the aggregates'
+            cand gpu 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates'
             cand report 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
             cand db 'The records database: bring its schema up to date, copy records between stores'
             cand sync 'Send what could not be sent: records waiting in the outbox for MLflow'
