@@ -207,9 +207,21 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
             }
             Ok(mcp::serve(cli.clone(), m.listen.as_deref(), s)?)
         }
-        Command::Gpu { wide, .. } => {
+        Command::Gpu(cli::GpuArgs { action: Some(action), .. }) => {
+            let hooks = || Box::new(output::StderrHooks) as Box<dyn sources::gpu::sampler::Hooks>;
+            let h = commands::telemetry::Hooked { hooks: &hooks };
+            let stopped = match action {
+                cli::GpuCmd::Serve(g) => commands::telemetry::serve(s, &g.listen, &h)?,
+                cli::GpuCmd::Export(_) => commands::telemetry::export(s, &h)?,
+            };
+            for w in s.take_warnings() {
+                output::diag("warning", &w);
+            }
+            show(stopped, s)
+        }
+        Command::Gpu(g) => {
             let mut reading = commands::gpu::run(commands::gpu::source(s))?;
-            reading.wide = *wide;
+            reading.wide = g.wide;
             show(reading, s)
         }
         Command::Finops(Finops::Measure(m)) => measure(m, s),
@@ -236,6 +248,7 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         record: m.record.clone().map(|model| (model, m.run_id.clone())),
         part: m.part,
         mlflow_experiment: m.mlflow_experiment.clone(),
+        push_gateway: m.push_gateway.clone(),
     };
     let report = commands::measure::run(s, args, commands::gpu::source(s), Box::new(output::StderrHooks))?;
     let code = ExitCode::from(report.exit_status());

@@ -57,24 +57,19 @@ pub enum Command {
     /// Where the config file is, what is in effect, and a starting file.
     #[command(subcommand)]
     Config(ConfigCmd),
-    /// One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates.
+    /// One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates; or export them.
     ///
     /// The source is --gpu-source, else EXAMLOPS_GPU_SOURCE, else gpu.source
     /// in the config, else auto: NVML if libnvidia-ml loads, else the first
     /// nvidia-smi on PATH, else amd-smi. A value a device cannot report
-    /// ([N/A]) is blank in the table and null in JSON, never 0.
+    /// ([N/A]) is blank in the table and null in JSON, never 0. `exa gpu
+    /// serve` and `exa gpu export` keep reading and export the GPU, energy and
+    /// CO2 metrics to Prometheus or over OTLP.
     #[command(
-        after_help = "Examples:\n  exa gpu\n  exa gpu --wide\n  exa gpu --gpu-source nvidia-smi\n  exa -o json gpu | jq '.devices[].power_w'"
+        args_conflicts_with_subcommands = true,
+        after_help = "Examples:\n  exa gpu\n  exa gpu --wide\n  exa gpu --gpu-source nvidia-smi\n  exa -o json gpu | jq '.devices[].power_w'\n  exa gpu serve --listen 127.0.0.1:9464\n  exa gpu export --otlp http://collector:4318"
     )]
-    Gpu {
-        /// Every column, however narrow the terminal (a narrow one shows the main ones; JSON has all).
-        #[arg(long)]
-        wide: bool,
-
-        /// Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE].
-        #[arg(long, value_name = "SOURCE", value_parser = clap::builder::PossibleValuesParser::new(crate::model::gpu::GPU_CHOICES))]
-        gpu_source: Option<String>,
-    },
+    Gpu(GpuArgs),
     /// Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD.
     ///
     /// A model (or a store) with no carbon records shows "not measured"
@@ -128,6 +123,92 @@ pub enum Command {
         /// A subcommand path, e.g. `finops carbon estimate`.
         command: Vec<String>,
     },
+}
+
+/// `exa gpu`: a reading, or an exporter.
+#[derive(Debug, Clone, Args)]
+pub struct GpuArgs {
+    #[command(subcommand)]
+    pub action: Option<GpuCmd>,
+
+    /// Every column, however narrow the terminal (a narrow one shows the main ones; JSON has all).
+    #[arg(long)]
+    pub wide: bool,
+
+    /// Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE].
+    #[arg(long, value_name = "SOURCE", value_parser = clap::builder::PossibleValuesParser::new(crate::model::gpu::GPU_CHOICES))]
+    pub gpu_source: Option<String>,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum GpuCmd {
+    /// Serve the GPU, energy and CO2 metrics for a Prometheus scrape, until SIGTERM or Ctrl-C.
+    ///
+    /// The GPUs are read every --interval seconds; GET /metrics answers with
+    /// the latest reading (Prometheus text format; OpenMetrics when asked). A
+    /// reading that failed, or readings that stopped after five failures in a
+    /// row, leave the gauges out of the next scrape (a gap), never repeated.
+    #[command(
+        after_help = "Examples:\n  exa gpu serve\n  exa gpu serve --listen 0.0.0.0:9464 --interval 10\n  GENAI_ENABLE_CO2_TRACKING=true exa gpu serve --semconv genai\n  curl -s localhost:9464/metrics | grep gen_ai_gpu_power"
+    )]
+    Serve(GpuServe),
+    /// Push the GPU, energy and CO2 metrics over OTLP/HTTP every --interval seconds, until SIGTERM or Ctrl-C.
+    ///
+    /// The URL is --otlp's, else OTEL_EXPORTER_OTLP_METRICS_ENDPOINT (as
+    /// given), else OTEL_EXPORTER_OTLP_ENDPOINT plus /v1/metrics. Gauges use
+    /// delta temporality, so a device nobody reads any more sends nothing.
+    #[command(
+        after_help = "Examples:\n  exa gpu export --otlp http://collector:4318\n  exa gpu export --otlp http://collector:4318 --interval 15 --co2\n  OTEL_EXPORTER_OTLP_ENDPOINT=http://collector:4318 exa gpu export --otlp --semconv hw"
+    )]
+    Export(GpuExport),
+}
+
+/// What both exporters take.
+#[derive(Debug, Clone, Args)]
+pub struct TelemetryOpts {
+    /// Seconds between readings [default: 5; env: EXAMLOPS_GPU_INTERVAL, GENAI_GPU_COLLECTION_INTERVAL].
+    #[arg(long, value_name = "SECONDS", value_parser = amount, allow_negative_numbers = true)]
+    pub interval: Option<f64>,
+
+    /// Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE].
+    #[arg(long, value_name = "SOURCE", value_parser = clap::builder::PossibleValuesParser::new(crate::model::gpu::GPU_CHOICES))]
+    pub gpu_source: Option<String>,
+
+    /// The metric names: the spec's gen_ai.* or OpenTelemetry's hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV].
+    #[arg(long, value_name = "SET", value_parser = ["genai", "hw"])]
+    pub semconv: Option<String>,
+
+    /// Electricity price in USD per kWh for gen_ai.power.cost [env: EXAMLOPS_POWER_COST_PER_KWH, GENAI_POWER_COST_PER_KWH].
+    #[arg(long, value_name = "USD", value_parser = amount, allow_negative_numbers = true)]
+    pub power_cost_per_kwh: Option<f64>,
+
+    /// gCO2e per kWh for gen_ai.co2.emissions [default: 475, a world average; env: EXAMLOPS_CARBON_INTENSITY, GENAI_CARBON_INTENSITY].
+    #[arg(long, value_name = "G_PER_KWH", value_parser = amount, allow_negative_numbers = true)]
+    pub carbon_intensity: Option<f64>,
+
+    /// Export the CO2 metrics [env: GENAI_ENABLE_CO2_TRACKING=true].
+    #[arg(long)]
+    pub co2: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct GpuServe {
+    /// The address to listen on; the metrics are at /metrics.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:9464")]
+    pub listen: String,
+
+    #[command(flatten)]
+    pub telemetry: TelemetryOpts,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct GpuExport {
+    /// The OTLP/HTTP endpoint: a base URL (/v1/metrics is added) [env: OTEL_EXPORTER_OTLP_METRICS_ENDPOINT, OTEL_EXPORTER_OTLP_ENDPOINT].
+    #[arg(long, value_name = "URL", num_args = 0..=1, default_missing_value = "", required = true)]
+    pub otlp: Option<String>,
+
+    #[command(flatten)]
+    pub telemetry: TelemetryOpts,
 }
 
 #[derive(Debug, Clone, Subcommand)]
@@ -217,6 +298,18 @@ pub struct Measure {
     /// The measured run is one part of the run's work (a node of a multi-node job), summed with its other parts.
     #[arg(long, requires = "run_id")]
     pub part: bool,
+
+    /// Push the run's energy, cost and CO2 to this Prometheus Pushgateway at its end (a failed push is a warning).
+    #[arg(long, value_name = "URL")]
+    pub push_gateway: Option<String>,
+
+    /// Send the run's energy, cost and CO2 over OTLP/HTTP at its end [URL, else OTEL_EXPORTER_OTLP_METRICS_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT].
+    #[arg(long, value_name = "URL", num_args = 0..=1, default_missing_value = "")]
+    pub otlp: Option<String>,
+
+    /// The metric names pushed: gen_ai.* or hw.* [default: genai; env: EXAMLOPS_SEMCONV].
+    #[arg(long, value_name = "SET", value_parser = ["genai", "hw"])]
+    pub semconv: Option<String>,
 
     /// The command to run and measure, after `--`.
     #[arg(last = true, value_name = "COMMAND")]

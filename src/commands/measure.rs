@@ -46,6 +46,8 @@ pub struct Args {
     pub part: bool,
     /// Create an MLflow run in this experiment and record under its id.
     pub mlflow_experiment: Option<String>,
+    /// Push the run's totals to this Pushgateway at the end.
+    pub push_gateway: Option<String>,
 }
 
 /// Measures the run: every step below, in order.
@@ -108,6 +110,9 @@ pub fn run(
             record(settings, &records, [&carbon, &cost], carbon_error.as_deref(), measured)
         }
     };
+    let job = args.record.as_ref().map_or("exa_measure", |(m, _)| m.as_str());
+    let run_id = args.record.as_ref().and_then(|(_, r)| r.as_deref());
+    let pushed = super::telemetry::push_run(settings, args.push_gateway.as_deref(), gpu.energy_kwh, job, run_id);
     if let Some((tracking, id)) = &mlflow_run {
         let ok = ended.as_ref().is_some_and(|e| e.code == 0);
         if let Err(e) = tracking.finish_run(id, ok, now_unix().saturating_mul(1000)) {
@@ -131,6 +136,7 @@ pub fn run(
         electricity,
         recorded,
         record_error,
+        pushed,
         exa_cpu_s: tidy(own_cpu_s()),
     })
 }

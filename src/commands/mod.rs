@@ -13,3 +13,4 @@ pub mod providers;
 pub mod record;
 pub mod report;
 pub mod show;
+pub mod telemetry;

@@ -4,6 +4,17 @@ use serde::Serialize;
 
 use super::{DeviceSummary, Estimate, Sourced};
 
+/// Where a measured run's totals were sent, and whether they arrived.
+#[derive(Debug, Serialize)]
+pub struct Pushed {
+    /// `pushgateway` or `otlp`.
+    pub to: &'static str,
+    /// The URL, secrets hidden.
+    pub url: String,
+    /// Why it failed, or null.
+    pub error: Option<String>,
+}
+
 /// The records a measured run wrote.
 #[derive(Debug, Serialize)]
 pub struct Stored {
@@ -109,6 +120,8 @@ pub struct Measurement {
     pub recorded: Option<Stored>,
     /// Why --record wrote nothing.
     pub record_error: Option<String>,
+    /// Where the run's totals were pushed (--push-gateway, --otlp), and any failure.
+    pub pushed: Vec<Pushed>,
     /// CPU seconds exa itself used (user + system; nvidia-smi and the command not included).
     pub exa_cpu_s: f64,
 }

@@ -17,6 +17,7 @@ pub mod measurement;
 pub mod provenance;
 pub mod record;
 pub mod refusal;
+pub mod telemetry;
 
 pub use domain::{Domain, ProviderKind, COEFFICIENT_VARS, INPUTS};
 pub use estimate::{Estimate, GridInfo, ProviderInfo, Request};

@@ -103,6 +103,12 @@ impl Render for Measurement {
             let ids: Vec<String> = r.ids.iter().map(|i| format!("#{i}")).collect();
             let _ = writeln!(out, "recorded {} for {} in {}", ids.join(", "), r.model, r.db);
         }
+        for p in &self.pushed {
+            let _ = match &p.error {
+                None => writeln!(out, "pushed the run's totals to {} ({})", p.to, p.url),
+                Some(e) => writeln!(out, "not pushed to {} ({}): {e}", p.to, p.url),
+            };
+        }
         if let Some(el) = &self.electricity {
             let _ = writeln!(
                 out,
@@ -253,4 +259,19 @@ fn throttled(d: &crate::model::Device) -> String {
         .map(|(_, n)| *n)
         .collect::<Vec<_>>()
         .join(",")
+}
+
+impl Render for crate::commands::telemetry::Stopped {
+    fn render(&self, _: Style, out: &mut String) {
+        let at = self.listen.as_deref().or(self.otlp.as_deref()).unwrap_or("");
+        let _ = writeln!(out, "exa gpu {} ({at}, {} names) stopped; GPU readings: {}", self.exporter, self.semconv, self.status);
+        match self.energy_kwh {
+            Some(k) => {
+                let _ = writeln!(out, "GPU energy while it ran: {k:.6} kWh ({})", self.source.unwrap_or("no source"));
+            }
+            None => {
+                let _ = writeln!(out, "GPU energy while it ran: not measured");
+            }
+        }
+    }
 }

@@ -15,7 +15,7 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::cli::{Cli, Command, Finops};
+use crate::cli::{Cli, Command, Finops, GpuArgs, GpuCmd, TelemetryOpts};
 use crate::error::Error;
 pub use crate::model::config::{Config, DomainConfig};
 pub use crate::model::gpu::GpuChoice;
@@ -102,6 +102,8 @@ pub struct Settings {
     pub gpu: GpuSettings,
     /// The electricity price for `measure`, when one is set.
     pub power_cost_per_kwh: Option<Sourced<f64>>,
+    /// What the exporters (and `measure`'s push) export, and where.
+    pub telemetry: TelemetrySettings,
     /// The program search path, for plugins and GPU tools.
     pub path: Vec<PathBuf>,
     /// The live grid endpoint, or why there is none.
@@ -138,16 +140,26 @@ impl Settings {
             Command::Finops(Finops::Measure(m)) => Some(m),
             _ => None,
         };
-        let mut gpu = gpu_settings(measure.and_then(|m| m.interval))?;
+        let exporter = match &cli.command {
+            Command::Gpu(GpuArgs { action: Some(GpuCmd::Serve(g)), .. }) => Some((&g.telemetry, None)),
+            Command::Gpu(GpuArgs { action: Some(GpuCmd::Export(g)), .. }) => Some((&g.telemetry, g.otlp.as_deref())),
+            _ => None,
+        };
+        let opts = exporter.map(|(t, _)| t);
+        let mut gpu = gpu_settings(measure.and_then(|m| m.interval).or(opts.and_then(|t| t.interval)))?;
         gpu_source(cli, &loaded.config, &mut gpu)?;
         if let Some(m) = measure {
             let var = |name: &str| std::env::var(name).ok();
             gpu.scope = crate::sources::gpu::scope::decide(m.gpus.as_deref(), &var).map_err(Error::Usage)?;
         }
-        let power_cost_per_kwh = match measure.and_then(|m| m.power_cost_per_kwh) {
+        let cost_flag = measure.and_then(|m| m.power_cost_per_kwh).or(opts.and_then(|t| t.power_cost_per_kwh));
+        let power_cost_per_kwh = match cost_flag {
             Some(p) => Some(Sourced::new(p, Source::Flag)),
-            None => env_amount("EXAMLOPS_POWER_COST_PER_KWH")?,
+            None => env_amount("EXAMLOPS_POWER_COST_PER_KWH")?.or(env_amount("GENAI_POWER_COST_PER_KWH")?),
         };
+        let otlp_flag = exporter.and_then(|(_, o)| o).or(measure.and_then(|m| m.otlp.as_deref()));
+        let semconv_flag = opts.and_then(|t| t.semconv.as_deref()).or(measure.and_then(|m| m.semconv.as_deref()));
+        let telemetry = telemetry_settings(opts, semconv_flag, otlp_flag, power_cost_per_kwh.clone(), gpu.interval.clone())?;
         if let Some(api) = env("EXAMLOPS_GRID_INTENSITY_API") {
             grid_auth(&api).map_err(|e| Error::Config(format!("environment variable EXAMLOPS_GRID_INTENSITY_API: {e}")))?;
         }
@@ -162,6 +174,7 @@ impl Settings {
             db,
             gpu,
             power_cost_per_kwh,
+            telemetry,
             path,
             grid,
             warnings: RefCell::new(loaded.warnings),
@@ -324,7 +337,9 @@ fn config_path(flag: Option<&PathBuf>) -> Result<Sourced<PathBuf>, Error> {
 fn gpu_settings(interval_flag: Option<f64>) -> Result<GpuSettings, Error> {
     let interval = match interval_flag {
         Some(f) => Sourced::new(f, Source::Flag),
-        None => env_amount("EXAMLOPS_GPU_INTERVAL")?.unwrap_or(Sourced::new(INTERVAL_S, Source::Default)),
+        None => env_amount("EXAMLOPS_GPU_INTERVAL")?
+            .or(env_amount("GENAI_GPU_COLLECTION_INTERVAL")?)
+            .unwrap_or(Sourced::new(INTERVAL_S, Source::Default)),
     };
     let bounded = |what: &str| match interval.source {
         Source::Flag => Error::Usage(what.to_string()),
@@ -350,12 +365,100 @@ fn gpu_settings(interval_flag: Option<f64>) -> Result<GpuSettings, Error> {
     Ok(GpuSettings { interval, timeout, source, nvml_library: None, scope: crate::sources::gpu::scope::Scope::all(), pci_order })
 }
 
+/// The exporters' settings: the metric names, price, carbon intensity, CO2 switch and OTLP endpoint.
+#[derive(Debug, Clone)]
+pub struct TelemetrySettings {
+    /// gen_ai.* or hw.*.
+    pub semconv: Sourced<crate::model::telemetry::Semconv>,
+    /// USD per kWh for gen_ai.power.cost, when set.
+    pub cost_per_kwh: Option<Sourced<f64>>,
+    /// gCO2e per kWh for gen_ai.co2.emissions.
+    pub intensity: Sourced<f64>,
+    /// Whether the CO2 metrics are exported.
+    pub co2: Sourced<bool>,
+    /// Seconds between readings.
+    pub interval: Sourced<f64>,
+    /// The OTLP/HTTP metrics URL (with its path), when OTLP was asked for.
+    pub otlp: Option<Sourced<String>>,
+    /// Lines to log once at start (a GENAI_CO2_* variable that has no effect).
+    pub notes: Vec<String>,
+}
+
+/// The spec's default carbon intensity, gCO2e/kWh: a world average, not any grid's.
+pub const GENAI_INTENSITY: f64 = 475.0;
+
+fn truthy(v: &str) -> bool {
+    matches!(v.trim().to_ascii_lowercase().as_str(), "true" | "1" | "yes" | "on")
+}
+
+/// An OTLP base URL with the metrics path; a URL that already ends with it is kept.
+fn with_metrics_path(base: &str) -> String {
+    let b = base.trim_end_matches('/');
+    if b.ends_with("/v1/metrics") {
+        b.to_string()
+    } else {
+        format!("{b}/v1/metrics")
+    }
+}
+
+fn telemetry_settings(
+    opts: Option<&TelemetryOpts>,
+    semconv: Option<&str>,
+    otlp: Option<&str>,
+    cost_per_kwh: Option<Sourced<f64>>,
+    interval: Sourced<f64>,
+) -> Result<TelemetrySettings, Error> {
+    let semconv = match (semconv, env("EXAMLOPS_SEMCONV")) {
+        (Some(f), _) => Sourced::new(f.parse().map_err(Error::Usage)?, Source::Flag),
+        (None, Some(v)) => Sourced::new(
+            v.trim().parse().map_err(|e| Error::Config(format!("environment variable EXAMLOPS_SEMCONV: {e}")))?,
+            Source::Env("EXAMLOPS_SEMCONV"),
+        ),
+        (None, None) => Sourced::new(crate::model::telemetry::Semconv::Genai, Source::Default),
+    };
+    let intensity = match opts.and_then(|o| o.carbon_intensity) {
+        Some(g) => Sourced::new(g, Source::Flag),
+        None => env_amount("EXAMLOPS_CARBON_INTENSITY")?
+            .or(env_amount("GENAI_CARBON_INTENSITY")?)
+            .unwrap_or(Sourced::new(GENAI_INTENSITY, Source::Default)),
+    };
+    let co2 = if opts.is_some_and(|o| o.co2) {
+        Sourced::new(true, Source::Flag)
+    } else if let Some(v) = env("GENAI_ENABLE_CO2_TRACKING") {
+        Sourced::new(truthy(&v), Source::Env("GENAI_ENABLE_CO2_TRACKING"))
+    } else {
+        Sourced::new(false, Source::Default)
+    };
+    let otlp = match otlp {
+        None => None,
+        Some(url) if !url.is_empty() => Some(Sourced::new(with_metrics_path(url), Source::Flag)),
+        Some(_) => match (env("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"), env("OTEL_EXPORTER_OTLP_ENDPOINT")) {
+            (Some(u), _) => Some(Sourced::new(u.trim().to_string(), Source::Env("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"))),
+            (None, Some(u)) => Some(Sourced::new(with_metrics_path(u.trim()), Source::Env("OTEL_EXPORTER_OTLP_ENDPOINT"))),
+            (None, None) => {
+                return Err(Error::Usage(
+                    "--otlp without a URL needs OTEL_EXPORTER_OTLP_METRICS_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT".into(),
+                ))
+            }
+        },
+    };
+    let mut notes: Vec<String> = std::env::vars_os()
+        .filter_map(|(k, _)| k.into_string().ok())
+        .filter(|k| k.starts_with("GENAI_CO2_"))
+        .map(|k| format!("{k} is accepted and has no effect: CO2 here is measured GPU energy times one intensity (GENAI_CARBON_INTENSITY)"))
+        .collect();
+    notes.sort();
+    Ok(TelemetrySettings { semconv, cost_per_kwh, intensity, co2, interval, otlp, notes })
+}
+
 /// The GPU source: `--gpu-source`, else `EXAMLOPS_GPU_SOURCE`, else `gpu.source` in the config, else auto;
 /// and the NVML library: `EXAMLOPS_NVML_LIBRARY`, else `gpu.nvml_library`.
 fn gpu_source(cli: &Cli, config: &Config, gpu: &mut GpuSettings) -> Result<(), Error> {
     let flag = match &cli.command {
         Command::Finops(Finops::Measure(m)) => m.gpu_source.clone(),
-        Command::Gpu { gpu_source, .. } => gpu_source.clone(),
+        Command::Gpu(GpuArgs { action: Some(GpuCmd::Serve(g)), .. }) => g.telemetry.gpu_source.clone(),
+        Command::Gpu(GpuArgs { action: Some(GpuCmd::Export(g)), .. }) => g.telemetry.gpu_source.clone(),
+        Command::Gpu(g) => g.gpu_source.clone(),
         _ => None,
     };
     gpu.source = if let Some(f) = flag {

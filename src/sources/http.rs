@@ -30,6 +30,8 @@ pub struct Request {
     pub basic: Option<(String, String)>,
     /// Accept any TLS certificate (only where a user asked for it, as MLFLOW_TRACKING_INSECURE_TLS does).
     pub insecure: bool,
+    /// A body to PUT, with its content type: the request is then a PUT.
+    pub put: Option<(&'static str, String)>,
 }
 
 impl Request {
@@ -45,6 +47,7 @@ impl Request {
             json: None,
             basic: None,
             insecure: false,
+            put: None,
         }
     }
 }
@@ -124,12 +127,24 @@ fn client(insecure: bool) -> Result<&'static reqwest::blocking::Client, HttpErro
         .map_err(|e| HttpError::Other(e.clone()))
 }
 
+/// A client of its own for the OpenTelemetry exporter (which takes one by value), with exa's TLS set-up.
+pub fn exporter_client(timeout: Duration) -> Result<reqwest::blocking::Client, String> {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::blocking::Client::builder()
+        .timeout(timeout)
+        .redirect(reqwest::redirect::Policy::none())
+        .user_agent(concat!("exa/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(|e| format!("cannot build an HTTP client: {}", strip_url(&e.to_string())))
+}
+
 fn exchange(get: &Request) -> Result<Answer, HttpError> {
     let started = Instant::now();
     let c = client(get.insecure)?;
-    let mut req = match &get.json {
-        Some(body) => c.post(&get.url).header("content-type", "application/json").body(body.clone()),
-        None => c.get(&get.url),
+    let mut req = match (&get.json, &get.put) {
+        (_, Some((kind, body))) => c.put(&get.url).header("content-type", *kind).body(body.clone()),
+        (Some(body), None) => c.post(&get.url).header("content-type", "application/json").body(body.clone()),
+        (None, None) => c.get(&get.url),
     }
     .timeout(get.deadline);
     if !get.query.is_empty() {

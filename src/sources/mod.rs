@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 pub mod child;
+pub mod exporters;
 pub mod flux;
 pub mod gpu;
 pub mod grid;

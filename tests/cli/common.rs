@@ -157,3 +157,13 @@ pub fn with_h100(env: Env) -> Env {
     let capture = fixtures.join("gpu/nvsmi-query-gpu-csv__linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01__load.csv");
     env.env("FAKE_SMI_CAPTURE", capture.to_str().unwrap()).path_first(&bin)
 }
+
+/// The tests' Python (`cargo xtask test` makes it with the MCP SDK, MLflow and opentelemetry-proto);
+/// `what` says which tests need it, for the message when it is missing.
+pub fn test_python(what: &str) -> PathBuf {
+    let p = std::env::var_os("EXA_TEST_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-python/bin/python"));
+    assert!(p.exists(), "{what}: run `cargo xtask test`, which installs it ({} is missing)", p.display());
+    p
+}

@@ -29,4 +29,5 @@ mod reports;
 mod slurm;
 mod sources;
 mod strict;
+mod telemetry;
 mod tenancy;

@@ -15,13 +15,8 @@ use crate::metrics::{self, HOUR, MIN};
 
 const EXA: &str = env!("CARGO_BIN_EXE_exa");
 
-/// The Python with the MCP SDK: `cargo xtask test` makes it and says where.
 fn python() -> PathBuf {
-    let p = std::env::var_os("EXA_TEST_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-python/bin/python"));
-    assert!(p.exists(), "the MCP tests need the MCP Python SDK: run `cargo xtask test`, which installs it ({} is missing)", p.display());
-    p
+    crate::common::test_python("the MCP tests need the MCP Python SDK")
 }
 
 fn client_script() -> PathBuf {

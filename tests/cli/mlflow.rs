@@ -12,11 +12,7 @@ use serde_json::Value;
 use crate::common::{fails, stderr, Env};
 
 fn python() -> PathBuf {
-    let p = std::env::var_os("EXA_TEST_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-python/bin/python"));
-    assert!(p.exists(), "the MLflow tests need MLflow from PyPI: run `cargo xtask test`, which installs it ({} is missing)", p.display());
-    p
+    crate::common::test_python("the MLflow tests need MLflow from PyPI")
 }
 
 struct Mlflow {

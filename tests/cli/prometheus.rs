@@ -69,8 +69,23 @@ impl Prometheus {
             .output()
             .expect("promtool is installed (.ci/run installs Debian's prometheus)");
         assert!(out.status.success(), "promtool: {}", String::from_utf8_lossy(&out.stderr));
+        Prometheus::launch(dir, "global:\n  scrape_interval: 1h\n")
+    }
+
+    /// A Prometheus scraping each (job, host:port) every 500 ms, keeping the targets' own labels.
+    pub fn scraping(targets: &[(&str, &str)]) -> Prometheus {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = String::from("global:\n  scrape_interval: 500ms\n  scrape_timeout: 400ms\nscrape_configs:\n");
+        for (job, target) in targets {
+            let _ = write!(config, "  - job_name: {job}\n    honor_labels: true\n    static_configs:\n      - targets: ['{target}']\n");
+        }
+        Prometheus::launch(dir, &config)
+    }
+
+    fn launch(dir: TempDir, config_text: &str) -> Prometheus {
+        let data = dir.path().join("data");
         let config = dir.path().join("prometheus.yml");
-        std::fs::write(&config, "global:\n  scrape_interval: 1h\n").unwrap();
+        std::fs::write(&config, config_text).unwrap();
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         // A watchdog stops Prometheus within a second of this test process ending
         // (the fleet lives in a static, which is never dropped), and after 10 minutes at most.
@@ -86,6 +101,18 @@ impl Prometheus {
         let p = Prometheus { url: format!("http://127.0.0.1:{port}"), child, _dir: dir };
         p.wait_ready();
         p
+    }
+
+    /// GET a path of its HTTP API; the JSON answer.
+    pub fn api(&self, path_and_query: &str) -> serde_json::Value {
+        let text = http_get(self.url.trim_start_matches("http://"), path_and_query);
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("prometheus {path_and_query}: {e}: {text}"))
+    }
+
+    /// An instant PromQL query's result vector.
+    pub fn query(&self, promql: &str) -> Vec<serde_json::Value> {
+        let v = self.api(&format!("/api/v1/query?query={}", encode(promql)));
+        v["data"]["result"].as_array().cloned().unwrap_or_default()
     }
 
     fn wait_ready(&self) {
@@ -114,4 +141,22 @@ impl Drop for Prometheus {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Percent-encodes a query parameter's value.
+pub fn encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") })
+        .collect()
+}
+
+/// A GET over plain HTTP/1.0 to host:port; the body.
+pub fn http_get(addr: &str, path: &str) -> String {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect {addr}: {e}"));
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(s, "GET {path} HTTP/1.0\r\nHost: {addr}\r\n\r\n").unwrap();
+    let mut buf = String::new();
+    let _ = s.read_to_string(&mut buf);
+    buf.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default()
 }

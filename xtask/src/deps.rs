@@ -25,6 +25,8 @@ const NEEDS: &[(&str, &str)] = &[
     ("mariadb-install-db", "mariadb-server"),
     ("munged", "munge"),
     ("mknod", "coreutils"),
+    // A real Pushgateway for `measure --push-gateway` (tests/cli/telemetry.rs).
+    ("prometheus-pushgateway", "prometheus-pushgateway"),
 ];
 
 /// PostgreSQL's server programs live off PATH, in /usr/lib/postgresql/<version>/bin.
@@ -78,14 +80,19 @@ pub fn ensure() -> Result<(), String> {
 
 /// What the Python side of the tests needs, pinned: the MCP SDK the MCP tests drive exa with,
 /// and the MLflow tracking server the MLflow tests log to.
-const PYTHON_NEEDS: &[&str] = &["mcp==2.3.0", "mlflow==3.17.2"];
+const PYTHON_NEEDS: &[&str] = &["mcp==2.3.0", "mlflow==3.17.2", "opentelemetry-proto"];
 
 /// A Python with the official MCP SDK, in a virtual environment under
 /// `target/test-python` (made, and the SDK installed from PyPI, when missing).
 pub fn python_env(root: &std::path::Path) -> Result<std::path::PathBuf, String> {
     let venv = root.join("target/test-python");
     let python = venv.join("bin/python");
-    let has_sdk = || Command::new(&python).args(["-c", "import mcp, mlflow"]).output().is_ok_and(|o| o.status.success());
+    let has_sdk = || {
+        Command::new(&python)
+            .args(["-c", "import mcp, mlflow, opentelemetry.proto.collector.metrics.v1.metrics_service_pb2"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
     if has_sdk() {
         return Ok(python);
     }

@@ -5,6 +5,7 @@
 //! module reads; the sampler owns time and the integrator owns arithmetic.
 
 pub mod amd_smi;
+pub mod collector;
 pub mod energy;
 pub mod fake;
 pub mod nvidia_smi;

@@ -1,0 +1,258 @@
+//! Telemetry out to the world: the OpenMetrics text a Prometheus scrape
+//! reads (encoded by `prometheus-client`), an HTTP endpoint serving it,
+//! a Prometheus Pushgateway push, and OTLP/HTTP through the OpenTelemetry
+//! SDK (`opentelemetry_sdk` with `opentelemetry-otlp`). No encoder here is
+//! hand-written.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use opentelemetry::metrics::MeterProvider as _;
+use opentelemetry::KeyValue;
+use opentelemetry_otlp::{WithExportConfig, WithHttpConfig};
+use opentelemetry_sdk::metrics::{PeriodicReader, SdkMeterProvider, Temporality};
+use prometheus_client::collector::Collector;
+use prometheus_client::encoding::{DescriptorEncoder, NoLabelSet};
+use prometheus_client::metrics::MetricType;
+use prometheus_client::registry::{Registry, Unit};
+
+use crate::model::telemetry::{Family, Kind, Value};
+
+/// The content type of the OpenMetrics text exposition.
+pub const OPENMETRICS: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+#[derive(Debug)]
+struct Families(Vec<Family>);
+
+impl Collector for Families {
+    fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        for f in self.0.iter().filter(|f| !f.points.is_empty()) {
+            let unit = (!f.prometheus_unit.is_empty()).then(|| Unit::Other(f.prometheus_unit.to_string()));
+            let kind = match f.kind {
+                Kind::Gauge => MetricType::Gauge,
+                Kind::Counter => MetricType::Counter,
+                Kind::Histogram => MetricType::Histogram,
+            };
+            let base = f.prometheus_base();
+            let mut metric = encoder.encode_descriptor(&base, f.help, unit.as_ref(), kind)?;
+            for p in &f.points {
+                let labels: Vec<(String, String)> = p.attributes.iter().map(|(k, v)| (k.replace('.', "_"), v.clone())).collect();
+                let mut m = metric.encode_family(&labels)?;
+                match (&p.value, f.kind) {
+                    (Value::Number(v), Kind::Counter) => m.encode_counter::<NoLabelSet, f64, f64>(v, None)?,
+                    (Value::Number(v), _) => m.encode_gauge(v)?,
+                    (Value::Histogram(h), _) => {
+                        // The encoder takes counts per bucket and adds them up; ours are cumulative already.
+                        let mut per: Vec<(f64, u64)> = Vec::with_capacity(h.buckets.len() + 1);
+                        let mut below = 0;
+                        for (bound, n) in &h.buckets {
+                            per.push((*bound, n - below));
+                            below = *n;
+                        }
+                        per.push((f64::INFINITY, h.count - below));
+                        m.encode_histogram::<NoLabelSet>(h.sum, h.count, &per, None)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The families as OpenMetrics text; a family with no points is left out.
+pub fn openmetrics(families: Vec<Family>) -> String {
+    let mut registry = Registry::default();
+    registry.register_collector(Box::new(Families(families)));
+    let mut out = String::new();
+    // Writing into a String cannot fail.
+    let _ = prometheus_client::encoding::text::encode(&mut out, &registry);
+    out
+}
+
+/// Why serving stopped early: the address could not be bound, with why.
+pub fn serve(
+    listen: &str,
+    render: Arc<dyn Fn() -> String + Send + Sync>,
+    on_ready: impl FnOnce(std::net::SocketAddr),
+) -> Result<(), String> {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| format!("cannot start the server: {e}"))?;
+    rt.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(listen).await.map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        on_ready(addr);
+        let app = axum::Router::new().route(
+            "/metrics",
+            axum::routing::get(move || {
+                let render = Arc::clone(&render);
+                async move { ([(axum::http::header::CONTENT_TYPE, OPENMETRICS)], render()) }
+            }),
+        );
+        axum::serve(listener, app).with_graceful_shutdown(stopped()).await.map_err(|e| format!("the server failed: {e}"))
+    })
+}
+
+/// Resolves on SIGTERM or Ctrl-C (SIGINT).
+async fn stopped() {
+    let term = async {
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            s.recv().await;
+        } else {
+            std::future::pending::<()>().await;
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        () = term => {}
+    }
+}
+
+/// Blocks until SIGTERM or Ctrl-C.
+pub fn wait_for_stop() -> Result<(), String> {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| format!("cannot wait for signals: {e}"))?;
+    rt.block_on(stopped());
+    Ok(())
+}
+
+/// PUTs the families to a Pushgateway under `grouping` (job first), replacing that group's metrics.
+pub fn push_gateway(base: &str, grouping: &[(&str, String)], families: Vec<Family>, timeout: Duration) -> Result<(), String> {
+    let mut url = base.trim_end_matches('/').to_string() + "/metrics";
+    for (k, v) in grouping {
+        // A value may hold any character: the Pushgateway takes it base64url-encoded after "@base64".
+        url.push_str(&format!("/{k}@base64/{}", base64url(v.as_bytes())));
+    }
+    // The Pushgateway takes the text format 0.0.4; OpenMetrics' `# EOF` and `_created` are not part of it.
+    let body: String = openmetrics(families).lines().filter(|l| *l != "# EOF").map(|l| format!("{l}\n")).collect();
+    let mut req = crate::sources::http::Request::new(url, timeout, 64 * 1024);
+    req.put = Some(("text/plain; version=0.0.4; charset=utf-8", body));
+    let shown = crate::sources::http::redact(base);
+    let answer = crate::sources::http::send(req).map_err(|e| format!("the push to {shown} failed: {e}"))?;
+    if (200..300).contains(&answer.status) {
+        return Ok(());
+    }
+    let said = String::from_utf8_lossy(&answer.body);
+    let said: String = said.lines().next().unwrap_or("").chars().take(200).collect();
+    Err(format!("the Pushgateway at {shown} answered {}: {}", answer.status, crate::text::clean(&said)))
+}
+
+fn base64url(bytes: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::new();
+    for c in bytes.chunks(3) {
+        let n = (u32::from(c[0]) << 16) | (u32::from(*c.get(1).unwrap_or(&0)) << 8) | u32::from(*c.get(2).unwrap_or(&0));
+        for i in 0..=c.len() {
+            out.push(A[((n >> (18 - 6 * i)) & 63) as usize] as char);
+        }
+    }
+    while out.len() % 4 != 0 {
+        out.push('=');
+    }
+    out
+}
+
+/// An OTLP/HTTP exporter: the SDK's periodic reader sends every `interval` (and once at shutdown).
+pub struct Otlp {
+    provider: SdkMeterProvider,
+    histogram: opentelemetry::metrics::Histogram<f64>,
+}
+
+/// The families as one collection took them, and when.
+type Taken = (std::time::Instant, Vec<Family>);
+
+/// The families now, for the instruments' callbacks.
+pub type Source = Arc<dyn Fn() -> Vec<Family> + Send + Sync>;
+
+impl Otlp {
+    /// Builds the provider and one observable instrument per family of `names` (name, unit, kind, help),
+    /// each reporting the points `source` gives when the reader collects.
+    pub fn start(
+        url: &str,
+        interval: Duration,
+        names: &[(&'static str, &'static str, Kind, &'static str)],
+        source: Source,
+    ) -> Result<Otlp, String> {
+        let exporter = opentelemetry_otlp::MetricExporter::builder()
+            .with_http()
+            .with_endpoint(url)
+            .with_timeout(Duration::from_secs(10))
+            .with_http_client(crate::sources::http::exporter_client(Duration::from_secs(10))?)
+            // Delta: a gauge nobody observed since the last export is not sent (a gap, not a flat line).
+            .with_temporality(Temporality::Delta)
+            .build()
+            .map_err(|e| format!("cannot build the OTLP exporter for {}: {e}", crate::sources::http::redact(url)))?;
+        let reader = PeriodicReader::builder(exporter).with_interval(interval).build();
+        let resource = opentelemetry_sdk::Resource::builder().with_service_name("exa").build();
+        let provider = SdkMeterProvider::builder().with_reader(reader).with_resource(resource).build();
+        let meter = provider.meter("exa");
+        // One collection computes the families once; every callback of that collection reads the same.
+        let cache: Arc<Mutex<Option<Taken>>> = Arc::default();
+        let snapshot = move |name: &str| -> Vec<(Vec<KeyValue>, f64)> {
+            let mut c = cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let fresh = c.as_ref().is_some_and(|(at, _)| at.elapsed() < Duration::from_millis(200));
+            if !fresh {
+                *c = Some((std::time::Instant::now(), source()));
+            }
+            let Some((_, families)) = c.as_ref() else { return Vec::new() };
+            families
+                .iter()
+                .filter(|f| f.name == name)
+                .flat_map(|f| &f.points)
+                .filter_map(|p| match p.value {
+                    Value::Number(v) => Some((p.attributes.iter().map(|(k, v)| KeyValue::new(*k, v.clone())).collect(), v)),
+                    Value::Histogram(_) => None,
+                })
+                .collect()
+        };
+        let snapshot = Arc::new(snapshot);
+        let mut histogram = None;
+        for &(name, unit, kind, help) in names {
+            let read = Arc::clone(&snapshot);
+            match kind {
+                Kind::Gauge => {
+                    meter
+                        .f64_observable_gauge(name)
+                        .with_unit(unit)
+                        .with_description(help)
+                        .with_callback(move |o| read(name).iter().for_each(|(attrs, v)| o.observe(*v, attrs)))
+                        .build();
+                }
+                Kind::Counter => {
+                    meter
+                        .f64_observable_counter(name)
+                        .with_unit(unit)
+                        .with_description(help)
+                        .with_callback(move |o| read(name).iter().for_each(|(attrs, v)| o.observe(*v, attrs)))
+                        .build();
+                }
+                Kind::Histogram => {
+                    let bounds = crate::sources::gpu::collector::POWER_BOUNDS_W.to_vec();
+                    histogram = Some(meter.f64_histogram(name).with_unit(unit).with_description(help).with_boundaries(bounds).build());
+                }
+            }
+        }
+        let histogram = histogram.unwrap_or_else(|| meter.f64_histogram("unused").build());
+        Ok(Otlp { provider, histogram })
+    }
+
+    /// Records one power reading into the histogram.
+    pub fn record(&self, watts: f64, attributes: &[(&'static str, String)]) {
+        let attrs: Vec<KeyValue> = attributes.iter().map(|(k, v)| KeyValue::new(*k, v.clone())).collect();
+        self.histogram.record(watts, &attrs);
+    }
+
+    /// Sends what is left (the reader's last collection) and stops; a failure is returned to be said.
+    pub fn shutdown(&self) -> Result<(), String> {
+        self.provider.shutdown().map_err(|e| format!("the last OTLP export failed: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64url_as_the_pushgateway_reads_it() {
+        assert_eq!(base64url(b"run/1"), "cnVuLzE=");
+        assert_eq!(base64url(b"ab"), "YWI=");
+        assert_eq!(base64url(b""), "");
+    }
+}

@@ -1,0 +1,233 @@
+//! The exporter's collector: reads the GPUs every interval for as long as
+//! it runs and keeps only what the metrics need (the latest reading, each
+//! device's energy so far, a histogram of power readings), so a
+//! long-running exporter holds the same memory on its first day and its
+//! hundredth.
+//!
+//! The failure rules are the spec's: no GPU at the first reading (no tool,
+//! no devices) stops collection with one info line; failing at start warns
+//! once and retries every interval; a failed reading later observes nothing
+//! (no latest reading: the gauges have no point, a gap) and its energy is
+//! not integrated; five failures in a row stop collection with one warning,
+//! and the gauges stay absent from then on, never repeated as a flat line.
+
+use std::collections::BTreeMap;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::energy::{trapezoid, J_PER_KWH};
+use super::sampler::{Hooks, MAX_FAILURES};
+use super::{Device, GpuSource, SampleError};
+use crate::model::telemetry::Histogram;
+
+/// Upper bounds of the power histogram, W.
+pub const POWER_BOUNDS_W: &[f64] = &[25.0, 50.0, 100.0, 150.0, 200.0, 250.0, 300.0, 400.0, 500.0, 600.0, 700.0, 800.0, 1000.0, 1500.0];
+
+/// Where collection stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Status {
+    /// No reading yet.
+    Starting,
+    /// Reading.
+    Running,
+    /// The host has no GPU to read: why.
+    NoGpu(String),
+    /// Stopped after failures in a row: the last one.
+    GaveUp(String),
+}
+
+/// What one device has accumulated since the collector started.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Totals {
+    /// Its name.
+    pub name: String,
+    /// Its UUID, where the source gives it.
+    pub uuid: Option<String>,
+    /// Energy since the start, J (counter increments, else the trapezoid between consecutive readings).
+    pub energy_j: f64,
+    /// Its power readings.
+    pub power: Histogram,
+}
+
+/// What the metrics are made from.
+#[derive(Debug, Clone)]
+pub struct State {
+    /// The latest reading, when the latest attempt gave one (else a gap).
+    pub latest: Option<Vec<Device>>,
+    /// Each device's totals, by index.
+    pub totals: BTreeMap<u32, Totals>,
+    /// The last interval's energy over all devices, J, and its length, s: the rate of emissions.
+    pub last_interval: Option<(f64, f64)>,
+    /// Where collection stands.
+    pub status: Status,
+    /// The source, for logs.
+    pub source: String,
+}
+
+impl State {
+    /// Nothing read yet.
+    pub fn new(source: String) -> State {
+        State { latest: None, totals: BTreeMap::new(), last_interval: None, status: Status::Starting, source }
+    }
+
+    /// Energy over all devices since the start, kWh; None before any device had energy.
+    pub fn total_kwh(&self) -> Option<f64> {
+        (!self.totals.is_empty()).then(|| self.totals.values().map(|t| t.energy_j).sum::<f64>() / J_PER_KWH)
+    }
+
+    /// Adds a reading taken at `t` s after `prev` (the previous good reading and its time).
+    fn add(&mut self, prev: Option<&(f64, Vec<Device>)>, t: f64, now: &[Device]) {
+        let mut interval_j = 0.0;
+        for d in now {
+            let before = prev.and_then(|(_, p)| p.iter().find(|x| x.index == d.index));
+            let dt = prev.map_or(0.0, |(t0, _)| t - t0);
+            let joules = match (before, d) {
+                (Some(b), d) if b.energy_counter_j.zip(d.energy_counter_j).is_some_and(|(a, c)| c >= a) => {
+                    d.energy_counter_j.unwrap_or(0.0) - b.energy_counter_j.unwrap_or(0.0)
+                }
+                (Some(b), d) => b.power_w.zip(d.power_w).map_or(0.0, |(a, c)| trapezoid(a, c, dt)),
+                (None, _) => 0.0,
+            };
+            interval_j += joules;
+            if d.power_w.is_none() && !self.totals.contains_key(&d.index) {
+                // A device with no power reading has no energy, cost or CO2: no totals at all.
+                continue;
+            }
+            let e = self.totals.entry(d.index).or_insert_with(|| Totals {
+                name: d.name.clone(),
+                uuid: d.uuid.clone(),
+                energy_j: 0.0,
+                power: Histogram::new(POWER_BOUNDS_W),
+            });
+            e.energy_j += joules;
+            if let Some(w) = d.power_w {
+                e.power.record(w);
+            }
+        }
+        self.last_interval = prev.map(|(t0, _)| (interval_j, t - t0)).filter(|(_, dt)| *dt > 0.0);
+    }
+}
+
+/// A collector thread and the state it keeps.
+pub struct Collector {
+    /// What the metrics are made from, shared with whoever exports them.
+    pub state: Arc<Mutex<State>>,
+    stop: mpsc::Sender<()>,
+    handle: std::thread::JoinHandle<()>,
+}
+
+/// Called with each good reading (the OTLP histogram records it).
+pub type ReadingHook = dyn Fn(&[Device]) + Send;
+/// An owned hook.
+pub type OnReading = Box<ReadingHook>;
+
+impl Collector {
+    /// Starts reading `source` every `interval`.
+    pub fn start(source: Box<dyn GpuSource>, interval: Duration, hooks: Box<dyn Hooks>, on_reading: Option<OnReading>) -> Collector {
+        let state = Arc::new(Mutex::new(State::new(source.describe())));
+        let (stop, rx) = mpsc::channel();
+        let shared = Arc::clone(&state);
+        let handle = std::thread::spawn(move || run(source, interval, hooks.as_ref(), on_reading.as_deref(), &shared, &rx));
+        Collector { state, stop, handle }
+    }
+
+    /// Stops collecting and waits for the thread.
+    pub fn stop(self) {
+        let _ = self.stop.send(());
+        let _ = self.handle.join();
+    }
+}
+
+fn lock(state: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {
+    state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn run(
+    mut source: Box<dyn GpuSource>,
+    interval: Duration,
+    hooks: &dyn Hooks,
+    on_reading: Option<&ReadingHook>,
+    state: &Mutex<State>,
+    stop: &mpsc::Receiver<()>,
+) {
+    let start = Instant::now();
+    let mut prev: Option<(f64, Vec<Device>)> = None;
+    let mut failures = 0;
+    let mut started = false;
+    let mut next = start;
+    loop {
+        let result = source.sample();
+        let t = start.elapsed().as_secs_f64();
+        for n in source.take_notices() {
+            hooks.warn(&n);
+        }
+        match result {
+            Ok(devices) => {
+                failures = 0;
+                started = true;
+                if let Some(f) = on_reading {
+                    f(&devices);
+                }
+                let mut s = lock(state);
+                s.add(prev.as_ref(), t, &devices);
+                s.latest = Some(devices.clone());
+                s.status = Status::Running;
+                prev = Some((t, devices));
+            }
+            Err(e @ (SampleError::Missing(_) | SampleError::NoDevices(_))) if !started => {
+                hooks.info(&format!("no GPU found ({e}): no GPU metrics are exported"));
+                lock(state).status = Status::NoGpu(e.to_string());
+                return;
+            }
+            Err(e) => {
+                failures += 1;
+                let what = e.to_string();
+                // Nothing observed for this reading, and the gap is not integrated.
+                prev = None;
+                {
+                    let mut s = lock(state);
+                    s.latest = None;
+                    s.last_interval = None;
+                }
+                if !started && failures == 1 {
+                    hooks.warn(&format!("GPU readings failed at start: {what}; trying again every {:.1} s", interval.as_secs_f64()));
+                }
+                if failures >= MAX_FAILURES {
+                    hooks.warn(&format!("GPU readings failed {MAX_FAILURES} times in a row ({what}); no further readings are taken"));
+                    lock(state).status = Status::GaveUp(what);
+                    return;
+                }
+            }
+        }
+        next += interval;
+        match stop.recv_timeout(next.saturating_duration_since(Instant::now())) {
+            Err(RecvTimeoutError::Timeout) => {}
+            _ => return,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dev(index: u32, w: Option<f64>, counter: Option<f64>) -> Device {
+        Device { index, name: "g".into(), power_w: w, energy_counter_j: counter, ..Device::default() }
+    }
+
+    #[test]
+    fn energy_by_counter_else_trapezoid_and_none_without_power() {
+        let mut s = State::new("fake".into());
+        let a = vec![dev(0, Some(100.0), Some(1000.0)), dev(1, Some(100.0), None), dev(2, None, None)];
+        s.add(None, 0.0, &a);
+        let b = vec![dev(0, Some(100.0), Some(3500.0)), dev(1, Some(300.0), None), dev(2, None, None)];
+        s.add(Some(&(0.0, a)), 10.0, &b);
+        assert_eq!(s.totals[&0].energy_j, 2500.0);
+        assert_eq!(s.totals[&1].energy_j, 2000.0);
+        assert!(!s.totals.contains_key(&2));
+        assert_eq!(s.totals[&1].power.count, 2);
+        assert_eq!(s.last_interval, Some((4500.0, 10.0)));
+        assert!((s.total_kwh().unwrap() - 4500.0 / J_PER_KWH).abs() < 1e-15);
+    }
+}

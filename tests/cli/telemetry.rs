@@ -1,0 +1,461 @@
+//! Telemetry out, against the real things: a real Prometheus scraping
+//! `exa gpu serve`, a real Pushgateway receiving `measure`'s push (and
+//! scraped by Prometheus), and an OTLP receiver decoding exa's requests
+//! with the official OpenTelemetry protobuf definitions. GPUs are the fake
+//! nvidia-smi replaying a real H100 capture.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::common::{stderr, Env};
+use crate::prometheus::{http_get, Prometheus};
+
+const H100: &str = "nvsmi-query-gpu-csv__linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01__load.csv";
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// Two H100s through the fake nvidia-smi.
+fn with_smi(devices: &str) -> Env {
+    let env = Env::new();
+    let bin = env.dir.path().join("fakebin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(fixtures().join("fake-nvidia-smi"), bin.join("nvidia-smi")).unwrap();
+    env.env("FAKE_SMI_CAPTURE", fixtures().join("gpu").join(H100).to_str().unwrap()).env("FAKE_SMI_DEVICES", devices).path_first(&bin)
+}
+
+fn python() -> PathBuf {
+    crate::common::test_python("the OTLP tests need opentelemetry-proto")
+}
+
+/// A long-running exa (serve or export) whose stderr lines arrive on a channel.
+struct Running {
+    child: Option<Child>,
+    lines: mpsc::Receiver<String>,
+    said: Vec<String>,
+}
+
+impl Running {
+    fn start(env: &Env, args: &[&str]) -> Running {
+        let mut child = env.cmd().args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("exa runs");
+        let err = child.stderr.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for l in BufReader::new(err).lines().map_while(Result::ok) {
+                let _ = tx.send(l);
+            }
+        });
+        Running { child: Some(child), lines, said: Vec::new() }
+    }
+
+    /// Waits for a stderr line containing `needle`; the line.
+    fn wait_for(&mut self, needle: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            if let Ok(l) = self.lines.recv_timeout(Duration::from_millis(100)) {
+                self.said.push(l.clone());
+                if l.contains(needle) {
+                    return l;
+                }
+            }
+        }
+        panic!("exa never said {needle:?}; it said {:?}", self.said);
+    }
+
+    /// The address `exa gpu serve` says it serves.
+    fn address(&mut self) -> String {
+        let l = self.wait_for("serving the GPU metrics at http://");
+        l.split("http://").nth(1).unwrap().trim_end_matches("/metrics").to_string()
+    }
+
+    /// SIGTERM, then its exit status, stdout and every stderr line.
+    fn stop(mut self) -> (i32, String, Vec<String>) {
+        let child = self.child.take().unwrap();
+        signal(child.id(), 15);
+        let out = child.wait_with_output().unwrap();
+        while let Ok(l) = self.lines.recv_timeout(Duration::from_millis(200)) {
+            self.said.push(l);
+        }
+        (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), std::mem::take(&mut self.said))
+    }
+}
+
+impl Drop for Running {
+    /// A test that failed half-way leaves no exporter running.
+    fn drop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+fn signal(pid: u32, sig: i32) {
+    let _ = Command::new("kill").arg(format!("-{sig}")).arg(pid.to_string()).status();
+}
+
+/// Scrapes `addr` until the text holds `needle`; that text.
+fn scrape_until(addr: &str, needle: &str) -> String {
+    let mut text = String::new();
+    eventually(30, &format!("the scrape holds {needle}"), || {
+        text = http_get(addr, "/metrics");
+        text.contains(needle)
+    });
+    text
+}
+
+/// Polls `f` until it is true or `secs` pass.
+fn eventually(secs: u64, what: &str, mut f: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    while Instant::now() < deadline {
+        if f() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    panic!("{what} within {secs} s");
+}
+
+#[test]
+fn prometheus_scrapes_the_gpus_and_a_collector_that_stopped_goes_stale() {
+    let env = with_smi("2");
+    let trigger = env.dir.path().join("fail-now");
+    let env = env.env("FAKE_SMI_MODE", &format!("fail-when:{}", trigger.display())).env("GENAI_ENABLE_CO2_TRACKING", "true");
+    let mut exa = Running::start(&env, &["gpu", "serve", "--listen", "127.0.0.1:0", "--interval", "0.3"]);
+    let addr = exa.address();
+    let prom = Prometheus::scraping(&[("exa", &addr)]);
+    eventually(30, "Prometheus has the power of both GPUs", || prom.query("gen_ai_gpu_power_watts").len() == 2);
+    let power = prom.query("gen_ai_gpu_power_watts");
+    for (i, s) in power.iter().enumerate() {
+        assert_eq!(s["metric"]["gpu_id"], i.to_string());
+        assert_eq!(s["metric"]["gpu_name"], "NVIDIA H100 80GB HBM3");
+        assert_eq!(s["value"][1], "631.95", "the capture's power.draw");
+    }
+    // Names, units and types as Prometheus recorded them from the exposition.
+    let meta = prom.api("/api/v1/metadata?metric=gen_ai_gpu_temperature_celsius");
+    assert_eq!(meta["data"]["gen_ai_gpu_temperature_celsius"][0]["unit"], "celsius", "{meta}");
+    assert_eq!(meta["data"]["gen_ai_gpu_temperature_celsius"][0]["type"], "gauge");
+    assert_eq!(prom.query("gen_ai_gpu_aggregate_total_power_watts")[0]["metric"]["gpu_count"], "2");
+    eventually(10, "energy is counted", || {
+        prom.query("gen_ai_energy_total_kilowatt_hours_total")
+            .first()
+            .and_then(|s| s["value"][1].as_str()?.parse::<f64>().ok())
+            .is_some_and(|k| k > 0.0)
+    });
+    let co2 = prom.query("gen_ai_co2_emissions_gCO2e_total / gen_ai_energy_total_kilowatt_hours_total");
+    let ratio: f64 = co2[0]["value"][1].as_str().unwrap().parse().unwrap();
+    assert!((ratio - 475.0).abs() < 1e-6, "CO2 is energy times the default 475 g/kWh: {ratio}");
+    assert_eq!(prom.query("gen_ai_power_consumption_watts_bucket{gpu_id=\"0\",le=\"700.0\"}").len(), 1);
+    // The tool starts failing: after five failures the gauges are gone from the scrape and go stale.
+    std::fs::write(&trigger, "").unwrap();
+    exa.wait_for("failed 5 times in a row");
+    eventually(15, "the power series went stale", || prom.query("gen_ai_gpu_power_watts").is_empty());
+    let text = http_get(&addr, "/metrics");
+    assert!(!text.contains("gen_ai_gpu_power_watts"), "no flat line: {text}");
+    assert!(text.contains("gen_ai_energy_total_kilowatt_hours_total "), "the energy total stays: {text}");
+    let (code, stdout, _) = exa.stop();
+    assert_eq!(code, 0, "SIGTERM stops it cleanly");
+    assert!(stdout.contains("exa gpu serve"), "{stdout}");
+}
+
+#[test]
+fn the_failure_table_on_the_scrape() {
+    // No nvidia-smi: no GPU instrument, one info line, and the endpoint still answers.
+    let bare = Env::new().env("PATH", "/usr/local/bin:/usr/bin:/bin");
+    let mut exa = Running::start(&bare, &["gpu", "serve", "--listen", "127.0.0.1:0", "--interval", "0.2"]);
+    let addr = exa.address();
+    std::thread::sleep(Duration::from_millis(600));
+    let text = http_get(&addr, "/metrics");
+    assert!(!text.contains("gen_ai_"), "{text}");
+    assert!(text.trim_end().ends_with("# EOF"), "{text}");
+    let (code, _, said) = exa.stop();
+    assert_eq!(code, 0);
+    assert_eq!(said.iter().filter(|l| l.contains("no GPU found")).count(), 1, "{said:?}");
+    // "No devices were found": as a host with no GPU.
+    let none = with_smi("1").env("FAKE_SMI_MODE", "no-devices");
+    let mut exa = Running::start(&none, &["gpu", "serve", "--listen", "127.0.0.1:0", "--interval", "0.2"]);
+    let addr = exa.address();
+    exa.wait_for("no GPU found");
+    assert!(!http_get(&addr, "/metrics").contains("gen_ai_"));
+    exa.stop();
+    // A field the device reports as [N/A]: no point for that device; its other gauges stand; no energy for it.
+    let env = with_smi("2").env("FAKE_SMI_MODE", "no-power:1");
+    let mut exa = Running::start(&env, &["gpu", "serve", "--listen", "127.0.0.1:0", "--interval", "0.2"]);
+    let addr = exa.address();
+    scrape_until(&addr, "gen_ai_gpu_power_watts{");
+    // Two readings, so that energy has had an interval to count.
+    let text = scrape_until(&addr, "gen_ai_energy_consumed_kilowatt_hours_total{");
+    let power: Vec<&str> = text.lines().filter(|l| l.starts_with("gen_ai_gpu_power_watts{")).collect();
+    assert_eq!(power.len(), 1, "{text}");
+    assert!(power[0].contains("gpu_id=\"0\""));
+    assert_eq!(text.lines().filter(|l| l.starts_with("gen_ai_gpu_temperature_celsius{")).count(), 2);
+    assert!(!text.lines().any(|l| l.starts_with("gen_ai_energy_consumed") && l.contains("gpu_id=\"1\"")), "{text}");
+    // No CO2 metrics unless asked for, and cost only with a price.
+    assert!(!text.contains("gen_ai_co2") && !text.contains("gen_ai_power_cost"), "{text}");
+    exa.stop();
+    // Failing at start: one warning, no instrument yet.
+    let env = with_smi("1").env("FAKE_SMI_MODE", "driver");
+    let mut exa = Running::start(&env, &["gpu", "serve", "--listen", "127.0.0.1:0", "--interval", "0.2"]);
+    let addr = exa.address();
+    exa.wait_for("GPU readings failed at start");
+    assert!(!http_get(&addr, "/metrics").contains("gen_ai_gpu"));
+    let (_, _, said) = exa.stop();
+    assert_eq!(said.iter().filter(|l| l.contains("failed at start")).count(), 1, "{said:?}");
+}
+
+#[test]
+fn the_hardware_conventions_and_the_genai_variables() {
+    let env =
+        with_smi("1").env("GENAI_POWER_COST_PER_KWH", "0.25").env("GENAI_CO2_REGION", "FR").env("GENAI_GPU_COLLECTION_INTERVAL", "0.2");
+    let mut exa = Running::start(&env, &["gpu", "serve", "--listen", "127.0.0.1:0"]);
+    let addr = exa.address();
+    let value = |text: &str, name: &str| -> f64 {
+        text.lines().find(|l| l.starts_with(name)).and_then(|l| l.rsplit(' ').next()?.parse().ok()).unwrap_or(0.0)
+    };
+    let mut text = String::new();
+    eventually(30, "energy has been counted", || {
+        text = http_get(&addr, "/metrics");
+        value(&text, "gen_ai_energy_total_kilowatt_hours_total ") > 0.0
+    });
+    let cost = value(&text, "gen_ai_power_cost_usd_total ");
+    let kwh = value(&text, "gen_ai_energy_total_kilowatt_hours_total ");
+    assert!(kwh > 0.0 && (cost - kwh * 0.25).abs() < 1e-12, "{cost} {kwh}");
+    let (_, _, said) = exa.stop();
+    assert!(said.iter().any(|l| l.contains("GENAI_CO2_REGION is accepted and has no effect")), "{said:?}");
+    // --semconv hw: OpenTelemetry's hardware names, energy in joules.
+    let hw = with_smi("1");
+    let mut exa = Running::start(&hw, &["gpu", "serve", "--listen", "127.0.0.1:0", "--interval", "0.2", "--semconv", "hw"]);
+    let addr = exa.address();
+    let text = scrape_until(&addr, "hw_energy_joules_total{");
+    assert!(text.contains("hw_power_watts{hw_id=\"GPU-"), "{text}");
+    assert!(text.contains("hw_type=\"gpu\""));
+    assert!(text.contains("hw_energy_joules_total{"));
+    assert!(text.contains("hw_gpu_utilization_ratio{") && text.contains("hw_gpu_memory_limit_bytes{"));
+    assert!(!text.contains("gen_ai_"));
+    exa.stop();
+}
+
+/// A real Pushgateway on a free loopback port, stopped with the test.
+struct Pushgateway {
+    child: Child,
+    addr: String,
+}
+
+impl Pushgateway {
+    fn start() -> Pushgateway {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let addr = format!("127.0.0.1:{port}");
+        let script = format!(
+            "timeout 600 prometheus-pushgateway --web.listen-address={addr} & p=$!; \
+             while kill -0 {parent} 2>/dev/null && kill -0 $p 2>/dev/null; do sleep 1; done; kill $p 2>/dev/null; wait $p",
+            parent = std::process::id()
+        );
+        let child = Command::new("sh").args(["-c", &script]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("sh runs");
+        let p = Pushgateway { child, addr };
+        eventually(30, "the Pushgateway is ready", || {
+            std::net::TcpStream::connect(&p.addr).is_ok() && http_get(&p.addr, "/-/ready").contains("OK")
+        });
+        p
+    }
+}
+
+impl Drop for Pushgateway {
+    fn drop(&mut self) {
+        let _ = Command::new("pkill").args(["-f", &format!("web.listen-address={}", self.addr)]).status();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn measure_pushes_its_totals_to_a_real_pushgateway_that_prometheus_scrapes() {
+    let gw = Pushgateway::start();
+    let env = with_smi("2").env("GENAI_ENABLE_CO2_TRACKING", "true");
+    let report = env.dir.path().join("r.json");
+    let url = format!("http://{}", gw.addr);
+    // measure --report FILE --push-gateway URL --record JPCP [more] -- cmd
+    let push = |to: &str, more: &[&str], cmd: &[&str]| {
+        let mut args = vec!["-o", "json", "finops", "measure", "--interval", "0.2", "--report", report.to_str().unwrap()];
+        args.extend(["--push-gateway", to, "--record", "JPCP"]);
+        args.extend_from_slice(more);
+        args.push("--");
+        args.extend_from_slice(cmd);
+        env.run(&args)
+    };
+    let out = push(&url, &["--run-id", "run/7", "--power-cost-per-kwh", "0.2"], &["sleep", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(r["pushed"][0]["to"], "pushgateway");
+    assert_eq!(r["pushed"][0]["error"], Value::Null);
+    let kwh = r["gpu"]["energy_kwh"].as_f64().unwrap();
+    let prom = Prometheus::scraping(&[("pushgateway", &gw.addr)]);
+    eventually(30, "Prometheus has the pushed energy", || !prom.query("gen_ai_energy_total_kilowatt_hours_total{job=\"JPCP\"}").is_empty());
+    let s = &prom.query("gen_ai_energy_total_kilowatt_hours_total{job=\"JPCP\"}")[0];
+    assert_eq!(s["metric"]["run_id"], "run/7", "a run id with a slash survives the grouping key");
+    let got: f64 = s["value"][1].as_str().unwrap().parse().unwrap();
+    assert!((got - kwh).abs() < 1e-12, "{got} against the report's {kwh}");
+    let cost: f64 = prom.query("gen_ai_power_cost_usd_total{job=\"JPCP\"}")[0]["value"][1].as_str().unwrap().parse().unwrap();
+    assert!((cost - kwh * 0.2).abs() < 1e-12);
+    let co2: f64 = prom.query("gen_ai_co2_emissions_gCO2e_total{job=\"JPCP\"}")[0]["value"][1].as_str().unwrap().parse().unwrap();
+    assert!((co2 - kwh * 475.0).abs() < 1e-9);
+    // A Pushgateway that is not there: a warning and a field; the command's status and the record stand.
+    let closed = format!("http://127.0.0.1:{}", std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port());
+    let out = push(&closed, &[], &["sh", "-c", "exit 3"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(stderr(&out).contains("warning: the push to"), "{}", stderr(&out));
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert!(r["pushed"][0]["error"].as_str().unwrap().contains("cannot connect"));
+    assert_eq!(r["recorded"]["model"], "JPCP");
+}
+
+/// The OTLP receiver: its port and the file of decoded requests.
+struct Receiver {
+    child: Child,
+    port: u16,
+    out: PathBuf,
+}
+
+impl Receiver {
+    fn start(dir: &Path) -> Receiver {
+        let port_file = dir.join("otlp.port");
+        let out = dir.join("otlp.jsonl");
+        let child = Command::new(python())
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/otlp/receiver.py"))
+            .arg(&port_file)
+            .arg(&out)
+            .arg(std::process::id().to_string())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("python runs");
+        let mut port = 0;
+        eventually(30, "the OTLP receiver is listening", || {
+            port = std::fs::read_to_string(&port_file).ok().and_then(|p| p.parse().ok()).unwrap_or(0);
+            port != 0
+        });
+        Receiver { child, port, out }
+    }
+
+    fn requests(&self) -> Vec<Value> {
+        std::fs::read_to_string(&self.out).unwrap_or_default().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    }
+}
+
+impl Drop for Receiver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Every metric in the requests, flattened: (request number, metric).
+fn metrics(requests: &[Value]) -> Vec<(usize, Value)> {
+    let mut out = Vec::new();
+    for (i, r) in requests.iter().enumerate() {
+        for rm in r["request"]["resourceMetrics"].as_array().into_iter().flatten() {
+            for sm in rm["scopeMetrics"].as_array().into_iter().flatten() {
+                for m in sm["metrics"].as_array().into_iter().flatten() {
+                    out.push((i, m.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn attr(point: &Value, key: &str) -> Option<String> {
+    point["attributes"].as_array()?.iter().find(|a| a["key"] == key).map(|a| a["value"]["stringValue"].as_str().unwrap_or("").to_string())
+}
+
+#[test]
+fn otlp_export_names_units_attributes_buckets_and_delta_temporality() {
+    let env = with_smi("2");
+    let trigger = env.dir.path().join("fail-now");
+    let env = env.env("FAKE_SMI_MODE", &format!("fail-when:{}", trigger.display()));
+    let rx = Receiver::start(env.dir.path());
+    let base = format!("http://127.0.0.1:{}", rx.port);
+    let mut exa = Running::start(&env, &["gpu", "export", "--otlp", &base, "--interval", "0.3"]);
+    exa.wait_for("sending the GPU metrics to");
+    eventually(20, "three exports arrived", || rx.requests().len() >= 3);
+    let reqs = rx.requests();
+    assert!(reqs.iter().all(|r| r["path"] == "/v1/metrics" && r["content_type"] == "application/x-protobuf"));
+    let ms = metrics(&reqs);
+    let power = ms.iter().rev().find(|(_, m)| m["name"] == "gen_ai.gpu.power").map(|(_, m)| m.clone()).expect("gen_ai.gpu.power was sent");
+    assert_eq!(power["unit"], "W");
+    let points = power["gauge"]["dataPoints"].as_array().unwrap();
+    assert_eq!(points.len(), 2);
+    assert_eq!(attr(&points[0], "gpu_name").as_deref(), Some("NVIDIA H100 80GB HBM3"));
+    assert!(points.iter().all(|p| p["asDouble"] == 631.95));
+    let temp = ms.iter().find(|(_, m)| m["name"] == "gen_ai.gpu.temperature").unwrap();
+    assert_eq!(temp.1["unit"], "Cel");
+    let energy = ms.iter().rev().find(|(_, m)| m["name"] == "gen_ai.energy.total").unwrap();
+    assert_eq!(energy.1["unit"], "kWh");
+    assert_eq!(energy.1["sum"]["aggregationTemporality"], "AGGREGATION_TEMPORALITY_DELTA");
+    assert_eq!(energy.1["sum"]["isMonotonic"], true);
+    let hist = ms.iter().rev().find(|(_, m)| m["name"] == "gen_ai.power.consumption").expect("the power histogram was sent");
+    assert_eq!(hist.1["histogram"]["aggregationTemporality"], "AGGREGATION_TEMPORALITY_DELTA");
+    let hp = &hist.1["histogram"]["dataPoints"][0];
+    let bounds: Vec<f64> = hp["explicitBounds"].as_array().unwrap().iter().map(|b| b.as_f64().unwrap()).collect();
+    assert_eq!(bounds, [25.0, 50.0, 100.0, 150.0, 200.0, 250.0, 300.0, 400.0, 500.0, 600.0, 700.0, 800.0, 1000.0, 1500.0]);
+    assert_eq!(attr(hp, "component").as_deref(), Some("gpu"));
+    let resource = &reqs[0]["request"]["resourceMetrics"][0]["resource"]["attributes"];
+    assert!(resource.to_string().contains("\"exa\""), "service.name is exa: {resource}");
+    // The tool fails from now on: once it gave up, the gauges are no longer sent (a gap, not a flat line).
+    std::fs::write(&trigger, "").unwrap();
+    exa.wait_for("failed 5 times in a row");
+    let after = rx.requests().len();
+    eventually(20, "two more exports arrived", || rx.requests().len() >= after + 2);
+    let late: Vec<(usize, Value)> = metrics(&rx.requests()).into_iter().filter(|(i, _)| *i >= after).collect();
+    assert!(!late.iter().any(|(_, m)| m["name"] == "gen_ai.gpu.power"), "a stopped collector sends no power gauge");
+    let (code, stdout, _) = exa.stop();
+    assert_eq!(code, 0);
+    assert!(stdout.contains("exa gpu export"));
+}
+
+#[test]
+fn measure_sends_its_totals_over_otlp_once() {
+    let env = with_smi("1");
+    let rx = Receiver::start(env.dir.path());
+    let report = env.dir.path().join("r.json");
+    let env = env.env("OTEL_EXPORTER_OTLP_ENDPOINT", &format!("http://127.0.0.1:{}", rx.port));
+    let out = env.run(&[
+        "-o",
+        "json",
+        "finops",
+        "measure",
+        "--interval",
+        "0.2",
+        "--report",
+        report.to_str().unwrap(),
+        "--otlp",
+        "--record",
+        "JPCP",
+        "--run-id",
+        "r1",
+        "--",
+        "sleep",
+        "0.6",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(r["pushed"][0]["to"], "otlp");
+    assert_eq!(r["pushed"][0]["error"], Value::Null, "{}", r["pushed"]);
+    let reqs = rx.requests();
+    assert_eq!(reqs.len(), 1, "sent once, at the end");
+    let ms = metrics(&reqs);
+    let e = &ms.iter().find(|(_, m)| m["name"] == "gen_ai.energy.total").unwrap().1;
+    let p = &e["sum"]["dataPoints"][0];
+    assert!((p["asDouble"].as_f64().unwrap() - r["gpu"]["energy_kwh"].as_f64().unwrap()).abs() < 1e-12);
+    assert_eq!(attr(p, "job").as_deref(), Some("JPCP"));
+    assert_eq!(attr(p, "run_id").as_deref(), Some("r1"));
+    // --otlp with no URL anywhere is malformed input.
+    let bare = with_smi("1");
+    let out = bare.run(&["finops", "measure", "--otlp", "--", "true"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("OTEL_EXPORTER_OTLP_ENDPOINT"));
+}
