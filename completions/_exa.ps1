@@ -33,7 +33,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('finops', 'finops', [CompletionResultType]::ParameterValue, 'Energy, carbon and cost of GPU and CPU work')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Where the config file is, what is in effect, and a starting file')
-            [CompletionResult]::new('gpu', 'gpu', [CompletionResultType]::ParameterValue, 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates')
+            [CompletionResult]::new('gpu', 'gpu', [CompletionResultType]::ParameterValue, 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates; or export them')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD')
             [CompletionResult]::new('db', 'db', [CompletionResultType]::ParameterValue, 'The records database: bring its schema up to date, copy records between stores')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Send what could not be sent: records waiting in the outbox for MLflow')
@@ -280,6 +280,9 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--record', '--record', [CompletionResultType]::ParameterName, 'Store the measured run''s carbon and cost as records of MODEL')
             [CompletionResult]::new('--run-id', '--run-id', [CompletionResultType]::ParameterName, 'The run id for --record')
             [CompletionResult]::new('--mlflow-experiment', '--mlflow-experiment', [CompletionResultType]::ParameterName, 'Create an MLflow run in this experiment (made when missing), named after the command, and record under its id')
+            [CompletionResult]::new('--push-gateway', '--push-gateway', [CompletionResultType]::ParameterName, 'Push the run''s energy, cost and CO2 to this Prometheus Pushgateway at its end (a failed push is a warning)')
+            [CompletionResult]::new('--otlp', '--otlp', [CompletionResultType]::ParameterName, 'Send the run''s energy, cost and CO2 over OTLP/HTTP at its end [URL, else OTEL_EXPORTER_OTLP_METRICS_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT]')
+            [CompletionResult]::new('--semconv', '--semconv', [CompletionResultType]::ParameterName, 'The metric names pushed: gen_ai.* or hw.* [default: genai; env: EXAMLOPS_SEMCONV]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
@@ -423,6 +426,60 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the GPU, energy and CO2 metrics for a Prometheus scrape, until SIGTERM or Ctrl-C')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Push the GPU, energy and CO2 metrics over OTLP/HTTP every --interval seconds, until SIGTERM or Ctrl-C')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'exa;gpu;serve' {
+            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'The address to listen on; the metrics are at /metrics')
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Seconds between readings [default: 5; env: EXAMLOPS_GPU_INTERVAL, GENAI_GPU_COLLECTION_INTERVAL]')
+            [CompletionResult]::new('--gpu-source', '--gpu-source', [CompletionResultType]::ParameterName, 'Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE]')
+            [CompletionResult]::new('--semconv', '--semconv', [CompletionResultType]::ParameterName, 'The metric names: the spec''s gen_ai.* or OpenTelemetry''s hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV]')
+            [CompletionResult]::new('--power-cost-per-kwh', '--power-cost-per-kwh', [CompletionResultType]::ParameterName, 'Electricity price in USD per kWh for gen_ai.power.cost [env: EXAMLOPS_POWER_COST_PER_KWH, GENAI_POWER_COST_PER_KWH]')
+            [CompletionResult]::new('--carbon-intensity', '--carbon-intensity', [CompletionResultType]::ParameterName, 'gCO2e per kWh for gen_ai.co2.emissions [default: 475, a world average; env: EXAMLOPS_CARBON_INTENSITY, GENAI_CARBON_INTENSITY]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--co2', '--co2', [CompletionResultType]::ParameterName, 'Export the CO2 metrics [env: GENAI_ENABLE_CO2_TRACKING=true]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;gpu;export' {
+            [CompletionResult]::new('--otlp', '--otlp', [CompletionResultType]::ParameterName, 'The OTLP/HTTP endpoint: a base URL (/v1/metrics is added) [env: OTEL_EXPORTER_OTLP_METRICS_ENDPOINT, OTEL_EXPORTER_OTLP_ENDPOINT]')
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Seconds between readings [default: 5; env: EXAMLOPS_GPU_INTERVAL, GENAI_GPU_COLLECTION_INTERVAL]')
+            [CompletionResult]::new('--gpu-source', '--gpu-source', [CompletionResultType]::ParameterName, 'Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE]')
+            [CompletionResult]::new('--semconv', '--semconv', [CompletionResultType]::ParameterName, 'The metric names: the spec''s gen_ai.* or OpenTelemetry''s hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV]')
+            [CompletionResult]::new('--power-cost-per-kwh', '--power-cost-per-kwh', [CompletionResultType]::ParameterName, 'Electricity price in USD per kWh for gen_ai.power.cost [env: EXAMLOPS_POWER_COST_PER_KWH, GENAI_POWER_COST_PER_KWH]')
+            [CompletionResult]::new('--carbon-intensity', '--carbon-intensity', [CompletionResultType]::ParameterName, 'gCO2e per kWh for gen_ai.co2.emissions [default: 475, a world average; env: EXAMLOPS_CARBON_INTENSITY, GENAI_CARBON_INTENSITY]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--co2', '--co2', [CompletionResultType]::ParameterName, 'Export the CO2 metrics [env: GENAI_ENABLE_CO2_TRACKING=true]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;gpu;help' {
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the GPU, energy and CO2 metrics for a Prometheus scrape, until SIGTERM or Ctrl-C')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Push the GPU, energy and CO2 metrics over OTLP/HTTP every --interval seconds, until SIGTERM or Ctrl-C')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'exa;gpu;help;serve' {
+            break
+        }
+        'exa;gpu;help;export' {
+            break
+        }
+        'exa;gpu;help;help' {
             break
         }
         'exa;report' {
@@ -774,7 +831,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
         'exa;help' {
             [CompletionResult]::new('finops', 'finops', [CompletionResultType]::ParameterValue, 'Energy, carbon and cost of GPU and CPU work')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Where the config file is, what is in effect, and a starting file')
-            [CompletionResult]::new('gpu', 'gpu', [CompletionResultType]::ParameterValue, 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates')
+            [CompletionResult]::new('gpu', 'gpu', [CompletionResultType]::ParameterValue, 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates; or export them')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD')
             [CompletionResult]::new('db', 'db', [CompletionResultType]::ParameterValue, 'The records database: bring its schema up to date, copy records between stores')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Send what could not be sent: records waiting in the outbox for MLflow')
@@ -849,6 +906,14 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;help;gpu' {
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the GPU, energy and CO2 metrics for a Prometheus scrape, until SIGTERM or Ctrl-C')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Push the GPU, energy and CO2 metrics over OTLP/HTTP every --interval seconds, until SIGTERM or Ctrl-C')
+            break
+        }
+        'exa;help;gpu;serve' {
+            break
+        }
+        'exa;help;gpu;export' {
             break
         }
         'exa;help;report' {

@@ -202,6 +202,24 @@ _exa() {
             exa__subcmd__finops__subcmd__help__subcmd__cost,show)
                 cmd="exa__subcmd__finops__subcmd__help__subcmd__cost__subcmd__show"
                 ;;
+            exa__subcmd__gpu,export)
+                cmd="exa__subcmd__gpu__subcmd__export"
+                ;;
+            exa__subcmd__gpu,help)
+                cmd="exa__subcmd__gpu__subcmd__help"
+                ;;
+            exa__subcmd__gpu,serve)
+                cmd="exa__subcmd__gpu__subcmd__serve"
+                ;;
+            exa__subcmd__gpu__subcmd__help,export)
+                cmd="exa__subcmd__gpu__subcmd__help__subcmd__export"
+                ;;
+            exa__subcmd__gpu__subcmd__help,help)
+                cmd="exa__subcmd__gpu__subcmd__help__subcmd__help"
+                ;;
+            exa__subcmd__gpu__subcmd__help,serve)
+                cmd="exa__subcmd__gpu__subcmd__help__subcmd__serve"
+                ;;
             exa__subcmd__help,completions)
                 cmd="exa__subcmd__help__subcmd__completions"
                 ;;
@@ -285,6 +303,12 @@ _exa() {
                 ;;
             exa__subcmd__help__subcmd__finops__subcmd__cost,show)
                 cmd="exa__subcmd__help__subcmd__finops__subcmd__cost__subcmd__show"
+                ;;
+            exa__subcmd__help__subcmd__gpu,export)
+                cmd="exa__subcmd__help__subcmd__gpu__subcmd__export"
+                ;;
+            exa__subcmd__help__subcmd__gpu,serve)
+                cmd="exa__subcmd__help__subcmd__gpu__subcmd__serve"
                 ;;
             exa__subcmd__help__subcmd__import,flux)
                 cmd="exa__subcmd__help__subcmd__import__subcmd__flux"
@@ -1531,7 +1555,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__measure)
-            opts="-o -h -V --db --strict --interval --gpus --gpu-source --duration --trace --report --power-cost-per-kwh --carbon-provider --cost-provider --record --run-id --mlflow-experiment --part --output --json --config --help --version"
+            opts="-o -h -V --db --strict --interval --gpus --gpu-source --duration --trace --report --power-cost-per-kwh --carbon-provider --cost-provider --record --run-id --mlflow-experiment --part --push-gateway --otlp --semconv --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1589,6 +1613,18 @@ _exa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --push-gateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --otlp)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --semconv)
+                    COMPREPLY=($(compgen -W "genai hw" -- "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
@@ -1609,7 +1645,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__gpu)
-            opts="-o -h -V --wide --gpu-source --output --json --config --help --version"
+            opts="-o -h -V --wide --gpu-source --output --json --config --help --version serve export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1617,6 +1653,162 @@ _exa() {
             case "${prev}" in
                 --gpu-source)
                     COMPREPLY=($(compgen -W "auto nvml nvidia-smi amd-smi" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__gpu__subcmd__export)
+            opts="-o -h -V --otlp --interval --gpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --output --json --config --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --otlp)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gpu-source)
+                    COMPREPLY=($(compgen -W "auto nvml nvidia-smi amd-smi" -- "${cur}"))
+                    return 0
+                    ;;
+                --semconv)
+                    COMPREPLY=($(compgen -W "genai hw" -- "${cur}"))
+                    return 0
+                    ;;
+                --power-cost-per-kwh)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --carbon-intensity)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__gpu__subcmd__help)
+            opts="serve export help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__gpu__subcmd__help__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__gpu__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__gpu__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__gpu__subcmd__serve)
+            opts="-o -h -V --listen --interval --gpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --output --json --config --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gpu-source)
+                    COMPREPLY=($(compgen -W "auto nvml nvidia-smi amd-smi" -- "${cur}"))
+                    return 0
+                    ;;
+                --semconv)
+                    COMPREPLY=($(compgen -W "genai hw" -- "${cur}"))
+                    return 0
+                    ;;
+                --power-cost-per-kwh)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --carbon-intensity)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --output)
@@ -1933,8 +2125,36 @@ _exa() {
             return 0
             ;;
         exa__subcmd__help__subcmd__gpu)
-            opts=""
+            opts="serve export"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__help__subcmd__gpu__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__help__subcmd__gpu__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -30,7 +30,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --version 'Print version'
             cand finops 'Energy, carbon and cost of GPU and CPU work'
             cand config 'Where the config file is, what is in effect, and a starting file'
-            cand gpu 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates'
+            cand gpu 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates; or export them'
             cand report 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
             cand db 'The records database: bring its schema up to date, copy records between stores'
             cand sync 'Send what could not be sent: records waiting in the outbox for MLflow'
@@ -253,6 +253,9 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --record 'Store the measured run''s carbon and cost as records of MODEL'
             cand --run-id 'The run id for --record'
             cand --mlflow-experiment 'Create an MLflow run in this experiment (made when missing), named after the command, and record under its id'
+            cand --push-gateway 'Push the run''s energy, cost and CO2 to this Prometheus Pushgateway at its end (a failed push is a warning)'
+            cand --otlp 'Send the run''s energy, cost and CO2 over OTLP/HTTP at its end [URL, else OTEL_EXPORTER_OTLP_METRICS_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT]'
+            cand --semconv 'The metric names pushed: gen_ai.* or hw.* [default: genai; env: EXAMLOPS_SEMCONV]'
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
@@ -373,6 +376,54 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
+            cand serve 'Serve the GPU, energy and CO2 metrics for a Prometheus scrape, until SIGTERM or Ctrl-C'
+            cand export 'Push the GPU, energy and CO2 metrics over OTLP/HTTP every --interval seconds, until SIGTERM or Ctrl-C'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'exa;gpu;serve'= {
+            cand --listen 'The address to listen on; the metrics are at /metrics'
+            cand --interval 'Seconds between readings [default: 5; env: EXAMLOPS_GPU_INTERVAL, GENAI_GPU_COLLECTION_INTERVAL]'
+            cand --gpu-source 'Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE]'
+            cand --semconv 'The metric names: the spec''s gen_ai.* or OpenTelemetry''s hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV]'
+            cand --power-cost-per-kwh 'Electricity price in USD per kWh for gen_ai.power.cost [env: EXAMLOPS_POWER_COST_PER_KWH, GENAI_POWER_COST_PER_KWH]'
+            cand --carbon-intensity 'gCO2e per kWh for gen_ai.co2.emissions [default: 475, a world average; env: EXAMLOPS_CARBON_INTENSITY, GENAI_CARBON_INTENSITY]'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --co2 'Export the CO2 metrics [env: GENAI_ENABLE_CO2_TRACKING=true]'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;gpu;export'= {
+            cand --otlp 'The OTLP/HTTP endpoint: a base URL (/v1/metrics is added) [env: OTEL_EXPORTER_OTLP_METRICS_ENDPOINT, OTEL_EXPORTER_OTLP_ENDPOINT]'
+            cand --interval 'Seconds between readings [default: 5; env: EXAMLOPS_GPU_INTERVAL, GENAI_GPU_COLLECTION_INTERVAL]'
+            cand --gpu-source 'Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE]'
+            cand --semconv 'The metric names: the spec''s gen_ai.* or OpenTelemetry''s hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV]'
+            cand --power-cost-per-kwh 'Electricity price in USD per kWh for gen_ai.power.cost [env: EXAMLOPS_POWER_COST_PER_KWH, GENAI_POWER_COST_PER_KWH]'
+            cand --carbon-intensity 'gCO2e per kWh for gen_ai.co2.emissions [default: 475, a world average; env: EXAMLOPS_CARBON_INTENSITY, GENAI_CARBON_INTENSITY]'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --co2 'Export the CO2 metrics [env: GENAI_ENABLE_CO2_TRACKING=true]'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;gpu;help'= {
+            cand serve 'Serve the GPU, energy and CO2 metrics for a Prometheus scrape, until SIGTERM or Ctrl-C'
+            cand export 'Push the GPU, energy and CO2 metrics over OTLP/HTTP every --interval seconds, until SIGTERM or Ctrl-C'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'exa;gpu;help;serve'= {
+        }
+        &'exa;gpu;help;export'= {
+        }
+        &'exa;gpu;help;help'= {
         }
         &'exa;report'= {
             cand --db 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
@@ -687,7 +738,7 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;help'= {
             cand finops 'Energy, carbon and cost of GPU and CPU work'
             cand config 'Where the config file is, what is in effect, and a starting file'
-            cand gpu 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates'
+            cand gpu 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates; or export them'
             cand report 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
             cand db 'The records database: bring its schema up to date, copy records between stores'
             cand sync 'Send what could not be sent: records waiting in the outbox for MLflow'
@@ -745,6 +796,12 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;help;config;init'= {
         }
         &'exa;help;gpu'= {
+            cand serve 'Serve the GPU, energy and CO2 metrics for a Prometheus scrape, until SIGTERM or Ctrl-C'
+            cand export 'Push the GPU, energy and CO2 metrics over OTLP/HTTP every --interval seconds, until SIGTERM or Ctrl-C'
+        }
+        &'exa;help;gpu;serve'= {
+        }
+        &'exa;help;gpu;export'= {
         }
         &'exa;help;report'= {
         }

@@ -35,7 +35,7 @@ complete -c exa -n "__fish_exa_needs_command" -s h -l help -d 'Print help (see m
 complete -c exa -n "__fish_exa_needs_command" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_needs_command" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'
 complete -c exa -n "__fish_exa_needs_command" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
-complete -c exa -n "__fish_exa_needs_command" -f -a "gpu" -d 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates'
+complete -c exa -n "__fish_exa_needs_command" -f -a "gpu" -d 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates; or export them'
 complete -c exa -n "__fish_exa_needs_command" -f -a "report" -d 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
 complete -c exa -n "__fish_exa_needs_command" -f -a "db" -d 'The records database: bring its schema up to date, copy records between stores'
 complete -c exa -n "__fish_exa_needs_command" -f -a "sync" -d 'Send what could not be sent: records waiting in the outbox for MLflow'
@@ -96,6 +96,10 @@ complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l record -d 'Store the measured run\'s carbon and cost as records of MODEL' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l run-id -d 'The run id for --record' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l mlflow-experiment -d 'Create an MLflow run in this experiment (made when missing), named after the command, and record under its id' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l push-gateway -d 'Push the run\'s energy, cost and CO2 to this Prometheus Pushgateway at its end (a failed push is a warning)' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l otlp -d 'Send the run\'s energy, cost and CO2 over OTLP/HTTP at its end [URL, else OTEL_EXPORTER_OTLP_METRICS_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT]' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l semconv -d 'The metric names pushed: gen_ai.* or hw.* [default: genai; env: EXAMLOPS_SEMCONV]' -r -f -a "genai\t''
+hw\t''"
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
@@ -147,18 +151,60 @@ complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print the settings in effect, each with where it came from'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "init" -d 'Write a commented starting config file'
 complete -c exa -n "__fish_exa_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c exa -n "__fish_exa_using_subcommand gpu" -l gpu-source -d 'Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE]' -r -f -a "auto\t''
+complete -c exa -n "__fish_exa_using_subcommand gpu; and not __fish_seen_subcommand_from serve export help" -l gpu-source -d 'Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE]' -r -f -a "auto\t''
 nvml\t''
 nvidia-smi\t''
 amd-smi\t''"
-complete -c exa -n "__fish_exa_using_subcommand gpu" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+complete -c exa -n "__fish_exa_using_subcommand gpu; and not __fish_seen_subcommand_from serve export help" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
-complete -c exa -n "__fish_exa_using_subcommand gpu" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand gpu" -l wide -d 'Every column, however narrow the terminal (a narrow one shows the main ones; JSON has all)'
-complete -c exa -n "__fish_exa_using_subcommand gpu" -l json -d 'Same as `-o json`'
-complete -c exa -n "__fish_exa_using_subcommand gpu" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c exa -n "__fish_exa_using_subcommand gpu" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand gpu; and not __fish_seen_subcommand_from serve export help" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand gpu; and not __fish_seen_subcommand_from serve export help" -l wide -d 'Every column, however narrow the terminal (a narrow one shows the main ones; JSON has all)'
+complete -c exa -n "__fish_exa_using_subcommand gpu; and not __fish_seen_subcommand_from serve export help" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand gpu; and not __fish_seen_subcommand_from serve export help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand gpu; and not __fish_seen_subcommand_from serve export help" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand gpu; and not __fish_seen_subcommand_from serve export help" -f -a "serve" -d 'Serve the GPU, energy and CO2 metrics for a Prometheus scrape, until SIGTERM or Ctrl-C'
+complete -c exa -n "__fish_exa_using_subcommand gpu; and not __fish_seen_subcommand_from serve export help" -f -a "export" -d 'Push the GPU, energy and CO2 metrics over OTLP/HTTP every --interval seconds, until SIGTERM or Ctrl-C'
+complete -c exa -n "__fish_exa_using_subcommand gpu; and not __fish_seen_subcommand_from serve export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l listen -d 'The address to listen on; the metrics are at /metrics' -r
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l interval -d 'Seconds between readings [default: 5; env: EXAMLOPS_GPU_INTERVAL, GENAI_GPU_COLLECTION_INTERVAL]' -r
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l gpu-source -d 'Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE]' -r -f -a "auto\t''
+nvml\t''
+nvidia-smi\t''
+amd-smi\t''"
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l semconv -d 'The metric names: the spec\'s gen_ai.* or OpenTelemetry\'s hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV]' -r -f -a "genai\t''
+hw\t''"
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l power-cost-per-kwh -d 'Electricity price in USD per kWh for gen_ai.power.cost [env: EXAMLOPS_POWER_COST_PER_KWH, GENAI_POWER_COST_PER_KWH]' -r
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l carbon-intensity -d 'gCO2e per kWh for gen_ai.co2.emissions [default: 475, a world average; env: EXAMLOPS_CARBON_INTENSITY, GENAI_CARBON_INTENSITY]' -r
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l co2 -d 'Export the CO2 metrics [env: GENAI_ENABLE_CO2_TRACKING=true]'
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l otlp -d 'The OTLP/HTTP endpoint: a base URL (/v1/metrics is added) [env: OTEL_EXPORTER_OTLP_METRICS_ENDPOINT, OTEL_EXPORTER_OTLP_ENDPOINT]' -r
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l interval -d 'Seconds between readings [default: 5; env: EXAMLOPS_GPU_INTERVAL, GENAI_GPU_COLLECTION_INTERVAL]' -r
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l gpu-source -d 'Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE]' -r -f -a "auto\t''
+nvml\t''
+nvidia-smi\t''
+amd-smi\t''"
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l semconv -d 'The metric names: the spec\'s gen_ai.* or OpenTelemetry\'s hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV]' -r -f -a "genai\t''
+hw\t''"
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l power-cost-per-kwh -d 'Electricity price in USD per kWh for gen_ai.power.cost [env: EXAMLOPS_POWER_COST_PER_KWH, GENAI_POWER_COST_PER_KWH]' -r
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l carbon-intensity -d 'gCO2e per kWh for gen_ai.co2.emissions [default: 475, a world average; env: EXAMLOPS_CARBON_INTENSITY, GENAI_CARBON_INTENSITY]' -r
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l co2 -d 'Export the CO2 metrics [env: GENAI_ENABLE_CO2_TRACKING=true]'
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Serve the GPU, energy and CO2 metrics for a Prometheus scrape, until SIGTERM or Ctrl-C'
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from help" -f -a "export" -d 'Push the GPU, energy and CO2 metrics over OTLP/HTTP every --interval seconds, until SIGTERM or Ctrl-C'
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand report" -l db -d 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand report" -l by -d 'Group by model, run, provider or day (UTC)' -r -f -a "model\t''
 run\t''
@@ -394,7 +440,7 @@ complete -c exa -n "__fish_exa_using_subcommand man" -s h -l help -d 'Print help
 complete -c exa -n "__fish_exa_using_subcommand man" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'
 complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "gpu" -d 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "gpu" -d 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates; or export them'
 complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "report" -d 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
 complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "db" -d 'The records database: bring its schema up to date, copy records between stores'
 complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "sync" -d 'Send what could not be sent: records waiting in the outbox for MLflow'
@@ -410,6 +456,8 @@ complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "path" -d 'Print where the config file is, and whether it exists'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print the settings in effect, each with where it came from'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "init" -d 'Write a commented starting config file'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from gpu" -f -a "serve" -d 'Serve the GPU, energy and CO2 metrics for a Prometheus scrape, until SIGTERM or Ctrl-C'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from gpu" -f -a "export" -d 'Push the GPU, energy and CO2 metrics over OTLP/HTTP every --interval seconds, until SIGTERM or Ctrl-C'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from db" -f -a "migrate" -d 'Bring the database\'s schema to this exa\'s version, creating it when missing'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from db" -f -a "copy" -d 'Copy every record from one store into another, SQLite or PostgreSQL either way'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from sync" -f -a "mlflow" -d 'Log to MLflow every record whose log is waiting in the outbox (MLflow was down, slow or refused)'
