@@ -373,7 +373,9 @@ pub fn export(settings: &Settings, h: &Hooked) -> Result<Stopped, Error> {
         state.map(|s| families(&s.lock().unwrap_or_else(std::sync::PoisonError::into_inner), &family_cfg)).unwrap_or_default()
     });
     let interval = Duration::from_secs_f64(cfg.interval.value);
-    let otlp = Arc::new(exporters::Otlp::start(&url, interval, &names(&cfg), source).map_err(Error::Failed)?);
+    let hooks = Mutex::new((h.hooks)());
+    let say: exporters::Say = Arc::new(move |m: &str| hooks.lock().unwrap_or_else(std::sync::PoisonError::into_inner).warn(m));
+    let otlp = Arc::new(exporters::Otlp::start(&url, interval, &names(&cfg), source, say).map_err(Error::Failed)?);
     let recorder = Arc::clone(&otlp);
     let semconv = cfg.semconv.value;
     let on_reading: OnReading = Box::new(move |devices: &[Device]| {
@@ -394,9 +396,8 @@ pub fn export(settings: &Settings, h: &Hooked) -> Result<Stopped, Error> {
     if let Some(c) = collector {
         c.stop();
     }
-    if let Err(e) = otlp.shutdown() {
-        settings.warn(e);
-    }
+    // The last export's failure, if it failed, was said by the exporter as it happened.
+    let _ = otlp.shutdown();
     Ok(stopped("export", &cfg, &state, kind))
 }
 
@@ -430,7 +431,9 @@ pub fn push_run(settings: &Settings, gateway: Option<&str>, kwh: Option<f64>, jo
         let list: Vec<_> = fams.iter().map(|f| (f.name, f.unit, f.kind, f.help)).collect();
         let source: exporters::Source = Arc::new(move || fams.clone());
         // One export, at shutdown: the interval only has to be longer than the run's end.
-        let sent = exporters::Otlp::start(&url.value, Duration::from_secs(3600), &list, source).and_then(|o| o.shutdown());
+        // The one export's failure comes back from shutdown, and is said once, below.
+        let quiet: exporters::Say = Arc::new(|_: &str| {});
+        let sent = exporters::Otlp::start(&url.value, Duration::from_secs(3600), &list, source, quiet).and_then(|o| o.shutdown());
         let error = sent.err();
         if let Some(e) = &error {
             settings.warn(e.clone());

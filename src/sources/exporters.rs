@@ -153,6 +153,52 @@ fn base64url(bytes: &[u8]) -> String {
 pub struct Otlp {
     provider: SdkMeterProvider,
     histogram: opentelemetry::metrics::Histogram<f64>,
+    last_error: Arc<Mutex<Option<String>>>,
+}
+
+/// Says what an export did: the SDK drops an exporter's errors, and a wrong URL must not be silent.
+pub type Say = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// The OTLP exporter, saying when exports start failing and when they work again, and keeping the last error.
+struct Watched<E> {
+    inner: E,
+    url: String,
+    say: Say,
+    last_error: Arc<Mutex<Option<String>>>,
+}
+
+impl<E: opentelemetry_sdk::metrics::exporter::PushMetricExporter> opentelemetry_sdk::metrics::exporter::PushMetricExporter for Watched<E> {
+    async fn export(&self, metrics: &opentelemetry_sdk::metrics::data::ResourceMetrics) -> opentelemetry_sdk::error::OTelSdkResult {
+        let result = self.inner.export(metrics).await;
+        let mut last = self.last_error.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match &result {
+            Err(e) => {
+                let why = plain(&e.to_string());
+                if last.is_none() {
+                    (self.say)(&format!("the OTLP export to {} failed: {why}; trying again every interval", self.url));
+                }
+                *last = Some(format!("the OTLP export to {} failed: {why}", self.url));
+            }
+            Ok(()) => {
+                if last.take().is_some() {
+                    (self.say)(&format!("the OTLP export to {} works again", self.url));
+                }
+            }
+        }
+        result
+    }
+
+    fn force_flush(&self) -> opentelemetry_sdk::error::OTelSdkResult {
+        self.inner.force_flush()
+    }
+
+    fn shutdown_with_timeout(&self, timeout: Duration) -> opentelemetry_sdk::error::OTelSdkResult {
+        self.inner.shutdown_with_timeout(timeout)
+    }
+
+    fn temporality(&self) -> Temporality {
+        self.inner.temporality()
+    }
 }
 
 /// The families as one collection took them, and when.
@@ -163,12 +209,13 @@ pub type Source = Arc<dyn Fn() -> Vec<Family> + Send + Sync>;
 
 impl Otlp {
     /// Builds the provider and one observable instrument per family of `names` (name, unit, kind, help),
-    /// each reporting the points `source` gives when the reader collects.
+    /// each reporting the points `source` gives when the reader collects; `say` hears of failing exports.
     pub fn start(
         url: &str,
         interval: Duration,
         names: &[(&'static str, &'static str, Kind, &'static str)],
         source: Source,
+        say: Say,
     ) -> Result<Otlp, String> {
         let exporter = opentelemetry_otlp::MetricExporter::builder()
             .with_http()
@@ -179,7 +226,9 @@ impl Otlp {
             .with_temporality(Temporality::Delta)
             .build()
             .map_err(|e| format!("cannot build the OTLP exporter for {}: {e}", crate::sources::http::redact(url)))?;
-        let reader = PeriodicReader::builder(exporter).with_interval(interval).build();
+        let last_error: Arc<Mutex<Option<String>>> = Arc::default();
+        let watched = Watched { inner: exporter, url: crate::sources::http::redact(url), say, last_error: Arc::clone(&last_error) };
+        let reader = PeriodicReader::builder(watched).with_interval(interval).build();
         let resource = opentelemetry_sdk::Resource::builder().with_service_name("exa").build();
         let provider = SdkMeterProvider::builder().with_reader(reader).with_resource(resource).build();
         let meter = provider.meter("exa");
@@ -230,7 +279,7 @@ impl Otlp {
             }
         }
         let histogram = histogram.unwrap_or_else(|| meter.f64_histogram("unused").build());
-        Ok(Otlp { provider, histogram })
+        Ok(Otlp { provider, histogram, last_error })
     }
 
     /// Records one power reading into the histogram.
@@ -241,12 +290,41 @@ impl Otlp {
 
     /// Sends what is left (the reader's last collection) and stops; a failure is returned to be said.
     pub fn shutdown(&self) -> Result<(), String> {
-        self.provider.shutdown().map_err(|e| format!("the last OTLP export failed: {e}"))
+        let stopped = self.provider.shutdown();
+        // The export's own error says what went wrong; the provider's only that shutting down did.
+        if let Some(e) = self.last_error.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take() {
+            return Err(e);
+        }
+        stopped.map_err(|e| format!("the last OTLP export failed: {e}"))
     }
+}
+
+/// An exporter's error in a few plain words, with no URL in it (a URL may carry a secret).
+fn plain(e: &str) -> String {
+    let lower = e.to_ascii_lowercase();
+    if lower.contains("connection refused") || lower.contains("connectionrefused") {
+        return "cannot connect (connection refused)".into();
+    }
+    if lower.contains("timed out") || lower.contains("timedout") || lower.contains("timeout") {
+        return "no answer in time".into();
+    }
+    if lower.contains("dns error") || lower.contains("failed to lookup") {
+        return "cannot resolve the host".into();
+    }
+    let words: Vec<String> = e.split_whitespace().map(|w| if w.contains("://") { "<url>".to_string() } else { w.to_string() }).collect();
+    crate::text::clean(&words.join(" ").chars().take(200).collect::<String>())
 }
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn export_errors_lose_their_urls() {
+        let e = "Operation failed: reqwest::Error { kind: Request, url: \"http://u:secret@h:1/v1/metrics\", source: ConnectError(\"tcp connect error\", Os { code: 111, kind: ConnectionRefused }) }";
+        assert_eq!(super::plain(e), "cannot connect (connection refused)");
+        let s = super::plain("OpenTelemetry metrics export failed. Url: http://u:secret@h:1/v1/metrics, Status Code: 404");
+        assert!(!s.contains("secret") && s.contains("404"), "{s}");
+    }
+
     use super::*;
 
     #[test]

@@ -44,8 +44,14 @@ pub fn on_signal(wake: impl Fn() + Send + 'static) {
     });
 }
 
-/// Installs the recording handler for SIGINT, SIGTERM and SIGHUP.
+/// Installs the recording handler for SIGINT, SIGTERM and SIGHUP, and SIGCHLD's default
+/// disposition (an ignored SIGCHLD, inherited from a parent, would reap the command before exa
+/// could learn how it ended).
 pub fn catch() {
+    // SAFETY: setting a signal's disposition to its default takes no memory.
+    unsafe {
+        libc::signal(libc::SIGCHLD, libc::SIG_DFL);
+    }
     if PIPE[0].load(Ordering::SeqCst) < 0 {
         let mut fds = [-1; 2];
         // SAFETY: pipe2 writes two descriptors into the local array; close-on-exec keeps them from the command.

@@ -418,6 +418,18 @@ fn otlp_export_names_units_attributes_buckets_and_delta_temporality() {
 }
 
 #[test]
+fn an_export_that_fails_is_said_once_and_again_when_it_works() {
+    let env = with_smi("1");
+    let closed = format!("http://127.0.0.1:{}", std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port());
+    let mut exa = Running::start(&env, &["gpu", "export", "--otlp", &closed, "--interval", "0.3"]);
+    exa.wait_for("failed");
+    std::thread::sleep(Duration::from_millis(1000));
+    let (code, _, said) = exa.stop();
+    assert_eq!(code, 0);
+    assert_eq!(said.iter().filter(|l| l.contains("the OTLP export to") && l.contains("failed")).count(), 1, "said once: {said:?}");
+}
+
+#[test]
 fn measure_sends_its_totals_over_otlp_once() {
     let env = with_smi("1");
     let rx = Receiver::start(env.dir.path());
@@ -453,6 +465,28 @@ fn measure_sends_its_totals_over_otlp_once() {
     assert!((p["asDouble"].as_f64().unwrap() - r["gpu"]["energy_kwh"].as_f64().unwrap()).abs() < 1e-12);
     assert_eq!(attr(p, "job").as_deref(), Some("JPCP"));
     assert_eq!(attr(p, "run_id").as_deref(), Some("r1"));
+    // A collector that is not there: said, in the report and on stderr; the command's status stands.
+    let closed = format!("http://127.0.0.1:{}", std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port());
+    let out = env.run(&[
+        "-o",
+        "json",
+        "finops",
+        "measure",
+        "--interval",
+        "0.2",
+        "--report",
+        report.to_str().unwrap(),
+        "--otlp",
+        &closed,
+        "--",
+        "sh",
+        "-c",
+        "exit 4",
+    ]);
+    assert_eq!(out.status.code(), Some(4));
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert!(r["pushed"][0]["error"].as_str().unwrap().contains("the OTLP export to"), "{}", r["pushed"]);
+    assert!(stderr(&out).contains("warning: the OTLP export to"), "{}", stderr(&out));
     // --otlp with no URL anywhere is malformed input.
     let bare = with_smi("1");
     let out = bare.run(&["finops", "measure", "--otlp", "--", "true"]);
