@@ -476,35 +476,38 @@ const INSERT: &str = "WITH ins AS (
     est AS (INSERT INTO exa_estimates (record_id, estimate) SELECT id, $21 FROM ins)
     SELECT id, true FROM ins
     UNION ALL SELECT id, false FROM exa_records WHERE idem_key = $1 AND NOT EXISTS (SELECT 1 FROM ins)";
+/// One record into both tables at once; its id and whether it is new. The parameters' types are
+/// given, so the statement is parsed, bound and run in one round trip (no separate prepare).
 fn write_line<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<(i64, bool), postgres::Error> {
+    use postgres::types::Type;
     let count = l.device_count.map(|d| i32::try_from(d).unwrap_or(i32::MAX));
-    let row = c.query_one(
+    let row = c.query_typed_one(
         INSERT,
         &[
-            &l.key,
-            &l.model,
-            &l.run_id,
-            &l.recorded_at,
-            &l.host,
-            &l.domain,
-            &l.provider,
-            &l.provider_kind,
-            &l.provider_digest,
-            &l.gpu_hours,
-            &l.cpu_hours,
-            &l.kwh,
-            &l.co2e_g,
-            &l.cost_usd,
-            &l.uncertainty,
-            &l.measured,
-            &l.duration_s,
-            &count,
-            &l.measured_kwh,
-            &l.part,
-            &l.estimate,
-            &l.labels.user,
-            &l.labels.account,
-            &l.labels.partition,
+            (&l.key, Type::TEXT),
+            (&l.model, Type::TEXT),
+            (&l.run_id, Type::TEXT),
+            (&l.recorded_at, Type::INT8),
+            (&l.host, Type::TEXT),
+            (&l.domain, Type::TEXT),
+            (&l.provider, Type::TEXT),
+            (&l.provider_kind, Type::TEXT),
+            (&l.provider_digest, Type::TEXT),
+            (&l.gpu_hours, Type::FLOAT8),
+            (&l.cpu_hours, Type::FLOAT8),
+            (&l.kwh, Type::FLOAT8),
+            (&l.co2e_g, Type::FLOAT8),
+            (&l.cost_usd, Type::FLOAT8),
+            (&l.uncertainty, Type::FLOAT8),
+            (&l.measured, Type::BOOL),
+            (&l.duration_s, Type::FLOAT8),
+            (&count, Type::INT4),
+            (&l.measured_kwh, Type::FLOAT8),
+            (&l.part, Type::BOOL),
+            (&l.estimate, Type::JSONB),
+            (&l.labels.user, Type::TEXT),
+            (&l.labels.account, Type::TEXT),
+            (&l.labels.partition, Type::TEXT),
         ],
     )?;
     Ok((row.get(0), row.get(1)))
