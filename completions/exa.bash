@@ -1555,7 +1555,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__measure)
-            opts="-o -h -V --db --strict --interval --gpus --gpu-source --duration --trace --report --power-cost-per-kwh --carbon-provider --cost-provider --record --run-id --mlflow-experiment --part --push-gateway --otlp --semconv --output --json --config --help --version"
+            opts="-o -h -V --db --strict --interval --gpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --gpus --duration --trace --report --carbon-provider --cost-provider --record --run-id --mlflow-experiment --part --push-gateway --otlp --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1569,12 +1569,24 @@ _exa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --gpus)
+                --gpu-source)
+                    COMPREPLY=($(compgen -W "auto nvml nvidia-smi amd-smi" -- "${cur}"))
+                    return 0
+                    ;;
+                --semconv)
+                    COMPREPLY=($(compgen -W "genai hw" -- "${cur}"))
+                    return 0
+                    ;;
+                --power-cost-per-kwh)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --gpu-source)
-                    COMPREPLY=($(compgen -W "auto nvml nvidia-smi amd-smi" -- "${cur}"))
+                --carbon-intensity)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gpus)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --duration)
@@ -1586,10 +1598,6 @@ _exa() {
                     return 0
                     ;;
                 --report)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --power-cost-per-kwh)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1619,10 +1627,6 @@ _exa() {
                     ;;
                 --otlp)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --semconv)
-                    COMPREPLY=($(compgen -W "genai hw" -- "${cur}"))
                     return 0
                     ;;
                 --output)

@@ -81,16 +81,19 @@ complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "record" -d 'Estimate as `estimate` does and store the result as a record of MODEL'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l db -d 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l interval -d 'Seconds between GPU readings [default: 5; env: EXAMLOPS_GPU_INTERVAL]' -r
-complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l gpus -d 'The job\'s GPUs: indices, GPU- or MIG- UUIDs, comma-separated, or none [default: from CUDA_VISIBLE_DEVICES and the like, else all]' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l interval -d 'Seconds between readings [default: 5; env: EXAMLOPS_GPU_INTERVAL, GENAI_GPU_COLLECTION_INTERVAL]' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l gpu-source -d 'Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE]' -r -f -a "auto\t''
 nvml\t''
 nvidia-smi\t''
 amd-smi\t''"
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l semconv -d 'The names of exported metrics: the spec\'s gen_ai.* or OpenTelemetry\'s hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV]' -r -f -a "genai\t''
+hw\t''"
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l power-cost-per-kwh -d 'Electricity price in USD per kWh, for the cost of the measured energy; none without it [env: EXAMLOPS_POWER_COST_PER_KWH, GENAI_POWER_COST_PER_KWH]' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l carbon-intensity -d 'gCO2e per kWh for the exported gen_ai.co2.emissions [default: 475, a world average; env: EXAMLOPS_CARBON_INTENSITY, GENAI_CARBON_INTENSITY]' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l gpus -d 'The job\'s GPUs: indices, GPU- or MIG- UUIDs, comma-separated, or none [default: from CUDA_VISIBLE_DEVICES and the like, else all]' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l duration -d 'Without a command, measure the node this long (90s, 10m, 1.5h); Ctrl-C ends it early' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l trace -d 'Write every sample to FILE as JSON lines, for plotting and re-analysis' -r -F
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l report -d 'Write the report to FILE instead of stderr (with a command) or stdout (without)' -r -F
-complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l power-cost-per-kwh -d 'Electricity price in USD per kWh [env: EXAMLOPS_POWER_COST_PER_KWH]; no electricity cost without it' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l carbon-provider -d 'The carbon provider for the measured energy (else env, config, default)' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l cost-provider -d 'The cost provider for the measured hours (else env, config, default)' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l record -d 'Store the measured run\'s carbon and cost as records of MODEL' -r
@@ -98,13 +101,12 @@ complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l mlflow-experiment -d 'Create an MLflow run in this experiment (made when missing), named after the command, and record under its id' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l push-gateway -d 'Push the run\'s energy, cost and CO2 to this Prometheus Pushgateway at its end (a failed push is a warning)' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l otlp -d 'Send the run\'s energy, cost and CO2 over OTLP/HTTP at its end [URL, else OTEL_EXPORTER_OTLP_METRICS_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT]' -r
-complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l semconv -d 'The metric names pushed: gen_ai.* or hw.* [default: genai; env: EXAMLOPS_SEMCONV]' -r -f -a "genai\t''
-hw\t''"
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l co2 -d 'Export the CO2 metrics (energy times the intensity) [env: GENAI_ENABLE_CO2_TRACKING=true]'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l part -d 'The measured run is one part of the run\'s work (a node of a multi-node job), summed with its other parts'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -172,15 +174,15 @@ complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_
 nvml\t''
 nvidia-smi\t''
 amd-smi\t''"
-complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l semconv -d 'The metric names: the spec\'s gen_ai.* or OpenTelemetry\'s hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV]' -r -f -a "genai\t''
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l semconv -d 'The names of exported metrics: the spec\'s gen_ai.* or OpenTelemetry\'s hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV]' -r -f -a "genai\t''
 hw\t''"
-complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l power-cost-per-kwh -d 'Electricity price in USD per kWh for gen_ai.power.cost [env: EXAMLOPS_POWER_COST_PER_KWH, GENAI_POWER_COST_PER_KWH]' -r
-complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l carbon-intensity -d 'gCO2e per kWh for gen_ai.co2.emissions [default: 475, a world average; env: EXAMLOPS_CARBON_INTENSITY, GENAI_CARBON_INTENSITY]' -r
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l power-cost-per-kwh -d 'Electricity price in USD per kWh, for the cost of the measured energy; none without it [env: EXAMLOPS_POWER_COST_PER_KWH, GENAI_POWER_COST_PER_KWH]' -r
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l carbon-intensity -d 'gCO2e per kWh for the exported gen_ai.co2.emissions [default: 475, a world average; env: EXAMLOPS_CARBON_INTENSITY, GENAI_CARBON_INTENSITY]' -r
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l co2 -d 'Export the CO2 metrics [env: GENAI_ENABLE_CO2_TRACKING=true]'
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l co2 -d 'Export the CO2 metrics (energy times the intensity) [env: GENAI_ENABLE_CO2_TRACKING=true]'
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -s V -l version -d 'Print version'
@@ -190,15 +192,15 @@ complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_
 nvml\t''
 nvidia-smi\t''
 amd-smi\t''"
-complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l semconv -d 'The metric names: the spec\'s gen_ai.* or OpenTelemetry\'s hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV]' -r -f -a "genai\t''
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l semconv -d 'The names of exported metrics: the spec\'s gen_ai.* or OpenTelemetry\'s hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV]' -r -f -a "genai\t''
 hw\t''"
-complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l power-cost-per-kwh -d 'Electricity price in USD per kWh for gen_ai.power.cost [env: EXAMLOPS_POWER_COST_PER_KWH, GENAI_POWER_COST_PER_KWH]' -r
-complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l carbon-intensity -d 'gCO2e per kWh for gen_ai.co2.emissions [default: 475, a world average; env: EXAMLOPS_CARBON_INTENSITY, GENAI_CARBON_INTENSITY]' -r
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l power-cost-per-kwh -d 'Electricity price in USD per kWh, for the cost of the measured energy; none without it [env: EXAMLOPS_POWER_COST_PER_KWH, GENAI_POWER_COST_PER_KWH]' -r
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l carbon-intensity -d 'gCO2e per kWh for the exported gen_ai.co2.emissions [default: 475, a world average; env: EXAMLOPS_CARBON_INTENSITY, GENAI_CARBON_INTENSITY]' -r
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l co2 -d 'Export the CO2 metrics [env: GENAI_ENABLE_CO2_TRACKING=true]'
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l co2 -d 'Export the CO2 metrics (energy times the intensity) [env: GENAI_ENABLE_CO2_TRACKING=true]'
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -s V -l version -d 'Print version'

@@ -163,7 +163,15 @@ pub enum GpuCmd {
     Export(GpuExport),
 }
 
-/// What both exporters take.
+/// HOST:PORT, the port a number.
+fn host_port(s: &str) -> Result<String, String> {
+    match s.rsplit_once(':') {
+        Some((host, port)) if !host.is_empty() && port.parse::<u16>().is_ok() => Ok(s.to_string()),
+        _ => Err(format!("'{}' is not HOST:PORT (127.0.0.1:9464, 0.0.0.0:9464)", s.escape_default())),
+    }
+}
+
+/// What reading GPUs over time takes: `measure` and both exporters.
 #[derive(Debug, Clone, Args)]
 pub struct TelemetryOpts {
     /// Seconds between readings [default: 5; env: EXAMLOPS_GPU_INTERVAL, GENAI_GPU_COLLECTION_INTERVAL].
@@ -174,19 +182,19 @@ pub struct TelemetryOpts {
     #[arg(long, value_name = "SOURCE", value_parser = clap::builder::PossibleValuesParser::new(crate::model::gpu::GPU_CHOICES))]
     pub gpu_source: Option<String>,
 
-    /// The metric names: the spec's gen_ai.* or OpenTelemetry's hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV].
+    /// The names of exported metrics: the spec's gen_ai.* or OpenTelemetry's hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV].
     #[arg(long, value_name = "SET", value_parser = ["genai", "hw"])]
     pub semconv: Option<String>,
 
-    /// Electricity price in USD per kWh for gen_ai.power.cost [env: EXAMLOPS_POWER_COST_PER_KWH, GENAI_POWER_COST_PER_KWH].
+    /// Electricity price in USD per kWh, for the cost of the measured energy; none without it [env: EXAMLOPS_POWER_COST_PER_KWH, GENAI_POWER_COST_PER_KWH].
     #[arg(long, value_name = "USD", value_parser = amount, allow_negative_numbers = true)]
     pub power_cost_per_kwh: Option<f64>,
 
-    /// gCO2e per kWh for gen_ai.co2.emissions [default: 475, a world average; env: EXAMLOPS_CARBON_INTENSITY, GENAI_CARBON_INTENSITY].
+    /// gCO2e per kWh for the exported gen_ai.co2.emissions [default: 475, a world average; env: EXAMLOPS_CARBON_INTENSITY, GENAI_CARBON_INTENSITY].
     #[arg(long, value_name = "G_PER_KWH", value_parser = amount, allow_negative_numbers = true)]
     pub carbon_intensity: Option<f64>,
 
-    /// Export the CO2 metrics [env: GENAI_ENABLE_CO2_TRACKING=true].
+    /// Export the CO2 metrics (energy times the intensity) [env: GENAI_ENABLE_CO2_TRACKING=true].
     #[arg(long)]
     pub co2: bool,
 }
@@ -194,7 +202,7 @@ pub struct TelemetryOpts {
 #[derive(Debug, Clone, Args)]
 pub struct GpuServe {
     /// The address to listen on; the metrics are at /metrics.
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:9464")]
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:9464", value_parser = host_port)]
     pub listen: String,
 
     #[command(flatten)]
@@ -236,7 +244,7 @@ pub enum Finops {
     #[command(
         after_help = "Examples:\n  exa finops measure -- python train.py\n  exa finops measure --gpus 0,1 --gpu-source nvml -- torchrun train.py\n  exa finops measure --duration 10m\n  exa -o json finops measure --report run.json --interval 1 --trace run.jsonl -- ./bench.sh"
     )]
-    Measure(Measure),
+    Measure(Box<Measure>),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -247,17 +255,12 @@ pub struct Measure {
     #[command(flatten)]
     pub strict: StrictOpt,
 
-    /// Seconds between GPU readings [default: 5; env: EXAMLOPS_GPU_INTERVAL].
-    #[arg(long, value_name = "SECONDS", value_parser = amount, allow_negative_numbers = true)]
-    pub interval: Option<f64>,
+    #[command(flatten)]
+    pub telemetry: TelemetryOpts,
 
     /// The job's GPUs: indices, GPU- or MIG- UUIDs, comma-separated, or none [default: from CUDA_VISIBLE_DEVICES and the like, else all].
     #[arg(long, value_name = "LIST")]
     pub gpus: Option<String>,
-
-    /// Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE].
-    #[arg(long, value_name = "SOURCE", value_parser = clap::builder::PossibleValuesParser::new(crate::model::gpu::GPU_CHOICES))]
-    pub gpu_source: Option<String>,
 
     /// Without a command, measure the node this long (90s, 10m, 1.5h); Ctrl-C ends it early.
     #[arg(long, value_name = "DURATION", value_parser = duration, conflicts_with = "command")]
@@ -270,10 +273,6 @@ pub struct Measure {
     /// Write the report to FILE instead of stderr (with a command) or stdout (without).
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
-
-    /// Electricity price in USD per kWh [env: EXAMLOPS_POWER_COST_PER_KWH]; no electricity cost without it.
-    #[arg(long, value_name = "USD", value_parser = amount, allow_negative_numbers = true)]
-    pub power_cost_per_kwh: Option<f64>,
 
     /// The carbon provider for the measured energy (else env, config, default).
     #[arg(long, value_name = "NAME")]
@@ -306,10 +305,6 @@ pub struct Measure {
     /// Send the run's energy, cost and CO2 over OTLP/HTTP at its end [URL, else OTEL_EXPORTER_OTLP_METRICS_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT].
     #[arg(long, value_name = "URL", num_args = 0..=1, default_missing_value = "")]
     pub otlp: Option<String>,
-
-    /// The metric names pushed: gen_ai.* or hw.* [default: genai; env: EXAMLOPS_SEMCONV].
-    #[arg(long, value_name = "SET", value_parser = ["genai", "hw"])]
-    pub semconv: Option<String>,
 
     /// The command to run and measure, after `--`.
     #[arg(last = true, value_name = "COMMAND")]

@@ -58,7 +58,7 @@ pub fn run(
     hooks: Box<dyn Hooks>,
 ) -> Result<Measurement, Error> {
     let mut args = args;
-    check_record(settings, args.record.as_ref())?;
+    check(settings, &args)?;
     let (source, scope) = scoped(settings, source)?;
     let trace = open_trace(args.trace.as_ref())?;
     // The MLflow run is made once everything else is known good, and before the command starts.
@@ -161,9 +161,12 @@ fn scoped(
     Ok((source, scope))
 }
 
-/// Refuses a bad model name, run id or database before anything runs.
-fn check_record(settings: &Settings, record: Option<&(String, Option<String>)>) -> Result<(), Error> {
-    let Some((model, run_id)) = record else { return Ok(()) };
+/// Refuses a bad Pushgateway URL, model name, run id or database before anything runs.
+fn check(settings: &Settings, args: &Args) -> Result<(), Error> {
+    if let Some(url) = &args.push_gateway {
+        crate::settings::http_url(url).map_err(|e| Error::Usage(format!("--push-gateway: {e}")))?;
+    }
+    let Some((model, run_id)) = &args.record else { return Ok(()) };
     check_record_name("model", model)?;
     if let Some(r) = run_id {
         check_record_name("run id", r)?;

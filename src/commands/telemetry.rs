@@ -286,14 +286,17 @@ pub struct Hooked<'a> {
 }
 
 fn names(cfg: &TelemetrySettings) -> Vec<(&'static str, &'static str, Kind, &'static str)> {
-    families(&State::new(String::new()), cfg).into_iter().map(|f| (f.name, f.unit, f.kind, f.help)).collect()
+    families(&State::new(), cfg).into_iter().map(|f| (f.name, f.unit, f.kind, f.help)).collect()
 }
 
-/// A collector (none without a GPU), the state the metrics are made from, and the source's name.
-type Collecting = (Option<Collector>, Arc<Mutex<State>>, Option<&'static str>);
-
-/// Starts the collector when there is a GPU source; a named source that cannot be used is an error.
-fn collector(settings: &Settings, h: &Hooked, on_reading: Option<OnReading>) -> Result<Collecting, Error> {
+/// Starts the collector into `state` when there is a GPU source (and returns it with the source's
+/// name); without one, marks `state` so. A named source that cannot be used is an error.
+fn collector(
+    settings: &Settings,
+    h: &Hooked,
+    on_reading: Option<OnReading>,
+    state: &Arc<Mutex<State>>,
+) -> Result<(Option<Collector>, Option<&'static str>), Error> {
     let cfg = &settings.telemetry;
     let say = (h.hooks)();
     for n in &cfg.notes {
@@ -303,16 +306,13 @@ fn collector(settings: &Settings, h: &Hooked, on_reading: Option<OnReading>) -> 
         Ok(src) => {
             let kind = src.kind();
             let interval = Duration::from_secs_f64(cfg.interval.value);
-            let c = Collector::start(src, interval, (h.hooks)(), on_reading);
-            let state = Arc::clone(&c.state);
-            Ok((Some(c), state, Some(kind)))
+            Ok((Some(Collector::start(src, interval, (h.hooks)(), on_reading, Arc::clone(state))), Some(kind)))
         }
         Err(SampleError::Failed(why)) => Err(Error::Failed(format!("cannot read the GPUs: {why}"))),
         Err(e) => {
             say.info(&format!("no GPU found ({e}): no GPU metrics are exported"));
-            let mut s = State::new(String::new());
-            s.status = Status::NoGpu(e.to_string());
-            Ok((None, Arc::new(Mutex::new(s)), None))
+            state.lock().unwrap_or_else(std::sync::PoisonError::into_inner).status = Status::NoGpu(e.to_string());
+            Ok((None, None))
         }
     }
 }
@@ -339,7 +339,8 @@ fn stopped(exporter: &'static str, cfg: &TelemetrySettings, state: &Mutex<State>
 /// `exa gpu serve`: serves /metrics until SIGTERM or Ctrl-C.
 pub fn serve(settings: &Settings, listen: &str, h: &Hooked) -> Result<Stopped, Error> {
     let cfg = settings.telemetry.clone();
-    let (collector, state, source) = collector(settings, h, None)?;
+    let state = Arc::new(Mutex::new(State::new()));
+    let (collector, source) = collector(settings, h, None, &state)?;
     let shared = Arc::clone(&state);
     let render_cfg = cfg.clone();
     let render = Arc::new(move || {
@@ -365,13 +366,10 @@ pub fn serve(settings: &Settings, listen: &str, h: &Hooked) -> Result<Stopped, E
 pub fn export(settings: &Settings, h: &Hooked) -> Result<Stopped, Error> {
     let cfg = settings.telemetry.clone();
     let url = cfg.otlp.as_ref().map(|u| u.value.clone()).ok_or_else(|| Error::Usage("--otlp is required".into()))?;
-    let state_slot: Arc<Mutex<Option<Arc<Mutex<State>>>>> = Arc::default();
-    let slot = Arc::clone(&state_slot);
-    let family_cfg = cfg.clone();
-    let source: exporters::Source = Arc::new(move || {
-        let state = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
-        state.map(|s| families(&s.lock().unwrap_or_else(std::sync::PoisonError::into_inner), &family_cfg)).unwrap_or_default()
-    });
+    let state = Arc::new(Mutex::new(State::new()));
+    let (read, family_cfg) = (Arc::clone(&state), cfg.clone());
+    let source: exporters::Source =
+        Arc::new(move || families(&read.lock().unwrap_or_else(std::sync::PoisonError::into_inner), &family_cfg));
     let interval = Duration::from_secs_f64(cfg.interval.value);
     let hooks = Mutex::new((h.hooks)());
     let say: exporters::Say = Arc::new(move |m: &str| hooks.lock().unwrap_or_else(std::sync::PoisonError::into_inner).warn(m));
@@ -389,8 +387,7 @@ pub fn export(settings: &Settings, h: &Hooked) -> Result<Stopped, Error> {
             }
         }
     });
-    let (collector, state, kind) = collector(settings, h, Some(on_reading))?;
-    *state_slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Arc::clone(&state));
+    let (collector, kind) = collector(settings, h, Some(on_reading), &state)?;
     (h.hooks)().info(&format!("sending the GPU metrics to {} every {} s", crate::sources::http::redact(&url), cfg.interval.value));
     exporters::wait_for_stop().map_err(Error::Failed)?;
     if let Some(c) = collector {

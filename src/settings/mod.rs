@@ -140,26 +140,26 @@ impl Settings {
             Command::Finops(Finops::Measure(m)) => Some(m),
             _ => None,
         };
-        let exporter = match &cli.command {
-            Command::Gpu(GpuArgs { action: Some(GpuCmd::Serve(g)), .. }) => Some((&g.telemetry, None)),
-            Command::Gpu(GpuArgs { action: Some(GpuCmd::Export(g)), .. }) => Some((&g.telemetry, g.otlp.as_deref())),
-            _ => None,
+        // The commands that read GPUs over time, with their OTLP flag: measure and the exporters.
+        let (opts, otlp_flag) = match &cli.command {
+            Command::Finops(Finops::Measure(m)) => (Some(&m.telemetry), m.otlp.as_deref()),
+            Command::Gpu(GpuArgs { action: Some(GpuCmd::Serve(g)), .. }) => (Some(&g.telemetry), None),
+            Command::Gpu(GpuArgs { action: Some(GpuCmd::Export(g)), .. }) => (Some(&g.telemetry), g.otlp.as_deref()),
+            _ => (None, None),
         };
-        let opts = exporter.map(|(t, _)| t);
-        let mut gpu = gpu_settings(measure.and_then(|m| m.interval).or(opts.and_then(|t| t.interval)))?;
+        let mut gpu = gpu_settings(opts.and_then(|t| t.interval), opts.is_some())?;
         gpu_source(cli, &loaded.config, &mut gpu)?;
         if let Some(m) = measure {
             let var = |name: &str| std::env::var(name).ok();
             gpu.scope = crate::sources::gpu::scope::decide(m.gpus.as_deref(), &var).map_err(Error::Usage)?;
         }
-        let cost_flag = measure.and_then(|m| m.power_cost_per_kwh).or(opts.and_then(|t| t.power_cost_per_kwh));
-        let power_cost_per_kwh = match cost_flag {
+        let power_cost_per_kwh = match opts.and_then(|t| t.power_cost_per_kwh) {
             Some(p) => Some(Sourced::new(p, Source::Flag)),
-            None => env_amount("EXAMLOPS_POWER_COST_PER_KWH")?.or(env_amount("GENAI_POWER_COST_PER_KWH")?),
+            None => {
+                env_amount("EXAMLOPS_POWER_COST_PER_KWH")?.or(if opts.is_some() { env_amount("GENAI_POWER_COST_PER_KWH")? } else { None })
+            }
         };
-        let otlp_flag = exporter.and_then(|(_, o)| o).or(measure.and_then(|m| m.otlp.as_deref()));
-        let semconv_flag = opts.and_then(|t| t.semconv.as_deref()).or(measure.and_then(|m| m.semconv.as_deref()));
-        let telemetry = telemetry_settings(opts, semconv_flag, otlp_flag, power_cost_per_kwh.clone(), gpu.interval.clone())?;
+        let telemetry = telemetry_settings(opts, otlp_flag, power_cost_per_kwh.clone(), gpu.interval.clone())?;
         if let Some(api) = env("EXAMLOPS_GRID_INTENSITY_API") {
             grid_auth(&api).map_err(|e| Error::Config(format!("environment variable EXAMLOPS_GRID_INTENSITY_API: {e}")))?;
         }
@@ -334,11 +334,13 @@ fn config_path(flag: Option<&PathBuf>) -> Result<Sourced<PathBuf>, Error> {
     Ok(Sourced::new(dir.join("finops.yaml"), Source::Default))
 }
 
-fn gpu_settings(interval_flag: Option<f64>) -> Result<GpuSettings, Error> {
+/// The GPU settings; `genai` when the command reads GPUs over time, the only commands for which the
+/// spec's `GENAI_*` variables mean anything (a value another tool set is no concern of the others).
+fn gpu_settings(interval_flag: Option<f64>, genai: bool) -> Result<GpuSettings, Error> {
     let interval = match interval_flag {
         Some(f) => Sourced::new(f, Source::Flag),
         None => env_amount("EXAMLOPS_GPU_INTERVAL")?
-            .or(env_amount("GENAI_GPU_COLLECTION_INTERVAL")?)
+            .or(if genai { env_amount("GENAI_GPU_COLLECTION_INTERVAL")? } else { None })
             .unwrap_or(Sourced::new(INTERVAL_S, Source::Default)),
     };
     let bounded = |what: &str| match interval.source {
@@ -401,61 +403,87 @@ fn with_metrics_path(base: &str) -> String {
     }
 }
 
+/// The exporters' settings from `opts` (measure's or an exporter's flags); without them (every other
+/// command) the defaults, with no variable read.
 fn telemetry_settings(
     opts: Option<&TelemetryOpts>,
-    semconv: Option<&str>,
     otlp: Option<&str>,
     cost_per_kwh: Option<Sourced<f64>>,
     interval: Sourced<f64>,
 ) -> Result<TelemetrySettings, Error> {
-    let semconv = match (semconv, env("EXAMLOPS_SEMCONV")) {
+    let mut t = TelemetrySettings {
+        semconv: Sourced::new(crate::model::telemetry::Semconv::Genai, Source::Default),
+        cost_per_kwh,
+        intensity: Sourced::new(GENAI_INTENSITY, Source::Default),
+        co2: Sourced::new(false, Source::Default),
+        interval,
+        otlp: None,
+        notes: Vec::new(),
+    };
+    let Some(opts) = opts else { return Ok(t) };
+    t.semconv = match (opts.semconv.as_deref(), env("EXAMLOPS_SEMCONV")) {
         (Some(f), _) => Sourced::new(f.parse().map_err(Error::Usage)?, Source::Flag),
         (None, Some(v)) => Sourced::new(
             v.trim().parse().map_err(|e| Error::Config(format!("environment variable EXAMLOPS_SEMCONV: {e}")))?,
             Source::Env("EXAMLOPS_SEMCONV"),
         ),
-        (None, None) => Sourced::new(crate::model::telemetry::Semconv::Genai, Source::Default),
+        (None, None) => t.semconv,
     };
-    let intensity = match opts.and_then(|o| o.carbon_intensity) {
-        Some(g) => Sourced::new(g, Source::Flag),
-        None => env_amount("EXAMLOPS_CARBON_INTENSITY")?
-            .or(env_amount("GENAI_CARBON_INTENSITY")?)
-            .unwrap_or(Sourced::new(GENAI_INTENSITY, Source::Default)),
-    };
-    let co2 = if opts.is_some_and(|o| o.co2) {
-        Sourced::new(true, Source::Flag)
+    if let Some(g) = opts.carbon_intensity {
+        t.intensity = Sourced::new(g, Source::Flag);
+    } else if let Some(g) = env_amount("EXAMLOPS_CARBON_INTENSITY")?.or(env_amount("GENAI_CARBON_INTENSITY")?) {
+        t.intensity = g;
+    }
+    if opts.co2 {
+        t.co2 = Sourced::new(true, Source::Flag);
     } else if let Some(v) = env("GENAI_ENABLE_CO2_TRACKING") {
-        Sourced::new(truthy(&v), Source::Env("GENAI_ENABLE_CO2_TRACKING"))
-    } else {
-        Sourced::new(false, Source::Default)
-    };
-    let otlp = match otlp {
+        t.co2 = Sourced::new(truthy(&v), Source::Env("GENAI_ENABLE_CO2_TRACKING"));
+    }
+    t.otlp = match otlp {
         None => None,
-        Some(url) if !url.is_empty() => Some(Sourced::new(with_metrics_path(url), Source::Flag)),
-        Some(_) => match (env("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"), env("OTEL_EXPORTER_OTLP_ENDPOINT")) {
-            (Some(u), _) => Some(Sourced::new(u.trim().to_string(), Source::Env("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"))),
-            (None, Some(u)) => Some(Sourced::new(with_metrics_path(u.trim()), Source::Env("OTEL_EXPORTER_OTLP_ENDPOINT"))),
-            (None, None) => {
-                return Err(Error::Usage(
-                    "--otlp without a URL needs OTEL_EXPORTER_OTLP_METRICS_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT".into(),
-                ))
+        Some(url) if !url.is_empty() => Some(Sourced::new(otlp_url(url).map_err(|e| Error::Usage(format!("--otlp: {e}")))?, Source::Flag)),
+        Some(_) => {
+            const METRICS: &str = "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT";
+            const BASE: &str = "OTEL_EXPORTER_OTLP_ENDPOINT";
+            let bad = |name: &str, e: String| Error::Config(format!("environment variable {name}: {e}"));
+            // The metrics endpoint is used as it is; the base endpoint gets the metrics path, as the SDKs do.
+            if let Some(u) = env(METRICS) {
+                Some(Sourced::new(http_url(u.trim()).map_err(|e| bad(METRICS, e))?.to_string(), Source::Env(METRICS)))
+            } else if let Some(u) = env(BASE) {
+                Some(Sourced::new(otlp_url(u.trim()).map_err(|e| bad(BASE, e))?, Source::Env(BASE)))
+            } else {
+                return Err(Error::Usage(format!("--otlp without a URL needs {METRICS} or {BASE}")));
             }
-        },
+        }
     };
-    let mut notes: Vec<String> = std::env::vars_os()
+    t.notes = std::env::vars_os()
         .filter_map(|(k, _)| k.into_string().ok())
         .filter(|k| k.starts_with("GENAI_CO2_"))
         .map(|k| format!("{k} is accepted and has no effect: CO2 here is measured GPU energy times one intensity (GENAI_CARBON_INTENSITY)"))
         .collect();
-    notes.sort();
-    Ok(TelemetrySettings { semconv, cost_per_kwh, intensity, co2, interval, otlp, notes })
+    t.notes.sort();
+    Ok(t)
+}
+
+/// An http:// or https:// URL, or why not (without echoing it: a URL may carry a password).
+pub fn http_url(url: &str) -> Result<&str, String> {
+    let rest = url.strip_prefix("http://").or_else(|| url.strip_prefix("https://"));
+    match rest {
+        Some(r) if !r.is_empty() && !r.starts_with('/') => Ok(url),
+        _ => Err("not an http:// or https:// URL with a host".into()),
+    }
+}
+
+/// An OTLP base URL with the metrics path added (a URL already ending with it is kept).
+fn otlp_url(base: &str) -> Result<String, String> {
+    http_url(base).map(with_metrics_path)
 }
 
 /// The GPU source: `--gpu-source`, else `EXAMLOPS_GPU_SOURCE`, else `gpu.source` in the config, else auto;
 /// and the NVML library: `EXAMLOPS_NVML_LIBRARY`, else `gpu.nvml_library`.
 fn gpu_source(cli: &Cli, config: &Config, gpu: &mut GpuSettings) -> Result<(), Error> {
     let flag = match &cli.command {
-        Command::Finops(Finops::Measure(m)) => m.gpu_source.clone(),
+        Command::Finops(Finops::Measure(m)) => m.telemetry.gpu_source.clone(),
         Command::Gpu(GpuArgs { action: Some(GpuCmd::Serve(g)), .. }) => g.telemetry.gpu_source.clone(),
         Command::Gpu(GpuArgs { action: Some(GpuCmd::Export(g)), .. }) => g.telemetry.gpu_source.clone(),
         Command::Gpu(g) => g.gpu_source.clone(),

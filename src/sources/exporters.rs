@@ -201,9 +201,6 @@ impl<E: opentelemetry_sdk::metrics::exporter::PushMetricExporter> opentelemetry_
     }
 }
 
-/// The families as one collection took them, and when.
-type Taken = (std::time::Instant, Vec<Family>);
-
 /// The families now, for the instruments' callbacks.
 pub type Source = Arc<dyn Fn() -> Vec<Family> + Send + Sync>;
 
@@ -232,19 +229,13 @@ impl Otlp {
         let resource = opentelemetry_sdk::Resource::builder().with_service_name("exa").build();
         let provider = SdkMeterProvider::builder().with_reader(reader).with_resource(resource).build();
         let meter = provider.meter("exa");
-        // One collection computes the families once; every callback of that collection reads the same.
-        let cache: Arc<Mutex<Option<Taken>>> = Arc::default();
+        // Each instrument's callback takes the families as they are when the reader collects (every
+        // interval, for microseconds) and keeps its own: no copy of the state is kept in step here.
         let snapshot = move |name: &str| -> Vec<(Vec<KeyValue>, f64)> {
-            let mut c = cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            let fresh = c.as_ref().is_some_and(|(at, _)| at.elapsed() < Duration::from_millis(200));
-            if !fresh {
-                *c = Some((std::time::Instant::now(), source()));
-            }
-            let Some((_, families)) = c.as_ref() else { return Vec::new() };
-            families
-                .iter()
+            source()
+                .into_iter()
                 .filter(|f| f.name == name)
-                .flat_map(|f| &f.points)
+                .flat_map(|f| f.points)
                 .filter_map(|p| match p.value {
                     Value::Number(v) => Some((p.attributes.iter().map(|(k, v)| KeyValue::new(*k, v.clone())).collect(), v)),
                     Value::Histogram(_) => None,

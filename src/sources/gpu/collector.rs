@@ -61,14 +61,18 @@ pub struct State {
     pub last_interval: Option<(f64, f64)>,
     /// Where collection stands.
     pub status: Status,
-    /// The source, for logs.
-    pub source: String,
+}
+
+impl Default for State {
+    fn default() -> State {
+        State::new()
+    }
 }
 
 impl State {
     /// Nothing read yet.
-    pub fn new(source: String) -> State {
-        State { latest: None, totals: BTreeMap::new(), last_interval: None, status: Status::Starting, source }
+    pub fn new() -> State {
+        State { latest: None, totals: BTreeMap::new(), last_interval: None, status: Status::Starting }
     }
 
     /// Energy over all devices since the start, kWh; None before any device had energy.
@@ -123,9 +127,14 @@ pub type ReadingHook = dyn Fn(&[Device]) + Send;
 pub type OnReading = Box<ReadingHook>;
 
 impl Collector {
-    /// Starts reading `source` every `interval`.
-    pub fn start(source: Box<dyn GpuSource>, interval: Duration, hooks: Box<dyn Hooks>, on_reading: Option<OnReading>) -> Collector {
-        let state = Arc::new(Mutex::new(State::new(source.describe())));
+    /// Starts reading `source` every `interval` into `state`.
+    pub fn start(
+        source: Box<dyn GpuSource>,
+        interval: Duration,
+        hooks: Box<dyn Hooks>,
+        on_reading: Option<OnReading>,
+        state: Arc<Mutex<State>>,
+    ) -> Collector {
         let (stop, rx) = mpsc::channel();
         let shared = Arc::clone(&state);
         let handle = std::thread::spawn(move || run(source, interval, hooks.as_ref(), on_reading.as_deref(), &shared, &rx));
@@ -218,7 +227,7 @@ mod tests {
 
     #[test]
     fn energy_by_counter_else_trapezoid_and_none_without_power() {
-        let mut s = State::new("fake".into());
+        let mut s = State::new();
         let a = vec![dev(0, Some(100.0), Some(1000.0)), dev(1, Some(100.0), None), dev(2, None, None)];
         s.add(None, 0.0, &a);
         let b = vec![dev(0, Some(100.0), Some(3500.0)), dev(1, Some(300.0), None), dev(2, None, None)];
