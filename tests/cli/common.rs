@@ -167,3 +167,35 @@ pub fn test_python(what: &str) -> PathBuf {
     assert!(p.exists(), "{what}: run `cargo xtask test`, which installs it ({} is missing)", p.display());
     p
 }
+
+/// The test fixtures: fake tools and real captures.
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// `env` with the fake nvidia-smi first on PATH, replaying the capture `capture` of tests/fixtures/gpu,
+/// and counting its readings in `<dir>/smi-state`.
+pub fn fake_smi(env: Env, capture: &str) -> Env {
+    let bin = env.dir.path().join("smibin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(fixtures().join("fake-nvidia-smi"), bin.join("nvidia-smi")).unwrap();
+    let state = env.dir.path().join("smi-state");
+    env.env("FAKE_SMI_CAPTURE", fixtures().join("gpu").join(capture).to_str().unwrap())
+        .env("FAKE_SMI_STATE", state.to_str().unwrap())
+        .path_first(&bin)
+}
+
+/// Runs `exa -o json finops measure --report FILE [args] [-- cmd...]`; the output and the report.
+pub fn measure(env: &Env, args: &[&str], cmd: &[&str]) -> (Output, serde_json::Value) {
+    let report = env.dir.path().join("report.json");
+    let _ = std::fs::remove_file(&report);
+    let mut all = vec!["-o", "json", "finops", "measure", "--report", report.to_str().unwrap()];
+    all.extend_from_slice(args);
+    if !cmd.is_empty() {
+        all.push("--");
+        all.extend_from_slice(cmd);
+    }
+    let out = env.run(&all);
+    let text = std::fs::read_to_string(&report).unwrap_or_else(|e| panic!("no report ({e}); stderr: {}", stderr(&out)));
+    (out, serde_json::from_str(&text).unwrap())
+}

@@ -1,13 +1,13 @@
 //! `exa gpu` and `exa finops measure` against fake nvidia-smi programs that
 //! replay real captures, one per row of the spec's failure table.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{close, fails, stderr, stdout, Env};
+use crate::common::{close, fails, fake_smi, fixtures, measure, stderr, stdout, Env};
 
 const H100: &str = "nvsmi-query-gpu-csv__linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01__load.csv";
 const H200: &str = "nvsmi-query-gpu-csv__linux-x86_64__nvidia-h200__590.48.01__load.csv";
@@ -16,20 +16,9 @@ const RTX_IDLE: &str = "nvsmi-query-gpu-csv__linux-x86_64__nvidia-geforce-rtx-20
 const H100_MIG: &str = "nvsmi-query-gpu-csv__linux-x86_64__nvidia-h100-mig__590.48.01__load.csv";
 const R465: &str = "nvsmi-query-gpu-csv__linux__rtx-2080-super__465.27.csv";
 
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
-
 /// An environment whose PATH starts with a fake nvidia-smi replaying `capture`.
 fn with_smi(capture: &str) -> Env {
-    let env = Env::new();
-    let bin = env.dir.path().join("fakebin");
-    std::fs::create_dir_all(&bin).unwrap();
-    std::os::unix::fs::symlink(fixtures().join("fake-nvidia-smi"), bin.join("nvidia-smi")).unwrap();
-    let state = env.dir.path().join("smi-state");
-    env.env("FAKE_SMI_CAPTURE", fixtures().join("gpu").join(capture).to_str().unwrap())
-        .env("FAKE_SMI_STATE", state.to_str().unwrap())
-        .path_first(&bin)
+    fake_smi(Env::new(), capture)
 }
 
 /// A PATH with the system's tools and no nvidia-smi.
@@ -39,21 +28,6 @@ fn without_smi() -> Env {
 
 fn calls(env: &Env) -> usize {
     std::fs::read_to_string(env.dir.path().join("smi-state/calls")).map_or(0, |s| s.trim().parse().unwrap())
-}
-
-/// Runs `exa -o json finops measure --report FILE [args] -- cmd...`, returns the output and the report.
-fn measure(env: &Env, args: &[&str], cmd: &[&str]) -> (Output, Value) {
-    let report = env.dir.path().join("report.json");
-    let _ = std::fs::remove_file(&report);
-    let mut all = vec!["-o", "json", "finops", "measure", "--report", report.to_str().unwrap()];
-    all.extend_from_slice(args);
-    if !cmd.is_empty() {
-        all.push("--");
-        all.extend_from_slice(cmd);
-    }
-    let out = env.run(&all);
-    let text = std::fs::read_to_string(&report).unwrap_or_else(|e| panic!("no report ({e}); stderr: {}", stderr(&out)));
-    (out, serde_json::from_str(&text).unwrap())
 }
 
 fn gpu_json(env: &Env) -> Value {

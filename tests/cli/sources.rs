@@ -3,21 +3,16 @@
 //! `--gpus` and the scheduler's variables, and other processes on them.
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use crate::common::{fails, stderr, Env};
+use crate::common::{fails, fake_smi, fixtures, measure, stderr, Env};
 
 const H100: &str = "nvsmi-query-gpu-csv__linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01__load.csv";
 const H100_MIG: &str = "nvsmi-query-gpu-csv__linux-x86_64__nvidia-h100-mig__590.48.01__load.csv";
 const MIG_LIST: &str = "nvsmi-L-h100-mig__590.48.01.txt";
 const MI210_STATIC: &str = "amd-smi-static-json-mi210.json";
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
 
 /// The fake NVML, compiled once per test run with the system's C compiler.
 fn fake_nvml() -> &'static Path {
@@ -110,17 +105,6 @@ fn with_nvml(devices: &[Nv]) -> Env {
     env.env("EXAMLOPS_NVML_LIBRARY", fake_nvml().to_str().unwrap()).env("FAKE_NVML_READINGS", readings.to_str().unwrap())
 }
 
-/// An environment whose PATH starts with the fake nvidia-smi replaying `capture`.
-fn with_smi(env: Env, capture: &str) -> Env {
-    let bin = env.dir.path().join("smibin");
-    std::fs::create_dir_all(&bin).unwrap();
-    std::os::unix::fs::symlink(fixtures().join("fake-nvidia-smi"), bin.join("nvidia-smi")).unwrap();
-    let state = env.dir.path().join("smi-state");
-    env.env("FAKE_SMI_CAPTURE", fixtures().join("gpu").join(capture).to_str().unwrap())
-        .env("FAKE_SMI_STATE", state.to_str().unwrap())
-        .path_first(&bin)
-}
-
 /// An environment whose PATH has the fake amd-smi and no nvidia-smi.
 fn with_amd() -> Env {
     let env = Env::new();
@@ -133,26 +117,13 @@ fn with_amd() -> Env {
         .env("PATH", &format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display()))
 }
 
-/// `exa -o json finops measure --report FILE [args] -- cmd...`: the output and the report.
-fn measure(env: &Env, args: &[&str], cmd: &[&str]) -> (Output, Value) {
-    let report = env.dir.path().join("report.json");
-    let _ = std::fs::remove_file(&report);
-    let mut all = vec!["-o", "json", "finops", "measure", "--report", report.to_str().unwrap()];
-    all.extend_from_slice(args);
-    all.push("--");
-    all.extend_from_slice(cmd);
-    let out = env.run(&all);
-    let text = std::fs::read_to_string(&report).unwrap_or_else(|e| panic!("no report ({e}); stderr: {}", stderr(&out)));
-    (out, serde_json::from_str(&text).unwrap())
-}
-
 fn indices(report: &Value) -> Vec<u64> {
     report["gpu"]["devices"].as_array().unwrap().iter().map(|d| d["index"].as_u64().unwrap()).collect()
 }
 
 #[test]
 fn exa_gpu_reads_nvml_when_it_loads() {
-    let env = with_smi(with_nvml(&[Nv::default(), Nv { uuid: "GPU-00000001-0000-0000-0000-000000000000", ..Nv::default() }]), H100);
+    let env = fake_smi(with_nvml(&[Nv::default(), Nv { uuid: "GPU-00000001-0000-0000-0000-000000000000", ..Nv::default() }]), H100);
     let v: Value = env.json(&["gpu"]);
     assert_eq!(v["source"], "nvml", "auto takes NVML over nvidia-smi when it loads");
     assert!(v["source_detail"].as_str().unwrap().contains("fake-nvml/libnvidia-ml.so.1"));
@@ -249,7 +220,7 @@ type Case<'a> = (&'a [(&'a str, &'a str)], &'a [&'a str], &'a [u64], &'a str);
 fn the_jobs_gpus_come_from_the_flag_then_the_variables() {
     let uuid = |i: u32| format!("GPU-{i:08}-0000-0000-0000-000000000000");
     let uuids: Vec<String> = (0..8).map(uuid).collect();
-    let env = with_smi(Env::new(), H100).env("FAKE_SMI_DEVICES", "8");
+    let env = fake_smi(Env::new(), H100).env("FAKE_SMI_DEVICES", "8");
     let cases: &[Case] = &[
         (&[], &[], &[0, 1, 2, 3, 4, 5, 6, 7], "all"),
         (&[("CUDA_VISIBLE_DEVICES", "1,3")], &[], &[1, 3], "CUDA_VISIBLE_DEVICES"),
@@ -282,7 +253,7 @@ fn the_jobs_gpus_come_from_the_flag_then_the_variables() {
 
 #[test]
 fn no_gpu_for_the_job_is_said_and_the_command_still_runs() {
-    let env = with_smi(Env::new(), H100);
+    let env = fake_smi(Env::new(), H100);
     for (k, v) in [
         ("CUDA_VISIBLE_DEVICES", ""),
         ("NVIDIA_VISIBLE_DEVICES", "void"),
@@ -312,7 +283,7 @@ fn no_gpu_for_the_job_is_said_and_the_command_still_runs() {
 fn a_mig_instance_is_measured_as_its_whole_gpu_and_says_so() {
     let mig = "MIG-00000002-0000-0000-0000-000000000002";
     // Through nvidia-smi: -L maps the instance to its GPU.
-    let env = with_smi(Env::new(), H100_MIG).env("FAKE_SMI_LIST", fixtures().join("gpu").join(MIG_LIST).to_str().unwrap());
+    let env = fake_smi(Env::new(), H100_MIG).env("FAKE_SMI_LIST", fixtures().join("gpu").join(MIG_LIST).to_str().unwrap());
     let (_, r) = measure(&env.clone_with("CUDA_VISIBLE_DEVICES", mig), &["--interval", "0.1"], &["true"]);
     assert_eq!(indices(&r), vec![0]);
     assert!(r["gpu"]["scope"]["notes"][0].as_str().unwrap().contains("MIG instance of GPU 0"), "{}", r["gpu"]["scope"]);
@@ -341,7 +312,7 @@ fn other_processes_on_a_measured_gpu_are_counted() {
     assert!(table.status.success(), "{}", stderr(&out));
     assert!(std::fs::read_to_string(&report).unwrap().contains("GPU 0 was shared with 1 other process"));
     // Through nvidia-smi's --query-compute-apps.
-    let env = with_smi(Env::new(), H100).env("FAKE_SMI_APPS", "0:1");
+    let env = fake_smi(Env::new(), H100).env("FAKE_SMI_APPS", "0:1");
     let (_, r) = measure(&env, &["--interval", "0.1"], &["true"]);
     assert_eq!(r["gpu"]["devices"][0]["shared_with"], 1);
 }

@@ -12,22 +12,14 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{stderr, Env};
+use crate::common::{fake_smi, measure, stderr, Env};
 use crate::prometheus::{http_get, Prometheus};
 
 const H100: &str = "nvsmi-query-gpu-csv__linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01__load.csv";
 
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
-
-/// Two H100s through the fake nvidia-smi.
+/// `devices` H100s through the fake nvidia-smi.
 fn with_smi(devices: &str) -> Env {
-    let env = Env::new();
-    let bin = env.dir.path().join("fakebin");
-    std::fs::create_dir_all(&bin).unwrap();
-    std::os::unix::fs::symlink(fixtures().join("fake-nvidia-smi"), bin.join("nvidia-smi")).unwrap();
-    env.env("FAKE_SMI_CAPTURE", fixtures().join("gpu").join(H100).to_str().unwrap()).env("FAKE_SMI_DEVICES", devices).path_first(&bin)
+    fake_smi(Env::new(), H100).env("FAKE_SMI_DEVICES", devices)
 }
 
 fn python() -> PathBuf {
@@ -108,6 +100,11 @@ fn scrape_until(addr: &str, needle: &str) -> String {
         text.contains(needle)
     });
     text
+}
+
+/// A loopback URL where nothing listens.
+fn closed_url() -> String {
+    format!("http://127.0.0.1:{}", std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port())
 }
 
 /// Polls `f` until it is true or `secs` pass.
@@ -305,7 +302,7 @@ fn measure_pushes_its_totals_to_a_real_pushgateway_that_prometheus_scrapes() {
     let co2: f64 = prom.query("gen_ai_co2_emissions_gCO2e_total{job=\"JPCP\"}")[0]["value"][1].as_str().unwrap().parse().unwrap();
     assert!((co2 - kwh * 475.0).abs() < 1e-9);
     // A Pushgateway that is not there: a warning and a field; the command's status and the record stand.
-    let closed = format!("http://127.0.0.1:{}", std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port());
+    let closed = closed_url();
     let out = push(&closed, &[], &["sh", "-c", "exit 3"]);
     assert_eq!(out.status.code(), Some(3));
     assert!(stderr(&out).contains("warning: the push to"), "{}", stderr(&out));
@@ -420,7 +417,7 @@ fn otlp_export_names_units_attributes_buckets_and_delta_temporality() {
 #[test]
 fn an_export_that_fails_is_said_once_and_again_when_it_works() {
     let env = with_smi("1");
-    let closed = format!("http://127.0.0.1:{}", std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port());
+    let closed = closed_url();
     let mut exa = Running::start(&env, &["gpu", "export", "--otlp", &closed, "--interval", "0.3"]);
     exa.wait_for("failed");
     std::thread::sleep(Duration::from_millis(1000));
@@ -433,28 +430,9 @@ fn an_export_that_fails_is_said_once_and_again_when_it_works() {
 fn measure_sends_its_totals_over_otlp_once() {
     let env = with_smi("1");
     let rx = Receiver::start(env.dir.path());
-    let report = env.dir.path().join("r.json");
     let env = env.env("OTEL_EXPORTER_OTLP_ENDPOINT", &format!("http://127.0.0.1:{}", rx.port));
-    let out = env.run(&[
-        "-o",
-        "json",
-        "finops",
-        "measure",
-        "--interval",
-        "0.2",
-        "--report",
-        report.to_str().unwrap(),
-        "--otlp",
-        "--record",
-        "JPCP",
-        "--run-id",
-        "r1",
-        "--",
-        "sleep",
-        "0.6",
-    ]);
+    let (out, r) = measure(&env, &["--interval", "0.2", "--otlp", "--record", "JPCP", "--run-id", "r1"], &["sleep", "0.6"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     assert_eq!(r["pushed"][0]["to"], "otlp");
     assert_eq!(r["pushed"][0]["error"], Value::Null, "{}", r["pushed"]);
     let reqs = rx.requests();
@@ -466,25 +444,8 @@ fn measure_sends_its_totals_over_otlp_once() {
     assert_eq!(attr(p, "job").as_deref(), Some("JPCP"));
     assert_eq!(attr(p, "run_id").as_deref(), Some("r1"));
     // A collector that is not there: said, in the report and on stderr; the command's status stands.
-    let closed = format!("http://127.0.0.1:{}", std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port());
-    let out = env.run(&[
-        "-o",
-        "json",
-        "finops",
-        "measure",
-        "--interval",
-        "0.2",
-        "--report",
-        report.to_str().unwrap(),
-        "--otlp",
-        &closed,
-        "--",
-        "sh",
-        "-c",
-        "exit 4",
-    ]);
+    let (out, r) = measure(&env, &["--interval", "0.2", "--otlp", &closed_url()], &["sh", "-c", "exit 4"]);
     assert_eq!(out.status.code(), Some(4));
-    let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     assert!(r["pushed"][0]["error"].as_str().unwrap().contains("the OTLP export to"), "{}", r["pushed"]);
     assert!(stderr(&out).contains("warning: the OTLP export to"), "{}", stderr(&out));
     // --otlp with no URL anywhere is malformed input.
@@ -492,4 +453,25 @@ fn measure_sends_its_totals_over_otlp_once() {
     let out = bare.run(&["finops", "measure", "--otlp", "--", "true"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("OTEL_EXPORTER_OTLP_ENDPOINT"));
+}
+
+#[test]
+fn bad_telemetry_input_is_one_line_and_other_commands_ignore_the_genai_variables() {
+    let env = with_smi("1");
+    let cases: &[(&[&str], &str)] = &[
+        (&["gpu", "serve", "--listen", "9464"], "'9464' is not HOST:PORT"),
+        (&["gpu", "export", "--otlp", "collector:4318"], "--otlp: not an http:// or https:// URL"),
+        (&["finops", "measure", "--push-gateway", "pgw:9091", "--", "true"], "--push-gateway: not an http:// or https:// URL"),
+    ];
+    for (args, said) in cases {
+        let out = env.run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(said), "{args:?}: {}", stderr(&out));
+    }
+    // GENAI_* belong to the commands that read GPUs over time: another tool's value breaks nothing else.
+    let foreign = Env::new().env("GENAI_CARBON_INTENSITY", "auto").env("GENAI_GPU_COLLECTION_INTERVAL", "fast");
+    assert!(foreign.run(&["finops", "carbon", "estimate", "--gpu-hours", "1"]).status.success());
+    let out = foreign.run(&["gpu", "serve", "--listen", "127.0.0.1:0"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("GENAI_"), "{}", stderr(&out));
 }
