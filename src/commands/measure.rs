@@ -307,7 +307,8 @@ fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, end: f64) -> Gpu {
 fn clip(samples: &mut Vec<Sample>, end: f64) {
     if let Some(i) = samples.iter().position(|s| s.t > end) {
         samples.truncate(i + 1);
-        samples[i].read_t = Some(samples[i].t);
+        let at = samples[i].t;
+        samples[i].read_t.get_or_insert(at);
         samples[i].t = end;
     }
     if samples.len() == 1 && samples[0].t >= end && samples[0].result.is_ok() {

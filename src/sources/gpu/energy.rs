@@ -23,8 +23,8 @@ pub struct Sample {
     pub t: f64,
     /// Every device's reading, or why there was none.
     pub result: Result<Vec<Device>, String>,
-    /// When it was read, when `t` was moved to the end of the run (the reading taken after the
-    /// command exited): a counter's increase is over the time it was really read across.
+    /// When a counter in it was read (the middle of the call; `t` is the call's start, and may be
+    /// moved to the end of the run): a counter's increase is over the time it was really read across.
     pub read_t: Option<f64>,
 }
 

@@ -165,7 +165,7 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
     let mut last = false;
     let mut processes = Processes::default();
     loop {
-        let (t, result) = timed(source.as_mut(), start);
+        let (t, read_t, result) = timed(source.as_mut(), start);
         for n in source.take_notices() {
             hooks.warn(&n);
         }
@@ -179,7 +179,7 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
                     hooks.live(&live_line(t, &devices, energy_j));
                 }
                 trace(&mut opts.trace, t, Ok(&devices));
-                samples.push(Sample { t, result: Ok(devices), read_t: None });
+                samples.push(Sample { t, result: Ok(devices), read_t: Some(read_t) });
             }
             Err(e @ (SampleError::Missing(_) | SampleError::NoDevices(_))) if state.is_none() => {
                 hooks.info(&format!("no GPU found ({e}): only CPU time is measured"));
@@ -242,12 +242,13 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
     }
 }
 
-/// One reading, timed at the middle of the call: a tool that takes a while (amd-smi is a Python
-/// program) read its counter somewhere in between, and the middle is the best guess of when.
-fn timed(source: &mut dyn GpuSource, start: Instant) -> (f64, Result<Vec<super::Device>, SampleError>) {
+/// One reading: when the call began (the reading's time, as the trace and the run's end see it) and
+/// its middle (when a counter was read: a tool that takes a while, as amd-smi, a Python program,
+/// does, read it somewhere in between, and the middle is the best guess of when).
+fn timed(source: &mut dyn GpuSource, start: Instant) -> (f64, f64, Result<Vec<super::Device>, SampleError>) {
     let before = start.elapsed().as_secs_f64();
     let result = source.sample();
-    ((before + start.elapsed().as_secs_f64()) / 2.0, result)
+    (before, (before + start.elapsed().as_secs_f64()) / 2.0, result)
 }
 
 /// The live status line: time, each device's power, and the energy so far.
