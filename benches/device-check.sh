@@ -3,6 +3,7 @@
 # how the energy counter compares with the trapezoid over power readings.
 #
 #   bash benches/device-check.sh [OUTDIR]      (default ./device-check; LOAD_SECONDS=60)
+#   EXA=path/to/exa bash benches/device-check.sh   (a machine without cargo)
 #
 # 1. Builds exa (release) and saves `exa gpu` and `exa -o json gpu` (the
 #    JSON is a new fixture) for each source that works here.
@@ -13,17 +14,43 @@
 #    counter energy (the report) and the trapezoid over its own power
 #    readings (the trace); from the nvidia-smi run: its trapezoid.
 # 3. Prints one Markdown table: counter kWh, trapezoid kWh, their ratio.
+# 4. Job scope and sharing: CUDA_VISIBLE_DEVICES=0, a GPU UUID, --gpus none,
+#    and a run beside a load that is not its own (shared_with must be 1).
+# 5. exa's steady CPU at 1 s readings (an 80 s run less a 20 s one, over 60 s).
+# 6. `exa gpu serve` scraped once.
+# Every nvidia-smi call exa makes is logged with its answer (a wrapper
+# first on PATH), so the captures are exa's own queries on this driver.
 #
-# Needs: cargo, python3, an NVIDIA driver (libnvidia-ml.so.1 and nvidia-smi).
+# Needs: python3, an NVIDIA driver (libnvidia-ml.so.1 and nvidia-smi), and
+# cargo unless EXA names a built exa.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-device-check}
 mkdir -p "$out"
-cargo build --release --quiet
-exa=$PWD/target/release/exa
+out=$(cd "$out" && pwd)
+if [[ -n ${EXA:-} ]]; then
+  exa=$(realpath "$EXA")
+else
+  cargo build --release --quiet
+  exa=$PWD/target/release/exa
+fi
 export XDG_CONFIG_HOME="$out/config" XDG_DATA_HOME="$out/data"
 
 nvidia-smi -L > "$out/nvidia-smi-L.txt" 2>&1 || true
+nvidia-smi -q > "$out/nvidia-smi-q.txt" 2>&1 || true
+nvidia-smi -q -x > "$out/nvidia-smi-q-x.xml" 2>&1 || true
+# Every call exa makes to nvidia-smi, with what it answered.
+real_smi=$(command -v nvidia-smi || echo /usr/bin/nvidia-smi)
+mkdir -p "$out/wrap"
+cat > "$out/wrap/nvidia-smi" <<SH
+#!/usr/bin/env bash
+ans=\$(mktemp); err=\$(mktemp)
+"$real_smi" "\$@" > "\$ans" 2> "\$err"; rc=\$?
+{ echo "\$ nvidia-smi \$*"; cat "\$ans"; sed 's/^/[stderr] /' "\$err"; echo "[exit \$rc]"; } >> "$out/nvidia-smi-calls.txt"
+cat "\$ans"; cat "\$err" >&2; rm -f "\$ans" "\$err"; exit \$rc
+SH
+chmod +x "$out/wrap/nvidia-smi"
+export PATH="$out/wrap:$PATH"
 for src in nvml nvidia-smi; do
   "$exa" gpu --gpu-source "$src" --wide > "$out/exa-gpu-$src.txt" 2>&1 || true
   "$exa" -o json gpu --gpu-source "$src" > "$out/exa-gpu-$src.json" 2>"$out/exa-gpu-$src.err" || true
@@ -59,6 +86,33 @@ for interval in 1 5; do
     python3 "$out/load.py" "${LOAD_SECONDS:-60}" 2> "$out/load-$interval.err" || true
 done
 
+# Scope: the first GPU by index and by UUID, none, and a load that is not exa's.
+uuid=$("$real_smi" --query-gpu=uuid --format=csv,noheader | head -1)
+CUDA_VISIBLE_DEVICES=0 "$exa" -o json finops measure --report "$out/scope-cvd0.json" --gpu-source nvml --interval 1 -- sleep 3 >/dev/null 2>> "$out/scope.err" || true
+"$exa" -o json finops measure --report "$out/scope-uuid.json" --gpu-source nvml --gpus "$uuid" --interval 1 -- sleep 3 >/dev/null 2>> "$out/scope.err" || true
+"$exa" -o json finops measure --report "$out/scope-none.json" --gpu-source nvml --gpus none -- sleep 1 >/dev/null 2>> "$out/scope.err" || true
+python3 "$out/load.py" 25 2> "$out/load-shared.err" &
+load=$!
+sleep 12
+for src in nvml nvidia-smi; do
+  "$exa" -o json finops measure --gpu-source "$src" --interval 1 --report "$out/shared-$src.json" -- sleep 5 >/dev/null 2>> "$out/scope.err" || true
+done
+"$real_smi" --query-compute-apps=gpu_uuid,pid,process_name,used_memory --format=csv > "$out/compute-apps.csv" 2>&1 || true
+wait "$load" || true
+
+# exa's steady cost at 1 s readings: a 20 s and an 80 s run side by side; their difference over 60 s.
+for s in 20 80; do
+  "$exa" -o json finops measure --gpu-source nvml --interval 1 --report "$out/steady-$s.json" -- sleep $s >/dev/null 2>> "$out/scope.err" &
+done
+wait
+
+# The exporter, scraped once.
+"$exa" gpu serve --gpu-source nvml --listen 127.0.0.1:9464 --interval 1 > "$out/serve.out" 2>&1 &
+serve=$!
+sleep 4
+python3 -c 'import urllib.request,sys; sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:9464/metrics").read().decode())' > "$out/serve-metrics.txt" 2>&1 || true
+kill -TERM "$serve" 2>/dev/null || true; wait "$serve" || true
+
 python3 - "$out" <<'PY'
 import json, sys, os
 out = sys.argv[1]
@@ -93,8 +147,24 @@ for interval in (1, 5):
         r = lambda a, b: "n/a" if a is None or not b else f"{a / b:.4f}"
         print(f"| {interval} s | {i} {d['name']} | {f(counter)} | {f(trap)} | {r(counter, trap)} | {f(st)} | {r(counter, st)} |")
     cpu.append((interval, nv["exa_cpu_s"], nv["gpu"]["samples"], smi["exa_cpu_s"], smi["gpu"]["samples"], nv["duration_s"]))
-print("\n| interval | exa CPU-s, NVML (readings) | exa CPU-s, nvidia-smi (readings) | NVML % of one core |")
-print("|---|---|---|---|")
+print("\nexa's own CPU (getrusage of exa alone: the nvidia-smi processes it starts are not in it)\n")
+print("| interval | exa CPU-s, NVML (readings) | exa CPU-s, nvidia-smi (readings) | NVML % of one core | nvidia-smi % of one core |")
+print("|---|---|---|---|---|")
 for interval, a, n, b, m, d in cpu:
-    print(f"| {interval} s | {a:.4f} ({n}) | {b:.4f} ({m}) | {a / d * 100:.4f}% |")
+    print(f"| {interval} s | {a:.4f} ({n}) | {b:.4f} ({m}) | {a / d * 100:.4f}% | {b / d * 100:.4f}% |")
+try:
+    a = json.load(open(os.path.join(out, "steady-20.json"))); z = json.load(open(os.path.join(out, "steady-80.json")))
+    rate = (z["exa_cpu_s"] - a["exa_cpu_s"]) / (z["duration_s"] - a["duration_s"])
+    print(f"\nsteady cost, NVML at 1 s: {a['exa_cpu_s']:.4f} CPU-s over {a['duration_s']:.1f} s, {z['exa_cpu_s']:.4f} over {z['duration_s']:.1f} s: {rate * 100:.4f}% of one core")
+except Exception as e:
+    print(f"\nsteady cost: no reports ({e})")
+print()
+for name in ("scope-cvd0", "scope-uuid", "scope-none", "shared-nvml", "shared-nvidia-smi"):
+    try:
+        r = json.load(open(os.path.join(out, name + ".json")))
+        g = r["gpu"]
+        devs = [(d["index"], d.get("shared_with"), d.get("energy_method")) for d in g.get("devices", [])]
+        print(f"{name}: scope={g.get('scope')} devices(index, shared_with, method)={devs}")
+    except Exception as e:
+        print(f"{name}: unreadable ({e}): {open(os.path.join(out, name + '.json')).read()[:300]!r}")
 PY

@@ -120,7 +120,8 @@ pub struct DeviceSummary {
     /// None when the device never gave two power readings in a row.
     pub energy_kwh: Option<f64>,
     /// How the energy was found: `counter` (the device's energy counter's increase, exact whatever the
-    /// interval) or `trapezoid` (the trapezoid rule over power readings); null without energy.
+    /// interval), `trapezoid` (the trapezoid rule over power readings), or `counter+trapezoid` (the
+    /// counter, and the trapezoid over readings outside its first and last read); null without energy.
     pub energy_method: Option<&'static str>,
     /// Other processes seen computing on the device during the run; null where the source cannot list them.
     pub shared_with: Option<usize>,

@@ -183,6 +183,11 @@ fn the_counter_is_exact_where_the_trapezoid_only_samples() {
     // Without a counter: the trapezoid over the power readings in the trace, exactly.
     assert_eq!(d[1]["energy_method"], "trapezoid");
     let lines: Vec<Value> = std::fs::read_to_string(&trace).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    // The counter (a costly call on a real driver) is read on the first and the last reading only in
+    // a run this short; power is read at every one.
+    let read: Vec<bool> = lines.iter().map(|l| l["devices"][0]["energy_counter_j"].is_number()).collect();
+    assert!(read.len() >= 5, "{read:?}");
+    assert!(read[0] && read[read.len() - 1] && read[1..read.len() - 1].iter().all(|r| !r), "{read:?}");
     let points: Vec<(f64, f64)> = lines.iter().map(|l| (l["t"].as_f64().unwrap(), l["devices"][1]["power_w"].as_f64().unwrap())).collect();
     let end = r["duration_s"].as_f64().unwrap();
     let mut joules = 0.0;

@@ -10,7 +10,10 @@
 //! AMD's accumulator) is measured by the counter instead: its increase from
 //! the first reading to the last is the energy, exact whatever the interval
 //! and across failed readings. A counter that goes backwards (a driver
-//! reload) is not trusted: that device falls back to the trapezoid.
+//! reload) is not trusted: that device falls back to the trapezoid. A
+//! counter need not be read at every reading (`measure` reads it on the
+//! first, the last and every 30 s): readings outside its first and last
+//! read add their trapezoid (`counter+trapezoid`).
 
 use super::Device;
 pub use crate::model::gpu::{DeviceSummary, Throttled};
@@ -48,12 +51,26 @@ fn find(s: &Sample, index: u32) -> Option<&Device> {
     s.result.as_ref().ok()?.iter().find(|d| d.index == index)
 }
 
-/// The counter's increase and the seconds it spans, when the device has a counter that only went up.
-fn counter(samples: &[Sample], index: u32) -> Option<(f64, f64)> {
-    let read: Vec<(f64, f64)> = samples.iter().filter_map(|s| Some((s.read_t.unwrap_or(s.t), find(s, index)?.energy_counter_j?))).collect();
+/// A counter's increase: joules, the seconds it spans, and the first and last samples it was read in.
+struct Counted {
+    joules: f64,
+    seconds: f64,
+    first: usize,
+    last: usize,
+}
+
+/// The counter's increase over the readings that read it, when the device has a counter that only went up.
+fn counter(samples: &[Sample], index: u32) -> Option<Counted> {
+    let read: Vec<(usize, f64, f64)> =
+        samples.iter().enumerate().filter_map(|(i, s)| Some((i, s.read_t.unwrap_or(s.t), find(s, index)?.energy_counter_j?))).collect();
     let (first, last) = (read.first()?, read.last()?);
-    let rising = read.windows(2).all(|w| w[1].1 >= w[0].1);
-    (read.len() >= 2 && rising && last.0 > first.0).then_some((last.1 - first.1, last.0 - first.0))
+    let rising = read.windows(2).all(|w| w[1].2 >= w[0].2);
+    (read.len() >= 2 && rising && last.1 > first.1).then_some(Counted {
+        joules: last.2 - first.2,
+        seconds: last.1 - first.1,
+        first: first.0,
+        last: last.0,
+    })
 }
 
 /// The trapezoid rule over consecutive good readings: joules and the seconds covered.
@@ -73,13 +90,24 @@ fn trapezoids(samples: &[Sample], index: u32) -> (f64, f64) {
     (joules, covered)
 }
 
+/// A device's energy, the seconds it covers, and how it was found. With a counter, the counter
+/// covers its first read to its last; readings before or after those (a counter read that failed,
+/// or a last reading without one) add their trapezoid, and the method says both.
+fn energy(samples: &[Sample], index: u32) -> (&'static str, f64, f64) {
+    let Some(c) = counter(samples, index) else {
+        let (joules, covered) = trapezoids(samples, index);
+        return ("trapezoid", joules, covered);
+    };
+    let (head_j, head_s) = trapezoids(&samples[..=c.first], index);
+    let (tail_j, tail_s) = trapezoids(&samples[c.last..], index);
+    let method = if head_s + tail_s > 0.0 { "counter+trapezoid" } else { "counter" };
+    (method, c.joules + head_j + tail_j, c.seconds + head_s + tail_s)
+}
+
 fn device(samples: &[Sample], index: u32) -> DeviceSummary {
     let first = samples.iter().position(|s| find(s, index).is_some()).unwrap_or(0);
     let seen: Vec<&Device> = samples.iter().filter_map(|s| find(s, index)).collect();
-    let (method, (joules, covered)) = match counter(samples, index) {
-        Some(c) => ("counter", c),
-        None => ("trapezoid", trapezoids(samples, index)),
-    };
+    let (method, joules, covered) = energy(samples, index);
     let mut powers: Vec<f64> = seen.iter().filter_map(|d| d.power_w).collect();
     powers.sort_by(f64::total_cmp);
     let p95 = (!powers.is_empty()).then(|| powers[((powers.len() as f64 * 0.95).ceil() as usize).clamp(1, powers.len()) - 1]);
@@ -172,6 +200,77 @@ mod tests {
         assert!((d.energy_kwh.unwrap() * J_PER_KWH - 2_500.0).abs() < 1e-9);
         assert_eq!(d.covered_s, 10.0);
         assert_eq!(d.mean_power_w, Some(250.0));
+    }
+
+    #[test]
+    fn readings_between_counter_reads_change_nothing() {
+        // The counter read at 0 s and 30 s only; the power readings between say 100 W, the counter 200 W.
+        let mut s = vec![counted(0.0, 100.0, Some(1_000.0))];
+        s.extend((1..30).map(|t| counted(f64::from(t), 100.0, None)));
+        s.push(counted(30.0, 100.0, Some(7_000.0)));
+        let d = &summarize(&s)[0];
+        assert_eq!(d.energy_method, Some("counter"));
+        assert!((d.energy_kwh.unwrap() * J_PER_KWH - 6_000.0).abs() < 1e-9);
+        assert_eq!(d.covered_s, 30.0);
+    }
+
+    #[test]
+    fn readings_after_the_last_counter_read_add_their_trapezoid() {
+        // The counter read at 0 s and 10 s; the last reading, at 14 s, could not read it.
+        let s = [counted(0.0, 100.0, Some(0.0)), counted(10.0, 100.0, Some(3_000.0)), counted(14.0, 300.0, None)];
+        let d = &summarize(&s)[0];
+        assert_eq!(d.energy_method, Some("counter+trapezoid"));
+        assert!((d.energy_kwh.unwrap() * J_PER_KWH - (3_000.0 + 800.0)).abs() < 1e-9);
+        assert_eq!(d.covered_s, 14.0);
+    }
+
+    /// A real `measure --trace` of an H200 under a matmul load, read by NVML at 1 s.
+    fn h200_trace(counter_every: Option<f64>) -> Vec<Sample> {
+        let text = include_str!("../../../tests/fixtures/gpu/h200-device-check/measure-nvml-1s-matmul.trace.jsonl");
+        let mut last_read = f64::NEG_INFINITY;
+        let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let n = lines.len();
+        lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let t = l["t"].as_f64().unwrap();
+                let d = &l["devices"][0];
+                let read = counter_every.is_none_or(|every| i == 0 || i == n - 1 || t - last_read >= every);
+                if read {
+                    last_read = t;
+                }
+                counted(t, d["power_w"].as_f64().unwrap(), d["energy_counter_j"].as_f64().filter(|_| read))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn on_a_real_h200_the_counter_read_every_30_s_gives_what_it_gives_read_every_second() {
+        let every = &summarize(&h200_trace(None))[0];
+        let sparse = &summarize(&h200_trace(Some(30.0)))[0];
+        assert_eq!(every.energy_method, Some("counter"));
+        assert_eq!(sparse.energy_method, Some("counter"));
+        assert_eq!(every.energy_kwh, sparse.energy_kwh);
+        assert!(every.samples >= 50);
+    }
+
+    #[test]
+    fn on_a_real_h200_the_trapezoid_at_1_s_is_within_one_percent_of_the_counter() {
+        let counter = summarize(&h200_trace(None))[0].energy_kwh.unwrap();
+        let no_counter: Vec<Sample> = h200_trace(Some(f64::INFINITY))
+            .into_iter()
+            .map(|mut s| {
+                if let Ok(d) = s.result.as_mut() {
+                    d[0].energy_counter_j = None;
+                }
+                s
+            })
+            .collect();
+        let trapezoid = &summarize(&no_counter)[0];
+        assert_eq!(trapezoid.energy_method, Some("trapezoid"));
+        let ratio = counter / trapezoid.energy_kwh.unwrap();
+        assert!((ratio - 1.0).abs() < 0.01, "counter / trapezoid = {ratio}");
     }
 
     #[test]

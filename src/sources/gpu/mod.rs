@@ -56,6 +56,13 @@ pub trait GpuSource: Send {
     fn fields(&self) -> &'static str;
     /// Bounds every later call by `deadline` (the reading taken at exit must not hold the job's exit long).
     fn shorten(&mut self, _deadline: std::time::Duration) {}
+    /// Reads the energy counter at most once per `every` from now on, and on the reading after
+    /// [`GpuSource::counter_now`]; by default it is read at every reading. On an H200 NVML's counter
+    /// call costs about 4 ms of CPU where every other call costs microseconds. A source whose
+    /// counter comes with its reading at no cost ignores this.
+    fn counter_every(&mut self, _every: std::time::Duration) {}
+    /// The next reading reads the energy counter, whatever `counter_every` said (the last reading).
+    fn counter_now(&mut self) {}
     /// Notices to pass on once (a field set given up, say).
     fn take_notices(&mut self) -> Vec<String> {
         Vec::new()

@@ -289,6 +289,22 @@ mod tests {
     }
 
     #[test]
+    fn a_real_h200_at_its_power_cap() {
+        // exa's own query answered by an H200 (driver 580.159.04) under a matmul load.
+        let capture = include_str!("../../../tests/fixtures/gpu/h200-device-check/nvidia-smi-exa-queries.txt");
+        let line = capture.lines().filter(|l| l.starts_with("0, NVIDIA H200")).nth(1).unwrap();
+        let d = &parse(line, &fields(0)).unwrap()[0];
+        assert_eq!(d.name, "NVIDIA H200");
+        assert_eq!(d.uuid.as_deref(), Some("GPU-9704ed00-075a-c676-9113-b6194c17379a"));
+        assert_eq!(d.power_w, Some(413.77));
+        assert_eq!(d.power_limit_w, Some(700.0));
+        assert_eq!(d.fan_pct, None);
+        assert_eq!(d.pstate, Some(0));
+        assert_eq!((d.throttle_power, d.throttle_thermal, d.throttle_hw_slowdown), (Some(true), Some(false), Some(false)));
+        assert_eq!((d.ecc_corrected, d.ecc_uncorrected), (Some(0), Some(0)));
+    }
+
+    #[test]
     fn a_short_line_is_an_error() {
         assert!(parse("0, GPU, 1", &fields(2)).is_err());
     }

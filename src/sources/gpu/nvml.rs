@@ -12,6 +12,7 @@
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use nvml_wrapper::bitmasks::device::ThrottleReasons;
 use nvml_wrapper::enum_wrappers::device::{Clock, EccCounter, MemoryError, TemperatureSensor};
@@ -29,6 +30,10 @@ pub struct Nvml {
     notices: Vec<String>,
     /// Devices already said to be lost, so that it is said once.
     lost: Vec<u32>,
+    /// The energy counter is read at most this often (zero: every reading), and when `counter_due`.
+    counter_every: Duration,
+    counter_read: Option<Instant>,
+    counter_due: bool,
 }
 
 /// Why NVML cannot be used, in words.
@@ -53,7 +58,15 @@ impl Nvml {
             builder.lib_path(OsStr::new(LIBRARY));
         }
         match builder.init() {
-            Ok(nvml) => Ok(Nvml { nvml, library, notices: Vec::new(), lost: Vec::new() }),
+            Ok(nvml) => Ok(Nvml {
+                nvml,
+                library,
+                notices: Vec::new(),
+                lost: Vec::new(),
+                counter_every: Duration::ZERO,
+                counter_read: None,
+                counter_due: false,
+            }),
             Err(e @ NvmlError::LibloadingError(_)) if path.is_none() => {
                 Err(SampleError::Missing(format!("NVML ({library}) is not on this host: {}", why(&e))))
             }
@@ -67,7 +80,7 @@ impl Nvml {
         PathBuf::from(&self.library)
     }
 
-    fn read(&mut self, index: u32) -> Result<Option<Device>, NvmlError> {
+    fn read(&mut self, index: u32, counter: bool) -> Result<Option<Device>, NvmlError> {
         let d = match self.nvml.device_by_index(index) {
             Ok(d) => d,
             Err(NvmlError::GpuLost) => return Ok(None),
@@ -104,7 +117,7 @@ impl Nvml {
             throttle_hw_slowdown: has(ThrottleReasons::HW_SLOWDOWN),
             ecc_corrected: d.total_ecc_errors(MemoryError::Corrected, EccCounter::Volatile).ok(),
             ecc_uncorrected: d.total_ecc_errors(MemoryError::Uncorrected, EccCounter::Volatile).ok(),
-            energy_counter_j: d.total_energy_consumption().ok().map(|mj| mj as f64 / 1000.0),
+            energy_counter_j: if counter { d.total_energy_consumption().ok().map(|mj| mj as f64 / 1000.0) } else { None },
         }))
     }
 }
@@ -115,9 +128,14 @@ impl GpuSource for Nvml {
         if count == 0 {
             return Err(SampleError::NoDevices("NVML found no devices".into()));
         }
+        let counter = self.counter_due || self.counter_read.is_none_or(|at| at.elapsed() >= self.counter_every);
+        if counter {
+            self.counter_read = Some(Instant::now());
+            self.counter_due = false;
+        }
         let mut devices = Vec::new();
         for index in 0..count {
-            match self.read(index) {
+            match self.read(index, counter) {
                 Ok(Some(d)) => devices.push(d),
                 Ok(None) => {
                     if !self.lost.contains(&index) {
@@ -148,6 +166,14 @@ impl GpuSource for Nvml {
 
     fn take_notices(&mut self) -> Vec<String> {
         std::mem::take(&mut self.notices)
+    }
+
+    fn counter_every(&mut self, every: Duration) {
+        self.counter_every = every;
+    }
+
+    fn counter_now(&mut self) {
+        self.counter_due = true;
     }
 
     fn processes(&mut self) -> Option<Vec<(u32, u32)>> {

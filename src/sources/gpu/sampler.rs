@@ -152,6 +152,11 @@ fn stop_asked(stop: &mpsc::Receiver<()>, next: Instant) -> bool {
     !matches!(stop.recv_timeout(next.saturating_duration_since(Instant::now())), Err(RecvTimeoutError::Timeout))
 }
 
+/// How often a measured job's energy counters are read, besides its first and last readings: the
+/// counter's increase between those two is the energy whatever lies between, and the reads between
+/// only catch a counter reset (NVML's counter call costs about 4 ms of CPU on an H200).
+pub const COUNTER_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// The deadline of the reading taken when a job that is already measured has ended.
 const LAST_CALL: std::time::Duration = std::time::Duration::from_secs(2);
 
@@ -164,6 +169,7 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
     let mut next = start;
     let mut last = false;
     let mut processes = Processes::default();
+    source.counter_every(COUNTER_EVERY);
     loop {
         let (t, read_t, result) = timed(source.as_mut(), start);
         for n in source.take_notices() {
@@ -216,15 +222,11 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
         next += opts.interval;
         if stop_asked(&stop, next) {
             // One last sample counts the tail. After a call that failed (a hung tool, killed at its
-            // deadline) there is none: waiting a second deadline would only hold the job's exit. A run
-            // already measured (two readings) only loses its tail to a slow tool, so that reading gets
-            // a short deadline; a shorter run needs it to be measured at all, and keeps the full one.
+            // deadline) there is none: waiting a second deadline would only hold the job's exit.
             if failures > 0 {
                 break;
             }
-            if samples.iter().filter(|s| s.result.is_ok()).count() >= 2 {
-                source.shorten(LAST_CALL);
-            }
+            ready_last(source.as_mut(), &samples);
             last = true;
         }
     }
@@ -240,6 +242,16 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
         kind: source.kind(),
         shared: processes.shared,
     }
+}
+
+/// Readies the source for the reading taken once the command ended: it reads the energy counter,
+/// and a run already measured (two readings) only loses its tail to a slow tool, so that reading
+/// gets a short deadline; a shorter run needs it to be measured at all, and keeps the full one.
+fn ready_last(source: &mut dyn GpuSource, samples: &[Sample]) {
+    if samples.iter().filter(|s| s.result.is_ok()).count() >= 2 {
+        source.shorten(LAST_CALL);
+    }
+    source.counter_now();
 }
 
 /// One reading: when the call began (the reading's time, as the trace and the run's end see it) and

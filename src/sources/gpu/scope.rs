@@ -157,6 +157,14 @@ impl GpuSource for Scoped {
         self.inner.fields()
     }
 
+    fn counter_every(&mut self, every: std::time::Duration) {
+        self.inner.counter_every(every);
+    }
+
+    fn counter_now(&mut self) {
+        self.inner.counter_now();
+    }
+
     fn shorten(&mut self, deadline: std::time::Duration) {
         self.inner.shorten(deadline);
     }
