@@ -4,6 +4,7 @@
 //! process killed mid-write leaves its records whole or absent. A newer
 //! schema than this exa knows is refused and never written to.
 
+mod cells;
 pub mod charges;
 pub mod postgres;
 pub mod report;

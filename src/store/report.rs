@@ -166,35 +166,69 @@ pub(crate) fn clause_for(f: &Filter, prefix: &str) -> (String, Vec<Sql>) {
     (f.where_sql(prefix, |_| "?".into()), args)
 }
 
-/// Sums for one group.
+/// Sums for one group (or one summary cell: `cells`).
 #[derive(Default)]
-struct Acc {
-    carbon: u64,
-    cost: u64,
-    kwh: Option<f64>,
-    co2e: Option<f64>,
-    low: f64,
-    high: f64,
-    unknown_uncertainty: bool,
-    cost_usd: Option<f64>,
-    runs: u64,
-    runs_measured: u64,
-    gpu_hours: f64,
-    cpu_hours: f64,
-    not_counted: u64,
+pub(crate) struct Acc {
+    pub(crate) carbon: u64,
+    pub(crate) cost: u64,
+    pub(crate) kwh: Option<Sum>,
+    pub(crate) co2e: Option<Sum>,
+    pub(crate) low: Sum,
+    pub(crate) high: Sum,
+    pub(crate) unknown_uncertainty: bool,
+    pub(crate) cost_usd: Option<Sum>,
+    pub(crate) runs: u64,
+    pub(crate) runs_measured: u64,
+    pub(crate) gpu_hours: Sum,
+    pub(crate) cpu_hours: Sum,
+    pub(crate) not_counted: u64,
     /// CO2e and cost per day, when a trend was asked for.
-    trend: Option<Box<Trend>>,
+    pub(crate) trend: Option<Box<Trend>>,
 }
 
 #[derive(Default)]
-struct Trend {
+pub(crate) struct Trend {
     co2e: BTreeMap<i32, f64>,
     cost: BTreeMap<i32, f64>,
 }
 
-fn add(sum: &mut Option<f64>, v: Option<f64>) {
+/// A sum with its rounding error kept (Neumaier): a million records, or the same records summed
+/// by cells, come to the same figure as the exact sum rounded once, so two reports of the same
+/// records agree however they were added up.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Sum {
+    sum: f64,
+    error: f64,
+}
+
+impl Sum {
+    pub(crate) fn add(&mut self, v: f64) {
+        let t = self.sum + v;
+        self.error += if self.sum.abs() >= v.abs() { (self.sum - t) + v } else { (v - t) + self.sum };
+        self.sum = t;
+    }
+
+    /// The sum; one that overflowed is infinite (never NaN), for `finite` to refuse.
+    pub(crate) fn value(self) -> f64 {
+        if self.sum.is_finite() {
+            self.sum + self.error
+        } else if self.sum.is_nan() {
+            f64::INFINITY
+        } else {
+            self.sum
+        }
+    }
+}
+
+impl From<f64> for Sum {
+    fn from(v: f64) -> Sum {
+        Sum { sum: v, error: 0.0 }
+    }
+}
+
+fn add(sum: &mut Option<Sum>, v: Option<f64>) {
     if let Some(v) = v {
-        *sum = Some(sum.unwrap_or(0.0) + v);
+        sum.get_or_insert_with(Sum::default).add(v);
     }
 }
 
@@ -202,9 +236,9 @@ fn add(sum: &mut Option<f64>, v: Option<f64>) {
 pub(crate) struct Row {
     pub(crate) id: i64,
     /// The index of the record's group in the scan's group list.
-    group: u32,
+    pub(crate) group: u32,
     /// The UTC day it was recorded (days since the epoch).
-    day: i32,
+    pub(crate) day: i32,
     pub(crate) carbon: bool,
     pub(crate) measured: bool,
     pub(crate) part: bool,
@@ -284,7 +318,7 @@ pub(crate) fn choose(run: &str, rows: &[Row]) -> Counted {
 }
 
 /// True when a run has at most one record of each domain: every record counts, nothing to choose.
-fn simple(rows: &[Row]) -> bool {
+pub(crate) fn simple(rows: &[Row]) -> bool {
     rows.iter().filter(|r| r.carbon).count() <= 1 && rows.iter().filter(|r| !r.carbon).count() <= 1
 }
 
@@ -300,8 +334,8 @@ impl Acc {
             add(&mut self.co2e, r.co2e);
             match (r.co2e, r.uncertainty) {
                 (Some(c), Some(u)) => {
-                    self.low += c * (1.0 - u);
-                    self.high += c * (1.0 + u);
+                    self.low.add(c * (1.0 - u));
+                    self.high.add(c * (1.0 + u));
                 }
                 (Some(_), None) => self.unknown_uncertainty = true,
                 _ => {}
@@ -319,19 +353,40 @@ impl Acc {
         }
         self.runs += 1;
         self.runs_measured += u64::from(used.iter().any(|r| r.measured));
-        self.gpu_hours += gpu_hours;
-        self.cpu_hours += cpu_hours;
+        self.gpu_hours.add(gpu_hours);
+        self.cpu_hours.add(cpu_hours);
         self.not_counted += not_counted;
     }
 
+    /// Adds the sums of a summary cell made on `day` (whose runs lie in it alone).
+    pub(crate) fn merge(&mut self, cell: &Acc, day: i32) {
+        if let Some(t) = &mut self.trend {
+            *t.co2e.entry(day).or_default() += cell.co2e.map_or(0.0, Sum::value);
+            *t.cost.entry(day).or_default() += cell.cost_usd.map_or(0.0, Sum::value);
+        }
+        self.carbon += cell.carbon;
+        self.cost += cell.cost;
+        add(&mut self.kwh, cell.kwh.map(Sum::value));
+        add(&mut self.co2e, cell.co2e.map(Sum::value));
+        self.low.add(cell.low.value());
+        self.high.add(cell.high.value());
+        self.unknown_uncertainty |= cell.unknown_uncertainty;
+        add(&mut self.cost_usd, cell.cost_usd.map(Sum::value));
+        self.runs += cell.runs;
+        self.runs_measured += cell.runs_measured;
+        self.gpu_hours.add(cell.gpu_hours.value());
+        self.cpu_hours.add(cell.cpu_hours.value());
+        self.not_counted += cell.not_counted;
+    }
+
     /// Adds a run whose records all count (at most one per domain).
-    fn run_simple(&mut self, rows: &[Row]) {
+    pub(crate) fn run_simple(&mut self, rows: &[Row]) {
         let g = rows.iter().fold(0.0f64, |m, r| m.max(r.gpu_hours));
         let h = rows.iter().fold(0.0f64, |m, r| m.max(r.cpu_hours));
         self.run(rows, g, h, 0);
     }
 
-    fn counted(&mut self, c: &Counted) {
+    pub(crate) fn counted(&mut self, c: &Counted) {
         self.run(&c.used, c.gpu_hours, c.cpu_hours, c.not_counted);
     }
 
@@ -351,12 +406,12 @@ impl Acc {
             runs_estimated: self.runs - self.runs_measured,
             records: Counts { carbon: self.carbon, cost: self.cost },
             records_not_counted: self.not_counted,
-            gpu_hours: tidy(self.gpu_hours),
-            cpu_hours: tidy(self.cpu_hours),
-            kwh: self.kwh.map(tidy),
-            co2e_g: self.co2e.map(tidy),
-            co2e_range_g: self.co2e.filter(|_| !self.unknown_uncertainty).map(|_| [tidy(self.low), tidy(self.high)]),
-            cost_usd: self.cost_usd.map(tidy),
+            gpu_hours: tidy(self.gpu_hours.value()),
+            cpu_hours: tidy(self.cpu_hours.value()),
+            kwh: self.kwh.map(|s| tidy(s.value())),
+            co2e_g: self.co2e.map(|s| tidy(s.value())),
+            co2e_range_g: self.co2e.filter(|_| !self.unknown_uncertainty).map(|_| [tidy(self.low.value()), tidy(self.high.value())]),
+            cost_usd: self.cost_usd.map(|s| tidy(s.value())),
             currency: "USD",
         }
     }
@@ -423,13 +478,13 @@ impl Runs {
 
 /// The groups' keys in order of first sight, and their index.
 #[derive(Default)]
-struct Keys {
+pub(crate) struct Keys {
     index: FnvMap<Box<str>, u32>,
     names: Vec<String>,
 }
 
 impl Keys {
-    fn of(&mut self, k: &str) -> u32 {
+    pub(crate) fn of(&mut self, k: &str) -> u32 {
         if let Some(&i) = self.index.get(k) {
             return i;
         }
@@ -440,9 +495,55 @@ impl Keys {
     }
 }
 
-/// The groups, the totals and the notes, from one scan of the matching records.
-fn scan(store: &Store, by: By, f: &Filter) -> Result<(Vec<Group>, Group, Vec<String>), Error> {
-    let (filter, args) = clause(f);
+/// What a scan gathered: the groups' sums, in order of first sight, the totals, the notes, and the days seen.
+pub(crate) struct Gathered {
+    pub(crate) keys: Keys,
+    pub(crate) groups: Vec<Acc>,
+    pub(crate) total: Acc,
+    pub(crate) notes: Vec<String>,
+    pub(crate) days: Option<(i32, i32)>,
+    trend: bool,
+}
+
+impl Gathered {
+    /// The sums of the group named `key`, made when first seen.
+    pub(crate) fn group(&mut self, key: &str) -> &mut Acc {
+        let i = self.keys.of(key) as usize;
+        if self.groups.len() <= i {
+            self.groups.push(Acc { trend: self.trend.then(Box::default), ..Acc::default() });
+        }
+        &mut self.groups[i]
+    }
+
+    /// Widens the days a trend spans to `day`.
+    pub(crate) fn saw_day(&mut self, day: i32) {
+        if self.trend {
+            self.days = Some(self.days.map_or((day, day), |(a, b)| (a.min(day), b.max(day))));
+        }
+    }
+
+    /// The groups by key, the totals and the notes, sorted; an overflowed sum is an error.
+    pub(crate) fn finish(mut self) -> Result<(Vec<Group>, Group, Vec<String>), Error> {
+        // A sparkline of at most the last 30 days.
+        let days = self.days.map(|(a, b)| (a.max(b - 29), b));
+        let mut out: Vec<Group> = self.groups.into_iter().zip(self.keys.names).map(|(a, k)| a.finish(k, days)).collect();
+        out.sort_by(|a, b| a.key.cmp(&b.key));
+        let total = self.total.finish("total".into(), days);
+        for g in out.iter().chain(std::iter::once(&total)) {
+            finite(g)?;
+        }
+        self.notes.sort();
+        Ok((out, total, self.notes))
+    }
+}
+
+/// One scan of the matching records (only those of runs split over summary cells, when `split_only`).
+pub(crate) fn gather(store: &Store, by: By, f: &Filter, split_only: bool) -> Result<Gathered, Error> {
+    let (mut filter, args) = clause(f);
+    if split_only {
+        let split = "run_id IN (SELECT run_id FROM report_split_runs)";
+        filter = if filter.is_empty() { format!("WHERE {split}") } else { format!("{filter} AND {split}") };
+    }
     let key = by.key();
     let sql = format!(
         "SELECT {key}, id, run_id, domain = 'carbon', measured, part, gpu_hours, cpu_hours, kwh, co2e_g, uncertainty, cost_usd, recorded_at FROM records {filter}"
@@ -452,20 +553,24 @@ fn scan(store: &Store, by: By, f: &Filter) -> Result<(Vec<Group>, Group, Vec<Str
     let mut rows = stmt.query(rusqlite::params_from_iter(args.iter())).map_err(db)?;
     // Runs are gathered first: what a run counts depends on all of its records.
     let mut runs = Runs::default();
-    let mut keys = Keys::default();
     let mut day_keys: FnvMap<i64, u32> = FnvMap::default();
-    let mut days: Option<(i32, i32)> = None;
-    let mut groups: Vec<Acc> = Vec::new();
-    let mut total = Acc { trend: f.trend.then(Box::default), ..Acc::default() };
+    let mut g = Gathered {
+        keys: Keys::default(),
+        groups: Vec::new(),
+        total: Acc { trend: f.trend.then(Box::default), ..Acc::default() },
+        notes: Vec::new(),
+        days: None,
+        trend: f.trend,
+    };
     while let Some(r) = rows.next().map_err(db)? {
         let group = if by == By::Day {
             let day = r.get::<_, i64>(0).map_err(db)?.div_euclid(86_400);
-            *day_keys.entry(day).or_insert_with(|| keys.of(&crate::time::iso8601(day * 86_400)[..10]))
+            *day_keys.entry(day).or_insert_with(|| g.keys.of(&crate::time::iso8601(day * 86_400)[..10]))
         } else {
-            keys.of(r.get_ref(0).map_err(db)?.as_str().map_err(|e| Error::Failed(format!("{}: {e}", store.path.display())))?)
+            g.keys.of(r.get_ref(0).map_err(db)?.as_str().map_err(|e| Error::Failed(format!("{}: {e}", store.path.display())))?)
         };
-        if groups.len() <= group as usize {
-            groups.push(Acc { trend: f.trend.then(Box::default), ..Acc::default() });
+        if g.groups.len() <= group as usize {
+            g.groups.push(Acc { trend: f.trend.then(Box::default), ..Acc::default() });
         }
         // The columns are the schema's own (NOT NULL where they must be): read them without conversion checks.
         let int = |i: usize| match r.get_ref_unwrap(i) {
@@ -491,31 +596,21 @@ fn scan(store: &Store, by: By, f: &Filter) -> Result<(Vec<Group>, Group, Vec<Str
             cost_usd: real(11),
             day: i32::try_from(int(12).div_euclid(86_400)).unwrap_or(0),
         };
-        if f.trend {
-            days = Some(days.map_or((row.day, row.day), |(a, b): (i32, i32)| (a.min(row.day), b.max(row.day))));
-        }
+        g.saw_day(row.day);
         match r.get_ref(2).map_err(db)? {
             ValueRef::Text(run) => runs.push(&String::from_utf8_lossy(run), row),
             _ => {
-                total.run_simple(&[row]);
-                groups[group as usize].run_simple(&[row]);
+                g.total.run_simple(&[row]);
+                g.groups[group as usize].run_simple(&[row]);
             }
         }
     }
-    let notes = count_runs(runs, &mut groups, &mut total);
-    // A sparkline of at most the last 30 days.
-    let days = days.map(|(a, b)| (a.max(b - 29), b));
-    let mut out: Vec<Group> = groups.into_iter().zip(keys.names).map(|(a, k)| a.finish(k, days)).collect();
-    out.sort_by(|a, b| a.key.cmp(&b.key));
-    let total = total.finish("total".into(), days);
-    for g in out.iter().chain(std::iter::once(&total)) {
-        finite(g)?;
-    }
-    Ok((out, total, notes))
+    g.notes = count_runs(runs, &mut g.groups, &mut g.total);
+    Ok(g)
 }
 
 /// Adds each run to its groups and to the totals; the notes on what was not counted, in order.
-fn count_runs(runs: Runs, groups: &mut [Acc], total: &mut Acc) -> Vec<String> {
+pub(crate) fn count_runs(runs: Runs, groups: &mut [Acc], total: &mut Acc) -> Vec<String> {
     let mut notes = Vec::new();
     let mut part = Vec::new();
     runs.each(|run, rows| {
@@ -585,7 +680,11 @@ pub(crate) fn nothing() -> Group {
 }
 
 pub fn run(store: &Store, by: By, filter: Filter) -> Result<Report, Error> {
-    let (groups, totals, notes) = scan(store, by, &filter)?;
+    let gathered = match super::cells::report(store, by, &filter)? {
+        Some(g) => g,
+        None => gather(store, by, &filter, false)?,
+    };
+    let (groups, totals, notes) = gathered.finish()?;
     let totals = if groups.is_empty() { nothing() } else { totals };
     Ok(Report { by, filter, db: store.path.display().to_string(), groups, totals, range_method: RANGE_METHOD, notes })
 }

@@ -7,6 +7,7 @@
 //! that is not SQLite, or from a newer exa, is an error and is never
 //! written to.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -81,7 +82,12 @@ ALTER TABLE records ADD COLUMN job_user TEXT;
 ALTER TABLE records ADD COLUMN job_account TEXT;
 ALTER TABLE records ADD COLUMN job_partition TEXT;
 "#,
+    // 6: the report's sums by model, day, user, account and partition, kept as records arrive (`cells`).
+    super::cells::SCHEMA,
 ];
+
+/// The schema version that has the report's summary cells.
+pub const CELLS_VERSION: i64 = 6;
 
 /// Writes one line in a transaction: its id, and whether it is new (false: its key was stored).
 type Put<'a> = dyn FnMut(&Line) -> Result<(i64, bool), Error> + 'a;
@@ -189,6 +195,9 @@ impl Store {
         }
         for (i, sql) in MIGRATIONS.iter().enumerate().skip(now as usize) {
             tx.execute_batch(sql).map_err(|e| db_error(&path, e))?;
+            if i as i64 + 1 == CELLS_VERSION {
+                super::cells::rebuild(&tx).map_err(|e| db_error(&path, e))?;
+            }
             tx.pragma_update(None, "user_version", i as i64 + 1).map_err(|e| db_error(&path, e))?;
         }
         tx.commit().map_err(|e| db_error(&path, e))
@@ -212,6 +221,10 @@ impl Store {
         let path = self.path.clone();
         let db = |e: rusqlite::Error| db_error(&path, e);
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db)?;
+        // The cells and runs of the records written, whose summaries are made again before the commit.
+        let mut cells = BTreeSet::new();
+        let mut runs = BTreeSet::new();
+        let were_current = super::cells::current(&tx).map_err(db)?;
         {
             let mut insert = tx
                 .prepare_cached(
@@ -258,10 +271,15 @@ impl Store {
                 }
                 let id = tx.last_insert_rowid();
                 estimate.execute(params![id, l.estimate.to_string()]).map_err(db)?;
+                cells.insert(super::cells::Cell::of(l));
+                if let Some(run) = &l.run_id {
+                    runs.insert(run.clone());
+                }
                 Ok((id, true))
             };
             feed(&mut put)?;
         }
+        super::cells::after_write(&tx, were_current, &runs, cells).map_err(db)?;
         tx.commit().map_err(db)
     }
 
@@ -314,6 +332,11 @@ impl Store {
     /// The connection, for reports.
     pub fn conn(&self) -> &Connection {
         &self.conn
+    }
+
+    /// The schema version of the open database (0 where it cannot be read).
+    pub(crate) fn schema(&self) -> i64 {
+        self.conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap_or(0)
     }
 }
 

@@ -346,11 +346,15 @@ fn the_html_page_opens_in_a_real_browser_with_the_json_figures() {
 fn at_a_terminal_a_report_draws_a_daily_sparkline_and_pipes_stay_plain() {
     let env = Env::new();
     record(&env, "carbon", "M", &["--gpu-hours", "4", "--run-id", "a"]);
-    record(&env, "carbon", "N", &["--gpu-hours", "1", "--run-id", "b"]);
-    // Back-date one record by two days, so the line spans three days.
+    // N's record: a copy of M's, two days earlier, so the line spans three days (written by SQL, as a
+    // record exa did not write: the report still counts it).
     let db = env.dir.path().join("data/examlops/records.sqlite3");
     let py = format!(
-        "import sqlite3; c = sqlite3.connect('{}'); c.execute('drop trigger records_no_update'); c.execute(\"update records set recorded_at = recorded_at - 2 * 86400 where run_id = 'b'\"); c.commit()",
+        "import sqlite3\nc = sqlite3.connect('{}')\n\
+         cols = [r[1] for r in c.execute('pragma table_info(records)') if r[1] not in ('id', 'idem_key')]\n\
+         new = {{'model': \"'N'\", 'run_id': \"'b'\", 'recorded_at': 'recorded_at - 2 * 86400'}}\n\
+         c.execute(f\"insert into records ({{', '.join(cols)}}, idem_key) select {{', '.join(new.get(x, x) for x in cols)}}, 'copy' from records where id = 1\")\n\
+         c.commit()",
         db.display()
     );
     assert!(env.cmd_for("python3").args(["-c", &py]).status().unwrap().success());
