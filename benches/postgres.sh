@@ -3,7 +3,10 @@
 # - one `record` process into PostgreSQL beside one into SQLite (median of 60 each, alternated);
 # - `exa report --by model` over N records (default 10,000,000) beside psql
 #   running the plain aggregate over the same table (the floor: one scan, no
-#   per-run choice), and beside psql running nothing but a count.
+#   per-run choice), and beside psql running nothing but a count. The records
+#   are filled by SQL with the summary cells' trigger off, then the cells are
+#   made in one statement (`exa_cells_rebuild()`, timed); a report by provider
+#   (every record, no cells) is timed beside them.
 #
 #   bash benches/postgres.sh [N]
 set -euo pipefail
@@ -53,12 +56,18 @@ def sql(q):
 cols = "model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part"
 have = int(sql("SELECT count(*) FROM exa_records"))
 t = time.perf_counter()
+sql("ALTER TABLE exa_records DISABLE TRIGGER exa_records_cells")
 sql(f"""INSERT INTO exa_records (idem_key, {cols})
         SELECT 'bench-' || i, 'M' || (i % 50), 'run-' || i, recorded_at - i * 60, host, domain, provider, provider_kind, provider_digest,
                gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part
         FROM generate_series(1, {n - have}) i, (SELECT * FROM exa_records WHERE id = 1) one""")
+sql("ALTER TABLE exa_records ENABLE TRIGGER exa_records_cells")
 sql("VACUUM ANALYZE exa_records")
 print(f"filled {n:,} records in {time.perf_counter() - t:.0f} s")
+t = time.perf_counter()
+sql("SELECT exa_cells_rebuild()")
+sql("VACUUM ANALYZE exa_report_cells")
+print(f"made {int(sql('SELECT count(*) FROM exa_report_cells')):,} summary cells in {time.perf_counter() - t:.0f} s")
 
 def psql_time(q, k=3):
     runs = []
@@ -67,8 +76,9 @@ def psql_time(q, k=3):
     return statistics.median(runs)
 
 report = timed(["-o", "json", "report", "--by", "model"], {"EXAMLOPS_DB": url}, 3)
+by_provider = timed(["-o", "json", "report", "--by", "provider"], {"EXAMLOPS_DB": url}, 1)
 plain = psql_time("SELECT model, count(*), sum(gpu_hours), sum(cpu_hours), sum(kwh), sum(co2e_g), sum(cost_usd) FROM exa_records GROUP BY model")
 count = psql_time("SELECT count(*) FROM exa_records")
-print(f"{n:,} records: exa report --by model {report:.2f} s; psql plain GROUP BY model {plain:.2f} s; psql count(*) {count:.2f} s "
-      f"(median of 3; report / plain aggregate = {report / plain:.1f}x)")
+print(f"{n:,} records: exa report --by model {report:.3f} s; psql plain GROUP BY model {plain:.2f} s; psql count(*) {count:.2f} s "
+      f"(median of 3; report / plain aggregate = {report / plain:.3f}x); exa report --by provider (every record, once) {by_provider:.1f} s")
 PY

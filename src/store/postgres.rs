@@ -13,6 +13,7 @@
 //! (checked against the Web PKI roots and the host name), or, when unset,
 //! libpq's default `prefer` (TLS, verified, when the server offers it).
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
@@ -68,7 +69,126 @@ CREATE TRIGGER exa_estimates_no_truncate BEFORE TRUNCATE ON exa_estimates FOR EA
         payload text NOT NULL, created_at bigint NOT NULL, attempts integer NOT NULL DEFAULT 1, last_error text, sent_at bigint);",
     // 4: who ran an imported job and where (the scheduler's user, account and partition), for reports by them.
     r"ALTER TABLE exa_records ADD COLUMN job_user text, ADD COLUMN job_account text, ADD COLUMN job_partition text;",
+    // 5: the report's summary cells, kept by a trigger as records arrive (`cells_schema`, made with the report's SQL).
+    "",
 ];
+
+/// The schema version that has the report's summary cells.
+const CELLS_VERSION: i64 = 5;
+
+/// A record's cell, as SQL over a record's columns (`r.` or `NEW.`): model, UTC day, user, account, partition.
+fn cell_of(r: &str) -> String {
+    format!(
+        "{r}model, exa_day({r}recorded_at), COALESCE({r}job_user, '(none)'), COALESCE({r}job_account, '(none)'), COALESCE({r}job_partition, '(none)')"
+    )
+}
+
+/// The summary cells, as the SQLite ledger keeps them (`cells.rs`): per model, UTC day, user, account and
+/// partition, what a report counts over its records, made again by a trigger from the cell's records
+/// whenever one is added (under a lock per cell and per run, so concurrent writers see each other's
+/// records); runs whose records fall in two cells are kept out of every cell, and reports read them.
+fn cells_schema() -> String {
+    let cell = "model = _model AND recorded_at >= _day * 86400 AND recorded_at < (_day + 1) * 86400 \
+                AND COALESCE(job_user, '(none)') = _user AND COALESCE(job_account, '(none)') = _account \
+                AND COALESCE(job_partition, '(none)') = _partition AND (run_id IS NULL OR run_id NOT IN (SELECT run_id FROM exa_split_runs))";
+    let recount = sql("'cell'", &format!("WHERE {cell}"));
+    // Every cell at once, each keyed by its five values as a JSON array (text any value survives).
+    let every_cell = sql(
+        &format!("json_build_array({})::text", cell_of("")),
+        "WHERE run_id IS NULL OR run_id NOT IN (SELECT run_id FROM exa_split_runs)",
+    );
+    let (new_cell, rec_cell) = (cell_of("NEW."), cell_of(""));
+    let named = "model, exa_day(recorded_at) AS day, COALESCE(job_user, '(none)') AS u, COALESCE(job_account, '(none)') AS a, \
+                 COALESCE(job_partition, '(none)') AS p";
+    CELLS_SCHEMA
+        .replace("{recount}", &recount)
+        .replace("{every_cell}", &every_cell)
+        .replace("{rec_cell}", &rec_cell)
+        .replace("{new_cell}", &new_cell)
+        .replace("{named}", named)
+}
+
+/// The cells' tables and functions; `cells_schema` fills in the SQL between braces.
+const CELLS_SCHEMA: &str = r"
+CREATE INDEX exa_records_run_id ON exa_records (run_id);
+CREATE TABLE exa_report_cells (
+    model text NOT NULL, day bigint NOT NULL, job_user text NOT NULL, job_account text NOT NULL, job_partition text NOT NULL,
+    runs bigint NOT NULL, runs_measured bigint NOT NULL, carbon bigint NOT NULL, cost bigint NOT NULL, not_counted bigint NOT NULL,
+    gpu_hours float8 NOT NULL, cpu_hours float8 NOT NULL, kwh float8, co2e_g float8, co2e_low float8, co2e_high float8,
+    unknown_uncertainty boolean NOT NULL, cost_usd float8, notes text,
+    PRIMARY KEY (model, day, job_user, job_account, job_partition));
+CREATE TABLE exa_split_runs (run_id text PRIMARY KEY);
+CREATE FUNCTION exa_day(t bigint) RETURNS bigint LANGUAGE sql IMMUTABLE AS $$ SELECT (t - ((t % 86400) + 86400) % 86400) / 86400 $$;
+CREATE FUNCTION exa_cell_recount(_model text, _day bigint, _user text, _account text, _partition text) RETURNS void LANGUAGE plpgsql AS $fn$
+BEGIN
+    PERFORM pg_advisory_xact_lock(hashtextextended('exa cell/' || _model || '/' || _day || '/' || _user || '/' || _account || '/' || _partition, 0));
+    DELETE FROM exa_report_cells WHERE model = _model AND day = _day AND job_user = _user AND job_account = _account AND job_partition = _partition;
+    INSERT INTO exa_report_cells
+        SELECT _model, _day, _user, _account, _partition, runs, runs_measured, carbon, cost, not_counted, gpu_hours, cpu_hours,
+               kwh, co2e_g, co2e_low, co2e_high, unknown_uncertainty, cost_usd, notes
+        FROM ({recount}) AS q(g, runs, runs_measured, carbon, cost, not_counted, gpu_hours, cpu_hours, kwh, co2e_g, co2e_low, co2e_high,
+                              unknown_uncertainty, cost_usd, notes);
+END $fn$;
+CREATE FUNCTION exa_cells_on_insert() RETURNS trigger LANGUAGE plpgsql AS $fn$
+DECLARE
+    c record;
+    carbon boolean := NEW.domain = 'carbon';
+    elsewhere boolean := false;
+    before boolean := false;
+BEGIN
+    IF NEW.run_id IS NOT NULL THEN
+        PERFORM pg_advisory_xact_lock(hashtextextended('exa run/' || NEW.run_id, 0));
+        SELECT COALESCE(bool_or(({rec_cell}) IS DISTINCT FROM ({new_cell})), false), count(*) > 0
+            INTO elsewhere, before
+            FROM exa_records WHERE run_id = NEW.run_id AND id <> NEW.id
+            AND NOT EXISTS (SELECT 1 FROM exa_split_runs WHERE run_id = NEW.run_id);
+        IF NOT before AND EXISTS (SELECT 1 FROM exa_split_runs WHERE run_id = NEW.run_id) THEN
+            RETURN NULL;
+        ELSIF elsewhere THEN
+            -- The run now falls in two cells: out of every cell, whose records reports read instead.
+            INSERT INTO exa_split_runs VALUES (NEW.run_id);
+            FOR c IN SELECT DISTINCT {named} FROM exa_records WHERE run_id = NEW.run_id LOOP
+                PERFORM exa_cell_recount(c.model, c.day, c.u, c.a, c.p);
+            END LOOP;
+            RETURN NULL;
+        ELSIF before THEN
+            -- A run with records before: what it counts may change, so its cell is counted again.
+            PERFORM exa_cell_recount({new_cell});
+            RETURN NULL;
+        END IF;
+    END IF;
+    -- A run's first record (or a record without a run): it counts, once, as it is; the cell adds it.
+    PERFORM pg_advisory_xact_lock(hashtextextended('exa cell/' || NEW.model || '/' || exa_day(NEW.recorded_at) || '/'
+        || COALESCE(NEW.job_user, '(none)') || '/' || COALESCE(NEW.job_account, '(none)') || '/' || COALESCE(NEW.job_partition, '(none)'), 0));
+    INSERT INTO exa_report_cells AS x VALUES ({new_cell}, 1, NEW.measured::int, carbon::int, (NOT carbon)::int, 0, NEW.gpu_hours, NEW.cpu_hours,
+            CASE WHEN carbon THEN NEW.kwh END, CASE WHEN carbon THEN NEW.co2e_g END,
+            CASE WHEN carbon THEN NEW.co2e_g * (1 - NEW.uncertainty) END, CASE WHEN carbon THEN NEW.co2e_g * (1 + NEW.uncertainty) END,
+            carbon AND NEW.co2e_g IS NOT NULL AND NEW.uncertainty IS NULL, CASE WHEN NOT carbon THEN NEW.cost_usd END, NULL)
+    ON CONFLICT (model, day, job_user, job_account, job_partition) DO UPDATE SET
+        runs = x.runs + 1, runs_measured = x.runs_measured + EXCLUDED.runs_measured, carbon = x.carbon + EXCLUDED.carbon,
+        cost = x.cost + EXCLUDED.cost, gpu_hours = x.gpu_hours + EXCLUDED.gpu_hours, cpu_hours = x.cpu_hours + EXCLUDED.cpu_hours,
+        kwh = CASE WHEN EXCLUDED.kwh IS NULL THEN x.kwh ELSE COALESCE(x.kwh, 0) + EXCLUDED.kwh END,
+        co2e_g = CASE WHEN EXCLUDED.co2e_g IS NULL THEN x.co2e_g ELSE COALESCE(x.co2e_g, 0) + EXCLUDED.co2e_g END,
+        co2e_low = CASE WHEN EXCLUDED.co2e_low IS NULL THEN x.co2e_low ELSE COALESCE(x.co2e_low, 0) + EXCLUDED.co2e_low END,
+        co2e_high = CASE WHEN EXCLUDED.co2e_high IS NULL THEN x.co2e_high ELSE COALESCE(x.co2e_high, 0) + EXCLUDED.co2e_high END,
+        unknown_uncertainty = x.unknown_uncertainty OR EXCLUDED.unknown_uncertainty,
+        cost_usd = CASE WHEN EXCLUDED.cost_usd IS NULL THEN x.cost_usd ELSE COALESCE(x.cost_usd, 0) + EXCLUDED.cost_usd END;
+    RETURN NULL;
+END $fn$;
+CREATE FUNCTION exa_cells_rebuild() RETURNS void LANGUAGE plpgsql AS $fn$
+BEGIN
+    DELETE FROM exa_report_cells;
+    DELETE FROM exa_split_runs;
+    INSERT INTO exa_split_runs SELECT run_id FROM exa_records WHERE run_id IS NOT NULL GROUP BY run_id HAVING count(DISTINCT ({rec_cell})) > 1;
+    INSERT INTO exa_report_cells
+        SELECT g::json->>0, (g::json->>1)::bigint, g::json->>2, g::json->>3, g::json->>4, runs, runs_measured, carbon, cost, not_counted,
+               gpu_hours, cpu_hours, kwh, co2e_g, co2e_low, co2e_high, unknown_uncertainty, cost_usd, notes
+        FROM ({every_cell}) AS q(g, runs, runs_measured, carbon, cost, not_counted, gpu_hours, cpu_hours, kwh, co2e_g, co2e_low, co2e_high,
+                                 unknown_uncertainty, cost_usd, notes);
+END $fn$;
+CREATE TRIGGER exa_records_cells AFTER INSERT ON exa_records FOR EACH ROW EXECUTE FUNCTION exa_cells_on_insert();
+SELECT exa_cells_rebuild();
+";
 
 /// The schema version this exa writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -301,6 +421,8 @@ mod tls {
 pub struct Pg {
     client: Client,
     conn: Conn,
+    /// The schema version it was opened at (a reader reads an older one as it is).
+    version: i64,
 }
 
 /// Whether an error is the connection's (worth a reconnect and a retry), not the statement's.
@@ -318,8 +440,9 @@ const RETRY_FOR: Duration = Duration::from_secs(30);
 impl Pg {
     /// Connects, and migrates the schema when `write` (a reader never changes anything).
     pub fn open(conn: Conn, write: bool) -> Result<Option<Pg>, Error> {
-        let mut pg = Pg { client: conn.connect()?, conn };
+        let mut pg = Pg { client: conn.connect()?, conn, version: 0 };
         let version = pg.version()?;
+        pg.version = version;
         if version > SCHEMA_VERSION {
             return Err(Error::Config(format!(
                 "{} has exa schema version {version}, newer than this exa knows ({SCHEMA_VERSION}); upgrade exa. Nothing was written to it",
@@ -331,7 +454,7 @@ impl Pg {
                 // A reader reads an older schema as it is (every version has the columns reports read); 0 is nothing yet.
                 return Ok((version > 0).then_some(pg));
             }
-            pg.migrate()?;
+            pg.version = pg.migrate()?;
         }
         Ok(Some(pg))
     }
@@ -402,6 +525,9 @@ impl Pg {
             )));
         }
         for (i, sql) in MIGRATIONS.iter().enumerate().skip(usize::try_from(now).unwrap_or(0)) {
+            if i as i64 + 1 == CELLS_VERSION {
+                tx.batch_execute(&cells_schema()).map_err(db)?;
+            }
             tx.batch_execute(sql).map_err(db)?;
             tx.execute(
                 "INSERT INTO exa_meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
@@ -443,7 +569,10 @@ impl Pg {
     }
 
     /// The report's groups and totals, aggregated by the server.
-    fn aggregate(&mut self, by: By, f: &Filter) -> Result<(Vec<Group>, Group, Vec<String>), Error> {
+    fn aggregate(&mut self, by: By, f: &Filter) -> Result<Answer, Error> {
+        if let Some(done) = self.report_from_cells(by, f)? {
+            return Ok(done);
+        }
         let key = match by {
             By::Day => "to_char(to_timestamp(recorded_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
             other => other.sql(),
@@ -463,6 +592,128 @@ impl Pg {
         groups.sort_by(|a, b| a.key.cmp(&b.key));
         let totals = totals.unwrap_or_else(report::nothing);
         Ok((groups, totals, notes))
+    }
+}
+
+impl Pg {
+    /// The report from the summary cells and the records of split runs, in one snapshot; None where
+    /// the cells cannot answer it (by provider or run, bounds within a day, a schema without cells).
+    fn report_from_cells(&mut self, by: By, f: &Filter) -> Result<Option<Answer>, Error> {
+        let whole_days = [f.since, f.until].iter().flatten().all(|t| t.rem_euclid(86_400) == 0);
+        let cell_key = match by {
+            By::Model => "model",
+            By::Day => "to_char(to_timestamp(day * 86400) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
+            By::User => "job_user",
+            By::Account => "job_account",
+            By::Partition => "job_partition",
+            By::Provider | By::Run => return Ok(None),
+        };
+        if !whole_days || self.version < CELLS_VERSION {
+            return Ok(None);
+        }
+        let mut conditions = Vec::new();
+        let mut args: Vec<Box<dyn postgres::types::ToSql + Sync>> = Vec::new();
+        if let Some(m) = &f.model {
+            args.push(Box::new(m.clone()));
+            conditions.push(format!("model = ${}", args.len()));
+        }
+        if let Some(s) = f.since {
+            args.push(Box::new(s.div_euclid(86_400)));
+            conditions.push(format!("day >= ${}", args.len()));
+        }
+        if let Some(u) = f.until {
+            args.push(Box::new(u.div_euclid(86_400)));
+            conditions.push(format!("day < ${}", args.len()));
+        }
+        let filter = if conditions.is_empty() { String::new() } else { format!("WHERE {}", conditions.join(" AND ")) };
+        let cells = |key: &str| {
+            format!(
+                "SELECT ({key}) COLLATE \"C\", sum(runs)::bigint, sum(runs_measured)::bigint, sum(carbon)::bigint, sum(cost)::bigint,
+                        sum(not_counted)::bigint, sum(gpu_hours), sum(cpu_hours), sum(kwh), sum(co2e_g), sum(co2e_low), sum(co2e_high),
+                        bool_or(unknown_uncertainty), sum(cost_usd), string_agg(notes, E'\\n' ORDER BY notes)
+                 FROM exa_report_cells {filter} GROUP BY 1"
+            )
+        };
+        let (clause, split_args) = where_clause(f, "");
+        let split = "run_id IN (SELECT run_id FROM exa_split_runs)";
+        let clause = if clause.is_empty() { format!("WHERE {split}") } else { format!("{clause} AND {split}") };
+        let record_key = match by {
+            By::Day => "to_char(to_timestamp(recorded_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
+            other => other.sql(),
+        };
+        let params: Vec<&(dyn postgres::types::ToSql + Sync)> = args.iter().map(|a| a.as_ref() as _).collect();
+        let split_params: Vec<&(dyn postgres::types::ToSql + Sync)> = split_args.iter().map(|a| a.as_ref() as _).collect();
+        let conn = self.conn.clone();
+        let db = |e: postgres::Error| conn.error(&e);
+        let mut tx = self
+            .client
+            .build_transaction()
+            .isolation_level(postgres::IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .map_err(db)?;
+        let mut groups: BTreeMap<String, Sums> = BTreeMap::new();
+        let mut total = Sums::default();
+        for row in
+            tx.query(&cells(cell_key), &params).map_err(db)?.iter().chain(&tx.query(&sql(record_key, &clause), &split_params).map_err(db)?)
+        {
+            groups.entry(row.get(0)).or_default().add(row);
+        }
+        for row in
+            tx.query(&cells("'total'"), &params).map_err(db)?.iter().chain(&tx.query(&sql("'total'", &clause), &split_params).map_err(db)?)
+        {
+            total.add(row);
+        }
+        tx.commit().map_err(db)?;
+        let mut notes: Vec<String> = total.notes.iter().flat_map(|n| n.lines()).map(str::to_string).collect();
+        notes.sort();
+        let groups: Vec<Group> = groups.into_iter().map(|(k, s)| s.group(k)).collect();
+        let total = if groups.is_empty() { report::nothing() } else { total.group("total".into()) };
+        Ok(Some((groups, total, notes)))
+    }
+}
+
+/// A report's groups, its totals and its notes.
+type Answer = (Vec<Group>, Group, Vec<String>);
+
+/// A group's figures from the cells and from the split runs' records, added up.
+#[derive(Default)]
+struct Sums {
+    counts: [u64; 5],
+    hours: [f64; 2],
+    kwh: Option<f64>,
+    co2e: Option<f64>,
+    low: f64,
+    high: f64,
+    unknown: bool,
+    cost: Option<f64>,
+    notes: Vec<String>,
+}
+
+impl Sums {
+    /// Adds one row of `sql` or of the cells' query (the same columns).
+    fn add(&mut self, r: &postgres::Row) {
+        let plus = |a: Option<f64>, b: Option<f64>| match (a, b) {
+            (Some(a), Some(b)) => Some(a + b),
+            (a, b) => a.or(b),
+        };
+        for (i, c) in self.counts.iter_mut().enumerate() {
+            *c += u64::try_from(r.get::<_, i64>(i + 1)).unwrap_or(0);
+        }
+        self.hours[0] += r.get::<_, Option<f64>>(6).unwrap_or(0.0);
+        self.hours[1] += r.get::<_, Option<f64>>(7).unwrap_or(0.0);
+        self.kwh = plus(self.kwh, r.get(8));
+        self.co2e = plus(self.co2e, r.get(9));
+        self.low += r.get::<_, Option<f64>>(10).unwrap_or(0.0);
+        self.high += r.get::<_, Option<f64>>(11).unwrap_or(0.0);
+        self.unknown |= r.get::<_, Option<bool>>(12).unwrap_or(false);
+        self.cost = plus(self.cost, r.get(13));
+        self.notes.extend(r.get::<_, Option<String>>(14));
+    }
+
+    fn group(self, key: String) -> Group {
+        let range = if self.unknown { None } else { self.co2e.map(|_| [self.low, self.high]) };
+        report::group(key, self.counts, self.hours, [self.kwh, self.co2e, self.cost], range)
     }
 }
 
@@ -574,7 +825,7 @@ fn sql(key: &str, clause: &str) -> String {
                    SELECT 'run ' || run || ': ' || string_agg(n || CASE WHEN carbon THEN ' carbon' ELSE ' cost' END || ' records, counted ' || ids || ': ' ||
                           CASE WHEN m_any AND e_any THEN 'a measured record supersedes an estimate'
                                ELSE 'the same work recorded again (--part marks parts of one run)' END, '; ' ORDER BY NOT carbon) AS note
-                   FROM z WHERE n > used GROUP BY run) notes)
+                   FROM z WHERE n > used AND z.g = r.g GROUP BY run) notes)
          FROM r GROUP BY g",
         counted = counted(key, clause)
     )

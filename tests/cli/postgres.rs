@@ -150,6 +150,37 @@ fn sixty_four_writers_from_two_spellings_of_one_database() {
     assert_eq!(pg.value("many", "SELECT count(DISTINCT idem_key) FROM exa_records"), "3200");
     let t = env.env("EXAMLOPS_DB", &url).json::<Value>(&["report"])["totals"].clone();
     assert_eq!((t["runs"].as_u64(), t["records"]["carbon"].as_u64()), (Some(3200), Some(3200)));
+    // That report came from the summary cells, which 64 writers into 4 cells kept whole.
+    assert_eq!(pg.value("many", "SELECT sum(runs) || ' ' || count(*) FROM exa_report_cells"), "3200 4");
+}
+
+#[test]
+fn the_servers_summary_cells_count_what_a_scan_counts_even_records_written_by_sql() {
+    let pg = PgServer::start_trusting();
+    let url = pg.database("cells");
+    let env = crate::common::with_h100(Env::new()).env("FAKE_SMI_POWER", "300").env("EXAMLOPS_DB", &url);
+    record_mix(&env);
+    // A record put in by SQL, two days before r1's carbon record: r1 now falls on two days (a split run).
+    let copy = "INSERT INTO exa_records (idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, \
+                gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, part) \
+                SELECT 'by-sql', model, run_id, recorded_at - 2 * 86400, host, domain, provider, provider_kind, provider_digest, \
+                gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, part FROM exa_records WHERE run_id = 'r1' AND domain = 'carbon'";
+    assert!(pg.psql("cells", copy).status.success());
+    assert_eq!(pg.value("cells", "SELECT string_agg(run_id, ',') FROM exa_split_runs"), "r1");
+    for by in ["model", "day", "user"] {
+        // Read from the cells, and (a bound within a day) from every record.
+        let cells = report(&env, &["--by", by]);
+        let scan = report(&env, &["--by", by, "--since", "1970-01-01T00:00:01Z"]);
+        same(&cells["groups"], &scan["groups"], &format!("--by {by}"));
+        same(&cells["totals"], &scan["totals"], &format!("--by {by}"));
+        assert_eq!(cells["notes"], scan["notes"], "--by {by}");
+    }
+    // Cells kept record by record are the cells made again from every record.
+    let kept = report(&env, &["--by", "day"]);
+    assert!(pg.psql("cells", "SELECT exa_cells_rebuild()").status.success());
+    same(&kept, &report(&env, &["--by", "day"]), "kept against made again");
+    let t = report(&env, &[])["totals"].clone();
+    assert_eq!(t["records_not_counted"].as_u64(), Some(3), "r1 recorded again (by SQL) and r2's two estimates under its measurement: {t}");
 }
 
 #[test]
@@ -204,13 +235,18 @@ fn migrations_newer_schemas_and_databases_that_are_not_exas() {
     assert!(pg
         .psql(
             "schema",
-            "DROP TABLE exa_mlflow_outbox; DROP INDEX exa_records_run; ALTER TABLE exa_records DROP COLUMN job_user, DROP COLUMN job_account, DROP COLUMN job_partition; UPDATE exa_meta SET value = '1' WHERE key = 'schema_version'"
+            "DROP TRIGGER exa_records_cells ON exa_records; DROP FUNCTION exa_cells_on_insert(), exa_cells_rebuild(), \
+             exa_cell_recount(text, bigint, text, text, text), exa_day(bigint); DROP TABLE exa_report_cells, exa_split_runs; \
+             DROP INDEX exa_records_run_id; DROP TABLE exa_mlflow_outbox; DROP INDEX exa_records_run; ALTER TABLE exa_records DROP COLUMN job_user, DROP COLUMN job_account, DROP COLUMN job_partition; UPDATE exa_meta SET value = '1' WHERE key = 'schema_version'"
         )
         .status
         .success());
     assert_eq!(env.json::<Value>(&["report"])["totals"]["records"]["carbon"], 1, "a reader reads the previous schema as it is");
     assert_eq!(env.json::<Value>(&["db", "migrate"])["schema_version"], exa::store::postgres::SCHEMA_VERSION);
     assert_eq!(pg.value("schema", "SELECT count(*) FROM pg_indexes WHERE indexname = 'exa_records_run'"), "1");
+    // The migration made the summary cells from the record already there, and reports read them.
+    assert_eq!(pg.value("schema", "SELECT runs || ' ' || carbon || ' ' || model FROM exa_report_cells"), "1 1 OLD");
+    assert_eq!(env.json::<Value>(&["report"])["totals"]["records"]["carbon"], 1);
     // A newer schema: refused, nothing written.
     assert!(pg.psql("schema", "UPDATE exa_meta SET value = '99' WHERE key = 'schema_version'").status.success());
     let out = env.run(&["finops", "carbon", "record", "NEW", "--gpu-hours", "1"]);
