@@ -133,27 +133,22 @@ CREATE FUNCTION exa_cells_on_insert() RETURNS trigger LANGUAGE plpgsql AS $fn$
 DECLARE
     c record;
     carbon boolean := NEW.domain = 'carbon';
-    elsewhere boolean := false;
-    before boolean := false;
 BEGIN
     IF NEW.run_id IS NOT NULL THEN
         PERFORM pg_advisory_xact_lock(hashtextextended('exa run/' || NEW.run_id, 0));
-        SELECT COALESCE(bool_or(({rec_cell}) IS DISTINCT FROM ({new_cell})), false), count(*) > 0
-            INTO elsewhere, before
-            FROM exa_records WHERE run_id = NEW.run_id AND id <> NEW.id
-            AND NOT EXISTS (SELECT 1 FROM exa_split_runs WHERE run_id = NEW.run_id);
-        IF NOT before AND EXISTS (SELECT 1 FROM exa_split_runs WHERE run_id = NEW.run_id) THEN
-            RETURN NULL;
-        ELSIF elsewhere THEN
-            -- The run now falls in two cells: out of every cell, whose records reports read instead.
-            INSERT INTO exa_split_runs VALUES (NEW.run_id);
-            FOR c IN SELECT DISTINCT {named} FROM exa_records WHERE run_id = NEW.run_id LOOP
-                PERFORM exa_cell_recount(c.model, c.day, c.u, c.a, c.p);
-            END LOOP;
-            RETURN NULL;
-        ELSIF before THEN
-            -- A run with records before: what it counts may change, so its cell is counted again.
-            PERFORM exa_cell_recount({new_cell});
+        IF EXISTS (SELECT 1 FROM exa_records WHERE run_id = NEW.run_id AND id <> NEW.id) THEN
+            IF EXISTS (SELECT 1 FROM exa_split_runs WHERE run_id = NEW.run_id) THEN
+                RETURN NULL;
+            ELSIF EXISTS (SELECT 1 FROM exa_records WHERE run_id = NEW.run_id AND ({rec_cell}) IS DISTINCT FROM ({new_cell})) THEN
+                -- The run now falls in two cells: out of every cell, whose records reports read instead.
+                INSERT INTO exa_split_runs VALUES (NEW.run_id);
+                FOR c IN SELECT DISTINCT {named} FROM exa_records WHERE run_id = NEW.run_id LOOP
+                    PERFORM exa_cell_recount(c.model, c.day, c.u, c.a, c.p);
+                END LOOP;
+            ELSE
+                -- A run with records before: what it counts may change, so its cell is counted again.
+                PERFORM exa_cell_recount({new_cell});
+            END IF;
             RETURN NULL;
         END IF;
     END IF;
