@@ -75,6 +75,12 @@ pub(crate) struct Cell {
 }
 
 impl Cell {
+    /// The cell of the columns `model, recorded_at, job_user, job_account, job_partition`.
+    fn read(r: &rusqlite::Row) -> rusqlite::Result<Cell> {
+        let text = |i: usize| r.get::<_, Option<String>>(i).map(|v| v.unwrap_or_else(|| NONE.into()));
+        Ok(Cell { model: r.get(0)?, day: r.get::<_, i64>(1)?.div_euclid(DAY), user: text(2)?, account: text(3)?, partition: text(4)? })
+    }
+
     pub(crate) fn of(l: &Line) -> Cell {
         let or_none = |v: &Option<String>| v.clone().unwrap_or_else(|| NONE.into());
         Cell {
@@ -122,18 +128,7 @@ pub(crate) fn refresh(tx: &Connection, runs: &BTreeSet<String>, mut cells: BTree
         if is_split.exists([run])? {
             continue;
         }
-        let seen: BTreeSet<Cell> = of_run
-            .query_map([run], |r| {
-                let text = |i: usize| r.get::<_, Option<String>>(i).map(|v| v.unwrap_or_else(|| NONE.into()));
-                Ok(Cell {
-                    model: r.get(0)?,
-                    day: r.get::<_, i64>(1)?.div_euclid(DAY),
-                    user: text(2)?,
-                    account: text(3)?,
-                    partition: text(4)?,
-                })
-            })?
-            .collect::<Result<_, _>>()?;
+        let seen: BTreeSet<Cell> = of_run.query_map([run], Cell::read)?.collect::<Result<_, _>>()?;
         if seen.len() > 1 {
             split.execute([run])?;
             cells.extend(seen);
@@ -156,18 +151,7 @@ pub(crate) fn rebuild(tx: &Connection) -> rusqlite::Result<()> {
     };
     let cells: BTreeSet<Cell> = {
         let mut q = tx.prepare("SELECT DISTINCT model, recorded_at, job_user, job_account, job_partition FROM records")?;
-        let cells = q
-            .query_map([], |r| {
-                let text = |i: usize| r.get::<_, Option<String>>(i).map(|v| v.unwrap_or_else(|| NONE.into()));
-                Ok(Cell {
-                    model: r.get(0)?,
-                    day: r.get::<_, i64>(1)?.div_euclid(DAY),
-                    user: text(2)?,
-                    account: text(3)?,
-                    partition: text(4)?,
-                })
-            })?
-            .collect::<Result<_, _>>()?;
+        let cells = q.query_map([], Cell::read)?.collect::<Result<_, _>>()?;
         cells
     };
     refresh(tx, &runs, cells)?;
@@ -189,29 +173,7 @@ fn write(tx: &Connection, cell: &Cell) -> rusqlite::Result<()> {
     let mut total = Acc::default();
     let mut runs = Runs::default();
     while let Some(r) = rows.next()? {
-        let int = |i: usize| match r.get_ref_unwrap(i) {
-            ValueRef::Integer(v) => v,
-            _ => 0,
-        };
-        let real = |i: usize| match r.get_ref_unwrap(i) {
-            ValueRef::Real(v) => Some(v),
-            ValueRef::Integer(v) => Some(v as f64),
-            _ => None,
-        };
-        let row = Row {
-            id: int(0),
-            group: 0,
-            day: 0,
-            carbon: int(2) != 0,
-            measured: int(3) != 0,
-            part: int(4) != 0,
-            gpu_hours: real(5).unwrap_or(0.0),
-            cpu_hours: real(6).unwrap_or(0.0),
-            kwh: real(7),
-            co2e: real(8),
-            uncertainty: real(9),
-            cost_usd: real(10),
-        };
+        let row = Row::read(r, 0);
         match r.get_ref(1)? {
             ValueRef::Text(run) => runs.push(&String::from_utf8_lossy(run), row),
             _ => sums[0].run_simple(&[row]),

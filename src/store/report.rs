@@ -250,7 +250,43 @@ pub(crate) struct Row {
     pub(crate) cost_usd: Option<f64>,
 }
 
+/// An integer column of the schema's own (NOT NULL where it must be), read without conversion checks.
+fn column_int(r: &rusqlite::Row, i: usize) -> i64 {
+    match r.get_ref_unwrap(i) {
+        ValueRef::Integer(v) => v,
+        _ => 0,
+    }
+}
+
+/// A real column, null as None.
+fn column_real(r: &rusqlite::Row, i: usize) -> Option<f64> {
+    match r.get_ref_unwrap(i) {
+        ValueRef::Real(v) => Some(v),
+        ValueRef::Integer(v) => Some(v as f64),
+        _ => None,
+    }
+}
+
 impl Row {
+    /// A record from the columns `id, run_id, domain = 'carbon', measured, part, gpu_hours, cpu_hours,
+    /// kwh, co2e_g, uncertainty, cost_usd` starting at `at` (its group and day left at 0).
+    pub(crate) fn read(r: &rusqlite::Row, at: usize) -> Row {
+        Row {
+            id: column_int(r, at),
+            group: 0,
+            day: 0,
+            carbon: column_int(r, at + 2) != 0,
+            measured: column_int(r, at + 3) != 0,
+            part: column_int(r, at + 4) != 0,
+            gpu_hours: column_real(r, at + 5).unwrap_or(0.0),
+            cpu_hours: column_real(r, at + 6).unwrap_or(0.0),
+            kwh: column_real(r, at + 7),
+            co2e: column_real(r, at + 8),
+            uncertainty: column_real(r, at + 9),
+            cost_usd: column_real(r, at + 10),
+        }
+    }
+
     pub(crate) fn new(id: i64, carbon: bool, measured: bool, part: bool, c: &super::charges::Charged, uncertainty: Option<f64>) -> Row {
         Row {
             id,
@@ -572,30 +608,7 @@ pub(crate) fn gather(store: &Store, by: By, f: &Filter, split_only: bool) -> Res
         if g.groups.len() <= group as usize {
             g.groups.push(Acc { trend: f.trend.then(Box::default), ..Acc::default() });
         }
-        // The columns are the schema's own (NOT NULL where they must be): read them without conversion checks.
-        let int = |i: usize| match r.get_ref_unwrap(i) {
-            ValueRef::Integer(v) => v,
-            _ => 0,
-        };
-        let real = |i: usize| match r.get_ref_unwrap(i) {
-            ValueRef::Real(v) => Some(v),
-            ValueRef::Integer(v) => Some(v as f64),
-            _ => None,
-        };
-        let row = Row {
-            id: int(1),
-            group,
-            carbon: int(3) != 0,
-            measured: int(4) != 0,
-            part: int(5) != 0,
-            gpu_hours: real(6).unwrap_or(0.0),
-            cpu_hours: real(7).unwrap_or(0.0),
-            kwh: real(8),
-            co2e: real(9),
-            uncertainty: real(10),
-            cost_usd: real(11),
-            day: i32::try_from(int(12).div_euclid(86_400)).unwrap_or(0),
-        };
+        let row = Row { group, day: i32::try_from(column_int(r, 12).div_euclid(86_400)).unwrap_or(0), ..Row::read(r, 1) };
         g.saw_day(row.day);
         match r.get_ref(2).map_err(db)? {
             ValueRef::Text(run) => runs.push(&String::from_utf8_lossy(run), row),
