@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The PostgreSQL ledger's speed, on a throw-away cluster on loopback:
-# - one `record` process into PostgreSQL beside one into SQLite (median of 60 each, alternated);
+# - one `record` process of a new run into PostgreSQL beside one into SQLite (median of 120 each,
+#   alternated, in three rounds), and into a second PostgreSQL database whose commits wait for no disk flush
+#   (`synchronous_commit = off`), as SQLite's ledger commits (WAL, `synchronous = NORMAL`);
+# - one `record` process of a run recorded before (its cell counted again), both stores;
 # - `exa report --by model` over N records (default 10,000,000) beside psql
 #   running the plain aggregate over the same table (the floor: one scan, no
 #   per-run choice), and beside psql running nothing but a count. The records
@@ -23,7 +26,8 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 as_pg "$bin/pg_ctl" -D "$tmp/data" -o "-p $port -k $tmp -c listen_addresses=127.0.0.1 -c shared_buffers=512MB -c work_mem=256MB -c max_parallel_workers_per_gather=2" -l "$tmp/log" -w start >/dev/null
 trap 'as_pg "$bin/pg_ctl" -D "$tmp/data" stop -m immediate >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 export PGPASSWORD=bench-pw-123456
-"$bin/psql" -q -h 127.0.0.1 -p "$port" -U exa -d postgres -c "CREATE DATABASE bench" >/dev/null
+"$bin/psql" -q -h 127.0.0.1 -p "$port" -U exa -d postgres -c "CREATE DATABASE bench" -c "CREATE DATABASE unflushed" \
+  -c "ALTER DATABASE unflushed SET synchronous_commit = off" >/dev/null
 url="postgres://exa@127.0.0.1:$port/bench?sslmode=disable"
 export XDG_CONFIG_HOME="$tmp/config"
 python3 - target/release/exa "$url" "$tmp/records.sqlite3" "$bin/psql" "$port" "$n" <<'PY'
@@ -38,16 +42,34 @@ def timed(args, env, k):
         runs.append(time.perf_counter() - t)
     return statistics.median(runs)
 
-rec = ["-o", "json", "finops", "carbon", "record", "M0", "--gpu-hours", "12", "--run-id", "r"]
-timed(rec, {"EXAMLOPS_DB": url}, 1)
-timed(rec, {"EXAMLOPS_DB": lite}, 1)
-# Alternated, one of each in turn, so that both stores see the same machine noise.
-pgs, sqs = [], []
-for _ in range(60):
-    pgs.append(timed(rec, {"EXAMLOPS_DB": url}, 1))
-    sqs.append(timed(rec, {"EXAMLOPS_DB": lite}, 1))
-pg, sq = statistics.median(pgs), statistics.median(sqs)
-print(f"record: PostgreSQL {pg * 1000:.1f} ms, SQLite {sq * 1000:.1f} ms (median of 60 each, alternated; PostgreSQL/SQLite = {pg / sq:.2f}x)")
+unflushed = url.replace("/bench?", "/unflushed?")
+rec = ["-o", "json", "finops", "carbon", "record", "M0", "--gpu-hours", "12", "--run-id"]
+stores = {"PostgreSQL": url, "SQLite": lite, "PostgreSQL, commits unflushed": unflushed}
+for db in stores.values():
+    timed(rec + ["first"], {"EXAMLOPS_DB": db}, 1)
+# Alternated, one of each in turn, so that every store sees the same machine noise; each record a new run.
+# Three rounds, each ratio printed: this machine's disk and CPU noise moves a single median by 20%.
+took = {name: [] for name in stores}
+for round in range(3):
+    now = {name: [] for name in stores}
+    for i in range(40):
+        for name, db in stores.items():
+            now[name].append(timed(rec + [f"run-{round}-{i}"], {"EXAMLOPS_DB": db}, 1))
+    pg, sq, un = (statistics.median(now[name]) for name in stores)
+    print(f"record (a new run), round {round + 1}: PostgreSQL {pg * 1000:.1f} ms, SQLite {sq * 1000:.1f} ms ({pg / sq:.2f}x); "
+          f"PostgreSQL with commits unflushed, as SQLite's, {un * 1000:.1f} ms ({un / sq:.2f}x)")
+    for name in stores:
+        took[name] += now[name]
+pg, sq, un = (statistics.median(took[name]) for name in stores)
+print(f"record (a new run), all 120 of each: PostgreSQL {pg * 1000:.1f} ms, SQLite {sq * 1000:.1f} ms (PostgreSQL/SQLite = {pg / sq:.2f}x); "
+      f"commits unflushed {un * 1000:.1f} ms ({un / sq:.2f}x)")
+again = {"PostgreSQL": [], "SQLite": []}
+for _ in range(20):
+    for name in again:
+        again[name].append(timed(rec + ["first"], {"EXAMLOPS_DB": stores[name]}, 1))
+pg2, sq2 = statistics.median(again["PostgreSQL"]), statistics.median(again["SQLite"])
+print(f"record (a run recorded before, its cell counted again): PostgreSQL {pg2 * 1000:.1f} ms, SQLite {sq2 * 1000:.1f} ms "
+      f"(median of 20 each; {pg2 / sq2:.2f}x)")
 
 def sql(q):
     return subprocess.run([psql, "-X", "-q", "-A", "-t", "-h", "127.0.0.1", "-p", port, "-U", "exa", "-d", "bench", "-c", q],
@@ -58,7 +80,7 @@ have = int(sql("SELECT count(*) FROM exa_records"))
 t = time.perf_counter()
 sql("ALTER TABLE exa_records DISABLE TRIGGER exa_records_cells")
 sql(f"""INSERT INTO exa_records (idem_key, {cols})
-        SELECT 'bench-' || i, 'M' || (i % 50), 'run-' || i, recorded_at - i * 60, host, domain, provider, provider_kind, provider_digest,
+        SELECT 'bench-' || i, 'M' || (i % 50), 'fill-' || i, recorded_at - i * 60, host, domain, provider, provider_kind, provider_digest,
                gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part
         FROM generate_series(1, {n - have}) i, (SELECT * FROM exa_records WHERE id = 1) one""")
 sql("ALTER TABLE exa_records ENABLE TRIGGER exa_records_cells")

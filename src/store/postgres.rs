@@ -84,9 +84,12 @@ fn cell_of(r: &str) -> String {
 }
 
 /// The summary cells, as the SQLite ledger keeps them (`cells.rs`): per model, UTC day, user, account and
-/// partition, what a report counts over its records, made again by a trigger from the cell's records
-/// whenever one is added (under a lock per cell and per run, so concurrent writers see each other's
-/// records); runs whose records fall in two cells are kept out of every cell, and reports read them.
+/// partition, what a report counts over its records. exa's own INSERT adds a run's first record to its cell
+/// in the same statement (`exa_runs`, a unique key per run, says which record is first, even between
+/// concurrent writers) and marks it `cells_kept`. Every other record (a run's later record, or one written
+/// by SQL) goes to a trigger, which counts its cell again from its records, under a lock per cell and per
+/// run; runs whose records fall in two cells are kept out of every cell, and reports read them. The trigger
+/// does not fire for exa's common case (its WHEN), so a record pays no PL/pgSQL start-up in a new backend.
 fn cells_schema() -> String {
     let cell = "model = _model AND recorded_at >= _day * 86400 AND recorded_at < (_day + 1) * 86400 \
                 AND COALESCE(job_user, '(none)') = _user AND COALESCE(job_account, '(none)') = _account \
@@ -106,11 +109,40 @@ fn cells_schema() -> String {
         .replace("{rec_cell}", &rec_cell)
         .replace("{new_cell}", &new_cell)
         .replace("{named}", named)
+        .replace("{add_new}", &add_to_cell("NEW.", "(VALUES (0)) AS one", ""))
+}
+
+/// Adds one record (its columns prefixed `r`, read from `from` where `filter`) to its cell as a run's
+/// only record counts, under the cell's lock (which a recount of the cell takes too).
+fn add_to_cell(r: &str, from: &str, filter: &str) -> String {
+    let carbon = format!("{r}domain = 'carbon'");
+    format!(
+        "INSERT INTO exa_report_cells AS x
+        SELECT {cell}, 1, {r}measured::int, ({carbon})::int, (NOT ({carbon}))::int, 0, {r}gpu_hours, {r}cpu_hours,
+               CASE WHEN {carbon} THEN {r}kwh END, CASE WHEN {carbon} THEN {r}co2e_g END,
+               CASE WHEN {carbon} THEN {r}co2e_g * (1 - {r}uncertainty) END, CASE WHEN {carbon} THEN {r}co2e_g * (1 + {r}uncertainty) END,
+               {carbon} AND {r}co2e_g IS NOT NULL AND {r}uncertainty IS NULL, CASE WHEN NOT ({carbon}) THEN {r}cost_usd END, NULL
+        FROM {from}, LATERAL (SELECT pg_advisory_xact_lock(hashtextextended('exa cell/' || {r}model || '/' || exa_day({r}recorded_at) || '/'
+            || COALESCE({r}job_user, '(none)') || '/' || COALESCE({r}job_account, '(none)') || '/' || COALESCE({r}job_partition, '(none)'), 0))) AS cell_lock
+        {filter}
+        ON CONFLICT (model, day, job_user, job_account, job_partition) DO UPDATE SET
+        runs = x.runs + 1, runs_measured = x.runs_measured + EXCLUDED.runs_measured, carbon = x.carbon + EXCLUDED.carbon,
+        cost = x.cost + EXCLUDED.cost, gpu_hours = x.gpu_hours + EXCLUDED.gpu_hours, cpu_hours = x.cpu_hours + EXCLUDED.cpu_hours,
+        kwh = CASE WHEN EXCLUDED.kwh IS NULL THEN x.kwh ELSE COALESCE(x.kwh, 0) + EXCLUDED.kwh END,
+        co2e_g = CASE WHEN EXCLUDED.co2e_g IS NULL THEN x.co2e_g ELSE COALESCE(x.co2e_g, 0) + EXCLUDED.co2e_g END,
+        co2e_low = CASE WHEN EXCLUDED.co2e_low IS NULL THEN x.co2e_low ELSE COALESCE(x.co2e_low, 0) + EXCLUDED.co2e_low END,
+        co2e_high = CASE WHEN EXCLUDED.co2e_high IS NULL THEN x.co2e_high ELSE COALESCE(x.co2e_high, 0) + EXCLUDED.co2e_high END,
+        unknown_uncertainty = x.unknown_uncertainty OR EXCLUDED.unknown_uncertainty,
+        cost_usd = CASE WHEN EXCLUDED.cost_usd IS NULL THEN x.cost_usd ELSE COALESCE(x.cost_usd, 0) + EXCLUDED.cost_usd END",
+        cell = cell_of(r)
+    )
 }
 
 /// The cells' tables and functions; `cells_schema` fills in the SQL between braces.
 const CELLS_SCHEMA: &str = r"
 CREATE INDEX exa_records_run_id ON exa_records (run_id);
+ALTER TABLE exa_records ADD COLUMN cells_kept boolean NOT NULL DEFAULT false;
+CREATE TABLE exa_runs (run_id text PRIMARY KEY);
 CREATE TABLE exa_report_cells (
     model text NOT NULL, day bigint NOT NULL, job_user text NOT NULL, job_account text NOT NULL, job_partition text NOT NULL,
     runs bigint NOT NULL, runs_measured bigint NOT NULL, carbon bigint NOT NULL, cost bigint NOT NULL, not_counted bigint NOT NULL,
@@ -132,11 +164,12 @@ END $fn$;
 CREATE FUNCTION exa_cells_on_insert() RETURNS trigger LANGUAGE plpgsql AS $fn$
 DECLARE
     c record;
-    carbon boolean := NEW.domain = 'carbon';
 BEGIN
     IF NEW.run_id IS NOT NULL THEN
         PERFORM pg_advisory_xact_lock(hashtextextended('exa run/' || NEW.run_id, 0));
-        IF EXISTS (SELECT 1 FROM exa_records WHERE run_id = NEW.run_id AND id <> NEW.id) THEN
+        INSERT INTO exa_runs VALUES (NEW.run_id) ON CONFLICT DO NOTHING;
+        IF NOT FOUND THEN
+            -- The run has records before this one (their writers committed: the key waited for them).
             IF EXISTS (SELECT 1 FROM exa_split_runs WHERE run_id = NEW.run_id) THEN
                 RETURN NULL;
             ELSIF EXISTS (SELECT 1 FROM exa_records WHERE run_id = NEW.run_id AND ({rec_cell}) IS DISTINCT FROM ({new_cell})) THEN
@@ -146,34 +179,21 @@ BEGIN
                     PERFORM exa_cell_recount(c.model, c.day, c.u, c.a, c.p);
                 END LOOP;
             ELSE
-                -- A run with records before: what it counts may change, so its cell is counted again.
+                -- What the run counts may change, so its cell is counted again.
                 PERFORM exa_cell_recount({new_cell});
             END IF;
             RETURN NULL;
         END IF;
     END IF;
-    -- A run's first record (or a record without a run): it counts, once, as it is; the cell adds it.
-    PERFORM pg_advisory_xact_lock(hashtextextended('exa cell/' || NEW.model || '/' || exa_day(NEW.recorded_at) || '/'
-        || COALESCE(NEW.job_user, '(none)') || '/' || COALESCE(NEW.job_account, '(none)') || '/' || COALESCE(NEW.job_partition, '(none)'), 0));
-    INSERT INTO exa_report_cells AS x VALUES ({new_cell}, 1, NEW.measured::int, carbon::int, (NOT carbon)::int, 0, NEW.gpu_hours, NEW.cpu_hours,
-            CASE WHEN carbon THEN NEW.kwh END, CASE WHEN carbon THEN NEW.co2e_g END,
-            CASE WHEN carbon THEN NEW.co2e_g * (1 - NEW.uncertainty) END, CASE WHEN carbon THEN NEW.co2e_g * (1 + NEW.uncertainty) END,
-            carbon AND NEW.co2e_g IS NOT NULL AND NEW.uncertainty IS NULL, CASE WHEN NOT carbon THEN NEW.cost_usd END, NULL)
-    ON CONFLICT (model, day, job_user, job_account, job_partition) DO UPDATE SET
-        runs = x.runs + 1, runs_measured = x.runs_measured + EXCLUDED.runs_measured, carbon = x.carbon + EXCLUDED.carbon,
-        cost = x.cost + EXCLUDED.cost, gpu_hours = x.gpu_hours + EXCLUDED.gpu_hours, cpu_hours = x.cpu_hours + EXCLUDED.cpu_hours,
-        kwh = CASE WHEN EXCLUDED.kwh IS NULL THEN x.kwh ELSE COALESCE(x.kwh, 0) + EXCLUDED.kwh END,
-        co2e_g = CASE WHEN EXCLUDED.co2e_g IS NULL THEN x.co2e_g ELSE COALESCE(x.co2e_g, 0) + EXCLUDED.co2e_g END,
-        co2e_low = CASE WHEN EXCLUDED.co2e_low IS NULL THEN x.co2e_low ELSE COALESCE(x.co2e_low, 0) + EXCLUDED.co2e_low END,
-        co2e_high = CASE WHEN EXCLUDED.co2e_high IS NULL THEN x.co2e_high ELSE COALESCE(x.co2e_high, 0) + EXCLUDED.co2e_high END,
-        unknown_uncertainty = x.unknown_uncertainty OR EXCLUDED.unknown_uncertainty,
-        cost_usd = CASE WHEN EXCLUDED.cost_usd IS NULL THEN x.cost_usd ELSE COALESCE(x.cost_usd, 0) + EXCLUDED.cost_usd END;
+    -- A run's first record (or a record without a run), written by SQL: it counts, once, as it is.
+    {add_new};
     RETURN NULL;
 END $fn$;
 CREATE FUNCTION exa_cells_rebuild() RETURNS void LANGUAGE plpgsql AS $fn$
 BEGIN
     DELETE FROM exa_report_cells;
     DELETE FROM exa_split_runs;
+    INSERT INTO exa_runs SELECT DISTINCT run_id FROM exa_records WHERE run_id IS NOT NULL ON CONFLICT DO NOTHING;
     INSERT INTO exa_split_runs SELECT run_id FROM exa_records WHERE run_id IS NOT NULL GROUP BY run_id HAVING count(DISTINCT ({rec_cell})) > 1;
     INSERT INTO exa_report_cells
         SELECT g::json->>0, (g::json->>1)::bigint, g::json->>2, g::json->>3, g::json->>4, runs, runs_measured, carbon, cost, not_counted,
@@ -181,7 +201,7 @@ BEGIN
         FROM ({every_cell}) AS q(g, runs, runs_measured, carbon, cost, not_counted, gpu_hours, cpu_hours, kwh, co2e_g, co2e_low, co2e_high,
                                  unknown_uncertainty, cost_usd, notes);
 END $fn$;
-CREATE TRIGGER exa_records_cells AFTER INSERT ON exa_records FOR EACH ROW EXECUTE FUNCTION exa_cells_on_insert();
+CREATE TRIGGER exa_records_cells AFTER INSERT ON exa_records FOR EACH ROW WHEN (NOT NEW.cells_kept) EXECUTE FUNCTION exa_cells_on_insert();
 SELECT exa_cells_rebuild();
 ";
 
@@ -418,6 +438,9 @@ pub struct Pg {
     conn: Conn,
     /// The schema version it was opened at (a reader reads an older one as it is).
     version: i64,
+    /// Whether that version was read. A writer leaves it to its first record, whose statement checks
+    /// the version itself (one statement, not two, for the common case); anything else checks first.
+    checked: bool,
 }
 
 /// Whether an error is the connection's (worth a reconnect and a retry), not the statement's.
@@ -433,25 +456,39 @@ fn transient(e: &postgres::Error) -> bool {
 const RETRY_FOR: Duration = Duration::from_secs(30);
 
 impl Pg {
-    /// Connects, and migrates the schema when `write` (a reader never changes anything).
+    /// Connects. A writer's schema is checked, and migrated, before its first use (`check`); a reader's
+    /// now, and never changed.
     pub fn open(conn: Conn, write: bool) -> Result<Option<Pg>, Error> {
-        let mut pg = Pg { client: conn.connect()?, conn, version: 0 };
+        let mut pg = Pg { client: conn.connect()?, conn, version: SCHEMA_VERSION, checked: false };
+        if write {
+            return Ok(Some(pg));
+        }
         let version = pg.version()?;
-        pg.version = version;
+        pg.refuse_newer(version)?;
+        (pg.version, pg.checked) = (version, true);
+        // A reader reads an older schema as it is (every version has the columns reports read); 0 is nothing yet.
+        Ok((version > 0).then_some(pg))
+    }
+
+    fn refuse_newer(&self, version: i64) -> Result<(), Error> {
         if version > SCHEMA_VERSION {
             return Err(Error::Config(format!(
                 "{} has exa schema version {version}, newer than this exa knows ({SCHEMA_VERSION}); upgrade exa. Nothing was written to it",
-                pg.conn.shown
+                self.conn.shown
             )));
         }
-        if version < SCHEMA_VERSION {
-            if !write {
-                // A reader reads an older schema as it is (every version has the columns reports read); 0 is nothing yet.
-                return Ok((version > 0).then_some(pg));
-            }
-            pg.version = pg.migrate()?;
+        Ok(())
+    }
+
+    /// A writer's schema at this exa's version: read, and migrated when older; a newer one refused.
+    fn check(&mut self) -> Result<(), Error> {
+        if !self.checked {
+            let version = self.version()?;
+            self.refuse_newer(version)?;
+            self.version = if version < SCHEMA_VERSION { self.migrate()? } else { version };
+            self.checked = true;
         }
-        Ok(Some(pg))
+        Ok(())
     }
 
     /// The schema version: 0 for a database without exa's tables; an error for one whose tables are not exa's.
@@ -536,27 +573,32 @@ impl Pg {
 
     /// Writes lines: one statement each, both tables at once (a data-modifying CTE), so a single
     /// record needs no explicit transaction; several are wrapped in one.
-    fn write_once(&mut self, lines: &[Line]) -> Result<Vec<(i64, bool)>, postgres::Error> {
+    /// `None` when the schema is not at this exa's version (nothing written).
+    fn write_once(&mut self, lines: &[Line]) -> Result<Option<Vec<(i64, bool)>>, postgres::Error> {
         if let [l] = lines {
-            return Ok(vec![write_line(&mut self.client, l)?]);
+            return Ok(write_line(&mut self.client, l)?.map(|id| vec![id]));
         }
         let mut tx = self.client.transaction()?;
         let mut ids = Vec::with_capacity(lines.len());
         for l in lines {
-            ids.push(write_line(&mut tx, l)?);
+            match write_line(&mut tx, l)? {
+                Some(id) => ids.push(id),
+                None => return Ok(None),
+            }
         }
         tx.commit()?;
-        Ok(ids)
+        Ok(Some(ids))
     }
 
     /// Writes every line of every chunk in one transaction; counts new lines and those already stored.
     fn write_chunks_once(&mut self, chunks: &mut dyn Iterator<Item = Result<Vec<Line>, Error>>) -> Result<Vec<bool>, Error> {
+        self.check()?;
         let conn = self.conn.clone();
         let mut tx = self.client.transaction().map_err(|e| conn.error(&e))?;
         let mut fresh = Vec::new();
         for chunk in chunks {
             for l in chunk? {
-                fresh.push(write_line(&mut tx, &l).map_err(|e| conn.error(&e))?.1);
+                fresh.push(write_line(&mut tx, &l).map_err(|e| conn.error(&e))?.ok_or_else(|| version_changed(&conn.shown))?.1);
             }
         }
         tx.commit().map_err(|e| conn.error(&e))?;
@@ -712,23 +754,44 @@ impl Sums {
     }
 }
 
-/// One record into both tables at once (a data-modifying CTE); its id and whether it is new.
-const INSERT: &str = "WITH ins AS (
+/// A writer found the schema at another version than the one it checked.
+fn version_changed(shown: &str) -> Error {
+    Error::Failed(format!(
+        "{shown}: its exa schema is no longer version {SCHEMA_VERSION} (changed while exa wrote); nothing more was written"
+    ))
+}
+
+/// One record into both tables at once (a data-modifying CTE); its id and whether it is new. A run's
+/// first record (its key new in `exa_runs`), or one without a run, is added to its cell in the same
+/// statement and marked `cells_kept`; any other goes to the cells' trigger. Only at this exa's schema
+/// version (`ver`): at any other, nothing is written and no row comes back.
+static INSERT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "WITH ver AS (SELECT 1 FROM exa_meta WHERE key = 'schema_version' AND value = '{SCHEMA_VERSION}'),
+    run AS (INSERT INTO exa_runs (run_id) SELECT $3 WHERE $3 IS NOT NULL AND EXISTS (SELECT 1 FROM ver) ON CONFLICT DO NOTHING RETURNING run_id),
+    ins AS (
         INSERT INTO exa_records (idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
             gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part,
-            job_user, job_account, job_partition)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $22, $23, $24)
-        ON CONFLICT (idem_key) DO NOTHING RETURNING id),
-    est AS (INSERT INTO exa_estimates (record_id, estimate) SELECT id, $21 FROM ins)
+            job_user, job_account, job_partition, cells_kept)
+        SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $22, $23, $24,
+               $3 IS NULL OR EXISTS (SELECT 1 FROM run)
+        WHERE EXISTS (SELECT 1 FROM ver)
+        ON CONFLICT (idem_key) DO NOTHING RETURNING *),
+    est AS (INSERT INTO exa_estimates (record_id, estimate) SELECT id, $21 FROM ins),
+    cell AS ({add})
     SELECT id, true FROM ins
-    UNION ALL SELECT id, false FROM exa_records WHERE idem_key = $1 AND NOT EXISTS (SELECT 1 FROM ins)";
-/// One record into both tables at once; its id and whether it is new. The parameters' types are
-/// given, so the statement is parsed, bound and run in one round trip (no separate prepare).
-fn write_line<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<(i64, bool), postgres::Error> {
+    UNION ALL SELECT id, false FROM exa_records WHERE idem_key = $1 AND NOT EXISTS (SELECT 1 FROM ins) AND EXISTS (SELECT 1 FROM ver)",
+        add = add_to_cell("n.", "ins AS n", "WHERE n.cells_kept")
+    )
+});
+/// One record into both tables at once; its id and whether it is new; `None` (nothing written) when the
+/// schema is not at this exa's version. The parameters' types are given, so the statement is parsed,
+/// bound and run in one round trip (no separate prepare).
+fn write_line<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<Option<(i64, bool)>, postgres::Error> {
     use postgres::types::Type;
     let count = l.device_count.map(|d| i32::try_from(d).unwrap_or(i32::MAX));
-    let row = c.query_typed_one(
-        INSERT,
+    let row = c.query_typed_opt(
+        &INSERT,
         &[
             (&l.key, Type::TEXT),
             (&l.model, Type::TEXT),
@@ -756,7 +819,7 @@ fn write_line<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<(i64, b
             (&l.labels.partition, Type::TEXT),
         ],
     )?;
-    Ok((row.get(0), row.get(1)))
+    Ok(row.map(|r| (r.get(0), r.get(1))))
 }
 
 /// The filter as PostgreSQL: the WHERE clause (columns prefixed) and its values.
@@ -846,7 +909,14 @@ impl Ledger for Pg {
         let mut wait = Duration::from_millis(100);
         loop {
             match self.write_once(lines) {
-                Ok(ids) => return Ok(ids),
+                Ok(Some(ids)) => {
+                    // The statement found this exa's schema version.
+                    self.checked = true;
+                    return Ok(ids);
+                }
+                // Another version (or no exa tables yet, or not exa's): read it, migrate or refuse, and write again.
+                Ok(None) if !self.checked => self.check()?,
+                Ok(None) => return Err(version_changed(&self.conn.shown)),
                 Err(e) if transient(&e) && started.elapsed() < RETRY_FOR => {
                     // The connection went (a restart, a failover): reconnect and send the same records again;
                     // their keys make a second write of a committed record a no-op.
@@ -856,12 +926,14 @@ impl Ledger for Pg {
                         self.client = c;
                     }
                 }
+                Err(e) if !self.checked && e.as_db_error().is_some() => self.check()?,
                 Err(e) => return Err(self.conn.error(&e)),
             }
         }
     }
 
     fn report(&mut self, by: By, filter: Filter) -> Result<Report, Error> {
+        self.check()?;
         let (groups, totals, notes) = self.aggregate(by, &filter)?;
         for g in groups.iter().chain(std::iter::once(&totals)) {
             report::finite(g)?;
@@ -871,6 +943,7 @@ impl Ledger for Pg {
     }
 
     fn runs(&mut self, filter: &Filter) -> Result<Vec<super::charges::RunCharge>, Error> {
+        self.check()?;
         let (clause, args) = where_clause(filter, "r.");
         let params: Vec<&(dyn postgres::types::ToSql + Sync)> = args.iter().map(|a| a.as_ref() as _).collect();
         let q = format!(
@@ -912,6 +985,7 @@ impl Ledger for Pg {
     }
 
     fn stored_keys(&mut self, keys: &[String]) -> Result<Vec<bool>, Error> {
+        self.check()?;
         let conn = self.conn.clone();
         let rows = self.client.query("SELECT idem_key FROM exa_records WHERE idem_key = ANY($1)", &[&keys]).map_err(|e| conn.error(&e))?;
         let stored: std::collections::HashSet<String> = rows.iter().map(|r| r.get(0)).collect();
@@ -919,6 +993,7 @@ impl Ledger for Pg {
     }
 
     fn newest_of_runs(&mut self, prefix: &str) -> Result<Option<i64>, Error> {
+        self.check()?;
         let conn = self.conn.clone();
         self.client
             .query_one("SELECT max(recorded_at) FROM exa_records WHERE left(run_id, length($1)) = $1", &[&prefix])
@@ -927,6 +1002,7 @@ impl Ledger for Pg {
     }
 
     fn read(&mut self, after: i64, limit: usize) -> Result<Vec<(i64, Line)>, Error> {
+        self.check()?;
         let conn = self.conn.clone();
         let rows = self
             .client
@@ -973,10 +1049,12 @@ impl Ledger for Pg {
     }
 
     fn schema_version(&mut self) -> Result<i64, Error> {
+        self.check()?;
         self.version()
     }
 
     fn outbox_add(&mut self, record_id: i64, run_id: &str, payload: &str, error: &str) -> Result<(), Error> {
+        self.check()?;
         let conn = self.conn.clone();
         self.client
             .execute(
@@ -988,6 +1066,7 @@ impl Ledger for Pg {
     }
 
     fn outbox_pending(&mut self, max_attempts: Option<i64>, limit: usize) -> Result<Vec<(i64, String)>, Error> {
+        self.check()?;
         let conn = self.conn.clone();
         let (max, limit) = (max_attempts.map(|m| i32::try_from(m).unwrap_or(i32::MAX)), i64::try_from(limit).unwrap_or(i64::MAX));
         let rows = self
@@ -1001,6 +1080,7 @@ impl Ledger for Pg {
     }
 
     fn outbox_mark(&mut self, id: i64, error: Option<&str>) -> Result<(), Error> {
+        self.check()?;
         let conn = self.conn.clone();
         let done = match error {
             None => self
