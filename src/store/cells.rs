@@ -32,6 +32,10 @@ use crate::error::Error;
 /// The migration that makes the cells, and fills them from the records already stored (`rebuild`).
 pub(crate) const SCHEMA: &str = r"
 CREATE INDEX records_run ON records (run_id);
+-- A cell's records, found by the cell's own key (the expressions `write` reads them by): without it, making a
+-- cell scans its model's whole day, every user's, and a batch of many cells a day grows as its square.
+CREATE INDEX records_cell ON records (model, COALESCE(job_user, '(none)'), COALESCE(job_account, '(none)'),
+    COALESCE(job_partition, '(none)'), recorded_at);
 CREATE TABLE report_cells (
     model               TEXT    NOT NULL,
     day                 INTEGER NOT NULL,     -- days since the epoch, UTC

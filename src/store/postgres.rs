@@ -87,8 +87,8 @@ fn cell_of(r: &str) -> String {
 /// partition, what a report counts over its records. exa's own INSERT adds a run's first record to its cell
 /// in the same statement (`exa_runs`, a unique key per run, says which record is first, even between
 /// concurrent writers) and marks it `cells_kept`. Every other record (a run's later record, or one written
-/// by SQL) goes to a trigger, which counts its cell again from its records, under a lock per cell and per
-/// run; runs whose records fall in two cells are kept out of every cell, and reports read them. The trigger
+/// by SQL) goes to a trigger, which counts its cell again from its records, holding the run's key row and
+/// the cell's row locked; runs whose records fall in two cells are kept out of every cell, and reports read them. The trigger
 /// does not fire for exa's common case (its WHEN), so a record pays no PL/pgSQL start-up in a new backend.
 fn cells_schema() -> String {
     let cell = "model = _model AND recorded_at >= _day * 86400 AND recorded_at < (_day + 1) * 86400 \
@@ -113,7 +113,7 @@ fn cells_schema() -> String {
 }
 
 /// Adds one record (its columns prefixed `r`, read from `from` where `filter`) to its cell as a run's
-/// only record counts, under the cell's lock (which a recount of the cell takes too).
+/// only record counts. The upsert locks the cell's row, as a recount of the cell does (`exa_cell_recount`).
 fn add_to_cell(r: &str, from: &str, filter: &str) -> String {
     let carbon = format!("{r}domain = 'carbon'");
     format!(
@@ -122,9 +122,7 @@ fn add_to_cell(r: &str, from: &str, filter: &str) -> String {
                CASE WHEN {carbon} THEN {r}kwh END, CASE WHEN {carbon} THEN {r}co2e_g END,
                CASE WHEN {carbon} THEN {r}co2e_g * (1 - {r}uncertainty) END, CASE WHEN {carbon} THEN {r}co2e_g * (1 + {r}uncertainty) END,
                {carbon} AND {r}co2e_g IS NOT NULL AND {r}uncertainty IS NULL, CASE WHEN NOT ({carbon}) THEN {r}cost_usd END, NULL
-        FROM {from}, LATERAL (SELECT pg_advisory_xact_lock(hashtextextended('exa cell/' || {r}model || '/' || exa_day({r}recorded_at) || '/'
-            || COALESCE({r}job_user, '(none)') || '/' || COALESCE({r}job_account, '(none)') || '/' || COALESCE({r}job_partition, '(none)'), 0))) AS cell_lock
-        {filter}
+        FROM {from} {filter}
         ON CONFLICT (model, day, job_user, job_account, job_partition) DO UPDATE SET
         runs = x.runs + 1, runs_measured = x.runs_measured + EXCLUDED.runs_measured, carbon = x.carbon + EXCLUDED.carbon,
         cost = x.cost + EXCLUDED.cost, gpu_hours = x.gpu_hours + EXCLUDED.gpu_hours, cpu_hours = x.cpu_hours + EXCLUDED.cpu_hours,
@@ -141,6 +139,8 @@ fn add_to_cell(r: &str, from: &str, filter: &str) -> String {
 /// The cells' tables and functions; `cells_schema` fills in the SQL between braces.
 const CELLS_SCHEMA: &str = r"
 CREATE INDEX exa_records_run_id ON exa_records (run_id);
+CREATE INDEX exa_records_cell ON exa_records (model, COALESCE(job_user, '(none)'), COALESCE(job_account, '(none)'),
+    COALESCE(job_partition, '(none)'), recorded_at);
 ALTER TABLE exa_records ADD COLUMN cells_kept boolean NOT NULL DEFAULT false;
 CREATE TABLE exa_runs (run_id text PRIMARY KEY);
 CREATE TABLE exa_report_cells (
@@ -153,23 +153,35 @@ CREATE TABLE exa_split_runs (run_id text PRIMARY KEY);
 CREATE FUNCTION exa_day(t bigint) RETURNS bigint LANGUAGE sql IMMUTABLE AS $$ SELECT (t - ((t % 86400) + 86400) % 86400) / 86400 $$;
 CREATE FUNCTION exa_cell_recount(_model text, _day bigint, _user text, _account text, _partition text) RETURNS void LANGUAGE plpgsql AS $fn$
 BEGIN
-    PERFORM pg_advisory_xact_lock(hashtextextended('exa cell/' || _model || '/' || _day || '/' || _user || '/' || _account || '/' || _partition, 0));
-    DELETE FROM exa_report_cells WHERE model = _model AND day = _day AND job_user = _user AND job_account = _account AND job_partition = _partition;
-    INSERT INTO exa_report_cells
-        SELECT _model, _day, _user, _account, _partition, runs, runs_measured, carbon, cost, not_counted, gpu_hours, cpu_hours,
-               kwh, co2e_g, co2e_low, co2e_high, unknown_uncertainty, cost_usd, notes
+    -- The cell's row, there to be locked (a writer adding to it, or counting it, waits for this one's commit).
+    INSERT INTO exa_report_cells VALUES (_model, _day, _user, _account, _partition, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, false, NULL, NULL)
+        ON CONFLICT DO NOTHING;
+    PERFORM 1 FROM exa_report_cells
+        WHERE model = _model AND day = _day AND job_user = _user AND job_account = _account AND job_partition = _partition FOR UPDATE;
+    -- Counted in a statement begun after the lock: it sees every record of the cell whose writer committed.
+    UPDATE exa_report_cells AS x SET runs = q.runs, runs_measured = q.runs_measured, carbon = q.carbon, cost = q.cost,
+            not_counted = q.not_counted, gpu_hours = q.gpu_hours, cpu_hours = q.cpu_hours, kwh = q.kwh, co2e_g = q.co2e_g,
+            co2e_low = q.co2e_low, co2e_high = q.co2e_high, unknown_uncertainty = q.unknown_uncertainty, cost_usd = q.cost_usd, notes = q.notes
         FROM ({recount}) AS q(g, runs, runs_measured, carbon, cost, not_counted, gpu_hours, cpu_hours, kwh, co2e_g, co2e_low, co2e_high,
-                              unknown_uncertainty, cost_usd, notes);
+                              unknown_uncertainty, cost_usd, notes)
+        WHERE x.model = _model AND x.day = _day AND x.job_user = _user AND x.job_account = _account AND x.job_partition = _partition;
+    IF NOT FOUND THEN
+        -- No run left in the cell (its runs were split out).
+        DELETE FROM exa_report_cells
+            WHERE model = _model AND day = _day AND job_user = _user AND job_account = _account AND job_partition = _partition;
+    END IF;
 END $fn$;
 CREATE FUNCTION exa_cells_on_insert() RETURNS trigger LANGUAGE plpgsql AS $fn$
 DECLARE
     c record;
 BEGIN
     IF NEW.run_id IS NOT NULL THEN
-        PERFORM pg_advisory_xact_lock(hashtextextended('exa run/' || NEW.run_id, 0));
         INSERT INTO exa_runs VALUES (NEW.run_id) ON CONFLICT DO NOTHING;
         IF NOT FOUND THEN
-            -- The run has records before this one (their writers committed: the key waited for them).
+            -- The run has records before this one (their writers committed: the key waited for them). Its key's row,
+            -- locked, makes the run's other writers wait their turn: a row lock, not an advisory one, so a batch of a
+            -- million runs in one transaction takes no entry per run in the server's lock table.
+            PERFORM 1 FROM exa_runs WHERE run_id = NEW.run_id FOR UPDATE;
             IF EXISTS (SELECT 1 FROM exa_split_runs WHERE run_id = NEW.run_id) THEN
                 RETURN NULL;
             ELSIF EXISTS (SELECT 1 FROM exa_records WHERE run_id = NEW.run_id AND ({rec_cell}) IS DISTINCT FROM ({new_cell})) THEN

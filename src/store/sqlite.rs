@@ -152,6 +152,10 @@ impl Store {
             }
         }
         store.conn.pragma_update(None, "synchronous", "NORMAL").map_err(|e| db_error(path, e))?;
+        // A page cache of up to 128 MiB (2 MiB is SQLite's default), filled only as pages are used: a batch (an
+        // import, a copy) writes index pages all over the file, and with a small cache it spills them to the WAL
+        // and reads them back again and again.
+        store.conn.pragma_update(None, "cache_size", -131_072).map_err(|e| db_error(path, e))?;
         Ok(store)
     }
 

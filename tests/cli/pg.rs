@@ -95,8 +95,11 @@ impl PgServer {
     }
 
     fn pg_ctl(&self, action: &str) {
-        let opts =
-            format!("-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=250", self.port, self.dir.path().display());
+        self.pg_ctl_with(action, "-c max_connections=250");
+    }
+
+    fn pg_ctl_with(&self, action: &str, settings: &str) {
+        let opts = format!("-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off {settings}", self.port, self.dir.path().display());
         let out = as_owner(&self.bin.join("pg_ctl"))
             .args(["-D"])
             .arg(self.dir.path().join("data"))
@@ -112,6 +115,11 @@ impl PgServer {
     /// Stops and starts the server (fast shutdown: open connections are cut).
     pub fn restart(&self) {
         self.pg_ctl("restart");
+    }
+
+    /// Restarts the server with these settings (`-c name=value ...`) in place of the usual ones.
+    pub fn restart_with(&self, settings: &str) {
+        self.pg_ctl_with("restart", settings);
     }
 
     /// A new empty database; its URL with the password in it.

@@ -252,7 +252,7 @@ fn migrations_newer_schemas_and_databases_that_are_not_exas() {
             "schema",
             "DROP TRIGGER exa_records_cells ON exa_records; DROP FUNCTION exa_cells_on_insert(), exa_cells_rebuild(), \
              exa_cell_recount(text, bigint, text, text, text), exa_day(bigint); DROP TABLE exa_report_cells, exa_split_runs, exa_runs; \
-             DROP INDEX exa_records_run_id; ALTER TABLE exa_records DROP COLUMN cells_kept; DROP TABLE exa_mlflow_outbox; DROP INDEX exa_records_run; ALTER TABLE exa_records DROP COLUMN job_user, DROP COLUMN job_account, DROP COLUMN job_partition; UPDATE exa_meta SET value = '1' WHERE key = 'schema_version'"
+             DROP INDEX exa_records_run_id, exa_records_cell; ALTER TABLE exa_records DROP COLUMN cells_kept; DROP TABLE exa_mlflow_outbox; DROP INDEX exa_records_run; ALTER TABLE exa_records DROP COLUMN job_user, DROP COLUMN job_account, DROP COLUMN job_partition; UPDATE exa_meta SET value = '1' WHERE key = 'schema_version'"
         )
         .status
         .success());
@@ -341,4 +341,31 @@ fn db_copy_moves_a_ledger_both_ways_and_twice_copies_nothing_twice() {
     let c = lite.json::<Value>(&["db", "copy", "--from", &url, "--to", sqlite]);
     assert_eq!((c["copied"].as_u64(), c["already_there"].as_u64()), (Some(0), Some(12)));
     fails(&lite.run(&["db", "copy", "--from", sqlite, "--to", sqlite]), 2, "the same database");
+}
+
+#[test]
+fn an_import_of_thousands_of_runs_in_one_transaction_fits_the_servers_lock_table() {
+    // A small lock table (10 locks a connection, 20 connections): one lock per run or per cell, held to
+    // the end of the import's one transaction, would run out of it ("out of shared memory").
+    let pg = PgServer::start_trusting();
+    let url = pg.database("bulk");
+    pg.restart_with("-c max_connections=20 -c max_locks_per_transaction=10");
+    assert_eq!(pg.value("postgres", "SHOW max_locks_per_transaction"), "10");
+    let env = Env::new().env("EXAMLOPS_DB", &url).env("TZ", "UTC");
+    let sacct = env.dir.path().join("sacct.txt");
+    let generator = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/sacct_gen.py");
+    let out = std::process::Command::new("python3").arg(generator).arg("3000").output().unwrap();
+    assert!(out.status.success());
+    std::fs::write(&sacct, out.stdout).unwrap();
+    let a = env.json::<Value>(&["import", "slurm", "--file", sacct.to_str().unwrap()]);
+    let imported = a["imported"].as_u64().unwrap();
+    assert!(imported > 2900, "{a}");
+    assert_eq!(pg.value("bulk", "SELECT count(DISTINCT run_id) FROM exa_records"), imported.to_string());
+    // Every job's carbon and cost record, counted in the cells as a scan of every record counts them.
+    let cells = report(&env, &["--by", "user"]);
+    let scan = report(&env, &["--by", "user", "--since", "1970-01-01T00:00:01Z"]);
+    assert_eq!(cells["totals"]["runs"].as_u64(), Some(imported));
+    for part in ["groups", "totals", "notes"] {
+        same(&cells[part], &scan[part], &format!("cells against a scan: {part}"));
+    }
 }

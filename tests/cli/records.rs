@@ -297,7 +297,7 @@ fn a_store_of_the_first_schema_is_migrated_in_place() {
     // Take the store back to schema 1, as the first release wrote it.
     sql(
         &db(&env),
-        "c.execute('drop table report_cells')\nc.execute('drop table report_split_runs')\nc.execute('drop table report_cells_upto')\nc.execute('drop index records_run')\nc.execute('drop table mlflow_outbox')\nc.execute('alter table records drop column job_user')\nc.execute('alter table records drop column job_account')\nc.execute('alter table records drop column job_partition')\nc.execute('drop index records_idem_key')\nc.execute('alter table records drop column idem_key')\nc.execute('alter table records drop column part')\nc.execute('pragma user_version = 1')\nc.commit()",
+        "c.execute('drop table report_cells')\nc.execute('drop table report_split_runs')\nc.execute('drop table report_cells_upto')\nc.execute('drop index records_run')\nc.execute('drop index records_cell')\nc.execute('drop table mlflow_outbox')\nc.execute('alter table records drop column job_user')\nc.execute('alter table records drop column job_account')\nc.execute('alter table records drop column job_partition')\nc.execute('drop index records_idem_key')\nc.execute('alter table records drop column idem_key')\nc.execute('alter table records drop column part')\nc.execute('pragma user_version = 1')\nc.commit()",
     );
     assert_eq!(sql(&db(&env), "print(c.execute('pragma user_version').fetchone()[0])"), "1");
     env.json::<Value>(&["finops", "carbon", "record", "NEW", "--gpu-hours", "2", "--run-id", "p", "--part"]);
