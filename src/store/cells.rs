@@ -227,7 +227,7 @@ fn write(tx: &Connection, cell: &Cell) -> rusqlite::Result<()> {
 /// cannot answer it (grouped by provider or run, bounds within a day, a store without cells).
 pub(crate) fn report(store: &Store, by: By, f: &Filter) -> Result<Option<Gathered>, Error> {
     let whole_days = [f.since, f.until].iter().flatten().all(|t| t.rem_euclid(DAY) == 0);
-    if matches!(by, By::Provider | By::Run) || !whole_days || store.schema() < super::sqlite::CELLS_VERSION {
+    if matches!(by, By::Provider | By::Run) || !whole_days || store.version()? < super::sqlite::CELLS_VERSION {
         return Ok(None);
     }
     let db = |e: rusqlite::Error| Error::Failed(format!("{}: {e}", store.path.display()));
@@ -237,21 +237,7 @@ pub(crate) fn report(store: &Store, by: By, f: &Filter) -> Result<Option<Gathere
         return Ok(None);
     }
     let mut g = gather(store, by, f, true)?;
-    let mut conditions = Vec::new();
-    let mut args: Vec<rusqlite::types::Value> = Vec::new();
-    if let Some(m) = &f.model {
-        conditions.push("model = ?");
-        args.push(m.clone().into());
-    }
-    if let Some(s) = f.since {
-        conditions.push("day >= ?");
-        args.push(s.div_euclid(DAY).into());
-    }
-    if let Some(u) = f.until {
-        conditions.push("day < ?");
-        args.push(u.div_euclid(DAY).into());
-    }
-    let filter = if conditions.is_empty() { String::new() } else { format!("WHERE {}", conditions.join(" AND ")) };
+    let (filter, args) = super::report::sqlite_clause(f.cell_conditions(), "");
     let sql = format!(
         "SELECT model, day, job_user, job_account, job_partition, runs, runs_measured, carbon, cost, not_counted, gpu_hours,
                 cpu_hours, kwh, co2e_g, co2e_low, co2e_high, unknown_uncertainty, cost_usd, notes FROM report_cells {filter}"

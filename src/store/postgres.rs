@@ -622,10 +622,7 @@ impl Pg {
         if let Some(done) = self.report_from_cells(by, f)? {
             return Ok(done);
         }
-        let key = match by {
-            By::Day => "to_char(to_timestamp(recorded_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
-            other => other.sql(),
-        };
+        let key = record_key(by);
         let (clause, args) = where_clause(f, "");
         let params: Vec<&(dyn postgres::types::ToSql + Sync)> = args.iter().map(|a| a.as_ref() as _).collect();
         let conn = self.conn.clone();
@@ -660,21 +657,7 @@ impl Pg {
         if !whole_days || self.version < CELLS_VERSION {
             return Ok(None);
         }
-        let mut conditions = Vec::new();
-        let mut args: Vec<Box<dyn postgres::types::ToSql + Sync>> = Vec::new();
-        if let Some(m) = &f.model {
-            args.push(Box::new(m.clone()));
-            conditions.push(format!("model = ${}", args.len()));
-        }
-        if let Some(s) = f.since {
-            args.push(Box::new(s.div_euclid(86_400)));
-            conditions.push(format!("day >= ${}", args.len()));
-        }
-        if let Some(u) = f.until {
-            args.push(Box::new(u.div_euclid(86_400)));
-            conditions.push(format!("day < ${}", args.len()));
-        }
-        let filter = if conditions.is_empty() { String::new() } else { format!("WHERE {}", conditions.join(" AND ")) };
+        let (filter, args) = pg_clause(f.cell_conditions(), "");
         let cells = |key: &str| {
             format!(
                 "SELECT ({key}) COLLATE \"C\", sum(runs)::bigint, sum(runs_measured)::bigint, sum(carbon)::bigint, sum(cost)::bigint,
@@ -686,10 +669,7 @@ impl Pg {
         let (clause, split_args) = where_clause(f, "");
         let split = "run_id IN (SELECT run_id FROM exa_split_runs)";
         let clause = if clause.is_empty() { format!("WHERE {split}") } else { format!("{clause} AND {split}") };
-        let record_key = match by {
-            By::Day => "to_char(to_timestamp(recorded_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
-            other => other.sql(),
-        };
+        let record_key = record_key(by);
         let params: Vec<&(dyn postgres::types::ToSql + Sync)> = args.iter().map(|a| a.as_ref() as _).collect();
         let split_params: Vec<&(dyn postgres::types::ToSql + Sync)> = split_args.iter().map(|a| a.as_ref() as _).collect();
         let conn = self.conn.clone();
@@ -719,6 +699,14 @@ impl Pg {
         let groups: Vec<Group> = groups.into_iter().map(|(k, s)| s.group(k)).collect();
         let total = if groups.is_empty() { report::nothing() } else { total.group("total".into()) };
         Ok(Some((groups, total, notes)))
+    }
+}
+
+/// A record's group, as SQL over its columns.
+fn record_key(by: By) -> &'static str {
+    match by {
+        By::Day => "to_char(to_timestamp(recorded_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
+        other => other.sql(),
     }
 }
 
@@ -836,8 +824,13 @@ fn write_line<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<Option<
 
 /// The filter as PostgreSQL: the WHERE clause (columns prefixed) and its values.
 fn where_clause(f: &Filter, prefix: &str) -> (String, Vec<Box<dyn postgres::types::ToSql + Sync>>) {
-    let args = f
-        .conditions()
+    pg_clause(f.conditions(), prefix)
+}
+
+/// Conditions as PostgreSQL: the WHERE clause (columns prefixed) and their values.
+fn pg_clause(conditions: Vec<(&'static str, report::Bound)>, prefix: &str) -> (String, Vec<Box<dyn postgres::types::ToSql + Sync>>) {
+    let clause = report::where_sql(&conditions, prefix, |i| format!("${i}"));
+    let args = conditions
         .into_iter()
         .map(|(_, b)| -> Box<dyn postgres::types::ToSql + Sync> {
             match b {
@@ -846,7 +839,7 @@ fn where_clause(f: &Filter, prefix: &str) -> (String, Vec<Box<dyn postgres::type
             }
         })
         .collect();
-    (f.where_sql(prefix, |i| format!("${i}")), args)
+    (clause, args)
 }
 
 /// What counts, per group, run and domain (`d`), as `report::choose` decides it.
@@ -901,18 +894,11 @@ fn sql(key: &str, clause: &str) -> String {
     )
 }
 
+/// One row of `sql` as a group.
 fn group(r: &postgres::Row) -> Group {
-    let n = |i: usize| u64::try_from(r.get::<_, i64>(i)).unwrap_or(0);
-    let co2e: Option<f64> = r.get(9);
-    let (low, high): (Option<f64>, Option<f64>) = (r.get(10), r.get(11));
-    let unknown: bool = r.get(12);
-    report::group(
-        r.get(0),
-        [n(1), n(2), n(3), n(4), n(5)],
-        [r.get(6), r.get(7)],
-        [r.get(8), co2e, r.get(13)],
-        if unknown { None } else { co2e.map(|_| [low.unwrap_or(0.0), high.unwrap_or(0.0)]) },
-    )
+    let mut sums = Sums::default();
+    sums.add(r);
+    sums.group(r.get(0))
 }
 
 impl Ledger for Pg {
@@ -1061,8 +1047,9 @@ impl Ledger for Pg {
     }
 
     fn schema_version(&mut self) -> Result<i64, Error> {
+        // Read when it was opened (a reader) or checked (a writer); a writer's first record checks it too.
         self.check()?;
-        self.version()
+        Ok(self.version)
     }
 
     fn outbox_add(&mut self, record_id: i64, run_id: &str, payload: &str, error: &str) -> Result<(), Error> {

@@ -127,43 +127,57 @@ pub(crate) enum Bound {
 impl Filter {
     /// What the filter asks of a record, for every store: a column with its operator, and the value.
     pub(crate) fn conditions(&self) -> Vec<(&'static str, Bound)> {
+        self.conditions_on(false)
+    }
+
+    /// The same asked of the summary cells, whose time is a UTC day number (whole-day bounds only).
+    pub(crate) fn cell_conditions(&self) -> Vec<(&'static str, Bound)> {
+        self.conditions_on(true)
+    }
+
+    fn conditions_on(&self, cells: bool) -> Vec<(&'static str, Bound)> {
+        let (since, until, unit) = if cells { ("day >=", "day <", 86_400) } else { ("recorded_at >=", "recorded_at <", 1) };
         let mut c = Vec::new();
         if let Some(m) = &self.model {
             c.push(("model =", Bound::Text(m.clone())));
         }
         if let Some(s) = self.since {
-            c.push(("recorded_at >=", Bound::Int(s)));
+            c.push((since, Bound::Int(s.div_euclid(unit))));
         }
         if let Some(u) = self.until {
-            c.push(("recorded_at <", Bound::Int(u)));
+            c.push((until, Bound::Int(u.div_euclid(unit))));
         }
         c
     }
+}
 
-    /// A WHERE clause of the conditions, columns prefixed (`r.` in a join), each value's placeholder
-    /// made by `placeholder` from its position (1, 2, ...).
-    pub(crate) fn where_sql(&self, prefix: &str, placeholder: impl Fn(usize) -> String) -> String {
-        let parts: Vec<String> =
-            self.conditions().iter().enumerate().map(|(i, (cond, _))| format!("{prefix}{cond} {}", placeholder(i + 1))).collect();
-        if parts.is_empty() {
-            String::new()
-        } else {
-            format!("WHERE {}", parts.join(" AND "))
-        }
+/// A WHERE clause of conditions, columns prefixed (`r.` in a join), each value's placeholder made by
+/// `placeholder` from its position (1, 2, ...).
+pub(crate) fn where_sql(conditions: &[(&str, Bound)], prefix: &str, placeholder: impl Fn(usize) -> String) -> String {
+    let parts: Vec<String> = conditions.iter().enumerate().map(|(i, (cond, _))| format!("{prefix}{cond} {}", placeholder(i + 1))).collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("WHERE {}", parts.join(" AND "))
     }
 }
 
 /// The WHERE clause of a filter for SQLite, its columns prefixed (`r.` in a join), and its values.
 pub(crate) fn clause_for(f: &Filter, prefix: &str) -> (String, Vec<Sql>) {
-    let args = f
-        .conditions()
+    sqlite_clause(f.conditions(), prefix)
+}
+
+/// The WHERE clause of conditions for SQLite, and their values.
+pub(crate) fn sqlite_clause(conditions: Vec<(&'static str, Bound)>, prefix: &str) -> (String, Vec<Sql>) {
+    let clause = where_sql(&conditions, prefix, |_| "?".into());
+    let args = conditions
         .into_iter()
         .map(|(_, b)| match b {
             Bound::Text(t) => Sql::Text(t),
             Bound::Int(i) => Sql::Integer(i),
         })
         .collect();
-    (f.where_sql(prefix, |_| "?".into()), args)
+    (clause, args)
 }
 
 /// Sums for one group (or one summary cell: `cells`).

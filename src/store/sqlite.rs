@@ -338,9 +338,9 @@ impl Store {
         &self.conn
     }
 
-    /// The schema version of the open database (0 where it cannot be read).
-    pub(crate) fn schema(&self) -> i64 {
-        self.conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap_or(0)
+    /// The schema version of the open database.
+    pub(crate) fn version(&self) -> Result<i64, Error> {
+        self.conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| db_error(&self.path, e))
     }
 }
 
@@ -379,7 +379,7 @@ impl Ledger for Store {
     }
 
     fn schema_version(&mut self) -> Result<i64, Error> {
-        self.conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| db_error(&self.path, e))
+        self.version()
     }
 
     fn outbox_add(&mut self, record_id: i64, run_id: &str, payload: &str, error: &str) -> Result<(), Error> {

@@ -30,10 +30,10 @@ pub struct Nvml {
     notices: Vec<String>,
     /// Devices already said to be lost, so that it is said once.
     lost: Vec<u32>,
-    /// The energy counter is read at most this often (zero: every reading), and when `counter_due`.
+    /// The energy counter is read at most this often (zero: every reading); when last read (None: read
+    /// it at the next reading).
     counter_every: Duration,
     counter_read: Option<Instant>,
-    counter_due: bool,
 }
 
 /// Why NVML cannot be used, in words.
@@ -58,15 +58,9 @@ impl Nvml {
             builder.lib_path(OsStr::new(LIBRARY));
         }
         match builder.init() {
-            Ok(nvml) => Ok(Nvml {
-                nvml,
-                library,
-                notices: Vec::new(),
-                lost: Vec::new(),
-                counter_every: Duration::ZERO,
-                counter_read: None,
-                counter_due: false,
-            }),
+            Ok(nvml) => {
+                Ok(Nvml { nvml, library, notices: Vec::new(), lost: Vec::new(), counter_every: Duration::ZERO, counter_read: None })
+            }
             Err(e @ NvmlError::LibloadingError(_)) if path.is_none() => {
                 Err(SampleError::Missing(format!("NVML ({library}) is not on this host: {}", why(&e))))
             }
@@ -128,10 +122,9 @@ impl GpuSource for Nvml {
         if count == 0 {
             return Err(SampleError::NoDevices("NVML found no devices".into()));
         }
-        let counter = self.counter_due || self.counter_read.is_none_or(|at| at.elapsed() >= self.counter_every);
+        let counter = self.counter_read.is_none_or(|at| at.elapsed() >= self.counter_every);
         if counter {
             self.counter_read = Some(Instant::now());
-            self.counter_due = false;
         }
         let mut devices = Vec::new();
         for index in 0..count {
@@ -173,7 +166,7 @@ impl GpuSource for Nvml {
     }
 
     fn counter_now(&mut self) {
-        self.counter_due = true;
+        self.counter_read = None;
     }
 
     fn processes(&mut self) -> Option<Vec<(u32, u32)>> {
