@@ -28,12 +28,14 @@ pub fn run(settings: &Settings, domain: Domain, model: &str, run_id: Option<&str
     }
     let db = settings.db()?;
     store::check_writable(&db)?;
+    // A PostgreSQL ledger connects while the estimate is made.
+    let opening = store::open_soon(&db);
     if run_id.is_some() {
         // A tracking URI exa cannot use is refused before anything is written.
         settings.mlflow()?;
     }
     let estimate = pricing::estimate(settings, domain, req)?;
-    let mut store = store::open(&db)?;
+    let mut store = opening.wait()?;
     let now = now_unix();
     let host = hostname();
     let record = NewRecord {

@@ -66,7 +66,7 @@ INSERT INTO report_cells_upto VALUES (0);
 
 /// How reports show a record without a scheduler user, account or partition.
 const NONE: &str = "(none)";
-const DAY: i64 = 86_400;
+pub(super) const DAY: i64 = 86_400;
 
 /// The cell a record falls in.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]

@@ -156,12 +156,42 @@ pub fn open_read(db: &Db) -> Result<Option<Box<dyn Ledger>>, Error> {
 
 /// Opens the ledger for writing, creating and migrating it as needed.
 pub fn open(db: &Db) -> Result<Box<dyn Ledger>, Error> {
-    match db {
-        Db::Sqlite(path) => Ok(Box::new(Store::open(path)?)),
-        Db::Postgres(c) => match postgres::Pg::open((**c).clone(), true)? {
-            Some(p) => Ok(Box::new(p)),
-            None => Err(Error::Failed(format!("{}: the schema was not created", c.shown()))),
-        },
+    open_soon(db).wait()
+}
+
+/// A ledger being opened for writing while the caller works: a PostgreSQL connection (a round trip to
+/// start a backend, authentication) is made on a thread meanwhile; a SQLite file is opened, and made,
+/// only when `wait` asks for it, so work refused before then leaves no file behind.
+pub struct Opening(OpeningKind);
+
+enum OpeningKind {
+    Sqlite(PathBuf),
+    Postgres(String, std::thread::JoinHandle<Result<Option<postgres::Pg>, Error>>),
+}
+
+/// Starts opening the ledger for writing; `Opening::wait` gives it.
+pub fn open_soon(db: &Db) -> Opening {
+    Opening(match db {
+        Db::Sqlite(path) => OpeningKind::Sqlite(path.clone()),
+        Db::Postgres(c) => {
+            let conn = (**c).clone();
+            OpeningKind::Postgres(c.shown().to_string(), std::thread::spawn(move || postgres::Pg::open(conn, true)))
+        }
+    })
+}
+
+impl Opening {
+    /// The ledger, as `open` gives it.
+    pub fn wait(self) -> Result<Box<dyn Ledger>, Error> {
+        match self.0 {
+            OpeningKind::Sqlite(path) => Ok(Box::new(Store::open(&path)?)),
+            OpeningKind::Postgres(shown, connecting) => match connecting.join() {
+                Ok(Ok(Some(p))) => Ok(Box::new(p)),
+                Ok(Ok(None)) => Err(Error::Failed(format!("{shown}: the schema was not created"))),
+                Ok(Err(e)) => Err(e),
+                Err(_) => Err(Error::Failed(format!("{shown}: the connection's thread failed"))),
+            },
+        }
     }
 }
 

@@ -78,9 +78,12 @@ const CELLS_VERSION: i64 = 5;
 
 /// A record's cell, as SQL over a record's columns (`r.` or `NEW.`): model, UTC day, user, account, partition.
 fn cell_of(r: &str) -> String {
-    format!(
-        "{r}model, exa_day({r}recorded_at), COALESCE({r}job_user, '(none)'), COALESCE({r}job_account, '(none)'), COALESCE({r}job_partition, '(none)')"
-    )
+    cell_on(r, &format!("exa_day({r}recorded_at)"))
+}
+
+/// A record's cell with its UTC day given as SQL (`exa_day(…)`, or the day exa computed and sent).
+fn cell_on(r: &str, day: &str) -> String {
+    format!("{r}model, {day}, COALESCE({r}job_user, '(none)'), COALESCE({r}job_account, '(none)'), COALESCE({r}job_partition, '(none)')")
 }
 
 /// The summary cells, as the SQLite ledger keeps them (`cells.rs`): per model, UTC day, user, account and
@@ -109,12 +112,13 @@ fn cells_schema() -> String {
         .replace("{rec_cell}", &rec_cell)
         .replace("{new_cell}", &new_cell)
         .replace("{named}", named)
-        .replace("{add_new}", &add_to_cell("NEW.", "(VALUES (0)) AS one", ""))
+        .replace("{add_new}", &add_to_cell("NEW.", "exa_day(NEW.recorded_at)", "(VALUES (0)) AS one", ""))
 }
 
-/// Adds one record (its columns prefixed `r`, read from `from` where `filter`) to its cell as a run's
-/// only record counts. The upsert locks the cell's row, as a recount of the cell does (`exa_cell_recount`).
-fn add_to_cell(r: &str, from: &str, filter: &str) -> String {
+/// Adds one record (its columns prefixed `r`, read from `from` where `filter`; its UTC day the SQL `day`)
+/// to its cell as a run's only record counts. The upsert locks the cell's row, as a recount of the cell
+/// does (`exa_cell_recount`).
+fn add_to_cell(r: &str, day: &str, from: &str, filter: &str) -> String {
     let carbon = format!("{r}domain = 'carbon'");
     format!(
         "INSERT INTO exa_report_cells AS x
@@ -132,7 +136,7 @@ fn add_to_cell(r: &str, from: &str, filter: &str) -> String {
         co2e_high = CASE WHEN EXCLUDED.co2e_high IS NULL THEN x.co2e_high ELSE COALESCE(x.co2e_high, 0) + EXCLUDED.co2e_high END,
         unknown_uncertainty = x.unknown_uncertainty OR EXCLUDED.unknown_uncertainty,
         cost_usd = CASE WHEN EXCLUDED.cost_usd IS NULL THEN x.cost_usd ELSE COALESCE(x.cost_usd, 0) + EXCLUDED.cost_usd END",
-        cell = cell_of(r)
+        cell = cell_on(r, day)
     )
 }
 
@@ -588,12 +592,12 @@ impl Pg {
     /// `None` when the schema is not at this exa's version (nothing written).
     fn write_once(&mut self, lines: &[Line]) -> Result<Option<Vec<(i64, bool)>>, postgres::Error> {
         if let [l] = lines {
-            return Ok(write_line(&mut self.client, l)?.map(|id| vec![id]));
+            return Ok(write_line_id(&mut self.client, l)?.map(|id| vec![id]));
         }
         let mut tx = self.client.transaction()?;
         let mut ids = Vec::with_capacity(lines.len());
         for l in lines {
-            match write_line(&mut tx, l)? {
+            match write_line_id(&mut tx, l)? {
                 Some(id) => ids.push(id),
                 None => return Ok(None),
             }
@@ -764,7 +768,10 @@ fn version_changed(shown: &str) -> Error {
 /// One record into both tables at once (a data-modifying CTE); its id and whether it is new. A run's
 /// first record (its key new in `exa_runs`), or one without a run, is added to its cell in the same
 /// statement and marked `cells_kept`; any other goes to the cells' trigger. Only at this exa's schema
-/// version (`ver`): at any other, nothing is written and no row comes back.
+/// version (`ver`): at any other, nothing is written and no row comes back. A record whose key is stored
+/// already comes back as a row without an id (`stored_id` reads it): a new backend's first statement then
+/// plans no lookup by key, which only a retry needs. The record's UTC day (`$25`, for its cell) is
+/// exa's, as `exa_day` would make it: the statement calls no SQL function, whose body a new backend parses.
 static INSERT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "WITH ver AS (SELECT 1 FROM exa_meta WHERE key = 'schema_version' AND value = '{SCHEMA_VERSION}'),
@@ -780,14 +787,14 @@ static INSERT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     est AS (INSERT INTO exa_estimates (record_id, estimate) SELECT id, $21 FROM ins),
     cell AS ({add})
     SELECT id, true FROM ins
-    UNION ALL SELECT id, false FROM exa_records WHERE idem_key = $1 AND NOT EXISTS (SELECT 1 FROM ins) AND EXISTS (SELECT 1 FROM ver)",
-        add = add_to_cell("n.", "ins AS n", "WHERE n.cells_kept")
+    UNION ALL SELECT NULL::bigint, false FROM ver WHERE NOT EXISTS (SELECT 1 FROM ins)",
+        add = add_to_cell("n.", "$25", "ins AS n", "WHERE n.cells_kept")
     )
 });
-/// One record into both tables at once; its id and whether it is new; `None` (nothing written) when the
-/// schema is not at this exa's version. The parameters' types are given, so the statement is parsed,
+/// One record into both tables at once; its id (none when its key was stored already: `write_line_id`
+/// reads it) and whether it is new; `None` (nothing written) when the schema is not at this exa's version. The parameters' types are given, so the statement is parsed,
 /// bound and run in one round trip (no separate prepare).
-fn write_line<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<Option<(i64, bool)>, postgres::Error> {
+fn write_line<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<Option<(Option<i64>, bool)>, postgres::Error> {
     use postgres::types::Type;
     let count = l.device_count.map(|d| i32::try_from(d).unwrap_or(i32::MAX));
     let row = c.query_typed_opt(
@@ -817,9 +824,20 @@ fn write_line<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<Option<
             (&l.labels.user, Type::TEXT),
             (&l.labels.account, Type::TEXT),
             (&l.labels.partition, Type::TEXT),
+            (&l.recorded_at.div_euclid(super::cells::DAY), Type::INT8),
         ],
     )?;
     Ok(row.map(|r| (r.get(0), r.get(1))))
+}
+
+/// `write_line`, with the id of a record whose key was stored already (a retry of a record whose first
+/// write committed) read.
+fn write_line_id<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<Option<(i64, bool)>, postgres::Error> {
+    Ok(match write_line(c, l)? {
+        Some((Some(id), new)) => Some((id, new)),
+        Some((None, _)) => Some((c.query_one("SELECT id FROM exa_records WHERE idem_key = $1", &[&l.key])?.get(0), false)),
+        None => None,
+    })
 }
 
 /// The filter as PostgreSQL: the WHERE clause (columns prefixed) and its values.

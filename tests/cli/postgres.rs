@@ -208,9 +208,9 @@ fn a_restart_while_writers_run_loses_and_doubles_nothing() {
     let log = env.dir.path().join("log").display().to_string();
     let mut writers = Vec::new();
     for w in 0..8 {
-        // Each writer notes what exa told it: ok or failed, per record.
+        // Each writer notes what exa told it: ok and the record's id and run, or failed, per record.
         let script = format!(
-            "i=0; while [ $i -lt 40 ]; do if '{exa}' finops carbon record M --gpu-hours 1 --run-id w{w}-$i >/dev/null 2>&1; then echo ok >> '{log}.{w}'; else echo failed >> '{log}.{w}'; fi; i=$((i+1)); done"
+            "i=0; while [ $i -lt 40 ]; do if out=$('{exa}' -o json finops carbon record M --gpu-hours 1 --run-id w{w}-$i 2>/dev/null); then echo \"ok $(echo \"$out\" | tr -d '\\n')\" >> '{log}.{w}'; else echo failed >> '{log}.{w}'; fi; i=$((i+1)); done"
         );
         writers.push(env.cmd_for("sh").args(["-c", &script]).spawn().unwrap());
     }
@@ -222,9 +222,17 @@ fn a_restart_while_writers_run_loses_and_doubles_nothing() {
         w.wait().unwrap();
     }
     let (mut ok, mut failed) = (0, 0);
+    let stored = pg.value("restart", "SELECT string_agg(run_id || '=' || id, ' ') FROM exa_records");
+    let stored: std::collections::HashMap<&str, &str> = stored.split(' ').filter_map(|p| p.split_once('=')).collect();
     for w in 0..8 {
         let text = std::fs::read_to_string(format!("{log}.{w}")).unwrap();
-        ok += text.lines().filter(|l| *l == "ok").count();
+        for told in text.lines().filter_map(|l| l.strip_prefix("ok ")) {
+            // A record sent again after a lost connection, whose first write had committed, is told the stored id.
+            let told: Value = serde_json::from_str(told).unwrap();
+            let (run, id) = (told["run_id"].as_str().unwrap(), told["id"].to_string());
+            assert_eq!(stored.get(run), Some(&id.as_str()), "{run}: exa told its writer id {id}");
+            ok += 1;
+        }
         failed += text.lines().filter(|l| *l == "failed").count();
     }
     assert_eq!(ok + failed, 320);
@@ -368,4 +376,67 @@ fn an_import_of_thousands_of_runs_in_one_transaction_fits_the_servers_lock_table
     for part in ["groups", "totals", "notes"] {
         same(&cells[part], &scan[part], &format!("cells against a scan: {part}"));
     }
+}
+
+/// A loopback proxy to the server that, on the first connection whose client sends exa's INSERT, passes
+/// the statement on but never the server's answer: it cuts the connection once the answer comes (the
+/// record committed, its writer not told). Every later connection passes through whole.
+fn losing_the_first_answer(server_port: u16) -> u16 {
+    use std::io::{Read, Write};
+    use std::net::{TcpListener, TcpStream};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let lost = Arc::new(AtomicBool::new(false));
+    std::thread::spawn(move || {
+        for client in listener.incoming().flatten() {
+            let server = TcpStream::connect(("127.0.0.1", server_port)).unwrap();
+            let (mut c_in, mut s_out) = (client.try_clone().unwrap(), server.try_clone().unwrap());
+            let (mut s_in, mut c_out) = (server, client);
+            let sent_insert = Arc::new(AtomicBool::new(false));
+            let (sent, lose) = (sent_insert.clone(), lost.clone());
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 65536];
+                while let Ok(n @ 1..) = c_in.read(&mut buf) {
+                    if !lose.load(Ordering::SeqCst) && buf[..n].windows(23).any(|w| w == b"INSERT INTO exa_records") {
+                        lose.store(true, Ordering::SeqCst);
+                        sent.store(true, Ordering::SeqCst);
+                    }
+                    if s_out.write_all(&buf[..n]).is_err() {
+                        break;
+                    }
+                }
+                let _ = s_out.shutdown(std::net::Shutdown::Both);
+            });
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 65536];
+                while let Ok(n @ 1..) = s_in.read(&mut buf) {
+                    if sent_insert.load(Ordering::SeqCst) {
+                        // The answer to the INSERT: the server has committed; the client never hears it.
+                        break;
+                    }
+                    if c_out.write_all(&buf[..n]).is_err() {
+                        break;
+                    }
+                }
+                let _ = c_out.shutdown(std::net::Shutdown::Both);
+                let _ = s_in.shutdown(std::net::Shutdown::Both);
+            });
+        }
+    });
+    port
+}
+
+#[test]
+fn a_record_whose_answer_was_lost_is_sent_again_and_told_the_stored_id() {
+    let pg = PgServer::start();
+    let url = pg.database("lost");
+    assert!(Env::new().env("EXAMLOPS_DB", &url).run(&["db", "migrate"]).status.success());
+    let proxy = losing_the_first_answer(pg.port);
+    let env = Env::new().env("EXAMLOPS_DB", &url.replace(&format!(":{}/", pg.port), &format!(":{proxy}/")));
+    let told = env.json::<Value>(&["finops", "carbon", "record", "M", "--gpu-hours", "2", "--run-id", "lost-1"]);
+    assert_eq!(pg.value("lost", "SELECT count(*) FROM exa_records"), "1", "written once, though sent twice");
+    assert_eq!(told["id"].to_string(), pg.value("lost", "SELECT id FROM exa_records WHERE run_id = 'lost-1'"), "{told}");
+    assert_eq!(pg.value("lost", "SELECT runs FROM exa_report_cells"), "1", "counted once in its cell");
 }
