@@ -71,10 +71,23 @@ CREATE TRIGGER exa_estimates_no_truncate BEFORE TRUNCATE ON exa_estimates FOR EA
     r"ALTER TABLE exa_records ADD COLUMN job_user text, ADD COLUMN job_account text, ADD COLUMN job_partition text;",
     // 5: the report's summary cells, kept by a trigger as records arrive (`cells_schema`, made with the report's SQL).
     "",
+    // 6: a batch's cells counted once at its end (`refresh_schema`, made with the report's SQL).
+    "",
 ];
 
 /// The schema version that has the report's summary cells.
 const CELLS_VERSION: i64 = 5;
+/// The schema version whose batches count their cells at their end.
+const REFRESH_VERSION: i64 = 6;
+
+/// The SQL that takes the database to `version`: written out above, or made from the report's SQL.
+fn migration(version: i64) -> String {
+    match version {
+        CELLS_VERSION => cells_schema(),
+        REFRESH_VERSION => refresh_schema(),
+        _ => MIGRATIONS[usize::try_from(version - 1).unwrap_or(0)].to_string(),
+    }
+}
 
 /// A record's cell, as SQL over a record's columns (`r.` or `NEW.`): model, UTC day, user, account, partition.
 fn cell_of(r: &str) -> String {
@@ -219,6 +232,79 @@ BEGIN
 END $fn$;
 CREATE TRIGGER exa_records_cells AFTER INSERT ON exa_records FOR EACH ROW WHEN (NOT NEW.cells_kept) EXECUTE FUNCTION exa_cells_on_insert();
 SELECT exa_cells_rebuild();
+";
+
+/// A batch's cells, counted once at its end instead of at each record (`exa_cells_refresh`): a batch (an
+/// import, a copy) writes its records uncounted (`INSERT_UNCOUNTED`, marked `cells_kept`), then hands its
+/// runs and cells to this function in the same transaction. It locks the runs' key rows, splits out runs
+/// whose records now fall in two cells (adding their other cells), locks every cell's row, in order, and
+/// counts the cells again with the report's SQL in a statement begun after the locks, as `exa_cell_recount`
+/// does for one cell.
+fn refresh_schema() -> String {
+    let rec_cell = cell_of("");
+    // The records of the cells in `todo` (each a JSON array of its five values), found by the cells' index.
+    let source = "unnest(todo) AS k CROSS JOIN LATERAL (
+            SELECT x.* FROM exa_records x WHERE x.model = k::json->>0 AND COALESCE(x.job_user, '(none)') = k::json->>2
+                AND COALESCE(x.job_account, '(none)') = k::json->>3 AND COALESCE(x.job_partition, '(none)') = k::json->>4
+                AND x.recorded_at >= (k::json->>1)::bigint * 86400 AND x.recorded_at < ((k::json->>1)::bigint + 1) * 86400) AS r";
+    let recount = sql_from(
+        &format!("json_build_array({rec_cell})::text"),
+        "exa_refresh_records AS exa_records",
+        "WHERE run_id IS NULL OR run_id NOT IN (SELECT run_id FROM exa_split_runs)",
+    );
+    let at = "x.model = k::json->>0 AND x.day = (k::json->>1)::bigint AND x.job_user = k::json->>2 \
+              AND x.job_account = k::json->>3 AND x.job_partition = k::json->>4";
+    REFRESH_SCHEMA
+        .replace("{source}", source)
+        .replace("{rec_cell}", &rec_cell)
+        .replace("{recount}", &recount)
+        .replace("{at_q}", &at.replace("k::json", "q.g::json"))
+        .replace("{at}", at)
+}
+
+/// The batch's count of its cells; `refresh_schema` fills in the SQL between braces.
+const REFRESH_SCHEMA: &str = r"
+CREATE FUNCTION exa_cells_refresh(_runs text[], _m text[], _d bigint[], _u text[], _a text[], _p text[]) RETURNS void LANGUAGE plpgsql AS $fn$
+DECLARE
+    todo text[];
+    counted text[];
+BEGIN
+    -- The runs' key rows, made and locked in order: the runs' other writers wait for this commit.
+    INSERT INTO exa_runs SELECT DISTINCT r FROM unnest(_runs) AS r ORDER BY 1 ON CONFLICT DO NOTHING;
+    PERFORM 1 FROM exa_runs WHERE run_id = ANY (_runs) ORDER BY run_id FOR UPDATE;
+    -- The batch's cells, and every cell of a run whose records now fall in two (out of every cell from now on).
+    WITH split AS (
+        INSERT INTO exa_split_runs
+        SELECT run_id FROM exa_records WHERE run_id = ANY (_runs) AND run_id NOT IN (SELECT run_id FROM exa_split_runs)
+        GROUP BY run_id HAVING count(DISTINCT ({rec_cell})) > 1
+        RETURNING run_id)
+    SELECT array_agg(DISTINCT c.k ORDER BY c.k) INTO todo FROM (
+        SELECT json_build_array(m, d, u, a, p)::text FROM unnest(_m, _d, _u, _a, _p) AS t(m, d, u, a, p)
+        UNION ALL SELECT json_build_array({rec_cell})::text FROM exa_records WHERE run_id IN (SELECT run_id FROM split)) AS c(k);
+    -- Each cell's row, there to be locked, and locked in order.
+    INSERT INTO exa_report_cells
+        SELECT k::json->>0, (k::json->>1)::bigint, k::json->>2, k::json->>3, k::json->>4, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, false, NULL, NULL
+        FROM unnest(todo) AS k ON CONFLICT DO NOTHING;
+    PERFORM 1 FROM exa_report_cells x JOIN unnest(todo) AS k ON {at}
+        ORDER BY x.model, x.day, x.job_user, x.job_account, x.job_partition FOR UPDATE OF x;
+    -- The cells' records, read in a statement begun after the locks: every record whose writer committed. Kept
+    -- aside with statistics of their own, so that the count is planned for as many records as there are (the
+    -- table's statistics do not know a batch's records yet).
+    DROP TABLE IF EXISTS pg_temp.exa_refresh_records;
+    CREATE TEMP TABLE exa_refresh_records ON COMMIT DROP AS SELECT r.* FROM {source};
+    ANALYZE exa_refresh_records;
+    WITH q (g, runs, runs_measured, carbon, cost, not_counted, gpu_hours, cpu_hours, kwh, co2e_g, co2e_low, co2e_high,
+            unknown_uncertainty, cost_usd, notes) AS ({recount}),
+    u AS (
+        UPDATE exa_report_cells AS x SET runs = q.runs, runs_measured = q.runs_measured, carbon = q.carbon, cost = q.cost,
+            not_counted = q.not_counted, gpu_hours = q.gpu_hours, cpu_hours = q.cpu_hours, kwh = q.kwh, co2e_g = q.co2e_g,
+            co2e_low = q.co2e_low, co2e_high = q.co2e_high, unknown_uncertainty = q.unknown_uncertainty, cost_usd = q.cost_usd, notes = q.notes
+        FROM q WHERE {at_q}
+        RETURNING q.g)
+    SELECT array_agg(g) INTO counted FROM u;
+    -- A cell with no run left (its runs split out) is gone.
+    DELETE FROM exa_report_cells x USING unnest(todo) AS k WHERE {at} AND k <> ALL (COALESCE(counted, '{}'));
+END $fn$;
 ";
 
 /// The schema version this exa writes.
@@ -572,14 +658,11 @@ impl Pg {
                 conn.shown
             )));
         }
-        for (i, sql) in MIGRATIONS.iter().enumerate().skip(usize::try_from(now).unwrap_or(0)) {
-            if i as i64 + 1 == CELLS_VERSION {
-                tx.batch_execute(&cells_schema()).map_err(db)?;
-            }
-            tx.batch_execute(sql).map_err(db)?;
+        for version in now.max(0) + 1..=SCHEMA_VERSION {
+            tx.batch_execute(&migration(version)).map_err(db)?;
             tx.execute(
                 "INSERT INTO exa_meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-                &[&(i as i64 + 1).to_string()],
+                &[&version.to_string()],
             )
             .map_err(db)?;
         }
@@ -592,16 +675,23 @@ impl Pg {
     /// `None` when the schema is not at this exa's version (nothing written).
     fn write_once(&mut self, lines: &[Line]) -> Result<Option<Vec<(i64, bool)>>, postgres::Error> {
         if let [l] = lines {
-            return Ok(write_line_id(&mut self.client, l)?.map(|id| vec![id]));
+            return Ok(write_line_id(&mut self.client, &INSERT, l)?.map(|id| vec![id]));
         }
         let mut tx = self.client.transaction()?;
         let mut ids = Vec::with_capacity(lines.len());
+        let mut touched = Touched::default();
         for l in lines {
-            match write_line_id(&mut tx, l)? {
-                Some(id) => ids.push(id),
+            match write_line_id(&mut tx, &INSERT_UNCOUNTED, l)? {
+                Some(id) => {
+                    if id.1 {
+                        touched.add(l);
+                    }
+                    ids.push(id);
+                }
                 None => return Ok(None),
             }
         }
+        touched.count(&mut tx)?;
         tx.commit()?;
         Ok(Some(ids))
     }
@@ -612,11 +702,18 @@ impl Pg {
         let conn = self.conn.clone();
         let mut tx = self.client.transaction().map_err(|e| conn.error(&e))?;
         let mut fresh = Vec::new();
+        let mut touched = Touched::default();
         for chunk in chunks {
             for l in chunk? {
-                fresh.push(write_line(&mut tx, &l).map_err(|e| conn.error(&e))?.ok_or_else(|| version_changed(&conn.shown))?.1);
+                let new =
+                    write_line(&mut tx, &INSERT_UNCOUNTED, &l).map_err(|e| conn.error(&e))?.ok_or_else(|| version_changed(&conn.shown))?.1;
+                if new {
+                    touched.add(&l);
+                }
+                fresh.push(new);
             }
         }
+        touched.count(&mut tx).map_err(|e| conn.error(&e))?;
         tx.commit().map_err(|e| conn.error(&e))?;
         Ok(fresh)
     }
@@ -772,33 +869,45 @@ fn version_changed(shown: &str) -> Error {
 /// already comes back as a row without an id (`stored_id` reads it): a new backend's first statement then
 /// plans no lookup by key, which only a retry needs. The record's UTC day (`$25`, for its cell) is
 /// exa's, as `exa_day` would make it: the statement calls no SQL function, whose body a new backend parses.
-static INSERT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+static INSERT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| insert_sql(true));
+
+/// `INSERT` for a batch: its cells untouched, the record marked `cells_kept` (no trigger), no run key made;
+/// the batch counts its cells at its end (`exa_cells_refresh`).
+static INSERT_UNCOUNTED: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| insert_sql(false));
+
+fn insert_sql(count: bool) -> String {
+    let (run, kept, cell) = if count {
+        (
+            "run AS (INSERT INTO exa_runs (run_id) SELECT $3 WHERE $3 IS NOT NULL AND EXISTS (SELECT 1 FROM ver) ON CONFLICT DO NOTHING RETURNING run_id),",
+            "$3 IS NULL OR EXISTS (SELECT 1 FROM run)",
+            format!(",\n    cell AS ({})", add_to_cell("n.", "$25", "ins AS n", "WHERE n.cells_kept")),
+        )
+    } else {
+        ("", "true", String::new())
+    };
     format!(
         "WITH ver AS (SELECT 1 FROM exa_meta WHERE key = 'schema_version' AND value = '{SCHEMA_VERSION}'),
-    run AS (INSERT INTO exa_runs (run_id) SELECT $3 WHERE $3 IS NOT NULL AND EXISTS (SELECT 1 FROM ver) ON CONFLICT DO NOTHING RETURNING run_id),
+    {run}
     ins AS (
         INSERT INTO exa_records (idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
             gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part,
             job_user, job_account, job_partition, cells_kept)
-        SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $22, $23, $24,
-               $3 IS NULL OR EXISTS (SELECT 1 FROM run)
+        SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $22, $23, $24, {kept}
         WHERE EXISTS (SELECT 1 FROM ver)
         ON CONFLICT (idem_key) DO NOTHING RETURNING *),
-    est AS (INSERT INTO exa_estimates (record_id, estimate) SELECT id, $21 FROM ins),
-    cell AS ({add})
+    est AS (INSERT INTO exa_estimates (record_id, estimate) SELECT id, $21 FROM ins){cell}
     SELECT id, true FROM ins
-    UNION ALL SELECT NULL::bigint, false FROM ver WHERE NOT EXISTS (SELECT 1 FROM ins)",
-        add = add_to_cell("n.", "$25", "ins AS n", "WHERE n.cells_kept")
+    UNION ALL SELECT NULL::bigint, false FROM ver WHERE NOT EXISTS (SELECT 1 FROM ins)"
     )
-});
+}
 /// One record into both tables at once; its id (none when its key was stored already: `write_line_id`
 /// reads it) and whether it is new; `None` (nothing written) when the schema is not at this exa's version. The parameters' types are given, so the statement is parsed,
 /// bound and run in one round trip (no separate prepare).
-fn write_line<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<Option<(Option<i64>, bool)>, postgres::Error> {
+fn write_line<C: postgres::GenericClient>(c: &mut C, insert: &str, l: &Line) -> Result<Option<(Option<i64>, bool)>, postgres::Error> {
     use postgres::types::Type;
     let count = l.device_count.map(|d| i32::try_from(d).unwrap_or(i32::MAX));
     let row = c.query_typed_opt(
-        &INSERT,
+        insert,
         &[
             (&l.key, Type::TEXT),
             (&l.model, Type::TEXT),
@@ -832,12 +941,48 @@ fn write_line<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<Option<
 
 /// `write_line`, with the id of a record whose key was stored already (a retry of a record whose first
 /// write committed) read.
-fn write_line_id<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<Option<(i64, bool)>, postgres::Error> {
-    Ok(match write_line(c, l)? {
+fn write_line_id<C: postgres::GenericClient>(c: &mut C, insert: &str, l: &Line) -> Result<Option<(i64, bool)>, postgres::Error> {
+    Ok(match write_line(c, insert, l)? {
         Some((Some(id), new)) => Some((id, new)),
         Some((None, _)) => Some((c.query_one("SELECT id FROM exa_records WHERE idem_key = $1", &[&l.key])?.get(0), false)),
         None => None,
     })
+}
+
+/// The runs and cells of a batch's new records, counted once at the batch's end (`exa_cells_refresh`).
+#[derive(Default)]
+struct Touched {
+    runs: std::collections::BTreeSet<String>,
+    cells: std::collections::BTreeSet<(String, i64, String, String, String)>,
+}
+
+impl Touched {
+    fn add(&mut self, l: &Line) {
+        if let Some(run) = &l.run_id {
+            self.runs.insert(run.clone());
+        }
+        let none = |v: &Option<String>| v.clone().unwrap_or_else(|| "(none)".into());
+        let day = l.recorded_at.div_euclid(super::cells::DAY);
+        self.cells.insert((l.model.clone(), day, none(&l.labels.user), none(&l.labels.account), none(&l.labels.partition)));
+    }
+
+    /// Counts the cells again, in the batch's transaction.
+    fn count<C: postgres::GenericClient>(self, c: &mut C) -> Result<(), postgres::Error> {
+        if self.cells.is_empty() {
+            return Ok(());
+        }
+        let runs: Vec<String> = self.runs.into_iter().collect();
+        let (mut m, mut d, mut u, mut a, mut p) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (model, day, user, account, partition) in self.cells {
+            m.push(model);
+            d.push(day);
+            u.push(user);
+            a.push(account);
+            p.push(partition);
+        }
+        c.execute("SELECT exa_cells_refresh($1, $2, $3, $4, $5, $6)", &[&runs, &m, &d, &u, &a, &p])?;
+        Ok(())
+    }
 }
 
 /// The filter as PostgreSQL: the WHERE clause (columns prefixed) and its values.
@@ -866,7 +1011,7 @@ fn pg_clause(conditions: Vec<(&'static str, report::Bound)>, prefix: &str) -> (S
 /// several records go through the choice (windows over just those rows): the
 /// pool is the measured records when there are any, else all; its parts are
 /// summed when it has parts, else its latest record counts alone.
-fn counted(key: &str, clause: &str) -> String {
+fn counted(key: &str, source: &str, clause: &str) -> String {
     let figures = "gpu_hours, cpu_hours, kwh, co2e_g, low, high, cost_usd";
     let sums = "sum(gpu_hours) AS gpu_hours, sum(cpu_hours) AS cpu_hours, sum(kwh) AS kwh, sum(co2e_g) AS co2e_g, sum(low) AS low, \
                 sum(high) AS high, sum(cost_usd) AS cost_usd";
@@ -877,7 +1022,7 @@ fn counted(key: &str, clause: &str) -> String {
         "f AS (SELECT ({key}) COLLATE \"C\" AS g, COALESCE(run_id, '(record ' || id || ')') COLLATE \"C\" AS run, domain = 'carbon' AS carbon,
                       id, measured, part, gpu_hours, cpu_hours, kwh, co2e_g, cost_usd,
                       co2e_g * (1 - uncertainty) AS low, co2e_g * (1 + uncertainty) AS high, (co2e_g IS NOT NULL AND uncertainty IS NULL) AS unk
-               FROM exa_records {clause}),
+               FROM {source} {clause}),
          a AS (SELECT g, run, carbon, count(*) AS n, bool_or(measured) AS m_any, {sums}, bool_or(unk) AS unk FROM f GROUP BY g, run, carbon),
          x AS (SELECT f.*, f.measured OR NOT bool_or(f.measured) OVER w AS in_pool
                FROM f JOIN a ON a.g = f.g AND a.run = f.run AND a.carbon = f.carbon WHERE a.n > 1 WINDOW w AS (PARTITION BY f.g, f.run, f.carbon)),
@@ -893,6 +1038,11 @@ fn counted(key: &str, clause: &str) -> String {
 
 /// Per group: runs, runs measured, records counted per domain and not counted, hours, sums, the range.
 fn sql(key: &str, clause: &str) -> String {
+    sql_from(key, "exa_records", clause)
+}
+
+/// `sql` over the records `source` gives (a subquery named `exa_records`).
+fn sql_from(key: &str, source: &str, clause: &str) -> String {
     format!(
         "WITH {counted},
          r AS (SELECT g, run, max(gpu_hours) AS gh, max(cpu_hours) AS ch, bool_or(m_any) AS m,
@@ -908,7 +1058,7 @@ fn sql(key: &str, clause: &str) -> String {
                                ELSE 'the same work recorded again (--part marks parts of one run)' END, '; ' ORDER BY NOT carbon) AS note
                    FROM z WHERE n > used AND z.g = r.g GROUP BY run) notes)
          FROM r GROUP BY g",
-        counted = counted(key, clause)
+        counted = counted(key, source, clause)
     )
 }
 

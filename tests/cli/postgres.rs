@@ -259,7 +259,8 @@ fn migrations_newer_schemas_and_databases_that_are_not_exas() {
         .psql(
             "schema",
             "DROP TRIGGER exa_records_cells ON exa_records; DROP FUNCTION exa_cells_on_insert(), exa_cells_rebuild(), \
-             exa_cell_recount(text, bigint, text, text, text), exa_day(bigint); DROP TABLE exa_report_cells, exa_split_runs, exa_runs; \
+             exa_cell_recount(text, bigint, text, text, text), exa_day(bigint), \
+             exa_cells_refresh(text[], text[], bigint[], text[], text[], text[]); DROP TABLE exa_report_cells, exa_split_runs, exa_runs; \
              DROP INDEX exa_records_run_id, exa_records_cell; ALTER TABLE exa_records DROP COLUMN cells_kept; DROP TABLE exa_mlflow_outbox; DROP INDEX exa_records_run; ALTER TABLE exa_records DROP COLUMN job_user, DROP COLUMN job_account, DROP COLUMN job_partition; UPDATE exa_meta SET value = '1' WHERE key = 'schema_version'"
         )
         .status
@@ -270,6 +271,17 @@ fn migrations_newer_schemas_and_databases_that_are_not_exas() {
     // The migration made the summary cells from the record already there, and reports read them.
     assert_eq!(pg.value("schema", "SELECT runs || ' ' || carbon || ' ' || model FROM exa_report_cells"), "1 1 OLD");
     assert_eq!(env.json::<Value>(&["report"])["totals"]["records"]["carbon"], 1);
+    // From the previous version (5): the batches' count of their cells is made; the cells are as they were.
+    assert!(pg
+        .psql(
+            "schema",
+            "DROP FUNCTION exa_cells_refresh(text[], text[], bigint[], text[], text[], text[]); UPDATE exa_meta SET value = '5' WHERE key = 'schema_version'"
+        )
+        .status
+        .success());
+    assert_eq!(env.json::<Value>(&["db", "migrate"])["schema_version"], exa::store::postgres::SCHEMA_VERSION);
+    assert_eq!(pg.value("schema", "SELECT count(*) FROM pg_proc WHERE proname = 'exa_cells_refresh'"), "1");
+    assert_eq!(pg.value("schema", "SELECT runs || ' ' || carbon || ' ' || model FROM exa_report_cells"), "1 1 OLD");
     // A newer schema: refused, nothing written.
     assert!(pg.psql("schema", "UPDATE exa_meta SET value = '99' WHERE key = 'schema_version'").status.success());
     let out = env.run(&["finops", "carbon", "record", "NEW", "--gpu-hours", "1"]);
@@ -439,4 +451,63 @@ fn a_record_whose_answer_was_lost_is_sent_again_and_told_the_stored_id() {
     assert_eq!(pg.value("lost", "SELECT count(*) FROM exa_records"), "1", "written once, though sent twice");
     assert_eq!(told["id"].to_string(), pg.value("lost", "SELECT id FROM exa_records WHERE run_id = 'lost-1'"), "{told}");
     assert_eq!(pg.value("lost", "SELECT runs FROM exa_report_cells"), "1", "counted once in its cell");
+}
+
+#[test]
+fn a_batch_counts_its_cells_at_its_end_as_a_scan_counts_them_while_single_writers_add_to_them() {
+    let pg = PgServer::start_trusting();
+    let url = pg.database("batch");
+    let post = Env::new().env("EXAMLOPS_DB", &url);
+    let rec = |env: &Env, args: &[&str]| {
+        let out = env.run(args);
+        assert!(out.status.success(), "exa {args:?}: {}", stderr(&out));
+    };
+    // Already in PostgreSQL: runs r1 and r2 in M1's cell, r3 in M2's.
+    for (model, run) in [("M1", "r1"), ("M1", "r2"), ("M2", "r3")] {
+        rec(&post, &["finops", "carbon", "record", model, "--gpu-hours", "2", "--run-id", run]);
+    }
+    // A SQLite ledger to copy in: r1 again in its cell (recorded again), r2 in another model's cell (the run
+    // now in two cells: split out), r4 new in M2's cell, r5 in two parts, and 300 runs over four models.
+    let lite = Env::new();
+    for (model, run, part) in [("M1", "r1", false), ("M3", "r2", false), ("M2", "r4", false), ("M4", "r5", true), ("M4", "r5", true)] {
+        let mut args = vec!["finops", "carbon", "record", model, "--gpu-hours", "3", "--run-id", run];
+        if part {
+            args.push("--part");
+        }
+        rec(&lite, &args);
+    }
+    let exa = env!("CARGO_BIN_EXE_exa");
+    let script = format!(
+        "i=0; while [ $i -lt 300 ]; do '{exa}' finops cost record M$((i % 4)) --gpu-hours 1 --run-id s$i >/dev/null || exit 1; i=$((i+1)); done"
+    );
+    assert!(lite.cmd_for("sh").args(["-c", &script]).status().unwrap().success());
+    let sqlite = lite.dir.path().join("data/examlops/records.sqlite3");
+    // While the copy runs, four writers add to the same cells, and to runs the copy brings too.
+    let mut writers = Vec::new();
+    for w in 0..4 {
+        let script = format!(
+            "i=0; while [ $i -lt 25 ]; do '{exa}' finops cost record M{w} --cpu-hours 2 --run-id s$((i * 4 + {w})) >/dev/null || exit 1; \
+             '{exa}' finops carbon record M{w} --gpu-hours 1 --run-id c{w}-$i >/dev/null || exit 1; i=$((i+1)); done"
+        );
+        writers.push(post.cmd_for("sh").args(["-c", &script]).env("EXAMLOPS_DB", &url).spawn().unwrap());
+    }
+    let c = lite.json::<Value>(&["db", "copy", "--from", sqlite.to_str().unwrap(), "--to", &url]);
+    assert_eq!(c["copied"].as_u64(), Some(305), "{c}");
+    for mut w in writers {
+        assert!(w.wait().unwrap().success(), "every writer recorded all of its records");
+    }
+    assert_eq!(pg.value("batch", "SELECT count(*) FROM exa_records"), "508");
+    assert_eq!(pg.value("batch", "SELECT string_agg(run_id, ' ' ORDER BY run_id) FROM exa_split_runs"), "r2");
+    // The cells the batch counted (and the writers added to) are what a scan of every record counts, and
+    // what the cells made again from every record count.
+    let kept = report(&post, &["--by", "model"]);
+    let scan = report(&post, &["--by", "model", "--since", "1970-01-01T00:00:01Z"]);
+    for part in ["groups", "totals", "notes"] {
+        same(&kept[part], &scan[part], &format!("cells against a scan: {part}"));
+    }
+    let t = &kept["totals"];
+    // r1..r5, s0..s299 and c0-0..c3-24: 405 runs; r1 and r5 counted once each, the s-runs' two records once each.
+    assert_eq!(t["runs"].as_u64(), Some(405), "{t}");
+    assert!(pg.psql("batch", "SELECT exa_cells_rebuild()").status.success());
+    same(&kept, &report(&post, &["--by", "model"]), "kept against made again");
 }
