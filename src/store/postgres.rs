@@ -675,21 +675,31 @@ impl Pg {
     /// `None` when the schema is not at this exa's version (nothing written).
     fn write_once(&mut self, lines: &[Line]) -> Result<Option<Vec<(i64, bool)>>, postgres::Error> {
         if let [l] = lines {
-            return Ok(write_line_id(&mut self.client, &INSERT, l)?.map(|id| vec![id]));
+            return Ok(write_line_id(&mut self.client, l)?.map(|id| vec![id]));
         }
         let mut tx = self.client.transaction()?;
-        let mut ids = Vec::with_capacity(lines.len());
+        let Some(written) = write_many(&mut tx, lines)? else { return Ok(None) };
+        // The ids of records stored before this batch.
+        let before: Vec<&str> = lines.iter().zip(&written).filter(|(_, (id, _))| id.is_none()).map(|(l, _)| l.key.as_str()).collect();
+        let stored: std::collections::HashMap<String, i64> = if before.is_empty() {
+            std::collections::HashMap::new()
+        } else {
+            tx.query("SELECT idem_key, id FROM exa_records WHERE idem_key = ANY($1)", &[&before])?
+                .iter()
+                .map(|r| (r.get(0), r.get(1)))
+                .collect()
+        };
         let mut touched = Touched::default();
-        for l in lines {
-            match write_line_id(&mut tx, &INSERT_UNCOUNTED, l)? {
-                Some(id) => {
-                    if id.1 {
-                        touched.add(l);
-                    }
-                    ids.push(id);
-                }
-                None => return Ok(None),
+        let mut ids = Vec::with_capacity(lines.len());
+        for (l, (id, new)) in lines.iter().zip(written) {
+            if new {
+                touched.add(l);
             }
+            let id = match id.or_else(|| stored.get(&l.key).copied()) {
+                Some(id) => id,
+                None => tx.query_one("SELECT id FROM exa_records WHERE idem_key = $1", &[&l.key])?.get(0),
+            };
+            ids.push((id, new));
         }
         touched.count(&mut tx)?;
         tx.commit()?;
@@ -704,11 +714,11 @@ impl Pg {
         let mut fresh = Vec::new();
         let mut touched = Touched::default();
         for chunk in chunks {
-            for l in chunk? {
-                let new =
-                    write_line(&mut tx, &INSERT_UNCOUNTED, &l).map_err(|e| conn.error(&e))?.ok_or_else(|| version_changed(&conn.shown))?.1;
+            let chunk = chunk?;
+            let written = write_many(&mut tx, &chunk).map_err(|e| conn.error(&e))?.ok_or_else(|| version_changed(&conn.shown))?;
+            for (l, (_, new)) in chunk.iter().zip(written) {
                 if new {
-                    touched.add(&l);
+                    touched.add(l);
                 }
                 fresh.push(new);
             }
@@ -869,45 +879,142 @@ fn version_changed(shown: &str) -> Error {
 /// already comes back as a row without an id (`stored_id` reads it): a new backend's first statement then
 /// plans no lookup by key, which only a retry needs. The record's UTC day (`$25`, for its cell) is
 /// exa's, as `exa_day` would make it: the statement calls no SQL function, whose body a new backend parses.
-static INSERT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| insert_sql(true));
+static INSERT: std::sync::LazyLock<String> = std::sync::LazyLock::new(insert_sql);
 
-/// `INSERT` for a batch: its cells untouched, the record marked `cells_kept` (no trigger), no run key made;
-/// the batch counts its cells at its end (`exa_cells_refresh`).
-static INSERT_UNCOUNTED: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| insert_sql(false));
-
-fn insert_sql(count: bool) -> String {
-    let (run, kept, cell) = if count {
-        (
-            "run AS (INSERT INTO exa_runs (run_id) SELECT $3 WHERE $3 IS NOT NULL AND EXISTS (SELECT 1 FROM ver) ON CONFLICT DO NOTHING RETURNING run_id),",
-            "$3 IS NULL OR EXISTS (SELECT 1 FROM run)",
-            format!(",\n    cell AS ({})", add_to_cell("n.", "$25", "ins AS n", "WHERE n.cells_kept")),
-        )
-    } else {
-        ("", "true", String::new())
-    };
+/// Many records in one statement, for a batch: each column an array, the records inserted in order; their
+/// cells untouched and each marked `cells_kept` (no trigger), no run key made: the batch counts its cells
+/// at its end (`exa_cells_refresh`). Per record its place in the arrays and its id, none when its key was
+/// stored already; no row at all when the schema is not at this exa's version.
+static INSERT_MANY: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let cols = "idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours, cpu_hours, \
+                kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, job_user, job_account, job_partition";
     format!(
         "WITH ver AS (SELECT 1 FROM exa_meta WHERE key = 'schema_version' AND value = '{SCHEMA_VERSION}'),
-    {run}
+    l AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int8[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+                               $10::float8[], $11::float8[], $12::float8[], $13::float8[], $14::float8[], $15::float8[], $16::bool[],
+                               $17::float8[], $18::int4[], $19::float8[], $20::bool[], $21::jsonb[], $22::text[], $23::text[], $24::text[])
+          WITH ORDINALITY AS l (idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours,
+                                cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part,
+                                estimate, job_user, job_account, job_partition, n)),
+    ins AS (
+        INSERT INTO exa_records ({cols}, cells_kept)
+        SELECT {cols}, true FROM l WHERE EXISTS (SELECT 1 FROM ver) ORDER BY n
+        ON CONFLICT (idem_key) DO NOTHING RETURNING id, idem_key),
+    est AS (INSERT INTO exa_estimates (record_id, estimate)
+            SELECT DISTINCT ON (ins.id) ins.id, l.estimate FROM ins JOIN l USING (idem_key) ORDER BY ins.id, l.n)
+    SELECT l.n, ins.id FROM l LEFT JOIN ins USING (idem_key) WHERE EXISTS (SELECT 1 FROM ver)"
+    )
+});
+
+/// Records in one statement each time.
+const MANY: usize = 1_000;
+
+/// A written line: its id (none when its key was stored already) and whether it is new.
+type Written = (Option<i64>, bool);
+
+/// Writes lines with `INSERT_MANY`, `MANY` at a time, in the caller's transaction: per line its id (none
+/// when its key was stored before the batch) and whether it is new (a key twice in the batch: its first
+/// line). `None` when the schema is not at this exa's version (nothing written).
+fn write_many<C: postgres::GenericClient>(c: &mut C, lines: &[Line]) -> Result<Option<Vec<Written>>, postgres::Error> {
+    use postgres::types::Type;
+    let mut out = Vec::with_capacity(lines.len());
+    let mut seen: std::collections::HashMap<&str, i64> = std::collections::HashMap::new();
+    for part in lines.chunks(MANY) {
+        let text = |f: fn(&Line) -> Option<&str>| part.iter().map(f).collect::<Vec<_>>();
+        let float = |f: fn(&Line) -> Option<f64>| part.iter().map(f).collect::<Vec<_>>();
+        let flag = |f: fn(&Line) -> bool| part.iter().map(f).collect::<Vec<_>>();
+        let (key, model, run) = (text(|l| Some(&l.key)), text(|l| Some(&l.model)), text(|l| l.run_id.as_deref()));
+        let at: Vec<i64> = part.iter().map(|l| l.recorded_at).collect();
+        let (host, domain, provider) = (text(|l| Some(&l.host)), text(|l| Some(&l.domain)), text(|l| Some(&l.provider)));
+        let (kind, digest) = (text(|l| Some(&l.provider_kind)), text(|l| Some(&l.provider_digest)));
+        let (gpu, cpu) = (float(|l| Some(l.gpu_hours)), float(|l| Some(l.cpu_hours)));
+        let (kwh, co2e, cost, unc) = (float(|l| l.kwh), float(|l| l.co2e_g), float(|l| l.cost_usd), float(|l| l.uncertainty));
+        let (measured, part_of) = (flag(|l| l.measured), flag(|l| l.part));
+        let (duration, measured_kwh) = (float(|l| l.duration_s), float(|l| l.measured_kwh));
+        let count: Vec<Option<i32>> = part.iter().map(|l| l.device_count.map(|d| i32::try_from(d).unwrap_or(i32::MAX))).collect();
+        let estimate: Vec<&serde_json::Value> = part.iter().map(|l| &l.estimate).collect();
+        let (user, account, partition) =
+            (text(|l| l.labels.user.as_deref()), text(|l| l.labels.account.as_deref()), text(|l| l.labels.partition.as_deref()));
+        let rows = c.query_typed(
+            &INSERT_MANY,
+            &[
+                (&key, Type::TEXT_ARRAY),
+                (&model, Type::TEXT_ARRAY),
+                (&run, Type::TEXT_ARRAY),
+                (&at, Type::INT8_ARRAY),
+                (&host, Type::TEXT_ARRAY),
+                (&domain, Type::TEXT_ARRAY),
+                (&provider, Type::TEXT_ARRAY),
+                (&kind, Type::TEXT_ARRAY),
+                (&digest, Type::TEXT_ARRAY),
+                (&gpu, Type::FLOAT8_ARRAY),
+                (&cpu, Type::FLOAT8_ARRAY),
+                (&kwh, Type::FLOAT8_ARRAY),
+                (&co2e, Type::FLOAT8_ARRAY),
+                (&cost, Type::FLOAT8_ARRAY),
+                (&unc, Type::FLOAT8_ARRAY),
+                (&measured, Type::BOOL_ARRAY),
+                (&duration, Type::FLOAT8_ARRAY),
+                (&count, Type::INT4_ARRAY),
+                (&measured_kwh, Type::FLOAT8_ARRAY),
+                (&part_of, Type::BOOL_ARRAY),
+                (&estimate, Type::JSONB_ARRAY),
+                (&user, Type::TEXT_ARRAY),
+                (&account, Type::TEXT_ARRAY),
+                (&partition, Type::TEXT_ARRAY),
+            ],
+        )?;
+        if rows.len() != part.len() {
+            return Ok(None);
+        }
+        let mut ids = vec![None; part.len()];
+        for r in &rows {
+            let n: i64 = r.get(0);
+            if let Some(slot) = usize::try_from(n - 1).ok().and_then(|i| ids.get_mut(i)) {
+                *slot = r.get::<_, Option<i64>>(1);
+            }
+        }
+        for (l, id) in part.iter().zip(ids) {
+            out.push(match (id, seen.get(l.key.as_str())) {
+                (_, Some(&first)) => (Some(first), false),
+                (Some(id), None) => {
+                    seen.insert(&l.key, id);
+                    (Some(id), true)
+                }
+                (None, None) => (None, false),
+            });
+        }
+    }
+    Ok(Some(out))
+}
+
+fn insert_sql() -> String {
+    format!(
+        "WITH ver AS (SELECT 1 FROM exa_meta WHERE key = 'schema_version' AND value = '{SCHEMA_VERSION}'),
+    run AS (INSERT INTO exa_runs (run_id) SELECT $3 WHERE $3 IS NOT NULL AND EXISTS (SELECT 1 FROM ver) ON CONFLICT DO NOTHING RETURNING run_id),
     ins AS (
         INSERT INTO exa_records (idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
             gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part,
             job_user, job_account, job_partition, cells_kept)
-        SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $22, $23, $24, {kept}
+        SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $22, $23, $24,
+               $3 IS NULL OR EXISTS (SELECT 1 FROM run)
         WHERE EXISTS (SELECT 1 FROM ver)
         ON CONFLICT (idem_key) DO NOTHING RETURNING *),
-    est AS (INSERT INTO exa_estimates (record_id, estimate) SELECT id, $21 FROM ins){cell}
+    est AS (INSERT INTO exa_estimates (record_id, estimate) SELECT id, $21 FROM ins),
+    cell AS ({add})
     SELECT id, true FROM ins
-    UNION ALL SELECT NULL::bigint, false FROM ver WHERE NOT EXISTS (SELECT 1 FROM ins)"
+    UNION ALL SELECT NULL::bigint, false FROM ver WHERE NOT EXISTS (SELECT 1 FROM ins)",
+        add = add_to_cell("n.", "$25", "ins AS n", "WHERE n.cells_kept")
     )
 }
 /// One record into both tables at once; its id (none when its key was stored already: `write_line_id`
 /// reads it) and whether it is new; `None` (nothing written) when the schema is not at this exa's version. The parameters' types are given, so the statement is parsed,
 /// bound and run in one round trip (no separate prepare).
-fn write_line<C: postgres::GenericClient>(c: &mut C, insert: &str, l: &Line) -> Result<Option<(Option<i64>, bool)>, postgres::Error> {
+fn write_line<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<Option<Written>, postgres::Error> {
     use postgres::types::Type;
     let count = l.device_count.map(|d| i32::try_from(d).unwrap_or(i32::MAX));
     let row = c.query_typed_opt(
-        insert,
+        &INSERT,
         &[
             (&l.key, Type::TEXT),
             (&l.model, Type::TEXT),
@@ -941,8 +1048,8 @@ fn write_line<C: postgres::GenericClient>(c: &mut C, insert: &str, l: &Line) -> 
 
 /// `write_line`, with the id of a record whose key was stored already (a retry of a record whose first
 /// write committed) read.
-fn write_line_id<C: postgres::GenericClient>(c: &mut C, insert: &str, l: &Line) -> Result<Option<(i64, bool)>, postgres::Error> {
-    Ok(match write_line(c, insert, l)? {
+fn write_line_id<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<Option<(i64, bool)>, postgres::Error> {
+    Ok(match write_line(c, l)? {
         Some((Some(id), new)) => Some((id, new)),
         Some((None, _)) => Some((c.query_one("SELECT id FROM exa_records WHERE idem_key = $1", &[&l.key])?.get(0), false)),
         None => None,

@@ -159,6 +159,13 @@ impl PgServer {
             .unwrap()
     }
 
+    /// The end of the server's log, for a failed assertion to show.
+    pub fn log_tail(&self) -> String {
+        let log = std::fs::read_to_string(self.dir.path().join("log")).unwrap_or_default();
+        let lines: Vec<&str> = log.lines().collect();
+        lines[lines.len().saturating_sub(30)..].join("\n")
+    }
+
     /// One value from psql.
     pub fn value(&self, db: &str, sql: &str) -> String {
         let out = self.psql(db, sql);

@@ -310,7 +310,7 @@ fn errors_name_what_failed_and_never_the_password() {
     let env = Env::new().env("EXAMLOPS_DB", &bare);
     env.file(".pgpass", &format!("# a comment\n127.0.0.1:{}:auth:exa:{PASSWORD}\n", pg.port));
     let out = env.run(&["finops", "carbon", "record", "M", "--gpu-hours", "1"]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.status.success(), "{}\nthe server's log:\n{}", stderr(&out), pg.log_tail());
     // Nothing there: unreachable, named without the password.
     let gone = format!("postgres://exa:{PASSWORD}@127.0.0.1:9/auth?sslmode=disable");
     let out = Env::new().env("EXAMLOPS_DB", &gone).run(&["report"]);
