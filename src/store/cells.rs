@@ -71,11 +71,11 @@ pub(super) const DAY: i64 = 86_400;
 /// The cell a record falls in.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Cell {
-    model: String,
-    day: i64,
-    user: String,
-    account: String,
-    partition: String,
+    pub(super) model: String,
+    pub(super) day: i64,
+    pub(super) user: String,
+    pub(super) account: String,
+    pub(super) partition: String,
 }
 
 impl Cell {
@@ -226,8 +226,8 @@ fn write(tx: &Connection, cell: &Cell) -> rusqlite::Result<()> {
 /// The sums of a report read from the cells and the split runs' records; None where the cells
 /// cannot answer it (grouped by provider or run, bounds within a day, a store without cells).
 pub(crate) fn report(store: &Store, by: By, f: &Filter) -> Result<Option<Gathered>, Error> {
-    let whole_days = [f.since, f.until].iter().flatten().all(|t| t.rem_euclid(DAY) == 0);
-    if matches!(by, By::Provider | By::Run) || !whole_days || store.version()? < super::sqlite::CELLS_VERSION {
+    let Some(conditions) = f.cell_conditions() else { return Ok(None) };
+    if matches!(by, By::Provider | By::Run) || store.version()? < super::sqlite::CELLS_VERSION {
         return Ok(None);
     }
     let db = |e: rusqlite::Error| Error::Failed(format!("{}: {e}", store.path.display()));
@@ -237,7 +237,7 @@ pub(crate) fn report(store: &Store, by: By, f: &Filter) -> Result<Option<Gathere
         return Ok(None);
     }
     let mut g = gather(store, by, f, true)?;
-    let (filter, args) = super::report::sqlite_clause(f.cell_conditions(), "");
+    let (filter, args) = super::report::sqlite_clause(conditions, "");
     let sql = format!(
         "SELECT model, day, job_user, job_account, job_partition, runs, runs_measured, carbon, cost, not_counted, gpu_hours,
                 cpu_hours, kwh, co2e_g, co2e_low, co2e_high, unknown_uncertainty, cost_usd, notes FROM report_cells {filter}"

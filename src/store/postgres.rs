@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use postgres::{Client, NoTls};
 
+use super::cells::Cell;
 use super::report::{self, By, Filter, Group, Report};
 use super::{Ledger, Line, Location};
 use crate::error::Error;
@@ -235,7 +236,7 @@ SELECT exa_cells_rebuild();
 ";
 
 /// A batch's cells, counted once at its end instead of at each record (`exa_cells_refresh`): a batch (an
-/// import, a copy) writes its records uncounted (`INSERT_UNCOUNTED`, marked `cells_kept`), then hands its
+/// import, a copy) writes its records uncounted (`INSERT_MANY`, marked `cells_kept`), then hands its
 /// runs and cells to this function in the same transaction. It locks the runs' key rows, splits out runs
 /// whose records now fall in two cells (adding their other cells), locks every cell's row, in order, and
 /// counts the cells again with the report's SQL in a statement begun after the locks, as `exa_cell_recount`
@@ -678,7 +679,8 @@ impl Pg {
             return Ok(write_line_id(&mut self.client, l)?.map(|id| vec![id]));
         }
         let mut tx = self.client.transaction()?;
-        let Some(written) = write_many(&mut tx, lines)? else { return Ok(None) };
+        let mut touched = Touched::default();
+        let Some(written) = write_many(&mut tx, lines, &mut touched)? else { return Ok(None) };
         // The ids of records stored before this batch.
         let before: Vec<&str> = lines.iter().zip(&written).filter(|(_, (id, _))| id.is_none()).map(|(l, _)| l.key.as_str()).collect();
         let stored: std::collections::HashMap<String, i64> = if before.is_empty() {
@@ -689,12 +691,8 @@ impl Pg {
                 .map(|r| (r.get(0), r.get(1)))
                 .collect()
         };
-        let mut touched = Touched::default();
         let mut ids = Vec::with_capacity(lines.len());
         for (l, (id, new)) in lines.iter().zip(written) {
-            if new {
-                touched.add(l);
-            }
             let id = match id.or_else(|| stored.get(&l.key).copied()) {
                 Some(id) => id,
                 None => tx.query_one("SELECT id FROM exa_records WHERE idem_key = $1", &[&l.key])?.get(0),
@@ -714,14 +712,9 @@ impl Pg {
         let mut fresh = Vec::new();
         let mut touched = Touched::default();
         for chunk in chunks {
-            let chunk = chunk?;
-            let written = write_many(&mut tx, &chunk).map_err(|e| conn.error(&e))?.ok_or_else(|| version_changed(&conn.shown))?;
-            for (l, (_, new)) in chunk.iter().zip(written) {
-                if new {
-                    touched.add(l);
-                }
-                fresh.push(new);
-            }
+            let written =
+                write_many(&mut tx, &chunk?, &mut touched).map_err(|e| conn.error(&e))?.ok_or_else(|| version_changed(&conn.shown))?;
+            fresh.extend(written.into_iter().map(|(_, new)| new));
         }
         touched.count(&mut tx).map_err(|e| conn.error(&e))?;
         tx.commit().map_err(|e| conn.error(&e))?;
@@ -756,7 +749,7 @@ impl Pg {
     /// The report from the summary cells and the records of split runs, in one snapshot; None where
     /// the cells cannot answer it (by provider or run, bounds within a day, a schema without cells).
     fn report_from_cells(&mut self, by: By, f: &Filter) -> Result<Option<Answer>, Error> {
-        let whole_days = [f.since, f.until].iter().flatten().all(|t| t.rem_euclid(86_400) == 0);
+        let Some(conditions) = f.cell_conditions() else { return Ok(None) };
         let cell_key = match by {
             By::Model => "model",
             By::Day => "to_char(to_timestamp(day * 86400) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
@@ -765,10 +758,10 @@ impl Pg {
             By::Partition => "job_partition",
             By::Provider | By::Run => return Ok(None),
         };
-        if !whole_days || self.version < CELLS_VERSION {
+        if self.version < CELLS_VERSION {
             return Ok(None);
         }
-        let (filter, args) = pg_clause(f.cell_conditions(), "");
+        let (filter, args) = pg_clause(conditions, "");
         let cells = |key: &str| {
             format!(
                 "SELECT ({key}) COLLATE \"C\", sum(runs)::bigint, sum(runs_measured)::bigint, sum(carbon)::bigint, sum(cost)::bigint,
@@ -876,10 +869,31 @@ fn version_changed(shown: &str) -> Error {
 /// first record (its key new in `exa_runs`), or one without a run, is added to its cell in the same
 /// statement and marked `cells_kept`; any other goes to the cells' trigger. Only at this exa's schema
 /// version (`ver`): at any other, nothing is written and no row comes back. A record whose key is stored
-/// already comes back as a row without an id (`stored_id` reads it): a new backend's first statement then
+/// already comes back as a row without an id (`write_line_id` reads it): a new backend's first statement then
 /// plans no lookup by key, which only a retry needs. The record's UTC day (`$25`, for its cell) is
 /// exa's, as `exa_day` would make it: the statement calls no SQL function, whose body a new backend parses.
 static INSERT: std::sync::LazyLock<String> = std::sync::LazyLock::new(insert_sql);
+
+/// The SQL of `INSERT`.
+fn insert_sql() -> String {
+    format!(
+        "WITH ver AS (SELECT 1 FROM exa_meta WHERE key = 'schema_version' AND value = '{SCHEMA_VERSION}'),
+    run AS (INSERT INTO exa_runs (run_id) SELECT $3 WHERE $3 IS NOT NULL AND EXISTS (SELECT 1 FROM ver) ON CONFLICT DO NOTHING RETURNING run_id),
+    ins AS (
+        INSERT INTO exa_records (idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
+            gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part,
+            job_user, job_account, job_partition, cells_kept)
+        SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $22, $23, $24,
+               $3 IS NULL OR EXISTS (SELECT 1 FROM run)
+        WHERE EXISTS (SELECT 1 FROM ver)
+        ON CONFLICT (idem_key) DO NOTHING RETURNING *),
+    est AS (INSERT INTO exa_estimates (record_id, estimate) SELECT id, $21 FROM ins),
+    cell AS ({add})
+    SELECT id, true FROM ins
+    UNION ALL SELECT NULL::bigint, false FROM ver WHERE NOT EXISTS (SELECT 1 FROM ins)",
+        add = add_to_cell("n.", "$25", "ins AS n", "WHERE n.cells_kept")
+    )
+}
 
 /// Many records in one statement, for a batch: each column an array, the records inserted in order; their
 /// cells untouched and each marked `cells_kept` (no trigger), no run key made: the batch counts its cells
@@ -912,10 +926,14 @@ const MANY: usize = 1_000;
 /// A written line: its id (none when its key was stored already) and whether it is new.
 type Written = (Option<i64>, bool);
 
-/// Writes lines with `INSERT_MANY`, `MANY` at a time, in the caller's transaction: per line its id (none
-/// when its key was stored before the batch) and whether it is new (a key twice in the batch: its first
-/// line). `None` when the schema is not at this exa's version (nothing written).
-fn write_many<C: postgres::GenericClient>(c: &mut C, lines: &[Line]) -> Result<Option<Vec<Written>>, postgres::Error> {
+/// Writes lines with `INSERT_MANY`, `MANY` at a time, in the caller's transaction, noting the new ones in
+/// `touched`: per line its id (none when its key was stored before the batch) and whether it is new (a key
+/// twice in the batch: its first line). `None` when the schema is not at this exa's version (nothing written).
+fn write_many<C: postgres::GenericClient>(
+    c: &mut C,
+    lines: &[Line],
+    touched: &mut Touched,
+) -> Result<Option<Vec<Written>>, postgres::Error> {
     use postgres::types::Type;
     let mut out = Vec::with_capacity(lines.len());
     let mut seen: std::collections::HashMap<&str, i64> = std::collections::HashMap::new();
@@ -979,6 +997,7 @@ fn write_many<C: postgres::GenericClient>(c: &mut C, lines: &[Line]) -> Result<O
                 (_, Some(&first)) => (Some(first), false),
                 (Some(id), None) => {
                     seen.insert(&l.key, id);
+                    touched.add(l);
                     (Some(id), true)
                 }
                 (None, None) => (None, false),
@@ -988,28 +1007,10 @@ fn write_many<C: postgres::GenericClient>(c: &mut C, lines: &[Line]) -> Result<O
     Ok(Some(out))
 }
 
-fn insert_sql() -> String {
-    format!(
-        "WITH ver AS (SELECT 1 FROM exa_meta WHERE key = 'schema_version' AND value = '{SCHEMA_VERSION}'),
-    run AS (INSERT INTO exa_runs (run_id) SELECT $3 WHERE $3 IS NOT NULL AND EXISTS (SELECT 1 FROM ver) ON CONFLICT DO NOTHING RETURNING run_id),
-    ins AS (
-        INSERT INTO exa_records (idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
-            gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part,
-            job_user, job_account, job_partition, cells_kept)
-        SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $22, $23, $24,
-               $3 IS NULL OR EXISTS (SELECT 1 FROM run)
-        WHERE EXISTS (SELECT 1 FROM ver)
-        ON CONFLICT (idem_key) DO NOTHING RETURNING *),
-    est AS (INSERT INTO exa_estimates (record_id, estimate) SELECT id, $21 FROM ins),
-    cell AS ({add})
-    SELECT id, true FROM ins
-    UNION ALL SELECT NULL::bigint, false FROM ver WHERE NOT EXISTS (SELECT 1 FROM ins)",
-        add = add_to_cell("n.", "$25", "ins AS n", "WHERE n.cells_kept")
-    )
-}
 /// One record into both tables at once; its id (none when its key was stored already: `write_line_id`
-/// reads it) and whether it is new; `None` (nothing written) when the schema is not at this exa's version. The parameters' types are given, so the statement is parsed,
-/// bound and run in one round trip (no separate prepare).
+/// reads it) and whether it is new; `None` (nothing written) when the schema is not at this exa's version.
+/// The parameters' types are given, so the statement is parsed, bound and run in one round trip (no
+/// separate prepare).
 fn write_line<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<Option<Written>, postgres::Error> {
     use postgres::types::Type;
     let count = l.device_count.map(|d| i32::try_from(d).unwrap_or(i32::MAX));
@@ -1060,7 +1061,7 @@ fn write_line_id<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<Opti
 #[derive(Default)]
 struct Touched {
     runs: std::collections::BTreeSet<String>,
-    cells: std::collections::BTreeSet<(String, i64, String, String, String)>,
+    cells: std::collections::BTreeSet<Cell>,
 }
 
 impl Touched {
@@ -1068,9 +1069,7 @@ impl Touched {
         if let Some(run) = &l.run_id {
             self.runs.insert(run.clone());
         }
-        let none = |v: &Option<String>| v.clone().unwrap_or_else(|| "(none)".into());
-        let day = l.recorded_at.div_euclid(super::cells::DAY);
-        self.cells.insert((l.model.clone(), day, none(&l.labels.user), none(&l.labels.account), none(&l.labels.partition)));
+        self.cells.insert(Cell::of(l));
     }
 
     /// Counts the cells again, in the batch's transaction.
@@ -1080,12 +1079,12 @@ impl Touched {
         }
         let runs: Vec<String> = self.runs.into_iter().collect();
         let (mut m, mut d, mut u, mut a, mut p) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        for (model, day, user, account, partition) in self.cells {
-            m.push(model);
-            d.push(day);
-            u.push(user);
-            a.push(account);
-            p.push(partition);
+        for cell in self.cells {
+            m.push(cell.model);
+            d.push(cell.day);
+            u.push(cell.user);
+            a.push(cell.account);
+            p.push(cell.partition);
         }
         c.execute("SELECT exa_cells_refresh($1, $2, $3, $4, $5, $6)", &[&runs, &m, &d, &u, &a, &p])?;
         Ok(())

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use rusqlite::types::{Value as Sql, ValueRef};
 use serde::Serialize;
 
+use super::cells::DAY;
 use super::Store;
 use crate::error::Error;
 use crate::num::tidy;
@@ -130,13 +131,15 @@ impl Filter {
         self.conditions_on(false)
     }
 
-    /// The same asked of the summary cells, whose time is a UTC day number (whole-day bounds only).
-    pub(crate) fn cell_conditions(&self) -> Vec<(&'static str, Bound)> {
-        self.conditions_on(true)
+    /// The same asked of the summary cells, whose time is a UTC day number; None when a bound falls within
+    /// a day, which the cells cannot answer.
+    pub(crate) fn cell_conditions(&self) -> Option<Vec<(&'static str, Bound)>> {
+        let whole_days = [self.since, self.until].iter().flatten().all(|t| t.rem_euclid(DAY) == 0);
+        whole_days.then(|| self.conditions_on(true))
     }
 
     fn conditions_on(&self, cells: bool) -> Vec<(&'static str, Bound)> {
-        let (since, until, unit) = if cells { ("day >=", "day <", 86_400) } else { ("recorded_at >=", "recorded_at <", 1) };
+        let (since, until, unit) = if cells { ("day >=", "day <", DAY) } else { ("recorded_at >=", "recorded_at <", 1) };
         let mut c = Vec::new();
         if let Some(m) = &self.model {
             c.push(("model =", Bound::Text(m.clone())));
@@ -614,15 +617,15 @@ pub(crate) fn gather(store: &Store, by: By, f: &Filter, split_only: bool) -> Res
     };
     while let Some(r) = rows.next().map_err(db)? {
         let group = if by == By::Day {
-            let day = r.get::<_, i64>(0).map_err(db)?.div_euclid(86_400);
-            *day_keys.entry(day).or_insert_with(|| g.keys.of(&crate::time::iso8601(day * 86_400)[..10]))
+            let day = r.get::<_, i64>(0).map_err(db)?.div_euclid(DAY);
+            *day_keys.entry(day).or_insert_with(|| g.keys.of(&crate::time::iso8601(day * DAY)[..10]))
         } else {
             g.keys.of(r.get_ref(0).map_err(db)?.as_str().map_err(|e| Error::Failed(format!("{}: {e}", store.path.display())))?)
         };
         if g.groups.len() <= group as usize {
             g.groups.push(Acc { trend: f.trend.then(Box::default), ..Acc::default() });
         }
-        let row = Row { group, day: i32::try_from(column_int(r, 12).div_euclid(86_400)).unwrap_or(0), ..Row::read(r, 1) };
+        let row = Row { group, day: i32::try_from(column_int(r, 12).div_euclid(DAY)).unwrap_or(0), ..Row::read(r, 1) };
         g.saw_day(row.day);
         match r.get_ref(2).map_err(db)? {
             ValueRef::Text(run) => runs.push(&String::from_utf8_lossy(run), row),
