@@ -74,6 +74,8 @@ CREATE TRIGGER exa_estimates_no_truncate BEFORE TRUNCATE ON exa_estimates FOR EA
     "",
     // 6: a batch's cells counted once at its end (`refresh_schema`, made with the report's SQL).
     "",
+    // 7: the records' key constraint named after the schema's version (`key_named`), which exa's INSERTs name.
+    "",
 ];
 
 /// The schema version that has the report's summary cells.
@@ -81,13 +83,45 @@ const CELLS_VERSION: i64 = 5;
 /// The schema version whose batches count their cells at their end.
 const REFRESH_VERSION: i64 = 6;
 
-/// The SQL that takes the database to `version`: written out above, or made from the report's SQL.
+/// The first schema version whose records' key constraint is named after it.
+const KEY_NAMED_VERSION: i64 = 7;
+
+/// The SQL that takes the database to `version`: written out above, or made from the report's SQL; from
+/// `KEY_NAMED_VERSION` on, each migration then names the records' key constraint after its version.
 fn migration(version: i64) -> String {
-    match version {
+    let sql = match version {
         CELLS_VERSION => cells_schema(),
         REFRESH_VERSION => refresh_schema(),
         _ => MIGRATIONS[usize::try_from(version - 1).unwrap_or(0)].to_string(),
+    };
+    if version >= KEY_NAMED_VERSION {
+        format!("{sql}\n{}", key_named(version))
+    } else {
+        sql
     }
+}
+
+/// The name of the records' key constraint (unique `idem_key`) at schema `version`.
+fn key_constraint(version: i64) -> String {
+    format!("exa_records_key_v{version}")
+}
+
+/// Names the records' key constraint after `version` (and its index with it), whatever it was named before:
+/// the schema's version in the catalog, where exa's INSERTs read it for nothing. They name it as their
+/// `ON CONFLICT` arbiter, so a statement sent to a schema at any other version fails as it is parsed,
+/// before it writes anything; a writer then reads `exa_meta`'s version and migrates or refuses.
+fn key_named(version: i64) -> String {
+    format!(
+        "DO $key$ DECLARE c text; BEGIN
+    SELECT conname INTO STRICT c FROM pg_constraint
+    WHERE conrelid = 'exa_records'::regclass AND contype = 'u'
+      AND conkey = ARRAY[(SELECT attnum FROM pg_attribute WHERE attrelid = 'exa_records'::regclass AND attname = 'idem_key')];
+    IF c <> '{name}' THEN
+        EXECUTE format('ALTER TABLE exa_records RENAME CONSTRAINT %I TO %I', c, '{name}');
+    END IF;
+END $key$;",
+        name = key_constraint(version)
+    )
 }
 
 /// A record's cell, as SQL over a record's columns (`r.` or `NEW.`): model, UTC day, user, account, partition.
@@ -131,25 +165,26 @@ fn cells_schema() -> String {
 
 /// Adds one record (its columns prefixed `r`, read from `from` where `filter`; its UTC day the SQL `day`)
 /// to its cell as a run's only record counts. The upsert locks the cell's row, as a recount of the cell
-/// does (`exa_cell_recount`).
+/// does (`exa_cell_recount`). Its numbers are typed as the columns are (`0::float8`), so a new backend
+/// parses it without searching the catalog for an operator that takes an integer and a float.
 fn add_to_cell(r: &str, day: &str, from: &str, filter: &str) -> String {
     let carbon = format!("{r}domain = 'carbon'");
     format!(
         "INSERT INTO exa_report_cells AS x
         SELECT {cell}, 1, {r}measured::int, ({carbon})::int, (NOT ({carbon}))::int, 0, {r}gpu_hours, {r}cpu_hours,
                CASE WHEN {carbon} THEN {r}kwh END, CASE WHEN {carbon} THEN {r}co2e_g END,
-               CASE WHEN {carbon} THEN {r}co2e_g * (1 - {r}uncertainty) END, CASE WHEN {carbon} THEN {r}co2e_g * (1 + {r}uncertainty) END,
+               CASE WHEN {carbon} THEN {r}co2e_g * (1::float8 - {r}uncertainty) END, CASE WHEN {carbon} THEN {r}co2e_g * (1::float8 + {r}uncertainty) END,
                {carbon} AND {r}co2e_g IS NOT NULL AND {r}uncertainty IS NULL, CASE WHEN NOT ({carbon}) THEN {r}cost_usd END, NULL
         FROM {from} {filter}
         ON CONFLICT (model, day, job_user, job_account, job_partition) DO UPDATE SET
         runs = x.runs + 1, runs_measured = x.runs_measured + EXCLUDED.runs_measured, carbon = x.carbon + EXCLUDED.carbon,
         cost = x.cost + EXCLUDED.cost, gpu_hours = x.gpu_hours + EXCLUDED.gpu_hours, cpu_hours = x.cpu_hours + EXCLUDED.cpu_hours,
-        kwh = CASE WHEN EXCLUDED.kwh IS NULL THEN x.kwh ELSE COALESCE(x.kwh, 0) + EXCLUDED.kwh END,
-        co2e_g = CASE WHEN EXCLUDED.co2e_g IS NULL THEN x.co2e_g ELSE COALESCE(x.co2e_g, 0) + EXCLUDED.co2e_g END,
-        co2e_low = CASE WHEN EXCLUDED.co2e_low IS NULL THEN x.co2e_low ELSE COALESCE(x.co2e_low, 0) + EXCLUDED.co2e_low END,
-        co2e_high = CASE WHEN EXCLUDED.co2e_high IS NULL THEN x.co2e_high ELSE COALESCE(x.co2e_high, 0) + EXCLUDED.co2e_high END,
+        kwh = CASE WHEN EXCLUDED.kwh IS NULL THEN x.kwh ELSE COALESCE(x.kwh, 0::float8) + EXCLUDED.kwh END,
+        co2e_g = CASE WHEN EXCLUDED.co2e_g IS NULL THEN x.co2e_g ELSE COALESCE(x.co2e_g, 0::float8) + EXCLUDED.co2e_g END,
+        co2e_low = CASE WHEN EXCLUDED.co2e_low IS NULL THEN x.co2e_low ELSE COALESCE(x.co2e_low, 0::float8) + EXCLUDED.co2e_low END,
+        co2e_high = CASE WHEN EXCLUDED.co2e_high IS NULL THEN x.co2e_high ELSE COALESCE(x.co2e_high, 0::float8) + EXCLUDED.co2e_high END,
         unknown_uncertainty = x.unknown_uncertainty OR EXCLUDED.unknown_uncertainty,
-        cost_usd = CASE WHEN EXCLUDED.cost_usd IS NULL THEN x.cost_usd ELSE COALESCE(x.cost_usd, 0) + EXCLUDED.cost_usd END",
+        cost_usd = CASE WHEN EXCLUDED.cost_usd IS NULL THEN x.cost_usd ELSE COALESCE(x.cost_usd, 0::float8) + EXCLUDED.cost_usd END",
         cell = cell_on(r, day)
     )
 }
@@ -672,15 +707,15 @@ impl Pg {
     }
 
     /// Writes lines: one statement each, both tables at once (a data-modifying CTE), so a single
-    /// record needs no explicit transaction; several are wrapped in one.
-    /// `None` when the schema is not at this exa's version (nothing written).
-    fn write_once(&mut self, lines: &[Line]) -> Result<Option<Vec<(i64, bool)>>, postgres::Error> {
+    /// record needs no explicit transaction; several are wrapped in one. At another schema version than
+    /// this exa's, an error (`other_schema`), and nothing written.
+    fn write_once(&mut self, lines: &[Line]) -> Result<Vec<(i64, bool)>, postgres::Error> {
         if let [l] = lines {
-            return Ok(write_line_id(&mut self.client, l)?.map(|id| vec![id]));
+            return Ok(vec![write_line_id(&mut self.client, l)?]);
         }
         let mut tx = self.client.transaction()?;
         let mut touched = Touched::default();
-        let Some(written) = write_many(&mut tx, lines, &mut touched)? else { return Ok(None) };
+        let written = write_many(&mut tx, lines, &mut touched)?;
         // The ids of records stored before this batch.
         let before: Vec<&str> = lines.iter().zip(&written).filter(|(_, (id, _))| id.is_none()).map(|(l, _)| l.key.as_str()).collect();
         let stored: std::collections::HashMap<String, i64> = if before.is_empty() {
@@ -701,7 +736,7 @@ impl Pg {
         }
         touched.count(&mut tx)?;
         tx.commit()?;
-        Ok(Some(ids))
+        Ok(ids)
     }
 
     /// Writes every line of every chunk in one transaction; counts new lines and those already stored.
@@ -712,8 +747,13 @@ impl Pg {
         let mut fresh = Vec::new();
         let mut touched = Touched::default();
         for chunk in chunks {
-            let written =
-                write_many(&mut tx, &chunk?, &mut touched).map_err(|e| conn.error(&e))?.ok_or_else(|| version_changed(&conn.shown))?;
+            let written = write_many(&mut tx, &chunk?, &mut touched).map_err(|e| {
+                if other_schema(&e) {
+                    version_changed(&conn.shown)
+                } else {
+                    conn.error(&e)
+                }
+            })?;
             fresh.extend(written.into_iter().map(|(_, new)| new));
         }
         touched.count(&mut tx).map_err(|e| conn.error(&e))?;
@@ -858,6 +898,14 @@ impl Sums {
     }
 }
 
+/// Whether a write failed because the schema is not at this exa's version: its statement named a key
+/// constraint (`key_named`) the database does not have.
+fn other_schema(e: &postgres::Error) -> bool {
+    e.as_db_error().is_some_and(|db| {
+        db.code() == &postgres::error::SqlState::UNDEFINED_OBJECT && db.message().contains(&key_constraint(SCHEMA_VERSION))
+    })
+}
+
 /// A writer found the schema at another version than the one it checked.
 fn version_changed(shown: &str) -> Error {
     Error::Failed(format!(
@@ -865,32 +913,31 @@ fn version_changed(shown: &str) -> Error {
     ))
 }
 
-/// One record into both tables at once (a data-modifying CTE); its id and whether it is new. A run's
-/// first record (its key new in `exa_runs`), or one without a run, is added to its cell in the same
-/// statement and marked `cells_kept`; any other goes to the cells' trigger. Only at this exa's schema
-/// version (`ver`): at any other, nothing is written and no row comes back. A record whose key is stored
-/// already comes back as a row without an id (`write_line_id` reads it): a new backend's first statement then
-/// plans no lookup by key, which only a retry needs. The record's UTC day (`$25`, for its cell) is
-/// exa's, as `exa_day` would make it: the statement calls no SQL function, whose body a new backend parses.
+/// One record into both tables at once (a data-modifying CTE); its id when it is new. A run's first record
+/// (its key new in `exa_runs`), or one without a run, is added to its cell in the same statement and marked
+/// `cells_kept`; any other goes to the cells' trigger. Only at this exa's schema version: its arbiter is the
+/// key constraint named after it (`key_named`), so at any other the statement fails before it writes. A
+/// record whose key is stored already comes back as no row (`write_line_id` reads its id): a new backend's
+/// first statement then plans no lookup by key, which only a retry needs, and reads no version row. The
+/// record's UTC day (`$25`, for its cell) is exa's, as `exa_day` would make it: the statement calls no SQL
+/// function, whose body a new backend parses.
 static INSERT: std::sync::LazyLock<String> = std::sync::LazyLock::new(insert_sql);
 
 /// The SQL of `INSERT`.
 fn insert_sql() -> String {
     format!(
-        "WITH ver AS (SELECT 1 FROM exa_meta WHERE key = 'schema_version' AND value = '{SCHEMA_VERSION}'),
-    run AS (INSERT INTO exa_runs (run_id) SELECT $3 WHERE $3 IS NOT NULL AND EXISTS (SELECT 1 FROM ver) ON CONFLICT DO NOTHING RETURNING run_id),
+        "WITH run AS (INSERT INTO exa_runs (run_id) SELECT $3 WHERE $3 IS NOT NULL ON CONFLICT DO NOTHING RETURNING run_id),
     ins AS (
         INSERT INTO exa_records (idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
             gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part,
             job_user, job_account, job_partition, cells_kept)
         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $22, $23, $24,
                $3 IS NULL OR EXISTS (SELECT 1 FROM run)
-        WHERE EXISTS (SELECT 1 FROM ver)
-        ON CONFLICT (idem_key) DO NOTHING RETURNING *),
+        ON CONFLICT ON CONSTRAINT {key} DO NOTHING RETURNING *),
     est AS (INSERT INTO exa_estimates (record_id, estimate) SELECT id, $21 FROM ins),
     cell AS ({add})
-    SELECT id, true FROM ins
-    UNION ALL SELECT NULL::bigint, false FROM ver WHERE NOT EXISTS (SELECT 1 FROM ins)",
+    SELECT id FROM ins",
+        key = key_constraint(SCHEMA_VERSION),
         add = add_to_cell("n.", "$25", "ins AS n", "WHERE n.cells_kept")
     )
 }
@@ -898,13 +945,12 @@ fn insert_sql() -> String {
 /// Many records in one statement, for a batch: each column an array, the records inserted in order; their
 /// cells untouched and each marked `cells_kept` (no trigger), no run key made: the batch counts its cells
 /// at its end (`exa_cells_refresh`). Per record its place in the arrays and its id, none when its key was
-/// stored already; no row at all when the schema is not at this exa's version.
+/// stored already. Only at this exa's schema version, as `INSERT`.
 static INSERT_MANY: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     let cols = "idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours, cpu_hours, \
                 kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, job_user, job_account, job_partition";
     format!(
-        "WITH ver AS (SELECT 1 FROM exa_meta WHERE key = 'schema_version' AND value = '{SCHEMA_VERSION}'),
-    l AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int8[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+        "WITH l AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int8[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
                                $10::float8[], $11::float8[], $12::float8[], $13::float8[], $14::float8[], $15::float8[], $16::bool[],
                                $17::float8[], $18::int4[], $19::float8[], $20::bool[], $21::jsonb[], $22::text[], $23::text[], $24::text[])
           WITH ORDINALITY AS l (idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours,
@@ -912,11 +958,12 @@ static INSERT_MANY: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
                                 estimate, job_user, job_account, job_partition, n)),
     ins AS (
         INSERT INTO exa_records ({cols}, cells_kept)
-        SELECT {cols}, true FROM l WHERE EXISTS (SELECT 1 FROM ver) ORDER BY n
-        ON CONFLICT (idem_key) DO NOTHING RETURNING id, idem_key),
+        SELECT {cols}, true FROM l ORDER BY n
+        ON CONFLICT ON CONSTRAINT {key} DO NOTHING RETURNING id, idem_key),
     est AS (INSERT INTO exa_estimates (record_id, estimate)
             SELECT DISTINCT ON (ins.id) ins.id, l.estimate FROM ins JOIN l USING (idem_key) ORDER BY ins.id, l.n)
-    SELECT l.n, ins.id FROM l LEFT JOIN ins USING (idem_key) WHERE EXISTS (SELECT 1 FROM ver)"
+    SELECT l.n, ins.id FROM l LEFT JOIN ins USING (idem_key)",
+        key = key_constraint(SCHEMA_VERSION)
     )
 });
 
@@ -928,12 +975,8 @@ type Written = (Option<i64>, bool);
 
 /// Writes lines with `INSERT_MANY`, `MANY` at a time, in the caller's transaction, noting the new ones in
 /// `touched`: per line its id (none when its key was stored before the batch) and whether it is new (a key
-/// twice in the batch: its first line). `None` when the schema is not at this exa's version (nothing written).
-fn write_many<C: postgres::GenericClient>(
-    c: &mut C,
-    lines: &[Line],
-    touched: &mut Touched,
-) -> Result<Option<Vec<Written>>, postgres::Error> {
+/// twice in the batch: its first line).
+fn write_many<C: postgres::GenericClient>(c: &mut C, lines: &[Line], touched: &mut Touched) -> Result<Vec<Written>, postgres::Error> {
     use postgres::types::Type;
     let mut out = Vec::with_capacity(lines.len());
     let mut seen: std::collections::HashMap<&str, i64> = std::collections::HashMap::new();
@@ -982,9 +1025,6 @@ fn write_many<C: postgres::GenericClient>(
                 (&partition, Type::TEXT_ARRAY),
             ],
         )?;
-        if rows.len() != part.len() {
-            return Ok(None);
-        }
         let mut ids = vec![None; part.len()];
         for r in &rows {
             let n: i64 = r.get(0);
@@ -1004,14 +1044,13 @@ fn write_many<C: postgres::GenericClient>(
             });
         }
     }
-    Ok(Some(out))
+    Ok(out)
 }
 
-/// One record into both tables at once; its id (none when its key was stored already: `write_line_id`
-/// reads it) and whether it is new; `None` (nothing written) when the schema is not at this exa's version.
-/// The parameters' types are given, so the statement is parsed, bound and run in one round trip (no
-/// separate prepare).
-fn write_line<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<Option<Written>, postgres::Error> {
+/// One record into both tables at once; its id, none when its key was stored already (`write_line_id`
+/// reads it). The parameters' types are given, so the statement is parsed, bound and run in one round trip
+/// (no separate prepare).
+fn write_line<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<Option<i64>, postgres::Error> {
     use postgres::types::Type;
     let count = l.device_count.map(|d| i32::try_from(d).unwrap_or(i32::MAX));
     let row = c.query_typed_opt(
@@ -1044,16 +1083,15 @@ fn write_line<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<Option<
             (&l.recorded_at.div_euclid(super::cells::DAY), Type::INT8),
         ],
     )?;
-    Ok(row.map(|r| (r.get(0), r.get(1))))
+    Ok(row.map(|r| r.get(0)))
 }
 
 /// `write_line`, with the id of a record whose key was stored already (a retry of a record whose first
 /// write committed) read.
-fn write_line_id<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<Option<(i64, bool)>, postgres::Error> {
+fn write_line_id<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<(i64, bool), postgres::Error> {
     Ok(match write_line(c, l)? {
-        Some((Some(id), new)) => Some((id, new)),
-        Some((None, _)) => Some((c.query_one("SELECT id FROM exa_records WHERE idem_key = $1", &[&l.key])?.get(0), false)),
-        None => None,
+        Some(id) => (id, true),
+        None => (c.query_one("SELECT id FROM exa_records WHERE idem_key = $1", &[&l.key])?.get(0), false),
     })
 }
 
@@ -1181,14 +1219,11 @@ impl Ledger for Pg {
         let mut wait = Duration::from_millis(100);
         loop {
             match self.write_once(lines) {
-                Ok(Some(ids)) => {
+                Ok(ids) => {
                     // The statement found this exa's schema version.
                     self.checked = true;
                     return Ok(ids);
                 }
-                // Another version (or no exa tables yet, or not exa's): read it, migrate or refuse, and write again.
-                Ok(None) if !self.checked => self.check()?,
-                Ok(None) => return Err(version_changed(&self.conn.shown)),
                 Err(e) if transient(&e) && started.elapsed() < RETRY_FOR => {
                     // The connection went (a restart, a failover): reconnect and send the same records again;
                     // their keys make a second write of a committed record a no-op.
@@ -1198,7 +1233,10 @@ impl Ledger for Pg {
                         self.client = c;
                     }
                 }
+                // Another version (or no exa tables yet, or not exa's), or a role that may not write: read the
+                // version, migrate or refuse, and write again.
                 Err(e) if !self.checked && e.as_db_error().is_some() => self.check()?,
+                Err(e) if other_schema(&e) => return Err(version_changed(&self.conn.shown)),
                 Err(e) => return Err(self.conn.error(&e)),
             }
         }

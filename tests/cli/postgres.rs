@@ -282,11 +282,42 @@ fn migrations_newer_schemas_and_databases_that_are_not_exas() {
     assert_eq!(env.json::<Value>(&["db", "migrate"])["schema_version"], exa::store::postgres::SCHEMA_VERSION);
     assert_eq!(pg.value("schema", "SELECT count(*) FROM pg_proc WHERE proname = 'exa_cells_refresh'"), "1");
     assert_eq!(pg.value("schema", "SELECT runs || ' ' || carbon || ' ' || model FROM exa_report_cells"), "1 1 OLD");
-    // A newer schema: refused, nothing written.
-    assert!(pg.psql("schema", "UPDATE exa_meta SET value = '99' WHERE key = 'schema_version'").status.success());
+    // The records' key constraint carries the schema's version, whatever it was named before (6 left it as
+    // PostgreSQL named it); a record finds the previous version and migrates it first.
+    let key = format!("exa_records_key_v{}", exa::store::postgres::SCHEMA_VERSION);
+    let named = |name: &str| pg.value("schema", &format!("SELECT count(*) FROM pg_constraint WHERE conname = '{name}' AND contype = 'u'"));
+    assert_eq!(named(&key), "1");
+    assert!(pg
+        .psql(
+            "schema",
+            &format!("ALTER TABLE exa_records RENAME CONSTRAINT {key} TO exa_records_idem_key_key; UPDATE exa_meta SET value = '6' WHERE key = 'schema_version'")
+        )
+        .status
+        .success());
+    env.json::<Value>(&["finops", "carbon", "record", "SIX", "--gpu-hours", "1"]);
+    assert_eq!(named(&key), "1");
+    assert_eq!(
+        pg.value("schema", "SELECT value FROM exa_meta WHERE key = 'schema_version'"),
+        exa::store::postgres::SCHEMA_VERSION.to_string()
+    );
+    assert_eq!(pg.value("schema", "SELECT count(*) FROM exa_records"), "2");
+    // A newer schema, as a newer exa's migration leaves it (its version in exa_meta and in the key's name):
+    // refused, nothing written.
+    assert!(pg
+        .psql(
+            "schema",
+            &format!("UPDATE exa_meta SET value = '99' WHERE key = 'schema_version'; ALTER TABLE exa_records RENAME CONSTRAINT {key} TO exa_records_key_v99")
+        )
+        .status
+        .success());
     let out = env.run(&["finops", "carbon", "record", "NEW", "--gpu-hours", "1"]);
     fails(&out, 2, "newer than this exa knows");
-    assert_eq!(pg.value("schema", "SELECT count(*) FROM exa_records"), "1");
+    assert_eq!(pg.value("schema", "SELECT count(*) FROM exa_records"), "2");
+    let lite = Env::new();
+    lite.json::<Value>(&["finops", "carbon", "record", "LOCAL", "--gpu-hours", "1"]);
+    let local = lite.dir.path().join("data/examlops/records.sqlite3");
+    fails(&lite.run(&["db", "copy", "--from", local.to_str().unwrap(), "--to", &url]), 2, "newer than this exa knows");
+    assert_eq!(pg.value("schema", "SELECT count(*) FROM exa_records"), "2");
     // A database whose exa_records is someone else's table.
     pg.database("other");
     assert!(pg.psql("other", "CREATE TABLE exa_records (id int)").status.success());
