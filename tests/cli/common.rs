@@ -26,6 +26,9 @@ const CLEARED: &[&str] = &[
     "ROCR_VISIBLE_DEVICES",
     "HIP_VISIBLE_DEVICES",
     "CUDA_DEVICE_ORDER",
+    // A PostgreSQL ledger's password, which a shell that ran psql may have set.
+    "PGPASSWORD",
+    "PGPASSFILE",
 ];
 
 #[allow(dead_code)]
