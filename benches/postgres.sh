@@ -2,7 +2,9 @@
 # The PostgreSQL ledger's speed, on a throw-away cluster on loopback:
 # - one `record` process of a new run into PostgreSQL beside one into SQLite (median of 120 each,
 #   alternated, in three rounds), and into a second PostgreSQL database whose commits wait for no disk flush
-#   (`synchronous_commit = off`), as SQLite's ledger commits (WAL, `synchronous = NORMAL`);
+#   (`synchronous_commit = off`), as SQLite's ledger commits (WAL, `synchronous = NORMAL`); and, when
+#   PgBouncer is installed, into the same database through PgBouncer (session pooling, SCRAM to PgBouncer):
+#   the server's backend then outlives each exa process, as behind the pooler a team of many nodes runs;
 # - one `record` process of a run recorded before (its cell counted again), both stores;
 # - `exa report --by model` over N records (default 10,000,000) beside psql
 #   running the plain aggregate over the same table (the floor: one scan, no
@@ -29,10 +31,36 @@ export PGPASSWORD=bench-pw-123456
 "$bin/psql" -q -h 127.0.0.1 -p "$port" -U exa -d postgres -c "CREATE DATABASE bench" -c "CREATE DATABASE unflushed" \
   -c "ALTER DATABASE unflushed SET synchronous_commit = off" >/dev/null
 url="postgres://exa@127.0.0.1:$port/bench?sslmode=disable"
+pooled=""
+bouncer=$(command -v pgbouncer || ls /usr/sbin/pgbouncer 2>/dev/null || true)
+if [ -n "$bouncer" ]; then
+  bport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  # The role's SCRAM verifier, not its password: PgBouncer then checks a client's proof as the server would,
+  # and logs in to the server with the key that proof gives it, where a password would cost it PBKDF2 per login.
+  verifier=$("$bin/psql" -X -A -t -h 127.0.0.1 -p "$port" -U exa -d postgres -c "SELECT rolpassword FROM pg_authid WHERE rolname = 'exa'")
+  printf '"exa" "%s"\n' "$verifier" > "$tmp/userlist.txt"
+  cat > "$tmp/pgbouncer.ini" <<INI
+[databases]
+bench = host=127.0.0.1 port=$port dbname=bench
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = $bport
+unix_socket_dir =
+auth_type = scram-sha-256
+auth_file = $tmp/userlist.txt
+pool_mode = session
+logfile = $tmp/pgbouncer.log
+pidfile = $tmp/pgbouncer.pid
+INI
+  [ "$(id -u)" = 0 ] && chown postgres "$tmp/userlist.txt" "$tmp/pgbouncer.ini"
+  as_pg "$bouncer" -d "$tmp/pgbouncer.ini" >/dev/null
+  trap 'kill "$(cat "$tmp/pgbouncer.pid" 2>/dev/null)" 2>/dev/null; as_pg "$bin/pg_ctl" -D "$tmp/data" stop -m immediate >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+  pooled="postgres://exa@127.0.0.1:$bport/bench?sslmode=disable"
+fi
 export XDG_CONFIG_HOME="$tmp/config"
-python3 - target/release/exa "$url" "$tmp/records.sqlite3" "$bin/psql" "$port" "$n" <<'PY'
+python3 - target/release/exa "$url" "$tmp/records.sqlite3" "$bin/psql" "$port" "$n" "$pooled" <<'PY'
 import statistics, subprocess, sys, time, os
-exa, url, lite, psql, port, n = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6])
+exa, url, lite, psql, port, n, pooled = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6]), sys.argv[7]
 
 def timed(args, env, k):
     runs = []
@@ -45,6 +73,8 @@ def timed(args, env, k):
 unflushed = url.replace("/bench?", "/unflushed?")
 rec = ["-o", "json", "finops", "carbon", "record", "M0", "--gpu-hours", "12", "--run-id"]
 stores = {"PostgreSQL": url, "SQLite": lite, "PostgreSQL, commits unflushed": unflushed}
+if pooled:
+    stores["PostgreSQL through PgBouncer"] = pooled
 for db in stores.values():
     timed(rec + ["first"], {"EXAMLOPS_DB": db}, 1)
 # Alternated, one of each in turn, so that every store sees the same machine noise; each record a new run.
@@ -55,14 +85,22 @@ for round in range(3):
     for i in range(40):
         for name, db in stores.items():
             now[name].append(timed(rec + [f"run-{round}-{i}"], {"EXAMLOPS_DB": db}, 1))
-    pg, sq, un = (statistics.median(now[name]) for name in stores)
-    print(f"record (a new run), round {round + 1}: PostgreSQL {pg * 1000:.1f} ms, SQLite {sq * 1000:.1f} ms ({pg / sq:.2f}x); "
-          f"PostgreSQL with commits unflushed, as SQLite's, {un * 1000:.1f} ms ({un / sq:.2f}x)")
+    pg, sq, un = (statistics.median(now[name]) for name in list(stores)[:3])
+    line = (f"record (a new run), round {round + 1}: PostgreSQL {pg * 1000:.1f} ms, SQLite {sq * 1000:.1f} ms ({pg / sq:.2f}x); "
+            f"PostgreSQL with commits unflushed, as SQLite's, {un * 1000:.1f} ms ({un / sq:.2f}x)")
+    if pooled:
+        po = statistics.median(now["PostgreSQL through PgBouncer"])
+        line += f"; through PgBouncer {po * 1000:.1f} ms ({po / sq:.2f}x)"
+    print(line)
     for name in stores:
         took[name] += now[name]
-pg, sq, un = (statistics.median(took[name]) for name in stores)
-print(f"record (a new run), all 120 of each: PostgreSQL {pg * 1000:.1f} ms, SQLite {sq * 1000:.1f} ms (PostgreSQL/SQLite = {pg / sq:.2f}x); "
-      f"commits unflushed {un * 1000:.1f} ms ({un / sq:.2f}x)")
+pg, sq, un = (statistics.median(took[name]) for name in list(stores)[:3])
+line = (f"record (a new run), all 120 of each: PostgreSQL {pg * 1000:.1f} ms, SQLite {sq * 1000:.1f} ms (PostgreSQL/SQLite = {pg / sq:.2f}x); "
+        f"commits unflushed {un * 1000:.1f} ms ({un / sq:.2f}x)")
+if pooled:
+    po = statistics.median(took["PostgreSQL through PgBouncer"])
+    line += f"; through PgBouncer {po * 1000:.1f} ms ({po / sq:.2f}x)"
+print(line)
 again = {"PostgreSQL": [], "SQLite": []}
 for _ in range(20):
     for name in again:
