@@ -72,7 +72,7 @@ def timed(args, env, k):
 
 unflushed = url.replace("/bench?", "/unflushed?")
 rec = ["-o", "json", "finops", "carbon", "record", "M0", "--gpu-hours", "12", "--run-id"]
-stores = {"PostgreSQL": url, "SQLite": lite, "PostgreSQL, commits unflushed": unflushed}
+stores = {"PostgreSQL": url, "SQLite": lite, "PostgreSQL with commits unflushed, as SQLite's": unflushed}
 if pooled:
     stores["PostgreSQL through PgBouncer"] = pooled
 for db in stores.values():
@@ -80,27 +80,22 @@ for db in stores.values():
 # Alternated, one of each in turn, so that every store sees the same machine noise; each record a new run.
 # Three rounds, each ratio printed: this machine's disk and CPU noise moves a single median by 20%.
 took = {name: [] for name in stores}
+
+def summary(what, runs):
+    """One line: each store's median record beside SQLite's, as a ratio."""
+    sq = statistics.median(runs["SQLite"])
+    parts = [f"{name} {statistics.median(runs[name]) * 1000:.1f} ms ({statistics.median(runs[name]) / sq:.2f}x)" for name in stores if name != "SQLite"]
+    return f"record (a new run), {what}: SQLite {sq * 1000:.1f} ms; " + "; ".join(parts)
+
 for round in range(3):
     now = {name: [] for name in stores}
     for i in range(40):
         for name, db in stores.items():
             now[name].append(timed(rec + [f"run-{round}-{i}"], {"EXAMLOPS_DB": db}, 1))
-    pg, sq, un = (statistics.median(now[name]) for name in list(stores)[:3])
-    line = (f"record (a new run), round {round + 1}: PostgreSQL {pg * 1000:.1f} ms, SQLite {sq * 1000:.1f} ms ({pg / sq:.2f}x); "
-            f"PostgreSQL with commits unflushed, as SQLite's, {un * 1000:.1f} ms ({un / sq:.2f}x)")
-    if pooled:
-        po = statistics.median(now["PostgreSQL through PgBouncer"])
-        line += f"; through PgBouncer {po * 1000:.1f} ms ({po / sq:.2f}x)"
-    print(line)
+    print(summary(f"round {round + 1}", now))
     for name in stores:
         took[name] += now[name]
-pg, sq, un = (statistics.median(took[name]) for name in list(stores)[:3])
-line = (f"record (a new run), all 120 of each: PostgreSQL {pg * 1000:.1f} ms, SQLite {sq * 1000:.1f} ms (PostgreSQL/SQLite = {pg / sq:.2f}x); "
-        f"commits unflushed {un * 1000:.1f} ms ({un / sq:.2f}x)")
-if pooled:
-    po = statistics.median(took["PostgreSQL through PgBouncer"])
-    line += f"; through PgBouncer {po * 1000:.1f} ms ({po / sq:.2f}x)"
-print(line)
+print(summary("all 120 of each", took))
 again = {"PostgreSQL": [], "SQLite": []}
 for _ in range(20):
     for name in again:
