@@ -150,7 +150,7 @@ pub fn open_read(db: &Db) -> Result<Option<Box<dyn Ledger>>, Error> {
     match db {
         Db::Sqlite(path) if !path.exists() => Ok(None),
         Db::Sqlite(path) => Ok(Store::open_read(path)?.map(|s| Box::new(s) as Box<dyn Ledger>)),
-        Db::Postgres(c) => Ok(postgres::Pg::open((**c).clone(), false)?.map(|p| Box::new(p) as Box<dyn Ledger>)),
+        Db::Postgres(c) => Ok(postgres::Pg::open_read((**c).clone())?.map(|p| Box::new(p) as Box<dyn Ledger>)),
     }
 }
 
@@ -166,7 +166,7 @@ pub struct Opening(OpeningKind);
 
 enum OpeningKind {
     Sqlite(PathBuf),
-    Postgres(String, std::thread::JoinHandle<Result<Option<postgres::Pg>, Error>>),
+    Postgres(String, std::thread::JoinHandle<Result<postgres::Pg, Error>>),
 }
 
 /// Starts opening the ledger for writing; `Opening::wait` gives it.
@@ -175,7 +175,7 @@ pub fn open_soon(db: &Db) -> Opening {
         Db::Sqlite(path) => OpeningKind::Sqlite(path.clone()),
         Db::Postgres(c) => {
             let conn = (**c).clone();
-            OpeningKind::Postgres(c.shown().to_string(), std::thread::spawn(move || postgres::Pg::open(conn, true)))
+            OpeningKind::Postgres(c.shown().to_string(), std::thread::spawn(move || postgres::Pg::open_write(conn)))
         }
     })
 }
@@ -186,8 +186,7 @@ impl Opening {
         match self.0 {
             OpeningKind::Sqlite(path) => Ok(Box::new(Store::open(&path)?)),
             OpeningKind::Postgres(shown, connecting) => match connecting.join() {
-                Ok(Ok(Some(p))) => Ok(Box::new(p)),
-                Ok(Ok(None)) => Err(Error::Failed(format!("{shown}: the schema was not created"))),
+                Ok(Ok(p)) => Ok(Box::new(p)),
                 Ok(Err(e)) => Err(e),
                 Err(_) => Err(Error::Failed(format!("{shown}: the connection's thread failed"))),
             },

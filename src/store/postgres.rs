@@ -594,13 +594,14 @@ fn transient(e: &postgres::Error) -> bool {
 const RETRY_FOR: Duration = Duration::from_secs(30);
 
 impl Pg {
-    /// Connects. A writer's schema is checked, and migrated, before its first use (`check`); a reader's
-    /// now, and never changed.
-    pub fn open(conn: Conn, write: bool) -> Result<Option<Pg>, Error> {
-        let mut pg = Pg { client: conn.connect()?, conn, version: SCHEMA_VERSION, checked: false };
-        if write {
-            return Ok(Some(pg));
-        }
+    /// Connects to write. The schema is checked, and migrated, before its first use (`check`).
+    pub fn open_write(conn: Conn) -> Result<Pg, Error> {
+        Ok(Pg { client: conn.connect()?, conn, version: SCHEMA_VERSION, checked: false })
+    }
+
+    /// Connects to read: the schema is checked now, and never changed; None when exa's tables are not there yet.
+    pub fn open_read(conn: Conn) -> Result<Option<Pg>, Error> {
+        let mut pg = Pg::open_write(conn)?;
         let version = pg.version()?;
         pg.refuse_newer(version)?;
         (pg.version, pg.checked) = (version, true);
@@ -923,14 +924,18 @@ fn version_changed(shown: &str) -> Error {
 /// function, whose body a new backend parses.
 static INSERT: std::sync::LazyLock<String> = std::sync::LazyLock::new(insert_sql);
 
+/// The columns exa writes to a record, in the order of `INSERT`'s and `INSERT_MANY`'s parameters (less the
+/// estimate, `$21`, which goes to `exa_estimates`).
+const COLUMNS: &str = "idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours, \
+                       cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, job_user, \
+                       job_account, job_partition";
+
 /// The SQL of `INSERT`.
 fn insert_sql() -> String {
     format!(
         "WITH run AS (INSERT INTO exa_runs (run_id) SELECT $3 WHERE $3 IS NOT NULL ON CONFLICT DO NOTHING RETURNING run_id),
     ins AS (
-        INSERT INTO exa_records (idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
-            gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part,
-            job_user, job_account, job_partition, cells_kept)
+        INSERT INTO exa_records ({COLUMNS}, cells_kept)
         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $22, $23, $24,
                $3 IS NULL OR EXISTS (SELECT 1 FROM run)
         ON CONFLICT ON CONSTRAINT {key} DO NOTHING RETURNING *),
@@ -947,8 +952,6 @@ fn insert_sql() -> String {
 /// at its end (`exa_cells_refresh`). Per record its place in the arrays and its id, none when its key was
 /// stored already. Only at this exa's schema version, as `INSERT`.
 static INSERT_MANY: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-    let cols = "idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours, cpu_hours, \
-                kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, job_user, job_account, job_partition";
     format!(
         "WITH l AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int8[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
                                $10::float8[], $11::float8[], $12::float8[], $13::float8[], $14::float8[], $15::float8[], $16::bool[],
@@ -957,8 +960,8 @@ static INSERT_MANY: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
                                 cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part,
                                 estimate, job_user, job_account, job_partition, n)),
     ins AS (
-        INSERT INTO exa_records ({cols}, cells_kept)
-        SELECT {cols}, true FROM l ORDER BY n
+        INSERT INTO exa_records ({COLUMNS}, cells_kept)
+        SELECT {COLUMNS}, true FROM l ORDER BY n
         ON CONFLICT ON CONSTRAINT {key} DO NOTHING RETURNING id, idem_key),
     est AS (INSERT INTO exa_estimates (record_id, estimate)
             SELECT DISTINCT ON (ins.id) ins.id, l.estimate FROM ins JOIN l USING (idem_key) ORDER BY ins.id, l.n)
