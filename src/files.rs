@@ -28,14 +28,78 @@ fn write_through(path: &Path, bytes: &[u8]) -> io::Result<()> {
     f.flush()
 }
 
+/// Through a temporary file beside `path`, made exclusively (O_EXCL) under a random name, mode 0600, so
+/// no one can plant it, then renamed over `path`: the old file's mode, or a new file's as umask gives it.
 fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
+    use std::io::Write;
+    use std::os::unix::fs::PermissionsExt;
+    let dir = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)?;
+            dir
+        }
+        None => Path::new("."),
+    };
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut tmp = tempfile::Builder::new().prefix(&format!(".{name}.")).suffix(".tmp").tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.flush()?;
+    let mode = std::fs::metadata(path).map_or_else(|_| 0o666 & !umask(), |m| m.permissions().mode() & 0o7777);
+    tmp.as_file().set_permissions(std::fs::Permissions::from_mode(mode))?;
+    tmp.persist(path).map(drop).map_err(|e| e.error)
+}
+
+/// This process's umask, as the kernel reports it (0o022 when it cannot be read).
+fn umask() -> u32 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find_map(|l| l.strip_prefix("Umask:").and_then(|v| u32::from_str_radix(v.trim(), 8).ok())))
+        .unwrap_or(0o022)
+}
+
+/// Whether `a` and `b` name the same file: the same inode when both exist, else the same place.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => place(a) == place(b),
     }
-    let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
-    std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path)).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+}
+
+/// Where a path, which may not exist yet, points: its directory resolved, then its name.
+fn place(p: &Path) -> Option<std::path::PathBuf> {
+    let name = p.file_name()?;
+    let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    Some(std::fs::canonicalize(dir).ok()?.join(name))
+}
+
+/// Whether `path` is a SQLite database (its header says so).
+pub fn is_sqlite(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 16];
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && &head == b"SQLite format 3\0"
+}
+
+/// Refuses to write `what` (a flag, such as `--html`) to `path` when that would destroy something: the
+/// ledger (or its `-wal` or `-shm`), another output of the same command, or any SQLite database.
+pub fn check_output(what: &str, path: &Path, ledger: Option<&Path>, others: &[(&str, &Path)]) -> Result<(), String> {
+    if let Some(db) = ledger {
+        let with = |suffix: &str| {
+            let mut s = db.as_os_str().to_os_string();
+            s.push(suffix);
+            std::path::PathBuf::from(s)
+        };
+        if [db.to_path_buf(), with("-wal"), with("-shm"), with("-journal")].iter().any(|l| same_file(path, l)) {
+            return Err(format!("{what} {}: that is the ledger; name another file", path.display()));
+        }
+    }
+    if let Some((other, _)) = others.iter().find(|(_, p)| same_file(path, p)) {
+        return Err(format!("{what} {}: {other} writes there too; give each its own file", path.display()));
+    }
+    if is_sqlite(path) {
+        return Err(format!("{what} {}: is a SQLite database, which exa never overwrites; name another file", path.display()));
+    }
+    Ok(())
 }
 
 /// True when `path` is a regular file (following links): never a FIFO, device or directory.

@@ -145,6 +145,7 @@ fn report(r: &cli::ReportArgs, s: &Settings) -> anyhow::Result<ExitCode> {
         && std::io::IsTerminal::is_terminal(&std::io::stdout());
     let mut shown = None;
     if let Some(path) = &r.html {
+        files::check_output("--html", path, sqlite_ledger(s).as_deref(), &[]).map_err(Error::Usage)?;
         let by_model = commands::report::run(s, store::report::Filter { trend, ..filter.clone() }, cli::GroupBy::Model)?;
         let by_day = commands::report::run(s, filter.clone(), cli::GroupBy::Day)?;
         files::write_atomic(path, output::html::page(&by_model, &by_day).as_bytes())
@@ -237,7 +238,24 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// The SQLite ledger in effect, which no output may overwrite.
+fn sqlite_ledger(s: &Settings) -> Option<std::path::PathBuf> {
+    match s.db() {
+        Ok(store::Db::Sqlite(p)) => Some(p),
+        _ => None,
+    }
+}
+
 fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
+    // Checked before the command starts: a clash found after the job would lose its report.
+    let ledger = sqlite_ledger(s);
+    if let Some(path) = &m.report {
+        let others: Vec<(&str, &std::path::Path)> = m.trace.iter().map(|t| ("--trace", t.as_path())).collect();
+        files::check_output("--report", path, ledger.as_deref(), &others).map_err(Error::Usage)?;
+    }
+    if let Some(path) = &m.trace {
+        files::check_output("--trace", path, ledger.as_deref(), &[]).map_err(Error::Usage)?;
+    }
     let args = commands::measure::Args {
         command: m.command.clone(),
         duration: m.duration,

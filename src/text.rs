@@ -154,6 +154,92 @@ fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
 }
 
+/// Whether a query or fragment parameter's name looks like it holds a secret.
+fn secret_key(k: &str) -> bool {
+    let k = k.to_ascii_lowercase();
+    ["token", "key", "auth", "secret", "pass", "pwd", "sig", "credential", "code", "session", "jwt", "bearer"].iter().any(|s| k.contains(s))
+}
+
+/// The URL as exa shows or stores it: user and password removed, and the
+/// values of secret-looking parameters in the query, the path's `;params`
+/// and the fragment hidden.
+pub fn redact_url(url: &str) -> String {
+    // The user info first, on the whole URL: a password may hold `/`, `?`, `#` or `@` unencoded.
+    let (head, url) = match url.find("://") {
+        Some(i) => {
+            let (scheme, rest) = (&url[..i], &url[i + 3..]);
+            match userinfo_end(rest) {
+                Some(at) => (format!("{scheme}://REDACTED@"), &rest[at + 1..]),
+                None => (format!("{scheme}://"), rest),
+            }
+        }
+        None => (String::new(), url),
+    };
+    let (before_frag, frag) = match url.split_once('#') {
+        Some((a, f)) => (a, Some(f)),
+        None => (url, None),
+    };
+    let (before_query, query) = match before_frag.split_once('?') {
+        Some((a, q)) => (a, Some(q)),
+        None => (before_frag, None),
+    };
+    let mut out = head;
+    out.push_str(&redact_params(before_query, ';'));
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(&redact_pairs(q, &['&', ';']));
+    }
+    if let Some(f) = frag {
+        out.push('#');
+        out.push_str(&redact_pairs(f, &['&', ';']));
+    }
+    out
+}
+
+/// Where the user info of what follows `scheme://` ends (its last `@`): user info with nothing
+/// URL-like before it, or `user:password` whatever the password holds. An `@` in a path is not one.
+fn userinfo_end(rest: &str) -> Option<usize> {
+    let at = rest.rfind('@')?;
+    let before = &rest[..at];
+    let plain = !before.contains(['/', '?', '#']);
+    let user_password = before.split_once(':').is_some_and(|(user, _)| !user.contains(['/', '?', '#']));
+    (plain || user_password).then_some(at)
+}
+
+/// Hides `;name=value` path parameters whose names look secret.
+fn redact_params(s: &str, sep: char) -> String {
+    let mut parts = s.split(sep);
+    let first = parts.next().unwrap_or_default().to_string();
+    parts.fold(first, |mut acc, p| {
+        acc.push(sep);
+        acc.push_str(&redact_pair(p));
+        acc
+    })
+}
+
+fn redact_pairs(s: &str, seps: &[char]) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut cur = String::new();
+    for c in s.chars() {
+        if seps.contains(&c) {
+            out.push_str(&redact_pair(&cur));
+            out.push(c);
+            cur.clear();
+        } else {
+            cur.push(c);
+        }
+    }
+    out.push_str(&redact_pair(&cur));
+    out
+}
+
+fn redact_pair(kv: &str) -> String {
+    match kv.split_once('=') {
+        Some((k, _)) if secret_key(k) => format!("{k}=REDACTED"),
+        _ => kv.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

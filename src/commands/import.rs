@@ -179,7 +179,7 @@ pub fn run(settings: &Settings, sched: Scheduler, args: &ImportArgs, exclusive: 
     let mut cluster: Option<(String, &'static str)> = args.cluster.clone().map(|c| (c, "--cluster"));
     let (since, since_from) = match since {
         Some(s) => (Some(s), Some("--since")),
-        None if args.file.is_none() => (Some(watermark(&db, sched, &mut cluster)?), Some("the last import")),
+        None if args.file.is_none() => (Some(watermark(settings, &db, sched, &mut cluster)?), Some("the last import")),
         None => (None, None),
     };
     let (Jobs { jobs, bad }, source, no_r) = read_jobs(sched, args, since, until)?;
@@ -231,7 +231,14 @@ pub fn run(settings: &Settings, sched: Scheduler, args: &ImportArgs, exclusive: 
 }
 
 /// Where the last import of this cluster stopped; naming the cluster first if no flag did.
-fn watermark(db: &store::Db, sched: Scheduler, cluster: &mut Option<(String, &'static str)>) -> Result<i64, Error> {
+/// The latest a watermark may be: now, and a day for clocks that disagree. A record after it moves nothing.
+fn not_after() -> i64 {
+    crate::time::now_unix().saturating_add(SKEW_S)
+}
+
+use crate::sources::jobs::SKEW_S;
+
+fn watermark(settings: &Settings, db: &store::Db, sched: Scheduler, cluster: &mut Option<(String, &'static str)>) -> Result<i64, Error> {
     let (c, _) = cluster.get_or_insert_with(|| match sched {
         Scheduler::Slurm => (String::new(), "scontrol"),
         Scheduler::Flux => (store::hostname(), "this host's name"),
@@ -241,10 +248,18 @@ fn watermark(db: &store::Db, sched: Scheduler, cluster: &mut Option<(String, &'s
             .map_err(|e| Error::Failed(format!("scontrol: {e}; name the cluster with --cluster")))?;
     }
     let prefix = format!("{}:{c}:", sched.as_str());
-    let mark = match store::open_read(db)? {
-        Some(mut ledger) => ledger.newest_of_runs(&prefix)?,
-        None => None,
+    let (mark, newest) = match store::open_read(db)? {
+        Some(mut ledger) => ledger.newest_imported(&prefix, not_after())?,
+        None => (None, None),
     };
+    if let Some(future) = newest.filter(|n| mark.is_none_or(|m| *n > m)) {
+        settings.warn(format!(
+            "a record of {} cluster '{c}' in {} ends at {}, after now: it does not move where the next import starts",
+            sched.as_str(),
+            db.shown(),
+            iso8601(future)
+        ));
+    }
     mark.ok_or_else(|| {
         Error::Usage(format!(
             "no earlier import of {} cluster '{c}' in {}: give --since (e.g. --since 2026-11-01, or --since -7d)",
@@ -401,7 +416,9 @@ fn record(ctx: &Ctx, db: &store::Db, chosen: &[Job], answer: &mut Imported) -> R
             let cluster = job.cluster.as_deref().unwrap_or("");
             let mark = match marks.get(cluster) {
                 Some(m) => *m,
-                None => *marks.entry(cluster).or_insert(ledger.newest_of_runs(&format!("{}:{cluster}:", ctx.sched.as_str()))?),
+                None => {
+                    *marks.entry(cluster).or_insert(ledger.newest_imported(&format!("{}:{cluster}:", ctx.sched.as_str()), not_after())?.0)
+                }
             };
             if mark.is_some_and(|m| job.end.is_none_or(|e| e <= m)) {
                 check.push(job);
@@ -446,7 +463,7 @@ fn record(ctx: &Ctx, db: &store::Db, chosen: &[Job], answer: &mut Imported) -> R
             at += n;
         }
         if !answer.cluster.is_empty() && !answer.cluster.contains(',') {
-            answer.watermark = ledger.newest_of_runs(&format!("{}:{}:", ctx.sched.as_str(), answer.cluster))?;
+            answer.watermark = ledger.newest_imported(&format!("{}:{}:", ctx.sched.as_str(), answer.cluster), not_after())?.0;
         }
     }
     answer.energy_measured = energy;

@@ -227,13 +227,17 @@ fn wait(
         if job.is_none() && (duration.is_some_and(|d| start.elapsed() >= d) || nothing_to_watch()) {
             return (None, interrupted);
         }
-        if let Some((sig, sent_by_a_process)) = signals::take() {
-            interrupted = Some(signals::name(sig));
+        while let Some((sig, sent_by_a_process)) = signals::take() {
+            // USR1, USR2, WINCH and CONT tell the command something; the run goes on, measured.
+            if signals::stops(sig) {
+                interrupted = Some(signals::name(sig));
+            }
             match job {
-                // A terminal's Ctrl-C reached the command already; anything else is passed on.
-                Some(j) if sent_by_a_process || sig != libc::SIGINT => j.signal(sig),
+                // What a terminal sends reached the command already; anything a process sent is passed on.
+                Some(j) if sent_by_a_process || !signals::from_terminal(sig) => j.signal(sig),
                 Some(_) => {}
-                None => return (None, interrupted),
+                None if signals::stops(sig) => return (None, interrupted),
+                None => {}
             }
         }
         let until = match (job, tick) {

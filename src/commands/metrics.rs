@@ -208,7 +208,7 @@ pub fn clusters(settings: &Settings) -> ClustersAnswer {
         .iter()
         .map(|(n, c)| ClusterRow {
             name: n.clone(),
-            prometheus: crate::sources::http::redact(&c.prometheus),
+            prometheus: crate::text::redact_url(&c.prometheus),
             gpu_vendor: c.gpu_vendor.clone(),
             gpu_model: c.gpu_model.clone(),
             node_label: c.node_label.clone(),

@@ -48,8 +48,8 @@ pub fn log_records(settings: &Settings, ledger: &mut dyn Ledger, stored: &[(i64,
         let Some(p) = payload(r, *id) else { continue };
         if let Err(e) = tracking.log(&p) {
             let json = serde_json::to_string(&p).expect("payloads serialise");
-            ledger.outbox_add(*id, &p.run_id, &json, &e)?;
-            failed.push((*id, e));
+            ledger.outbox_add(*id, &p.run_id, &json, &e.message)?;
+            failed.push((*id, e.message));
         }
     }
     if failed.is_empty() {
@@ -91,7 +91,8 @@ const AUTO_BATCH: usize = 10;
 
 fn drain(tracking: &Tracking, ledger: &mut dyn Ledger, max_attempts: Option<i64>, limit: usize) -> Result<Synced, Error> {
     let mut done = Synced { tracking_uri: tracking.shown(), ..Synced::default() };
-    for (id, json) in ledger.outbox_pending(max_attempts, limit)? {
+    let mut pending = ledger.outbox_pending(max_attempts, limit)?.into_iter();
+    while let Some((id, json)) = pending.next() {
         let Ok(p) = serde_json::from_str::<Payload>(&json) else {
             ledger.outbox_mark(id, Some("the stored log is unreadable"))?;
             done.still_waiting += 1;
@@ -102,10 +103,18 @@ fn drain(tracking: &Tracking, ledger: &mut dyn Ledger, max_attempts: Option<i64>
                 ledger.outbox_mark(id, None)?;
                 done.sent += 1;
             }
+            // The server is down, or not MLflow: every other log would wait out the same deadline. Stop here;
+            // the rest stay waiting, their attempts unspent.
+            Err(e) if e.whole_server => {
+                ledger.outbox_mark(id, Some(&e.message))?;
+                done.still_waiting += 1 + pending.len() as u64;
+                done.error.get_or_insert(e.message);
+                break;
+            }
             Err(e) => {
-                ledger.outbox_mark(id, Some(&e))?;
+                ledger.outbox_mark(id, Some(&e.message))?;
                 done.still_waiting += 1;
-                done.error.get_or_insert(e);
+                done.error.get_or_insert(e.message);
             }
         }
     }

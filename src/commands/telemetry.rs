@@ -328,7 +328,7 @@ fn stopped(exporter: &'static str, cfg: &TelemetrySettings, state: &Mutex<State>
     Stopped {
         exporter,
         listen: None,
-        otlp: cfg.otlp.as_ref().map(|u| crate::sources::http::redact(&u.value)),
+        otlp: cfg.otlp.as_ref().map(|u| crate::text::redact_url(&u.value)),
         semconv: cfg.semconv.value.name(),
         source,
         status,
@@ -388,7 +388,7 @@ pub fn export(settings: &Settings, h: &Hooked) -> Result<Stopped, Error> {
         }
     });
     let (collector, kind) = collector(settings, h, Some(on_reading), &state)?;
-    (h.hooks)().info(&format!("sending the GPU metrics to {} every {} s", crate::sources::http::redact(&url), cfg.interval.value));
+    (h.hooks)().info(&format!("sending the GPU metrics to {} every {} s", crate::text::redact_url(&url), cfg.interval.value));
     exporters::wait_for_stop().map_err(Error::Failed)?;
     if let Some(c) = collector {
         c.stop();
@@ -421,7 +421,7 @@ pub fn push_run(settings: &Settings, gateway: Option<&str>, kwh: Option<f64>, jo
         if let Some(e) = &error {
             settings.warn(e.clone());
         }
-        out.push(Pushed { to: "pushgateway", url: crate::sources::http::redact(url), error });
+        out.push(Pushed { to: "pushgateway", url: crate::text::redact_url(url), error });
     }
     if let Some(url) = &cfg.otlp {
         let fams = run_totals(kwh, cfg, &labels);
@@ -435,7 +435,7 @@ pub fn push_run(settings: &Settings, gateway: Option<&str>, kwh: Option<f64>, jo
         if let Some(e) = &error {
             settings.warn(e.clone());
         }
-        out.push(Pushed { to: "otlp", url: crate::sources::http::redact(&url.value), error });
+        out.push(Pushed { to: "otlp", url: crate::text::redact_url(&url.value), error });
     }
     out
 }

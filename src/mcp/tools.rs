@@ -113,7 +113,7 @@ pub fn list() -> Vec<Tool> {
                     "gpu_hours": {"type": "number", "minimum": 0},
                     "cpu_hours": {"type": "number", "minimum": 0},
                     "gpu_kwh": {"type": "number", "minimum": 0, "description": "measured GPU energy over gpu_hours (carbon)"},
-                    "provider": {"type": "string", "description": "a provider name; the configured or default one when unset"},
+                    "provider": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$", "description": "a provider name as finops_providers lists it (never a path, a program or a URL); the configured or default one when unset"},
                     "coefficients": {"type": "object", "additionalProperties": {"type": "number", "minimum": 0}, "description": "coefficients to set, as --set NAME=VALUE"}
                 }),
                 &["domain"],
@@ -305,6 +305,12 @@ fn metrics_query(s: &Settings, a: &Args) -> Result<CallToolResult, Error> {
 fn finops_estimate(s: &Settings, a: &Args) -> Result<CallToolResult, Error> {
     a.only(&["domain", "gpu_hours", "cpu_hours", "gpu_kwh", "provider", "coefficients"])?;
     let domain = a.domain()?;
+    if let Some(p) = a.str("provider")?.filter(|p| !crate::provider::registry::is_name(p)) {
+        return Err(bad(format!(
+            "argument 'provider' '{}' is not a provider name: name one that finops_providers lists (never a path, a program or a URL)",
+            crate::text::clean(p)
+        )));
+    }
     let mut req = Request {
         gpu_hours: a.amount("gpu_hours")?,
         cpu_hours: a.amount("cpu_hours")?,
@@ -347,7 +353,9 @@ fn finops_report(s: &Settings, a: &Args) -> Result<CallToolResult, Error> {
 /// Runs one tool with fresh settings (the config is read on each call, so an edit applies at once).
 pub fn call(cli: &Cli, name: &str, args: &Map<String, Value>) -> CallToolResult {
     let run = || -> Result<CallToolResult, Error> {
-        let s = Settings::from_cli(cli, true)?;
+        let mut s = Settings::from_cli(cli, true)?;
+        // An agent names providers; it never points exa at a file or a program.
+        s.names_only = true;
         let a = Args(args);
         let mut result = match name {
             "metrics_read" => metrics_read(&s, &a)?,

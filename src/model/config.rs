@@ -24,6 +24,19 @@ pub struct Config {
     /// The `gpu:` block: where GPU readings come from.
     #[serde(default, deserialize_with = "null_as_default")]
     pub gpu: GpuConfig,
+    /// The `db:` block: the ledger.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub db: DbConfig,
+}
+
+/// `db:`: where records are kept.
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct DbConfig {
+    /// The ledger: a SQLite file, or a PostgreSQL URL; `--db` and EXAMLOPS_DB win over it.
+    pub url: Option<String>,
+    /// Seconds any one exchange with a PostgreSQL server may wait for its answer (default 30);
+    /// EXAMLOPS_DB_TIMEOUT wins over it.
+    pub timeout_s: Option<f64>,
 }
 
 /// `gpu:`: where `exa gpu` and `measure` read the GPUs.

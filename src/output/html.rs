@@ -183,9 +183,27 @@ pub fn page(by_model: &Report, by_day: &Report) -> String {
         let _ = write!(out, r#"<p class="meta note">{}</p>"#, esc(n));
     }
     let data = serde_json::json!({ "by_model": by_model, "by_day": by_day });
-    // Inert data for tools; `</` is escaped so no value can close the element.
-    let json = serde_json::to_string(&data).expect("reports serialise").replace("</", "<\\/");
+    // Inert data for tools. Inside <script>, `<!--` and `<script` change how the HTML parser ends the element (the rest of the page
+    // would be swallowed), and `</script` ends it: `<`, `>` and `&` go as JSON escapes, the same JSON to a reader.
+    let json = script_safe(&serde_json::to_string(&data).expect("reports serialise"));
     let _ = write!(out, r#"<script type="application/json" id="exa-report">{json}</script></body></html>"#);
     out.push('\n');
+    out
+}
+
+/// JSON made safe inside a `<script>` element: `<`, `>` and `&` (and the line separators some parsers take as
+/// line ends) written as `\u` escapes, which any JSON reader reads back as the same characters.
+fn script_safe(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
     out
 }

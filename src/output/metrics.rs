@@ -7,9 +7,9 @@ use serde_json::Value;
 
 use super::{Render, Style};
 use crate::commands::metrics::{ClustersAnswer, Envelope, FlagsAnswer, NodeAnswer, QueryAnswer, QuerySeries, WorkloadAnswer};
-use crate::sources::http::redact;
 use crate::sources::prometheus::read::Placement;
 use crate::text::clean;
+use crate::text::redact_url as redact;
 use crate::time::iso8601;
 
 const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];

@@ -242,15 +242,19 @@ fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
     })
 }
 
-/// The outputs tidied, each finite and not negative: a provider that returns
-/// otherwise is broken, and no figure it gave is shown.
+/// The outputs tidied, each finite, and the figures exa reports (`kwh`, `co2e_g`, `cost_usd`) not
+/// negative: a provider that returns otherwise is broken, and no figure it gave is shown. Any other
+/// value a provider computes on the way (a credit, an offset) may be negative.
+/// The figures a report adds up: never negative, whatever the provider.
+const REPORTED: [&str; 3] = ["kwh", "co2e_g", "cost_usd"];
+
 fn checked_outputs(domain: Domain, p: &dyn Provider, outputs: IndexMap<String, f64>) -> Result<IndexMap<String, f64>, ComputeFail> {
     let name = &p.meta().name;
     for (k, v) in &outputs {
         if !v.is_finite() {
             return Err(ComputeFail::Error(Error::Failed(format!("{domain} provider '{name}': {k} overflowed (not a finite number)"))));
         }
-        if *v < 0.0 {
+        if *v < 0.0 && REPORTED.contains(&k.as_str()) {
             let why = format!(
                 "{domain} provider '{name}' computed {k} = {v}: energy, carbon and money are never negative; the provider is broken"
             );

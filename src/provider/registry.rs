@@ -39,6 +39,8 @@ pub struct Context<'a> {
     pub config_dir: Option<&'a Path>,
     /// The directories of `PATH`, in order.
     pub path: Vec<PathBuf>,
+    /// Only names resolve, never a path to a file or a program: the door for agents (MCP).
+    pub names_only: bool,
 }
 
 impl Context<'_> {
@@ -229,6 +231,16 @@ fn plugin_programs(ctx: &Context) -> Vec<(String, PathBuf)> {
     found
 }
 
+/// Whether `s` is a provider's name as `exa finops carbon providers` lists it (letters, digits, `.`, `_`, `-`;
+/// 1 to 64 of them, a letter or digit first), never a path, a program or a URL.
+pub fn is_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && s.len() <= 64
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+        && !looks_like_path(s)
+}
+
 fn looks_like_path(name: &str) -> bool {
     let ext = std::path::Path::new(name).extension().map(std::ffi::OsStr::to_ascii_lowercase);
     name.contains('/') || ext.is_some_and(|e| e == "yaml" || e == "yml")
@@ -291,6 +303,13 @@ impl Registry {
         if name == EXPRESSION {
             return expression(ctx);
         }
+        if ctx.names_only && !is_name(name) {
+            return Err(format!(
+                "'{}' is not a provider name; name one that `exa finops {} providers` lists",
+                crate::text::clean(name),
+                ctx.domain
+            ));
+        }
         if looks_like_path(name) {
             let path = Path::new(name);
             if !path.exists() {
@@ -306,8 +325,13 @@ impl Registry {
             let short = stem.strip_prefix(ctx.domain.plugin_prefix()).unwrap_or(stem);
             return load_plugin(ctx, short, path);
         }
+        // A file of that name refused as untrusted: its reason, rather than "no such provider".
+        let mut refused = None;
         for path in provider_files(ctx) {
-            if check_trusted(&path, "provider file").is_err() {
+            if let Err(why) = check_trusted(&path, "provider file") {
+                if path.file_stem().and_then(|s| s.to_str()) == Some(name) {
+                    refused = Some(why);
+                }
                 continue;
             }
             let Ok(text) = std::fs::read_to_string(&path) else { continue };
@@ -323,6 +347,9 @@ impl Registry {
         }
         if let Some((n, path)) = plugin_programs(ctx).into_iter().find(|(n, _)| n == name) {
             return load_plugin(ctx, &n, &path);
+        }
+        if let Some(why) = refused {
+            return Err(why);
         }
         let known = Registry::known_names(ctx);
         let hint = match nearest(name, known.iter().map(String::as_str)) {

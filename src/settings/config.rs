@@ -14,7 +14,8 @@ use crate::suggest::nearest;
 
 /// The keys each block knows, for unknown-key warnings.
 const KNOWN: &[(&str, &[&str])] = &[
-    ("", &["finops", "clusters", "mcp", "mlflow", "gpu"]),
+    ("", &["finops", "clusters", "mcp", "mlflow", "gpu", "db"]),
+    ("db", &["url", "timeout_s"]),
     ("mlflow", &["tracking_uri", "timeout_s"]),
     ("gpu", &["source", "nvml_library"]),
     (
@@ -98,24 +99,18 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, Error> {
                 )));
             }
         }
-        if let Some(t) = block.plugin_timeout_s {
-            if !t.is_finite() || t <= 0.0 || t > super::MAX_SECONDS {
-                return Err(Error::Config(format!(
-                    "{}: finops.{domain}.plugin_timeout_s: {t} is not a positive number of seconds (at most a day)",
-                    path.display()
-                )));
-            }
-        }
+        seconds_key(path, &format!("finops.{domain}.plugin_timeout_s"), block.plugin_timeout_s)?;
         if let Some(api) = &block.grid.api {
             super::grid_auth(api).map_err(|e| Error::Config(format!("{}: finops.{domain}.grid.api: {e}", path.display())))?;
         }
-        if let Some(t) = block.grid.timeout_s {
-            if !t.is_finite() || t <= 0.0 || t > super::MAX_SECONDS {
-                return Err(Error::Config(format!(
-                    "{}: finops.{domain}.grid.timeout_s: {t} is not a positive number of seconds (at most a day)",
-                    path.display()
-                )));
-            }
+        seconds_key(path, &format!("finops.{domain}.grid.timeout_s"), block.grid.timeout_s)?;
+    }
+    if let Some(t) = config.db.timeout_s {
+        if !t.is_finite() || t <= 0.0 || t > super::MAX_SECONDS {
+            return Err(Error::Config(format!(
+                "{}: db.timeout_s: {t} is not a positive number of seconds (at most a day)",
+                path.display()
+            )));
         }
     }
     for (name, c) in &config.clusters {
@@ -148,6 +143,16 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, Error> {
         }
     }
     Ok(Loaded { config, warnings, exists: true })
+}
+
+/// A key holding seconds: when set, a positive number of them, at most a day.
+fn seconds_key(path: &Path, key: &str, value: Option<f64>) -> Result<(), Error> {
+    match value {
+        Some(t) if !t.is_finite() || t <= 0.0 || t > super::MAX_SECONDS => {
+            Err(Error::Config(format!("{}: {key}: {t} is not a positive number of seconds (at most a day)", path.display())))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// A Prometheus label name: `[a-zA-Z_][a-zA-Z0-9_]*`.

@@ -34,6 +34,8 @@ pub const MIN_INTERVAL_S: f64 = 0.05;
 pub const GPU_TOOL_TIMEOUT_S: f64 = 10.0;
 /// The longest any configured wait may be: a day.
 pub const MAX_SECONDS: f64 = 86_400.0;
+/// How long one exchange with a PostgreSQL ledger may wait, unless configured.
+pub const DB_TIMEOUT: Duration = Duration::from_secs(30);
 /// Seconds a grid-intensity request may take, unless configured.
 pub const GRID_TIMEOUT_S: f64 = 3.0;
 
@@ -98,6 +100,8 @@ pub struct Settings {
     pub config: Config,
     /// The records database.
     pub db: Option<Sourced<PathBuf>>,
+    /// How long one exchange with a PostgreSQL ledger may wait for its answer.
+    pub db_timeout: Sourced<Duration>,
     /// GPU reading settings.
     pub gpu: GpuSettings,
     /// The electricity price for `measure`, when one is set.
@@ -106,6 +110,8 @@ pub struct Settings {
     pub telemetry: TelemetrySettings,
     /// The program search path, for plugins and GPU tools.
     pub path: Vec<PathBuf>,
+    /// Providers resolve by name only, never by a path (the door for agents: `exa mcp`).
+    pub names_only: bool,
     /// The live grid endpoint, or why there is none.
     grid: Result<Option<Endpoint>, String>,
     /// Diagnostics for stderr, printed by `main` once the command is done.
@@ -131,10 +137,18 @@ impl Settings {
         } else {
             config::Loaded { exists: config_path.value.exists(), ..config::Loaded::default() }
         };
-        let db = match (cli.db(), env("EXAMLOPS_DB")) {
-            (Some(p), _) => Some(Sourced::new(p.clone(), Source::Flag)),
-            (None, Some(p)) => Some(Sourced::new(PathBuf::from(p), Source::Env("EXAMLOPS_DB"))),
-            (None, None) => paths::default_db().map(|p| Sourced::new(p, Source::Default)),
+        let db = match (cli.db(), env("EXAMLOPS_DB"), &loaded.config.db.url) {
+            (Some(p), _, _) => Some(Sourced::new(p.clone(), Source::Flag)),
+            (None, Some(p), _) => Some(Sourced::new(PathBuf::from(p), Source::Env("EXAMLOPS_DB"))),
+            (None, None, Some(p)) => Some(Sourced::new(PathBuf::from(p), Source::Config)),
+            (None, None, None) => paths::default_db().map(|p| Sourced::new(p, Source::Default)),
+        };
+        let db_timeout = match env_amount("EXAMLOPS_DB_TIMEOUT")? {
+            Some(t) => Sourced::new(seconds("EXAMLOPS_DB_TIMEOUT", t.value, 0.1).map_err(Error::Config)?, t.source),
+            None => match loaded.config.db.timeout_s {
+                Some(t) => Sourced::new(Duration::from_secs_f64(t), Source::Config),
+                None => Sourced::new(DB_TIMEOUT, Source::Default),
+            },
         };
         let measure = match &cli.command {
             Command::Finops(Finops::Measure(m)) => Some(m),
@@ -172,10 +186,12 @@ impl Settings {
             config_exists: loaded.exists,
             config: loaded.config,
             db,
+            db_timeout,
             gpu,
             power_cost_per_kwh,
             telemetry,
             path,
+            names_only: false,
             grid,
             warnings: RefCell::new(loaded.warnings),
         })
@@ -198,7 +214,7 @@ impl Settings {
     /// A database named on the command line (`exa db copy --from/--to`), read as `--db` is.
     pub fn db_at(&self, raw: &str) -> Result<crate::store::Db, Error> {
         let pgpass = env("PGPASSFILE").map(PathBuf::from).or_else(|| env("HOME").map(|h| PathBuf::from(h).join(".pgpass")));
-        crate::store::Db::parse(raw, env("PGPASSWORD").as_deref(), pgpass.as_deref())
+        crate::store::Db::parse(raw, env("PGPASSWORD").as_deref(), pgpass.as_deref(), self.db_timeout.value)
     }
 
     /// Queues a warning for stderr.
@@ -231,7 +247,7 @@ impl Settings {
 
     /// What the provider registry needs to find and load a domain's providers.
     pub fn context(&self, domain: Domain) -> Context<'_> {
-        Context { domain, block: self.block(domain), config_dir: self.config_dir(), path: self.path.clone() }
+        Context { domain, block: self.block(domain), config_dir: self.config_dir(), path: self.path.clone(), names_only: self.names_only }
     }
 
     /// The provider asked for: flag, then environment, then config; `None` means the default.
@@ -288,7 +304,7 @@ impl Settings {
         if !(uri.starts_with("http://") || uri.starts_with("https://")) {
             return Err(Error::Config(format!(
                 "{from} '{}': exa logs to an MLflow tracking server over its REST API; give its http:// or https:// URL",
-                crate::sources::http::redact(&uri)
+                crate::text::redact_url(&uri)
             )));
         }
         let basic = match (env("MLFLOW_TRACKING_USERNAME"), env("MLFLOW_TRACKING_PASSWORD")) {
@@ -393,14 +409,15 @@ fn truthy(v: &str) -> bool {
     matches!(v.trim().to_ascii_lowercase().as_str(), "true" | "1" | "yes" | "on")
 }
 
-/// An OTLP base URL with the metrics path; a URL that already ends with it is kept.
+/// An OTLP base URL with the metrics path (before its query, if it has one); a URL whose path already ends
+/// with it is kept.
 fn with_metrics_path(base: &str) -> String {
-    let b = base.trim_end_matches('/');
-    if b.ends_with("/v1/metrics") {
-        b.to_string()
-    } else {
-        format!("{b}/v1/metrics")
+    let path_ends = reqwest::Url::parse(base).is_ok_and(|u| u.path().trim_end_matches('/').ends_with("/v1/metrics"));
+    if path_ends {
+        return base.to_string();
     }
+    // A URL that does not parse is kept as given, and refused where endpoints are checked.
+    crate::sources::http::with_path(base, &["v1/metrics"]).unwrap_or_else(|_| base.to_string())
 }
 
 /// The exporters' settings from `opts` (measure's or an exporter's flags); without them (every other
@@ -512,7 +529,7 @@ fn grid_endpoint(g: &crate::model::config::GridConfig) -> Result<Option<Endpoint
     let Some(base) = env("EXAMLOPS_GRID_INTENSITY_URL").or_else(|| g.url.clone()) else { return Ok(None) };
     let zone = env("EXAMLOPS_GRID_INTENSITY_ZONE").or_else(|| g.zone.clone());
     let token = env("EXAMLOPS_GRID_INTENSITY_TOKEN").or_else(|| g.token.clone());
-    let shown = crate::sources::http::redact(&base);
+    let shown = crate::text::redact_url(&base);
     if !(base.starts_with("http://") || base.starts_with("https://")) {
         return Err(format!("the grid-intensity URL '{shown}' is not http:// or https://"));
     }

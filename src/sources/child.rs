@@ -132,17 +132,10 @@ pub fn run_capped(
 /// when it fails, the first line it wrote on stderr, with its exit status.
 pub fn output(program: &Path, args: &[&str], timeout: Duration) -> Result<Vec<u8>, String> {
     use std::io::{Read, Seek};
-    // Its errors go to an unlinked file of exa's own: read back only when it failed.
-    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let path = std::env::temp_dir().join(format!("exa-{}-{n}.stderr", std::process::id()));
-    let mut err = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create_new(true)
-        .open(&path)
-        .map_err(|e| format!("cannot make a file for its errors in {}: {e}", path.display()))?;
-    let _ = std::fs::remove_file(&path);
+    // Its errors go to an unlinked file of exa's own (random name, made exclusively, 0600): read back only when
+    // it failed. No one can plant it, or read it.
+    let mut err =
+        tempfile::tempfile().map_err(|e| format!("cannot make a file for its errors in {}: {e}", std::env::temp_dir().display()))?;
     let writer = err.try_clone().map_err(|e| e.to_string())?;
     let done = run_capped(program, args, None, Stdio::from(writer), timeout, u64::MAX).map_err(|e| match e {
         RunError::Spawn(e) if e.kind() == std::io::ErrorKind::NotFound => "not found on PATH".to_string(),
@@ -198,8 +191,27 @@ pub struct Ended {
 
 impl Job {
     /// Starts `program` with `args`; stdin, stdout and stderr are the job's own.
+    /// It dies with exa: when exa is killed outright (SIGKILL, the OOM killer), the kernel sends it SIGKILL.
     pub fn spawn(program: &std::ffi::OsStr, args: &[std::ffi::OsString]) -> std::io::Result<Job> {
-        let c = std::process::Command::new(program).args(args).spawn()?;
+        // SAFETY: getpid has no preconditions.
+        let exa = unsafe { libc::getpid() };
+        let mut c = std::process::Command::new(program);
+        c.args(args);
+        // SAFETY: between fork and exec the closure calls only async-signal-safe functions (prctl, getppid,
+        // _exit) and touches no memory of the parent's.
+        unsafe {
+            c.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // exa died before the line above: nothing would ever kill this job.
+                if libc::getppid() != exa {
+                    libc::_exit(137);
+                }
+                Ok(())
+            });
+        }
+        let c = c.spawn()?;
         Ok(Job { pid: c.id() as libc::pid_t })
     }
 

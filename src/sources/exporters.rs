@@ -115,16 +115,18 @@ pub fn wait_for_stop() -> Result<(), String> {
 
 /// PUTs the families to a Pushgateway under `grouping` (job first), replacing that group's metrics.
 pub fn push_gateway(base: &str, grouping: &[(&str, String)], families: Vec<Family>, timeout: Duration) -> Result<(), String> {
-    let mut url = base.trim_end_matches('/').to_string() + "/metrics";
+    // A value may hold any character: the Pushgateway takes it base64url-encoded after "@base64".
+    let mut path = vec!["metrics".to_string()];
     for (k, v) in grouping {
-        // A value may hold any character: the Pushgateway takes it base64url-encoded after "@base64".
-        url.push_str(&format!("/{k}@base64/{}", base64url(v.as_bytes())));
+        path.push(format!("{k}@base64"));
+        path.push(base64url(v.as_bytes()));
     }
+    let url = crate::sources::http::with_path(base, &path.iter().map(String::as_str).collect::<Vec<_>>())?;
     // The Pushgateway takes the text format 0.0.4; OpenMetrics' `# EOF` and `_created` are not part of it.
     let body: String = openmetrics(families).lines().filter(|l| *l != "# EOF").map(|l| format!("{l}\n")).collect();
     let mut req = crate::sources::http::Request::new(url, timeout, 64 * 1024);
     req.put = Some(("text/plain; version=0.0.4; charset=utf-8", body));
-    let shown = crate::sources::http::redact(base);
+    let shown = crate::text::redact_url(base);
     let answer = crate::sources::http::send(req).map_err(|e| format!("the push to {shown} failed: {e}"))?;
     if (200..300).contains(&answer.status) {
         return Ok(());
@@ -222,9 +224,9 @@ impl Otlp {
             // Delta: a gauge nobody observed since the last export is not sent (a gap, not a flat line).
             .with_temporality(Temporality::Delta)
             .build()
-            .map_err(|e| format!("cannot build the OTLP exporter for {}: {e}", crate::sources::http::redact(url)))?;
+            .map_err(|e| format!("cannot build the OTLP exporter for {}: {e}", crate::text::redact_url(url)))?;
         let last_error: Arc<Mutex<Option<String>>> = Arc::default();
-        let watched = Watched { inner: exporter, url: crate::sources::http::redact(url), say, last_error: Arc::clone(&last_error) };
+        let watched = Watched { inner: exporter, url: crate::text::redact_url(url), say, last_error: Arc::clone(&last_error) };
         let reader = PeriodicReader::builder(watched).with_interval(interval).build();
         let resource = opentelemetry_sdk::Resource::builder().with_service_name("exa").build();
         let provider = SdkMeterProvider::builder().with_reader(reader).with_resource(resource).build();

@@ -12,6 +12,9 @@ use serde_json::Value;
 use crate::model::{BadLine, Job, Jobs};
 
 /// Flux's job states (RFC 21), as bits.
+/// The most ids one range of an idset may hold.
+const MAX_IDS: u64 = 1 << 20;
+
 const INACTIVE: u64 = 64;
 const RUNNING: u64 = 16 | 32;
 
@@ -73,7 +76,8 @@ pub fn idset_count(s: &str) -> Result<u64, String> {
                 (v, v)
             }
         };
-        if b < a {
+        // No node has a million cores or GPUs: a wider range is not an id set any resource holds.
+        if b < a || b - a >= MAX_IDS {
             return Err(bad());
         }
         n = n.saturating_add(b - a + 1);
@@ -147,7 +151,8 @@ pub fn job(j: &Value, line: usize, r: Option<&Value>) -> Result<(Job, bool), Bad
         _ => None,
     }
     .ok_or_else(|| bad("id", "missing, or not a job id".into()))?;
-    let t = |k: &str| j.get(k).and_then(Value::as_f64).filter(|v| v.is_finite() && *v > 0.0);
+    // 0 is Flux's "not yet"; any other value is a time, checked with the job.
+    let t = |k: &str| j.get(k).and_then(Value::as_f64).filter(|v| *v != 0.0);
     let state = state_of(j).map_err(|w| bad("state", w))?;
     let (start, end) = (t("t_run"), t("t_cleanup").or_else(|| t("t_inactive")));
 
@@ -169,7 +174,7 @@ pub fn job(j: &Value, line: usize, r: Option<&Value>) -> Result<(Job, bool), Bad
     let text = |k: &str| j.get(k).and_then(Value::as_str).filter(|s| !s.is_empty()).map(crate::text::clean);
     let user = text("username").or_else(|| j.get("userid").and_then(Value::as_u64).map(|u| u.to_string()));
     Ok((
-        Job {
+        super::jobs::checked(Job {
             line,
             raw_id: id.clone(),
             id,
@@ -182,15 +187,24 @@ pub fn job(j: &Value, line: usize, r: Option<&Value>) -> Result<(Job, bool), Bad
             wckey: None,
             comment: None,
             state,
-            start: start.map(|s| s as i64),
-            end: end.map(|e| e as i64),
+            start: start.map(seconds),
+            end: end.map(seconds),
             elapsed_s: runtime,
             gpus,
             cpu_hours: cores * runtime / 3600.0,
             energy_j: None,
-        },
+        })?,
         known,
     ))
+}
+
+/// A time in seconds as a whole second; a value no clock reaches stays out of range, for `jobs::checked`.
+fn seconds(t: f64) -> i64 {
+    if t.is_finite() && t.abs() < 1e15 {
+        t as i64
+    } else {
+        i64::MAX
+    }
 }
 
 /// Reads every job of a saved file, a job's R being its `"R"` key; also the lines of the jobs that

@@ -12,7 +12,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::http::{self, redact, Request};
+use super::http::{self, Request};
+use crate::text::redact_url as redact;
 
 /// How long a reading is reused.
 pub const CACHE_TTL_S: u64 = 300;

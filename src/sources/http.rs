@@ -87,6 +87,21 @@ impl std::fmt::Display for HttpError {
     }
 }
 
+/// `base` with `path` (segments split on `/`, each encoded as one) appended to its path; its query and fragment
+/// stay after it, where they belong (`http://h/base?token=T` + `metrics` is `http://h/base/metrics?token=T`).
+pub fn with_path(base: &str, path: &[&str]) -> Result<String, String> {
+    let mut url = reqwest::Url::parse(base).map_err(|e| format!("'{}' is not a URL ({e})", crate::text::redact_url(base)))?;
+    {
+        let mut segments =
+            url.path_segments_mut().map_err(|()| format!("'{}' is not a URL a path can follow", crate::text::redact_url(base)))?;
+        segments.pop_if_empty();
+        for p in path {
+            segments.extend(p.split('/').filter(|s| !s.is_empty()));
+        }
+    }
+    Ok(url.to_string())
+}
+
 /// Makes the request, all of it within `req.deadline`.
 pub fn send(req: Request) -> Result<Answer, HttpError> {
     let deadline = req.deadline;
@@ -205,7 +220,7 @@ fn describe(e: &reqwest::Error, deadline: Duration) -> HttpError {
     }
     let mut words = e.to_string();
     if let Some(u) = e.url() {
-        words = words.replace(u.as_str(), &redact(u.as_str()));
+        words = words.replace(u.as_str(), &crate::text::redact_url(u.as_str()));
     }
     HttpError::Other(strip_url(&words))
 }
@@ -214,84 +229,30 @@ fn strip_url(s: &str) -> String {
     s.split(" for url (").next().unwrap_or(s).to_string()
 }
 
-/// Whether a query or fragment parameter's name looks like it holds a secret.
-fn secret_key(k: &str) -> bool {
-    let k = k.to_ascii_lowercase();
-    ["token", "key", "auth", "secret", "pass", "pwd", "sig", "credential", "code", "session", "jwt", "bearer"].iter().any(|s| k.contains(s))
-}
-
-/// The URL as exa shows or stores it: user and password removed, and the
-/// values of secret-looking parameters in the query, the path's `;params`
-/// and the fragment hidden.
-pub fn redact(url: &str) -> String {
-    let (before_frag, frag) = match url.split_once('#') {
-        Some((a, f)) => (a, Some(f)),
-        None => (url, None),
-    };
-    let (before_query, query) = match before_frag.split_once('?') {
-        Some((a, q)) => (a, Some(q)),
-        None => (before_frag, None),
-    };
-    let mut out = strip_userinfo(before_query);
-    out = redact_params(&out, ';');
-    if let Some(q) = query {
-        out.push('?');
-        out.push_str(&redact_pairs(q, &['&', ';']));
-    }
-    if let Some(f) = frag {
-        out.push('#');
-        out.push_str(&redact_pairs(f, &['&', ';']));
-    }
-    out
-}
-
-fn strip_userinfo(s: &str) -> String {
-    let Some(scheme_end) = s.find("://") else { return s.to_string() };
-    let rest = &s[scheme_end + 3..];
-    let auth_end = rest.find('/').unwrap_or(rest.len());
-    match rest[..auth_end].rfind('@') {
-        Some(at) => format!("{}://REDACTED@{}", &s[..scheme_end], &rest[at + 1..]),
-        None => s.to_string(),
-    }
-}
-
-/// Hides `;name=value` path parameters whose names look secret.
-fn redact_params(s: &str, sep: char) -> String {
-    let mut parts = s.split(sep);
-    let first = parts.next().unwrap_or_default().to_string();
-    parts.fold(first, |mut acc, p| {
-        acc.push(sep);
-        acc.push_str(&redact_pair(p));
-        acc
-    })
-}
-
-fn redact_pairs(s: &str, seps: &[char]) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut cur = String::new();
-    for c in s.chars() {
-        if seps.contains(&c) {
-            out.push_str(&redact_pair(&cur));
-            out.push(c);
-            cur.clear();
-        } else {
-            cur.push(c);
-        }
-    }
-    out.push_str(&redact_pair(&cur));
-    out
-}
-
-fn redact_pair(kv: &str) -> String {
-    match kv.split_once('=') {
-        Some((k, _)) if secret_key(k) => format!("{k}=REDACTED"),
-        _ => kv.to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::redact;
+    use crate::text::redact_url as redact;
+
+    #[test]
+    fn paths_go_before_the_query() {
+        assert_eq!(
+            super::with_path("http://h:9/base?token=T", &["metrics/job@base64", "ZXhh"]).unwrap(),
+            "http://h:9/base/metrics/job@base64/ZXhh?token=T"
+        );
+        assert_eq!(super::with_path("http://h/", &["api/2.0/mlflow", "runs/log-batch"]).unwrap(), "http://h/api/2.0/mlflow/runs/log-batch");
+        assert_eq!(super::with_path("http://h/x/#f", &["v1/metrics"]).unwrap(), "http://h/x/v1/metrics#f");
+        assert!(super::with_path("not a url", &["x"]).is_err());
+    }
+
+    #[test]
+    fn a_password_holding_url_characters_is_hidden_whole() {
+        assert_eq!(redact("postgres://u:p@ss@host/db"), "postgres://REDACTED@host/db");
+        assert_eq!(
+            redact("postgres://u:a/b?c#d@host:5432/db?password=x&sslmode=require"),
+            "postgres://REDACTED@host:5432/db?password=REDACTED&sslmode=require"
+        );
+        assert_eq!(redact("postgres://exa@host/db"), "postgres://REDACTED@host/db");
+    }
 
     #[test]
     fn every_kind_of_url_secret_is_hidden() {

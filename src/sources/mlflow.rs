@@ -39,23 +39,55 @@ pub struct Payload {
     pub tags: Vec<(String, String)>,
 }
 
+/// A call that failed.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    /// What went wrong, the URL without its secrets.
+    pub message: String,
+    /// The server as a whole failed (unreachable, not MLflow, not letting exa in): later calls would too.
+    pub whole_server: bool,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
 impl Tracking {
     /// The URL as exa shows it.
     pub fn shown(&self) -> String {
-        http::redact(&self.uri)
+        crate::text::redact_url(&self.uri)
     }
 
     fn call(&self, path: &str, body: Option<Value>, query: &[(&str, &str)]) -> Result<Value, String> {
-        let mut get = Request::new(format!("{}/api/2.0/mlflow/{path}", self.uri.trim_end_matches('/')), self.timeout, 4 << 20);
+        self.exchange(path, body, query).map_err(|f| f.message)
+    }
+
+    /// One call; a failure says whether the server as a whole failed (no answer, not MLflow's, refused us)
+    /// or only this call.
+    fn exchange(&self, path: &str, body: Option<Value>, query: &[(&str, &str)]) -> Result<Value, Failure> {
+        let whole = |message: String| Failure { message, whole_server: true };
+        let url = http::with_path(&self.uri, &["api/2.0/mlflow", path]).map_err(|e| whole(format!("MLflow: {e}")))?;
+        let mut get = Request::new(url, self.timeout, 4 << 20);
         get.json = body.map(|b| b.to_string());
         get.query = query.iter().map(|(k, v)| ((*k).to_string(), (*v).to_string())).collect();
         get.bearer.clone_from(&self.token);
         get.basic.clone_from(&self.basic);
         get.insecure = self.insecure;
-        let answer = http::send(get).map_err(|e| format!("MLflow at {}: {e}", self.shown()))?;
+        let answer = http::send(get).map_err(|e| whole(format!("MLflow at {}: {e}", self.shown())))?;
         let v: Value = serde_json::from_slice(&answer.body).unwrap_or(Value::Null);
         if (200..300).contains(&answer.status) {
-            return Ok(v);
+            // MLflow answers every call with a JSON object; anything else (a proxy's login page) logged nothing.
+            return if v.is_object() {
+                Ok(v)
+            } else {
+                Err(whole(format!(
+                    "MLflow at {} answered HTTP {} with something that is not MLflow's JSON (a proxy's page?); nothing was logged",
+                    self.shown(),
+                    answer.status
+                )))
+            };
         }
         let code = v["error_code"].as_str().unwrap_or("");
         let message = v["message"].as_str().unwrap_or("");
@@ -66,15 +98,17 @@ impl Tracking {
             (_, "") => format!("HTTP {}", answer.status),
             (_, c) => format!("{c}: {}", crate::text::clean(message)),
         };
-        Err(format!("MLflow at {}: {why}", self.shown()))
+        // Only MLflow's own refusal of this call (an error code, a 4xx other than auth) leaves the others worth trying.
+        let whole_server = code.is_empty() || matches!(answer.status, 401 | 403 | 407 | 429) || answer.status >= 500;
+        Err(Failure { message: format!("MLflow at {}: {why}", self.shown()), whole_server })
     }
 
     /// Logs a record's metrics and tags to its run.
-    pub fn log(&self, p: &Payload) -> Result<(), String> {
+    pub fn log(&self, p: &Payload) -> Result<(), Failure> {
         let metrics: Vec<Value> =
             p.metrics.iter().map(|(k, v)| json!({"key": k, "value": v, "timestamp": p.timestamp_ms, "step": 0})).collect();
         let tags: Vec<Value> = p.tags.iter().map(|(k, v)| json!({"key": k, "value": v})).collect();
-        self.call("runs/log-batch", Some(json!({"run_id": p.run_id, "metrics": metrics, "tags": tags})), &[]).map(|_| ())
+        self.exchange("runs/log-batch", Some(json!({"run_id": p.run_id, "metrics": metrics, "tags": tags})), &[]).map(|_| ())
     }
 
     /// Creates a run named `name` in the experiment `experiment` (made when missing); its id.

@@ -12,6 +12,7 @@ pub mod flux;
 pub mod gpu;
 pub mod grid;
 pub mod http;
+pub mod jobs;
 pub mod mlflow;
 pub mod prometheus;
 pub mod signals;

@@ -1,25 +1,33 @@
-//! Catching SIGINT, SIGTERM and SIGHUP while exa waits for a command.
+//! Catching the signals a shell passes on while exa waits for a command:
+//! SIGINT, SIGTERM, SIGHUP and SIGQUIT (the run is interrupted), SIGUSR1
+//! and SIGUSR2 (Slurm's `--signal=USR1@90` before a time limit), SIGWINCH
+//! and SIGCONT (passed on; the run goes on). SIGTSTP keeps its default, so
+//! Ctrl-Z stops exa with the command and `fg` resumes both.
 //!
-//! The handler only records which signal came and who sent it. A Ctrl-C
-//! typed at a terminal already reaches the command (it is in exa's process
-//! group), so it is not sent again; a signal some process sent to exa alone
-//! (`kill`, a scheduler) is passed on to the command.
+//! The handler only records which signal came and who sent it. What a
+//! terminal sends (Ctrl-C, Ctrl-\, a resize) already reaches the command (it
+//! is in exa's process group), so it is not sent again; a signal some process
+//! sent (`kill`, a scheduler) is passed on to the command.
 //!
 //! The handler also writes one byte to a pipe (write(2) is safe in a
 //! handler), so that a thread can wake whoever waits: nothing has to poll.
 
 use std::sync::atomic::{AtomicI32, Ordering};
 
-static SIGNAL: AtomicI32 = AtomicI32::new(0);
-static SENDER: AtomicI32 = AtomicI32::new(0);
+/// Signals not yet taken, one slot each (a signal that comes twice before it is taken is passed on once).
+static PENDING: [AtomicI32; 8] = [const { AtomicI32::new(0) }; 8];
+/// Per slot, the process that sent it (0: the kernel or a terminal).
+static SENDERS: [AtomicI32; 8] = [const { AtomicI32::new(0) }; 8];
 /// The pipe the handler writes to: (read end, write end), -1 until `catch` made it.
 static PIPE: [AtomicI32; 2] = [AtomicI32::new(-1), AtomicI32::new(-1)];
 
 extern "C" fn record(sig: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
     // SAFETY: the kernel hands a valid siginfo_t to an SA_SIGINFO handler; only atomics are touched.
     let pid = if info.is_null() { 0 } else { unsafe { (*info).si_pid() } };
-    SENDER.store(pid, Ordering::SeqCst);
-    SIGNAL.store(sig, Ordering::SeqCst);
+    if let Some(slot) = CAUGHT.iter().position(|s| *s == sig) {
+        SENDERS[slot].store(pid, Ordering::SeqCst);
+        PENDING[slot].store(sig, Ordering::SeqCst);
+    }
     let fd = PIPE[1].load(Ordering::SeqCst);
     if fd >= 0 {
         // SAFETY: write(2) of one byte from a static; the write end is non-blocking, so a full pipe drops it.
@@ -44,7 +52,21 @@ pub fn on_signal(wake: impl Fn() + Send + 'static) {
     });
 }
 
-/// Installs the recording handler for SIGINT, SIGTERM and SIGHUP, and SIGCHLD's default
+/// The signals caught and passed on.
+const CAUGHT: [libc::c_int; 8] =
+    [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT, libc::SIGUSR1, libc::SIGUSR2, libc::SIGWINCH, libc::SIGCONT];
+
+/// Whether a signal asks the command to stop (the run is then interrupted), rather than tells it something.
+pub fn stops(sig: i32) -> bool {
+    matches!(sig, libc::SIGINT | libc::SIGTERM | libc::SIGHUP | libc::SIGQUIT)
+}
+
+/// Whether a terminal sends this signal to its whole foreground group (so the command has it already).
+pub fn from_terminal(sig: i32) -> bool {
+    matches!(sig, libc::SIGINT | libc::SIGQUIT | libc::SIGWINCH)
+}
+
+/// Installs the recording handler for the signals above, and SIGCHLD's default
 /// disposition (an ignored SIGCHLD, inherited from a parent, would reap the command before exa
 /// could learn how it ended).
 pub fn catch() {
@@ -64,7 +86,7 @@ pub fn catch() {
             PIPE[1].store(fds[1], Ordering::SeqCst);
         }
     }
-    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+    for sig in CAUGHT {
         // SAFETY: a zeroed sigaction with a valid handler and SA_SIGINFO is a well-formed argument to sigaction(2).
         unsafe {
             let mut act: libc::sigaction = std::mem::zeroed();
@@ -78,8 +100,10 @@ pub fn catch() {
 
 /// A signal that arrived since the last call: (signal, true when a process sent it rather than the terminal).
 pub fn take() -> Option<(i32, bool)> {
-    let sig = SIGNAL.swap(0, Ordering::SeqCst);
-    (sig != 0).then(|| (sig, SENDER.load(Ordering::SeqCst) != 0))
+    PENDING.iter().zip(&SENDERS).find_map(|(p, s)| {
+        let sig = p.swap(0, Ordering::SeqCst);
+        (sig != 0).then(|| (sig, s.load(Ordering::SeqCst) != 0))
+    })
 }
 
 /// The name of a signal, for reports.
@@ -89,6 +113,11 @@ pub fn name(sig: i32) -> String {
         libc::SIGTERM => "SIGTERM".into(),
         libc::SIGHUP => "SIGHUP".into(),
         libc::SIGKILL => "SIGKILL".into(),
+        libc::SIGQUIT => "SIGQUIT".into(),
+        libc::SIGUSR1 => "SIGUSR1".into(),
+        libc::SIGUSR2 => "SIGUSR2".into(),
+        libc::SIGWINCH => "SIGWINCH".into(),
+        libc::SIGCONT => "SIGCONT".into(),
         other => format!("signal {other}"),
     }
 }

@@ -88,7 +88,7 @@ pub fn parse_parsable(text: &str) -> Result<Jobs, String> {
             });
             continue;
         }
-        match job(&col, &fields, n) {
+        match job(&col, &fields, n).and_then(super::jobs::checked) {
             Ok(j) => out.jobs.push(j),
             Err(b) => out.bad.push(b),
         }
@@ -216,7 +216,7 @@ pub fn parse_json(text: &str) -> Result<Jobs, String> {
     let list = v.get("jobs").and_then(Value::as_array).ok_or("not `sacct --json` output: no \"jobs\" list")?;
     let mut out = Jobs::default();
     for (i, j) in list.iter().enumerate() {
-        match json_job(j, i + 1) {
+        match json_job(j, i + 1).and_then(super::jobs::checked) {
             Ok(job) => out.jobs.push(job),
             Err(b) => out.bad.push(b),
         }
@@ -235,17 +235,27 @@ fn num(v: Option<&Value>) -> Option<f64> {
     }
 }
 
+/// An id as Slurm holds it (a whole number below 2^32): -1, 1.5 or 1e30 is a bad line, never coerced.
+fn whole_id(line: usize, field: &str, v: Option<f64>) -> Result<Option<u64>, BadLine> {
+    match v {
+        None => Ok(None),
+        Some(x) if x.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&x) => Ok(Some(x as u64)),
+        Some(x) => Err(BadLine { line, field: field.into(), why: format!("{x} is not a Slurm job id (a whole number below 2^32)") }),
+    }
+}
+
 fn json_job(j: &Value, line: usize) -> Result<Job, BadLine> {
     let bad = |field: &str, why: &str| BadLine { line, field: field.into(), why: why.into() };
     let s = |v: Option<&Value>| v.and_then(Value::as_str).filter(|s| !s.is_empty()).map(crate::text::clean);
-    let id = num(j.get("job_id")).ok_or_else(|| bad("job_id", "missing or not a number"))? as u64;
-    let task = num(j.pointer("/array/task_id"));
-    let array_job = num(j.pointer("/array/job_id")).filter(|a| *a > 0.0);
-    let offset = num(j.pointer("/het/job_offset"));
-    let het_job = num(j.pointer("/het/job_id")).filter(|h| *h > 0.0);
+    let whole_id = |field: &str, v: Option<f64>| whole_id(line, field, v);
+    let id = whole_id("job_id", num(j.get("job_id")))?.filter(|i| *i > 0).ok_or_else(|| bad("job_id", "missing or not a job id"))?;
+    let task = whole_id("array.task_id", num(j.pointer("/array/task_id")))?;
+    let array_job = whole_id("array.job_id", num(j.pointer("/array/job_id")))?.filter(|a| *a > 0);
+    let offset = whole_id("het.job_offset", num(j.pointer("/het/job_offset")))?;
+    let het_job = whole_id("het.job_id", num(j.pointer("/het/job_id")))?.filter(|h| *h > 0);
     let shown = match (array_job, task, het_job, offset) {
-        (Some(a), Some(t), _, _) => format!("{}_{}", a as u64, t as u64),
-        (_, _, Some(h), Some(o)) => format!("{}+{}", h as u64, o as u64),
+        (Some(a), Some(t), _, _) => format!("{a}_{t}"),
+        (_, _, Some(h), Some(o)) => format!("{h}+{o}"),
         _ => id.to_string(),
     };
     let state = match j.pointer("/state/current") {
@@ -277,7 +287,12 @@ fn json_job(j: &Value, line: usize) -> Result<Job, BadLine> {
                 .sum()
         })
         .unwrap_or(0.0);
-    let time = |k: &str| num(j.pointer(&format!("/time/{k}"))).filter(|t| *t > 0.0).map(|t| t as i64);
+    // 0 is Slurm's "not yet"; anything else is a time, checked with the job (1e300 is not clamped into one).
+    let time = |k: &str| {
+        num(j.pointer(&format!("/time/{k}")))
+            .filter(|t| *t != 0.0)
+            .map(|t| if t.is_finite() && t.abs() < 1e15 { t as i64 } else { i64::MAX })
+    };
     let comment = match j.get("comment") {
         Some(Value::Object(o)) => s(o.get("job")),
         other => s(other),

@@ -9,6 +9,7 @@ pub mod charges;
 pub mod postgres;
 pub mod report;
 pub mod sqlite;
+mod wire;
 
 use std::path::{Path, PathBuf};
 
@@ -97,8 +98,10 @@ pub trait Ledger {
     fn write_chunks(&mut self, chunks: &mut dyn Iterator<Item = Result<Vec<Line>, Error>>) -> Result<Vec<bool>, Error>;
     /// Per key, in order, whether a record with that idempotency key is stored.
     fn stored_keys(&mut self, keys: &[String]) -> Result<Vec<bool>, Error>;
-    /// The newest `recorded_at` of the records whose run id starts with `prefix`: where an importer stopped.
-    fn newest_of_runs(&mut self, prefix: &str) -> Result<Option<i64>, Error>;
+    /// Where an importer stopped: the newest `recorded_at`, no later than `not_after`, of the records an importer
+    /// wrote (their keys start with `prefix`, which no other writer's do); and the newest of them all, which
+    /// is later only when some record claims a time to come.
+    fn newest_imported(&mut self, prefix: &str, not_after: i64) -> Result<(Option<i64>, Option<i64>), Error>;
     /// Up to `limit` lines after id `after`, in id order, with their ids: for copying.
     fn read(&mut self, after: i64, limit: usize) -> Result<Vec<(i64, Line)>, Error>;
     /// The schema version.
@@ -126,12 +129,15 @@ pub enum Db {
 }
 
 impl Db {
-    /// A path or a `postgres://` URL, with the password sources for the latter.
-    pub fn parse(s: &str, password: Option<&str>, pgpass: Option<&Path>) -> Result<Db, Error> {
-        if postgres::is_url(s) {
-            Ok(Db::Postgres(Box::new(postgres::Conn::parse(s, password, pgpass)?)))
-        } else {
-            Ok(Db::Sqlite(PathBuf::from(s)))
+    /// A SQLite file, or a PostgreSQL database (a `postgres://` URL, the scheme in any case, or a libpq
+    /// keyword string), with the password sources and each exchange's deadline for the latter. A URL of any
+    /// other scheme is refused, never taken for a file name.
+    pub fn parse(s: &str, password: Option<&str>, pgpass: Option<&Path>, deadline: std::time::Duration) -> Result<Db, Error> {
+        match postgres::form(s)? {
+            postgres::Form::Url | postgres::Form::Keywords => {
+                Ok(Db::Postgres(Box::new(postgres::Conn::parse(s, password, pgpass, deadline)?)))
+            }
+            postgres::Form::Path => Ok(Db::Sqlite(PathBuf::from(s))),
         }
     }
 

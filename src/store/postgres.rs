@@ -18,7 +18,9 @@ use std::path::Path;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-use postgres::{Client, NoTls};
+use tokio_postgres::NoTls;
+
+use super::wire::{Client, Exec, WireError};
 
 use super::cells::Cell;
 use super::report::{self, By, Filter, Group, Report};
@@ -361,27 +363,67 @@ enum Tls {
 /// Where the database is and how to reach it; never holds the password in what it shows.
 #[derive(Clone)]
 pub struct Conn {
-    config: postgres::Config,
+    config: tokio_postgres::Config,
     tls: Tls,
     shown: String,
+    /// How long connecting (TCP, TLS, authentication) may take.
+    connect_within: Duration,
+    /// How long any later exchange (a statement, a commit) may wait for the server.
+    deadline: Duration,
 }
 
-/// Whether `s` names a PostgreSQL database rather than a SQLite file.
-pub fn is_url(s: &str) -> bool {
-    s.starts_with("postgres://") || s.starts_with("postgresql://")
+/// The default deadline of a connection: TCP, TLS and authentication.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How a ledger's location is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// A `postgres://` or `postgresql://` URL (the scheme in any case).
+    Url,
+    /// A libpq keyword string: `host=db.example dbname=exa user=exa`.
+    Keywords,
+    /// A SQLite file.
+    Path,
 }
 
-/// The URL as exa shows it: the password replaced.
-pub fn redact(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else { return url.to_string() };
-    let (auth, tail) = match rest.find('@') {
-        Some(at) if !rest[..at].contains('/') => (&rest[..at], &rest[at..]),
-        _ => return url.to_string(),
-    };
-    match auth.split_once(':') {
-        Some((user, _)) => format!("{scheme}://{user}:***{tail}"),
-        None => url.to_string(),
+/// How `s` names a ledger; an error for a URL of another scheme, which is never taken for a file name.
+pub fn form(s: &str) -> Result<Form, Error> {
+    if let Some((scheme, _)) = s.split_once("://") {
+        if !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')) {
+            return if scheme.eq_ignore_ascii_case("postgres") || scheme.eq_ignore_ascii_case("postgresql") {
+                Ok(Form::Url)
+            } else {
+                Err(Error::Usage(format!(
+                    "ledger {}: a {scheme}:// URL is not a ledger; give a SQLite file or a postgres:// URL",
+                    crate::text::clean(&crate::text::redact_url(s))
+                )))
+            };
+        }
     }
+    // `key=value` first, as libpq's keyword strings start: never a file name (write ./a=b for a file).
+    let first = s.split_whitespace().next().unwrap_or("");
+    match first.split_once('=') {
+        Some((k, _)) if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphabetic() || c == '_') => Ok(Form::Keywords),
+        _ => Ok(Form::Path),
+    }
+}
+
+/// A libpq keyword string as exa shows it: what it names, never a password.
+fn shown_keywords(c: &tokio_postgres::Config) -> String {
+    let host = match c.get_hosts().first() {
+        Some(tokio_postgres::config::Host::Tcp(h)) => h.clone(),
+        Some(tokio_postgres::config::Host::Unix(p)) => p.display().to_string(),
+        None => "localhost".into(),
+    };
+    let port = c.get_ports().first().copied().unwrap_or(5432);
+    let mut out = format!("host={host} port={port}");
+    if let Some(db) = c.get_dbname() {
+        out.push_str(&format!(" dbname={db}"));
+    }
+    if let Some(u) = c.get_user() {
+        out.push_str(&format!(" user={u}"));
+    }
+    crate::text::clean(&out)
 }
 
 /// One line of `~/.pgpass`: `host:port:database:user:password`, `*` matching anything, `\` escaping.
@@ -404,33 +446,42 @@ fn pgpass_match(line: &str, want: [&str; 4]) -> Option<String> {
 }
 
 impl Conn {
-    /// Parses a `postgres://` URL; the password from the URL, else `password` (PGPASSWORD), else the pgpass file.
-    pub fn parse(url: &str, password: Option<&str>, pgpass: Option<&Path>) -> Result<Conn, Error> {
-        let shown = redact(url);
-        let bad = |why: String| Error::Usage(format!("database URL {shown}: {why}"));
-        // sslmode is exa's to read: tokio-postgres knows no verify-full.
-        let (base, query) = url.split_once('?').unwrap_or((url, ""));
+    /// Parses a `postgres://` URL or a libpq keyword string; the password from it, else `password`
+    /// (PGPASSWORD), else the pgpass file. Each exchange after connecting waits at most `deadline`.
+    pub fn parse(raw: &str, password: Option<&str>, pgpass: Option<&Path>, deadline: Duration) -> Result<Conn, Error> {
+        let keywords = form(raw)? == Form::Keywords;
+        // The scheme in lower case, as the URL parser wants it.
+        let url = match raw.split_once("://") {
+            Some((scheme, rest)) if !keywords => format!("{}://{rest}", scheme.to_ascii_lowercase()),
+            _ => raw.to_string(),
+        };
+        let mut shown = if keywords { "the libpq keyword string".to_string() } else { crate::text::clean(&crate::text::redact_url(&url)) };
+        let bad = |shown: &str, why: String| Error::Usage(format!("database {shown}: {why}"));
         let mut tls = Tls::Prefer;
-        let mut kept = Vec::new();
-        for pair in query.split('&').filter(|p| !p.is_empty()) {
-            match pair.split_once('=') {
-                Some(("sslmode", v)) => {
-                    tls = match v {
-                        "disable" => Tls::Disable,
-                        "require" => Tls::Require,
-                        "verify-full" => Tls::VerifyFull,
-                        "prefer" | "allow" => Tls::Prefer,
-                        "verify-ca" => Tls::VerifyFull,
-                        other => return Err(bad(format!("sslmode '{other}' is not disable, prefer, require or verify-full"))),
-                    }
+        let mut rebuilt = if keywords { without_keyword(raw, "sslmode") } else { url.clone() };
+        if !keywords {
+            // sslmode is exa's to read: tokio-postgres knows no verify-full.
+            let (base, query) = url.split_once('?').unwrap_or((&url, ""));
+            let mut kept = Vec::new();
+            for pair in query.split('&').filter(|p| !p.is_empty()) {
+                match pair.split_once('=') {
+                    Some(("sslmode", v)) => tls = sslmode(v).map_err(|why| bad(&shown, why))?,
+                    _ => kept.push(pair),
                 }
-                _ => kept.push(pair),
+            }
+            rebuilt = if kept.is_empty() { base.to_string() } else { format!("{base}?{}", kept.join("&")) };
+        }
+        // Errors of the parser name the option at fault, never its value.
+        let mut config = tokio_postgres::Config::from_str(&rebuilt).map_err(|e| bad(&shown, e.to_string()))?;
+        if keywords {
+            shown = shown_keywords(&config);
+            // A keyword string's own sslmode, as exa reads it (verify-full included).
+            if let Some(v) = keyword(raw, "sslmode") {
+                tls = sslmode(&v).map_err(|why| bad(&shown, why))?;
             }
         }
-        let rebuilt = if kept.is_empty() { base.to_string() } else { format!("{base}?{}", kept.join("&")) };
-        let mut config = postgres::Config::from_str(&rebuilt).map_err(|e| bad(e.to_string()))?;
         if config.get_dbname().is_none() {
-            return Err(bad("it names no database (postgres://user@host/DATABASE)".into()));
+            return Err(bad(&shown, "it names no database (postgres://user@host/DATABASE, or dbname=)".into()));
         }
         let user = config.get_user().map(str::to_string).unwrap_or_else(|| "postgres".into());
         config.user(&user);
@@ -439,8 +490,8 @@ impl Conn {
                 config.password(p);
             } else if let Some(file) = pgpass.filter(|p| p.is_file()) {
                 let host = match config.get_hosts().first() {
-                    Some(postgres::config::Host::Tcp(h)) => h.clone(),
-                    Some(postgres::config::Host::Unix(p)) => p.display().to_string(),
+                    Some(tokio_postgres::config::Host::Tcp(h)) => h.clone(),
+                    Some(tokio_postgres::config::Host::Unix(p)) => p.display().to_string(),
                     None => "localhost".into(),
                 };
                 let port = config.get_ports().first().copied().unwrap_or(5432).to_string();
@@ -452,52 +503,101 @@ impl Conn {
             }
         }
         config.ssl_mode(match tls {
-            Tls::Disable => postgres::config::SslMode::Disable,
-            Tls::Prefer => postgres::config::SslMode::Prefer,
-            Tls::Require | Tls::VerifyFull => postgres::config::SslMode::Require,
+            Tls::Disable => tokio_postgres::config::SslMode::Disable,
+            Tls::Prefer => tokio_postgres::config::SslMode::Prefer,
+            Tls::Require | Tls::VerifyFull => tokio_postgres::config::SslMode::Require,
         });
-        config.connect_timeout(Duration::from_secs(10));
+        // libpq's connect_timeout, when given, bounds the whole connection here (TCP, TLS, authentication).
+        let connect_within = config.get_connect_timeout().copied().unwrap_or(CONNECT_TIMEOUT);
+        config.connect_timeout(connect_within);
         config.application_name("exa");
-        Ok(Conn { config, tls, shown })
+        Ok(Conn { config, tls, shown, connect_within, deadline })
     }
 
-    /// The URL without its password.
+    /// Where it is, without its password.
     pub fn shown(&self) -> &str {
         &self.shown
     }
 
     fn connect(&self) -> Result<Client, Error> {
+        let (within, deadline) = (self.connect_within, self.deadline);
         let result = match self.tls {
-            Tls::Disable => self.config.connect(NoTls),
-            Tls::Require => self.config.connect(tls::unverified()),
-            Tls::VerifyFull | Tls::Prefer => self.config.connect(tls::verified()),
+            Tls::Disable => Client::connect(&self.config, NoTls, within, deadline),
+            Tls::Require => Client::connect(&self.config, tls::unverified(), within, deadline),
+            Tls::VerifyFull | Tls::Prefer => Client::connect(&self.config, tls::verified(), within, deadline),
         };
-        result.map_err(|e| self.error(&e))
+        result.map_err(|e| match e {
+            WireError::Timeout(d) => Error::Failed(format!(
+                "{}: the server did not let exa connect within {:.0} s (connect_timeout in the URL sets how long to wait)",
+                self.shown,
+                d.as_secs_f64()
+            )),
+            other => self.error(&other),
+        })
     }
 
     /// A connection or server error as one line, naming the database without its password.
-    fn error(&self, e: &postgres::Error) -> Error {
-        let why = match e.as_db_error() {
-            Some(db) if db.code().code() == "28P01" || db.code().code() == "28000" => {
-                format!("authentication failed for user '{}'", self.config.get_user().unwrap_or("?"))
-            }
-            Some(db) if db.code().code() == "3D000" => "the database does not exist".into(),
-            Some(db) if db.code().code() == "42501" || db.code().code() == "25006" => {
-                format!("the role may not write here ({})", db.message())
-            }
-            Some(db) => db.message().to_string(),
-            None => {
-                let mut s = e.to_string();
-                let mut src = std::error::Error::source(e);
-                while let Some(inner) = src {
-                    s = format!("{s}: {inner}");
-                    src = inner.source();
+    fn error(&self, e: &WireError) -> Error {
+        let why = match e {
+            WireError::Timeout(d) => format!(
+                "the server did not answer within {:.0} s (EXAMLOPS_DB_TIMEOUT or db.timeout_s in the config sets how long to wait)",
+                d.as_secs_f64()
+            ),
+            WireError::Local(why) => why.clone(),
+            WireError::Db(e) => match e.as_db_error() {
+                Some(db) if db.code().code() == "28P01" || db.code().code() == "28000" => {
+                    format!("authentication failed for user '{}'", self.config.get_user().unwrap_or("?"))
                 }
-                s
-            }
+                Some(db) if db.code().code() == "3D000" => "the database does not exist".into(),
+                Some(db) if db.code().code() == "42501" || db.code().code() == "25006" => {
+                    format!("the role may not write here ({})", db.message())
+                }
+                Some(db) => db.message().to_string(),
+                None => {
+                    let mut s = e.to_string();
+                    let mut src = std::error::Error::source(e);
+                    while let Some(inner) = src {
+                        s = format!("{s}: {inner}");
+                        src = inner.source();
+                    }
+                    s
+                }
+            },
         };
         Error::Failed(format!("{}: {}", self.shown, crate::text::clean(&why)))
     }
+}
+
+/// An `sslmode` as exa reads it.
+fn sslmode(v: &str) -> Result<Tls, String> {
+    match v {
+        "disable" => Ok(Tls::Disable),
+        "require" => Ok(Tls::Require),
+        "verify-full" | "verify-ca" => Ok(Tls::VerifyFull),
+        "prefer" | "allow" => Ok(Tls::Prefer),
+        other => Err(format!("sslmode '{}' is not disable, prefer, require or verify-full", crate::text::clean(other))),
+    }
+}
+
+/// A libpq keyword string without one (unquoted) keyword, the rest as it was written.
+fn without_keyword(s: &str, key: &str) -> String {
+    let mut out = s.to_string();
+    let needle = format!("{key}=");
+    let mut from = 0;
+    while let Some(i) = out[from..].find(&needle).map(|i| i + from) {
+        if i == 0 || out[..i].ends_with(char::is_whitespace) {
+            let end = out[i..].find(char::is_whitespace).map_or(out.len(), |e| e + i);
+            out.replace_range(i..end, "");
+        } else {
+            from = i + needle.len();
+        }
+    }
+    out
+}
+
+/// A keyword's value in a libpq keyword string (unquoted values only; exa's own keywords need no quotes).
+fn keyword(s: &str, key: &str) -> Option<String> {
+    s.split_whitespace().find_map(|kv| kv.split_once('=').filter(|(k, _)| *k == key).map(|(_, v)| v.trim_matches('\'').to_string()))
 }
 
 mod tls {
@@ -582,12 +682,14 @@ pub struct Pg {
 }
 
 /// Whether an error is the connection's (worth a reconnect and a retry), not the statement's.
-fn transient(e: &postgres::Error) -> bool {
+/// A deadline that passed is not: the server is there and not answering, and waiting again would double it.
+fn transient(e: &WireError) -> bool {
     e.is_closed()
-        || e.as_db_error().is_none_or(|db| {
-            let c = db.code().code();
-            c.starts_with("08") || c.starts_with("57P") || c == "40001" || c == "40P01"
-        })
+        || matches!(e, WireError::Db(_))
+            && e.as_db_error().is_none_or(|db| {
+                let c = db.code().code();
+                c.starts_with("08") || c.starts_with("57P") || c == "40001" || c == "40P01"
+            })
 }
 
 /// How long an insert keeps retrying a lost connection before it reports failure.
@@ -636,7 +738,7 @@ impl Pg {
         // The common case in one round trip: the version where exa_meta is.
         if let Ok(msgs) = self.client.simple_query("SELECT value FROM exa_meta WHERE key = 'schema_version'") {
             let value = msgs.iter().find_map(|m| match m {
-                postgres::SimpleQueryMessage::Row(r) => r.get(0).and_then(|v| v.parse::<i64>().ok()),
+                tokio_postgres::SimpleQueryMessage::Row(r) => r.get(0).and_then(|v| v.parse::<i64>().ok()),
                 _ => None,
             });
             if let Some(v) = value {
@@ -668,7 +770,7 @@ impl Pg {
     /// Brings the schema to this exa's version, one process at a time (an advisory lock).
     pub fn migrate(&mut self) -> Result<i64, Error> {
         let conn = self.conn.clone();
-        let db = |e: postgres::Error| conn.error(&e);
+        let db = |e: WireError| conn.error(&e);
         // A session lock, taken before the transaction: the transaction's first look at the catalog then
         // sees what a process that held the lock before committed (a lock taken inside it would not).
         self.client.execute("SELECT pg_advisory_lock(7865786101)", &[]).map_err(db)?;
@@ -679,7 +781,7 @@ impl Pg {
 
     fn migrate_locked(&mut self) -> Result<i64, Error> {
         let conn = self.conn.clone();
-        let db = |e: postgres::Error| conn.error(&e);
+        let db = |e: WireError| conn.error(&e);
         let mut tx = self.client.transaction().map_err(db)?;
         let meta: bool = tx.query_one("SELECT to_regclass('exa_meta') IS NOT NULL", &[]).map_err(db)?.get(0);
         let now: i64 = if meta {
@@ -710,7 +812,7 @@ impl Pg {
     /// Writes lines: one statement each, both tables at once (a data-modifying CTE), so a single
     /// record needs no explicit transaction; several are wrapped in one. At another schema version than
     /// this exa's, an error (`other_schema`), and nothing written.
-    fn write_once(&mut self, lines: &[Line]) -> Result<Vec<(i64, bool)>, postgres::Error> {
+    fn write_once(&mut self, lines: &[Line]) -> Result<Vec<(i64, bool)>, WireError> {
         if let [l] = lines {
             return Ok(vec![write_line_id(&mut self.client, l)?]);
         }
@@ -769,7 +871,7 @@ impl Pg {
         }
         let key = record_key(by);
         let (clause, args) = where_clause(f, "");
-        let params: Vec<&(dyn postgres::types::ToSql + Sync)> = args.iter().map(|a| a.as_ref() as _).collect();
+        let params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = args.iter().map(|a| a.as_ref() as _).collect();
         let conn = self.conn.clone();
         // Room to group a million runs in memory rather than on disk; this session only.
         let _ = self.client.batch_execute("SET work_mem = '256MB'");
@@ -815,17 +917,11 @@ impl Pg {
         let split = "run_id IN (SELECT run_id FROM exa_split_runs)";
         let clause = if clause.is_empty() { format!("WHERE {split}") } else { format!("{clause} AND {split}") };
         let record_key = record_key(by);
-        let params: Vec<&(dyn postgres::types::ToSql + Sync)> = args.iter().map(|a| a.as_ref() as _).collect();
-        let split_params: Vec<&(dyn postgres::types::ToSql + Sync)> = split_args.iter().map(|a| a.as_ref() as _).collect();
+        let params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = args.iter().map(|a| a.as_ref() as _).collect();
+        let split_params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = split_args.iter().map(|a| a.as_ref() as _).collect();
         let conn = self.conn.clone();
-        let db = |e: postgres::Error| conn.error(&e);
-        let mut tx = self
-            .client
-            .build_transaction()
-            .isolation_level(postgres::IsolationLevel::RepeatableRead)
-            .read_only(true)
-            .start()
-            .map_err(db)?;
+        let db = |e: WireError| conn.error(&e);
+        let mut tx = self.client.snapshot().map_err(db)?;
         let mut groups: BTreeMap<String, Sums> = BTreeMap::new();
         let mut total = Sums::default();
         for row in
@@ -874,7 +970,7 @@ struct Sums {
 
 impl Sums {
     /// Adds one row of `sql` or of the cells' query (the same columns).
-    fn add(&mut self, r: &postgres::Row) {
+    fn add(&mut self, r: &tokio_postgres::Row) {
         let plus = |a: Option<f64>, b: Option<f64>| match (a, b) {
             (Some(a), Some(b)) => Some(a + b),
             (a, b) => a.or(b),
@@ -901,9 +997,9 @@ impl Sums {
 
 /// Whether a write failed because the schema is not at this exa's version: its statement named a key
 /// constraint (`key_named`) the database does not have.
-fn other_schema(e: &postgres::Error) -> bool {
+fn other_schema(e: &WireError) -> bool {
     e.as_db_error().is_some_and(|db| {
-        db.code() == &postgres::error::SqlState::UNDEFINED_OBJECT && db.message().contains(&key_constraint(SCHEMA_VERSION))
+        db.code() == &tokio_postgres::error::SqlState::UNDEFINED_OBJECT && db.message().contains(&key_constraint(SCHEMA_VERSION))
     })
 }
 
@@ -979,8 +1075,8 @@ type Written = (Option<i64>, bool);
 /// Writes lines with `INSERT_MANY`, `MANY` at a time, in the caller's transaction, noting the new ones in
 /// `touched`: per line its id (none when its key was stored before the batch) and whether it is new (a key
 /// twice in the batch: its first line).
-fn write_many<C: postgres::GenericClient>(c: &mut C, lines: &[Line], touched: &mut Touched) -> Result<Vec<Written>, postgres::Error> {
-    use postgres::types::Type;
+fn write_many<C: Exec>(c: &mut C, lines: &[Line], touched: &mut Touched) -> Result<Vec<Written>, WireError> {
+    use tokio_postgres::types::Type;
     let mut out = Vec::with_capacity(lines.len());
     let mut seen: std::collections::HashMap<&str, i64> = std::collections::HashMap::new();
     for part in lines.chunks(MANY) {
@@ -1053,8 +1149,8 @@ fn write_many<C: postgres::GenericClient>(c: &mut C, lines: &[Line], touched: &m
 /// One record into both tables at once; its id, none when its key was stored already (`write_line_id`
 /// reads it). The parameters' types are given, so the statement is parsed, bound and run in one round trip
 /// (no separate prepare).
-fn write_line<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<Option<i64>, postgres::Error> {
-    use postgres::types::Type;
+fn write_line<C: Exec>(c: &mut C, l: &Line) -> Result<Option<i64>, WireError> {
+    use tokio_postgres::types::Type;
     let count = l.device_count.map(|d| i32::try_from(d).unwrap_or(i32::MAX));
     let row = c.query_typed_opt(
         &INSERT,
@@ -1091,7 +1187,7 @@ fn write_line<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<Option<
 
 /// `write_line`, with the id of a record whose key was stored already (a retry of a record whose first
 /// write committed) read.
-fn write_line_id<C: postgres::GenericClient>(c: &mut C, l: &Line) -> Result<(i64, bool), postgres::Error> {
+fn write_line_id<C: Exec>(c: &mut C, l: &Line) -> Result<(i64, bool), WireError> {
     Ok(match write_line(c, l)? {
         Some(id) => (id, true),
         None => (c.query_one("SELECT id FROM exa_records WHERE idem_key = $1", &[&l.key])?.get(0), false),
@@ -1114,7 +1210,7 @@ impl Touched {
     }
 
     /// Counts the cells again, in the batch's transaction.
-    fn count<C: postgres::GenericClient>(self, c: &mut C) -> Result<(), postgres::Error> {
+    fn count<C: Exec>(self, c: &mut C) -> Result<(), WireError> {
         if self.cells.is_empty() {
             return Ok(());
         }
@@ -1133,16 +1229,16 @@ impl Touched {
 }
 
 /// The filter as PostgreSQL: the WHERE clause (columns prefixed) and its values.
-fn where_clause(f: &Filter, prefix: &str) -> (String, Vec<Box<dyn postgres::types::ToSql + Sync>>) {
+fn where_clause(f: &Filter, prefix: &str) -> (String, Vec<Box<dyn tokio_postgres::types::ToSql + Sync>>) {
     pg_clause(f.conditions(), prefix)
 }
 
 /// Conditions as PostgreSQL: the WHERE clause (columns prefixed) and their values.
-fn pg_clause(conditions: Vec<(&'static str, report::Bound)>, prefix: &str) -> (String, Vec<Box<dyn postgres::types::ToSql + Sync>>) {
+fn pg_clause(conditions: Vec<(&'static str, report::Bound)>, prefix: &str) -> (String, Vec<Box<dyn tokio_postgres::types::ToSql + Sync>>) {
     let clause = report::where_sql(&conditions, prefix, |i| format!("${i}"));
     let args = conditions
         .into_iter()
-        .map(|(_, b)| -> Box<dyn postgres::types::ToSql + Sync> {
+        .map(|(_, b)| -> Box<dyn tokio_postgres::types::ToSql + Sync> {
             match b {
                 report::Bound::Text(t) => Box::new(t),
                 report::Bound::Int(i) => Box::new(i),
@@ -1210,7 +1306,7 @@ fn sql_from(key: &str, source: &str, clause: &str) -> String {
 }
 
 /// One row of `sql` as a group.
-fn group(r: &postgres::Row) -> Group {
+fn group(r: &tokio_postgres::Row) -> Group {
     let mut sums = Sums::default();
     sums.add(r);
     sums.group(r.get(0))
@@ -1258,7 +1354,7 @@ impl Ledger for Pg {
     fn runs(&mut self, filter: &Filter) -> Result<Vec<super::charges::RunCharge>, Error> {
         self.check()?;
         let (clause, args) = where_clause(filter, "r.");
-        let params: Vec<&(dyn postgres::types::ToSql + Sync)> = args.iter().map(|a| a.as_ref() as _).collect();
+        let params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = args.iter().map(|a| a.as_ref() as _).collect();
         let q = format!(
             "SELECT r.id, r.model, r.run_id, r.recorded_at, r.duration_s, r.domain = 'carbon', r.measured, r.part, r.provider,
                     r.provider_digest, r.gpu_hours, r.cpu_hours, r.kwh, r.co2e_g, r.uncertainty, r.cost_usd,
@@ -1305,12 +1401,15 @@ impl Ledger for Pg {
         Ok(keys.iter().map(|k| stored.contains(k)).collect())
     }
 
-    fn newest_of_runs(&mut self, prefix: &str) -> Result<Option<i64>, Error> {
+    fn newest_imported(&mut self, prefix: &str, not_after: i64) -> Result<(Option<i64>, Option<i64>), Error> {
         self.check()?;
         let conn = self.conn.clone();
         self.client
-            .query_one("SELECT max(recorded_at) FROM exa_records WHERE left(run_id, length($1)) = $1", &[&prefix])
-            .map(|r| r.get(0))
+            .query_one(
+                "SELECT max(recorded_at) FILTER (WHERE recorded_at <= $2), max(recorded_at) FROM exa_records WHERE left(idem_key, length($1)) = $1",
+                &[&prefix, &not_after],
+            )
+            .map(|r| (r.get(0), r.get(1)))
             .map_err(|e| conn.error(&e))
     }
 

@@ -117,12 +117,50 @@ fn db_error(path: &Path, e: rusqlite::Error) -> Error {
     }
 }
 
+/// Refuses a schema this exa did not make: a newer one, or a negative version (no exa writes one).
+fn known_version(path: &Path, version: i64) -> Result<(), Error> {
+    if version > SCHEMA_VERSION {
+        return Err(Error::Config(format!(
+            "{} has schema version {version}, newer than this exa knows ({SCHEMA_VERSION}); upgrade exa. Nothing was written to it",
+            path.display()
+        )));
+    }
+    if version < 0 {
+        return Err(Error::Config(format!(
+            "{} has schema version {version}, which no exa writes: a store of unknown schema. Nothing was written to it",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Makes a new ledger's directory (0700) and file (0600) before SQLite opens it: it holds job names, users,
+/// accounts and hosts. SQLite gives its `-wal` and `-shm` files the database's mode. What exists is left as it is.
+fn create_private(path: &Path) -> Result<(), Error> {
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+    let name = path.to_string_lossy();
+    if name == ":memory:" || name.starts_with("file:") {
+        return Ok(());
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty() && !d.exists()) {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(|e| Error::Failed(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    match std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        // A path SQLite itself must judge (a directory, a special file): its own error is clearer.
+        Err(_) => Ok(()),
+    }
+}
+
 impl Store {
     /// Opens (creating if missing) and migrates the database at `path`.
     pub fn open(path: &Path) -> Result<Store, Error> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| Error::Failed(format!("cannot create {}: {e}", dir.display())))?;
-        }
+        create_private(path)?;
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -130,12 +168,7 @@ impl Store {
         .map_err(|e| db_error(path, e))?;
         conn.busy_timeout(BUSY).map_err(|e| db_error(path, e))?;
         let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| db_error(path, e))?;
-        if version > SCHEMA_VERSION {
-            return Err(Error::Config(format!(
-                "{} has schema version {version}, newer than this exa knows ({SCHEMA_VERSION}); upgrade exa. Nothing was written to it",
-                path.display()
-            )));
-        }
+        known_version(path, version)?;
         let mut store = Store { conn, path: path.to_path_buf() };
         if version < SCHEMA_VERSION {
             store.migrate()?;
@@ -166,12 +199,7 @@ impl Store {
             .map_err(|e| db_error(path, e))?;
         conn.busy_timeout(Duration::from_secs(30)).map_err(|e| db_error(path, e))?;
         let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| db_error(path, e))?;
-        if version > SCHEMA_VERSION {
-            return Err(Error::Config(format!(
-                "{} has schema version {version}, newer than this exa knows ({SCHEMA_VERSION}); upgrade exa",
-                path.display()
-            )));
-        }
+        known_version(path, version)?;
         if version == 0 {
             let tables: i64 = conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0)).map_err(|e| db_error(path, e))?;
             if tables > 0 {
@@ -187,6 +215,7 @@ impl Store {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Exclusive).map_err(|e| db_error(&path, e))?;
         // Read again under the lock: another process may have migrated while this one waited.
         let now: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| db_error(&path, e))?;
+        known_version(&path, now)?;
         if now == 0 {
             // A fresh file, or a SQLite file exa did not make: refuse the latter.
             let tables: i64 = tx.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0)).map_err(|e| db_error(&path, e))?;
@@ -368,9 +397,13 @@ impl Ledger for Store {
         keys.iter().map(|k| stmt.exists([k]).map_err(db)).collect()
     }
 
-    fn newest_of_runs(&mut self, prefix: &str) -> Result<Option<i64>, Error> {
+    fn newest_imported(&mut self, prefix: &str, not_after: i64) -> Result<(Option<i64>, Option<i64>), Error> {
         self.conn
-            .query_row("SELECT max(recorded_at) FROM records WHERE substr(run_id, 1, length(?1)) = ?1", [prefix], |r| r.get(0))
+            .query_row(
+                "SELECT max(recorded_at) FILTER (WHERE recorded_at <= ?2), max(recorded_at) FROM records WHERE substr(idem_key, 1, length(?1)) = ?1",
+                rusqlite::params![prefix, not_after],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
             .map_err(|e| db_error(&self.path, e))
     }
 

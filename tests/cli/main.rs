@@ -6,6 +6,7 @@ mod contract;
 mod codegen;
 mod config;
 mod docs;
+mod doors;
 mod estimate;
 mod flux;
 mod formula_python;

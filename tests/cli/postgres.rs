@@ -89,7 +89,7 @@ fn reports_on_postgres_are_the_sqlite_reports_aggregated_by_the_server() {
     assert!(one["notes"][0].as_str().unwrap().contains("a measured record supersedes an estimate"), "{}", one["notes"]);
     // The report names the database without its password.
     let shown = post.json::<Value>(&["report"])["db"].as_str().unwrap().to_string();
-    assert!(!shown.contains(PASSWORD) && shown.contains("exa:***@127.0.0.1"), "{shown}");
+    assert!(!shown.contains(PASSWORD) && shown.contains("postgres://REDACTED@127.0.0.1"), "{shown}");
     // FOCUS rows come from either store alike.
     let focus = |env: &Env| -> Vec<String> {
         let out = env.run(&["report", "--format", "focus"]);
@@ -345,7 +345,7 @@ fn errors_name_what_failed_and_never_the_password() {
     // Nothing there: unreachable, named without the password.
     let gone = format!("postgres://exa:{PASSWORD}@127.0.0.1:9/auth?sslmode=disable");
     let out = Env::new().env("EXAMLOPS_DB", &gone).run(&["report"]);
-    fails(&out, 1, "postgres://exa:***@127.0.0.1:9/auth");
+    fails(&out, 1, "postgres://REDACTED@127.0.0.1:9/auth");
     assert!(!stderr(&out).contains(PASSWORD));
     // A role that may only read: a record is refused, saying so.
     assert!(pg

@@ -256,7 +256,7 @@ fn focus_names_come_from_the_config_and_an_empty_ledger_is_a_header() {
 }
 
 /// Runs headless Chromium on a page; its stdout and stderr.
-fn chromium(args: &[&str]) -> (String, String) {
+pub fn chromium(args: &[&str]) -> (String, String) {
     let out = Command::new("timeout")
         .args(["60", "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0"])
         .args(args)

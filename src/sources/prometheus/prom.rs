@@ -12,7 +12,8 @@ use indexmap::IndexMap;
 use serde::Deserialize;
 
 use super::Refusal;
-use crate::sources::http::{self, redact, HttpError, Request};
+use crate::sources::http::{self, HttpError, Request};
+use crate::text::redact_url as redact;
 
 /// The largest answer read from Prometheus.
 const MAX_BODY: u64 = 64 << 20;
