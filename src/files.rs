@@ -144,3 +144,23 @@ pub fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_planted_temporary_name_is_never_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        let target = dir.path().join("report.json");
+        // The names a predictable writer would use, planted as links to the victim.
+        for planted in [target.with_extension(format!("tmp.{}", std::process::id())), dir.path().join(".report.json.tmp")] {
+            std::os::unix::fs::symlink(&victim, planted).unwrap();
+        }
+        write_atomic(&target, b"{}").unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "{}");
+    }
+}

@@ -11,6 +11,7 @@ pub mod tools;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
@@ -26,6 +27,34 @@ use crate::settings::Settings;
 #[derive(Clone)]
 pub struct Exa {
     cli: Arc<Cli>,
+    slow: Arc<Slow>,
+}
+
+/// The calls that wait on something outside (a cluster's Prometheus, the ledger, the GPUs): at most
+/// `SLOW_RUNNING` at once, `SLOW_WAITING` more queued, and any beyond answered "busy" at once. Estimates and
+/// listings never queue behind them.
+struct Slow {
+    running: tokio::sync::Semaphore,
+    waiting: std::sync::atomic::AtomicUsize,
+}
+
+/// Slow calls run at once.
+const SLOW_RUNNING: usize = 16;
+/// Slow calls queued behind them before a call is refused as busy.
+const SLOW_WAITING: usize = 64;
+
+/// Whether a tool waits on the world outside exa.
+fn is_slow(tool: &str) -> bool {
+    matches!(tool, "metrics_read" | "metrics_query" | "finops_report" | "gpu_read")
+}
+
+impl Exa {
+    fn new(cli: Cli) -> Exa {
+        Exa {
+            cli: Arc::new(cli),
+            slow: Arc::new(Slow { running: tokio::sync::Semaphore::new(SLOW_RUNNING), waiting: std::sync::atomic::AtomicUsize::new(0) }),
+        }
+    }
 }
 
 impl ServerHandler for Exa {
@@ -58,6 +87,18 @@ impl ServerHandler for Exa {
         let cli = Arc::clone(&self.cli);
         let name = request.name.to_string();
         let args = request.arguments.unwrap_or_default();
+        let _permit = if is_slow(&name) {
+            use std::sync::atomic::Ordering;
+            if self.slow.waiting.fetch_add(1, Ordering::SeqCst) >= SLOW_WAITING {
+                self.slow.waiting.fetch_sub(1, Ordering::SeqCst);
+                return Ok(tools::busy(SLOW_RUNNING + SLOW_WAITING).into());
+            }
+            let permit = self.slow.running.acquire().await;
+            self.slow.waiting.fetch_sub(1, Ordering::SeqCst);
+            permit.ok()
+        } else {
+            None
+        };
         let result = tokio::task::spawn_blocking(move || tools::call(&cli, &name, &args))
             .await
             .unwrap_or_else(|e| tools::refusal(&Error::Failed(format!("the call did not finish: {e}"))));
@@ -98,10 +139,11 @@ pub fn serve(cli: Cli, listen: Option<&str>, settings: &Settings) -> Result<Exit
         .enable_all()
         .build()
         .map_err(|e| Error::Failed(format!("cannot start the MCP server: {e}")))?;
-    let server = Exa { cli: Arc::new(cli) };
+    let server = Exa::new(cli);
+    let hosts = settings.config.mcp.allowed_hosts.clone();
     runtime.block_on(async move {
         match (addr, token) {
-            (Some(addr), Some((token, var))) => http(server, addr, token, &var).await,
+            (Some(addr), Some((token, var))) => http(server, addr, token, &var, hosts).await,
             _ => stdio(server).await,
         }
     })?;
@@ -110,8 +152,13 @@ pub fn serve(cli: Cli, listen: Option<&str>, settings: &Settings) -> Result<Exit
     Ok(ExitCode::SUCCESS)
 }
 
+/// How long in-flight calls may still answer once the client has closed stdin.
+const AFTER_EOF: Duration = Duration::from_millis(500);
+
 async fn stdio(server: Exa) -> Result<(), Error> {
-    let running = match server.serve(rmcp::transport::stdio()).await {
+    let flow = Arc::new(Flow::default());
+    let pipes = (In { inner: tokio::io::stdin(), flow: Arc::clone(&flow) }, Out { inner: tokio::io::stdout(), flow: Arc::clone(&flow) });
+    let running = match server.serve(pipes).await {
         Ok(r) => r,
         // A client that closed stdin before initializing: nothing to serve, a clean exit.
         Err(e) => {
@@ -120,11 +167,93 @@ async fn stdio(server: Exa) -> Result<(), Error> {
         }
     };
     let token = running.cancellation_token();
+    let waiting = running.waiting();
+    tokio::pin!(waiting);
     tokio::select! {
-        r = running.waiting() => { r.map_err(|e| Error::Failed(format!("the MCP server stopped: {e}")))?; }
+        r = &mut waiting => { r.map_err(|e| Error::Failed(format!("the MCP server stopped: {e}")))?; }
         () = stop_signal() => token.cancel(),
+        // The client left: calls still waiting on a slow Prometheus are not waited for beyond a moment.
+        () = async { flow.eof.cancelled().await; tokio::time::sleep(AFTER_EOF).await } => token.cancel(),
     }
     Ok(())
+}
+
+/// stdio's flow control: while exa cannot write (a client that does not read its answers), it reads no
+/// more requests, so answers never pile up in memory; and the end of stdin, noticed at once.
+#[derive(Default)]
+struct Flow {
+    blocked: std::sync::atomic::AtomicBool,
+    reader: std::sync::Mutex<Option<std::task::Waker>>,
+    eof: tokio_util::sync::CancellationToken,
+}
+
+/// stdin, read only while stdout takes what is written.
+struct In {
+    inner: tokio::io::Stdin,
+    flow: Arc<Flow>,
+}
+
+/// stdout, telling `In` when it is full and when it drains.
+struct Out {
+    inner: tokio::io::Stdout,
+    flow: Arc<Flow>,
+}
+
+impl tokio::io::AsyncRead for In {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        use std::sync::atomic::Ordering;
+        if self.flow.blocked.load(Ordering::SeqCst) {
+            *self.flow.reader.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(cx.waker().clone());
+            // Looked at again after the waker is in place, so an unblocking in between is not missed.
+            if self.flow.blocked.load(Ordering::SeqCst) {
+                return std::task::Poll::Pending;
+            }
+        }
+        let before = buf.filled().len();
+        let r = std::pin::Pin::new(&mut self.inner).poll_read(cx, buf);
+        if matches!(r, std::task::Poll::Ready(Ok(()))) && buf.filled().len() == before && buf.remaining() > 0 {
+            self.flow.eof.cancel();
+        }
+        r
+    }
+}
+
+impl Out {
+    fn noted<T>(&self, r: std::task::Poll<std::io::Result<T>>) -> std::task::Poll<std::io::Result<T>> {
+        use std::sync::atomic::Ordering;
+        if r.is_pending() {
+            self.flow.blocked.store(true, Ordering::SeqCst);
+        } else if self.flow.blocked.swap(false, Ordering::SeqCst) {
+            if let Some(w) = self.flow.reader.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take() {
+                w.wake();
+            }
+        }
+        r
+    }
+}
+
+impl tokio::io::AsyncWrite for Out {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let r = std::pin::Pin::new(&mut self.inner).poll_write(cx, buf);
+        self.noted(r)
+    }
+
+    fn poll_flush(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<std::io::Result<()>> {
+        let r = std::pin::Pin::new(&mut self.inner).poll_flush(cx);
+        self.noted(r)
+    }
+
+    fn poll_shutdown(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
 }
 
 /// Constant-time comparison of the presented token with the expected one.
@@ -132,44 +261,98 @@ fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-async fn http(server: Exa, addr: SocketAddr, token: String, var: &str) -> Result<(), Error> {
+/// The most a request's body may hold.
+const MAX_BODY: usize = 16 << 20;
+
+/// The host of an `Origin` header (`http://127.0.0.1:8765` gives `127.0.0.1`), without brackets or port.
+fn origin_host(origin: &str) -> Option<String> {
+    let rest = origin.split_once("://")?.1;
+    let authority = rest.split('/').next()?;
+    let host = match authority.strip_prefix('[') {
+        Some(v6) => v6.split(']').next()?,
+        None => authority.rsplit_once(':').map_or(authority, |(h, p)| if p.chars().all(|c| c.is_ascii_digit()) { h } else { authority }),
+    };
+    Some(host.to_ascii_lowercase())
+}
+
+/// A JSON-RPC error answer with no id (the request could not be read far enough to have one).
+fn rpc_error(status: axum::http::StatusCode, code: i64, message: &str) -> axum::response::Response {
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}}).to_string();
+    axum::response::IntoResponse::into_response((status, [(axum::http::header::CONTENT_TYPE, "application/json")], body))
+}
+
+async fn http(server: Exa, addr: SocketAddr, token: String, var: &str, configured: Vec<String>) -> Result<(), Error> {
     use axum::http::{header, StatusCode};
     use rmcp::transport::streamable_http_server::{session::local::LocalSessionManager, StreamableHttpServerConfig, StreamableHttpService};
 
     let cancel = tokio_util::sync::CancellationToken::new();
     let mut hosts = vec!["localhost".to_string(), "127.0.0.1".into(), "::1".into()];
-    hosts.push(addr.ip().to_string());
-    let config = StreamableHttpServerConfig::default().with_allowed_hosts(hosts).with_cancellation_token(cancel.child_token());
+    if !addr.ip().is_unspecified() {
+        hosts.push(addr.ip().to_string());
+    }
+    hosts.extend(configured.iter().map(|h| h.to_ascii_lowercase()));
+    let config = StreamableHttpServerConfig::default().with_allowed_hosts(hosts.clone()).with_cancellation_token(cancel.child_token());
     let service = StreamableHttpService::new(move || Ok(server.clone()), Arc::new(LocalSessionManager::default()), config);
     let expected = Arc::new(format!("Bearer {token}"));
-    let auth = axum::middleware::from_fn(move |req: axum::extract::Request, next: axum::middleware::Next| {
+    let origins = Arc::new(hosts.clone());
+    let guard = axum::middleware::from_fn(move |req: axum::extract::Request, next: axum::middleware::Next| {
         let expected = Arc::clone(&expected);
+        let origins = Arc::clone(&origins);
         async move {
+            // A browser page must not reach a local server: an Origin that is not one of the allowed hosts is
+            // refused (the MCP transport's rule), before the token is even looked at.
+            if let Some(o) = req.headers().get(header::ORIGIN) {
+                let allowed = o.to_str().ok().and_then(origin_host).is_some_and(|h| origins.contains(&h));
+                if !allowed {
+                    return axum::response::IntoResponse::into_response((
+                        StatusCode::FORBIDDEN,
+                        "403: this Origin may not use exa's MCP server\n",
+                    ));
+                }
+            }
             let ok = req.headers().get(header::AUTHORIZATION).is_some_and(|v| same(v.as_bytes(), expected.as_bytes()));
-            if ok {
-                next.run(req).await
-            } else {
+            if !ok {
                 let mut r = axum::response::IntoResponse::into_response((
                     StatusCode::UNAUTHORIZED,
                     "401: a bearer token is required (Authorization: Bearer <token>)\n",
                 ));
                 r.headers_mut().insert(header::WWW_AUTHENTICATE, header::HeaderValue::from_static("Bearer"));
-                r
+                return r;
             }
+            if req.method() != axum::http::Method::POST {
+                return next.run(req).await;
+            }
+            // A body that is not JSON (a number out of range, a cut-off message) gets JSON-RPC's parse error,
+            // never silence; the rest goes on as it came.
+            let (parts, body) = req.into_parts();
+            let Ok(bytes) = axum::body::to_bytes(body, MAX_BODY).await else {
+                return rpc_error(StatusCode::PAYLOAD_TOO_LARGE, -32600, "the request is larger than 16 MiB");
+            };
+            if let Err(e) = serde_json::from_slice::<serde_json::Value>(&bytes) {
+                return rpc_error(StatusCode::BAD_REQUEST, -32700, &format!("parse error: {e}"));
+            }
+            next.run(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))).await
         }
     });
-    let app = axum::Router::new().nest_service("/mcp", service).layer(auth);
+    let app = axum::Router::new().nest_service("/mcp", service).layer(guard);
     let listener =
         tokio::net::TcpListener::bind(addr).await.map_err(|e| Error::Failed(format!("--listen {addr}: cannot listen there: {e}")))?;
     let bound = listener.local_addr().map_err(|e| Error::Failed(format!("--listen {addr}: {e}")))?;
     crate::output::diag("info", &format!("MCP over streamable HTTP at http://{bound}/mcp (bearer token from {var})"));
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            stop_signal().await;
-            cancel.cancel();
-        })
-        .await
-        .map_err(|e| Error::Failed(format!("the MCP server stopped: {e}")))
+    if addr.ip().is_unspecified() {
+        crate::output::diag(
+            "info",
+            &format!(
+                "requests are answered only when their Host is one of: {} (mcp.allowed_hosts in the config adds the names clients use); any other gets 403",
+                hosts.join(", ")
+            ),
+        );
+    }
+    let stop = async move {
+        stop_signal().await;
+        cancel.cancel();
+    };
+    crate::sources::serve::axum(listener, app, stop).await.map_err(|e| Error::Failed(format!("the MCP server stopped: {e}")))
 }
 
 #[cfg(test)]

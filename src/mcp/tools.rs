@@ -268,6 +268,16 @@ pub fn refusal(e: &Error) -> CallToolResult {
     result
 }
 
+/// A slow call refused because `limit` are running or queued already: retry shortly.
+pub fn busy(limit: usize) -> CallToolResult {
+    let message =
+        format!("exa is busy: {limit} calls that wait on Prometheus, the ledger or the GPUs are running or queued; retry shortly");
+    let body = json!({"error": {"kind": "busy", "code": "busy", "status": 503, "message": message, "retry_after": "1"}});
+    let mut result = CallToolResult::structured_error(body);
+    result.content = vec![ContentBlock::text(format!("busy (503): {message}"))];
+    result
+}
+
 fn metrics_read(s: &Settings, a: &Args) -> Result<CallToolResult, Error> {
     a.only(&[&["action", "cluster", "node", "kind", "name", "namespace", "detail"][..], &WINDOW].concat())?;
     let action = cm::required(a.str("action")?, "action", "node, workload or flags")?;

@@ -62,6 +62,9 @@ pub struct MlflowConfig {
 pub struct McpConfig {
     /// The environment variable holding the bearer token HTTP clients must send (EXAMLOPS_MCP_TOKEN when unset).
     pub token_env: Option<String>,
+    /// Host names (as clients put them in `Host` and `Origin`) answered beside loopback and the listening address.
+    #[serde(default)]
+    pub allowed_hosts: Vec<String>,
 }
 
 /// One cluster's monitoring.

@@ -34,7 +34,7 @@ const KNOWN: &[(&str, &[&str])] = &[
         ],
     ),
     ("finops", &["carbon", "cost", "focus"]),
-    ("mcp", &["token_env"]),
+    ("mcp", &["token_env", "allowed_hosts"]),
     (
         "finops.focus",
         &["billing_account_id", "billing_account_name", "provider_name", "publisher_name", "invoice_issuer_name", "service_name"],

@@ -108,6 +108,14 @@ pub fn run_capped(
                 kill_group(&mut child);
                 return Err(RunError::Timeout(timeout));
             }
+            // Past the cap it is told to stop: its answer is not taken, however long it would go on.
+            Ok(None) if read.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len() as u64 > cap => {
+                kill_group(&mut child);
+                let mut out = std::mem::take(&mut *read.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+                out.truncate(usize::try_from(cap).unwrap_or(usize::MAX));
+                let status = child.try_wait().ok().flatten().ok_or_else(|| RunError::Output("it could not be stopped".into()))?;
+                return Ok(Finished { status, stdout: out, truncated: true });
+            }
             Ok(None) => std::thread::sleep(Duration::from_millis(2)),
             Err(e) => {
                 kill_group(&mut child);
@@ -128,8 +136,12 @@ pub fn run_capped(
     Ok(Finished { status, stdout: out, truncated })
 }
 
-/// Runs a tool whose whole answer matters (a scheduler's accounting): all of its stdout, however long;
-/// when it fails, the first line it wrote on stderr, with its exit status.
+/// The most of a scheduler's accounting read: a million jobs' `sacct -P` lines are about 300 MB.
+pub const MAX_ACCOUNTING: u64 = 2 << 30;
+
+/// Runs a tool whose whole answer matters (a scheduler's accounting): all of its stdout, up to
+/// `MAX_ACCOUNTING` (more is an error, never a cut answer taken as whole); when it fails, the first
+/// line it wrote on stderr, with its exit status.
 pub fn output(program: &Path, args: &[&str], timeout: Duration) -> Result<Vec<u8>, String> {
     use std::io::{Read, Seek};
     // Its errors go to an unlinked file of exa's own (random name, made exclusively, 0600): read back only when
@@ -137,10 +149,13 @@ pub fn output(program: &Path, args: &[&str], timeout: Duration) -> Result<Vec<u8
     let mut err =
         tempfile::tempfile().map_err(|e| format!("cannot make a file for its errors in {}: {e}", std::env::temp_dir().display()))?;
     let writer = err.try_clone().map_err(|e| e.to_string())?;
-    let done = run_capped(program, args, None, Stdio::from(writer), timeout, u64::MAX).map_err(|e| match e {
+    let done = run_capped(program, args, None, Stdio::from(writer), timeout, MAX_ACCOUNTING).map_err(|e| match e {
         RunError::Spawn(e) if e.kind() == std::io::ErrorKind::NotFound => "not found on PATH".to_string(),
         other => other.to_string(),
     })?;
+    if done.truncated {
+        return Err(format!("it printed more than {} GiB; ask for a shorter window (--since, --until)", MAX_ACCOUNTING >> 30));
+    }
     if !done.status.success() {
         let mut text = String::new();
         let _ = err.seek(std::io::SeekFrom::Start(0)).and_then(|_| (&mut err).take(64 * 1024).read_to_string(&mut text));
@@ -278,4 +293,18 @@ pub fn own_cpu_s() -> f64 {
         return 0.0;
     }
     seconds(ru.ru_utime) + seconds(ru.ru_stime)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tool_that_never_stops_printing_is_stopped_at_the_cap() {
+        let started = Instant::now();
+        let done = run_capped(Path::new("yes"), &[], None, Stdio::null(), Duration::from_secs(60), 1 << 20).unwrap();
+        assert!(done.truncated);
+        assert_eq!(done.stdout.len(), 1 << 20);
+        assert!(started.elapsed() < Duration::from_secs(50), "it ran to the deadline instead of stopping at the cap");
+    }
 }

@@ -87,7 +87,7 @@ pub fn serve(
                 async move { ([(axum::http::header::CONTENT_TYPE, OPENMETRICS)], render()) }
             }),
         );
-        axum::serve(listener, app).with_graceful_shutdown(stopped()).await.map_err(|e| format!("the server failed: {e}"))
+        crate::sources::serve::axum(listener, app, stopped()).await
     })
 }
 
@@ -203,6 +203,9 @@ impl<E: opentelemetry_sdk::metrics::exporter::PushMetricExporter> opentelemetry_
     }
 }
 
+/// The most of a collector's answer read (a collector answers an export with a few bytes).
+const ANSWER_CAP: u64 = 1 << 20;
+
 /// The families now, for the instruments' callbacks.
 pub type Source = Arc<dyn Fn() -> Vec<Family> + Send + Sync>;
 
@@ -220,7 +223,7 @@ impl Otlp {
             .with_http()
             .with_endpoint(url)
             .with_timeout(Duration::from_secs(10))
-            .with_http_client(crate::sources::http::exporter_client(Duration::from_secs(10))?)
+            .with_http_client(crate::sources::http::ExporterClient::new(Duration::from_secs(10), ANSWER_CAP)?)
             // Delta: a gauge nobody observed since the last export is not sent (a gap, not a flat line).
             .with_temporality(Temporality::Delta)
             .build()

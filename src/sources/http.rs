@@ -142,15 +142,59 @@ fn client(insecure: bool) -> Result<&'static reqwest::blocking::Client, HttpErro
         .map_err(|e| HttpError::Other(e.clone()))
 }
 
-/// A client of its own for the OpenTelemetry exporter (which takes one by value), with exa's TLS set-up.
-pub fn exporter_client(timeout: Duration) -> Result<reqwest::blocking::Client, String> {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    reqwest::blocking::Client::builder()
-        .timeout(timeout)
-        .redirect(reqwest::redirect::Policy::none())
-        .user_agent(concat!("exa/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(|e| format!("cannot build an HTTP client: {}", strip_url(&e.to_string())))
+/// The HTTP client of the OpenTelemetry exporter (which takes one by value): exa's TLS set-up and deadline,
+/// the collector's answer read to at most `cap` bytes, and failures in plain words without the URL.
+#[derive(Debug)]
+pub struct ExporterClient {
+    inner: reqwest::blocking::Client,
+    cap: u64,
+    timeout: Duration,
+}
+
+impl ExporterClient {
+    /// A client whose every exchange ends within `timeout`, reading at most `cap` bytes of an answer.
+    pub fn new(timeout: Duration, cap: u64) -> Result<ExporterClient, String> {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let inner = reqwest::blocking::Client::builder()
+            .timeout(timeout)
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("exa/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| format!("cannot build an HTTP client: {}", strip_url(&e.to_string())))?;
+        Ok(ExporterClient { inner, cap, timeout })
+    }
+}
+
+#[async_trait::async_trait]
+impl opentelemetry_http::HttpClient for ExporterClient {
+    async fn send_bytes(
+        &self,
+        request: opentelemetry_http::Request<opentelemetry_http::Bytes>,
+    ) -> Result<opentelemetry_http::Response<opentelemetry_http::Bytes>, opentelemetry_http::HttpError> {
+        let request: reqwest::blocking::Request = request.try_into().map_err(|e: reqwest::Error| plain(&e, self.timeout))?;
+        let response = self.inner.execute(request).map_err(|e| plain(&e, self.timeout))?;
+        let status = response.status();
+        if !status.is_success() {
+            return Err(format!("the collector answered HTTP {}", status.as_u16()).into());
+        }
+        let headers = response.headers().clone();
+        if response.content_length().is_some_and(|n| n > self.cap) {
+            return Err(HttpError::TooLarge(self.cap).to_string().into());
+        }
+        let mut body = Vec::new();
+        response.take(self.cap + 1).read_to_end(&mut body).map_err(|e| format!("reading the answer failed: {e}"))?;
+        if body.len() as u64 > self.cap {
+            return Err(HttpError::TooLarge(self.cap).to_string().into());
+        }
+        let mut answer = opentelemetry_http::Response::builder().status(status).body(opentelemetry_http::Bytes::from(body))?;
+        *answer.headers_mut() = headers;
+        Ok(answer)
+    }
+}
+
+/// A reqwest error as exa says it: no URL, no debug dump.
+fn plain(e: &reqwest::Error, timeout: Duration) -> opentelemetry_http::HttpError {
+    describe(e, timeout).to_string().into()
 }
 
 fn exchange(get: &Request) -> Result<Answer, HttpError> {

@@ -15,5 +15,6 @@ pub mod http;
 pub mod jobs;
 pub mod mlflow;
 pub mod prometheus;
+pub mod serve;
 pub mod signals;
 pub mod slurm;

@@ -117,6 +117,42 @@ fn db_error(path: &Path, e: rusqlite::Error) -> Error {
     }
 }
 
+/// Whether a reader of `path` cannot go through its `-shm` and `-wal` files: it may not make them (its directory
+/// is not writable by this user, or is on a read-only filesystem) and they are not there for it to read (no
+/// writer has them, or another user's reader left them private). A WAL ledger is read through those files, so
+/// SQLite would try to make them and fail ("readonly database", "unable to open"); the file is then read as
+/// it is, immutable, which is all a reader without them can see.
+fn unshared(path: &Path) -> bool {
+    let can = |p: &Path, mode: libc::c_int| {
+        std::ffi::CString::new(std::os::unix::ffi::OsStrExt::as_bytes(p.as_os_str()))
+            // SAFETY: access(2) reads the NUL-terminated path and touches no other memory.
+            .is_ok_and(|c| unsafe { libc::access(c.as_ptr(), mode) } == 0)
+    };
+    let beside = |suffix: &str| {
+        let mut p = path.as_os_str().to_os_string();
+        p.push(suffix);
+        std::path::PathBuf::from(p)
+    };
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let readable = |p: &Path| can(p, libc::R_OK);
+    let can_make = can(dir, libc::W_OK);
+    let can_read = readable(&beside("-shm")) && readable(&beside("-wal"));
+    !can_make && !can_read
+}
+
+/// `path` as a SQLite URI opened immutable: read as it is, no lock taken, nothing written.
+fn immutable_uri(path: &Path) -> String {
+    let mut out = String::from("file:");
+    for b in std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str()) {
+        match b {
+            b'?' | b'#' | b'%' | 0..=0x20 | 0x7f.. => out.push_str(&format!("%{b:02X}")),
+            _ => out.push(char::from(*b)),
+        }
+    }
+    out.push_str("?immutable=1");
+    out
+}
+
 /// Refuses a schema this exa did not make: a newer one, or a negative version (no exa writes one).
 fn known_version(path: &Path, version: i64) -> Result<(), Error> {
     if version > SCHEMA_VERSION {
@@ -195,8 +231,17 @@ impl Store {
     /// Opens the database at `path` to read, never creating, migrating or
     /// writing anything: `None` when it holds no records yet (an empty file).
     pub fn open_read(path: &Path) -> Result<Option<Store>, Error> {
-        let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
-            .map_err(|e| db_error(path, e))?;
+        let conn = if unshared(path) {
+            // No writer is there (none made the shared-memory file), and this reader cannot make one (a ledger
+            // it may read but not write, a read-only filesystem): read the file as it is, writing nothing.
+            Connection::open_with_flags(
+                immutable_uri(path),
+                OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            )
+        } else {
+            Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+        }
+        .map_err(|e| db_error(path, e))?;
         conn.busy_timeout(Duration::from_secs(30)).map_err(|e| db_error(path, e))?;
         let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| db_error(path, e))?;
         known_version(path, version)?;

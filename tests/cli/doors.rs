@@ -17,9 +17,11 @@ use crate::pg::{PgServer, PASSWORD};
 /// `exa mcp` over raw pipes, initialized; answers read by id.
 struct Mcp {
     child: Child,
-    stdin: std::process::ChildStdin,
+    stdin: Option<std::process::ChildStdin>,
     out: BufReader<std::process::ChildStdout>,
     id: u64,
+    /// Answers read while waiting for another.
+    seen: Vec<Value>,
 }
 
 impl Mcp {
@@ -27,7 +29,7 @@ impl Mcp {
         let mut child = env.cmd().arg("mcp").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
         let stdin = child.stdin.take().unwrap();
         let out = BufReader::new(child.stdout.take().unwrap());
-        let mut m = Mcp { child, stdin, out, id: 0 };
+        let mut m = Mcp { child, stdin: Some(stdin), out, id: 0, seen: Vec::new() };
         let init = m.request(
             "initialize",
             json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
@@ -38,7 +40,7 @@ impl Mcp {
     }
 
     fn send(&mut self, v: &Value) {
-        self.stdin.write_all(format!("{v}\n").as_bytes()).unwrap();
+        self.stdin.as_mut().expect("stdin open").write_all(format!("{v}\n").as_bytes()).unwrap();
     }
 
     fn request(&mut self, method: &str, params: Value) -> Value {
@@ -52,6 +54,7 @@ impl Mcp {
             if v["id"] == id {
                 return v;
             }
+            self.seen.push(v);
         }
     }
 
@@ -306,7 +309,10 @@ fn an_output_never_replaces_the_ledger_another_output_or_a_database() {
     std::fs::set_permissions(&page, std::fs::Permissions::from_mode(0o640)).unwrap();
     assert!(env.run(&["report", "--html", page.to_str().unwrap()]).status.success());
     assert_eq!(std::fs::metadata(&page).unwrap().permissions().mode() & 0o777, 0o640);
-    let left: Vec<String> = walk(env.dir.path()).into_iter().filter(|p| p.to_ascii_lowercase().contains(".tmp")).collect();
+    let left: Vec<String> = walk(env.dir.path())
+        .into_iter()
+        .filter(|p| std::path::Path::new(p).file_name().is_some_and(|n| n.to_string_lossy().to_ascii_lowercase().contains(".tmp")))
+        .collect();
     assert!(left.is_empty(), "{left:?}");
 }
 
@@ -563,4 +569,198 @@ fn smaller_store_and_provider_refusals() {
     assert_eq!(v["outputs"]["cost_usd"], 19.0, "{v}");
     env.config("finops:\n  cost:\n    provider: expression\n    formulas:\n      cost_usd: \"-1 * gpu_hours\"\n");
     fails(&env.run(&["--strict", "finops", "cost", "estimate", "--gpu-hours", "10"]), 1, "cost_usd");
+}
+
+#[test]
+fn reading_a_ledger_one_may_not_write_writes_nothing() {
+    let env = Env::new();
+    let dir = env.dir.path().join("team");
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("l.sqlite3");
+    for (gh, run) in [("1", "r1"), ("2", "r2"), ("3", "r2")] {
+        env.json::<Value>(&["--db", db.to_str().unwrap(), "finops", "carbon", "record", "M", "--gpu-hours", gh, "--run-id", run]);
+    }
+    let want = env.json::<Value>(&["--db", db.to_str().unwrap(), "report", "--by", "model"]);
+    let before = std::fs::read(&db).unwrap();
+    // Readable by all, writable by none but its owner; read by another user (or, not as root, a directory made read-only).
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let root = Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    let home = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(home.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    std::fs::set_permissions(env.dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(if root { 0o755 } else { 0o555 })).unwrap();
+    for by in ["model", "run", "day"] {
+        let mut c = if root {
+            let mut c = Command::new("setpriv");
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups", env!("CARGO_BIN_EXE_exa")]);
+            c
+        } else {
+            Command::new(env!("CARGO_BIN_EXE_exa"))
+        };
+        let out = c
+            .args(["-o", "json", "--db", db.to_str().unwrap(), "report", "--by", by])
+            .env("HOME", home.path())
+            .env("XDG_CONFIG_HOME", home.path())
+            .env_remove("EXAMLOPS_DB")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "report --by {by}: {}", stderr(&out));
+        if by == "model" {
+            let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(got["totals"], want["totals"]);
+        }
+    }
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(std::fs::read(&db).unwrap(), before, "the ledger was written by a reader");
+    assert!(!dir.join("l.sqlite3-shm").exists() || root, "a reader left a file behind");
+}
+
+/// Lets this test process hold a thousand sockets.
+fn raise_fd_limit() {
+    // SAFETY: getrlimit and setrlimit read and write the local struct only.
+    unsafe {
+        let mut l: libc::rlimit = std::mem::zeroed();
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut l) == 0 && l.rlim_cur < l.rlim_max {
+            l.rlim_cur = l.rlim_max.min(65_536);
+            libc::setrlimit(libc::RLIMIT_NOFILE, &l);
+        }
+    }
+}
+
+/// A thousand connections that send half a request's headers and then nothing.
+fn slow_clients(addr: &str, n: usize) -> Vec<TcpStream> {
+    (0..n)
+        .map(|_| {
+            let mut s = TcpStream::connect(addr).unwrap();
+            s.write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ").unwrap();
+            s
+        })
+        .collect()
+}
+
+/// One whole request; the answer's status line.
+fn ask(addr: &str, request: &str) -> String {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    s.write_all(request.as_bytes()).unwrap();
+    let mut answer = Vec::new();
+    let _ = s.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).lines().next().unwrap_or("").to_string()
+}
+
+#[test]
+fn servers_answer_while_a_thousand_slow_clients_hang_on() {
+    raise_fd_limit();
+    let env = crate::common::with_h100(Env::new());
+    let mut exa = crate::telemetry::Running::start(&env, &["gpu", "serve", "--listen", "127.0.0.1:0", "--interval", "0.3"]);
+    let addr = exa.address();
+    let slow = slow_clients(&addr, 1000);
+    let status = ask(&addr, &format!("GET /metrics HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"));
+    assert!(status.starts_with("HTTP/1.1 200"), "a scrape beside 1,000 slow clients: {status:?}");
+    // The header deadline closes a slow client.
+    let mut one = slow.into_iter().next().unwrap();
+    one.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let mut buf = [0u8; 256];
+    match one.read(&mut buf) {
+        Ok(0) => {}
+        Ok(n) => assert!(String::from_utf8_lossy(&buf[..n]).contains("408"), "{}", String::from_utf8_lossy(&buf[..n])),
+        Err(e) => assert_eq!(e.kind(), std::io::ErrorKind::ConnectionReset, "the slow client was never closed: {e}"),
+    }
+    drop(exa);
+
+    let token = "0123456789abcdef0123456789abcdef";
+    let env = Env::new().env("EXAMLOPS_MCP_TOKEN", token);
+    let mut exa = crate::telemetry::Running::start(&env, &["mcp", "--listen", "127.0.0.1:0"]);
+    let line = exa.wait_for("MCP over streamable HTTP at http://");
+    let addr = line.split("http://").nth(1).unwrap().split_whitespace().next().unwrap().trim_end_matches("/mcp").to_string();
+    let _slow = slow_clients(&addr, 1000);
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+    let post = |extra: &str, body: &str| {
+        format!(
+            "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+    };
+    let status = ask(&addr, &post("", body));
+    assert!(status.starts_with("HTTP/1.1 200"), "an MCP client beside 1,000 slow ones: {status:?}");
+    // A browser page's Origin is refused; the server's own is not.
+    assert!(ask(&addr, &post("Origin: https://evil.example\r\n", body)).starts_with("HTTP/1.1 403"));
+    assert!(ask(&addr, &post(&format!("Origin: http://{addr}\r\n"), body)).starts_with("HTTP/1.1 200"));
+    // A number JSON cannot hold is answered with JSON-RPC's parse error, not silence.
+    let huge = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"finops_estimate","arguments":{"domain":"cost","gpu_hours":1e400}}}"#;
+    let mut s = TcpStream::connect(&addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    s.write_all(post("", huge).as_bytes()).unwrap();
+    let mut answer = String::new();
+    let _ = s.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 400") && answer.contains("-32700"), "{answer}");
+}
+
+#[test]
+fn mcp_bounds_slow_calls_keeps_fast_ones_fast_and_leaves_at_once() {
+    let silent = Server::start(Answer::Silence);
+    let env = Env::new();
+    env.config(&format!(
+        "clusters:\n  slow:\n    prometheus: http://127.0.0.1:{}\n    gpu_vendor: nvidia\n    gpu_model: H100\n    timeout_s: 60\n",
+        silent.port
+    ));
+    let mut mcp = Mcp::start(&env);
+    let slow = |id: u64| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "metrics_read", "arguments": {"action": "node", "cluster": "slow", "node": "n1"}}});
+    for id in 1000..1100 {
+        mcp.send(&slow(id));
+    }
+    // Past 16 running and 64 queued, a slow call is answered "busy" at once; an estimate is answered meanwhile.
+    let fast = mcp.call("finops_estimate", json!({"domain": "cost", "gpu_hours": 1}));
+    assert_eq!(fast["result"]["isError"], false, "{fast}");
+    let is_busy = |v: &Value| v["result"]["structuredContent"]["error"]["code"] == "busy";
+    let mut busy = mcp.seen.iter().filter(|v| is_busy(v)).count();
+    let until = Instant::now() + Duration::from_secs(30);
+    while busy < 20 {
+        assert!(Instant::now() < until, "only {busy} calls were refused as busy");
+        let mut line = String::new();
+        mcp.out.read_line(&mut line).unwrap();
+        let v: Value = serde_json::from_str(&line).unwrap();
+        if is_busy(&v) {
+            busy += 1;
+        }
+    }
+    // The client leaves with 80 calls still waiting on a Prometheus that never answers: exa exits at once.
+    drop(mcp.stdin.take());
+    let left = Instant::now();
+    let code = loop {
+        if let Some(s) = mcp.child.try_wait().unwrap() {
+            break s.code();
+        }
+        assert!(left.elapsed() < Duration::from_secs(3), "exa mcp was still running {:?} after stdin closed", left.elapsed());
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn an_mcp_client_that_never_reads_is_not_read_from_either() {
+    let env = Env::new();
+    let mut child = env.cmd().arg("mcp").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let _stdout = child.stdout.take().unwrap();
+    let pid = child.id();
+    std::thread::spawn(move || {
+        let init = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+        let _ = writeln!(stdin, "{init}\n{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}}");
+        for id in 1..2_000_000u64 {
+            let call = format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"finops_providers","arguments":{{"domain":"carbon"}}}}}}"#
+            );
+            if writeln!(stdin, "{call}").is_err() {
+                return;
+            }
+        }
+    });
+    std::thread::sleep(Duration::from_secs(8));
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let rss_kb: u64 =
+        status.lines().find_map(|l| l.strip_prefix("VmRSS:")).and_then(|v| v.split_whitespace().next()?.parse().ok()).unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(rss_kb < 200 * 1024, "exa grew to {} MiB answering a client that reads nothing", rss_kb / 1024);
 }

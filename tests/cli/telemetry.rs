@@ -27,14 +27,14 @@ fn python() -> PathBuf {
 }
 
 /// A long-running exa (serve or export) whose stderr lines arrive on a channel.
-struct Running {
+pub struct Running {
     child: Option<Child>,
     lines: mpsc::Receiver<String>,
     said: Vec<String>,
 }
 
 impl Running {
-    fn start(env: &Env, args: &[&str]) -> Running {
+    pub fn start(env: &Env, args: &[&str]) -> Running {
         let mut child = env.cmd().args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("exa runs");
         let err = child.stderr.take().unwrap();
         let (tx, lines) = mpsc::channel();
@@ -47,7 +47,7 @@ impl Running {
     }
 
     /// Waits for a stderr line containing `needle`; the line.
-    fn wait_for(&mut self, needle: &str) -> String {
+    pub fn wait_for(&mut self, needle: &str) -> String {
         let deadline = Instant::now() + Duration::from_secs(30);
         while Instant::now() < deadline {
             if let Ok(l) = self.lines.recv_timeout(Duration::from_millis(100)) {
@@ -61,7 +61,7 @@ impl Running {
     }
 
     /// The address `exa gpu serve` says it serves.
-    fn address(&mut self) -> String {
+    pub fn address(&mut self) -> String {
         let l = self.wait_for("serving the GPU metrics at http://");
         l.split("http://").nth(1).unwrap().trim_end_matches("/metrics").to_string()
     }
