@@ -145,7 +145,8 @@ pub enum GpuCmd {
     /// Serve the GPU, energy and CO2 metrics for a Prometheus scrape, until SIGTERM or Ctrl-C.
     ///
     /// The GPUs are read every --interval seconds; GET /metrics answers with
-    /// the latest reading (Prometheus text format; OpenMetrics when asked). A
+    /// the latest reading: OpenMetrics when the scraper's Accept asks for it
+    /// (Prometheus does), the Prometheus text format 0.0.4 otherwise. A
     /// reading that failed, or readings that stopped after five failures in a
     /// row, leave the gauges out of the next scrape (a gap), never repeated.
     #[command(

@@ -53,6 +53,16 @@ pub fn copy(settings: &Settings, from: &str, to: &str, progress: &dyn Fn(&Copied
         let batch = source.read(after, BATCH)?;
         let Some(&(last, _)) = batch.last() else { break };
         let lines: Vec<store::Line> = batch.into_iter().map(|(_, l)| l).collect();
+        // A run id that passes for a record without one ("(record 7)") was not written by exa: copied, it would
+        // merge with that record in reports by run.
+        if let Some(bad) = lines.iter().find_map(|l| l.run_id.as_deref().filter(|r| store::check_record_name("run id", r).is_err())) {
+            return Err(Error::Refused(format!(
+                "--from {}: a record has the run id '{}', which exa never writes; {} records copied before it, none after",
+                src.shown(),
+                crate::text::clean(bad),
+                done.copied
+            )));
+        }
         let written = target.write(&lines)?;
         done.read += lines.len() as u64;
         let new = written.iter().filter(|(_, n)| *n).count() as u64;

@@ -160,5 +160,9 @@ pub fn start_run(settings: &Settings, experiment: &str, command: &[std::ffi::OsS
     let id = tracking
         .create_run(experiment, &name, crate::time::now_unix().saturating_mul(1000))
         .map_err(|e| Error::Failed(format!("cannot create the MLflow run, so the command was not started: {e}")))?;
+    // The server's id becomes the records' run id: held to the same rule as one given on the command line.
+    crate::store::check_record_name("the MLflow run id", &id).map_err(|e| {
+        Error::Failed(format!("MLflow at {} answered a run id exa cannot record ({e}); the command was not started", tracking.shown()))
+    })?;
     Ok((tracking, id))
 }

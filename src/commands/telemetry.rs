@@ -393,8 +393,10 @@ pub fn export(settings: &Settings, h: &Hooked) -> Result<Stopped, Error> {
     if let Some(c) = collector {
         c.stop();
     }
-    // The last export's failure, if it failed, was said by the exporter as it happened.
-    let _ = otlp.shutdown();
+    // The export made at shutdown is the last word: its failure is said, whatever was said before.
+    if let Err(e) = otlp.shutdown() {
+        (h.hooks)().warn(&format!("the final export at shutdown failed: {e}"));
+    }
     Ok(stopped("export", &cfg, &state, kind))
 }
 

@@ -20,6 +20,40 @@ use crate::model::telemetry::{Family, Kind, Value};
 
 /// The content type of the OpenMetrics text exposition.
 pub const OPENMETRICS: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+/// The Prometheus text format's content type.
+pub const TEXT_004: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+/// OpenMetrics text as the Prometheus text format 0.0.4: a counter's family is named as its samples are
+/// (`x_total`, so a 0.0.4 reader sees one family, not two), and what 0.0.4 has no place for (`# UNIT`,
+/// `_created` samples, `# EOF`) is left out.
+pub fn text_004(openmetrics: &str) -> String {
+    let counters: std::collections::HashSet<&str> =
+        openmetrics.lines().filter_map(|l| l.strip_prefix("# TYPE ")?.strip_suffix(" counter")).collect();
+    let mut out = String::with_capacity(openmetrics.len());
+    for line in openmetrics.lines() {
+        if line == "# EOF" || line.starts_with("# UNIT ") {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("# TYPE ").or_else(|| line.strip_prefix("# HELP ")) {
+            let name = rest.split(' ').next().unwrap_or("");
+            if counters.contains(name) {
+                out.push_str(&line[..7]);
+                out.push_str(name);
+                out.push_str("_total");
+                out.push_str(&rest[name.len()..]);
+                out.push('\n');
+                continue;
+            }
+        }
+        let sample = line.split(['{', ' ']).next().unwrap_or("");
+        if sample.strip_suffix("_created").is_some_and(|f| counters.contains(f)) {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
 
 #[derive(Debug)]
 struct Families(Vec<Family>);
@@ -82,9 +116,17 @@ pub fn serve(
         on_ready(addr);
         let app = axum::Router::new().route(
             "/metrics",
-            axum::routing::get(move || {
+            axum::routing::get(move |headers: axum::http::HeaderMap| {
                 let render = Arc::clone(&render);
-                async move { ([(axum::http::header::CONTENT_TYPE, OPENMETRICS)], render()) }
+                async move {
+                    // OpenMetrics for a client that asks for it (Prometheus does); the 0.0.4 text format otherwise.
+                    let accept = headers.get(axum::http::header::ACCEPT).and_then(|v| v.to_str().ok()).unwrap_or("");
+                    if accept.contains("application/openmetrics-text") {
+                        ([(axum::http::header::CONTENT_TYPE, OPENMETRICS)], render())
+                    } else {
+                        ([(axum::http::header::CONTENT_TYPE, TEXT_004)], text_004(&render()))
+                    }
+                }
             }),
         );
         crate::sources::serve::axum(listener, app, stopped()).await
@@ -122,8 +164,7 @@ pub fn push_gateway(base: &str, grouping: &[(&str, String)], families: Vec<Famil
         path.push(base64url(v.as_bytes()));
     }
     let url = crate::sources::http::with_path(base, &path.iter().map(String::as_str).collect::<Vec<_>>())?;
-    // The Pushgateway takes the text format 0.0.4; OpenMetrics' `# EOF` and `_created` are not part of it.
-    let body: String = openmetrics(families).lines().filter(|l| *l != "# EOF").map(|l| format!("{l}\n")).collect();
+    let body = text_004(&openmetrics(families));
     let mut req = crate::sources::http::Request::new(url, timeout, 64 * 1024);
     req.put = Some(("text/plain; version=0.0.4; charset=utf-8", body));
     let shown = crate::text::redact_url(base);

@@ -519,12 +519,28 @@ impl Conn {
         &self.shown
     }
 
-    fn connect(&self) -> Result<Client, Error> {
+    fn connect_once(&self) -> Result<Client, WireError> {
         let (within, deadline) = (self.connect_within, self.deadline);
-        let result = match self.tls {
+        match self.tls {
             Tls::Disable => Client::connect(&self.config, NoTls, within, deadline),
             Tls::Require => Client::connect(&self.config, tls::unverified(), within, deadline),
             Tls::VerifyFull | Tls::Prefer => Client::connect(&self.config, tls::verified(), within, deadline),
+        }
+    }
+
+    /// Connects; a writer (`patient`) tries again for a moment while the server refuses connections or says it
+    /// is starting or stopping (a restart, a failover), so that a record made during one is not lost to it.
+    fn connect(&self, patient: bool) -> Result<Client, Error> {
+        let started = Instant::now();
+        let mut wait = Duration::from_millis(50);
+        let result = loop {
+            match self.connect_once() {
+                Err(e) if patient && restarting(&e) && started.elapsed() < RESTART_WAIT => {
+                    std::thread::sleep(wait);
+                    wait = (wait * 2).min(Duration::from_millis(500));
+                }
+                other => break other,
+            }
         };
         result.map_err(|e| match e {
             WireError::Timeout(d) => Error::Failed(format!(
@@ -692,18 +708,42 @@ fn transient(e: &WireError) -> bool {
             })
 }
 
+/// How long a writer waits for a server that is restarting (refusing connections, or starting up).
+const RESTART_WAIT: Duration = Duration::from_secs(5);
+
+/// Whether connecting failed as it does while a server restarts: refused, or the server saying it is
+/// starting up or shutting down (57P03). Never a wrong password, a missing database or a deadline.
+fn restarting(e: &WireError) -> bool {
+    match e {
+        WireError::Db(db) => match db.as_db_error() {
+            Some(d) => d.code().code() == "57P03",
+            None => {
+                let mut src: Option<&(dyn std::error::Error + 'static)> = Some(db);
+                while let Some(s) = src {
+                    if s.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::ConnectionRefused) {
+                        return true;
+                    }
+                    src = s.source();
+                }
+                false
+            }
+        },
+        _ => false,
+    }
+}
+
 /// How long an insert keeps retrying a lost connection before it reports failure.
 const RETRY_FOR: Duration = Duration::from_secs(30);
 
 impl Pg {
     /// Connects to write. The schema is checked, and migrated, before its first use (`check`).
     pub fn open_write(conn: Conn) -> Result<Pg, Error> {
-        Ok(Pg { client: conn.connect()?, conn, version: SCHEMA_VERSION, checked: false })
+        Ok(Pg { client: conn.connect(true)?, conn, version: SCHEMA_VERSION, checked: false })
     }
 
     /// Connects to read: the schema is checked now, and never changed; None when exa's tables are not there yet.
     pub fn open_read(conn: Conn) -> Result<Option<Pg>, Error> {
-        let mut pg = Pg::open_write(conn)?;
+        let mut pg = Pg { client: conn.connect(false)?, conn, version: SCHEMA_VERSION, checked: false };
         let version = pg.version()?;
         pg.refuse_newer(version)?;
         (pg.version, pg.checked) = (version, true);
@@ -1328,7 +1368,7 @@ impl Ledger for Pg {
                     // their keys make a second write of a committed record a no-op.
                     std::thread::sleep(wait);
                     wait = (wait * 2).min(Duration::from_secs(2));
-                    if let Ok(c) = self.conn.connect() {
+                    if let Ok(c) = self.conn.connect(false) {
                         self.client = c;
                     }
                 }

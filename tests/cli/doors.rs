@@ -221,8 +221,10 @@ fn ledger_passwords_are_never_shown_and_never_file_names() {
         "POSTGRES://exa:upper-secret-4@127.0.0.1:9/x?sslmode=disable".to_string(),
         "postgresql://exa:slash/secret?5@127.0.0.1:9/x?sslmode=disable".to_string(),
     ];
-    for db in &locations {
-        for args in [&["report"][..], &["-o", "json", "report"], &["finops", "carbon", "record", "M", "--gpu-hours", "1"]] {
+    for (i, db) in locations.iter().enumerate() {
+        // A writer waits a moment for a server that refuses (it may be restarting): one writer is enough here.
+        let record: &[&str] = if i == 0 { &["finops", "carbon", "record", "M", "--gpu-hours", "1"] } else { &["report"] };
+        for args in [&["report"][..], &["-o", "json", "report"], record] {
             let out = env.cmd().args(args).env("EXAMLOPS_DB", db).output().unwrap();
             let all = format!("{}{}", stdout(&out), stderr(&out));
             assert_eq!(out.status.code(), Some(1), "{db} {args:?}: {all}");
@@ -763,4 +765,153 @@ fn an_mcp_client_that_never_reads_is_not_read_from_either() {
     let _ = child.kill();
     let _ = child.wait();
     assert!(rss_kb < 200 * 1024, "exa grew to {} MiB answering a client that reads nothing", rss_kb / 1024);
+}
+
+#[test]
+fn writers_during_a_postgres_restart_wait_for_it() {
+    let pg = PgServer::start_trusting();
+    let url = pg.database("restart");
+    let env = Env::new().env("EXAMLOPS_DB", &url);
+    env.json::<Value>(&["db", "migrate"]);
+    // Writers start every 40 ms while the server restarts beside them (pg_ctl restart: a fast stop, a start).
+    let writers: Vec<Child> = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(150));
+            pg.restart();
+        });
+        (0..24)
+            .map(|i| {
+                std::thread::sleep(Duration::from_millis(40));
+                env.cmd()
+                    .args(["finops", "carbon", "record", "M", "--gpu-hours", "1", "--run-id", &format!("w{i}")])
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect()
+    });
+    for w in writers {
+        let out = w.wait_with_output().unwrap();
+        assert!(out.status.success(), "a writer during the restart: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    assert_eq!(pg.value("restart", "SELECT count(*) FROM exa_records"), "24");
+}
+
+#[test]
+fn mlflow_run_ids_and_copied_run_ids_cannot_pass_for_a_record_without_one() {
+    let body = r#"{"experiment": {"experiment_id": "1"}, "experiment_id": "1", "run": {"info": {"run_id": "(record 1)"}}}"#;
+    let mlflow = Server::start(Answer::Body(200, "application/json", body.into()));
+    let env = Env::new().env("MLFLOW_TRACKING_URI", &mlflow.url("/"));
+    let marker = env.dir.path().join("ran");
+    let out = env.run(&["finops", "measure", "--mlflow-experiment", "e", "--record", "M", "--", "touch", marker.to_str().unwrap()]);
+    fails(&out, 1, "run id exa cannot record");
+    assert!(!marker.exists());
+    // A ledger someone wrote by hand with such a run id: `db copy` refuses it.
+    let env = Env::new();
+    env.json::<Value>(&["finops", "carbon", "record", "M", "--gpu-hours", "1"]);
+    env.json::<Value>(&["finops", "carbon", "record", "M", "--gpu-hours", "2", "--run-id", "r"]);
+    let db = env.dir.path().join("data/examlops/records.sqlite3");
+    let py = format!(
+        "import sqlite3; c = sqlite3.connect('{}'); c.execute('DROP TRIGGER IF EXISTS records_no_update'); c.execute(\"UPDATE records SET run_id = '(record 1)' WHERE run_id = 'r'\"); c.commit()",
+        db.display()
+    );
+    let done = Command::new("python3").args(["-c", &py]).output().unwrap();
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let to = env.dir.path().join("copy.sqlite3");
+    fails(&env.run(&["db", "copy", "--from", db.to_str().unwrap(), "--to", to.to_str().unwrap()]), 1, "which exa never writes");
+}
+
+#[test]
+fn otlp_answers_are_capped_and_failures_said_plainly() {
+    let env = crate::common::with_h100(Env::new());
+    for (answer, said) in
+        [(Answer::Huge(3 << 30), "larger than 1048576 bytes"), (Answer::Body(500, "text/plain", "oops".into()), "answered HTTP 500")]
+    {
+        let collector = Server::start(answer);
+        let report = env.dir.path().join("r.json");
+        let out = env.run(&[
+            "-o",
+            "json",
+            "finops",
+            "measure",
+            "--report",
+            report.to_str().unwrap(),
+            "--interval",
+            "0.1",
+            "--otlp",
+            &collector.url("/"),
+            "--",
+            "sleep",
+            "0.3",
+        ]);
+        let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap_or_else(|e| panic!("{e}: {}", stderr(&out)));
+        let error = r["pushed"].as_array().unwrap().iter().find(|p| p["to"] == "otlp").unwrap()["error"].as_str().unwrap_or("").to_string();
+        assert!(error.contains(said), "{error}");
+        for dump in ["reqwest::Error", "Os {", "kind:", "source:"] {
+            assert!(!error.contains(dump) && !stderr(&out).contains(dump), "a debug dump: {error} / {}", stderr(&out));
+        }
+    }
+}
+
+#[test]
+fn a_plugin_that_exits_broken_takes_its_process_group_with_it() {
+    let env = Env::new();
+    let pid_file = env.dir.path().join("child.pid");
+    env.program(
+        "config/examlops/plugins/exa-carbon-broken",
+        &format!("#!/bin/sh\nsleep 300 >/dev/null 2>&1 &\necho $! > {}\necho not-json\nexit 1\n", pid_file.display()),
+    );
+    let out = env.run(&["finops", "carbon", "estimate", "--gpu-hours", "1", "--provider", "broken"]);
+    assert!(stderr(&out).contains("exited with"), "{}", stderr(&out));
+    let pid: i32 = std::fs::read_to_string(&pid_file).unwrap().trim().parse().unwrap();
+    let until = Instant::now() + Duration::from_secs(10);
+    while std::path::Path::new(&format!("/proc/{pid}")).exists() && !zombie(pid) {
+        assert!(Instant::now() < until, "the plugin's child {pid} outlived it");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn gpu_serve_answers_the_format_asked_for() {
+    let env = crate::common::with_h100(Env::new());
+    let mut exa = crate::telemetry::Running::start(&env, &["gpu", "serve", "--listen", "127.0.0.1:0", "--interval", "0.2"]);
+    let addr = exa.address();
+    let get = |accept: &str| {
+        let mut s = TcpStream::connect(&addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        write!(s, "GET /metrics HTTP/1.1\r\nHost: {addr}\r\nAccept: {accept}\r\nConnection: close\r\n\r\n").unwrap();
+        let mut a = String::new();
+        let _ = s.read_to_string(&mut a);
+        a
+    };
+    // The energy counter appears once two readings are in.
+    let until = Instant::now() + Duration::from_secs(30);
+    let text = loop {
+        let t = get("text/plain; version=0.0.4");
+        if t.contains("gen_ai_energy_consumed") || Instant::now() > until {
+            break t;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(text.to_ascii_lowercase().contains("content-type: text/plain; version=0.0.4"), "{text}");
+    assert!(!text.contains("# EOF") && !text.contains("# UNIT") && !text.contains("_created"), "{text}");
+    // A counter is one family in the text format: its TYPE names the samples.
+    assert!(text.contains("# TYPE gen_ai_energy_consumed_kilowatt_hours_total counter"), "{text}");
+    let om = get("application/openmetrics-text; version=1.0.0,text/plain;version=0.0.4;q=0.5");
+    assert!(om.to_ascii_lowercase().contains("content-type: application/openmetrics-text"), "{om}");
+    assert!(om.trim_end().ends_with("# EOF"));
+    // promtool parses the text format (its lints about kilowatt-hours and gibibytes are the spec's units).
+    let body = text.split("\r\n\r\n").nth(1).unwrap().to_string();
+    let mut check = Command::new("promtool")
+        .args(["check", "metrics"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    check.stdin.take().unwrap().write_all(body.as_bytes()).unwrap();
+    let done = check.wait_with_output().unwrap();
+    let said = format!("{}{}", String::from_utf8_lossy(&done.stdout), String::from_utf8_lossy(&done.stderr));
+    assert!(!said.contains("error while linting") && !said.contains("text format parsing error"), "{said}");
 }
