@@ -19,6 +19,23 @@ fn of(a: Option<f64>, b: Option<f64>, digits: usize) -> String {
     }
 }
 
+/// Parts joined by ` · `, on lines no wider than a terminal's `width` (broken between parts); one line
+/// when the width is not known (not a terminal), as scripts read it.
+fn wrap_parts(parts: &[String], width: Option<u16>) -> String {
+    let Some(width) = width.map(usize::from) else { return parts.join(" · ") };
+    let mut lines: Vec<String> = Vec::new();
+    for p in parts {
+        match lines.last_mut() {
+            Some(l) if l.chars().count() + 3 + p.chars().count() <= width => {
+                l.push_str(" · ");
+                l.push_str(p);
+            }
+            _ => lines.push(p.clone()),
+        }
+    }
+    lines.join("\n")
+}
+
 impl Render for GpuReading {
     fn render(&self, style: Style, out: &mut String) {
         // A narrow terminal gets the main columns; `--wide` and JSON have them all.
@@ -34,19 +51,18 @@ impl Render for GpuReading {
         };
         let _ = writeln!(out, "{t}");
         let a = &self.aggregates;
-        let _ = writeln!(
-            out,
-            "{} GPU(s) · mean utilisation {} ({} reporting) · memory used {} GiB ({}) · power {} W ({}) · max temperature {} °C ({})",
-            a.gpu_count,
-            a.mean_utilization_pct.map_or("n/a".into(), |v| format!("{v:.1}%")),
-            a.utilization_count,
-            a.total_memory_used_gib.map_or("n/a".into(), |v| format!("{v:.2}")),
-            a.memory_count,
-            a.total_power_w.map_or("n/a".into(), |v| format!("{v:.1}")),
-            a.power_count,
-            a.max_temperature_c.map_or("n/a".into(), |v| format!("{v:.0}")),
-            a.temperature_count,
-        );
+        let parts = [
+            format!("{} GPU(s)", a.gpu_count),
+            format!(
+                "mean utilisation {} ({} reporting)",
+                a.mean_utilization_pct.map_or("n/a".into(), |v| format!("{v:.1}%")),
+                a.utilization_count
+            ),
+            format!("memory used {} GiB ({})", a.total_memory_used_gib.map_or("n/a".into(), |v| format!("{v:.2}")), a.memory_count),
+            format!("power {} W ({})", a.total_power_w.map_or("n/a".into(), |v| format!("{v:.1}")), a.power_count),
+            format!("max temperature {} °C ({})", a.max_temperature_c.map_or("n/a".into(), |v| format!("{v:.0}")), a.temperature_count),
+        ];
+        let _ = writeln!(out, "{}", wrap_parts(&parts, style.width));
         let _ = writeln!(out, "source: {} ({} fields)", self.source_detail, self.fields);
         for n in &self.notes {
             let _ = writeln!(out, "note: {n}");
@@ -181,6 +197,10 @@ fn priced(m: &Measurement, out: &mut String) {
                     e.coefficients.iter().filter(|(_, c)| c.source == crate::model::Source::Measured).map(|(k, _)| k.as_str()).collect();
                 let m = if measured.is_empty() { String::new() } else { format!("; measured: {}", measured.join(", ")) };
                 let _ = writeln!(out, "{label}: {} ({}, {}{m})", e.headline(), e.provider.name, super::pct(e.provider.uncertainty));
+                // What the figure leaves out (CPU-hours a provider cannot price) is said here as in the JSON.
+                for n in &e.notes {
+                    let _ = writeln!(out, "  note: {}", crate::text::clean(n));
+                }
             }
             (None, Some(err)) => {
                 let _ = writeln!(out, "{label}: not estimated ({err})");
@@ -273,5 +293,25 @@ impl Render for crate::commands::telemetry::Stopped {
                 let _ = writeln!(out, "GPU energy while it ran: not measured");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_summary_wraps_between_parts_on_a_narrow_terminal() {
+        let parts: Vec<String> = [
+            "8 GPU(s)",
+            "mean utilisation 97.5% (8 reporting)",
+            "memory used 612.34 GiB (8)",
+            "power 5123.4 W (8)",
+            "max temperature 71 °C (8)",
+        ]
+        .map(String::from)
+        .to_vec();
+        let wrapped = super::wrap_parts(&parts, Some(80));
+        assert!(wrapped.lines().all(|l| l.chars().count() <= 80), "{wrapped}");
+        assert_eq!(wrapped.replace('\n', " · "), parts.join(" · "), "nothing lost, nothing reordered");
+        assert_eq!(super::wrap_parts(&parts, None), parts.join(" · "), "one line for scripts");
     }
 }

@@ -1,6 +1,7 @@
 //! `exa import flux`: Flux cannot be installed here, so a fake `flux` on PATH
 //! replays real job-list records and resource sets from Flux's own test
-//! suite (`../shared/fixtures/sched/flux/`), and saved files of the same shapes.
+//! suite (copied into `tests/fixtures/sched/flux/`, its README naming the source), and saved files of
+//! the same shapes.
 
 use std::path::PathBuf;
 
@@ -9,7 +10,7 @@ use serde_json::Value;
 use crate::common::{close, fails, stderr, Env};
 
 fn fixture(name: &str) -> String {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/sched/flux").join(name);
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sched/flux").join(name);
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 

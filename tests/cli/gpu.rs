@@ -30,6 +30,18 @@ fn calls(env: &Env) -> usize {
     std::fs::read_to_string(env.dir.path().join("smi-state/calls")).map_or(0, |s| s.trim().parse().unwrap())
 }
 
+/// A job that ends once the fake tool has been called `n` times, however slow the machine (or after a minute): a run that must
+/// hold so many readings asks for them, never for a wall-clock time that may hold fewer.
+fn until_calls(env: &Env, n: usize) -> Vec<String> {
+    let counter = env.dir.path().join("smi-state/calls");
+    // A minute at most: a tool that stops being called fails the test's assertions rather than hanging it.
+    let job = format!(
+        "i=0; until [ \"$(cat {} 2>/dev/null || echo 0)\" -ge {n} ] || [ $i -ge 1200 ]; do sleep 0.05; i=$((i+1)); done",
+        counter.display()
+    );
+    vec!["sh".into(), "-c".into(), job]
+}
+
 fn gpu_json(env: &Env) -> Value {
     env.json(&["gpu"])
 }
@@ -183,7 +195,10 @@ fn constant_power_integrates_to_power_times_time() {
 fn stepped_power_on_eight_devices_matches_the_trapezoid_over_the_trace() {
     let env = with_smi(H200).env("FAKE_SMI_DEVICES", "8").env("FAKE_SMI_POWER", "100,100,300,300,500,100");
     let trace = env.dir.path().join("run.jsonl");
-    let (_, r) = measure(&env, &["--interval", "0.2", "--trace", trace.to_str().unwrap()], &["sleep", "1.3"]);
+    // The fake steps through its six powers, the 500 W one among them, before the job ends.
+    let job = until_calls(&env, 7);
+    let job: Vec<&str> = job.iter().map(String::as_str).collect();
+    let (_, r) = measure(&env, &["--interval", "0.2", "--trace", trace.to_str().unwrap()], &job);
     let lines: Vec<Value> = std::fs::read_to_string(&trace).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len() as u64, r["gpu"]["samples"].as_u64().unwrap() + r["gpu"]["missed"].as_u64().unwrap());
     // The integration ends at the command's exit: the reading after it counts as the power at the exit.
@@ -205,7 +220,10 @@ fn stepped_power_on_eight_devices_matches_the_trapezoid_over_the_trace() {
 fn a_tool_failing_later_leaves_a_gap() {
     let env = with_smi(H100).env("FAKE_SMI_POWER", "300").env("FAKE_SMI_MODE", "fail-calls:3,4");
     let trace = env.dir.path().join("t.jsonl");
-    let (_, r) = measure(&env, &["--interval", "0.2", "--trace", trace.to_str().unwrap()], &["sleep", "1.6"]);
+    // At least six readings, the two failures among them.
+    let job = until_calls(&env, 8);
+    let job: Vec<&str> = job.iter().map(String::as_str).collect();
+    let (_, r) = measure(&env, &["--interval", "0.2", "--trace", trace.to_str().unwrap()], &job);
     let g = &r["gpu"];
     assert_eq!(g["missed"], 2);
     assert_eq!(g["status"], "measured");
@@ -225,7 +243,10 @@ fn a_tool_failing_later_leaves_a_gap() {
 #[test]
 fn five_failures_in_a_row_stop_collection_with_one_warning() {
     let env = with_smi(H100).env("FAKE_SMI_POWER", "300").env("FAKE_SMI_MODE", "fail-calls:2,3,4,5,6,7,8,9");
-    let (out, r) = measure(&env, &["--interval", "0.1"], &["sleep", "3"]);
+    // The job outlives the seven calls (two good, five failed) by a few intervals, in which none is made.
+    let job = until_calls(&env, 7);
+    let job = format!("{} && sleep 0.5", job[2]);
+    let (out, r) = measure(&env, &["--interval", "0.1"], &["sh", "-c", &job]);
     assert_eq!(r["gpu"]["gave_up"], true);
     assert_eq!(calls(&env), 7, "two good, five failed, then no more");
     let err = stderr(&out);
@@ -363,6 +384,10 @@ fn measured_energy_goes_through_the_providers() {
     let alone: Value =
         env.json(&["finops", "carbon", "estimate", "--provider", "ccf-like", "--gpu-hours", &gh.to_string(), "--gpu-kwh", &gk.to_string()]);
     close(c["outputs"]["co2e_g"].as_f64().unwrap(), alone["outputs"]["co2e_g"].as_f64().unwrap());
+    // The table a person reads says it too.
+    let table = env.run(&[&["finops", "measure", "--interval", "0.2", "--carbon-provider", "ccf-like", "--"][..], &busy].concat());
+    let said = stderr(&table);
+    assert!(said.contains("note: the command's") && said.contains("were not priced: carbon provider 'ccf-like'"), "{said}");
 }
 
 #[test]
