@@ -393,9 +393,9 @@ pub fn export(settings: &Settings, h: &Hooked) -> Result<Stopped, Error> {
     if let Some(c) = collector {
         c.stop();
     }
-    // The export made at shutdown is the last word: its failure is said, whatever was said before.
-    if let Err(e) = otlp.shutdown() {
-        (h.hooks)().warn(&format!("the final export at shutdown failed: {e}"));
+    // The export made at shutdown fails loudly too: said here unless the exporter said it as it came.
+    if let Some(e) = otlp.shutdown_unsaid() {
+        (h.hooks)().warn(&e);
     }
     Ok(stopped("export", &cfg, &state, kind))
 }

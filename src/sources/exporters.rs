@@ -325,6 +325,17 @@ impl Otlp {
         self.histogram.record(watts, &attrs);
     }
 
+    /// Sends what is left and stops, for an exporter whose failures were said as they came: what has not
+    /// been said yet (the export at shutdown failing without an answer, a shutdown that timed out).
+    pub fn shutdown_unsaid(&self) -> Option<String> {
+        let stopped = self.provider.shutdown();
+        let said = self.last_error.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take().is_some();
+        match stopped {
+            Err(e) if !said => Some(format!("the last OTLP export, at shutdown, failed: {}", plain(&e.to_string()))),
+            _ => None,
+        }
+    }
+
     /// Sends what is left (the reader's last collection) and stops; a failure is returned to be said.
     pub fn shutdown(&self) -> Result<(), String> {
         let stopped = self.provider.shutdown();

@@ -711,16 +711,23 @@ fn transient(e: &WireError) -> bool {
 /// How long a writer waits for a server that is restarting (refusing connections, or starting up).
 const RESTART_WAIT: Duration = Duration::from_secs(5);
 
-/// Whether connecting failed as it does while a server restarts: refused, or the server saying it is
-/// starting up or shutting down (57P03). Never a wrong password, a missing database or a deadline.
+/// Whether connecting failed as it does while a server restarts: refused, reset or closed before it was
+/// made, or the server saying it is starting up or shutting down (57P03). Never a wrong password, a
+/// missing database or a deadline.
 fn restarting(e: &WireError) -> bool {
+    if e.is_closed() {
+        return true;
+    }
     match e {
         WireError::Db(db) => match db.as_db_error() {
             Some(d) => d.code().code() == "57P03",
             None => {
                 let mut src: Option<&(dyn std::error::Error + 'static)> = Some(db);
                 while let Some(s) = src {
-                    if s.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::ConnectionRefused) {
+                    // Refused while it is down; reset, or closed mid-startup, as it goes down.
+                    let kinds =
+                        [std::io::ErrorKind::ConnectionRefused, std::io::ErrorKind::ConnectionReset, std::io::ErrorKind::UnexpectedEof];
+                    if s.downcast_ref::<std::io::Error>().is_some_and(|io| kinds.contains(&io.kind())) {
                         return true;
                     }
                     src = s.source();

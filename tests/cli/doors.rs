@@ -231,7 +231,8 @@ fn a_postgres_server_that_stalls_costs_a_deadline_never_a_hang() {
     // A server that accepts and never speaks: the connection's own deadline (libpq's connect_timeout).
     let silent = TcpListener::bind("127.0.0.1:0").unwrap();
     let dead = format!("postgres://exa@127.0.0.1:{}/x?sslmode=disable&connect_timeout=1", silent.local_addr().unwrap().port());
-    let mut c = Env::new().env("EXAMLOPS_DB", &dead).cmd();
+    let bare = Env::new().env("EXAMLOPS_DB", &dead);
+    let mut c = bare.cmd();
     c.arg("report");
     let out = within(c, Duration::from_secs(20));
     fails(&out, 1, "did not let exa connect within 1 s");

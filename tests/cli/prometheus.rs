@@ -155,7 +155,12 @@ pub fn http_get(addr: &str, path: &str) -> String {
     use std::io::{Read, Write};
     let mut s = std::net::TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect {addr}: {e}"));
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    write!(s, "GET {path} HTTP/1.0\r\nHost: {addr}\r\n\r\n").unwrap();
+    // Asking as Prometheus asks: OpenMetrics first, the text format after.
+    write!(
+        s,
+        "GET {path} HTTP/1.0\r\nHost: {addr}\r\nAccept: application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5\r\n\r\n"
+    )
+    .unwrap();
     let mut buf = String::new();
     let _ = s.read_to_string(&mut buf);
     buf.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default()
