@@ -35,8 +35,9 @@ fn calls(env: &Env) -> usize {
 fn until_calls(env: &Env, n: usize) -> Vec<String> {
     let counter = env.dir.path().join("smi-state/calls");
     // A minute at most: a tool that stops being called fails the test's assertions rather than hanging it.
+    // The counter is read while the fake may be writing it: an empty read counts as 0, without a word.
     let job = format!(
-        "i=0; until [ \"$(cat {} 2>/dev/null || echo 0)\" -ge {n} ] || [ $i -ge 1200 ]; do sleep 0.05; i=$((i+1)); done",
+        "i=0; until c=$(cat {} 2>/dev/null); [ \"${{c:-0}}\" -ge {n} ] 2>/dev/null || [ $i -ge 1200 ]; do sleep 0.05; i=$((i+1)); done",
         counter.display()
     );
     vec!["sh".into(), "-c".into(), job]
