@@ -112,7 +112,7 @@ set edit:completion:arg-completer[exa] = {|@words|
         }
         &'exa;finops;carbon;record'= {
             cand --run-id 'The run this record belongs to (an MLflow run id, a job id); records of one run count as one run'
-            cand --db 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --db 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]'
             cand --gpu-hours 'GPU-hours of the work (device-hours: 2 GPUs for 6 hours is 12)'
             cand --cpu-hours 'CPU-core-hours of the work, as the scheduler reports them'
             cand --provider 'The provider: a name from `providers`, or a path to a provider file or plugin'
@@ -204,7 +204,7 @@ set edit:completion:arg-completer[exa] = {|@words|
         }
         &'exa;finops;cost;record'= {
             cand --run-id 'The run this record belongs to (an MLflow run id, a job id); records of one run count as one run'
-            cand --db 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --db 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]'
             cand --gpu-hours 'GPU-hours of the work (device-hours: 2 GPUs for 6 hours is 12)'
             cand --cpu-hours 'CPU-core-hours of the work, as the scheduler reports them'
             cand --provider 'The provider: a name from `providers`, or a path to a provider file or plugin'
@@ -240,7 +240,7 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;finops;cost;help;help'= {
         }
         &'exa;finops;measure'= {
-            cand --db 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --db 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]'
             cand --interval 'Seconds between readings [default: 5; env: EXAMLOPS_GPU_INTERVAL, GENAI_GPU_COLLECTION_INTERVAL]'
             cand --gpu-source 'Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE]'
             cand --semconv 'The names of exported metrics: the spec''s gen_ai.* or OpenTelemetry''s hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV]'
@@ -428,7 +428,7 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;gpu;help;help'= {
         }
         &'exa;report'= {
-            cand --db 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --db 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]'
             cand --by 'Group by model, run, provider or day (UTC)'
             cand --since 'Records from this UTC date or time on (2026-11-01, 2026-11-01T12:00:00Z)'
             cand --until 'Records before this UTC time; a date alone includes that whole day'
@@ -457,7 +457,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'exa;db;migrate'= {
-            cand --db 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --db 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]'
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
@@ -503,7 +503,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'exa;sync;mlflow'= {
-            cand --db 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --db 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]'
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
@@ -543,7 +543,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --model-from 'Which field of a job names its model'
             cand --carbon-provider 'The carbon provider that prices the jobs (else env, config, default)'
             cand --cost-provider 'The cost provider that prices the jobs (else env, config, default)'
-            cand --db 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --db 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]'
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
@@ -565,7 +565,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --model-from 'Which field of a job names its model'
             cand --carbon-provider 'The carbon provider that prices the jobs (else env, config, default)'
             cand --cost-provider 'The cost provider that prices the jobs (else env, config, default)'
-            cand --db 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --db 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]'
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
@@ -590,7 +590,7 @@ set edit:completion:arg-completer[exa] = {|@words|
         }
         &'exa;mcp'= {
             cand --listen 'Serve streamable HTTP on ADDR (host:port) at /mcp instead of stdio; loopback unless you name another address'
-            cand --db 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]'
+            cand --db 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]'
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'

@@ -80,7 +80,7 @@ complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "show" -d 'Show a cost provider: formulas, coefficients with defaults, metadata'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "record" -d 'Estimate as `estimate` does and store the result as a record of MODEL'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l db -d 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l db -d 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l interval -d 'Seconds between readings [default: 5; env: EXAMLOPS_GPU_INTERVAL, GENAI_GPU_COLLECTION_INTERVAL]' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l gpu-source -d 'Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE]' -r -f -a "auto\t''
 nvml\t''
@@ -207,7 +207,7 @@ complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Serve the GPU, energy and CO2 metrics for a Prometheus scrape, until SIGTERM or Ctrl-C'
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from help" -f -a "export" -d 'Push the GPU, energy and CO2 metrics over OTLP/HTTP every --interval seconds, until SIGTERM or Ctrl-C'
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c exa -n "__fish_exa_using_subcommand report" -l db -d 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand report" -l db -d 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand report" -l by -d 'Group by model, run, provider or day (UTC)' -r -f -a "model\t''
 run\t''
 provider\t''
@@ -237,7 +237,7 @@ complete -c exa -n "__fish_exa_using_subcommand db; and not __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand db; and not __fish_seen_subcommand_from migrate copy help" -f -a "migrate" -d 'Bring the database\'s schema to this exa\'s version, creating it when missing'
 complete -c exa -n "__fish_exa_using_subcommand db; and not __fish_seen_subcommand_from migrate copy help" -f -a "copy" -d 'Copy every record from one store into another, SQLite or PostgreSQL either way'
 complete -c exa -n "__fish_exa_using_subcommand db; and not __fish_seen_subcommand_from migrate copy help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_from migrate" -l db -d 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_from migrate" -l db -d 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand db; and __fish_seen_subcommand_from migrate" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
@@ -266,7 +266,7 @@ complete -c exa -n "__fish_exa_using_subcommand sync; and not __fish_seen_subcom
 complete -c exa -n "__fish_exa_using_subcommand sync; and not __fish_seen_subcommand_from mlflow help" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand sync; and not __fish_seen_subcommand_from mlflow help" -f -a "mlflow" -d 'Log to MLflow every record whose log is waiting in the outbox (MLflow was down, slow or refused)'
 complete -c exa -n "__fish_exa_using_subcommand sync; and not __fish_seen_subcommand_from mlflow help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c exa -n "__fish_exa_using_subcommand sync; and __fish_seen_subcommand_from mlflow" -l db -d 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand sync; and __fish_seen_subcommand_from mlflow" -l db -d 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand sync; and __fish_seen_subcommand_from mlflow" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
@@ -297,7 +297,7 @@ wckey\t'The job\'s workload characterization key (Slurm --wckey)'
 comment\t'The job\'s comment (Slurm --comment; kept when AccountingStoreFlags has job_comment)'"
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l carbon-provider -d 'The carbon provider that prices the jobs (else env, config, default)' -r
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l cost-provider -d 'The cost provider that prices the jobs (else env, config, default)' -r
-complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l db -d 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l db -d 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
@@ -319,7 +319,7 @@ wckey\t'The job\'s workload characterization key (Slurm --wckey)'
 comment\t'The job\'s comment (Slurm --comment; kept when AccountingStoreFlags has job_comment)'"
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l carbon-provider -d 'The carbon provider that prices the jobs (else env, config, default)' -r
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l cost-provider -d 'The cost provider that prices the jobs (else env, config, default)' -r
-complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l db -d 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l db -d 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
@@ -333,7 +333,7 @@ complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from help" -f -a "flux" -d 'Finished Flux jobs, from `flux jobs` and each job\'s R (run here) or a saved file'
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand mcp" -l listen -d 'Serve streamable HTTP on ADDR (host:port) at /mcp instead of stdio; loopback unless you name another address' -r
-complete -c exa -n "__fish_exa_using_subcommand mcp" -l db -d 'The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand mcp" -l db -d 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand mcp" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"

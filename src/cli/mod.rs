@@ -361,7 +361,7 @@ pub struct Recording {
 /// `--db`, on the commands that keep records.
 #[derive(Debug, Clone, Default, Args)]
 pub struct DbOpt {
-    /// The records database: a SQLite file or a postgres:// URL [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB].
+    /// The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT].
     #[arg(long = "db", value_name = "DB")]
     pub db: Option<PathBuf>,
 }

@@ -264,15 +264,11 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 /// The most a request's body may hold.
 const MAX_BODY: usize = 16 << 20;
 
-/// The host of an `Origin` header (`http://127.0.0.1:8765` gives `127.0.0.1`), without brackets or port.
+/// The host of an `Origin` header (`http://127.0.0.1:8765` gives `127.0.0.1`), lower case, without port or
+/// an IPv6 address's brackets, as the allowed hosts are written.
 fn origin_host(origin: &str) -> Option<String> {
-    let rest = origin.split_once("://")?.1;
-    let authority = rest.split('/').next()?;
-    let host = match authority.strip_prefix('[') {
-        Some(v6) => v6.split(']').next()?,
-        None => authority.rsplit_once(':').map_or(authority, |(h, p)| if p.chars().all(|c| c.is_ascii_digit()) { h } else { authority }),
-    };
-    Some(host.to_ascii_lowercase())
+    let url = reqwest::Url::parse(origin).ok()?;
+    Some(url.host_str()?.trim_start_matches('[').trim_end_matches(']').to_ascii_lowercase())
 }
 
 /// A JSON-RPC error answer with no id (the request could not be read far enough to have one).

@@ -133,12 +133,12 @@ impl Db {
     /// keyword string), with the password sources and each exchange's deadline for the latter. A URL of any
     /// other scheme is refused, never taken for a file name.
     pub fn parse(s: &str, password: Option<&str>, pgpass: Option<&Path>, deadline: std::time::Duration) -> Result<Db, Error> {
-        match postgres::form(s)? {
-            postgres::Form::Url | postgres::Form::Keywords => {
-                Ok(Db::Postgres(Box::new(postgres::Conn::parse(s, password, pgpass, deadline)?)))
-            }
-            postgres::Form::Path => Ok(Db::Sqlite(PathBuf::from(s))),
-        }
+        let keywords = match postgres::form(s)? {
+            postgres::Form::Path => return Ok(Db::Sqlite(PathBuf::from(s))),
+            postgres::Form::Url => false,
+            postgres::Form::Keywords => true,
+        };
+        Ok(Db::Postgres(Box::new(postgres::Conn::parse(s, keywords, password, pgpass, deadline)?)))
     }
 
     /// As a report shows it: the path, or the URL without its password.

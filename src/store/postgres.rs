@@ -408,15 +408,19 @@ pub fn form(s: &str) -> Result<Form, Error> {
     }
 }
 
-/// A libpq keyword string as exa shows it: what it names, never a password.
-fn shown_keywords(c: &tokio_postgres::Config) -> String {
-    let host = match c.get_hosts().first() {
+/// The first host a config names (a socket directory for a Unix socket), as libpq matches pgpass lines.
+fn host_of(c: &tokio_postgres::Config) -> String {
+    match c.get_hosts().first() {
         Some(tokio_postgres::config::Host::Tcp(h)) => h.clone(),
         Some(tokio_postgres::config::Host::Unix(p)) => p.display().to_string(),
         None => "localhost".into(),
-    };
+    }
+}
+
+/// A libpq keyword string as exa shows it: what it names, never a password.
+fn shown_keywords(c: &tokio_postgres::Config) -> String {
     let port = c.get_ports().first().copied().unwrap_or(5432);
-    let mut out = format!("host={host} port={port}");
+    let mut out = format!("host={} port={port}", host_of(c));
     if let Some(db) = c.get_dbname() {
         out.push_str(&format!(" dbname={db}"));
     }
@@ -446,10 +450,10 @@ fn pgpass_match(line: &str, want: [&str; 4]) -> Option<String> {
 }
 
 impl Conn {
-    /// Parses a `postgres://` URL or a libpq keyword string; the password from it, else `password`
-    /// (PGPASSWORD), else the pgpass file. Each exchange after connecting waits at most `deadline`.
-    pub fn parse(raw: &str, password: Option<&str>, pgpass: Option<&Path>, deadline: Duration) -> Result<Conn, Error> {
-        let keywords = form(raw)? == Form::Keywords;
+    /// Parses a `postgres://` URL or (`keywords`) a libpq keyword string, as `form` told them apart; the
+    /// password from it, else `password` (PGPASSWORD), else the pgpass file. Each exchange after connecting
+    /// waits at most `deadline`.
+    pub fn parse(raw: &str, keywords: bool, password: Option<&str>, pgpass: Option<&Path>, deadline: Duration) -> Result<Conn, Error> {
         // The scheme in lower case, as the URL parser wants it.
         let url = match raw.split_once("://") {
             Some((scheme, rest)) if !keywords => format!("{}://{rest}", scheme.to_ascii_lowercase()),
@@ -489,11 +493,7 @@ impl Conn {
             if let Some(p) = password {
                 config.password(p);
             } else if let Some(file) = pgpass.filter(|p| p.is_file()) {
-                let host = match config.get_hosts().first() {
-                    Some(tokio_postgres::config::Host::Tcp(h)) => h.clone(),
-                    Some(tokio_postgres::config::Host::Unix(p)) => p.display().to_string(),
-                    None => "localhost".into(),
-                };
+                let host = host_of(&config);
                 let port = config.get_ports().first().copied().unwrap_or(5432).to_string();
                 let db = config.get_dbname().unwrap_or_default().to_string();
                 let text = std::fs::read_to_string(file).unwrap_or_default();
