@@ -21,39 +21,42 @@ use crate::sources::gpu::energy::J_PER_KWH;
 use crate::sources::gpu::sampler::Hooks;
 use crate::sources::gpu::SampleError;
 
-/// One per-device gauge of the spec's set: name, UCUM unit, Prometheus unit, help, the reading.
-type DeviceGauge = (&'static str, &'static str, &'static str, &'static str, fn(&Device) -> Option<f64>);
+/// One per-device reading of the spec's set: name, UCUM unit (the Prometheus suffix is made from it), kind, help, the reading.
+type DeviceGauge = (&'static str, &'static str, Kind, &'static str, fn(&Device) -> Option<f64>);
+
+const G: Kind = Kind::Gauge;
+const U: Kind = Kind::UpDownCounter;
 
 const GENAI_DEVICE: &[DeviceGauge] = &[
-    ("gen_ai.gpu.utilization", "%", "percent", "GPU utilisation (utilization.gpu)", |d| d.utilization_pct),
-    ("gen_ai.gpu.memory.utilization", "%", "percent", "Memory-controller utilisation (utilization.memory)", |d| d.memory_utilization_pct),
-    ("gen_ai.gpu.memory.used", "MiB", "mebibytes", "Memory in use (memory.used)", |d| d.memory_used_mib),
-    ("gen_ai.gpu.memory.total", "MiB", "mebibytes", "Memory on the device (memory.total)", |d| d.memory_total_mib),
-    ("gen_ai.gpu.temperature", "Cel", "celsius", "Temperature (temperature.gpu)", |d| d.temperature_c),
-    ("gen_ai.gpu.power", "W", "watts", "Power draw (power.draw)", |d| d.power_w),
-    ("gen_ai.gpu.power.limit", "W", "watts", "Power limit (power.limit)", |d| d.power_limit_w),
-    ("gen_ai.gpu.clock.sm", "MHz", "megahertz", "SM clock (clocks.current.sm)", |d| d.clock_sm_mhz),
-    ("gen_ai.gpu.clock.memory", "MHz", "megahertz", "Memory clock (clocks.current.memory)", |d| d.clock_memory_mhz),
-    ("gen_ai.gpu.fan.speed", "%", "percent", "Fan speed (fan.speed)", |d| d.fan_pct),
-    ("gen_ai.gpu.performance.state", "1", "", "Performance state, 0 (P0) to 15 (pstate)", |d| d.pstate.map(f64::from)),
-    ("gen_ai.gpu.throttle.thermal", "1", "", "1 when slowed for heat (sw/hw thermal slowdown), else 0", |d| d.throttle_thermal.map(flag)),
-    ("gen_ai.gpu.throttle.power", "1", "", "1 when held at the power cap (sw_power_cap), else 0", |d| d.throttle_power.map(flag)),
-    ("gen_ai.gpu.throttle.hw_slowdown", "1", "", "1 when slowed by the hardware (hw_slowdown), else 0", |d| {
+    ("gen_ai.gpu.utilization", "%", G, "GPU utilisation (utilization.gpu)", |d| d.utilization_pct),
+    ("gen_ai.gpu.memory.utilization", "%", G, "Memory-controller utilisation (utilization.memory)", |d| d.memory_utilization_pct),
+    ("gen_ai.gpu.memory.used", "MiBy", G, "Memory in use (memory.used)", |d| d.memory_used_mib),
+    ("gen_ai.gpu.memory.total", "MiBy", G, "Memory on the device (memory.total)", |d| d.memory_total_mib),
+    ("gen_ai.gpu.temperature", "Cel", G, "Temperature (temperature.gpu)", |d| d.temperature_c),
+    ("gen_ai.gpu.power", "W", G, "Power draw (power.draw)", |d| d.power_w),
+    ("gen_ai.gpu.power.limit", "W", G, "Power limit (power.limit)", |d| d.power_limit_w),
+    ("gen_ai.gpu.clock.sm", "MHz", G, "SM clock (clocks.current.sm)", |d| d.clock_sm_mhz),
+    ("gen_ai.gpu.clock.memory", "MHz", G, "Memory clock (clocks.current.memory)", |d| d.clock_memory_mhz),
+    ("gen_ai.gpu.fan.speed", "%", G, "Fan speed (fan.speed)", |d| d.fan_pct),
+    ("gen_ai.gpu.performance.state", "{pstate}", G, "Performance state, 0 (P0) to 15 (pstate)", |d| d.pstate.map(f64::from)),
+    ("gen_ai.gpu.throttle.thermal", "{flag}", G, "1 when slowed for heat (sw/hw thermal slowdown), else 0", |d| d.throttle_thermal.map(flag)),
+    ("gen_ai.gpu.throttle.power", "{flag}", G, "1 when held at the power cap (sw_power_cap), else 0", |d| d.throttle_power.map(flag)),
+    ("gen_ai.gpu.throttle.hw_slowdown", "{flag}", G, "1 when slowed by the hardware (hw_slowdown), else 0", |d| {
         d.throttle_hw_slowdown.map(flag)
     }),
-    ("gen_ai.gpu.ecc.errors.corrected", "{error}", "", "Corrected ECC errors since the driver loaded", |d| {
+    ("gen_ai.gpu.ecc.errors.corrected", "{error}", G, "Corrected ECC errors since the driver loaded", |d| {
         d.ecc_corrected.map(|v| v as f64)
     }),
-    ("gen_ai.gpu.ecc.errors.uncorrected", "{error}", "", "Uncorrected ECC errors since the driver loaded", |d| {
+    ("gen_ai.gpu.ecc.errors.uncorrected", "{error}", G, "Uncorrected ECC errors since the driver loaded", |d| {
         d.ecc_uncorrected.map(|v| v as f64)
     }),
 ];
 
 const HW_DEVICE: &[DeviceGauge] = &[
-    ("hw.power", "W", "watts", "Instantaneous power drawn by the GPU", |d| d.power_w),
-    ("hw.gpu.utilization", "1", "ratio", "Fraction of time the GPU was busy, 0 to 1", |d| d.utilization_pct.map(|p| p / 100.0)),
-    ("hw.gpu.memory.usage", "By", "bytes", "GPU memory in use", |d| d.memory_used_mib.map(|m| m * 1_048_576.0)),
-    ("hw.gpu.memory.limit", "By", "bytes", "GPU memory on the device", |d| d.memory_total_mib.map(|m| m * 1_048_576.0)),
+    ("hw.power", "W", G, "Instantaneous power drawn by the GPU", |d| d.power_w),
+    ("hw.gpu.utilization", "1", G, "Fraction of time the GPU was busy, 0 to 1", |d| d.utilization_pct.map(|p| p / 100.0)),
+    ("hw.gpu.memory.usage", "By", U, "GPU memory in use", |d| d.memory_used_mib.map(|m| m * 1_048_576.0)),
+    ("hw.gpu.memory.limit", "By", U, "GPU memory on the device", |d| d.memory_total_mib.map(|m| m * 1_048_576.0)),
 ];
 
 fn flag(b: bool) -> f64 {
@@ -64,15 +67,8 @@ fn flag(b: bool) -> f64 {
     }
 }
 
-fn family(
-    name: &'static str,
-    unit: &'static str,
-    prometheus_unit: &'static str,
-    kind: Kind,
-    help: &'static str,
-    points: Vec<Point>,
-) -> Family {
-    Family { name, unit, prometheus_unit, kind, help, points }
+fn family(name: &'static str, unit: &'static str, kind: Kind, help: &'static str, points: Vec<Point>) -> Family {
+    Family { name, unit, kind, help, points }
 }
 
 fn number(attributes: Vec<(&'static str, String)>, v: f64) -> Point {
@@ -102,13 +98,13 @@ pub fn families(state: &State, cfg: &TelemetrySettings) -> Vec<Family> {
 fn gauges(table: &[DeviceGauge], semconv: Semconv, latest: Option<&Vec<Device>>) -> Vec<Family> {
     table
         .iter()
-        .map(|(name, unit, pu, help, read)| {
+        .map(|(name, unit, kind, help, read)| {
             let points = latest
                 .into_iter()
                 .flatten()
                 .filter_map(|d| Some(number(device_attributes(semconv, d.index, &d.name, d.uuid.as_deref()), read(d)?)))
                 .collect();
-            family(name, unit, pu, Kind::Gauge, help, points)
+            family(name, unit, *kind, help, points)
         })
         .collect()
 }
@@ -116,36 +112,32 @@ fn gauges(table: &[DeviceGauge], semconv: Semconv, latest: Option<&Vec<Device>>)
 fn genai(state: &State, cfg: &TelemetrySettings) -> Vec<Family> {
     let mut out = gauges(GENAI_DEVICE, Semconv::Genai, state.latest.as_ref());
     let agg = state.latest.as_ref().map(|d| Aggregates::of(d));
-    let aggregate = |name, unit, pu, help, v: Option<(f64, usize)>| {
+    let aggregate = |name, unit, help, v: Option<(f64, usize)>| {
         let points = v.into_iter().map(|(x, n)| number(vec![("gpu_count", n.to_string())], x)).collect();
-        family(name, unit, pu, Kind::Gauge, help, points)
+        family(name, unit, Kind::Gauge, help, points)
     };
     let a = agg.as_ref();
     out.push(aggregate(
         "gen_ai.gpu.aggregate.mean_utilization",
         "%",
-        "percent",
         "Mean utilisation over the devices that reported it",
         a.and_then(|a| Some((a.mean_utilization_pct?, a.utilization_count))),
     ));
     out.push(aggregate(
         "gen_ai.gpu.aggregate.total_memory_used",
         "GiBy",
-        "gibibytes",
         "Memory in use over the devices that reported it",
         a.and_then(|a| Some((a.total_memory_used_gib?, a.memory_count))),
     ));
     out.push(aggregate(
         "gen_ai.gpu.aggregate.total_power",
         "W",
-        "watts",
         "Power over the devices that reported it",
         a.and_then(|a| Some((a.total_power_w?, a.power_count))),
     ));
     out.push(aggregate(
         "gen_ai.gpu.aggregate.max_temperature",
         "Cel",
-        "celsius",
         "The hottest device",
         a.and_then(|a| Some((a.max_temperature_c?, a.temperature_count))),
     ));
@@ -155,24 +147,23 @@ fn genai(state: &State, cfg: &TelemetrySettings) -> Vec<Family> {
 
 /// `gen_ai.power.cost`: energy times the electricity price.
 fn cost(points: Vec<Point>) -> Family {
-    family("gen_ai.power.cost", "USD", "usd", Kind::Counter, "That energy times the electricity price", points)
+    family("gen_ai.power.cost", "USD", Kind::Counter, "That energy times the electricity price", points)
 }
 
 /// `gen_ai.co2.emissions`: energy times one carbon intensity.
 fn co2(points: Vec<Point>) -> Family {
     family(
         "gen_ai.co2.emissions",
-        "gCO2e",
-        "gCO2e",
+        "g",
         Kind::Counter,
-        "That energy times one carbon intensity (GENAI_CARBON_INTENSITY), not a reading of the grid",
+        "Grams of CO2e: that energy times one carbon intensity (GENAI_CARBON_INTENSITY), not a reading of the grid",
         points,
     )
 }
 
 /// `gen_ai.energy.total`: GPU energy, kWh.
 fn energy_total(help: &'static str, points: Vec<Point>) -> Family {
-    family("gen_ai.energy.total", "kWh", "kilowatt_hours", Kind::Counter, help, points)
+    family("gen_ai.energy.total", "kWh", Kind::Counter, help, points)
 }
 
 /// Energy, the power histogram, cost and CO2: running totals since the exporter started.
@@ -194,7 +185,6 @@ fn energy(state: &State, cfg: &TelemetrySettings) -> Vec<Family> {
         family(
             "gen_ai.energy.consumed",
             "kWh",
-            "kilowatt_hours",
             Kind::Counter,
             "GPU energy since the exporter started, by device (component = gpu)",
             per_device(&|t| Value::Number(t.energy_j / J_PER_KWH)),
@@ -203,7 +193,6 @@ fn energy(state: &State, cfg: &TelemetrySettings) -> Vec<Family> {
         family(
             "gen_ai.power.consumption",
             "W",
-            "watts",
             Kind::Histogram,
             "The power readings, by device",
             per_device(&|t| Value::Histogram(t.power.clone())),
@@ -218,10 +207,9 @@ fn energy(state: &State, cfg: &TelemetrySettings) -> Vec<Family> {
         let rate = state.latest.as_ref().and(state.last_interval).map(|(j, dt)| j / J_PER_KWH * g / dt);
         out.push(family(
             "gen_ai.co2.emissions_rate",
-            "gCO2e/s",
-            "gCO2e_per_second",
+            "g/s",
             Kind::Gauge,
-            "The last interval's emissions per second",
+            "The last interval's emissions, grams of CO2e per second",
             whole(rate),
         ));
     }
@@ -232,7 +220,7 @@ fn hw(state: &State) -> Vec<Family> {
     let mut out = gauges(HW_DEVICE, Semconv::Hw, state.latest.as_ref());
     let points =
         state.totals.iter().map(|(i, t)| number(device_attributes(Semconv::Hw, *i, &t.name, t.uuid.as_deref()), t.energy_j)).collect();
-    out.push(family("hw.energy", "J", "joules", Kind::Counter, "Energy consumed by the GPU since the exporter started", points));
+    out.push(family("hw.energy", "J", Kind::Counter, "Energy consumed by the GPU since the exporter started", points));
     out
 }
 
@@ -241,7 +229,7 @@ pub fn run_totals(kwh: Option<f64>, cfg: &TelemetrySettings, labels: &[(&'static
     let Some(kwh) = kwh else { return Vec::new() };
     let at = |v: f64| vec![number(labels.to_vec(), v)];
     match cfg.semconv.value {
-        Semconv::Hw => vec![family("hw.energy", "J", "joules", Kind::Counter, "GPU energy of the measured run", at(kwh * J_PER_KWH))],
+        Semconv::Hw => vec![family("hw.energy", "J", Kind::Counter, "GPU energy of the measured run", at(kwh * J_PER_KWH))],
         Semconv::Genai => {
             let mut out = vec![energy_total("GPU energy of the measured run (GPU only)", at(kwh))];
             if let Some(price) = &cfg.cost_per_kwh {

@@ -43,6 +43,9 @@ pub enum Kind {
     Gauge,
     /// A running total since the exporter started.
     Counter,
+    /// A level that goes up and down, sent as a non-monotonic sum (OpenTelemetry's UpDownCounter):
+    /// a gauge in Prometheus.
+    UpDownCounter,
     /// A distribution of readings.
     Histogram,
 }
@@ -99,10 +102,8 @@ pub struct Point {
 pub struct Family {
     /// The OpenTelemetry name, e.g. gen_ai.gpu.power.
     pub name: &'static str,
-    /// The UCUM unit, e.g. W, Cel, %.
+    /// The UCUM unit, e.g. W, Cel, %; the Prometheus suffix is made from it.
     pub unit: &'static str,
-    /// The unit as a Prometheus suffix (watts, celsius, percent); empty for none.
-    pub prometheus_unit: &'static str,
     /// Gauge, counter or histogram.
     pub kind: Kind,
     /// What it is.
@@ -112,21 +113,120 @@ pub struct Family {
 }
 
 impl Family {
-    /// The Prometheus name without the unit suffix or `_total`: dots become underscores.
+    /// The Prometheus name without the unit suffix or `_total`: the name's words joined by
+    /// underscores, a counter's own `total` left for the suffix.
     pub fn prometheus_base(&self) -> String {
-        self.name.replace('.', "_")
+        let words = words(self.name);
+        let unit = self.prometheus_unit();
+        let kept: Vec<&str> = words
+            .iter()
+            .copied()
+            .filter(|w| !(self.kind == Kind::Counter && *w == "total") && !(unit == "ratio" && *w == "ratio"))
+            .collect();
+        kept.join("_")
+    }
+
+    /// The unit as the translation writes it as a suffix (`watts`, `grams_per_second`, `ratio`); empty for none.
+    pub fn prometheus_unit(&self) -> String {
+        let mut out = prometheus_unit(self.unit);
+        let words = words(self.name);
+        if !out.is_empty() && !out.contains('_') && words.contains(&out.as_str()) {
+            // A unit the name already says is not said twice.
+            out.clear();
+        }
+        if self.unit == "1" && self.kind == Kind::Gauge {
+            out = "ratio".into();
+        }
+        out
     }
 
     /// The full Prometheus name as scraped (a histogram's series add `_bucket`, `_sum`, `_count`).
     pub fn prometheus_name(&self) -> String {
         let mut n = self.prometheus_base();
-        if !self.prometheus_unit.is_empty() {
+        let unit = self.prometheus_unit();
+        if !unit.is_empty() {
             n.push('_');
-            n.push_str(self.prometheus_unit);
+            n.push_str(&unit);
         }
         if self.kind == Kind::Counter {
             n.push_str("_total");
         }
         n
     }
+}
+
+/// A name's words: what lies between characters Prometheus names cannot carry.
+fn words(name: &str) -> Vec<&str> {
+    name.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect()
+}
+
+/// The standard OpenTelemetry-to-Prometheus translation of a UCUM unit into a name suffix
+/// (OpenTelemetry's Prometheus compatibility specification, as the Collector and Prometheus's OTLP
+/// receiver implement it): the known units become words (`By` bytes, `MiBy` mebibytes, `W` watts,
+/// `g` grams, `Cel` celsius, `%` percent, `1` nothing), any other unit is kept as it is written
+/// (`kWh`, `MHz`, `USD`), an annotation in braces (`{error}`) gives no suffix, and `a/b` is `a_per_b`.
+pub fn prometheus_unit(unit: &str) -> String {
+    let (main, per) = match unit.split_once('/') {
+        Some((m, p)) => (m.trim(), Some(p.trim())),
+        None => (unit.trim(), None),
+    };
+    let clean = |s: &str| words(s).join("_");
+    let known = |u: &str| -> Option<&'static str> {
+        Some(match u {
+            "d" => "days",
+            "h" => "hours",
+            "min" => "minutes",
+            "s" => "seconds",
+            "ms" => "milliseconds",
+            "us" => "microseconds",
+            "ns" => "nanoseconds",
+            "By" => "bytes",
+            "KiBy" => "kibibytes",
+            "MiBy" => "mebibytes",
+            "GiBy" => "gibibytes",
+            "TiBy" => "tibibytes",
+            "KBy" => "kilobytes",
+            "MBy" => "megabytes",
+            "GBy" => "gigabytes",
+            "TBy" => "terabytes",
+            "m" => "meters",
+            "V" => "volts",
+            "A" => "amperes",
+            "J" => "joules",
+            "W" => "watts",
+            "g" => "grams",
+            "Cel" => "celsius",
+            "Hz" => "hertz",
+            "1" => "",
+            "%" => "percent",
+            _ => return None,
+        })
+    };
+    let per_word = |u: &str| -> Option<&'static str> {
+        Some(match u {
+            "s" => "second",
+            "m" => "minute",
+            "h" => "hour",
+            "d" => "day",
+            "w" => "week",
+            "mo" => "month",
+            "y" => "year",
+            _ => return None,
+        })
+    };
+    let annotated = |u: &str| u.is_empty() || u.contains(['{', '}']);
+    let mut parts = Vec::new();
+    if !annotated(main) {
+        let m = known(main).map_or_else(|| clean(main), str::to_string);
+        if !m.is_empty() {
+            parts.push(m);
+        }
+    }
+    if let Some(p) = per.filter(|p| !annotated(p)) {
+        let w = per_word(p).map_or_else(|| clean(p), str::to_string);
+        if !w.is_empty() {
+            parts.push(format!("per_{w}"));
+        }
+    }
+    parts.join("_")
 }

@@ -61,9 +61,10 @@ struct Families(Vec<Family>);
 impl Collector for Families {
     fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), std::fmt::Error> {
         for f in self.0.iter().filter(|f| !f.points.is_empty()) {
-            let unit = (!f.prometheus_unit.is_empty()).then(|| Unit::Other(f.prometheus_unit.to_string()));
+            let suffix = f.prometheus_unit();
+            let unit = (!suffix.is_empty()).then_some(Unit::Other(suffix));
             let kind = match f.kind {
-                Kind::Gauge => MetricType::Gauge,
+                Kind::Gauge | Kind::UpDownCounter => MetricType::Gauge,
                 Kind::Counter => MetricType::Counter,
                 Kind::Histogram => MetricType::Histogram,
             };
@@ -296,6 +297,14 @@ impl Otlp {
                 Kind::Gauge => {
                     meter
                         .f64_observable_gauge(name)
+                        .with_unit(unit)
+                        .with_description(help)
+                        .with_callback(move |o| read(name).iter().for_each(|(attrs, v)| o.observe(*v, attrs)))
+                        .build();
+                }
+                Kind::UpDownCounter => {
+                    meter
+                        .f64_observable_up_down_counter(name)
                         .with_unit(unit)
                         .with_description(help)
                         .with_callback(move |o| read(name).iter().for_each(|(attrs, v)| o.observe(*v, attrs)))

@@ -933,7 +933,7 @@ fn gpu_serve_answers_the_format_asked_for() {
     assert!(text.to_ascii_lowercase().contains("content-type: text/plain; version=0.0.4"), "{text}");
     assert!(!text.contains("# EOF") && !text.contains("# UNIT") && !text.contains("_created"), "{text}");
     // A counter is one family in the text format: its TYPE names the samples.
-    assert!(text.contains("# TYPE gen_ai_energy_consumed_kilowatt_hours_total counter"), "{text}");
+    assert!(text.contains("# TYPE gen_ai_energy_consumed_kWh_total counter"), "{text}");
     let om = get("application/openmetrics-text; version=1.0.0,text/plain;version=0.0.4;q=0.5");
     assert!(om.to_ascii_lowercase().contains("content-type: application/openmetrics-text"), "{om}");
     assert!(om.trim_end().ends_with("# EOF"));
