@@ -35,6 +35,7 @@ pub struct FocusRow {
     pub contracted_cost: f64,
     pub contracted_unit_price: Option<f64>,
     pub effective_cost: f64,
+    pub invoice_id: Option<String>,
     pub invoice_issuer_name: String,
     pub list_cost: f64,
     pub list_unit_price: Option<f64>,
@@ -48,6 +49,7 @@ pub struct FocusRow {
     pub resource_type: &'static str,
     pub service_category: &'static str,
     pub service_name: String,
+    pub service_subcategory: &'static str,
     pub tags: String,
     #[serde(rename = "x_RecordIds")]
     pub x_record_ids: String,
@@ -91,14 +93,17 @@ struct Names {
 }
 
 impl Names {
+    /// The publisher and the invoice issuer default to the provider: a provider unlike the issuer
+    /// reads, in FOCUS, as a marketplace charge resold by the issuer (docs/records.md).
     fn of(c: &FocusConfig) -> Names {
         let or = |v: &Option<String>, d: &str| v.clone().unwrap_or_else(|| d.to_string());
+        let provider = or(&c.provider_name, "ExaMLOps");
         Names {
             account_id: or(&c.billing_account_id, "examlops"),
             account_name: or(&c.billing_account_name, "ExaMLOps"),
-            provider: or(&c.provider_name, "ExaMLOps"),
-            publisher: or(&c.publisher_name, "ExaMLOps"),
-            issuer: or(&c.invoice_issuer_name, "ExaMLOps"),
+            publisher: or(&c.publisher_name, &provider),
+            issuer: or(&c.invoice_issuer_name, &provider),
+            provider,
             service: or(&c.service_name, "ExaMLOps compute"),
         }
     }
@@ -198,6 +203,8 @@ pub fn rows(runs: &[RunCharge], config: &FocusConfig) -> Result<Focus, Error> {
                 contracted_cost: listed.unwrap_or(tidy(line.cost)),
                 contracted_unit_price: line.rate,
                 effective_cost: tidy(line.cost),
+                // A chargeback row belongs to no invoice: FOCUS's null.
+                invoice_id: None,
                 invoice_issuer_name: names.issuer.clone(),
                 list_cost: listed.unwrap_or(tidy(line.cost)),
                 list_unit_price: line.rate,
@@ -211,6 +218,7 @@ pub fn rows(runs: &[RunCharge], config: &FocusConfig) -> Result<Focus, Error> {
                 resource_type: "Run",
                 service_category: "AI and Machine Learning",
                 service_name: names.service.clone(),
+                service_subcategory: "Machine Learning",
                 tags: serde_json::json!({ "model": run.model, "run": run.run }).to_string(),
                 x_record_ids: ids.iter().map(|i| format!("#{i}")).collect::<Vec<_>>().join(" "),
                 x_measured: run.carbon.iter().chain(&run.cost).any(|c| c.measured),

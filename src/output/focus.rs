@@ -18,7 +18,8 @@ fn cell(v: &Value) -> String {
         // FOCUS's null in CSV is an empty field.
         Value::Null => String::new(),
         Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
+        // A decimal number, never an exponent (2.5e-7 is written 0.00000025).
+        Value::Number(n) => n.as_f64().map_or_else(|| n.to_string(), |f| format!("{f}")),
         Value::String(s) => csv_field(s),
         other => csv_field(&other.to_string()),
     }

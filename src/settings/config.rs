@@ -105,6 +105,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, Error> {
         }
         seconds_key(path, &format!("finops.{domain}.grid.timeout_s"), block.grid.timeout_s)?;
     }
+    focus_names(&config.finops.focus, path)?;
     if let Some(t) = config.db.timeout_s {
         if !t.is_finite() || t <= 0.0 || t > super::MAX_SECONDS {
             return Err(Error::Config(format!(
@@ -143,6 +144,34 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, Error> {
         }
     }
     Ok(Loaded { config, warnings, exists: true })
+}
+
+/// `finops.focus`'s names go into FOCUS columns that must hold ASCII only: a name that does not is
+/// refused here, naming its key, rather than written into rows a validator then fails.
+fn focus_names(f: &crate::model::config::FocusConfig, path: &Path) -> Result<(), Error> {
+    let names = [
+        ("billing_account_id", &f.billing_account_id),
+        ("billing_account_name", &f.billing_account_name),
+        ("provider_name", &f.provider_name),
+        ("publisher_name", &f.publisher_name),
+        ("invoice_issuer_name", &f.invoice_issuer_name),
+        ("service_name", &f.service_name),
+    ];
+    for (key, v) in names {
+        let Some(v) = v else { continue };
+        if v.trim().is_empty() {
+            return Err(Error::Config(format!("{}: finops.focus.{key} is empty; leave it out for its default", path.display())));
+        }
+        if let Some(c) = v.chars().find(|c| !(' '..='~').contains(c)) {
+            return Err(Error::Config(format!(
+                "{}: finops.focus.{key}: '{}' holds '{}', which is not printable ASCII; FOCUS names are ASCII only",
+                path.display(),
+                v.escape_default(),
+                c.escape_default()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// A key holding seconds: when set, a positive number of them, at most a day.

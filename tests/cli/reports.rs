@@ -140,11 +140,13 @@ fn focus_rows_follow_the_specifications_rules_column_by_column() {
         "ConsumedQuantity",
         "ConsumedUnit",
         "ContractedUnitPrice",
+        "InvoiceId",
         "ListUnitPrice",
         "PricingCategory",
         "ResourceId",
         "ResourceName",
         "ResourceType",
+        "ServiceSubcategory",
         "Tags",
     ];
     for h in own {
@@ -246,13 +248,126 @@ fn focus_names_come_from_the_config_and_an_empty_ledger_is_a_header() {
     record(&env, "cost", "M", &["--gpu-hours", "1", "--run-id", "=cmd()"]);
     let (_, rows) = focus_csv(&env, &[]);
     assert_eq!((rows[0]["BillingAccountId"].as_str(), rows[0]["ProviderName"].as_str()), ("team-vision", "HPC Centre"));
-    assert_eq!(rows[0]["InvoiceIssuerName"], "ExaMLOps", "unset names keep their default");
+    // The publisher and the invoice issuer follow the provider: a provider unlike the issuer reads as a marketplace charge.
+    assert_eq!((rows[0]["InvoiceIssuerName"].as_str(), rows[0]["PublisherName"].as_str()), ("HPC Centre", "HPC Centre"));
+    assert_eq!(rows[0]["ServiceName"], "ExaMLOps compute", "unset names keep their default");
     assert_eq!(rows[0]["ResourceId"], "'=cmd()", "a value a spreadsheet would run as a formula is neutralised");
     env.config("finops:\n  focus:\n    billing_acount_id: x\n");
     let out = env.run(&["report", "--format", "focus"]);
     assert!(stderr(&out).contains("billing_account_id"), "a misspelt key names the right one: {}", stderr(&out));
     fails(&env.run(&["report", "--format", "csv"]), 2, "focus");
     fails(&env.run(&["report", "--format", "focus", "--by", "day"]), 2, "--format focus writes one row per run");
+}
+
+/// The FinOps Foundation's focus-validator (`cargo xtask test` installs it in a Python 3.12 of its own).
+fn focus_validator() -> std::path::PathBuf {
+    let p = std::env::var_os("EXA_TEST_FOCUS_VALIDATOR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/focus-python/bin/focus-validator"));
+    assert!(p.exists(), "the FOCUS tests need focus-validator: run `cargo xtask test`, which installs it ({} is missing)", p.display());
+    p
+}
+
+/// What focus-validator says of a CSV file: (its summary line, the rules that failed).
+fn validate_focus(csv: &std::path::Path) -> (String, Vec<String>) {
+    let program = focus_validator();
+    // It opens its currency list relative to the working directory: run it from its own package's folder.
+    let venv = program.parent().unwrap().parent().unwrap();
+    let lib = std::fs::read_dir(venv.join("lib")).unwrap().flatten().map(|e| e.path().join("site-packages")).find(|p| p.is_dir()).unwrap();
+    let out = Command::new(&program)
+        .args(["--data-file", csv.to_str().unwrap(), "--validate-version", "1.2", "--block-download", "--output-type", "console"])
+        .current_dir(&lib)
+        .output()
+        .expect("focus-validator runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let summary = text.lines().find(|l| l.starts_with("Total: ")).unwrap_or_else(|| panic!("focus-validator gave no summary: {text}")).to_string();
+    // Each rule's verdict: "❌ InvoiceId-C-005-C: FAIL  (...)".
+    let verdict = |l: &str| -> Option<(String, String)> {
+        let (id, rest) = l.split_once(' ')?.1.split_once(": ")?;
+        Some((id.to_string(), rest.split_whitespace().next()?.to_string()))
+    };
+    let verdicts: BTreeMap<String, String> = text.lines().filter_map(verdict).collect();
+    // A rule that is one branch of an OR its rule set passed is not a failure of the data: FOCUS's
+    // "null when not on an invoice, else not null" is two rules, one of which fails on every dataset.
+    let model = std::fs::read_dir(lib.join("focus_validator/rules"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("model-1.2")))
+        .expect("the validator's FOCUS 1.2 rule set");
+    let model: Value = serde_json::from_str(&std::fs::read_to_string(model).unwrap()).unwrap();
+    let mut or_branches: Vec<(String, Vec<String>)> = Vec::new();
+    collect_ors(&model, &mut or_branches);
+    let excused = |id: &str| or_branches.iter().any(|(or, items)| items.iter().any(|i| i == id) && verdicts.get(or).is_some_and(|v| v == "PASS"));
+    let failed = verdicts.iter().filter(|(id, v)| *v == "FAIL" && !excused(id)).map(|(id, _)| id.clone()).collect();
+    (summary, failed)
+}
+
+/// Every rule of the rule set whose requirement is an OR of other rules: (its id, those rules' ids).
+fn collect_ors(v: &Value, out: &mut Vec<(String, Vec<String>)>) {
+    match v {
+        Value::Object(m) => {
+            for (k, rule) in m {
+                let req = &rule["ValidationCriteria"]["Requirement"];
+                if req["CheckFunction"] == "OR" {
+                    let items = req["Items"].as_array().into_iter().flatten().filter_map(|i| i["ModelRuleId"].as_str().map(str::to_string)).collect();
+                    out.push((k.clone(), items));
+                }
+                collect_ors(rule, out);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| collect_ors(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn the_focus_validator_finds_nothing_to_fail() {
+    let env = Env::new();
+    // Only the provider named: the other two names follow it.
+    env.config("finops:\n  focus:\n    billing_account_id: team-vision\n    provider_name: HPC Centre\n");
+    record(&env, "carbon", "JPCP", &["--gpu-hours", "12", "--run-id", "r1"]);
+    record(&env, "cost", "JPCP", &["--gpu-hours", "12", "--cpu-hours", "32", "--run-id", "r1"]);
+    record(&env, "cost", "GPT", &["--cpu-hours", "5"]);
+    record(&env, "cost", "BIG", &["--provider", "tiered-example", "--gpu-hours", "150", "--run-id", "r3"]);
+    // A charge small enough that a float's shortest form is an exponent.
+    record(&env, "cost", "TINY", &["--gpu-hours", "0.0000001163", "--run-id", "r4"]);
+    record(&env, "cost", "PARTS", &["--gpu-hours", "2", "--run-id", "r5", "--part"]);
+    record(&env, "cost", "PARTS", &["--gpu-hours", "3", "--run-id", "r5", "--part"]);
+    let out = env.run(&["report", "--format", "focus"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let exponent = |c: &String| c.parse::<f64>().is_ok() && c.contains(['e', 'E']) && !c.contains("inf");
+    assert!(!parse_csv(&text).iter().flatten().any(exponent), "decimal numbers, never an exponent: {text}");
+    let csv = env.dir.path().join("focus.csv");
+    std::fs::write(&csv, &text).unwrap();
+    let (summary, failed) = validate_focus(&csv);
+    assert!(failed.is_empty(), "{summary}; failed: {failed:#?}");
+    let passed: u32 = summary.split("Pass: ").nth(1).and_then(|r| r.split(' ').next()?.parse().ok()).unwrap_or(0);
+    assert!(passed >= 100, "the validator checked the rows: {summary}");
+    let (header, rows) = focus_csv(&env, &[]);
+    // The JSON-lines form carries the same columns, in the same order.
+    let jsonl = env.run(&["-o", "json", "report", "--format", "focus"]);
+    let first: serde_json::Map<String, Value> = serde_json::from_str(stdout(&jsonl).lines().next().unwrap()).unwrap();
+    assert_eq!(first.keys().cloned().collect::<Vec<_>>(), header);
+    let tiny = rows.iter().find(|r| r["ResourceName"] == "TINY").unwrap();
+    assert_eq!(tiny["ConsumedQuantity"], "0.0000001163");
+    assert_eq!(tiny["InvoiceId"], "", "a chargeback row is on no invoice: null");
+    assert!(rows.iter().all(|r| r["ServiceSubcategory"] == "Machine Learning"));
+    assert!(header.contains(&"InvoiceId".to_string()) && header.contains(&"ServiceSubcategory".to_string()));
+}
+
+#[test]
+fn a_focus_name_that_is_not_ascii_is_refused_at_config_load_naming_its_key() {
+    let env = Env::new();
+    record(&env, "cost", "M", &["--gpu-hours", "1", "--run-id", "r1"]);
+    env.config("finops:\n  focus:\n    provider_name: Zürich HPC\n");
+    let out = env.run(&["report", "--format", "focus"]);
+    fails(&out, 2, "finops.focus.provider_name");
+    assert!(stderr(&out).contains("ASCII"), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty(), "nothing half-written: {}", stdout(&out));
+    env.config("finops:\n  focus:\n    invoice_issuer_name: \"Line\\x1bbreak\"\n");
+    fails(&env.run(&["report", "--format", "focus"]), 2, "finops.focus.invoice_issuer_name");
 }
 
 /// Runs headless Chromium on a page; its stdout and stderr.

@@ -79,8 +79,14 @@ pub fn ensure() -> Result<(), String> {
 }
 
 /// What the Python side of the tests needs, pinned: the MCP SDK the MCP tests drive exa with,
-/// and the MLflow tracking server the MLflow tests log to.
-const PYTHON_NEEDS: &[&str] = &["mcp==2.3.0", "mlflow==3.17.2", "opentelemetry-proto"];
+/// the MLflow tracking server the MLflow tests log to, the OTLP protobuf definitions the OTLP
+/// receiver decodes with, and the OpenTelemetry SDK's Prometheus exporter (an implementation of
+/// the OTLP-to-Prometheus name translation).
+const PYTHON_NEEDS: &[&str] = &["mcp==2.3.0", "mlflow==3.17.2", "opentelemetry-proto", "opentelemetry-exporter-prometheus==0.66b2"];
+
+/// The FinOps Foundation's FOCUS validator, which needs Python 3.12 or later (and a pyarrow that
+/// keeps to its numpy<2 pin), in a virtual environment of its own.
+const FOCUS_NEEDS: &[&str] = &["focus-validator==2.2.1", "pyarrow<22"];
 
 /// A Python with the official MCP SDK, in a virtual environment under
 /// `target/test-python` (made, and the SDK installed from PyPI, when missing).
@@ -89,7 +95,7 @@ pub fn python_env(root: &std::path::Path) -> Result<std::path::PathBuf, String> 
     let python = venv.join("bin/python");
     let has_sdk = || {
         Command::new(&python)
-            .args(["-c", "import mcp, mlflow, opentelemetry.proto.collector.metrics.v1.metrics_service_pb2"])
+            .args(["-c", "import mcp, mlflow, opentelemetry.proto.collector.metrics.v1.metrics_service_pb2, opentelemetry.exporter.prometheus"])
             .output()
             .is_ok_and(|o| o.status.success())
     };
@@ -121,5 +127,57 @@ pub fn python_env(root: &std::path::Path) -> Result<std::path::PathBuf, String> 
         Ok(python)
     } else {
         Err(format!("could not install {} from PyPI into {}", PYTHON_NEEDS.join(" "), venv.display()))
+    }
+}
+
+/// A Python 3.12 or later: on PATH, or one pyenv installed (Debian 12's own is 3.11).
+fn python_312() -> Option<std::path::PathBuf> {
+    let ok = |p: &std::path::Path| {
+        Command::new(p)
+            .args(["-c", "import sys, venv; sys.exit(0 if sys.version_info >= (3, 12) else 1)"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    let mut candidates: Vec<std::path::PathBuf> = ["python3.14", "python3.13", "python3.12"].iter().map(std::path::PathBuf::from).collect();
+    let pyenv = std::env::var_os("PYENV_ROOT").map_or_else(
+        || std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".pyenv")).unwrap_or_default(),
+        std::path::PathBuf::from,
+    );
+    for root in [pyenv, std::path::PathBuf::from("/root/.pyenv")] {
+        if let Ok(d) = std::fs::read_dir(root.join("versions")) {
+            let mut versions: Vec<std::path::PathBuf> = d.flatten().map(|e| e.path().join("bin/python3")).collect();
+            versions.sort();
+            candidates.extend(versions.into_iter().rev());
+        }
+    }
+    candidates.into_iter().find(|p| ok(p))
+}
+
+/// The FOCUS validator in `target/focus-python` (made, and the validator installed from PyPI, when
+/// missing); the path of its `focus-validator` program.
+pub fn focus_env(root: &std::path::Path) -> Result<std::path::PathBuf, String> {
+    let venv = root.join("target/focus-python");
+    let program = venv.join("bin/focus-validator");
+    let has = || Command::new(&program).arg("--help").output().is_ok_and(|o| o.status.success());
+    if has() {
+        return Ok(program);
+    }
+    let Some(python) = python_312() else {
+        return Err("the FOCUS validator needs Python 3.12 or later (python3.12 on PATH, or one under pyenv); none was found".into());
+    };
+    let made = Command::new(&python).args(["-m", "venv", "--clear"]).arg(&venv).output().is_ok_and(|o| o.status.success());
+    if !made {
+        return Err(format!("cannot make a virtual environment in {} with {}", venv.display(), python.display()));
+    }
+    eprintln!("installing {} into {} (a minute, once)", FOCUS_NEEDS.join(" "), venv.display());
+    let ok = Command::new(venv.join("bin/python"))
+        .args(["-m", "pip", "install", "-q", "--disable-pip-version-check"])
+        .args(FOCUS_NEEDS)
+        .status()
+        .is_ok_and(|s| s.success());
+    if ok && has() {
+        Ok(program)
+    } else {
+        Err(format!("could not install {} from PyPI into {}", FOCUS_NEEDS.join(" "), venv.display()))
     }
 }

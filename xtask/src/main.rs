@@ -64,10 +64,18 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
+            let focus = match deps::focus_env(root) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
             let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
             let ok = std::process::Command::new(cargo)
                 .current_dir(root)
                 .env("EXA_TEST_PYTHON", python)
+                .env("EXA_TEST_FOCUS_VALIDATOR", focus)
                 .args(["test", "--workspace"])
                 .args(rest)
                 .status()
