@@ -6,27 +6,27 @@ use serde::Serialize;
 
 use crate::error::Error;
 use crate::model::{Domain, NewRecord};
+use crate::store::report::{By, Filter, Group};
 use crate::settings::Settings;
 use crate::sources::mlflow::{Payload, Tracking};
 use crate::store::{self, Ledger};
 
-/// The metrics and tags a record puts on its run. Names are documented in docs/records.md.
-pub fn payload(r: &NewRecord, id: i64) -> Option<Payload> {
+/// The metrics and tags a record puts on its run. The metrics are the run's totals as `exa report
+/// --by run` counts them after this record (`totals`: parts summed, a measurement over an estimate,
+/// a repeat replacing what it repeats, each domain's hours kept), so MLflow shows what the ledger
+/// says of the run whatever order and split its records came in. Logged at step = the record's id,
+/// so a later record's totals are the run's latest even when an older log arrives after it from
+/// the outbox. Names are documented in docs/records.md.
+pub fn payload(r: &NewRecord, id: i64, totals: &Group) -> Option<Payload> {
     let run_id = r.run_id.clone()?;
     let e = &r.estimate;
     let domain = e.domain.as_str();
-    let mut metrics = vec![
-        ("exa.gpu_hours".to_string(), e.inputs.get("gpu_hours").copied().unwrap_or(0.0)),
-        ("exa.cpu_hours".to_string(), e.inputs.get("cpu_hours").copied().unwrap_or(0.0)),
-    ];
-    let out = |k: &str| e.outputs.get(k).copied();
-    match e.domain {
-        Domain::Carbon => {
-            metrics.extend(out("kwh").map(|v| ("exa.energy_kwh".to_string(), v)));
-            metrics.extend(out("co2e_g").map(|v| ("exa.co2e_g".to_string(), v)));
-            metrics.extend(r.measured.as_ref().and_then(|m| m.gpu_kwh).map(|v| ("exa.measured_gpu_kwh".to_string(), v)));
-        }
-        Domain::Cost => metrics.extend(out("cost_usd").map(|v| ("exa.cost_usd".to_string(), v))),
+    let mut metrics = vec![("exa.gpu_hours".to_string(), totals.gpu_hours), ("exa.cpu_hours".to_string(), totals.cpu_hours)];
+    metrics.extend(totals.kwh.map(|v| ("exa.energy_kwh".to_string(), v)));
+    metrics.extend(totals.co2e_g.map(|v| ("exa.co2e_g".to_string(), v)));
+    metrics.extend(totals.cost_usd.map(|v| ("exa.cost_usd".to_string(), v)));
+    if e.domain == Domain::Carbon {
+        metrics.extend(r.measured.as_ref().and_then(|m| m.gpu_kwh).map(|v| ("exa.measured_gpu_kwh".to_string(), v)));
     }
     let tags = vec![
         (format!("exa.{domain}_provider"), e.provider.name.clone()),
@@ -35,7 +35,13 @@ pub fn payload(r: &NewRecord, id: i64) -> Option<Payload> {
         (format!("exa.{domain}_measured"), r.measured.is_some().to_string()),
         ("exa.version".to_string(), env!("CARGO_PKG_VERSION").to_string()),
     ];
-    Some(Payload { run_id, timestamp_ms: r.recorded_at.saturating_mul(1000), metrics, tags })
+    Some(Payload { run_id, timestamp_ms: r.recorded_at.saturating_mul(1000), step: id, metrics, tags })
+}
+
+/// The run's totals in the ledger, as `exa report --by run` gives them.
+fn run_totals(ledger: &mut dyn Ledger, run_id: &str) -> Result<Option<Group>, Error> {
+    let filter = Filter { run: Some(run_id.to_string()), ..Filter::default() };
+    Ok(ledger.report(By::Run, filter)?.groups.into_iter().find(|g| g.key == run_id))
 }
 
 /// Logs stored records that name a run; a log MLflow does not take goes to the outbox.
@@ -45,7 +51,9 @@ pub fn log_records(settings: &Settings, ledger: &mut dyn Ledger, stored: &[(i64,
     let Some(tracking) = settings.mlflow()? else { return Ok(()) };
     let mut failed = Vec::new();
     for (id, r) in stored {
-        let Some(p) = payload(r, *id) else { continue };
+        let Some(run_id) = &r.run_id else { continue };
+        let Some(totals) = run_totals(ledger, run_id)? else { continue };
+        let Some(p) = payload(r, *id, &totals) else { continue };
         if let Err(e) = tracking.log(&p) {
             let json = serde_json::to_string(&p).expect("payloads serialise");
             ledger.outbox_add(*id, &p.run_id, &json, &e.message)?;

@@ -24,7 +24,7 @@ pub struct Tracking {
     pub timeout: Duration,
 }
 
-/// What a record logs to its run: metrics at one timestamp (step 0) and tags.
+/// What a record logs to its run: metrics at one timestamp and step, and tags.
 /// Sending it twice adds no second data point: MLflow keeps one copy of an
 /// identical (key, value, timestamp, step).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -33,6 +33,10 @@ pub struct Payload {
     pub run_id: String,
     /// Milliseconds since the epoch: the record's time.
     pub timestamp_ms: i64,
+    /// The metrics' step: the record's id, so the run's latest totals are the latest record's
+    /// (0 in logs an older exa left waiting in the outbox).
+    #[serde(default)]
+    pub step: i64,
     /// Metric name and value.
     pub metrics: Vec<(String, f64)>,
     /// Tag name and value.
@@ -106,7 +110,7 @@ impl Tracking {
     /// Logs a record's metrics and tags to its run.
     pub fn log(&self, p: &Payload) -> Result<(), Failure> {
         let metrics: Vec<Value> =
-            p.metrics.iter().map(|(k, v)| json!({"key": k, "value": v, "timestamp": p.timestamp_ms, "step": 0})).collect();
+            p.metrics.iter().map(|(k, v)| json!({"key": k, "value": v, "timestamp": p.timestamp_ms, "step": p.step})).collect();
         let tags: Vec<Value> = p.tags.iter().map(|(k, v)| json!({"key": k, "value": v})).collect();
         self.exchange("runs/log-batch", Some(json!({"run_id": p.run_id, "metrics": metrics, "tags": tags})), &[]).map(|_| ())
     }

@@ -56,6 +56,9 @@ impl By {
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Filter {
     pub model: Option<String>,
+    /// One run's records only (MLflow's view of a run); not a command-line filter, so left out of JSON when unset.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run: Option<String>,
     /// Seconds since the epoch, inclusive; ISO 8601 in JSON, like every time exa prints.
     #[serde(serialize_with = "crate::time::serialize_iso_opt")]
     pub since: Option<i64>,
@@ -134,8 +137,9 @@ impl Filter {
     /// The same asked of the summary cells, whose time is a UTC day number; None when a bound falls within
     /// a day, which the cells cannot answer.
     pub(crate) fn cell_conditions(&self) -> Option<Vec<(&'static str, Bound)>> {
+        // The cells are kept by model and day, not by run.
         let whole_days = [self.since, self.until].iter().flatten().all(|t| t.rem_euclid(DAY) == 0);
-        whole_days.then(|| self.conditions_on(true))
+        (whole_days && self.run.is_none()).then(|| self.conditions_on(true))
     }
 
     fn conditions_on(&self, cells: bool) -> Vec<(&'static str, Bound)> {
@@ -143,6 +147,9 @@ impl Filter {
         let mut c = Vec::new();
         if let Some(m) = &self.model {
             c.push(("model =", Bound::Text(m.clone())));
+        }
+        if let Some(r) = self.run.as_ref().filter(|_| !cells) {
+            c.push(("run_id =", Bound::Text(r.clone())));
         }
         if let Some(s) = self.since {
             c.push((since, Bound::Int(s.div_euclid(unit))));

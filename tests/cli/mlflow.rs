@@ -144,7 +144,9 @@ fn records_reach_their_mlflow_run_and_wait_in_the_outbox_while_it_is_down() {
     // A record naming the run; the same log sent again adds no second point.
     let out = env.run(&["finops", "carbon", "record", "JPCP", "--gpu-hours", "2", "--run-id", &run]);
     assert!(out.status.success() && stderr(&out).is_empty(), "{}", stderr(&out));
-    assert_eq!(mlflow.run(&run).0["exa.gpu_hours"], 2.0);
+    // MLflow shows the run as the report counts it: the measurement over this later estimate.
+    let report = env.json::<Value>(&["report", "--by", "run"]);
+    assert_eq!(mlflow.run(&run).0["exa.gpu_hours"], report["groups"][0]["gpu_hours"]);
     // MLflow down: the record is kept, the warning says why and what to do; --strict exits 1, the record kept too.
     mlflow.down();
     let out = env.run(&["finops", "cost", "record", "JPCP", "--gpu-hours", "3", "--run-id", &run]);
@@ -194,4 +196,64 @@ fn records_reach_their_mlflow_run_and_wait_in_the_outbox_while_it_is_down() {
     // A tracking URI exa cannot use is a config error, before anything is written.
     let bad = Env::new().env("MLFLOW_TRACKING_URI", "file:///tmp/mlruns");
     fails(&bad.run(&["finops", "carbon", "record", "M", "--gpu-hours", "1", "--run-id", "r"]), 2, "http:// or https://");
+}
+
+/// Runs Python with MLflow's own client against the server; its stdout.
+fn mlflow_client(mlflow: &Mlflow, code: &str) -> String {
+    let out = Command::new(python())
+        .args(["-c", &format!("import json, mlflow\nfrom mlflow import MlflowClient\nc = MlflowClient()\n{code}")])
+        .env("MLFLOW_TRACKING_URI", mlflow.url())
+        .output()
+        .expect("python runs");
+    assert!(out.status.success(), "MlflowClient: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+#[test]
+fn what_mlflow_shows_for_a_run_is_what_the_report_says_of_it_whatever_the_order_and_split() {
+    let mlflow = Mlflow::start();
+    let env = Env::new().env("MLFLOW_TRACKING_URI", &mlflow.url());
+    let ids: Vec<String> =
+        mlflow_client(&mlflow, "print(json.dumps([c.create_run('0').info.run_id for _ in range(4)]))").parse::<Value>().map_or_else(
+            |e| panic!("{e}"),
+            |v| v.as_array().unwrap().iter().map(|i| i.as_str().unwrap().to_string()).collect(),
+        );
+    let rec = |domain: &str, run: &str, args: &[&str]| {
+        let out = env.run(&[&["finops", domain, "record", "JPCP", "--run-id", run][..], args].concat());
+        assert!(out.status.success() && stderr(&out).is_empty(), "{}", stderr(&out));
+    };
+    // Two parts of one run: MLflow shows their sum.
+    rec("carbon", &ids[0], &["--gpu-hours", "6", "--part"]);
+    rec("carbon", &ids[0], &["--gpu-hours", "6", "--part"]);
+    // A cost record with CPU-hours, then a carbon record without: the run's CPU-hours stay.
+    rec("cost", &ids[1], &["--gpu-hours", "1", "--cpu-hours", "32"]);
+    rec("carbon", &ids[1], &["--gpu-hours", "1"]);
+    // A repeat replaces what it repeats, even when it is smaller and lands in the same second.
+    rec("carbon", &ids[2], &["--gpu-hours", "10"]);
+    rec("carbon", &ids[2], &["--gpu-hours", "4"]);
+    // Cost parts around a carbon record.
+    rec("cost", &ids[3], &["--gpu-hours", "2", "--part"]);
+    rec("carbon", &ids[3], &["--gpu-hours", "5"]);
+    rec("cost", &ids[3], &["--gpu-hours", "3", "--part", "--cpu-hours", "8"]);
+    let report = env.json::<Value>(&["report", "--by", "run"]);
+    let shown: Value = mlflow_client(&mlflow, &format!("print(json.dumps({{i: c.get_run(i).data.metrics for i in {ids:?}}}))"))
+        .parse()
+        .unwrap();
+    for id in &ids {
+        let g = report["groups"].as_array().unwrap().iter().find(|g| g["key"] == id.as_str()).unwrap();
+        let m = &shown[id.as_str()];
+        for (metric, field) in
+            [("exa.gpu_hours", "gpu_hours"), ("exa.cpu_hours", "cpu_hours"), ("exa.energy_kwh", "kwh"), ("exa.co2e_g", "co2e_g"), ("exa.cost_usd", "cost_usd")]
+        {
+            let want = g[field].as_f64();
+            let got = m[metric].as_f64();
+            assert!(
+                want.zip(got).is_some_and(|(w, g)| (w - g).abs() <= 1e-9 * w.abs().max(1.0)) || (want.is_none() && got.is_none()),
+                "run {id}: MLflow's {metric} is {got:?}, the report's {field} is {want:?}\nreport: {g}\nmlflow: {m}"
+            );
+        }
+    }
+    // The figures themselves, as the issue's user saw them.
+    assert_eq!(shown[ids[0].as_str()]["exa.energy_kwh"], 7.2);
+    assert_eq!(shown[ids[1].as_str()]["exa.cpu_hours"], 32.0);
 }
