@@ -6,9 +6,9 @@ use serde::Serialize;
 
 use crate::error::Error;
 use crate::model::{Domain, NewRecord};
-use crate::store::report::{By, Filter, Group};
 use crate::settings::Settings;
 use crate::sources::mlflow::{Payload, Tracking};
+use crate::store::report::{By, Filter, Group};
 use crate::store::{self, Ledger};
 
 /// The metrics and tags a record puts on its run. The metrics are the run's totals as `exa report

@@ -39,7 +39,9 @@ const GENAI_DEVICE: &[DeviceGauge] = &[
     ("gen_ai.gpu.clock.memory", "MHz", G, "Memory clock (clocks.current.memory)", |d| d.clock_memory_mhz),
     ("gen_ai.gpu.fan.speed", "%", G, "Fan speed (fan.speed)", |d| d.fan_pct),
     ("gen_ai.gpu.performance.state", "{pstate}", G, "Performance state, 0 (P0) to 15 (pstate)", |d| d.pstate.map(f64::from)),
-    ("gen_ai.gpu.throttle.thermal", "{flag}", G, "1 when slowed for heat (sw/hw thermal slowdown), else 0", |d| d.throttle_thermal.map(flag)),
+    ("gen_ai.gpu.throttle.thermal", "{flag}", G, "1 when slowed for heat (sw/hw thermal slowdown), else 0", |d| {
+        d.throttle_thermal.map(flag)
+    }),
     ("gen_ai.gpu.throttle.power", "{flag}", G, "1 when held at the power cap (sw_power_cap), else 0", |d| d.throttle_power.map(flag)),
     ("gen_ai.gpu.throttle.hw_slowdown", "{flag}", G, "1 when slowed by the hardware (hw_slowdown), else 0", |d| {
         d.throttle_hw_slowdown.map(flag)

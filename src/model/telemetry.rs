@@ -118,11 +118,8 @@ impl Family {
     pub fn prometheus_base(&self) -> String {
         let words = words(self.name);
         let unit = self.prometheus_unit();
-        let kept: Vec<&str> = words
-            .iter()
-            .copied()
-            .filter(|w| !(self.kind == Kind::Counter && *w == "total") && !(unit == "ratio" && *w == "ratio"))
-            .collect();
+        let moved = |w: &str| (self.kind == Kind::Counter && w == "total") || (unit == "ratio" && w == "ratio");
+        let kept: Vec<&str> = words.iter().copied().filter(|w| !moved(w)).collect();
         kept.join("_")
     }
 

@@ -213,11 +213,9 @@ fn mlflow_client(mlflow: &Mlflow, code: &str) -> String {
 fn what_mlflow_shows_for_a_run_is_what_the_report_says_of_it_whatever_the_order_and_split() {
     let mlflow = Mlflow::start();
     let env = Env::new().env("MLFLOW_TRACKING_URI", &mlflow.url());
-    let ids: Vec<String> =
-        mlflow_client(&mlflow, "print(json.dumps([c.create_run('0').info.run_id for _ in range(4)]))").parse::<Value>().map_or_else(
-            |e| panic!("{e}"),
-            |v| v.as_array().unwrap().iter().map(|i| i.as_str().unwrap().to_string()).collect(),
-        );
+    let ids: Vec<String> = mlflow_client(&mlflow, "print(json.dumps([c.create_run('0').info.run_id for _ in range(4)]))")
+        .parse::<Value>()
+        .map_or_else(|e| panic!("{e}"), |v| v.as_array().unwrap().iter().map(|i| i.as_str().unwrap().to_string()).collect());
     let rec = |domain: &str, run: &str, args: &[&str]| {
         let out = env.run(&[&["finops", domain, "record", "JPCP", "--run-id", run][..], args].concat());
         assert!(out.status.success() && stderr(&out).is_empty(), "{}", stderr(&out));
@@ -236,15 +234,18 @@ fn what_mlflow_shows_for_a_run_is_what_the_report_says_of_it_whatever_the_order_
     rec("carbon", &ids[3], &["--gpu-hours", "5"]);
     rec("cost", &ids[3], &["--gpu-hours", "3", "--part", "--cpu-hours", "8"]);
     let report = env.json::<Value>(&["report", "--by", "run"]);
-    let shown: Value = mlflow_client(&mlflow, &format!("print(json.dumps({{i: c.get_run(i).data.metrics for i in {ids:?}}}))"))
-        .parse()
-        .unwrap();
+    let shown: Value =
+        mlflow_client(&mlflow, &format!("print(json.dumps({{i: c.get_run(i).data.metrics for i in {ids:?}}}))")).parse().unwrap();
     for id in &ids {
         let g = report["groups"].as_array().unwrap().iter().find(|g| g["key"] == id.as_str()).unwrap();
         let m = &shown[id.as_str()];
-        for (metric, field) in
-            [("exa.gpu_hours", "gpu_hours"), ("exa.cpu_hours", "cpu_hours"), ("exa.energy_kwh", "kwh"), ("exa.co2e_g", "co2e_g"), ("exa.cost_usd", "cost_usd")]
-        {
+        for (metric, field) in [
+            ("exa.gpu_hours", "gpu_hours"),
+            ("exa.cpu_hours", "cpu_hours"),
+            ("exa.energy_kwh", "kwh"),
+            ("exa.co2e_g", "co2e_g"),
+            ("exa.cost_usd", "cost_usd"),
+        ] {
             let want = g[field].as_f64();
             let got = m[metric].as_f64();
             assert!(

@@ -280,7 +280,8 @@ fn validate_focus(csv: &std::path::Path) -> (String, Vec<String>) {
         .output()
         .expect("focus-validator runs");
     let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    let summary = text.lines().find(|l| l.starts_with("Total: ")).unwrap_or_else(|| panic!("focus-validator gave no summary: {text}")).to_string();
+    let summary =
+        text.lines().find(|l| l.starts_with("Total: ")).unwrap_or_else(|| panic!("focus-validator gave no summary: {text}")).to_string();
     // Each rule's verdict: "❌ InvoiceId-C-005-C: FAIL  (...)".
     let verdict = |l: &str| -> Option<(String, String)> {
         let (id, rest) = l.split_once(' ')?.1.split_once(": ")?;
@@ -298,7 +299,8 @@ fn validate_focus(csv: &std::path::Path) -> (String, Vec<String>) {
     let model: Value = serde_json::from_str(&std::fs::read_to_string(model).unwrap()).unwrap();
     let mut or_branches: Vec<(String, Vec<String>)> = Vec::new();
     collect_ors(&model, &mut or_branches);
-    let excused = |id: &str| or_branches.iter().any(|(or, items)| items.iter().any(|i| i == id) && verdicts.get(or).is_some_and(|v| v == "PASS"));
+    let excused =
+        |id: &str| or_branches.iter().any(|(or, items)| items.iter().any(|i| i == id) && verdicts.get(or).is_some_and(|v| v == "PASS"));
     let failed = verdicts.iter().filter(|(id, v)| *v == "FAIL" && !excused(id)).map(|(id, _)| id.clone()).collect();
     (summary, failed)
 }
@@ -310,7 +312,12 @@ fn collect_ors(v: &Value, out: &mut Vec<(String, Vec<String>)>) {
             for (k, rule) in m {
                 let req = &rule["ValidationCriteria"]["Requirement"];
                 if req["CheckFunction"] == "OR" {
-                    let items = req["Items"].as_array().into_iter().flatten().filter_map(|i| i["ModelRuleId"].as_str().map(str::to_string)).collect();
+                    let items = req["Items"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|i| i["ModelRuleId"].as_str().map(str::to_string))
+                        .collect();
                     out.push((k.clone(), items));
                 }
                 collect_ors(rule, out);

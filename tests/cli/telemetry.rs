@@ -140,10 +140,7 @@ fn prometheus_scrapes_the_gpus_and_a_collector_that_stopped_goes_stale() {
     assert_eq!(meta["data"]["gen_ai_gpu_temperature_celsius"][0]["type"], "gauge");
     assert_eq!(prom.query("gen_ai_gpu_aggregate_total_power_watts")[0]["metric"]["gpu_count"], "2");
     eventually(10, "energy is counted", || {
-        prom.query("gen_ai_energy_kWh_total")
-            .first()
-            .and_then(|s| s["value"][1].as_str()?.parse::<f64>().ok())
-            .is_some_and(|k| k > 0.0)
+        prom.query("gen_ai_energy_kWh_total").first().and_then(|s| s["value"][1].as_str()?.parse::<f64>().ok()).is_some_and(|k| k > 0.0)
     });
     let co2 = prom.query("gen_ai_co2_emissions_grams_total / gen_ai_energy_kWh_total");
     let ratio: f64 = co2[0]["value"][1].as_str().unwrap().parse().unwrap();

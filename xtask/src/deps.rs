@@ -95,7 +95,10 @@ pub fn python_env(root: &std::path::Path) -> Result<std::path::PathBuf, String> 
     let python = venv.join("bin/python");
     let has_sdk = || {
         Command::new(&python)
-            .args(["-c", "import mcp, mlflow, opentelemetry.proto.collector.metrics.v1.metrics_service_pb2, opentelemetry.exporter.prometheus"])
+            .args([
+                "-c",
+                "import mcp, mlflow, opentelemetry.proto.collector.metrics.v1.metrics_service_pb2, opentelemetry.exporter.prometheus",
+            ])
             .output()
             .is_ok_and(|o| o.status.success())
     };
