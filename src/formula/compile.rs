@@ -1,7 +1,6 @@
 //! Parsing a formula straight into a stack program (precedence climbing).
 
-use std::fmt;
-
+use super::error::CompileError;
 use super::lex::{lex, Tok};
 use super::{FUNCTIONS, MAX_DEPTH, MAX_LEN};
 
@@ -66,33 +65,6 @@ pub struct Program {
     /// The slots this program reads.
     pub reads: Vec<usize>,
 }
-
-/// Why a formula does not compile, with the column it points at.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CompileError {
-    pub column: Option<usize>,
-    pub message: String,
-}
-
-impl CompileError {
-    pub(super) fn at(column: usize, message: impl Into<String>) -> Self {
-        CompileError { column: Some(column), message: message.into() }
-    }
-    fn whole(message: impl Into<String>) -> Self {
-        CompileError { column: None, message: message.into() }
-    }
-}
-
-impl fmt::Display for CompileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.column {
-            Some(c) => write!(f, "column {c}: {}", self.message),
-            None => f.write_str(&self.message),
-        }
-    }
-}
-
-impl std::error::Error for CompileError {}
 
 /// Compiles `src`, resolving each name to its index in `names`.
 pub fn compile(src: &str, names: &[String]) -> Result<Program, CompileError> {

@@ -1,6 +1,6 @@
 //! Tokens of a formula, each with its column (1-based, in characters).
 
-use super::compile::CompileError;
+use super::error::CompileError;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Tok {

@@ -14,10 +14,12 @@
 //! environment, no strings beyond the formula text itself.
 
 mod compile;
+mod error;
 mod eval;
 mod lex;
 
-pub use compile::{compile, CompileError, Program};
+pub use compile::{compile, Program};
+pub use error::CompileError;
 pub use eval::{EvalError, Machine};
 
 /// Longest formula accepted, in bytes.
