@@ -13,7 +13,7 @@
 //! tests may reach anything.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One circle: the parent module, its members, and one import per edge that makes it.
 #[derive(Debug, PartialEq, Eq)]
@@ -197,7 +197,7 @@ fn components(graph: &BTreeMap<String, BTreeMap<String, String>>) -> Vec<BTreeSe
 /// Checks every file under `src`.
 pub fn check(src: &Path) -> std::io::Result<Vec<Circle>> {
     let mut paths = Vec::new();
-    rust_files(src, &mut paths)?;
+    crate::layers::rust_files(src, &mut paths)?;
     paths.sort();
     let mut files = Vec::new();
     for p in paths {
@@ -206,18 +206,6 @@ pub fn check(src: &Path) -> std::io::Result<Vec<Circle>> {
         files.push((module_of(src, &p), folder, shown, std::fs::read_to_string(&p)?));
     }
     Ok(check_modules(&files))
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let p = entry?.path();
-        if p.is_dir() {
-            rust_files(&p, out)?;
-        } else if p.extension().is_some_and(|e| e == "rs") {
-            out.push(p);
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -97,7 +97,7 @@ pub fn check_text(src: &Path, file: &Path, text: &str) -> Vec<Violation> {
         .collect()
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+pub fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let p = entry?.path();
         if p.is_dir() {
