@@ -2,33 +2,65 @@
 # `exa import slurm --file` of N jobs (default 1,000,000) from realistic `sacct -P`
 # output (benches/sacct_gen.py: each allocation with its .batch and .extern steps),
 # then the same file again (nothing new), beside the floor a site script starts
-# from: Python's csv module merely reading the same file.
+# from: Python's csv module merely reading the same file. With REV, that
+# revision's exa too, alternating with this tree's in one run (a fresh store for
+# each first import), so the machine's mood falls on both alike.
 #
-#   bash benches/import.sh [N]
+#   bash benches/import.sh [N] [REV]
+#   bash benches/import.sh 200000 HEAD~3
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-1000000}
+rev=${2:-}
+rounds=${ROUNDS:-3}
 cargo build --release --quiet
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_CONFIG_HOME="$tmp/config" EXAMLOPS_DB="$tmp/records.sqlite3" TZ=UTC
+trap 'git worktree remove --force "$tmp/old" >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
+old=""
+if [ -n "$rev" ]; then
+  git worktree add --detach "$tmp/old" "$rev" >/dev/null 2>&1
+  CARGO_TARGET_DIR="$PWD/target/ab" cargo build --release --quiet --manifest-path "$tmp/old/Cargo.toml" --bin exa
+  old="$PWD/target/ab/release/exa"
+fi
+export XDG_CONFIG_HOME="$tmp/config"
+unset EXAMLOPS_DB
 python3 benches/sacct_gen.py "$n" > "$tmp/sacct.txt"
-echo "$n jobs, $(wc -l < "$tmp/sacct.txt") lines, $(du -h "$tmp/sacct.txt" | cut -f1)"
-python3 - target/release/exa "$tmp/sacct.txt" <<'PY'
-import csv, subprocess, sys, time
-exa, path = sys.argv[1], sys.argv[2]
+echo "$n jobs, $(wc -l < "$tmp/sacct.txt") lines, $(du -h "$tmp/sacct.txt" | cut -f1); TZ=${TZ:-unset, the system zone}"
+python3 - target/release/exa "$tmp/sacct.txt" "$tmp" "$rounds" "$old" "$rev" <<'PY'
+import csv, json, os, statistics, subprocess, sys, time
+new, path, tmp, rounds, old, rev = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6]
 t = time.perf_counter()
 with open(path, newline="") as f:
     rows = sum(1 for _ in csv.reader(f, delimiter="|"))
 floor = time.perf_counter() - t
 print(f"floor: python csv reads {rows} rows in {floor:.2f} s")
+exas = [("this tree", new)] + ([(rev, old)] if old else [])
+times = {name: {"first import": [], "same file again": []} for name, _ in exas}
+said = {}
+for i in range(rounds):
+    for name, exa in (exas if i % 2 == 0 else exas[::-1]):
+        db = f"{tmp}/r-{i}-{'new' if exa == new else 'old'}.sqlite3"
+        for label in ("first import", "same file again"):
+            t = time.perf_counter()
+            out = subprocess.run([exa, "--db", db, "-o", "json", "import", "slurm", "--file", path], check=True, capture_output=True, text=True)
+            times[name][label].append(time.perf_counter() - t)
+            a = json.loads(out.stdout)
+            said[(name, label)] = (a["imported"], a["already_there"], a["records_written"])
+        if i == 0 and exa == new:
+            print(f"store: {os.path.getsize(db) / 1e6:.0f} MB")
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.remove(db + suffix)
+            except FileNotFoundError:
+                pass
 for label in ("first import", "same file again"):
-    t = time.perf_counter()
-    out = subprocess.run([exa, "-o", "json", "import", "slurm", "--file", path], check=True, capture_output=True, text=True)
-    took = time.perf_counter() - t
-    import json
-    a = json.loads(out.stdout)
-    print(f"{label}: {took:.2f} s ({took / floor:.1f}x the floor): imported {a['imported']}, already there {a['already_there']}, "
-          f"records written {a['records_written']}, skipped {sum(a['skipped'].values())}")
+    line = []
+    for name, _ in exas:
+        m = statistics.median(times[name][label])
+        imp, there, written = said[(name, label)]
+        line.append(f"{name}: {m:.2f} s = {m / floor:.1f}x the floor (imported {imp}, already there {there}, written {written})")
+    if old:
+        r = statistics.median(times["this tree"][label]) / statistics.median(times[rev][label])
+        line.append(f"new/old {r:.2f}x")
+    print(f"{label}, median of {rounds}: " + "; ".join(line))
 PY
-ls -l "$EXAMLOPS_DB" | awk '{printf "store: %.0f MB\n", $5 / 1e6}'

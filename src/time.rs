@@ -59,7 +59,43 @@ pub fn local_iso(t: i64) -> String {
 }
 
 /// The wall-clock fields of `as_utc` (parsed as if UTC) read as a local time instead, as mktime reads them.
+///
+/// mktime reads the time zone again on every call (glibc's tzset stats /etc/localtime each time),
+/// which an import of a million jobs pays two million times. The zone's offset is found once per
+/// wall-clock hour and kept: an hour whose two ends give the same offset has one offset
+/// throughout; an hour a transition falls inside is asked of mktime every time.
 pub fn from_local(as_utc: i64) -> Option<i64> {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    thread_local! {
+        static OFFSETS: RefCell<HashMap<i64, Option<i64>>> = RefCell::new(HashMap::new());
+    }
+    let hour = as_utc.div_euclid(3600) * 3600;
+    let offset = OFFSETS.with(|o| {
+        let mut o = o.borrow_mut();
+        if let Some(off) = o.get(&hour) {
+            return *off;
+        }
+        let start = mktime_of(hour);
+        let end = mktime_of(hour + 3599);
+        let off = match (start, end) {
+            (Some(s), Some(e)) if e - s == 3599 => Some(s - hour),
+            _ => None,
+        };
+        if o.len() > 1 << 16 {
+            o.clear();
+        }
+        o.insert(hour, off);
+        off
+    });
+    match offset {
+        Some(off) => as_utc.checked_add(off),
+        None => mktime_of(as_utc),
+    }
+}
+
+/// mktime of the wall-clock fields of `as_utc`.
+fn mktime_of(as_utc: i64) -> Option<i64> {
     let days = as_utc.div_euclid(86_400);
     let secs = as_utc.rem_euclid(86_400);
     let (y, m, d) = civil_from_days(days);

@@ -20,7 +20,7 @@
 //! or run, bounds within a day, a store from before the cells) scan the
 //! records.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use rusqlite::types::ValueRef;
 use rusqlite::{params, Connection};
@@ -111,9 +111,17 @@ pub(crate) fn current(tx: &Connection) -> rusqlite::Result<bool> {
 
 /// In a writer's transaction, after it wrote: the cells of what it wrote made again, or every
 /// cell where they were behind before it wrote; they then include every record.
-pub(crate) fn after_write(tx: &Connection, were_current: bool, runs: &BTreeSet<String>, cells: BTreeSet<Cell>) -> rusqlite::Result<()> {
+/// `runs` are the runs written, each with whether what was written of it lies in one cell;
+/// `before` is the newest record before the write.
+pub(crate) fn after_write(
+    tx: &Connection,
+    were_current: bool,
+    runs: &BTreeMap<String, bool>,
+    cells: BTreeSet<Cell>,
+    before: i64,
+) -> rusqlite::Result<()> {
     if were_current {
-        refresh(tx, runs, cells)?;
+        refresh(tx, runs, cells, before)?;
     } else {
         rebuild(tx)?;
     }
@@ -123,12 +131,20 @@ pub(crate) fn after_write(tx: &Connection, were_current: bool, runs: &BTreeSet<S
 
 /// Brings up to date, in the writer's transaction, the cells of the records just written and
 /// of their runs: a run found in two cells is split, and every cell it was in is made again.
-pub(crate) fn refresh(tx: &Connection, runs: &BTreeSet<String>, mut cells: BTreeSet<Cell>) -> rusqlite::Result<()> {
+///
+/// A run first written now, all into one cell, lies in that cell alone: it cannot be split, and
+/// one look at the index for an older record of it says so (an import of a million new runs
+/// then reads none of them back).
+pub(crate) fn refresh(tx: &Connection, runs: &BTreeMap<String, bool>, mut cells: BTreeSet<Cell>, before: i64) -> rusqlite::Result<()> {
+    let mut earlier = tx.prepare_cached("SELECT 1 FROM records WHERE run_id = ?1 AND id <= ?2 LIMIT 1")?;
     let mut is_split = tx.prepare_cached("SELECT 1 FROM report_split_runs WHERE run_id = ?1")?;
     let mut of_run =
         tx.prepare_cached("SELECT DISTINCT model, recorded_at, job_user, job_account, job_partition FROM records WHERE run_id = ?1")?;
     let mut split = tx.prepare_cached("INSERT INTO report_split_runs (run_id) VALUES (?1)")?;
-    for run in runs {
+    for (run, one_cell) in runs {
+        if *one_cell && !earlier.exists(params![run, before])? {
+            continue;
+        }
         if is_split.exists([run])? {
             continue;
         }
@@ -148,9 +164,10 @@ pub(crate) fn refresh(tx: &Connection, runs: &BTreeSet<String>, mut cells: BTree
 /// finds them behind).
 pub(crate) fn rebuild(tx: &Connection) -> rusqlite::Result<()> {
     tx.execute_batch("DELETE FROM report_cells; DELETE FROM report_split_runs;")?;
-    let runs: BTreeSet<String> = {
+    // Every run of more than one record, each looked at whole.
+    let runs: BTreeMap<String, bool> = {
         let mut q = tx.prepare("SELECT run_id FROM records WHERE run_id IS NOT NULL GROUP BY run_id HAVING count(*) > 1")?;
-        let runs = q.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        let runs = q.query_map([], |r| Ok((r.get(0)?, false)))?.collect::<Result<_, _>>()?;
         runs
     };
     let cells: BTreeSet<Cell> = {
@@ -158,7 +175,7 @@ pub(crate) fn rebuild(tx: &Connection) -> rusqlite::Result<()> {
         let cells = q.query_map([], Cell::read)?.collect::<Result<_, _>>()?;
         cells
     };
-    refresh(tx, &runs, cells)?;
+    refresh(tx, &runs, cells, 0)?;
     tx.execute("UPDATE report_cells_upto SET id = (SELECT COALESCE(max(id), 0) FROM records)", [])?;
     Ok(())
 }
@@ -336,7 +353,7 @@ mod tests {
             device_count: None,
             measured_kwh: None,
             labels: Labels { user, account: Some("proj".into()), partition: None },
-            estimate: serde_json::json!({}),
+            estimate: "{}".into(),
         }
     }
 

@@ -42,7 +42,8 @@ pub struct Line {
     pub measured_kwh: Option<f64>,
     pub part: bool,
     pub labels: crate::model::Labels,
-    pub estimate: serde_json::Value,
+    /// The estimate as JSON text, serialised once (a store writes it as it is).
+    pub estimate: String,
 }
 
 impl Line {
@@ -73,7 +74,7 @@ impl Line {
             measured_kwh: m.and_then(|m| m.gpu_kwh),
             part: r.part,
             labels: r.labels.clone(),
-            estimate: serde_json::to_value(e).expect("estimates serialise"),
+            estimate: serde_json::to_string(e).expect("estimates serialise"),
         }
     }
 }

@@ -1139,7 +1139,7 @@ fn write_many<C: Exec>(c: &mut C, lines: &[Line], touched: &mut Touched) -> Resu
         let (measured, part_of) = (flag(|l| l.measured), flag(|l| l.part));
         let (duration, measured_kwh) = (float(|l| l.duration_s), float(|l| l.measured_kwh));
         let count: Vec<Option<i32>> = part.iter().map(|l| l.device_count.map(|d| i32::try_from(d).unwrap_or(i32::MAX))).collect();
-        let estimate: Vec<&serde_json::Value> = part.iter().map(|l| &l.estimate).collect();
+        let estimate: Vec<JsonText> = part.iter().map(|l| JsonText(&l.estimate)).collect();
         let (user, account, partition) =
             (text(|l| l.labels.user.as_deref()), text(|l| l.labels.account.as_deref()), text(|l| l.labels.partition.as_deref()));
         let rows = c.query_typed(
@@ -1222,7 +1222,7 @@ fn write_line<C: Exec>(c: &mut C, l: &Line) -> Result<Option<i64>, WireError> {
             (&count, Type::INT4),
             (&l.measured_kwh, Type::FLOAT8),
             (&l.part, Type::BOOL),
-            (&l.estimate, Type::JSONB),
+            (&JsonText(&l.estimate), Type::JSONB),
             (&l.labels.user, Type::TEXT),
             (&l.labels.account, Type::TEXT),
             (&l.labels.partition, Type::TEXT),
@@ -1500,7 +1500,7 @@ impl Ledger for Pg {
                         measured_kwh: r.get(19),
                         part: r.get(20),
                         labels: crate::model::Labels { user: r.get(22), account: r.get(23), partition: r.get(24) },
-                        estimate: r.get(21),
+                        estimate: r.get::<_, serde_json::Value>(21).to_string(),
                     },
                 )
             })
@@ -1556,4 +1556,30 @@ impl Ledger for Pg {
     fn location(&self) -> Location {
         Location(self.conn.shown.clone())
     }
+}
+
+/// JSON text already serialised, sent as json or jsonb without being parsed and written again.
+#[derive(Debug)]
+struct JsonText<'a>(&'a str);
+
+impl tokio_postgres::types::ToSql for JsonText<'_> {
+    fn to_sql(
+        &self,
+        ty: &tokio_postgres::types::Type,
+        out: &mut bytes::BytesMut,
+    ) -> Result<tokio_postgres::types::IsNull, Box<dyn std::error::Error + Sync + Send>> {
+        use bytes::BufMut;
+        if *ty == tokio_postgres::types::Type::JSONB {
+            // jsonb's binary form: a version byte, then the text.
+            out.put_u8(1);
+        }
+        out.put_slice(self.0.as_bytes());
+        Ok(tokio_postgres::types::IsNull::No)
+    }
+
+    fn accepts(ty: &tokio_postgres::types::Type) -> bool {
+        matches!(*ty, tokio_postgres::types::Type::JSON | tokio_postgres::types::Type::JSONB)
+    }
+
+    tokio_postgres::types::to_sql_checked!();
 }

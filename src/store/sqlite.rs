@@ -7,7 +7,7 @@
 //! that is not SQLite, or from a newer exa, is an error and is never
 //! written to.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -301,8 +301,10 @@ impl Store {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db)?;
         // The cells and runs of the records written, whose summaries are made again before the commit.
         let mut cells = BTreeSet::new();
-        let mut runs = BTreeSet::new();
+        // Each run written, and whether what was written of it here lies in one cell.
+        let mut runs: BTreeMap<String, Option<super::cells::Cell>> = BTreeMap::new();
         let were_current = super::cells::current(&tx).map_err(db)?;
+        let before: i64 = tx.query_row("SELECT COALESCE(max(id), 0) FROM records", [], |r| r.get(0)).map_err(db)?;
         {
             let mut insert = tx
                 .prepare_cached(
@@ -348,16 +350,27 @@ impl Store {
                     return Ok((existing.query_row([&l.key], |row| row.get(0)).map_err(db)?, false));
                 }
                 let id = tx.last_insert_rowid();
-                estimate.execute(params![id, l.estimate.to_string()]).map_err(db)?;
-                cells.insert(super::cells::Cell::of(l));
+                estimate.execute(params![id, l.estimate]).map_err(db)?;
+                let cell = super::cells::Cell::of(l);
                 if let Some(run) = &l.run_id {
-                    runs.insert(run.clone());
+                    match runs.get_mut(run) {
+                        Some(one) => {
+                            if one.as_ref() != Some(&cell) {
+                                *one = None;
+                            }
+                        }
+                        None => {
+                            runs.insert(run.clone(), Some(cell.clone()));
+                        }
+                    }
                 }
+                cells.insert(cell);
                 Ok((id, true))
             };
             feed(&mut put)?;
         }
-        super::cells::after_write(&tx, were_current, &runs, cells).map_err(db)?;
+        let runs: BTreeMap<String, bool> = runs.into_iter().map(|(r, one)| (r, one.is_some())).collect();
+        super::cells::after_write(&tx, were_current, &runs, cells, before).map_err(db)?;
         tx.commit().map_err(db)
     }
 
@@ -399,7 +412,8 @@ impl Store {
                         measured_kwh: r.get(19)?,
                         part: r.get(20)?,
                         labels: crate::model::Labels { user: r.get(22)?, account: r.get(23)?, partition: r.get(24)? },
-                        estimate: serde_json::from_str(&estimate).unwrap_or(serde_json::Value::Null),
+                        // Text that is not JSON (a hand-edited store) is carried as null, never copied on.
+                        estimate: if serde_json::from_str::<serde::de::IgnoredAny>(&estimate).is_ok() { estimate } else { "null".into() },
                     },
                 ))
             })

@@ -266,3 +266,30 @@ fn a_saved_file_imports_whole_or_not_at_all() {
     fails(&env.run(&["import", "slurm", "--file", "/nonexistent/sacct.txt"]), 2, "--file /nonexistent/sacct.txt");
     fails(&env.run(&["import", "slurm", "--since", "yesterday"]), 2, "--since");
 }
+
+#[test]
+fn local_times_are_read_in_the_zone_on_either_side_of_a_clock_change() {
+    // Berlin: CET (+1) in winter, CEST (+2) from 2026-03-29 02:00 to 2026-10-25 03:00.
+    let env = Env::new().env("TZ", "Europe/Berlin");
+    let line = |id: u32, end: &str| format!("{id}|{id}|j|u|acc|gpu|c1|COMPLETED|2026-01-01T00:00:00|{end}|3600|1|3600|cpu=1,gres/gpu=1|\n");
+    let text = [
+        line(1, "2026-03-29T01:30:00"),
+        line(2, "2026-03-29T03:30:00"),
+        line(3, "2026-07-01T12:00:00"),
+        line(4, "2026-10-25T03:30:00"),
+        line(5, "2026-12-01T12:00:00"),
+        line(6, "2026-03-29T01:59:59"),
+        line(7, "2026-03-29T03:00:00"),
+    ]
+    .concat();
+    let path = env.file("dst.txt", &format!("{HEADER}\n{text}"));
+    let dry = env.json::<Value>(&["import", "slurm", "--file", path.to_str().unwrap(), "--dry-run"]);
+    let ended = |id: &str| job(&dry, &format!("slurm:c1:{id}"))["ended"].as_str().unwrap().to_string();
+    assert_eq!(ended("1"), "2026-03-29T00:30:00Z");
+    assert_eq!(ended("2"), "2026-03-29T01:30:00Z");
+    assert_eq!(ended("3"), "2026-07-01T10:00:00Z");
+    assert_eq!(ended("4"), "2026-10-25T02:30:00Z");
+    assert_eq!(ended("5"), "2026-12-01T11:00:00Z");
+    assert_eq!(ended("6"), "2026-03-29T00:59:59Z");
+    assert_eq!(ended("7"), "2026-03-29T01:00:00Z");
+}
