@@ -451,9 +451,17 @@ impl Ledger for Store {
     }
 
     fn stored_keys(&mut self, keys: &[String]) -> Result<Vec<bool>, Error> {
-        let db = |e: rusqlite::Error| db_error(&self.path, e);
-        let mut stmt = self.conn.prepare_cached("SELECT 1 FROM records WHERE idem_key = ?1").map_err(db)?;
-        keys.iter().map(|k| stmt.exists([k]).map_err(db)).collect()
+        let path = self.path.clone();
+        let db = |e: rusqlite::Error| db_error(&path, e);
+        // One read transaction for the batch: each lookup on its own would take and drop the WAL's
+        // read lock (two fcntl calls) around a few microseconds of index search.
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Deferred).map_err(db)?;
+        let found = {
+            let mut stmt = tx.prepare_cached("SELECT 1 FROM records WHERE idem_key = ?1").map_err(db)?;
+            keys.iter().map(|k| stmt.exists([k]).map_err(db)).collect::<Result<Vec<bool>, Error>>()?
+        };
+        tx.commit().map_err(db)?;
+        Ok(found)
     }
 
     fn newest_imported(&mut self, prefix: &str, not_after: i64) -> Result<(Option<i64>, Option<i64>), Error> {
