@@ -19,6 +19,51 @@ use crate::model::{BadLine, Job, Jobs};
 pub const FIELDS: &str =
     "JobID,JobIDRaw,JobName,User,Account,Partition,WCKey,Comment,Cluster,State,Start,End,ElapsedRaw,NCPUS,CPUTimeRAW,AllocTRES,ConsumedEnergyRaw";
 
+/// The columns a job is read from, in the order `Cols` keeps their positions.
+const USED: [&str; 18] = [
+    "JobID",
+    "JobIDRaw",
+    "State",
+    "ElapsedRaw",
+    "Elapsed",
+    "CPUTimeRAW",
+    "NCPUS",
+    "AllocTRES",
+    "ConsumedEnergyRaw",
+    "Cluster",
+    "JobName",
+    "User",
+    "Account",
+    "Partition",
+    "WCKey",
+    "Comment",
+    "Start",
+    "End",
+];
+
+/// Where each of `USED` is in a line, found once from the header (a job's fields are then read by
+/// position, not looked up by name on every line).
+type Cols = [Option<usize>; USED.len()];
+
+/// The place of a column in `USED`, at compile time.
+const fn at(name: &str) -> usize {
+    let mut i = 0;
+    while i < USED.len() {
+        let (a, b) = (USED[i].as_bytes(), name.as_bytes());
+        if a.len() == b.len() {
+            let mut j = 0;
+            while j < a.len() && a[j] == b[j] {
+                j += 1;
+            }
+            if j == a.len() {
+                return i;
+            }
+        }
+        i += 1;
+    }
+    panic!("a column exa does not read")
+}
+
 /// The field separator exa asks `sacct` for: a character no job name or comment holds (ASCII unit separator).
 const SEP: &str = "\u{1f}";
 
@@ -71,6 +116,10 @@ pub fn parse_parsable(text: &str) -> Result<Jobs, String> {
     need(&["ElapsedRaw", "Elapsed"], "how long each ran")?;
     need(&["CPUTimeRAW", "NCPUS"], "the core-hours")?;
     need(&["AllocTRES"], "the GPUs allocated")?;
+    let mut cols: Cols = [None; USED.len()];
+    for (slot, name) in cols.iter_mut().zip(USED) {
+        *slot = col.get(name).copied();
+    }
     let mut out = Jobs::default();
     for (i, line) in lines {
         let n = i + 1;
@@ -88,7 +137,7 @@ pub fn parse_parsable(text: &str) -> Result<Jobs, String> {
             });
             continue;
         }
-        match job(&col, &fields, n).and_then(super::jobs::checked) {
+        match job(&cols, &fields, n).and_then(super::jobs::checked) {
             Ok(j) => out.jobs.push(j),
             Err(b) => out.bad.push(b),
         }
@@ -96,33 +145,33 @@ pub fn parse_parsable(text: &str) -> Result<Jobs, String> {
     Ok(out)
 }
 
-fn job(col: &HashMap<&str, usize>, f: &[&str], line: usize) -> Result<Job, BadLine> {
-    let get = |name: &str| col.get(name).map(|i| f[*i].trim()).filter(|v| !v.is_empty());
-    let text = |name: &str| get(name).map(crate::text::clean);
+fn job(cols: &Cols, f: &[&str], line: usize) -> Result<Job, BadLine> {
+    let get = |i: usize| cols[i].map(|c| f[c].trim()).filter(|v| !v.is_empty());
+    let text = |i: usize| get(i).map(crate::text::clean);
     let bad = |field: &str, why: String| BadLine { line, field: field.to_string(), why };
-    let id = get("JobID").or_else(|| get("JobIDRaw")).ok_or_else(|| bad("JobID", "empty".into()))?;
-    let raw = get("JobIDRaw").unwrap_or(id);
+    let id = get(const { at("JobID") }).or_else(|| get(const { at("JobIDRaw") })).ok_or_else(|| bad("JobID", "empty".into()))?;
+    let raw = get(const { at("JobIDRaw") }).unwrap_or(id);
     check_id(id).map_err(|w| bad("JobID", w))?;
     let step = id.contains('.') || raw.contains('.');
-    let state = get("State").ok_or_else(|| bad("State", "empty".into()))?;
+    let state = get(const { at("State") }).ok_or_else(|| bad("State", "empty".into()))?;
     let state = state.split_whitespace().next().unwrap_or("").trim_end_matches('+').to_ascii_uppercase();
-    let elapsed = match (get("ElapsedRaw"), get("Elapsed")) {
+    let elapsed = match (get(const { at("ElapsedRaw") }), get(const { at("Elapsed") })) {
         (Some(v), _) => whole(v).map_err(|w| bad("ElapsedRaw", w))?,
         (None, Some(v)) => clock(v).map_err(|w| bad("Elapsed", w))?,
         (None, None) => 0.0,
     };
-    let cpu_hours = match (get("CPUTimeRAW"), get("NCPUS")) {
+    let cpu_hours = match (get(const { at("CPUTimeRAW") }), get(const { at("NCPUS") })) {
         (Some(v), _) => whole(v).map_err(|w| bad("CPUTimeRAW", w))? / 3600.0,
         (None, Some(v)) => whole(v).map_err(|w| bad("NCPUS", w))? * elapsed / 3600.0,
         (None, None) => 0.0,
     };
-    let gpus = get("AllocTRES").map_or(Ok(0.0), gpus_of).map_err(|w| bad("AllocTRES", w))?;
-    let energy_j = match get("ConsumedEnergyRaw") {
+    let gpus = get(const { at("AllocTRES") }).map_or(Ok(0.0), gpus_of).map_err(|w| bad("AllocTRES", w))?;
+    let energy_j = match get(const { at("ConsumedEnergyRaw") }) {
         Some(v) => Some(whole(v).map_err(|w| bad("ConsumedEnergyRaw", w))?),
         None => None,
     };
-    let time = |name: &str| -> Result<Option<i64>, BadLine> {
-        match get(name) {
+    let time = |name: &'static str, i: usize| -> Result<Option<i64>, BadLine> {
+        match get(i) {
             None | Some("Unknown" | "None" | "N/A") => Ok(None),
             Some(v) => when(v).map(Some).map_err(|w| bad(name, w)),
         }
@@ -132,16 +181,16 @@ fn job(col: &HashMap<&str, usize>, f: &[&str], line: usize) -> Result<Job, BadLi
         id: id.to_string(),
         raw_id: raw.to_string(),
         step,
-        cluster: text("Cluster"),
-        name: text("JobName"),
-        user: text("User"),
-        account: text("Account"),
-        partition: text("Partition"),
-        wckey: text("WCKey"),
-        comment: text("Comment"),
+        cluster: text(const { at("Cluster") }),
+        name: text(const { at("JobName") }),
+        user: text(const { at("User") }),
+        account: text(const { at("Account") }),
+        partition: text(const { at("Partition") }),
+        wckey: text(const { at("WCKey") }),
+        comment: text(const { at("Comment") }),
         state,
-        start: time("Start")?,
-        end: time("End")?,
+        start: time("Start", const { at("Start") })?,
+        end: time("End", const { at("End") })?,
         elapsed_s: elapsed,
         gpus,
         cpu_hours,
