@@ -691,7 +691,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('node', 'node', [CompletionResultType]::ParameterValue, 'Every reading of one node''s GPUs and host over the window')
             [CompletionResult]::new('workload', 'workload', [CompletionResultType]::ParameterValue, 'Where a workload ran over the window, and each node''s readings')
             [CompletionResult]::new('flags', 'flags', [CompletionResultType]::ParameterValue, 'Which conditions fired on a node or a workload, with the evidence')
-            [CompletionResult]::new('query', 'query', [CompletionResultType]::ParameterValue, 'One PromQL expression of your own (at most 4000 characters), over the window or at its end')
+            [CompletionResult]::new('query', 'query', [CompletionResultType]::ParameterValue, 'One PromQL expression of your own (at most 4000 characters), over the window or at its end, on one cluster or, without --cluster, on every cluster configured (the organization)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -754,6 +754,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--start', '--start', [CompletionResultType]::ParameterName, 'An explicit window start (ISO 8601 UTC); --range is then ignored')
             [CompletionResult]::new('--end', '--end', [CompletionResultType]::ParameterName, 'The window end (ISO 8601 UTC) [default: now]')
             [CompletionResult]::new('--points', '--points', [CompletionResultType]::ParameterName, 'Points per series, at most 96 [default: 48]')
+            [CompletionResult]::new('--detail', '--detail', [CompletionResultType]::ParameterName, 'summary, the only detail flags have: a flag carries its evidence (read the node with --detail series for the curves)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
@@ -765,7 +766,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;metrics;query' {
-            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them)')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The cluster to read, as named under clusters: in finops.yaml; every cluster when unset')
             [CompletionResult]::new('--range', '--range', [CompletionResultType]::ParameterName, 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]')
             [CompletionResult]::new('--start', '--start', [CompletionResultType]::ParameterName, 'An explicit window start (ISO 8601 UTC); --range is then ignored')
             [CompletionResult]::new('--end', '--end', [CompletionResultType]::ParameterName, 'The window end (ISO 8601 UTC) [default: now]')
@@ -786,7 +787,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('node', 'node', [CompletionResultType]::ParameterValue, 'Every reading of one node''s GPUs and host over the window')
             [CompletionResult]::new('workload', 'workload', [CompletionResultType]::ParameterValue, 'Where a workload ran over the window, and each node''s readings')
             [CompletionResult]::new('flags', 'flags', [CompletionResultType]::ParameterValue, 'Which conditions fired on a node or a workload, with the evidence')
-            [CompletionResult]::new('query', 'query', [CompletionResultType]::ParameterValue, 'One PromQL expression of your own (at most 4000 characters), over the window or at its end')
+            [CompletionResult]::new('query', 'query', [CompletionResultType]::ParameterValue, 'One PromQL expression of your own (at most 4000 characters), over the window or at its end, on one cluster or, without --cluster, on every cluster configured (the organization)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -958,7 +959,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('node', 'node', [CompletionResultType]::ParameterValue, 'Every reading of one node''s GPUs and host over the window')
             [CompletionResult]::new('workload', 'workload', [CompletionResultType]::ParameterValue, 'Where a workload ran over the window, and each node''s readings')
             [CompletionResult]::new('flags', 'flags', [CompletionResultType]::ParameterValue, 'Which conditions fired on a node or a workload, with the evidence')
-            [CompletionResult]::new('query', 'query', [CompletionResultType]::ParameterValue, 'One PromQL expression of your own (at most 4000 characters), over the window or at its end')
+            [CompletionResult]::new('query', 'query', [CompletionResultType]::ParameterValue, 'One PromQL expression of your own (at most 4000 characters), over the window or at its end, on one cluster or, without --cluster, on every cluster configured (the organization)')
             break
         }
         'exa;help;metrics;clusters' {

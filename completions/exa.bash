@@ -2699,7 +2699,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__metrics__subcmd__flags)
-            opts="-o -h -V --cluster --node --kind --name --namespace --range --start --end --points --output --json --config --help --version"
+            opts="-o -h -V --cluster --node --kind --name --namespace --range --start --end --points --detail --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2738,6 +2738,10 @@ _exa() {
                     return 0
                     ;;
                 --points)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --detail)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -613,7 +613,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand node 'Every reading of one node''s GPUs and host over the window'
             cand workload 'Where a workload ran over the window, and each node''s readings'
             cand flags 'Which conditions fired on a node or a workload, with the evidence'
-            cand query 'One PromQL expression of your own (at most 4000 characters), over the window or at its end'
+            cand query 'One PromQL expression of your own (at most 4000 characters), over the window or at its end, on one cluster or, without --cluster, on every cluster configured (the organization)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'exa;metrics;clusters'= {
@@ -672,6 +672,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --start 'An explicit window start (ISO 8601 UTC); --range is then ignored'
             cand --end 'The window end (ISO 8601 UTC) [default: now]'
             cand --points 'Points per series, at most 96 [default: 48]'
+            cand --detail 'summary, the only detail flags have: a flag carries its evidence (read the node with --detail series for the curves)'
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
@@ -682,7 +683,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --version 'Print version'
         }
         &'exa;metrics;query'= {
-            cand --cluster 'The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them)'
+            cand --cluster 'The cluster to read, as named under clusters: in finops.yaml; every cluster when unset'
             cand --range 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]'
             cand --start 'An explicit window start (ISO 8601 UTC); --range is then ignored'
             cand --end 'The window end (ISO 8601 UTC) [default: now]'
@@ -702,7 +703,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand node 'Every reading of one node''s GPUs and host over the window'
             cand workload 'Where a workload ran over the window, and each node''s readings'
             cand flags 'Which conditions fired on a node or a workload, with the evidence'
-            cand query 'One PromQL expression of your own (at most 4000 characters), over the window or at its end'
+            cand query 'One PromQL expression of your own (at most 4000 characters), over the window or at its end, on one cluster or, without --cluster, on every cluster configured (the organization)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'exa;metrics;help;clusters'= {
@@ -835,7 +836,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand node 'Every reading of one node''s GPUs and host over the window'
             cand workload 'Where a workload ran over the window, and each node''s readings'
             cand flags 'Which conditions fired on a node or a workload, with the evidence'
-            cand query 'One PromQL expression of your own (at most 4000 characters), over the window or at its end'
+            cand query 'One PromQL expression of your own (at most 4000 characters), over the window or at its end, on one cluster or, without --cluster, on every cluster configured (the organization)'
         }
         &'exa;help;metrics;clusters'= {
         }

@@ -352,7 +352,7 @@ complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_sub
 complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -f -a "node" -d 'Every reading of one node\'s GPUs and host over the window'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -f -a "workload" -d 'Where a workload ran over the window, and each node\'s readings'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -f -a "flags" -d 'Which conditions fired on a node or a workload, with the evidence'
-complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -f -a "query" -d 'One PromQL expression of your own (at most 4000 characters), over the window or at its end'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -f -a "query" -d 'One PromQL expression of your own (at most 4000 characters), over the window or at its end, on one cluster or, without --cluster, on every cluster configured (the organization)'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and not __fish_seen_subcommand_from clusters node workload flags query help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from clusters" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
@@ -400,6 +400,7 @@ complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcomm
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l start -d 'An explicit window start (ISO 8601 UTC); --range is then ignored' -r
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l end -d 'The window end (ISO 8601 UTC) [default: now]' -r
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l points -d 'Points per series, at most 96 [default: 48]' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l detail -d 'summary, the only detail flags have: a flag carries its evidence (read the node with --detail series for the curves)' -r
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
@@ -407,7 +408,7 @@ complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcomm
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from flags" -s V -l version -d 'Print version'
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l cluster -d 'The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them)' -r
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l cluster -d 'The cluster to read, as named under clusters: in finops.yaml; every cluster when unset' -r
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l range -d 'A window ending now: 1h, 6h, 24h or 7d [default: 6h]' -r
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l start -d 'An explicit window start (ISO 8601 UTC); --range is then ignored' -r
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from query" -l end -d 'The window end (ISO 8601 UTC) [default: now]' -r
@@ -424,7 +425,7 @@ complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcomm
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "node" -d 'Every reading of one node\'s GPUs and host over the window'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "workload" -d 'Where a workload ran over the window, and each node\'s readings'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "flags" -d 'Which conditions fired on a node or a workload, with the evidence'
-complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "query" -d 'One PromQL expression of your own (at most 4000 characters), over the window or at its end'
+complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "query" -d 'One PromQL expression of your own (at most 4000 characters), over the window or at its end, on one cluster or, without --cluster, on every cluster configured (the organization)'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand completions" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
@@ -469,4 +470,4 @@ complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "node" -d 'Every reading of one node\'s GPUs and host over the window'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "workload" -d 'Where a workload ran over the window, and each node\'s readings'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "flags" -d 'Which conditions fired on a node or a workload, with the evidence'
-complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "query" -d 'One PromQL expression of your own (at most 4000 characters), over the window or at its end'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "query" -d 'One PromQL expression of your own (at most 4000 characters), over the window or at its end, on one cluster or, without --cluster, on every cluster configured (the organization)'

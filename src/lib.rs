@@ -315,17 +315,14 @@ fn metrics(m: &cli::MetricsCmd, s: &Settings) -> anyhow::Result<ExitCode> {
             );
             show(cm::workload(s, c, k, &wl.namespace, n, &window(w), detail.as_deref())?, s)
         }
-        M::Flags { cluster, node, kind, name, namespace, window: w } => {
+        M::Flags { cluster, node, kind, name, namespace, window: w, detail } => {
             let c = cm::required(cluster.as_deref(), "--cluster", "the cluster")?;
             let target = cm::FlagTarget::of(node.as_deref(), kind.as_deref(), name.as_deref(), namespace)?;
-            show(cm::flags(s, c, target, &window(w))?, s)
+            show(cm::flags(s, c, target, &window(w), detail.as_deref())?, s)
         }
         M::Query { cluster, instant, window: w, query } => {
-            let (c, q) = (
-                cm::required(cluster.as_deref(), "--cluster", "the cluster")?,
-                cm::required(query.as_deref(), "QUERY", "a PromQL expression")?,
-            );
-            show(cm::query(s, c, q, *instant, &window(w))?, s)
+            let q = cm::required(query.as_deref(), "QUERY", "a PromQL expression")?;
+            show(cm::query(s, cluster.as_deref(), q, *instant, &window(w))?, s)
         }
     }
 }

@@ -799,13 +799,17 @@ pub enum MetricsCmd {
         namespace: String,
         #[command(flatten)]
         window: WindowOpts,
+        /// summary, the only detail flags have: a flag carries its evidence (read the node with --detail series for the curves).
+        #[arg(long)]
+        detail: Option<String>,
     },
-    /// One PromQL expression of your own (at most 4000 characters), over the window or at its end.
+    /// One PromQL expression of your own (at most 4000 characters), over the window or at its end,
+    /// on one cluster or, without --cluster, on every cluster configured (the organization).
     #[command(
-        after_help = "Examples:\n  exa metrics query --cluster aurora-prod 'avg by (instance) (DCGM_FI_DEV_POWER_USAGE)'\n  exa metrics query --cluster aurora-prod --instant 'count(DCGM_FI_DEV_GPU_TEMP)'"
+        after_help = "Examples:\n  exa metrics query --cluster aurora-prod 'avg by (instance) (DCGM_FI_DEV_POWER_USAGE)'\n  exa metrics query --cluster aurora-prod --instant 'count(DCGM_FI_DEV_GPU_TEMP)'\n  exa -o json metrics query --instant 'count(DCGM_FI_DEV_GPU_TEMP)' | jq '.series[] | {cluster, value}'"
     )]
     Query {
-        /// The cluster to read, as named under clusters: in finops.yaml (`exa metrics clusters` lists them).
+        /// The cluster to read, as named under clusters: in finops.yaml; every cluster when unset.
         #[arg(long)]
         cluster: Option<String>,
         /// One value per series at the window's end, instead of a series over it.

@@ -154,28 +154,56 @@ pub struct FlagsAnswer {
     pub queries: Queries,
 }
 
-/// One series of a `metrics query` answer.
+/// One series of a `metrics query` answer, with the cluster it came from.
+#[derive(Debug, Clone, Serialize)]
+pub struct QuerySeries {
+    pub cluster: String,
+    #[serde(flatten)]
+    pub reading: Reading,
+}
+
+/// What one series read: a scalar, a value at the window's end, or values over the window.
 #[derive(Debug, Clone, Serialize)]
 #[serde(untagged)]
-pub enum QuerySeries {
+pub enum Reading {
     Scalar { value: f64 },
     Instant { labels: BTreeMap<String, String>, value: Option<f64> },
     Range { labels: BTreeMap<String, String>, values: Vec<Option<f64>> },
 }
 
+/// The organization a query ran over: every cluster of the config.
+#[derive(Debug, Clone, Serialize)]
+pub struct Org {
+    pub clusters: Vec<String>,
+}
+
+/// A cluster of the organization that did not answer a query, and its refusal.
+#[derive(Debug, Clone, Serialize)]
+pub struct ClusterFailure {
+    pub cluster: String,
+    #[serde(flatten)]
+    pub refusal: Refusal,
+}
+
 /// `metrics query`.
 #[derive(Debug, Clone, Serialize)]
 pub struct QueryAnswer {
-    pub cluster: String,
+    pub org: Org,
+    /// The one cluster asked for; null when the query ran over the whole organization.
+    pub cluster: Option<String>,
     pub query: String,
-    /// The expression as sent: the cluster's label matchers on every selector.
-    pub scoped_query: String,
+    /// The expression as sent to the one cluster asked for: its label matchers on every selector.
+    pub scoped_query: Option<String>,
+    /// The expression as sent to each cluster read, by cluster.
+    pub scoped_queries: IndexMap<String, String>,
     pub result_type: &'static str,
     pub instant: bool,
     pub window: Window,
     pub series: Vec<QuerySeries>,
     pub series_total: usize,
     pub truncated: bool,
+    /// Clusters of the organization that did not answer (an organization-wide query only).
+    pub failed: Vec<ClusterFailure>,
     pub note: Option<String>,
 }
 
@@ -234,6 +262,9 @@ fn envelope(t: &Target, w: &Window, reference: Option<f64>, present: &BTreeSet<&
     );
     if !unavailable.is_empty() {
         note.push_str(&format!(" This GPU maker reports no {}: they are unavailable, not missing.", unavailable.join(", ")));
+    }
+    for p in &t.catalog.partial {
+        note.push_str(&format!(" {p}."));
     }
     if missing.contains(&"north_south") {
         note.push_str(" north_south: no internet-traffic metric is read.");
@@ -437,8 +468,8 @@ pub fn workload(
     })
 }
 
-/// When a workload's pods ran on a node: (from, to), or the whole window.
-type Running = Option<(i64, i64)>;
+/// The buckets in which a workload's pods were Running on a node; `None` for a node judged on its own.
+type Running = Option<Vec<bool>>;
 
 /// What `flags` is asked about: a node, or a workload.
 pub enum FlagTarget<'a> {
@@ -474,7 +505,26 @@ impl<'a> FlagTarget<'a> {
     }
 }
 
-pub fn flags(settings: &Settings, cluster_name: &str, target: FlagTarget, w: &WindowArgs) -> Result<FlagsAnswer, Error> {
+/// Flags are always a summary: `detail` takes `summary`, and refuses `series`, naming where the curves are.
+fn flags_detail(detail: Option<&str>) -> Result<(), Error> {
+    match detail {
+        None | Some("summary") => Ok(()),
+        Some("series") => Err(refuse(Refusal::bad_request(
+            "detail 'series' does not apply to flags: a flag carries its evidence and its sub-window; read the node with detail series for the curves"
+                .into(),
+        ))),
+        Some(other) => Err(refuse(Refusal::bad_request(format!("detail '{}' is not summary or series", crate::text::clean(other))))),
+    }
+}
+
+pub fn flags(
+    settings: &Settings,
+    cluster_name: &str,
+    target: FlagTarget,
+    w: &WindowArgs,
+    detail: Option<&str>,
+) -> Result<FlagsAnswer, Error> {
+    flags_detail(detail)?;
     let shown = w.resolve().map_err(refuse)?;
     // Rules are judged on minute-scale buckets, not on the answer's points.
     let w = shown.fine();
@@ -488,22 +538,20 @@ pub fn flags(settings: &Settings, cluster_name: &str, target: FlagTarget, w: &Wi
         FlagTarget::Node(n) => (Judged::Node { node: n.to_string() }, vec![read::node_for_flags(&t, n, &w).map_err(refuse)?], vec![None]),
         FlagTarget::Workload { kind, namespace, name } => {
             let (placement, source, data) = workload_data(&t, kind, namespace, name, &w, true)?;
-            let running = data
-                .iter()
-                .map(|d| {
-                    let on: Vec<&Placement> = placement.iter().filter(|p| p.node == d.name).collect();
-                    let from = on.iter().filter_map(|p| p.from).min().unwrap_or(w.start);
-                    let to = if on.iter().any(|p| p.to.is_none()) { w.end } else { on.iter().filter_map(|p| p.to).max().unwrap_or(w.end) };
-                    Some((from, to))
-                })
-                .collect();
+            let mut by_node = read::running(&t, namespace, &placement, &w).map_err(refuse)?;
+            let running: Vec<Running> =
+                data.iter().map(|d| Some(by_node.remove(&d.name).unwrap_or_else(|| vec![false; w.points as usize]))).collect();
             let workload = WorkloadId { kind: kind.to_string(), namespace: namespace.to_string(), name: name.to_string() };
             (Judged::Workload { workload, placement, placement_source: source }, data, running)
         }
     };
     let mut all: Vec<Flag> = Vec::new();
-    for (d, run) in data.iter().zip(running) {
-        all.extend(flags::evaluate(d, &w, reference, run));
+    let mut idle: Vec<&str> = Vec::new();
+    for (d, run) in data.iter().zip(&running) {
+        if run.as_ref().is_some_and(|r| !r.contains(&true)) {
+            idle.push(&d.name);
+        }
+        all.extend(flags::evaluate(d, &w, reference, run.as_deref()));
     }
     let present = present_of(&data);
     let checks = flags::checks(&t.cluster.gpu_vendor);
@@ -512,6 +560,12 @@ pub fn flags(settings: &Settings, cluster_name: &str, target: FlagTarget, w: &Wi
     let mut notes = Vec::new();
     if !silent.is_empty() {
         notes.push(format!("Checked but not answered: {} (so this answer cannot be clean).", silent.join(", ")));
+    }
+    if !idle.is_empty() {
+        notes.push(format!(
+            "utilization_collapse is judged only while the workload's pods were Running: none was Running in this window on {}.",
+            idle.join(", ")
+        ));
     }
     let clipped: Vec<String> = all
         .iter()
@@ -550,53 +604,119 @@ pub const MAX_QUERY: usize = 4000;
 /// The most series `query` returns.
 pub const MAX_SERIES: usize = 100;
 
-pub fn query(settings: &Settings, cluster_name: &str, promql: &str, instant: bool, w: &WindowArgs) -> Result<QueryAnswer, Error> {
-    if promql.trim().is_empty() || promql.len() > MAX_QUERY {
-        return Err(refuse(Refusal::bad_request(format!("the query must be 1 to {MAX_QUERY} characters; it is {}", promql.len()))));
-    }
-    let w = w.resolve().map_err(refuse)?;
-    let t = cluster(settings, cluster_name)?;
-    let scoped_query = t.client.scoped(promql).map_err(refuse)?;
-    let grid: Vec<i64> = (0..=w.points).map(|i| w.start + i64::from(i) * w.step_s).filter(|x| *x <= w.end).collect();
-    let answer =
-        if instant { t.client.instant(promql, w.end) } else { t.client.range(promql, w.start, *grid.last().unwrap_or(&w.end), w.step_s) }
-            .map_err(refuse)?;
-    let (result_type, mut series): (&'static str, Vec<QuerySeries>) = match answer {
-        PromAnswer::Scalar(_, v) => ("scalar", vec![QuerySeries::Scalar { value: v }]),
+/// What one cluster answered, as the result type and its readings; a range on `grid`.
+fn readings(answer: PromAnswer, grid: &[i64]) -> (&'static str, Vec<Reading>) {
+    match answer {
+        PromAnswer::Scalar(_, v) => ("scalar", vec![Reading::Scalar { value: v }]),
         PromAnswer::Vector(s) => {
-            ("vector", s.into_iter().map(|s| QuerySeries::Instant { value: s.samples.last().map(|x| x.1), labels: s.labels }).collect())
+            ("vector", s.into_iter().map(|s| Reading::Instant { value: s.samples.last().map(|x| x.1), labels: s.labels }).collect())
         }
         PromAnswer::Matrix(s) => (
             "matrix",
             s.into_iter()
                 .map(|s| {
-                    let values: Vec<Option<f64>> =
-                        grid.iter().map(|g| s.samples.iter().find(|(t, _)| (*t as i64) == *g).map(|x| x.1)).collect();
-                    QuerySeries::Range { labels: s.labels, values }
+                    let values = grid.iter().map(|g| s.samples.iter().find(|(t, _)| (*t as i64) == *g).map(|x| x.1)).collect();
+                    Reading::Range { labels: s.labels, values }
                 })
                 .collect(),
         ),
+    }
+}
+
+/// One PromQL expression over one cluster, or, with no cluster named, over
+/// every cluster of the organization (each scoped by its own labels, read
+/// side by side). A cluster that does not answer an organization-wide query
+/// is listed under `failed`; the query is refused only when none answered.
+pub fn query(settings: &Settings, cluster_name: Option<&str>, promql: &str, instant: bool, w: &WindowArgs) -> Result<QueryAnswer, Error> {
+    if promql.trim().is_empty() || promql.len() > MAX_QUERY {
+        return Err(refuse(Refusal::bad_request(format!("the query must be 1 to {MAX_QUERY} characters; it is {}", promql.len()))));
+    }
+    let w = w.resolve().map_err(refuse)?;
+    let org = Org { clusters: settings.config.clusters.keys().cloned().collect() };
+    let names: Vec<&str> = match cluster_name {
+        Some(c) => vec![c],
+        None if org.clusters.is_empty() => {
+            let file = settings.config_path.value.display();
+            return Err(refuse(Refusal::not_found(format!(
+                "no clusters are configured in {file}, so the organization has none to query (add one under clusters:; `exa config init` writes an example)"
+            ))));
+        }
+        None => org.clusters.iter().map(String::as_str).collect(),
     };
+    let targets = names.iter().map(|n| cluster(settings, n)).collect::<Result<Vec<_>, _>>()?;
+    // Scoping refuses a query that reaches past any cluster's labels before anything is sent.
+    let scoped_queries = targets
+        .iter()
+        .map(|t| Ok((t.name.to_string(), t.client.scoped(promql).map_err(refuse)?)))
+        .collect::<Result<IndexMap<_, _>, Error>>()?;
+    let grid: Vec<i64> = (0..=w.points).map(|i| w.start + i64::from(i) * w.step_s).filter(|x| *x <= w.end).collect();
+    let ask = |t: &Target| {
+        if instant {
+            t.client.instant(promql, w.end)
+        } else {
+            t.client.range(promql, w.start, *grid.last().unwrap_or(&w.end), w.step_s)
+        }
+    };
+    let answers: Vec<Result<PromAnswer, Refusal>> = std::thread::scope(|s| {
+        let handles: Vec<_> = targets.iter().map(|t| s.spawn(move || ask(t))).collect();
+        handles.into_iter().map(|h| h.join().expect("query threads do not panic")).collect()
+    });
+    let mut result_type = if instant { "vector" } else { "matrix" };
+    let (mut series, mut failed) = (Vec::new(), Vec::new());
+    for (t, answer) in targets.iter().zip(answers) {
+        let answer = match answer {
+            Ok(a) => a,
+            // One cluster asked for: its refusal is the answer.
+            Err(r) if cluster_name.is_some() => return Err(refuse(r)),
+            Err(r) => {
+                failed.push(ClusterFailure { cluster: t.name.to_string(), refusal: r });
+                continue;
+            }
+        };
+        let (kind, read) = readings(answer, &grid);
+        result_type = kind;
+        series.extend(read.into_iter().map(|reading| QuerySeries { cluster: t.name.to_string(), reading }));
+    }
+    if failed.len() == targets.len() {
+        // Not one cluster answered: the first cluster's refusal, naming how many failed.
+        let mut r = failed.remove(0).refusal;
+        if !failed.is_empty() {
+            r.message.push_str(&format!(" (and none of the other {} clusters answered)", failed.len()));
+        }
+        return Err(refuse(r));
+    }
     let total = series.len();
     let truncated = total > MAX_SERIES;
     series.truncate(MAX_SERIES);
-    let note = if total == 0 {
-        Some("Nothing matched: check the metric name and the matchers; an empty result is not an all-clear.".to_string())
-    } else if truncated {
-        Some(format!("{total} series matched; the first {MAX_SERIES} are returned."))
-    } else {
-        None
-    };
+    let note = query_note(total, &failed);
     Ok(QueryAnswer {
-        cluster: t.name.to_string(),
+        org,
+        cluster: cluster_name.map(str::to_string),
         query: promql.to_string(),
-        scoped_query,
+        scoped_query: cluster_name.and_then(|c| scoped_queries.get(c).cloned()),
+        scoped_queries,
         result_type,
         instant,
         window: w,
         series,
         series_total: total,
         truncated,
+        failed,
         note,
     })
+}
+
+/// What a query answer must say beside its series: nothing matched, some were dropped, or some clusters did not answer.
+fn query_note(total: usize, failed: &[ClusterFailure]) -> Option<String> {
+    let mut notes = Vec::new();
+    if total == 0 {
+        notes.push("Nothing matched: check the metric name and the matchers; an empty result is not an all-clear.".to_string());
+    } else if total > MAX_SERIES {
+        notes.push(format!("{total} series matched; the first {MAX_SERIES} are returned."));
+    }
+    if !failed.is_empty() {
+        let names: Vec<&str> = failed.iter().map(|f| f.cluster.as_str()).collect();
+        notes.push(format!("Not every cluster answered: {} (see failed); the series are the other clusters' only.", names.join(", ")));
+    }
+    (!notes.is_empty()).then(|| notes.join(" "))
 }

@@ -72,7 +72,7 @@ fn metrics_tools() -> Vec<Tool> {
                     "kind": {"type": "string", "enum": ["Job", "JobSet", "MPIJob", "Deployment", "StatefulSet", "Pod"]},
                     "name": {"type": "string", "description": "the workload's name"},
                     "namespace": {"type": "string", "default": "default"},
-                    "detail": {"type": "string", "enum": ["summary", "series"], "description": "series for node, summary otherwise, when unset"}
+                    "detail": {"type": "string", "enum": ["summary", "series"], "description": "series for node, summary otherwise, when unset; flags take summary only"}
                 }),
                 &["action", "cluster"],
             ),
@@ -80,15 +80,16 @@ fn metrics_tools() -> Vec<Tool> {
         .with_annotations(read_only("Read cluster telemetry and flags")),
         Tool::new(
             "metrics_query",
-            "One PromQL expression over the cluster's monitoring, scoped to the cluster's own series. Read only.",
+            "One PromQL expression over the organization's monitoring: one cluster's, or without cluster every cluster \
+             configured, each scoped to its own series. Read only.",
             object(
                 window_props(),
                 json!({
-                    "cluster": {"type": "string"},
+                    "cluster": {"type": "string", "description": "one cluster (metrics_clusters lists them); every cluster of the organization when unset"},
                     "query": {"type": "string", "maxLength": 4000, "description": "PromQL"},
                     "instant": {"type": "boolean", "default": false, "description": "one value per series at the window's end"}
                 }),
-                &["cluster", "query"],
+                &["query"],
             ),
         )
         .with_annotations(read_only("Run a PromQL query")),
@@ -295,11 +296,8 @@ fn metrics_read(s: &Settings, a: &Args) -> Result<CallToolResult, Error> {
             Ok(answer(&cm::workload(s, cluster, kind, namespace, name, &w, a.str("detail")?)?))
         }
         "flags" => {
-            if a.str("detail")?.is_some() {
-                return Err(bad("argument 'detail' does not apply to action=flags".into()));
-            }
             let target = cm::FlagTarget::of(a.str("node")?, a.str("kind")?, a.str("name")?, namespace)?;
-            Ok(answer(&cm::flags(s, cluster, target, &w)?))
+            Ok(answer(&cm::flags(s, cluster, target, &w, a.str("detail")?)?))
         }
         other => Err(bad(format!("action '{}' is not node, workload or flags", crate::text::clean(other)))),
     }
@@ -307,9 +305,8 @@ fn metrics_read(s: &Settings, a: &Args) -> Result<CallToolResult, Error> {
 
 fn metrics_query(s: &Settings, a: &Args) -> Result<CallToolResult, Error> {
     a.only(&[&["cluster", "query", "instant"][..], &WINDOW].concat())?;
-    let cluster = cm::required(a.str("cluster")?, "cluster", "the cluster")?;
     let query = cm::required(a.str("query")?, "query", "a PromQL expression")?;
-    Ok(answer(&cm::query(s, cluster, query, a.flag("instant")?, &a.window()?)?))
+    Ok(answer(&cm::query(s, a.str("cluster")?, query, a.flag("instant")?, &a.window()?)?))
 }
 
 fn finops_estimate(s: &Settings, a: &Args) -> Result<CallToolResult, Error> {

@@ -6,7 +6,7 @@ use comfy_table::Cell;
 use serde_json::Value;
 
 use super::{Render, Style};
-use crate::commands::metrics::{ClustersAnswer, Envelope, FlagsAnswer, NodeAnswer, QueryAnswer, QuerySeries, WorkloadAnswer};
+use crate::commands::metrics::{ClustersAnswer, Envelope, FlagsAnswer, NodeAnswer, QueryAnswer, Reading, WorkloadAnswer};
 use crate::sources::prometheus::read::Placement;
 use crate::text::clean;
 use crate::text::redact_url as redact;
@@ -114,23 +114,33 @@ impl Render for QueryAnswer {
     fn render(&self, style: Style, out: &mut String) {
         let _ =
             writeln!(out, "{} series ({}){}", self.series_total, self.result_type, if self.truncated { ", truncated to 100" } else { "" });
-        let mut t = style.table(&["Labels", "Value"]);
+        let mut t = style.table(&["Cluster", "Labels", "Value"]);
         for s in &self.series {
-            let (labels, val) = match s {
-                QuerySeries::Scalar { value } => (String::new(), Value::from(*value).to_string()),
-                QuerySeries::Instant { labels, value } => {
+            let (labels, val) = match &s.reading {
+                Reading::Scalar { value } => (String::new(), Value::from(*value).to_string()),
+                Reading::Instant { labels, value } => {
                     (labels_shown(labels), value.map_or_else(|| "null".into(), |v| Value::from(v).to_string()))
                 }
-                QuerySeries::Range { labels, values } => {
+                Reading::Range { labels, values } => {
                     let vals: Vec<Value> = values.iter().map(|v| v.map_or(Value::Null, Value::from)).collect();
                     (labels_shown(labels), sparkline(&vals))
                 }
             };
-            t.add_row(vec![labels, val]);
+            t.add_row(vec![clean(&s.cluster), labels, val]);
         }
         let _ = writeln!(out, "{t}");
+        for f in &self.failed {
+            let _ = writeln!(
+                out,
+                "{} did not answer: {} ({}): {}",
+                clean(&f.cluster),
+                f.refusal.code,
+                f.refusal.status,
+                clean(&f.refusal.message)
+            );
+        }
         if let Some(n) = &self.note {
-            let _ = writeln!(out, "note: {n}");
+            let _ = writeln!(out, "note: {}", clean(n));
         }
     }
 }

@@ -160,6 +160,7 @@ fn metrics_tools_answer_as_the_cli_does_against_a_real_prometheus() {
     let t = metrics::fleet().t;
     let (start, end) = (metrics::iso(t - 3 * HOUR - 5 * MIN), metrics::iso(t - HOUR - 35 * MIN));
     let w = json!({"start": start, "end": end, "points": 90});
+    let (week, fortnight, now) = (metrics::iso(t - 7 * 86_400), metrics::iso(t - 14 * 86_400 - 60), metrics::iso(t));
     let with = |extra: Value| {
         let mut a = w.clone();
         a.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
@@ -177,7 +178,16 @@ fn metrics_tools_answer_as_the_cli_does_against_a_real_prometheus() {
         {"name": "metrics_read", "arguments": {"action": "flags", "cluster": "aurora-prod"}},
         {"name": "metrics_read", "arguments": {"action": "node", "cluster": "gone", "node": "n1"}},
         {"name": "metrics_query", "arguments": {"cluster": "aurora-prod", "query": "sum(("}},
-        {"name": "metrics_read", "arguments": {"action": "node", "cluster": "aurora-prod", "node": "n2", "points": "48"}}
+        {"name": "metrics_read", "arguments": {"action": "node", "cluster": "aurora-prod", "node": "n2", "points": "48"}},
+        {"name": "metrics_read", "arguments": {"action": "flags", "cluster": "aurora-prod", "node": "n2", "start": week, "end": now}},
+        {"name": "metrics_read", "arguments": with(json!({"action": "flags", "cluster": "aurora-prod", "node": "n2", "detail": "summary"}))},
+        {"name": "metrics_read", "arguments": with(json!({"action": "flags", "cluster": "aurora-prod", "node": "n2", "detail": "series"}))},
+        {"name": "metrics_query", "arguments": {"query": "count(DCGM_FI_DEV_GPU_TEMP)", "instant": true, "start": start, "end": end}},
+        {"name": "metrics_read", "arguments": {"action": "node", "cluster": "aurora-prod", "node": "n2", "start": end, "end": start}},
+        {"name": "metrics_read", "arguments": {"action": "node", "cluster": "aurora-prod", "node": "n2", "start": fortnight, "end": now}},
+        {"name": "metrics_read", "arguments": {"action": "workload", "cluster": "aurora-prod", "kind": "CronJob", "name": "x"}},
+        {"name": "metrics_read", "arguments": {"action": "workload", "cluster": "aurora-prod", "kind": "Job", "name": "never-ran"}},
+        {"name": "metrics_query", "arguments": {"cluster": "aurora-prod", "query": "up{cluster=\"elsewhere\"}"}}
     ]);
     let r = stdio(&env, calls)["results"].as_array().unwrap().clone();
     let win = ["--start", &start, "--end", &end, "--points", "90"];
@@ -196,6 +206,28 @@ fn metrics_tools_answer_as_the_cli_does_against_a_real_prometheus() {
     refused(&r[9], "metrics-unavailable", 503);
     refused(&r[10], "bad-request", 422);
     refused(&r[11], "bad-request", 422);
+    // Seven days answer, as on the CLI, on a cluster with episodes configured.
+    let week_flags = structured(&r[12]);
+    same(
+        week_flags,
+        &env.json::<Value>(&["metrics", "flags", "--cluster", "aurora-prod", "--node", "n2", "--start", &week, "--end", &now]),
+    );
+    assert_eq!(week_flags["flags"][0]["kind"], "thermal_throttle");
+    // Flags take summary detail, and refuse series.
+    same(structured(&r[13]), &cli(&["flags", "--cluster", "aurora-prod", "--node", "n2", "--detail", "summary"]));
+    refused(&r[14], "bad-request", 422);
+    // A query without a cluster runs over the organization, as the CLI's does.
+    let org = structured(&r[15]);
+    same(org, &env.json::<Value>(&["metrics", "query", "--instant", "--start", &start, "--end", &end, "count(DCGM_FI_DEV_GPU_TEMP)"]));
+    assert_eq!(org["cluster"], Value::Null);
+    assert!(org["org"]["clusters"].as_array().unwrap().len() > 1);
+    // The refusals: a window ending before it starts, one over 14 days, a kind outside the six, a workload
+    // that never ran, and a query that reaches past the cluster's labels.
+    refused(&r[16], "bad-request", 422);
+    refused(&r[17], "bad-request", 422);
+    refused(&r[18], "bad-request", 422);
+    refused(&r[19], "not-found", 404);
+    refused(&r[20], "bad-request", 422);
 }
 
 #[test]

@@ -37,7 +37,7 @@ fn dcgm(
     fb_used: &dyn Fn(i64) -> f64,
     power_violation: &dyn Fn(i64) -> f64,
 ) {
-    dcgm_in(s, "aurora", node, gpu, temp, tensor, fb_used, power_violation);
+    dcgm_in(s, "aurora", node, gpu, temp, tensor, fb_used, power_violation, &|_| 0.0);
 }
 
 /// A DCGM GPU of any cluster.
@@ -51,6 +51,7 @@ fn dcgm_in(
     tensor: &dyn Fn(i64) -> f64,
     fb_used: &dyn Fn(i64) -> f64,
     power_violation: &dyn Fn(i64) -> f64,
+    thermal_violation: &dyn Fn(i64) -> f64,
 ) {
     let uuid = format!("GPU-{node}-{gpu}");
     let l = [
@@ -72,7 +73,7 @@ fn dcgm_in(
     s.add("DCGM_FI_DEV_POWER_USAGE", &l, |_| Some(612.5));
     s.add("DCGM_FI_DEV_FB_USED", &l, |t| Some(fb_used(t)));
     s.add("DCGM_FI_DEV_FB_FREE", &l, |t| Some(81559.0 - fb_used(t)));
-    s.counter("DCGM_FI_DEV_THERMAL_VIOLATION", &l, |_| 0.0);
+    s.counter("DCGM_FI_DEV_THERMAL_VIOLATION", &l, thermal_violation);
     s.counter("DCGM_FI_DEV_POWER_VIOLATION", &l, power_violation);
     for c in [
         "DCGM_FI_DEV_BOARD_LIMIT_VIOLATION",
@@ -119,6 +120,12 @@ fn host(s: &mut Series, label: &str, node: &str, cluster: &str, cpu_pressure: &d
 }
 
 fn pod(s: &mut Series, cluster: &str, pod: &str, node: &str, owner_kind: &str, owner: &str, when: &dyn Fn(i64) -> bool) {
+    pod_in(s, cluster, pod, node, owner_kind, owner, when, "Running");
+}
+
+/// A pod in one phase throughout, with kube-state-metrics' 0 for every other phase.
+#[allow(clippy::too_many_arguments)]
+fn pod_in(s: &mut Series, cluster: &str, pod: &str, node: &str, owner_kind: &str, owner: &str, when: &dyn Fn(i64) -> bool, phase: &str) {
     let info = [("namespace", "default"), ("pod", pod), ("node", node), ("cluster", cluster), ("created_by_kind", owner_kind)];
     s.add("kube_pod_info", &info, |t| when(t).then_some(1.0));
     s.add(
@@ -126,9 +133,12 @@ fn pod(s: &mut Series, cluster: &str, pod: &str, node: &str, owner_kind: &str, o
         &[("namespace", "default"), ("pod", pod), ("owner_kind", owner_kind), ("owner_name", owner), ("cluster", cluster)],
         |t| when(t).then_some(1.0),
     );
-    s.add("kube_pod_status_phase", &[("namespace", "default"), ("pod", pod), ("phase", "Running"), ("cluster", cluster)], |t| {
-        when(t).then_some(1.0)
-    });
+    for p in ["Pending", "Running", "Succeeded", "Failed", "Unknown"] {
+        let on = p == phase;
+        s.add("kube_pod_status_phase", &[("namespace", "default"), ("pod", pod), ("phase", p), ("cluster", cluster)], |t| {
+            when(t).then_some(if on { 1.0 } else { 0.0 })
+        });
+    }
 }
 
 /// Another tenant in the same Prometheus, with the same node and pod names, and everything wrong:
@@ -136,7 +146,7 @@ fn pod(s: &mut Series, cluster: &str, pod: &str, node: &str, owner_kind: &str, o
 fn shadow(s: &mut Series) {
     for node in ["n1", "n2", "p1", "u1", "c1", "h1", "m1", "s6", "e1", "s1"] {
         for gpu in ["0", "1", "2", "3"] {
-            dcgm_in(s, "shadow", node, gpu, &|_| 95.0, &|_| 0.01, &|_| 81_000.0, &|_| 1e9);
+            dcgm_in(s, "shadow", node, gpu, &|_| 95.0, &|_| 0.01, &|_| 81_000.0, &|_| 1e9, &|_| 1e9);
         }
         host(s, "Hostname", node, "shadow", &|_| 0.9);
         s.add("kube_node_status_condition", &[("node", node), ("condition", "Ready"), ("status", "true"), ("cluster", "shadow")], |_| {
@@ -154,6 +164,27 @@ fn shadow(s: &mut Series) {
         s.add("amd_gpu_junction_temperature", &l, |_| Some(99.0));
         s.counter("amd_gpu_ecc_uncorrect_total", &l, |_| 1.0);
     }
+}
+
+/// The nodes of the telemetry document's audit, each failing one rule before it was fixed; the spells start at t - 2 h.
+fn audited(s: &mut Series, t: i64) {
+    let mid = move |x: i64, len: i64| (t - 2 * HOUR..t - 2 * HOUR + len).contains(&x);
+    let (calm, fb, none, always) = (|_: i64| 0.8, |_: i64| 40_000.0, |_: i64| 0.0, |_: i64| true);
+    // Thermal throttling by the violation counter alone, for 12 minutes from t - 2 h.
+    let thermal = move |x: i64| if mid(x, 12 * MIN) { 1e9 } else { 0.0 };
+    dcgm_in(s, "aurora", "t1", "0", &|_| 60.0, &calm, &fb, &none, &thermal);
+    host(s, "Hostname", "t1", "aurora", &|_| 0.01);
+    // Hot spells of exactly 5 and 10 scrapes, for durations that must not depend on the window's alignment.
+    for (node, scrapes) in [("a5", 5), ("a10", 10)] {
+        dcgm(s, node, "0", &move |x| if mid(x, scrapes * MIN) { 90.0 } else { 60.0 }, &calm, &fb, &none);
+        host(s, "Hostname", node, "aurora", &|_| 0.01);
+    }
+    // Idle GPUs under two Deployments: one whose pod is Pending throughout, one whose pod is Running.
+    let collapse = move |x: i64| if mid(x, 30 * MIN) { 0.1 } else { 0.8 };
+    dcgm(s, "u2", "0", &|_| 60.0, &collapse, &fb, &none);
+    host(s, "Hostname", "u2", "aurora", &|_| 0.01);
+    pod_in(s, "aurora", "idle-dep-7c9d8b6f5-x2x4q", "u2", "ReplicaSet", "idle-dep-7c9d8b6f5", &always, "Pending");
+    pod(s, "aurora", "busy-dep-5f6d7c8b9-qz7km", "u1", "ReplicaSet", "busy-dep-5f6d7c8b9", &always);
 }
 
 pub fn fleet() -> &'static Fleet {
@@ -197,6 +228,7 @@ pub fn fleet() -> &'static Fleet {
         host(&mut s, "Hostname", "h1", "aurora", &move |x| if mid(x, 20 * MIN) { 0.5 } else { 0.01 });
         dcgm(&mut s, "m1", "0", &|_| 60.0, &calm, &move |x| if mid(x, 15 * MIN) { 79_000.0 } else { 40_000.0 }, &none);
         host(&mut s, "Hostname", "m1", "aurora", &|_| 0.01);
+        audited(&mut s, t);
         // A six-minute hot spell: shorter than one bucket of a 6h window at 48 points.
         dcgm(&mut s, "s6", "0", &move |x| if (t - 2 * HOUR..t - 2 * HOUR + 6 * MIN).contains(&x) { 90.0 } else { 60.0 }, &calm, &fb, &none);
         host(&mut s, "Hostname", "s6", "aurora", &|_| 0.01);
@@ -366,13 +398,11 @@ fn rules_are_judged_per_minute_whatever_the_points() {
     assert_eq!(v["window"]["step_s"], 450, "the answer's window is the one asked for");
     let f = &v["flags"][0];
     assert_eq!((f["kind"].as_str(), f["severity"].as_str()), (Some("thermal_throttle"), Some("warn")));
-    // 6 minutes, or 5 when the window's end falls on a whole minute (one run in 60): every bucket's end is
-    // then on a scrape, and Prometheus 2 counts a range's both ends, so the episode's first and last
-    // buckets average a hot reading with a cool one, under the threshold.
-    assert!((5..=6).contains(&f["minutes"].as_u64().unwrap()), "{f}");
-    // The 41-minute episode measures 41 minutes in the default window too (40 on a whole minute).
+    // Six scrapes are six minutes, wherever the window's edges fall (a_hold_lasts_as_long_as_its_scrapes...).
+    assert_eq!(f["minutes"], 6, "{f}");
+    // The 41-minute episode measures 41 minutes in the default window too.
     let v = json(&env(), &["metrics", "flags", "--cluster", "aurora-prod", "--node", "n2"]);
-    assert!((40..=42).contains(&v["flags"][0]["minutes"].as_u64().unwrap()), "{}", v["flags"][0]);
+    assert_eq!(v["flags"][0]["minutes"], 41, "{}", v["flags"][0]);
 }
 
 #[test]
@@ -541,7 +571,7 @@ fn free_promql() {
     assert_eq!(v["truncated"], false);
     assert_eq!(v["series"][0]["values"].as_array().unwrap().len(), 13, "the inclusive [start, end] grid");
     let v = json(&env, &["metrics", "query", "--cluster", "aurora-prod", "--instant", "count(DCGM_FI_DEV_GPU_TEMP{cluster=\"aurora\"})"]);
-    assert_eq!(v["series"][0]["value"], 15.0);
+    assert_eq!(v["series"][0]["value"], 19.0);
     let v = json(&env, &["metrics", "query", "--cluster", "aurora-prod", "--instant", "DCGM_FI_DEV_NO_SUCH_METRIC"]);
     assert_eq!(v["series_total"], 0);
     assert!(v["note"].as_str().unwrap().contains("not an all-clear"));
@@ -587,4 +617,203 @@ fn counter_flags_cover_the_buckets_where_the_counter_rose() {
     assert!(to < t - HOUR - 30 * MIN, "to {}", f["to"]);
     let f = only_flag("c1");
     assert!((4..=7).contains(&f["minutes"].as_u64().unwrap()), "PCIe replays for 5 minutes: {f}");
+}
+
+/// The flags of one node over `window`, with exactly `n` of them.
+fn flags_of(node: &str, window: &[String], n: usize) -> Vec<Value> {
+    let v = json(&env(), &args(&["metrics", "flags", "--cluster", "aurora-prod", "--node", node], window));
+    let flags = v["flags"].as_array().unwrap().clone();
+    assert_eq!(flags.len(), n, "{node}: {v}");
+    flags
+}
+
+fn between(from: i64, to: i64, points: u32) -> Vec<String> {
+    vec!["--start".into(), iso(from), "--end".into(), iso(to), "--points".into(), points.to_string()]
+}
+
+#[test]
+fn every_window_up_to_fourteen_days_answers_on_a_cluster_with_episodes() {
+    let t = fleet().t;
+    // A 7-day window: its episodes are read a day further back, by the minute, past Prometheus's 11,000 points.
+    for window in [vec!["--range".to_string(), "7d".to_string()], between(t - 14 * 86_400, t, 48)] {
+        let v = json(&env(), &args(&["metrics", "node", "--cluster", "aurora-prod", "--node", "n2"], &window));
+        assert_eq!(v["health_episodes"][0]["kind"], "thermal", "{window:?}: {}", v["health_episodes"]);
+        let f = &flags_of("n2", &window, 1)[0];
+        assert_eq!((f["kind"].as_str(), f["gpu"].as_str(), f["severity"].as_str()), (Some("thermal_throttle"), Some("3"), Some("high")));
+        let (from, to) = (&f["episode"]["from"], &f["episode"]["to"]);
+        assert_eq!(from.as_str().map(|s| &s[..16]), Some(&iso(t - 3 * HOUR)[..16]), "the episode's own bounds: {f}");
+        assert!(to.as_str().is_some(), "{f}");
+        let v = json(&env(), &args(&["metrics", "workload", "--cluster", "aurora-prod", "--kind", "Job", "--name", "train-llm"], &window));
+        assert_eq!(v["placement_source"], "history", "{window:?}");
+    }
+    let v = json(&env(), &["metrics", "flags", "--cluster", "aurora-prod", "--node", "n2", "--range", "7d"]);
+    assert_eq!(v["window"]["step_s"], 12_600, "7 days over 48 points");
+}
+
+#[test]
+fn a_gpu_whose_clock_mask_is_read_with_no_bit_set_counts_zero_events() {
+    let v = json(&env(), &["metrics", "node", "--cluster", "aurora-prod", "--node", "n1", "--range", "1h"]);
+    let events = &v["gpus"]["0"]["throttle"]["clock_events"];
+    assert_eq!(events["HW_SLOWDOWN"], 0.0, "zero events, not no reading: {events}");
+    assert_eq!(events["SW_THERMAL"], 0.0);
+    assert!(v["coverage"]["present"].as_array().unwrap().contains(&Value::from("clock_events")), "{}", v["coverage"]);
+    assert!(!v["coverage"]["missing"].as_array().unwrap().contains(&Value::from("clock_events")));
+    // A cluster whose exporter sends no mask at all: still no reading.
+    let v = json(&env(), &["metrics", "node", "--cluster", "sparse", "--node", "s1", "--range", "1h"]);
+    assert_eq!(v["gpus"]["0"]["throttle"]["clock_events"], Value::Null);
+    assert!(v["coverage"]["missing"].as_array().unwrap().contains(&Value::from("clock_events")));
+}
+
+#[test]
+fn a_thermal_flag_from_the_violation_counter_covers_the_buckets_where_it_rose() {
+    let t = fleet().t;
+    let f = &flags_of("t1", &between(t - 3 * HOUR, t - HOUR, 96), 1)[0];
+    assert_eq!((f["kind"].as_str(), f["severity"].as_str()), (Some("thermal_throttle"), Some("high")), "{f}");
+    assert_eq!(f["evidence"]["thermal_s"], 720.0);
+    let from = exa::time::parse_utc(f["from"].as_str().unwrap()).unwrap();
+    assert!((t - 2 * HOUR - 2 * MIN..=t - 2 * HOUR + 2 * MIN).contains(&from), "from {}", f["from"]);
+    assert!((11..=15).contains(&f["minutes"].as_u64().unwrap()), "12 minutes of throttling, not the 120 of the window: {f}");
+    assert_eq!(f["clipped"], serde_json::json!({"start": false, "end": false}));
+}
+
+#[test]
+fn a_hold_lasts_as_long_as_its_scrapes_whatever_the_windows_alignment() {
+    let t = fleet().t;
+    for shift in [0, 7, 30, 53] {
+        // Two hours holding the 41-minute episode (from t - 3 h) and the spells of 5, 6 and 10 scrapes (from t - 2 h).
+        let window = between(t - 3 * HOUR - 30 * MIN + shift, t - HOUR - 30 * MIN + shift, 96);
+        let f = &flags_of("a5", &window, 1)[0];
+        assert_eq!(
+            (f["kind"].as_str(), f["severity"].as_str(), f["minutes"].as_u64()),
+            (Some("thermal_throttle"), Some("warn"), Some(5)),
+            "{shift} s: {f}"
+        );
+        let f = &flags_of("a10", &window, 1)[0];
+        assert_eq!((f["severity"].as_str(), f["minutes"].as_u64()), (Some("high"), Some(10)), "{shift} s: {f}");
+        let f = &flags_of("s6", &window, 1)[0];
+        assert_eq!(f["minutes"], 6, "{shift} s: {f}");
+        let f = &flags_of("n2", &window, 1)[0];
+        assert_eq!(f["minutes"], 41, "the spec's 41-minute episode, {shift} s: {f}");
+    }
+}
+
+#[test]
+fn utilization_collapse_counts_only_while_the_pods_were_running() {
+    let t = fleet().t;
+    let window = between(t - 3 * HOUR, t - HOUR, 96);
+    let on = |name: &str| {
+        json(&env(), &args(&["metrics", "flags", "--cluster", "aurora-prod", "--kind", "Deployment", "--name", name], &window))
+    };
+    // The only pod was Pending throughout: nothing ran, so nothing collapsed.
+    let v = on("idle-dep");
+    assert_eq!(v["target"]["placement"][0]["phase"], "Pending", "{v}");
+    assert_eq!(v["flags"], serde_json::json!([]), "{v}");
+    assert!(v["note"].as_str().unwrap().contains("none was Running in this window on u2"), "{}", v["note"]);
+    // The same collapse under a Running pod fires.
+    let v = on("busy-dep");
+    let flags = v["flags"].as_array().unwrap();
+    assert_eq!(flags.len(), 1, "{v}");
+    assert_eq!((flags[0]["kind"].as_str(), flags[0]["node"].as_str()), (Some("utilization_collapse"), Some("u1")));
+    // Judged on the node alone, u2's collapse is there.
+    assert_eq!(flags_of("u2", &window, 1)[0]["kind"], "utilization_collapse");
+}
+
+#[test]
+fn the_amd_note_says_link_errors_answers_only_in_part() {
+    for action in [
+        &["metrics", "node", "--cluster", "mi-prod", "--node", "mi-n1", "--range", "1h"][..],
+        &["metrics", "flags", "--cluster", "mi-prod", "--node", "mi-n1", "--range", "1h"],
+    ] {
+        let v = json(&env(), action);
+        let note = v["note"].as_str().unwrap();
+        assert!(note.contains("link_errors answers only in part") && note.contains("XGMI"), "{action:?}: {note}");
+        assert!(v["coverage"]["present"].as_array().unwrap().contains(&Value::from("link_errors")), "partial is present");
+    }
+    let v = json(&env(), &["metrics", "node", "--cluster", "aurora-prod", "--node", "n1", "--range", "1h"]);
+    assert!(!v["note"].as_str().unwrap().contains("XGMI"), "NVIDIA reads its fabric links");
+}
+
+#[test]
+fn a_query_without_a_cluster_runs_over_the_organization() {
+    let env = env();
+    let v = json(&env, &["metrics", "query", "--instant", "count(DCGM_FI_DEV_GPU_TEMP)"]);
+    assert_eq!(v["org"]["clusters"], serde_json::json!(["aurora-prod", "mi-prod", "sparse", "bare", "gone"]));
+    assert_eq!(v["cluster"], Value::Null);
+    let by: Vec<(&str, f64)> =
+        v["series"].as_array().unwrap().iter().map(|s| (s["cluster"].as_str().unwrap(), s["value"].as_f64().unwrap())).collect();
+    // Each cluster scoped by its own labels: aurora's GPUs, none for the AMD cluster, sparse's one, and every
+    // series of the shared Prometheus for the cluster configured without labels.
+    let aurora = json(&env, &["metrics", "query", "--cluster", "aurora-prod", "--instant", "count(DCGM_FI_DEV_GPU_TEMP)"]);
+    let bare = json(&env, &["metrics", "query", "--cluster", "bare", "--instant", "count(DCGM_FI_DEV_GPU_TEMP)"]);
+    assert_eq!(
+        by,
+        [
+            ("aurora-prod", aurora["series"][0]["value"].as_f64().unwrap()),
+            ("sparse", 1.0),
+            ("bare", bare["series"][0]["value"].as_f64().unwrap())
+        ],
+        "{v}"
+    );
+    assert_eq!(v["scoped_queries"]["aurora-prod"], r#"count(DCGM_FI_DEV_GPU_TEMP{cluster="aurora"})"#);
+    assert_eq!(v["scoped_query"], Value::Null);
+    // The cluster that does not answer is named, and the others still answer.
+    let failed = v["failed"].as_array().unwrap();
+    assert_eq!(
+        (failed.len(), failed[0]["cluster"].as_str(), failed[0]["code"].as_str()),
+        (1, Some("gone"), Some("metrics-unavailable")),
+        "{v}"
+    );
+    assert!(v["note"].as_str().unwrap().contains("Not every cluster answered: gone"), "{}", v["note"]);
+    // A query naming one cluster works as it did, and carries its cluster on each series.
+    assert_eq!(aurora["cluster"], "aurora-prod");
+    assert_eq!(aurora["series"][0]["cluster"], "aurora-prod");
+    assert_eq!(aurora["failed"], serde_json::json!([]));
+    // A query one cluster's scope refuses is refused for the organization, before anything is sent.
+    refused(&env, &["metrics", "query", "up{cluster=\"elsewhere\"}"], "bad-request", 422, 2);
+    // Nothing answers: the refusal of the one that did not.
+    let lone = Env::new();
+    lone.config("clusters:\n  gone:\n    prometheus: http://127.0.0.1:9\n    gpu_vendor: nvidia\n    gpu_model: H100\n    timeout_s: 2\n");
+    refused(&lone, &["metrics", "query", "up"], "metrics-unavailable", 503, 1);
+}
+
+#[test]
+fn flags_take_summary_detail_and_refuse_series() {
+    let v = json(&env(), &["metrics", "flags", "--cluster", "aurora-prod", "--node", "n1", "--range", "1h", "--detail", "summary"]);
+    assert_eq!(v["clean"], true);
+    let e = refused(&env(), &["metrics", "flags", "--cluster", "aurora-prod", "--node", "n1", "--detail", "series"], "bad-request", 422, 2);
+    assert!(e["error"]["message"].as_str().unwrap().contains("read the node with detail series"), "{e}");
+}
+
+#[test]
+fn the_windows_arithmetic_as_the_document_gives_it() {
+    let env = env();
+    let t = fleet().t;
+    for (window, step, points) in [
+        (vec!["--range".to_string(), "6h".to_string()], 450, 48),
+        (between(t - HOUR, t, 40), 90, 40),
+        (between(t - HOUR, t, 96), 60, 60),
+        (between(t - 7 * 86_400, t, 96), 6300, 96),
+    ] {
+        let v = json(&env, &args(&["metrics", "node", "--cluster", "aurora-prod", "--node", "n1"], &window));
+        assert_eq!((v["window"]["step_s"].as_i64(), v["window"]["points"].as_i64()), (Some(step), Some(points)), "{window:?}");
+        let temp = &v["gpus"]["0"]["temp_c"];
+        assert_eq!(temp["values"].as_array().unwrap().len() as i64, points);
+        assert_eq!(temp["step_s"].as_i64(), Some(step));
+    }
+    let e = refused(
+        &env,
+        &["metrics", "node", "--cluster", "aurora-prod", "--node", "n1", "--start", &iso(t), "--end", &iso(t)],
+        "bad-request",
+        422,
+        2,
+    );
+    assert!(e["error"]["message"].as_str().unwrap().contains("at or after its end"));
+    let e = refused(
+        &env,
+        &args(&["metrics", "node", "--cluster", "aurora-prod", "--node", "n1"], &between(t - 14 * 86_400 - 60, t, 48)),
+        "bad-request",
+        422,
+        2,
+    );
+    assert!(e["error"]["message"].as_str().unwrap().contains("more than 14"), "{e}");
 }

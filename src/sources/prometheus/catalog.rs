@@ -3,7 +3,17 @@
 //! `{sel}` is the label selector of the node (and the cluster's own
 //! labels), `{step}` the bucket width, `{rate}` the range of a `rate()`
 //! (the bucket, but never under 3 minutes, so that it always holds two
-//! scrapes) and `{win}` the window, in seconds.
+//! scrapes) and `{win}` the window, in seconds; `{bucket}` is the bucket
+//! (or a minute, where the bucket is shorter, so that a scrape every
+//! minute lands in every bucket) less a millisecond, in milliseconds.
+//!
+//! A gauge's bucket is `(end - step, end]`: Prometheus 2 counts both ends
+//! of a range, so a bucket of exactly `step` seconds whose edges land on
+//! scrapes would hold the scrape at its start too, and average a hot
+//! reading with the cool one before it. `[{bucket}ms]` gives every
+//! scrape to one bucket, whatever the window's alignment (Prometheus 3's
+//! ranges are open at the start already; the millisecond changes nothing
+//! there).
 
 use crate::model::config::Cluster;
 
@@ -74,6 +84,8 @@ pub struct Catalog {
     /// Per-bucket increases of the counters counter-based flags judge, read
     /// only for flags: the buckets where a counter rose are the flag's span.
     pub spans: Vec<Reading>,
+    /// Families that answer only in part for this maker, and why: said in every answer's note.
+    pub partial: Vec<&'static str>,
 }
 
 fn r(family: &'static str, field: &'static str, expr: &str, kind: ReadingKind) -> Reading {
@@ -81,12 +93,12 @@ fn r(family: &'static str, field: &'static str, expr: &str, kind: ReadingKind) -
 }
 
 fn gauge(dev: &str, metric: &str) -> String {
-    format!("avg by ({dev}) (avg_over_time({metric}[{{step}}s]))")
+    format!("avg by ({dev}) (avg_over_time({metric}[{{bucket}}ms]))")
 }
 
 /// A gauge read from whichever of several metrics a GPU exports.
 fn gauge_any(dev: &str, metrics: &[String]) -> String {
-    let parts: Vec<String> = metrics.iter().map(|m| format!("avg_over_time({m}[{{step}}s])")).collect();
+    let parts: Vec<String> = metrics.iter().map(|m| format!("avg_over_time({m}[{{bucket}}ms])")).collect();
     format!("avg by ({dev}) ({})", parts.join(" or "))
 }
 
@@ -181,6 +193,9 @@ fn table(c: &Cluster) -> Catalog {
             spans: Vec::new(),
             readings,
             unavailable: vec!["throttle_violations", "clock_events", "xid"],
+            partial: vec![
+                "link_errors answers only in part: the PCIe counters are read, the fabric link (XGMI) counters are not, so link_crc, link_replay and link_recovery are null",
+            ],
             null_fields: vec![
                 "errors.link_crc",
                 "errors.link_replay",
@@ -237,7 +252,8 @@ fn table(c: &Cluster) -> Catalog {
             ReadingKind::Increase(1.0),
         ),
     ]);
-    // Clock events: buckets in which each reason bit of the event mask was set.
+    // Clock events: buckets in which each reason bit of the event mask was set. The bit is
+    // summed, not filtered: a mask that is read with no bit set counts 0 events, not no reading.
     for (field, bit) in [
         ("clock_events.SW_POWER_CAP", 4),
         ("clock_events.HW_SLOWDOWN", 8),
@@ -249,7 +265,7 @@ fn table(c: &Cluster) -> Catalog {
         let exprs = ["DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "DCGM_FI_DEV_CLOCKS_EVENT_REASONS"]
             .map(|name| {
                 let mask = m(name, "");
-                format!("sum by ({d}) (count_over_time(((floor({mask} / {bit}) % 2) == 1)[{{win}}s:{{step}}s]))")
+                format!("sum by ({d}) (sum_over_time((floor({mask} / {bit}) % 2)[{{win}}s:{{step}}s]))")
             })
             .to_vec();
         readings.push(Reading { family: "clock_events", field, exprs, kind: ReadingKind::Increase(1.0) });
@@ -261,6 +277,7 @@ fn table(c: &Cluster) -> Catalog {
         null_fields: vec!["errors.pcie_recovery"],
         temp: vec![m("DCGM_FI_DEV_GPU_TEMP", "")],
         spans: Vec::new(),
+        partial: Vec::new(),
     }
 }
 
@@ -276,7 +293,7 @@ fn host() -> Vec<Reading> {
         r(
             "host_cpu",
             "host.load_per_core",
-            "sum(avg_over_time(node_load1{{hsel}}[{step}s])) / count(node_cpu_seconds_total{{hsel},mode=\"idle\"})",
+            "sum(avg_over_time(node_load1{{hsel}}[{bucket}ms])) / count(node_cpu_seconds_total{{hsel},mode=\"idle\"})",
             ReadingKind::HostGauge,
         ),
         r(

@@ -164,8 +164,9 @@ fn val(v: Option<&Option<f64>>) -> Option<f64> {
     v.copied().flatten()
 }
 
-/// Every flag the node's readings fire. `running` limits utilisation checks to when the workload's pods ran.
-pub fn evaluate(node: &NodeData, w: &Window, reference: Option<f64>, running: Option<(i64, i64)>) -> Vec<Flag> {
+/// Every flag the node's readings fire. `running`, one entry per bucket, limits the
+/// utilisation check to the buckets in which a pod of the workload was Running on the node.
+pub fn evaluate(node: &NodeData, w: &Window, reference: Option<f64>, running: Option<&[bool]>) -> Vec<Flag> {
     let cx = Ctx { node, w, reference };
     let mut out = Vec::new();
     for (gpu, d) in &node.gpus {
@@ -217,12 +218,20 @@ fn thermal_throttle(cx: &Ctx, g: &Gpu) -> Option<Flag> {
             let s = format!(
                 "{on} throttled for heat: {secs:.0} s of thermal throttle and {thermal_events:.0} thermal clock events in this window"
             );
-            ((w.start, w.end), (false, false), s)
+            // The buckets where the violation counter rose or a thermal event landed, not the whole window.
+            let (span, clipped) = cx.rose(g, &["throttle.thermal_s", "clock_events.SW_THERMAL", "clock_events.HW_THERMAL"]);
+            (span, clipped, s)
         }
     };
-    let minutes = hot.map_or(thermal_s.unwrap_or(0.0) / 60.0, |h| h.2 as f64 / 60.0);
+    let minutes = hot.map_or_else(|| throttled_minutes(thermal_s, thermal_events, w), |h| h.2 as f64 / 60.0);
     let severity = if minutes >= 10.0 { "high" } else { "warn" };
     Some(cx.flag("thermal_throttle", severity, Some(g.index), span, clipped, evidence, summary, "thermal"))
+}
+
+/// How long a GPU was throttled, minutes: the throttle timer's seconds, or
+/// the buckets in which a clock event of the kind was set, whichever is longer.
+fn throttled_minutes(timer_s: Option<f64>, events: f64, w: &Window) -> f64 {
+    timer_s.unwrap_or(0.0).max(events * w.step_s as f64) / 60.0
 }
 
 /// Any time at the power cap, or power clock events.
@@ -234,7 +243,7 @@ fn power_cap(cx: &Ctx, g: &Gpu) -> Option<Flag> {
     if power_s.is_none() && power_events <= 0.0 {
         return None;
     }
-    let minutes = power_s.unwrap_or(0.0) / 60.0;
+    let minutes = throttled_minutes(power_s, power_events, cx.w);
     let evidence = json!({"power_s": power_s, "power_clock_events": (power_events > 0.0).then_some(power_events), "peak_power_w": d.series.get("power_w").map(|s| s.max)});
     let summary = format!(
         "{} was held at its power cap for {:.0} s ({power_events:.0} power clock events) in this window",
@@ -247,8 +256,8 @@ fn power_cap(cx: &Ctx, g: &Gpu) -> Option<Flag> {
 }
 
 /// Tensor activity (or plain utilisation where there is none) below half the
-/// window's median for ten minutes, counting only while the workload ran.
-fn utilization_collapse(cx: &Ctx, g: &Gpu, running: Option<(i64, i64)>) -> Option<Flag> {
+/// window's median for ten minutes, counting only while the workload's pods were Running.
+fn utilization_collapse(cx: &Ctx, g: &Gpu, running: Option<&[bool]>) -> Option<Flag> {
     let w = cx.w;
     let (field, s) =
         g.d.series
@@ -262,7 +271,7 @@ fn utilization_collapse(cx: &Ctx, g: &Gpu, running: Option<(i64, i64)>) -> Optio
         return None;
     }
     let limit = median / 2.0;
-    let masked = running.map(|span| while_running(s, w, span));
+    let masked = running.map(|mask| while_running(s, mask));
     let (a, b, secs) = longest(masked.as_ref().unwrap_or(s), w, 600, |v| v < limit)?;
     let (span, clipped) = cx.bounds(a, b);
     let evidence = json!({"reading": field, "window_median": median, "threshold": limit, "min": s.min});
@@ -270,13 +279,12 @@ fn utilization_collapse(cx: &Ctx, g: &Gpu, running: Option<(i64, i64)>) -> Optio
     Some(cx.flag("utilization_collapse", "warn", Some(g.index), span, clipped, evidence, summary, "utilization"))
 }
 
-/// The series with every bucket outside `(from, to)` blanked.
-fn while_running(s: &Series, w: &Window, (from, to): (i64, i64)) -> Series {
+/// The series with every bucket in which no pod was Running blanked.
+fn while_running(s: &Series, running: &[bool]) -> Series {
     let mut m = s.clone();
     if let Some(v) = m.values.as_mut() {
         for (i, x) in v.iter_mut().enumerate() {
-            let t = w.at(i as u32);
-            if t - w.step_s < from || t > to {
+            if !running.get(i).copied().unwrap_or(false) {
                 *x = None;
             }
         }

@@ -89,10 +89,11 @@ impl Window {
 
     /// The same span in buckets of a minute or more (at most 1440 of them), on which the
     /// flag rules ("held for at least 5 minutes") are judged, whatever points the answer shows.
+    /// Never under a minute, so that a scrape every minute lands in every bucket.
     pub fn fine(&self) -> Window {
         let span = self.span();
         let step_s = ((span + 1439) / 1440 + 29) / 30 * 30;
-        let step_s = step_s.max(60).min(self.step_s);
+        let step_s = step_s.max(60);
         Window { start: self.start, end: self.end, step_s, points: ((span + step_s - 1) / step_s) as u32 }
     }
 

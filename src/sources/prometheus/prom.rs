@@ -18,6 +18,13 @@ use crate::text::redact_url as redact;
 /// The largest answer read from Prometheus.
 const MAX_BODY: u64 = 64 << 20;
 
+/// The most steps Prometheus evaluates in one range query (it refuses a
+/// span over step above 11,000: "exceeded maximum resolution of 11,000
+/// points per timeseries").
+pub const MAX_RANGE_STEPS: i64 = 11_000;
+/// The steps of one read when a range is split.
+const CHUNK_STEPS: i64 = 10_000;
+
 /// A Prometheus HTTP API client for one cluster.
 pub struct Client {
     /// Queries made, summed over threads.
@@ -122,12 +129,30 @@ impl Client {
         self.get("query", &[("query", self.scoped(query)?), ("time", time.to_string())])
     }
 
-    /// A range query on the grid start, start + step, ..., end.
+    /// A range query on the grid start, start + step, ..., end. A grid of
+    /// more steps than Prometheus evaluates at once is read in parts, each
+    /// continuing the grid where the last ended, and the series joined.
     pub fn range(&self, query: &str, start: i64, end: i64, step: i64) -> Result<PromAnswer, Refusal> {
-        self.get(
-            "query_range",
-            &[("query", self.scoped(query)?), ("start", start.to_string()), ("end", end.to_string()), ("step", step.to_string())],
-        )
+        let (query, step) = (self.scoped(query)?, step.max(1));
+        let once = |from: i64, to: i64| {
+            self.get(
+                "query_range",
+                &[("query", query.clone()), ("start", from.to_string()), ("end", to.to_string()), ("step", step.to_string())],
+            )
+        };
+        if (end - start) / step <= MAX_RANGE_STEPS {
+            return once(start, end);
+        }
+        let mut joined: BTreeMap<BTreeMap<String, String>, Vec<(f64, f64)>> = BTreeMap::new();
+        let mut from = start;
+        while from <= end {
+            let to = from.saturating_add(CHUNK_STEPS * step).min(end);
+            for s in once(from, to)?.series() {
+                joined.entry(s.labels).or_default().extend(s.samples);
+            }
+            from = to + step;
+        }
+        Ok(PromAnswer::Matrix(joined.into_iter().map(|(labels, samples)| RawSeries { labels, samples }).collect()))
     }
 
     /// The expression as it is sent: with the cluster's matchers on every selector.

@@ -65,6 +65,7 @@ impl<'a> Target<'a> {
         };
         put(put(template.to_string(), "sel", &sel), "hsel", &hsel)
             .replace("{step}", &w.step_s.to_string())
+            .replace("{bucket}", &(w.step_s.max(60) * 1000 - 1).to_string())
             .replace("{rate}", &w.step_s.max(180).to_string())
             .replace("{win}", &w.span().to_string())
     }
@@ -295,9 +296,10 @@ pub fn episodes(t: &Target, node: &str, w: &Window) -> Result<Vec<Episode>, Refu
     }
     let names: Vec<String> = t.cluster.episodes.keys().map(|k| escape(k)).collect();
     let q = format!("ALERTS{{alertstate=\"firing\",alertname=~\"{}\",{}}}", names.join("|"), t.selector(&t.cluster.node_label, Some(node)));
-    // Look back a day before the window, so an episode that began earlier shows its real start.
+    // Look back a day before the window, so an episode that began earlier shows its real start;
+    // read by the minute whatever the span (a long span is read in parts: `Client::range`).
     let from = w.start - 86_400;
-    let step = ((w.end - from) / 10_000).max(60) / 60 * 60;
+    let step = 60;
     let mut out = Vec::new();
     for s in t.client.range(&q, from, w.end, step)?.series() {
         let alert = s.labels.get("alertname").cloned().unwrap_or_default();
@@ -470,6 +472,36 @@ fn phases(t: &Target, ns: &str, pods: &[String], at: i64) -> Result<BTreeMap<Str
         .into_iter()
         .filter_map(|s| Some((s.labels.get("pod")?.clone(), s.labels.get("phase")?.clone())))
         .collect())
+}
+
+/// For each node of the placement, which of the window's buckets a pod of the
+/// workload was Running in there, from kube-state-metrics' phase history
+/// joined to the node each pod was on at the time (a StatefulSet's pod keeps
+/// its name when it moves).
+pub fn running(t: &Target, namespace: &str, placement: &[Placement], w: &Window) -> Result<BTreeMap<String, Vec<bool>>, Refusal> {
+    let mut out: BTreeMap<String, Vec<bool>> = placement.iter().map(|p| (p.node.clone(), vec![false; w.points as usize])).collect();
+    if placement.is_empty() {
+        return Ok(out);
+    }
+    check_k8s_name("namespace", namespace)?;
+    let labels = t.labels().iter().map(|l| format!(",{l}")).collect::<String>();
+    let ns = format!("namespace=\"{namespace}\"{labels}");
+    let pods: BTreeSet<&str> = placement.iter().map(|p| p.pod.as_str()).collect();
+    let alternatives: Vec<String> = pods.iter().map(|p| escape(&regex_quote(p))).collect();
+    let sel = format!("{ns},pod=~\"{}\"", alternatives.join("|"));
+    let q = format!(
+        "max by (pod, node) ((kube_pod_status_phase{{{sel},phase=\"Running\"}} == 1) * on (namespace, pod) group_left (node) max by (namespace, pod, node) (kube_pod_info{{{sel}}}))"
+    );
+    for s in t.client.range(&q, w.at(0), w.at(w.points - 1), w.step_s)?.series() {
+        let Some(mask) = s.labels.get("node").and_then(|n| out.get_mut(n)) else { continue };
+        for (at, v) in &s.samples {
+            let i = ((*at as i64 - w.start) as f64 / w.step_s as f64).round() as i64 - 1;
+            if *v >= 1.0 && (0..i64::from(w.points)).contains(&i) {
+                mask[i as usize] = true;
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// `s` as a literal inside a RE2 regular expression.
