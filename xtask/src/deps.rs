@@ -161,7 +161,8 @@ fn python_312() -> Option<std::path::PathBuf> {
 pub fn focus_env(root: &std::path::Path) -> Result<std::path::PathBuf, String> {
     let venv = root.join("target/focus-python");
     let program = venv.join("bin/focus-validator");
-    let has = || Command::new(&program).arg("--help").output().is_ok_and(|o| o.status.success());
+    // It writes focus_validator_detailed.log in its working directory: run it in its own folder.
+    let has = || Command::new(&program).arg("--help").current_dir(&venv).output().is_ok_and(|o| o.status.success());
     if has() {
         return Ok(program);
     }
