@@ -17,6 +17,7 @@ pub mod output;
 pub mod pricing;
 pub mod provider;
 pub mod settings;
+pub mod sinks;
 pub mod sources;
 pub mod store;
 pub mod suggest;
@@ -188,7 +189,7 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
         },
         Command::Metrics(m) => metrics(m, s),
         Command::Report(r) => report(r, s),
-        Command::Sync(cli::SyncCmd::Mlflow(_)) => show(commands::mlflow::sync(s)?, s),
+        Command::Sync(cli::SyncCmd::Mlflow(_)) => show(commands::sync::mlflow(s)?, s),
         Command::Import(cli::ImportCmd::Slurm(i)) => {
             show(commands::import::run(s, commands::import::Scheduler::Slurm, &i.common, i.exclusive)?, s)
         }

@@ -63,7 +63,7 @@ pub fn run(
     let trace = open_trace(args.trace.as_ref())?;
     // The MLflow run is made once everything else is known good, and before the command starts.
     let mlflow_run = match &args.mlflow_experiment {
-        Some(experiment) => Some(super::mlflow::start_run(settings, experiment, &args.command)?),
+        Some(experiment) => Some(crate::sinks::mlflow::start_run(settings, experiment, &args.command)?),
         None => None,
     };
     if let (Some((_, id)), Some((_, run_id))) = (&mlflow_run, args.record.as_mut()) {
@@ -112,7 +112,7 @@ pub fn run(
     };
     let job = args.record.as_ref().map_or("exa_measure", |(m, _)| m.as_str());
     let run_id = args.record.as_ref().and_then(|(_, r)| r.as_deref());
-    let pushed = super::telemetry::push_run(settings, args.push_gateway.as_deref(), gpu.energy_kwh, job, run_id);
+    let pushed = crate::sinks::push::run(settings, args.push_gateway.as_deref(), gpu.energy_kwh, job, run_id);
     if let Some((tracking, id)) = &mlflow_run {
         let ok = ended.as_ref().is_some_and(|e| e.code == 0);
         if let Err(e) = tracking.finish_run(id, ok, now_unix().saturating_mul(1000)) {
@@ -419,7 +419,7 @@ fn record(
         let ids = st.insert(&records)?;
         let pairs: Vec<(i64, &NewRecord)> = ids.iter().copied().zip(records.iter()).collect();
         // Stored first, always; a log MLflow does not take is a warning (the records stay).
-        if let Err(e) = super::mlflow::log_records(settings, st.as_mut(), &pairs) {
+        if let Err(e) = crate::sinks::mlflow::log_records(settings, st.as_mut(), &pairs) {
             settings.warn(e.to_string());
         }
         Ok((ids, st.location().0))

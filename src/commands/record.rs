@@ -50,7 +50,7 @@ pub fn run(settings: &Settings, domain: Domain, model: &str, run_id: Option<&str
         labels: Labels::default(),
     };
     let id = store.insert(std::slice::from_ref(&record))?[0];
-    super::mlflow::log_records(settings, store.as_mut(), &[(id, &record)])?;
+    crate::sinks::mlflow::log_records(settings, store.as_mut(), &[(id, &record)])?;
     Ok(Recorded {
         id,
         model: record.model,

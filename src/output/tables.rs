@@ -222,7 +222,7 @@ impl Render for crate::commands::db::Copied {
     }
 }
 
-impl Render for crate::commands::mlflow::Synced {
+impl Render for crate::sinks::mlflow::Synced {
     fn render(&self, _: Style, out: &mut String) {
         let _ = writeln!(out, "{} log(s) sent to MLflow at {}; {} still waiting", self.sent, self.tracking_uri, self.still_waiting);
         if let Some(e) = &self.error {

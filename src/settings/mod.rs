@@ -295,7 +295,7 @@ impl Settings {
 
     /// The MLflow tracking server records with a run id are logged to: MLFLOW_TRACKING_URI, else
     /// `mlflow.tracking_uri`; None when neither is set. Credentials from MLflow's own variables.
-    pub fn mlflow(&self) -> Result<Option<crate::sources::mlflow::Tracking>, Error> {
+    pub fn mlflow(&self) -> Result<Option<MlflowTarget>, Error> {
         let (uri, from) = match (env("MLFLOW_TRACKING_URI"), &self.config.mlflow.tracking_uri) {
             (Some(u), _) => (u, "MLFLOW_TRACKING_URI"),
             (None, Some(u)) => (u.clone(), "mlflow.tracking_uri"),
@@ -314,10 +314,9 @@ impl Settings {
             }
             (None, None) => None,
         };
-        let insecure =
-            env("MLFLOW_TRACKING_INSECURE_TLS").is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"));
+        let insecure = env_bool("MLFLOW_TRACKING_INSECURE_TLS")?.unwrap_or(false);
         let timeout = seconds("mlflow.timeout_s", self.config.mlflow.timeout_s.unwrap_or(10.0), 0.1).map_err(Error::Config)?;
-        Ok(Some(crate::sources::mlflow::Tracking { uri, token: env("MLFLOW_TRACKING_TOKEN"), basic, insecure, timeout }))
+        Ok(Some(MlflowTarget { uri, token: env("MLFLOW_TRACKING_TOKEN"), basic, insecure, timeout }))
     }
 
     /// How long a plugin of `domain` may run.
@@ -330,13 +329,24 @@ fn strict(flag: bool) -> Result<Sourced<bool>, Error> {
     if flag {
         return Ok(Sourced::new(true, Source::Flag));
     }
-    let Some(v) = env("EXAMLOPS_STRICT") else { return Ok(Sourced::new(false, Source::Default)) };
-    let on = match v.trim().to_ascii_lowercase().as_str() {
-        "1" | "true" | "yes" | "on" => true,
-        "0" | "false" | "no" | "off" => false,
-        _ => return Err(Error::Config("environment variable EXAMLOPS_STRICT is not 1/0/true/false".into())),
-    };
-    Ok(Sourced::new(on, Source::Env("EXAMLOPS_STRICT")))
+    Ok(match env_bool("EXAMLOPS_STRICT")? {
+        Some(on) => Sourced::new(on, Source::Env("EXAMLOPS_STRICT")),
+        None => Sourced::new(false, Source::Default),
+    })
+}
+
+/// A yes-or-no environment variable: `None` when unset; 1, true, yes and on, or 0, false, no and off
+/// (any case); anything else is refused, naming the variable, never read as no.
+fn env_bool(name: &'static str) -> Result<Option<bool>, Error> {
+    let Some(v) = env(name) else { return Ok(None) };
+    match v.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(Some(true)),
+        "0" | "false" | "no" | "off" => Ok(Some(false)),
+        _ => Err(Error::Config(format!(
+            "environment variable {name} is '{}': give 1/0, true/false, yes/no or on/off",
+            crate::text::clean(v.chars().take(40).collect::<String>().as_str())
+        ))),
+    }
 }
 
 fn config_path(flag: Option<&PathBuf>) -> Result<Sourced<PathBuf>, Error> {
@@ -383,6 +393,21 @@ fn gpu_settings(interval_flag: Option<f64>, genai: bool) -> Result<GpuSettings, 
     Ok(GpuSettings { interval, timeout, source, nvml_library: None, scope: crate::sources::gpu::scope::Scope::all(), pci_order })
 }
 
+/// The MLflow tracking server records are logged to, as resolved from MLflow's own variables and the config.
+#[derive(Debug, Clone)]
+pub struct MlflowTarget {
+    /// The server's base URL (http:// or https://).
+    pub uri: String,
+    /// MLFLOW_TRACKING_TOKEN: a bearer token.
+    pub token: Option<String>,
+    /// MLFLOW_TRACKING_USERNAME and MLFLOW_TRACKING_PASSWORD.
+    pub basic: Option<(String, String)>,
+    /// MLFLOW_TRACKING_INSECURE_TLS: accept any certificate.
+    pub insecure: bool,
+    /// How long one request may take.
+    pub timeout: std::time::Duration,
+}
+
 /// The exporters' settings: the metric names, price, carbon intensity, CO2 switch and OTLP endpoint.
 #[derive(Debug, Clone)]
 pub struct TelemetrySettings {
@@ -404,10 +429,6 @@ pub struct TelemetrySettings {
 
 /// The spec's default carbon intensity, gCO2e/kWh: a world average, not any grid's.
 pub const GENAI_INTENSITY: f64 = 475.0;
-
-fn truthy(v: &str) -> bool {
-    matches!(v.trim().to_ascii_lowercase().as_str(), "true" | "1" | "yes" | "on")
-}
 
 /// An OTLP base URL with the metrics path (before its query, if it has one); a URL whose path already ends
 /// with it is kept.
@@ -453,8 +474,8 @@ fn telemetry_settings(
     }
     if opts.co2 {
         t.co2 = Sourced::new(true, Source::Flag);
-    } else if let Some(v) = env("GENAI_ENABLE_CO2_TRACKING") {
-        t.co2 = Sourced::new(truthy(&v), Source::Env("GENAI_ENABLE_CO2_TRACKING"));
+    } else if let Some(on) = env_bool("GENAI_ENABLE_CO2_TRACKING")? {
+        t.co2 = Sourced::new(on, Source::Env("GENAI_ENABLE_CO2_TRACKING"));
     }
     t.otlp = match otlp {
         None => None,

@@ -1,5 +1,6 @@
-//! The outside world behind seams: GPUs, the grid, Prometheus, HTTP and
-//! child processes.
+//! The outside world behind seams, as exa reads it: GPUs, the grid,
+//! Prometheus, schedulers, HTTP and child processes. What exa sends out
+//! (expositions, pushes, OTLP, MLflow) lives in `sinks/`.
 //!
 //! Nothing here reads `Settings`: each source takes the values it needs,
 //! resolved by the settings layer, so a test can hand it any.
@@ -7,13 +8,11 @@
 #![warn(missing_docs)]
 
 pub mod child;
-pub mod exporters;
 pub mod flux;
 pub mod gpu;
 pub mod grid;
 pub mod http;
 pub mod jobs;
-pub mod mlflow;
 pub mod prometheus;
 pub mod serve;
 pub mod signals;

@@ -206,6 +206,25 @@ fn bad_environment_values_are_config_errors() {
 }
 
 #[test]
+fn every_yes_or_no_variable_reads_the_same_words() {
+    // "on" is yes wherever exa reads a yes or a no; a word that is neither is refused, naming its variable.
+    let env = Env::new().env("EXAMLOPS_STRICT", "on");
+    fails(&env.run(&["finops", "carbon", "estimate", "--gpu-hours", "12", "--provider", "nope"]), 1, "no carbon provider named 'nope'");
+    let env = Env::new().env("EXAMLOPS_STRICT", "Off");
+    assert!(env.run(&["finops", "carbon", "estimate", "--gpu-hours", "12", "--provider", "nope"]).status.success());
+    // MLflow's TLS switch: once read as no unless 1, true or yes, so "on" turned it off, silently.
+    let mlflow = |v: &str| Env::new().env("MLFLOW_TRACKING_URI", "http://127.0.0.1:9").env("MLFLOW_TRACKING_INSECURE_TLS", v);
+    fails(
+        &mlflow("sometimes").run(&["finops", "carbon", "record", "m", "--gpu-hours", "1", "--run-id", "r1"]),
+        2,
+        "MLFLOW_TRACKING_INSECURE_TLS",
+    );
+    let out = mlflow("on").run(&["finops", "carbon", "record", "m", "--gpu-hours", "1", "--run-id", "r1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("not logged to MLflow"), "the record is stored; MLflow is down: {}", stderr(&out));
+}
+
+#[test]
 fn unknown_provider_falls_back_loudly() {
     let env = Env::new();
     let out = env.run(&["-o", "json", "finops", "carbon", "estimate", "--gpu-hours", "12", "--provider", "cff-like"]);

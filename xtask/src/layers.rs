@@ -15,6 +15,7 @@ pub const LAYERS: &[&[&str]] = &[
     &["lib", "main", "codegen", "mcp"],
     &["output"],
     &["commands"],
+    &["sinks"],
     &["pricing"],
     &["settings"],
     &["provider", "store"],

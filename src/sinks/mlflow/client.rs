@@ -7,9 +7,10 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::http::{self, Request};
+use crate::settings::MlflowTarget;
+use crate::sources::http::{self, Request};
 
-/// Where runs are tracked, and how to authenticate (MLflow's own variables).
+/// A client of the tracking server the settings resolved.
 #[derive(Debug, Clone)]
 pub struct Tracking {
     /// The server's base URL (http:// or https://).
@@ -22,6 +23,12 @@ pub struct Tracking {
     pub insecure: bool,
     /// How long one request may take.
     pub timeout: Duration,
+}
+
+impl From<MlflowTarget> for Tracking {
+    fn from(t: MlflowTarget) -> Tracking {
+        Tracking { uri: t.uri, token: t.token, basic: t.basic, insecure: t.insecure, timeout: t.timeout }
+    }
 }
 
 /// What a record logs to its run: metrics at one timestamp and step, and tags.

@@ -1,15 +1,18 @@
 //! Records on the MLflow run their run id names: logged after the local
 //! record is written (always first), kept in the store's outbox when MLflow
-//! cannot take them, and sent by `exa sync mlflow` or the next record.
+//! cannot take them, and sent by `exa sync mlflow` or the next record; and
+//! the run a measured command's records go to, made before it starts.
+
+pub mod client;
 
 use serde::Serialize;
 
 use crate::error::Error;
 use crate::model::{Domain, NewRecord};
 use crate::settings::Settings;
-use crate::sources::mlflow::{Payload, Tracking};
 use crate::store::report::{By, Filter, Group};
-use crate::store::{self, Ledger};
+use crate::store::Ledger;
+pub use client::{Payload, Tracking};
 
 /// The metrics and tags a record puts on its run. The metrics are the run's totals as `exa report
 /// --by run` counts them after this record (`totals`: parts summed, a measurement over an estimate,
@@ -48,7 +51,7 @@ fn run_totals(ledger: &mut dyn Ledger, run_id: &str) -> Result<Option<Group>, Er
 /// The records are already stored: a failure is a warning, or under `--strict` an error
 /// that says so.
 pub fn log_records(settings: &Settings, ledger: &mut dyn Ledger, stored: &[(i64, &NewRecord)]) -> Result<(), Error> {
-    let Some(tracking) = settings.mlflow()? else { return Ok(()) };
+    let Some(tracking) = settings.mlflow()?.map(Tracking::from) else { return Ok(()) };
     let mut failed = Vec::new();
     for (id, r) in stored {
         let Some(run_id) = &r.run_id else { continue };
@@ -97,7 +100,7 @@ const AUTO_ATTEMPTS: i64 = 3;
 /// …and at most this many of them.
 const AUTO_BATCH: usize = 10;
 
-fn drain(tracking: &Tracking, ledger: &mut dyn Ledger, max_attempts: Option<i64>, limit: usize) -> Result<Synced, Error> {
+pub fn drain(tracking: &Tracking, ledger: &mut dyn Ledger, max_attempts: Option<i64>, limit: usize) -> Result<Synced, Error> {
     let mut done = Synced { tracking_uri: tracking.shown(), ..Synced::default() };
     let mut pending = ledger.outbox_pending(max_attempts, limit)?.into_iter();
     while let Some((id, json)) = pending.next() {
@@ -129,32 +132,9 @@ fn drain(tracking: &Tracking, ledger: &mut dyn Ledger, max_attempts: Option<i64>
     Ok(done)
 }
 
-/// Sends every log waiting in the outbox.
-pub fn sync(settings: &Settings) -> Result<Synced, Error> {
-    let tracking = settings
-        .mlflow()?
-        .ok_or_else(|| Error::Config("no MLflow tracking server: set MLFLOW_TRACKING_URI (or mlflow.tracking_uri in the config)".into()))?;
-    let db = settings.db()?;
-    if matches!(&db, store::Db::Sqlite(path) if !path.exists()) {
-        // Nothing was ever recorded here: nothing waits, and no store is made.
-        return Ok(Synced { tracking_uri: tracking.shown(), ..Synced::default() });
-    }
-    // The outbox is written to: open for writing (which also migrates an older store).
-    let mut ledger = store::open(&db)?;
-    let done = drain(&tracking, ledger.as_mut(), None, usize::MAX)?;
-    if done.still_waiting > 0 && settings.strict.value {
-        return Err(Error::Failed(format!(
-            "{} log(s) still not sent to MLflow: {}",
-            done.still_waiting,
-            done.error.as_deref().unwrap_or("unknown")
-        )));
-    }
-    Ok(done)
-}
-
 /// Creates the MLflow run a measured command's records go to: in `experiment`, named after the command.
 pub fn start_run(settings: &Settings, experiment: &str, command: &[std::ffi::OsString]) -> Result<(Tracking, String), Error> {
-    let tracking = settings.mlflow()?.ok_or_else(|| {
+    let tracking = settings.mlflow()?.map(Tracking::from).ok_or_else(|| {
         Error::Usage("--mlflow-experiment needs a tracking server: set MLFLOW_TRACKING_URI (or mlflow.tracking_uri in the config)".into())
     })?;
     let words: Vec<String> = command.iter().map(|a| a.to_string_lossy().into_owned()).collect();
