@@ -2,29 +2,9 @@
 
 use std::time::{Duration, Instant};
 
-use serde::Deserialize;
-
 use crate::common::{close, stderr, stdout, Env};
+use crate::contract::Estimate;
 use crate::http::{Answer, Server};
-
-#[derive(Debug, Deserialize)]
-struct Grid {
-    origin: String,
-    value: f64,
-    url: Option<String>,
-    zone: Option<String>,
-    reading_time: Option<String>,
-    age_s: Option<u64>,
-    detail: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-struct Estimate {
-    provider: crate::contract::Provider,
-    coefficients: std::collections::HashMap<String, crate::contract::Coef>,
-    outputs: std::collections::HashMap<String, f64>,
-    grid: Option<Grid>,
-}
 
 fn json(body: &str) -> Answer {
     Answer::Body(200, "application/json", body.to_string())

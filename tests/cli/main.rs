@@ -1,7 +1,7 @@
 //! Integration tests: the real `exa` binary, one private environment per test.
 
-mod common;
-mod contract;
+mod support;
+use support::{common, contract, http, pg, prometheus};
 
 mod codegen;
 mod config;
@@ -15,20 +15,17 @@ mod gpu;
 mod grid;
 mod hardening;
 mod house;
-mod http;
+mod json_contract;
 mod mcp;
 mod methodology;
 mod metrics;
 mod mlflow;
 mod newcomer;
-mod pg;
 mod postgres;
-mod prometheus;
 mod providers;
 mod records;
 mod reports;
 mod slurm;
 mod sources;
-mod strict;
 mod telemetry;
 mod tenancy;
