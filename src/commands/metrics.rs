@@ -5,15 +5,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use indexmap::IndexMap;
 use serde::Serialize;
-use serde_json::{json, Map, Value};
 
 use crate::error::Error;
 use crate::model::config::Cluster;
 use crate::settings::Settings;
-use crate::sources::prometheus::catalog::FAMILIES;
+use crate::sources::prometheus::catalog::{CLOCK_EVENTS, FAMILIES};
 use crate::sources::prometheus::flags::{self, Flag};
 use crate::sources::prometheus::prom::PromAnswer;
-use crate::sources::prometheus::read::{self, Episode, NodeData, Placement, Target};
+use crate::sources::prometheus::read::{self, Episode, GpuData, NodeData, Placement, Target};
 use crate::sources::prometheus::{Refusal, Series, Window};
 use crate::time::now_unix;
 
@@ -86,11 +85,11 @@ pub struct ClustersAnswer {
     pub note: Option<String>,
 }
 
-/// A node's readings: by GPU index the catalog's fields, the host's, and its episodes.
+/// A node's readings: its GPUs by index, the host, and its episodes.
 #[derive(Debug, Clone, Serialize)]
 pub struct NodeBlock {
-    pub gpus: Map<String, Value>,
-    pub host: Map<String, Value>,
+    pub gpus: BTreeMap<String, GpuBlock>,
+    pub host: Host,
     pub health_episodes: Vec<Episode>,
 }
 
@@ -299,88 +298,143 @@ fn queries(t: &Target) -> Queries {
 
 /// Fields kept whole under `summary` detail.
 const KEEP: &[&str] = &["temp_c", "tensor_active_pct", "power_w"];
-const GPU_SERIES: &[&str] = &[
-    "temp_c",
-    "memory_temp_c",
-    "sm_clock_mhz",
-    "mem_clock_mhz",
-    "util_pct",
-    "sm_active_pct",
-    "dram_active_pct",
-    "tensor_active_pct",
-    "power_w",
-    "hbm_used_gib",
-];
 
-fn series(s: Option<&Series>, field: &str, summary: bool) -> Value {
-    match s {
-        None => Value::Null,
-        Some(s) if summary && !KEEP.contains(&field) => json!(s.clone().summarised()),
-        Some(s) => json!(s),
+/// One GPU's readings over the window, in the document's fields. A reading
+/// the platform holds none of is null; a counter is its increase.
+#[derive(Debug, Clone, Serialize)]
+pub struct GpuBlock {
+    pub temp_c: Option<Series>,
+    pub memory_temp_c: Option<Series>,
+    pub sm_clock_mhz: Option<Series>,
+    pub mem_clock_mhz: Option<Series>,
+    pub util_pct: Option<Series>,
+    pub sm_active_pct: Option<Series>,
+    pub dram_active_pct: Option<Series>,
+    pub tensor_active_pct: Option<Series>,
+    pub power_w: Option<Series>,
+    pub hbm_used_gib: Option<Series>,
+    pub peak_temp_c: Option<f64>,
+    pub throttle: Throttle,
+    pub errors: Errors,
+    pub hbm_total_gib: Option<f64>,
+}
+
+/// Seconds of throttle by cause over the window, and the clock events by kind.
+#[derive(Debug, Clone, Serialize)]
+pub struct Throttle {
+    pub thermal_s: Option<f64>,
+    pub power_s: Option<f64>,
+    pub board_limit_s: Option<f64>,
+    pub sync_boost_s: Option<f64>,
+    pub low_util_s: Option<f64>,
+    pub reliability_s: Option<f64>,
+    /// By kind (`HW_SLOWDOWN`, `SW_THERMAL`, ...): buckets in which the GPU reported it; null when no mask was read.
+    pub clock_events: Option<IndexMap<&'static str, f64>>,
+}
+
+/// Error counter increases over the window.
+#[derive(Debug, Clone, Serialize)]
+pub struct Errors {
+    pub link_crc: Option<f64>,
+    pub link_replay: Option<f64>,
+    pub link_recovery: Option<f64>,
+    pub pcie_replay: Option<f64>,
+    pub pcie_recovery: Option<f64>,
+    pub ecc_sbe: Option<f64>,
+    pub ecc_dbe: Option<f64>,
+    pub xid: Option<f64>,
+}
+
+/// The node itself: CPU, pressure and network.
+#[derive(Debug, Clone, Serialize)]
+pub struct Host {
+    pub cpu_busy_pct: Option<Series>,
+    pub load_per_core: Option<Series>,
+    pub pressure: Pressure,
+    pub nic: Nic,
+    /// Always null: no internet-traffic metric is read, and coverage says so.
+    pub north_south: Option<Series>,
+}
+
+/// Share of time the host waited on CPU, memory or disk, percent.
+#[derive(Debug, Clone, Serialize)]
+pub struct Pressure {
+    pub cpu: Option<Series>,
+    pub memory: Option<Series>,
+    pub io: Option<Series>,
+}
+
+/// The node's network: throughput, and error and drop increases over the window.
+#[derive(Debug, Clone, Serialize)]
+pub struct Nic {
+    pub rx_mbps: Option<Series>,
+    pub tx_mbps: Option<Series>,
+    pub errors: Option<f64>,
+    pub drops: Option<f64>,
+}
+
+/// A series as the answer shows it: whole, or under `summary` its mean, min and max (but for the fields kept whole).
+fn shown_series(s: Option<&Series>, field: &str, summary: bool) -> Option<Series> {
+    s.map(|s| if summary && !KEEP.contains(&field) { s.clone().summarised() } else { s.clone() })
+}
+
+fn gpu_block(g: &GpuData, summary: bool) -> GpuBlock {
+    let series = |f: &str| shown_series(g.series.get(f), f, summary);
+    let value = |f: &str| g.values.get(f).copied().flatten();
+    let events: IndexMap<&'static str, f64> =
+        CLOCK_EVENTS.iter().filter_map(|(f, _)| Some((f.strip_prefix("clock_events.")?, value(f)?))).collect();
+    GpuBlock {
+        temp_c: series("temp_c"),
+        memory_temp_c: series("memory_temp_c"),
+        sm_clock_mhz: series("sm_clock_mhz"),
+        mem_clock_mhz: series("mem_clock_mhz"),
+        util_pct: series("util_pct"),
+        sm_active_pct: series("sm_active_pct"),
+        dram_active_pct: series("dram_active_pct"),
+        tensor_active_pct: series("tensor_active_pct"),
+        power_w: series("power_w"),
+        hbm_used_gib: series("hbm_used_gib"),
+        // The highest reading; the highest bucket mean only where the peak was not read.
+        peak_temp_c: value("peak_temp_c").or_else(|| g.series.get("temp_c").map(|s| s.max)),
+        throttle: Throttle {
+            thermal_s: value("throttle.thermal_s"),
+            power_s: value("throttle.power_s"),
+            board_limit_s: value("throttle.board_limit_s"),
+            sync_boost_s: value("throttle.sync_boost_s"),
+            low_util_s: value("throttle.low_util_s"),
+            reliability_s: value("throttle.reliability_s"),
+            clock_events: (!events.is_empty()).then_some(events),
+        },
+        errors: Errors {
+            link_crc: value("errors.link_crc"),
+            link_replay: value("errors.link_replay"),
+            link_recovery: value("errors.link_recovery"),
+            pcie_replay: value("errors.pcie_replay"),
+            pcie_recovery: value("errors.pcie_recovery"),
+            ecc_sbe: value("errors.ecc_sbe"),
+            ecc_dbe: value("errors.ecc_dbe"),
+            xid: value("errors.xid"),
+        },
+        hbm_total_gib: value("hbm_total_gib"),
     }
 }
 
-/// Sets `a.b.c` in a JSON object.
-fn put(m: &mut Map<String, Value>, path: &str, v: Value) {
-    match path.split_once('.') {
-        None => {
-            m.insert(path.into(), v);
-        }
-        Some((head, rest)) => {
-            let e = m.entry(head.to_string()).or_insert(Value::Null);
-            // A field shown as null until something is read becomes an object when it is.
-            if e.is_null() {
-                *e = Value::Object(Map::new());
-            }
-            if let Value::Object(inner) = e {
-                put(inner, rest, v);
-            }
-        }
-    }
-}
-
-fn node_block(t: &Target, d: &NodeData, summary: bool) -> NodeBlock {
-    let value_fields: Vec<&'static str> =
-        t.catalog.readings.iter().filter(|r| !GPU_SERIES.contains(&r.field) && !r.field.starts_with("host.")).map(|r| r.field).collect();
-    let mut gpus = Map::new();
-    for (idx, g) in &d.gpus {
-        let mut m = Map::new();
-        for f in GPU_SERIES {
-            m.insert((*f).into(), series(g.series.get(f), f, summary));
-        }
-        m.insert("peak_temp_c".into(), json!(g.series.get("temp_c").map(|s| s.max)));
-        let mut throttle = Map::new();
-        for f in ["thermal_s", "power_s", "board_limit_s", "sync_boost_s", "low_util_s", "reliability_s"] {
-            throttle.insert(f.into(), Value::Null);
-        }
-        throttle.insert("clock_events".into(), Value::Null);
-        m.insert("throttle".into(), Value::Object(throttle));
-        let mut errors = Map::new();
-        for f in ["link_crc", "link_replay", "link_recovery", "pcie_replay", "pcie_recovery", "ecc_sbe", "ecc_dbe", "xid"] {
-            errors.insert(f.into(), Value::Null);
-        }
-        m.insert("errors".into(), Value::Object(errors));
-        m.insert("hbm_total_gib".into(), Value::Null);
-        for f in &value_fields {
-            if let Some(Some(v)) = g.values.get(f) {
-                // Clock events are counted under `throttle`, as the envelope draws them.
-                let path = if f.starts_with("clock_events.") { format!("throttle.{f}") } else { (*f).to_string() };
-                put(&mut m, &path, json!(v));
-            }
-        }
-        gpus.insert(idx.clone(), Value::Object(m));
-    }
-    let mut host = Map::new();
-    for r in t.catalog.readings.iter().filter(|r| r.field.starts_with("host.")) {
-        let path = &r.field[5..];
-        let v = match r.kind {
-            crate::sources::prometheus::catalog::ReadingKind::HostGauge => series(d.host_series.get(r.field), path, summary),
-            _ => json!(d.host_values.get(r.field).copied().flatten()),
-        };
-        put(&mut host, path, v);
-    }
-    // No internet-traffic metric is read: present as null, and coverage says why.
-    host.entry("north_south").or_insert(Value::Null);
+fn node_block(d: &NodeData, summary: bool) -> NodeBlock {
+    let series = |f: &str| shown_series(d.host_series.get(f), &f[5..], summary);
+    let value = |f: &str| d.host_values.get(f).copied().flatten();
+    let host = Host {
+        cpu_busy_pct: series("host.cpu_busy_pct"),
+        load_per_core: series("host.load_per_core"),
+        pressure: Pressure { cpu: series("host.pressure.cpu"), memory: series("host.pressure.memory"), io: series("host.pressure.io") },
+        nic: Nic {
+            rx_mbps: series("host.nic.rx_mbps"),
+            tx_mbps: series("host.nic.tx_mbps"),
+            errors: value("host.nic.errors"),
+            drops: value("host.nic.drops"),
+        },
+        north_south: None,
+    };
+    let gpus = d.gpus.iter().map(|(idx, g)| (idx.clone(), gpu_block(g, summary))).collect();
     NodeBlock { gpus, host, health_episodes: d.episodes.clone() }
 }
 
@@ -394,7 +448,7 @@ pub fn node(settings: &Settings, cluster_name: &str, node: &str, w: &WindowArgs,
     Ok(NodeAnswer {
         envelope: envelope(&t, &w, reference, &d.present, &[]),
         node: NodeHead { name: d.name.clone(), gpus: d.gpus.len(), state: d.state },
-        readings: node_block(&t, &d, summary),
+        readings: node_block(&d, summary),
         queries: queries(&t),
     })
 }
@@ -463,7 +517,7 @@ pub fn workload(
         workload: WorkloadId { kind: kind.to_string(), namespace: ns.to_string(), name: name.to_string() },
         placement,
         placement_source: source,
-        nodes: data.iter().map(|d| (d.name.clone(), node_block(&t, d, summary))).collect(),
+        nodes: data.iter().map(|d| (d.name.clone(), node_block(d, summary))).collect(),
         queries: queries(&t),
     })
 }

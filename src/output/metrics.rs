@@ -6,7 +6,9 @@ use comfy_table::Cell;
 use serde_json::Value;
 
 use super::{Render, Style};
-use crate::commands::metrics::{ClustersAnswer, Envelope, FlagsAnswer, NodeAnswer, QueryAnswer, Reading, WorkloadAnswer};
+use std::collections::BTreeMap;
+
+use crate::commands::metrics::{ClustersAnswer, Envelope, FlagsAnswer, GpuBlock, NodeAnswer, QueryAnswer, Reading, WorkloadAnswer};
 use crate::sources::prometheus::read::Placement;
 use crate::text::clean;
 use crate::text::redact_url as redact;
@@ -40,11 +42,12 @@ fn shown(v: &Value) -> String {
     }
 }
 
-fn gpus(style: Style, gpus: &serde_json::Map<String, Value>, out: &mut String) {
+fn gpus(style: Style, gpus: &BTreeMap<String, GpuBlock>, out: &mut String) {
     let mut t = style.table(&["GPU", "Reading", "Value"]);
     for (idx, g) in gpus {
-        if let Value::Object(fields) = g {
-            for (k, v) in fields {
+        // Every field of the block, in the answer's order, as the JSON draws it.
+        if let Ok(Value::Object(fields)) = serde_json::to_value(g) {
+            for (k, v) in &fields {
                 let s = shown(v);
                 if !s.is_empty() && s != "—" {
                     t.add_row(vec![Cell::new(clean(idx)), Cell::new(clean(k)), Cell::new(clean(&s))]);
@@ -153,7 +156,7 @@ impl Render for NodeAnswer {
     fn render(&self, style: Style, out: &mut String) {
         head(&self.envelope, out);
         gpus(style, &self.readings.gpus, out);
-        let _ = writeln!(out, "host: {}", shown(&Value::Object(self.readings.host.clone())));
+        let _ = writeln!(out, "host: {}", shown(&serde_json::to_value(&self.readings.host).unwrap_or(Value::Null)));
         foot(&self.envelope, out);
     }
 }

@@ -41,6 +41,15 @@ pub const FAMILIES: &[&str] = &[
     "health_episodes",
 ];
 
+/// The clock-event kinds read from the reasons mask, in the answer's order: field, and the kind's bit.
+pub const CLOCK_EVENTS: [(&str, u32); 5] = [
+    ("clock_events.SW_POWER_CAP", 4),
+    ("clock_events.HW_SLOWDOWN", 8),
+    ("clock_events.SW_THERMAL", 32),
+    ("clock_events.HW_THERMAL", 64),
+    ("clock_events.HW_POWER_BRAKE", 128),
+];
+
 /// How a reading is taken.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ReadingKind {
@@ -254,13 +263,7 @@ fn table(c: &Cluster) -> Catalog {
     ]);
     // Clock events: buckets in which each reason bit of the event mask was set. The bit is
     // summed, not filtered: a mask that is read with no bit set counts 0 events, not no reading.
-    for (field, bit) in [
-        ("clock_events.SW_POWER_CAP", 4),
-        ("clock_events.HW_SLOWDOWN", 8),
-        ("clock_events.SW_THERMAL", 32),
-        ("clock_events.HW_THERMAL", 64),
-        ("clock_events.HW_POWER_BRAKE", 128),
-    ] {
+    for (field, bit) in CLOCK_EVENTS {
         // DCGM 3.3 renamed the field; an exporter has one name or the other, and both are read.
         let exprs = ["DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "DCGM_FI_DEV_CLOCKS_EVENT_REASONS"]
             .map(|name| {
