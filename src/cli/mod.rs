@@ -47,7 +47,7 @@ pub struct Cli {
 }
 
 pub use crate::model::Format;
-use crate::model::Request;
+use crate::model::{CoefficientOverride, Request};
 
 #[derive(Debug, Clone, Subcommand)]
 pub enum Command {
@@ -706,18 +706,24 @@ impl CostEstimate {
 
 impl Hours {
     fn request(&self) -> Request {
-        Request { gpu_hours: self.gpu_hours, cpu_hours: self.cpu_hours, gpu_kwh: None, provider: self.provider.clone(), flags: Vec::new() }
+        Request {
+            gpu_hours: self.gpu_hours,
+            cpu_hours: self.cpu_hours,
+            gpu_kwh: None,
+            provider: self.provider.clone(),
+            overrides: Vec::new(),
+        }
     }
 
     /// Adds the named coefficient flags that were given, then every `--set NAME=VALUE`.
     fn add_flags(&self, req: &mut Request, named: &[(&str, Option<f64>, &str)]) {
         for (coef, v, flag) in named {
             if let Some(v) = v {
-                req.flags.push(((*coef).to_string(), *v, (*flag).to_string()));
+                req.overrides.push(CoefficientOverride::new(*coef, *v, *flag));
             }
         }
         for a in &self.set {
-            req.flags.push((a.name.clone(), a.value, format!("--set {}", a.name)));
+            req.overrides.push(CoefficientOverride::new(a.name.clone(), a.value, format!("--set {}", a.name)));
         }
     }
 }

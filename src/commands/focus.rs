@@ -125,7 +125,7 @@ fn joined(records: &[Charged], f: impl Fn(&Charged) -> &str) -> String {
 }
 
 /// One resource's share of a run's charge.
-struct Line {
+struct Share {
     unit: &'static str,
     quantity: f64,
     cost: f64,
@@ -135,7 +135,7 @@ struct Line {
 /// Splits a run's cost between GPU-hours and CPU-hours: by the rate card's
 /// `cpu_rate` when it names one (the rest is the GPU-hours'), else the
 /// whole cost on one row.
-fn lines(cost: &[Charged], total: f64) -> (Vec<Line>, &'static str) {
+fn lines(cost: &[Charged], total: f64) -> (Vec<Share>, &'static str) {
     let gpu: f64 = cost.iter().map(|c| c.gpu_hours).sum();
     let cpu: f64 = cost.iter().map(|c| c.cpu_hours).sum();
     let (gpu_rate, cpu_rate) = (shared(cost, |c| c.gpu_rate), shared(cost, |c| c.cpu_rate));
@@ -144,17 +144,17 @@ fn lines(cost: &[Charged], total: f64) -> (Vec<Line>, &'static str) {
             let cpu_cost = (cpu * r).min(total);
             (
                 vec![
-                    Line { unit: GPU, quantity: gpu, cost: total - cpu_cost, rate: gpu_rate },
-                    Line { unit: CPU, quantity: cpu, cost: cpu_cost, rate: Some(r) },
+                    Share { unit: GPU, quantity: gpu, cost: total - cpu_cost, rate: gpu_rate },
+                    Share { unit: CPU, quantity: cpu, cost: cpu_cost, rate: Some(r) },
                 ],
                 "split: CPU-hours at cpu_rate, the rest to GPU-hours",
             )
         }
         (true, true, None) => {
-            (vec![Line { unit: GPU, quantity: gpu, cost: total, rate: None }], "whole run: the rate card names no cpu_rate to split by")
+            (vec![Share { unit: GPU, quantity: gpu, cost: total, rate: None }], "whole run: the rate card names no cpu_rate to split by")
         }
-        (false, true, _) => (vec![Line { unit: CPU, quantity: cpu, cost: total, rate: cpu_rate }], "whole run: CPU-hours only"),
-        _ => (vec![Line { unit: GPU, quantity: gpu, cost: total, rate: gpu_rate }], "whole run: GPU-hours only"),
+        (false, true, _) => (vec![Share { unit: CPU, quantity: cpu, cost: total, rate: cpu_rate }], "whole run: CPU-hours only"),
+        _ => (vec![Share { unit: GPU, quantity: gpu, cost: total, rate: gpu_rate }], "whole run: GPU-hours only"),
     }
 }
 

@@ -17,9 +17,9 @@ use crate::model::{Cpu, Domain, Electricity, Estimate, Gpu, Measured, Measuremen
 use crate::num::tidy;
 use crate::pricing;
 use crate::settings::Settings;
-use crate::sources::child::{own_cpu_s, Ended, Job};
+use crate::sources::child::{own_cpu_s, Ended, Spawned};
 use crate::sources::gpu::energy::{summarize, DeviceSummary, Sample};
-use crate::sources::gpu::sampler::{Hooks, Options, Outcome, Sampler, State};
+use crate::sources::gpu::sampler::{Hooks, Options, Outcome, Sampler, Sampling};
 use crate::sources::gpu::scope::{Scope, Scoped};
 use crate::sources::gpu::{GpuSource, SampleError};
 use crate::sources::signals;
@@ -181,9 +181,9 @@ fn open_trace(path: Option<&PathBuf>) -> Result<Option<Box<dyn Write + Send>>, E
     Ok(Some(Box::new(std::io::BufWriter::new(f))))
 }
 
-fn spawn(command: &[OsString]) -> Result<Option<Job>, Error> {
+fn spawn(command: &[OsString]) -> Result<Option<Spawned>, Error> {
     let Some((program, rest)) = command.split_first() else { return Ok(None) };
-    Job::spawn(program, rest)
+    Spawned::spawn(program, rest)
         .map(Some)
         .map_err(|e| Error::Failed(format!("cannot run '{}': {e}", crate::text::clean(&program.to_string_lossy()))))
 }
@@ -201,7 +201,7 @@ enum Woke {
 
 /// Waits for the job to end (or the duration to pass), passing signals on.
 fn wait(
-    job: Option<&Job>,
+    job: Option<&Spawned>,
     duration: Option<Duration>,
     start: Instant,
     nothing_to_watch: &dyn Fn() -> bool,
@@ -274,16 +274,16 @@ fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, end: f64) -> Gpu {
     let kwh = (!energy.is_empty()).then(|| energy.iter().filter_map(|d| d.energy_kwh).sum::<f64>());
     let hours = (!energy.is_empty()).then(|| energy.iter().map(|d| d.covered_s).sum::<f64>() / 3600.0);
     let (status, reason) = match (&o.state, kwh) {
-        (State::NoGpu(why), _) => ("not measured", Some(why.clone())),
-        (State::NeverStarted(why), _) => ("not measured", Some(format!("{} never gave a reading: {why}", o.kind))),
-        (State::Measured, None) if devices.iter().all(|d| d.peak_power_w.is_none()) => {
+        (Sampling::NoGpu(why), _) => ("not measured", Some(why.clone())),
+        (Sampling::NeverStarted(why), _) => ("not measured", Some(format!("{} never gave a reading: {why}", o.kind))),
+        (Sampling::Measured, None) if devices.iter().all(|d| d.peak_power_w.is_none()) => {
             ("not measured", Some("no device reported its power".into()))
         }
-        (State::Measured, None) => ("not measured", Some("fewer than two readings in a row: no interval to integrate".into())),
-        (State::Measured, Some(_)) if o.gave_up => {
+        (Sampling::Measured, None) => ("not measured", Some("fewer than two readings in a row: no interval to integrate".into())),
+        (Sampling::Measured, Some(_)) if o.gave_up => {
             ("measured", Some("readings stopped after 5 failures in a row; the rest of the run is not counted".into()))
         }
-        (State::Measured, Some(_)) => ("measured", None),
+        (Sampling::Measured, Some(_)) => ("measured", None),
     };
     Gpu {
         status,
@@ -351,7 +351,7 @@ fn price(
         cpu_hours: Some(if unpriced_cpu { 0.0 } else { cpu_hours }),
         gpu_kwh: gpu.energy_kwh,
         provider: provider.cloned(),
-        flags: Vec::new(),
+        overrides: Vec::new(),
     };
     match pricing::estimate(settings, domain, &req) {
         Ok(mut e) => {

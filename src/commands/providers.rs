@@ -7,7 +7,7 @@ use crate::provider::{Domain, ProviderKind};
 use crate::settings::{Settings, Sourced};
 
 #[derive(Debug, Serialize)]
-pub struct Row {
+pub struct ProviderRow {
     pub name: String,
     pub kind: ProviderKind,
     pub uncertainty: Option<f64>,
@@ -26,15 +26,15 @@ pub struct ProviderList {
     pub default: String,
     /// The provider an estimate would ask for now, and where that choice came from.
     pub selected: Option<Sourced<String>>,
-    pub providers: Vec<Row>,
+    pub providers: Vec<ProviderRow>,
 }
 
 pub fn run(settings: &Settings, domain: Domain) -> ProviderList {
     let reg = Registry::list(&settings.context(domain));
-    let mut providers: Vec<Row> = reg
+    let mut providers: Vec<ProviderRow> = reg
         .entries
         .into_iter()
-        .map(|e| Row {
+        .map(|e| ProviderRow {
             uncertainty: e.provider.as_ref().and_then(|p| p.meta().uncertainty),
             default: e.kind == ProviderKind::Builtin && e.name == domain.default_provider(),
             status: e.status.label(),

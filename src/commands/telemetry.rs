@@ -11,7 +11,7 @@ use crate::model::Device;
 use crate::settings::{Settings, TelemetrySettings};
 use crate::sinks::catalog::{device_attributes, families, names};
 use crate::sinks::exporters;
-use crate::sources::gpu::collector::{Collector, OnReading, State, Status};
+use crate::sources::gpu::collector::{Collected, Collector, OnReading, Status};
 use crate::sources::gpu::sampler::Hooks;
 use crate::sources::gpu::SampleError;
 
@@ -46,7 +46,7 @@ fn collector(
     settings: &Settings,
     h: &Hooked,
     on_reading: Option<OnReading>,
-    state: &Arc<Mutex<State>>,
+    state: &Arc<Mutex<Collected>>,
 ) -> Result<(Option<Collector>, Option<&'static str>), Error> {
     let cfg = &settings.telemetry;
     let say = (h.hooks)();
@@ -68,7 +68,7 @@ fn collector(
     }
 }
 
-fn stopped(exporter: &'static str, cfg: &TelemetrySettings, state: &Mutex<State>, source: Option<&'static str>) -> Stopped {
+fn stopped(exporter: &'static str, cfg: &TelemetrySettings, state: &Mutex<Collected>, source: Option<&'static str>) -> Stopped {
     let s = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let status = match &s.status {
         Status::Starting => "no reading yet".to_string(),
@@ -90,7 +90,7 @@ fn stopped(exporter: &'static str, cfg: &TelemetrySettings, state: &Mutex<State>
 /// `exa gpu serve`: serves /metrics until SIGTERM or Ctrl-C.
 pub fn serve(settings: &Settings, listen: &str, h: &Hooked) -> Result<Stopped, Error> {
     let cfg = settings.telemetry.clone();
-    let state = Arc::new(Mutex::new(State::new()));
+    let state = Arc::new(Mutex::new(Collected::new()));
     let (collector, source) = collector(settings, h, None, &state)?;
     let shared = Arc::clone(&state);
     let render_cfg = cfg.clone();
@@ -117,7 +117,7 @@ pub fn serve(settings: &Settings, listen: &str, h: &Hooked) -> Result<Stopped, E
 pub fn export(settings: &Settings, h: &Hooked) -> Result<Stopped, Error> {
     let cfg = settings.telemetry.clone();
     let url = cfg.otlp.as_ref().map(|u| u.value.clone()).ok_or_else(|| Error::Usage("--otlp is required".into()))?;
-    let state = Arc::new(Mutex::new(State::new()));
+    let state = Arc::new(Mutex::new(Collected::new()));
     let (read, family_cfg) = (Arc::clone(&state), cfg.clone());
     let source: exporters::Source =
         Arc::new(move || families(&read.lock().unwrap_or_else(std::sync::PoisonError::into_inner), &family_cfg));

@@ -16,7 +16,7 @@ use crate::cli::{Cli, GroupBy};
 use crate::commands;
 use crate::commands::metrics::{self as cm, WindowArgs};
 use crate::error::Error;
-use crate::model::{Domain, Request};
+use crate::model::{CoefficientOverride, Domain, Request};
 use crate::output::{Render, Style};
 use crate::settings::Settings;
 
@@ -323,7 +323,7 @@ fn finops_estimate(s: &Settings, a: &Args) -> Result<CallToolResult, Error> {
         cpu_hours: a.amount("cpu_hours")?,
         gpu_kwh: a.amount("gpu_kwh")?,
         provider: a.str("provider")?.map(str::to_string),
-        flags: Vec::new(),
+        overrides: Vec::new(),
     };
     match a.0.get("coefficients") {
         None | Some(Value::Null) => {}
@@ -331,7 +331,7 @@ fn finops_estimate(s: &Settings, a: &Args) -> Result<CallToolResult, Error> {
             let inner = Args(m);
             for name in m.keys() {
                 let v = inner.amount(name)?.unwrap_or(0.0);
-                req.flags.push((name.clone(), v, format!("coefficients.{name}")));
+                req.overrides.push(CoefficientOverride::new(name.clone(), v, format!("coefficients.{name}")));
             }
         }
         Some(other) => return Err(bad(format!("argument 'coefficients' must be an object of numbers, not {}", kind(other)))),

@@ -16,8 +16,26 @@ pub struct Request {
     pub gpu_kwh: Option<f64>,
     /// The provider named on the command line, if any.
     pub provider: Option<String>,
-    /// Coefficients set on the command line: (coefficient, value, the flag that set it).
-    pub flags: Vec<(String, f64, String)>,
+    /// Coefficients set for this request (flags, or a tool's arguments), in the order given.
+    pub overrides: Vec<CoefficientOverride>,
+}
+
+/// A coefficient set for one request, and what set it, for the message that refuses it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CoefficientOverride {
+    /// The coefficient's name, e.g. `pue`.
+    pub name: String,
+    /// Its value for this request.
+    pub value: f64,
+    /// What set it, as a person gave it: `--pue`, `--set pue`, `coefficients.pue`.
+    pub set_by: String,
+}
+
+impl CoefficientOverride {
+    /// `name` set to `value` by `set_by`.
+    pub fn new(name: impl Into<String>, value: f64, set_by: impl Into<String>) -> CoefficientOverride {
+        CoefficientOverride { name: name.into(), value, set_by: set_by.into() }
+    }
 }
 
 /// The provider that answered, as an answer names it.

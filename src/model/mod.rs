@@ -20,7 +20,7 @@ pub mod refusal;
 pub mod telemetry;
 
 pub use domain::{Domain, ProviderKind, COEFFICIENT_VARS, INPUTS};
-pub use estimate::{Estimate, GridInfo, ProviderInfo, Request};
+pub use estimate::{CoefficientOverride, Estimate, GridInfo, ProviderInfo, Request};
 pub use format::Format;
 pub use gpu::{Aggregates, Device, DeviceSummary, Throttled};
 pub use job::{BadLine, Job, Jobs};

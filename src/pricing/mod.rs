@@ -9,7 +9,7 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 
 use crate::error::Error;
-use crate::model::{Coef, Domain, Estimate, GridInfo, ProviderInfo, ProviderKind, Request, Source, Sourced};
+use crate::model::{Coef, CoefficientOverride, Domain, Estimate, GridInfo, ProviderInfo, ProviderKind, Request, Source, Sourced};
 use crate::num::tidy;
 use crate::provider::registry::{self, Registry};
 use crate::provider::{ComputeError, Provider, Values};
@@ -66,7 +66,7 @@ pub fn coefficients(
     settings: &Settings,
     domain: Domain,
     p: &dyn Provider,
-    flags: &[(String, f64, String)],
+    overrides: &[CoefficientOverride],
 ) -> Result<(IndexMap<String, Coef>, Vec<String>), Error> {
     let meta = p.meta();
     let mut out = IndexMap::new();
@@ -98,7 +98,7 @@ pub fn coefficients(
         }
     }
     let mut seen: Vec<&str> = Vec::new();
-    for (name, v, flag) in flags {
+    for CoefficientOverride { name, value: v, set_by: flag } in overrides {
         if seen.contains(&name.as_str()) {
             return Err(Error::Usage(format!("coefficient '{name}' is set twice on the command line")));
         }
@@ -200,7 +200,7 @@ impl From<Error> for ComputeFail {
 fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu: f64, cpu: f64) -> Result<Estimate, ComputeFail> {
     let p = r.provider.as_ref();
     check_inputs(domain, p, gpu, cpu, req.gpu_kwh.is_some())?;
-    let (mut coefs, mut notes) = coefficients(settings, domain, p, &req.flags)?;
+    let (mut coefs, mut notes) = coefficients(settings, domain, p, &req.overrides)?;
     if let Some(kwh) = req.gpu_kwh.filter(|_| domain == Domain::Carbon) {
         measured(p, &mut coefs, kwh, gpu)?;
     }

@@ -9,7 +9,7 @@
 use crate::model::telemetry::{Family, Histogram, Kind, Point, Semconv, Value};
 use crate::model::{Aggregates, Device};
 use crate::settings::TelemetrySettings;
-use crate::sources::gpu::collector::State;
+use crate::sources::gpu::collector::Collected;
 use crate::sources::gpu::energy::J_PER_KWH;
 
 /// One per-device reading of the spec's set: name, UCUM unit (the Prometheus suffix is made from it), kind, help, the reading.
@@ -81,7 +81,7 @@ pub fn device_attributes(semconv: Semconv, index: u32, name: &str, uuid: Option<
 }
 
 /// The metric families now, from the collector's state.
-pub fn families(state: &State, cfg: &TelemetrySettings) -> Vec<Family> {
+pub fn families(state: &Collected, cfg: &TelemetrySettings) -> Vec<Family> {
     match cfg.semconv.value {
         Semconv::Genai => genai(state, cfg),
         Semconv::Hw => hw(state),
@@ -102,7 +102,7 @@ fn gauges(table: &[DeviceGauge], semconv: Semconv, latest: Option<&Vec<Device>>)
         .collect()
 }
 
-fn genai(state: &State, cfg: &TelemetrySettings) -> Vec<Family> {
+fn genai(state: &Collected, cfg: &TelemetrySettings) -> Vec<Family> {
     let mut out = gauges(GENAI_DEVICE, Semconv::Genai, state.latest.as_ref());
     let agg = state.latest.as_ref().map(|d| Aggregates::of(d));
     let aggregate = |name, unit, help, v: Option<(f64, usize)>| {
@@ -160,7 +160,7 @@ fn energy_total(help: &'static str, points: Vec<Point>) -> Family {
 }
 
 /// Energy, the power histogram, cost and CO2: running totals since the exporter started.
-fn energy(state: &State, cfg: &TelemetrySettings) -> Vec<Family> {
+fn energy(state: &Collected, cfg: &TelemetrySettings) -> Vec<Family> {
     let per_device = |f: &dyn Fn(&crate::sources::gpu::collector::Totals) -> Value| -> Vec<Point> {
         state
             .totals
@@ -209,7 +209,7 @@ fn energy(state: &State, cfg: &TelemetrySettings) -> Vec<Family> {
     out
 }
 
-fn hw(state: &State) -> Vec<Family> {
+fn hw(state: &Collected) -> Vec<Family> {
     let mut out = gauges(HW_DEVICE, Semconv::Hw, state.latest.as_ref());
     let points =
         state.totals.iter().map(|(i, t)| number(device_attributes(Semconv::Hw, *i, &t.name, t.uuid.as_deref()), t.energy_j)).collect();
@@ -243,5 +243,5 @@ pub fn empty_histogram() -> Histogram {
 
 /// Every family the catalog makes, as (name, unit, kind, help): the instruments an OTLP exporter declares.
 pub fn names(cfg: &TelemetrySettings) -> Vec<(&'static str, &'static str, Kind, &'static str)> {
-    families(&State::new(), cfg).into_iter().map(|f| (f.name, f.unit, f.kind, f.help)).collect()
+    families(&Collected::new(), cfg).into_iter().map(|f| (f.name, f.unit, f.kind, f.help)).collect()
 }

@@ -187,7 +187,7 @@ fn signal_group(pid: u32) {
 
 /// A command exa runs and measures: its pid, waited for without blocking.
 #[derive(Debug, Clone, Copy)]
-pub struct Job {
+pub struct Spawned {
     pid: libc::pid_t,
 }
 
@@ -204,10 +204,10 @@ pub struct Ended {
     pub system_s: f64,
 }
 
-impl Job {
+impl Spawned {
     /// Starts `program` with `args`; stdin, stdout and stderr are the job's own.
     /// It dies with exa: when exa is killed outright (SIGKILL, the OOM killer), the kernel sends it SIGKILL.
-    pub fn spawn(program: &std::ffi::OsStr, args: &[std::ffi::OsString]) -> std::io::Result<Job> {
+    pub fn spawn(program: &std::ffi::OsStr, args: &[std::ffi::OsString]) -> std::io::Result<Spawned> {
         // SAFETY: getpid has no preconditions.
         let exa = unsafe { libc::getpid() };
         let mut c = std::process::Command::new(program);
@@ -227,7 +227,7 @@ impl Job {
             });
         }
         let c = c.spawn()?;
-        Ok(Job { pid: c.id() as libc::pid_t })
+        Ok(Spawned { pid: c.id() as libc::pid_t })
     }
 
     /// Waits for it to end (a blocking wait4, resumed after a signal) and says how it ended.

@@ -52,7 +52,7 @@ pub struct Totals {
 
 /// What the metrics are made from.
 #[derive(Debug, Clone)]
-pub struct State {
+pub struct Collected {
     /// The latest reading, when the latest attempt gave one (else a gap).
     pub latest: Option<Vec<Device>>,
     /// Each device's totals, by index.
@@ -63,16 +63,16 @@ pub struct State {
     pub status: Status,
 }
 
-impl Default for State {
-    fn default() -> State {
-        State::new()
+impl Default for Collected {
+    fn default() -> Collected {
+        Collected::new()
     }
 }
 
-impl State {
+impl Collected {
     /// Nothing read yet.
-    pub fn new() -> State {
-        State { latest: None, totals: BTreeMap::new(), last_interval: None, status: Status::Starting }
+    pub fn new() -> Collected {
+        Collected { latest: None, totals: BTreeMap::new(), last_interval: None, status: Status::Starting }
     }
 
     /// Energy over all devices since the start, kWh; None before any device had energy.
@@ -116,7 +116,7 @@ impl State {
 /// A collector thread and the state it keeps.
 pub struct Collector {
     /// What the metrics are made from, shared with whoever exports them.
-    pub state: Arc<Mutex<State>>,
+    pub state: Arc<Mutex<Collected>>,
     stop: mpsc::Sender<()>,
     handle: std::thread::JoinHandle<()>,
 }
@@ -133,7 +133,7 @@ impl Collector {
         interval: Duration,
         hooks: Box<dyn Hooks>,
         on_reading: Option<OnReading>,
-        state: Arc<Mutex<State>>,
+        state: Arc<Mutex<Collected>>,
     ) -> Collector {
         let (stop, rx) = mpsc::channel();
         let shared = Arc::clone(&state);
@@ -148,7 +148,7 @@ impl Collector {
     }
 }
 
-fn lock(state: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {
+fn lock(state: &Mutex<Collected>) -> std::sync::MutexGuard<'_, Collected> {
     state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
@@ -157,7 +157,7 @@ fn run(
     interval: Duration,
     hooks: &dyn Hooks,
     on_reading: Option<&ReadingHook>,
-    state: &Mutex<State>,
+    state: &Mutex<Collected>,
     stop: &mpsc::Receiver<()>,
 ) {
     let start = Instant::now();
@@ -227,7 +227,7 @@ mod tests {
 
     #[test]
     fn energy_by_counter_else_trapezoid_and_none_without_power() {
-        let mut s = State::new();
+        let mut s = Collected::new();
         let a = vec![dev(0, Some(100.0), Some(1000.0)), dev(1, Some(100.0), None), dev(2, None, None)];
         s.add(None, 0.0, &a);
         let b = vec![dev(0, Some(100.0), Some(3500.0)), dev(1, Some(300.0), None), dev(2, None, None)];

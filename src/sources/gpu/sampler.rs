@@ -19,7 +19,7 @@ pub const MAX_FAILURES: usize = 5;
 
 /// How sampling ended, or why it never began.
 #[derive(Debug, Clone, PartialEq)]
-pub enum State {
+pub enum Sampling {
     /// Readings were taken (some may have failed).
     Measured,
     /// The host has no GPU to read: no tool, or no devices.
@@ -43,7 +43,7 @@ pub struct Outcome {
     /// Every attempt, in order.
     pub samples: Vec<Sample>,
     /// How it ended.
-    pub state: State,
+    pub state: Sampling,
     /// The source, for reports.
     pub source: String,
     /// The field set the source used last.
@@ -163,7 +163,7 @@ const LAST_CALL: std::time::Duration = std::time::Duration::from_secs(2);
 fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>, start: Instant, stop: mpsc::Receiver<()>) -> Outcome {
     let mut samples: Vec<Sample> = Vec::new();
     let mut failures = 0usize;
-    let mut state: Option<State> = None;
+    let mut state: Option<Sampling> = None;
     let mut gave_up = false;
     let mut energy_j = 0.0;
     let mut next = start;
@@ -179,7 +179,7 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
             Ok(devices) => {
                 processes.look(source.as_mut(), t, last);
                 failures = 0;
-                state = Some(State::Measured);
+                state = Some(Sampling::Measured);
                 energy_j += step_energy(&samples, &devices, t);
                 if opts.live {
                     hooks.live(&live_line(t, &devices, energy_j));
@@ -189,7 +189,7 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
             }
             Err(e @ (SampleError::Missing(_) | SampleError::NoDevices(_))) if state.is_none() => {
                 hooks.info(&format!("no GPU found ({e}): only CPU time is measured"));
-                state = Some(State::NoGpu(e.to_string()));
+                state = Some(Sampling::NoGpu(e.to_string()));
                 break;
             }
             Err(e) => {
@@ -210,7 +210,7 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
                     hooks.warn(&format!("GPU readings failed {MAX_FAILURES} times in a row ({what}); no further readings are taken"));
                     gave_up = true;
                     if state.is_none() {
-                        state = Some(State::NeverStarted(what));
+                        state = Some(Sampling::NeverStarted(what));
                     }
                     break;
                 }
@@ -235,7 +235,7 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
     }
     Outcome {
         samples,
-        state: state.unwrap_or_else(|| State::NeverStarted("no reading was taken".into())),
+        state: state.unwrap_or_else(|| Sampling::NeverStarted("no reading was taken".into())),
         source: source.describe(),
         fields: source.fields(),
         gave_up,
@@ -309,7 +309,7 @@ mod tests {
     #[test]
     fn constant_power_integrates_to_power_times_covered_time() {
         let (o, said) = sample(Fake::constant(2, 300.0), Duration::from_millis(150));
-        assert_eq!(o.state, State::Measured);
+        assert_eq!(o.state, Sampling::Measured);
         assert!(said.is_empty(), "{said:?}");
         let d = summarize(&o.samples);
         assert_eq!(d.len(), 2);
@@ -323,7 +323,7 @@ mod tests {
     #[test]
     fn no_devices_at_start_is_no_gpu_and_one_reading() {
         let (o, _) = sample(Fake::new(vec![Err(SampleError::NoDevices("none".into()))]), Duration::from_millis(80));
-        assert!(matches!(o.state, State::NoGpu(_)));
+        assert!(matches!(o.state, Sampling::NoGpu(_)));
         assert!(o.samples.is_empty());
     }
 

@@ -10,7 +10,7 @@ pub mod catalog;
 pub mod flags;
 pub mod prom;
 pub mod read;
-pub mod scope;
+pub mod tenant;
 
 use serde::Serialize;
 

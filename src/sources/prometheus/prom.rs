@@ -157,7 +157,7 @@ impl Client {
 
     /// The expression as it is sent: with the cluster's matchers on every selector.
     pub fn scoped(&self, query: &str) -> Result<String, Refusal> {
-        super::scope::scope(query, &self.scope)
+        super::tenant::scope(query, &self.scope)
     }
 
     fn get(&self, endpoint: &str, params: &[(&str, String)]) -> Result<PromAnswer, Refusal> {

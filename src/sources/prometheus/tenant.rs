@@ -1,4 +1,4 @@
-//! Scoping: every expression sent to a cluster's Prometheus carries the
+//! Scoping to the tenant: every expression sent to a cluster's Prometheus carries the
 //! cluster's label matchers on every vector and matrix selector, so that
 //! in a Prometheus shared by several tenants an answer is this cluster's
 //! and nothing else. The expression is parsed by a real PromQL parser
