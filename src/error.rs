@@ -25,7 +25,30 @@ pub enum Error {
     Metrics(crate::model::Refusal),
 }
 
+/// How a door names an error: its kind, the spec's code, and the HTTP status that code stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Kind {
+    /// usage, config, refused, failed or metrics.
+    pub kind: &'static str,
+    /// bad-request, refused, failed, or a metrics refusal's own (not-found, metrics-unavailable, ...).
+    pub code: &'static str,
+    /// 422, 409, 500, or a metrics refusal's own.
+    pub status: u16,
+}
+
 impl Error {
+    /// The one mapping from an error to its kind, code and status, for the CLI's `-o json` and for MCP alike.
+    pub fn kind(&self) -> Kind {
+        let (kind, code, status) = match self {
+            Error::Usage(_) => ("usage", "bad-request", 422),
+            Error::Config(_) => ("config", "bad-request", 422),
+            Error::Refused(_) => ("refused", "refused", 409),
+            Error::Failed(_) => ("failed", "failed", 500),
+            Error::Metrics(r) => ("metrics", r.code, r.status),
+        };
+        Kind { kind, code, status }
+    }
+
     pub fn exit_code(&self) -> ExitCode {
         match self {
             Error::Usage(_) | Error::Config(_) => ExitCode::from(2),

@@ -93,18 +93,15 @@ fn fail(err: &anyhow::Error, format: Format) -> ExitCode {
     let message = err.chain().map(ToString::to_string).collect::<Vec<_>>().join(": ");
     output::diag("error", &message);
     if format == Format::Json {
-        let kind = match err.chain().find_map(|e| e.downcast_ref::<Error>()) {
-            Some(Error::Usage(_)) => "usage",
-            Some(Error::Config(_)) => "config",
-            Some(Error::Refused(_)) => "refused",
-            Some(Error::Metrics(r)) => {
-                let body = serde_json::json!({"error": {"kind": "metrics", "code": r.code, "status": r.status, "message": r.message, "retry_after": r.retry_after}});
-                let _ = output::write_stdout(output::json(&body).as_bytes());
-                return code;
+        let found = err.chain().find_map(|e| e.downcast_ref::<Error>());
+        let body = match found {
+            Some(e @ Error::Metrics(r)) => {
+                let k = e.kind();
+                serde_json::json!({"error": {"kind": k.kind, "code": k.code, "status": k.status, "message": r.message, "retry_after": r.retry_after}})
             }
-            Some(Error::Failed(_)) | None => "failed",
+            Some(e) => serde_json::json!({"error": {"kind": e.kind().kind, "message": message}}),
+            None => serde_json::json!({"error": {"kind": "failed", "message": message}}),
         };
-        let body = serde_json::json!({"error": {"kind": kind, "message": message}});
         let _ = output::write_stdout(output::json(&body).as_bytes());
     }
     code

@@ -249,12 +249,10 @@ fn answer<R: Render + Serialize>(r: &R) -> CallToolResult {
 
 /// A refusal as a tool error: the spec's code and status, and the message.
 pub fn refusal(e: &Error) -> CallToolResult {
-    let (kind, code, status, retry_after) = match e {
-        Error::Metrics(r) => ("metrics", r.code, r.status, r.retry_after.clone()),
-        Error::Usage(_) => ("usage", "bad-request", 422, None),
-        Error::Config(_) => ("config", "bad-request", 422, None),
-        Error::Refused(_) => ("refused", "refused", 409, None),
-        Error::Failed(_) => ("failed", "failed", 500, None),
+    let crate::error::Kind { kind, code, status } = e.kind();
+    let retry_after = match e {
+        Error::Metrics(r) => r.retry_after.clone(),
+        _ => None,
     };
     let message = match e {
         Error::Metrics(r) => r.message.clone(),
