@@ -1295,7 +1295,9 @@ fn pg_clause(conditions: Vec<(&'static str, report::Bound)>, prefix: &str) -> (S
     (clause, args)
 }
 
-/// What counts, per group, run and domain (`d`), as `report::choose` decides it.
+/// What counts, per group, run and domain (`d`), as `report::choose` decides it:
+/// the rule's second statement, held to the first by
+/// `postgres::both_stores_count_generated_runs_alike` (tests/cli/postgres.rs).
 /// Nearly every run has at most one record of each domain, and then that
 /// record counts: those are summed in one aggregation. Only the few groups of
 /// several records go through the choice (windows over just those rows): the

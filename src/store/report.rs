@@ -342,6 +342,12 @@ pub(crate) struct Counted {
 /// supersedes estimated ones; records marked as parts are summed; otherwise
 /// several records of the same kind are the same work recorded again, and
 /// the latest counts once.
+///
+/// The rule's other statement is PostgreSQL's, in SQL (`postgres::counted`,
+/// and the cell functions its schema installs). A change to what a report
+/// counts is made in both, and `postgres::both_stores_count_generated_runs_alike`
+/// (tests/cli/postgres.rs) holds them to the same reports, notes included,
+/// over generated runs by every grouping and filter.
 pub(crate) fn choose(run: &str, rows: &[Row]) -> Counted {
     let mut c = Counted { used: Vec::new(), gpu_hours: 0.0, cpu_hours: 0.0, not_counted: 0, note: None };
     let mut why = Vec::new();
@@ -359,7 +365,10 @@ pub(crate) fn choose(run: &str, rows: &[Row]) -> Counted {
         c.cpu_hours = c.cpu_hours.max(h);
         let dropped = all.len() - chosen.len();
         if dropped > 0 {
-            let ids: Vec<String> = chosen.iter().map(|r| format!("#{}", r.id)).collect();
+            // By id, as the PostgreSQL statement lists them: the order rows came in is not the note's.
+            let mut by_id: Vec<i64> = chosen.iter().map(|r| r.id).collect();
+            by_id.sort_unstable();
+            let ids: Vec<String> = by_id.iter().map(|id| format!("#{id}")).collect();
             let reason = if chosen.iter().any(|r| r.measured) && all.iter().any(|r| !r.measured) {
                 "a measured record supersedes an estimate"
             } else {
