@@ -458,7 +458,7 @@ fn detail_is_summary(detail: Option<&str>, default_summary: bool) -> Result<bool
         None => Ok(default_summary),
         Some("summary") => Ok(true),
         Some("series") => Ok(false),
-        Some(other) => Err(refuse(Refusal::bad_request(format!("detail '{other}' is not summary or series")))),
+        Some(other) => Err(refuse(Refusal::bad_request(format!("detail '{}' is not summary or series", crate::text::clean(other))))),
     }
 }
 
@@ -561,14 +561,13 @@ impl<'a> FlagTarget<'a> {
 
 /// Flags are always a summary: `detail` takes `summary`, and refuses `series`, naming where the curves are.
 fn flags_detail(detail: Option<&str>) -> Result<(), Error> {
-    match detail {
-        None | Some("summary") => Ok(()),
-        Some("series") => Err(refuse(Refusal::bad_request(
-            "detail 'series' does not apply to flags: a flag carries its evidence and its sub-window; read the node with detail series for the curves"
-                .into(),
-        ))),
-        Some(other) => Err(refuse(Refusal::bad_request(format!("detail '{}' is not summary or series", crate::text::clean(other))))),
+    if detail_is_summary(detail, true)? {
+        return Ok(());
     }
+    Err(refuse(Refusal::bad_request(
+        "detail 'series' does not apply to flags: a flag carries its evidence and its sub-window; read the node with detail series for the curves"
+            .into(),
+    )))
 }
 
 pub fn flags(

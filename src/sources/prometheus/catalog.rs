@@ -86,8 +86,6 @@ pub struct Catalog {
     pub readings: Vec<Reading>,
     /// Families this maker structurally lacks: never queried.
     pub unavailable: Vec<&'static str>,
-    /// Fields that are null for this maker (within families that answer).
-    pub null_fields: Vec<&'static str>,
     /// The GPU temperature selectors (any of them), for the reference.
     pub temp: Vec<String>,
     /// Per-bucket increases of the counters counter-based flags judge, read
@@ -205,18 +203,6 @@ fn table(c: &Cluster) -> Catalog {
             partial: vec![
                 "link_errors answers only in part: the PCIe counters are read, the fabric link (XGMI) counters are not, so link_crc, link_replay and link_recovery are null",
             ],
-            null_fields: vec![
-                "errors.link_crc",
-                "errors.link_replay",
-                "errors.link_recovery",
-                "errors.xid",
-                "throttle.thermal_s",
-                "throttle.power_s",
-                "throttle.board_limit_s",
-                "throttle.sync_boost_s",
-                "throttle.low_util_s",
-                "throttle.reliability_s",
-            ],
             temp,
         };
     }
@@ -277,7 +263,6 @@ fn table(c: &Cluster) -> Catalog {
         device_label: d,
         readings,
         unavailable: Vec::new(),
-        null_fields: vec!["errors.pcie_recovery"],
         temp: vec![m("DCGM_FI_DEV_GPU_TEMP", "")],
         spans: Vec::new(),
         partial: Vec::new(),

@@ -97,6 +97,12 @@ impl Window {
         Window { start: self.start, end: self.end, step_s, points: ((span + step_s - 1) / step_s) as u32 }
     }
 
+    /// The bucket a sample at `t` (seconds) belongs to: the one whose end is nearest; `None` outside the window.
+    pub fn bucket(&self, t: f64) -> Option<usize> {
+        let i = ((t as i64 - self.start) as f64 / self.step_s as f64).round() as i64 - 1;
+        (0..i64::from(self.points)).contains(&i).then_some(i as usize)
+    }
+
     /// The end of bucket `i`.
     pub fn at(&self, i: u32) -> i64 {
         self.start + self.step_s * (i64::from(i) + 1)
@@ -134,9 +140,8 @@ impl Series {
             if !v.is_finite() {
                 continue;
             }
-            let i = ((*t as i64 - w.start) as f64 / w.step_s as f64).round() as i64 - 1;
-            if (0..i64::from(w.points)).contains(&i) {
-                values[i as usize] = Some(v * scale);
+            if let Some(i) = w.bucket(*t) {
+                values[i] = Some(v * scale);
             }
         }
         let present: Vec<f64> = values.iter().flatten().copied().collect();

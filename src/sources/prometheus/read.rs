@@ -42,6 +42,12 @@ impl<'a> Target<'a> {
         self.cluster.labels.iter().map(|(k, v)| format!("{k}=\"{}\"", escape(v))).collect()
     }
 
+    /// The matchers of a namespace's kube-state-metrics series, with the cluster's labels.
+    fn namespace_selector(&self, namespace: &str) -> String {
+        let labels: String = self.labels().iter().map(|l| format!(",{l}")).collect();
+        format!("namespace=\"{}\"{labels}", escape(namespace))
+    }
+
     /// The selector of a node's series (`label="node"` plus the cluster's labels).
     fn selector(&self, label: &str, node: Option<&str>) -> String {
         let mut parts = self.labels();
@@ -399,8 +405,7 @@ pub fn placement(
     }
     check_k8s_name("workload name", name)?;
     check_k8s_name("namespace", namespace)?;
-    let labels = t.labels().iter().map(|l| format!(",{l}")).collect::<String>();
-    let ns = format!("namespace=\"{namespace}\"{labels}");
+    let ns = t.namespace_selector(namespace);
     let pods = pods_query(&ns, kind, name);
     let history = t.client.range(&pods, w.at(0), w.at(w.points - 1), w.step_s)?.series();
     let (mut found, source, at) = if history.iter().any(|s| !s.samples.is_empty()) {
@@ -484,8 +489,7 @@ pub fn running(t: &Target, namespace: &str, placement: &[Placement], w: &Window)
         return Ok(out);
     }
     check_k8s_name("namespace", namespace)?;
-    let labels = t.labels().iter().map(|l| format!(",{l}")).collect::<String>();
-    let ns = format!("namespace=\"{namespace}\"{labels}");
+    let ns = t.namespace_selector(namespace);
     let pods: BTreeSet<&str> = placement.iter().map(|p| p.pod.as_str()).collect();
     let alternatives: Vec<String> = pods.iter().map(|p| escape(&regex_quote(p))).collect();
     let sel = format!("{ns},pod=~\"{}\"", alternatives.join("|"));
@@ -494,11 +498,8 @@ pub fn running(t: &Target, namespace: &str, placement: &[Placement], w: &Window)
     );
     for s in t.client.range(&q, w.at(0), w.at(w.points - 1), w.step_s)?.series() {
         let Some(mask) = s.labels.get("node").and_then(|n| out.get_mut(n)) else { continue };
-        for (at, v) in &s.samples {
-            let i = ((*at as i64 - w.start) as f64 / w.step_s as f64).round() as i64 - 1;
-            if *v >= 1.0 && (0..i64::from(w.points)).contains(&i) {
-                mask[i as usize] = true;
-            }
+        for i in s.samples.iter().filter(|(_, v)| *v >= 1.0).filter_map(|(at, _)| w.bucket(*at)) {
+            mask[i] = true;
         }
     }
     Ok(out)
