@@ -5,11 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use rusqlite::types::Value as Sql;
-
-use super::report::{choose, clause_for, Filter, Row};
-use super::Store;
-use crate::error::Error;
+use super::report::{choose, Row};
 
 /// One counted record.
 #[derive(Debug, Clone)]
@@ -70,44 +66,6 @@ struct Detail {
     charged: Charged,
 }
 
-/// Every run the filter selects in the SQLite ledger, in order of its first record.
-pub fn runs(store: &Store, f: &Filter) -> Result<Vec<RunCharge>, Error> {
-    let (filter, args): (String, Vec<Sql>) = clause_for(f, "r.");
-    let sql = format!(
-        "SELECT r.id, r.model, r.run_id, r.recorded_at, r.duration_s, r.domain = 'carbon', r.measured, r.part, r.provider,
-                r.provider_digest, r.gpu_hours, r.cpu_hours, r.kwh, r.co2e_g, r.uncertainty, r.cost_usd,
-                json_extract(e.estimate, '$.coefficients.gpu_rate.value'), json_extract(e.estimate, '$.coefficients.cpu_rate.value')
-         FROM records r JOIN record_estimates e ON e.record_id = r.id {filter} ORDER BY r.id"
-    );
-    let db = |e: rusqlite::Error| Error::Failed(format!("{}: {e}", store.path.display()));
-    let mut stmt = store.conn().prepare(&sql).map_err(db)?;
-    let mut rows = stmt.query(rusqlite::params_from_iter(args.iter())).map_err(db)?;
-    let mut raw = Vec::new();
-    while let Some(r) = rows.next().map_err(db)? {
-        raw.push(Raw {
-            id: r.get(0).map_err(db)?,
-            model: r.get(1).map_err(db)?,
-            run_id: r.get(2).map_err(db)?,
-            recorded_at: r.get(3).map_err(db)?,
-            duration_s: r.get(4).map_err(db)?,
-            carbon: r.get(5).map_err(db)?,
-            measured: r.get(6).map_err(db)?,
-            part: r.get(7).map_err(db)?,
-            provider: r.get(8).map_err(db)?,
-            digest: r.get(9).map_err(db)?,
-            gpu_hours: r.get(10).map_err(db)?,
-            cpu_hours: r.get(11).map_err(db)?,
-            kwh: r.get(12).map_err(db)?,
-            co2e_g: r.get(13).map_err(db)?,
-            uncertainty: r.get(14).map_err(db)?,
-            cost_usd: r.get(15).map_err(db)?,
-            gpu_rate: r.get(16).ok().flatten(),
-            cpu_rate: r.get(17).ok().flatten(),
-        });
-    }
-    Ok(from_raw(raw))
-}
-
 /// Groups stored records (in id order) into runs and keeps what each run counts.
 pub fn from_raw(raw: Vec<Raw>) -> Vec<RunCharge> {
     let mut order: Vec<String> = Vec::new();
@@ -127,7 +85,7 @@ pub fn from_raw(raw: Vec<Raw>) -> Vec<RunCharge> {
             gpu_rate: r.gpu_rate,
             cpu_rate: r.cpu_rate,
         };
-        let row = Row::new(r.id, r.carbon, r.measured, r.part, &charged, r.uncertainty);
+        let row = Row::new(r.id, r.carbon, r.measured, r.part, [r.gpu_hours, r.cpu_hours], [r.kwh, r.co2e_g, r.cost_usd], r.uncertainty);
         let key = r.run_id.unwrap_or_else(|| format!("(record {})", r.id));
         let entry = by_run.entry(key.clone()).or_default();
         if entry.is_empty() {

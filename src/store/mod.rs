@@ -3,13 +3,19 @@
 //! A ledger is append-only: one transaction per call of `insert`, so a
 //! process killed mid-write leaves its records whole or absent. A newer
 //! schema than this exa knows is refused and never written to.
+//!
+//! The rooms: this file is the backend-neutral core (the `Ledger` trait,
+//! a record's columns once as `Line`, where a ledger lives); `report` is
+//! the report model and the counting rule (`report::choose`); `charges`
+//! groups counted records into runs for charge lines. Each backend has a
+//! folder of its own, `sqlite/` and `postgres/`, with its schema, writes
+//! and reports; neither imports the other, and no two modules anywhere
+//! import each other (`cargo xtask layers`).
 
-mod cells;
 pub mod charges;
 pub mod postgres;
 pub mod report;
 pub mod sqlite;
-mod wire;
 
 use std::path::{Path, PathBuf};
 

@@ -8,11 +8,9 @@
 
 use std::collections::BTreeMap;
 
-use rusqlite::types::{Value as Sql, ValueRef};
 use serde::Serialize;
 
-use super::cells::DAY;
-use super::Store;
+use super::Line;
 use crate::error::Error;
 use crate::num::tidy;
 use crate::text::FnvMap;
@@ -31,7 +29,7 @@ pub enum By {
 
 impl By {
     /// The SQL of a record's group key; a day is computed here from `recorded_at`.
-    fn key(self) -> &'static str {
+    pub(crate) fn key(self) -> &'static str {
         match self {
             By::Day => "recorded_at",
             other => other.sql(),
@@ -118,10 +116,6 @@ pub struct Report {
 pub const RANGE_METHOD: &str =
     "linear: low = sum of co2e*(1-u), high = sum of co2e*(1+u); a methodology's error is systematic, so bands add";
 
-fn clause(f: &Filter) -> (String, Vec<Sql>) {
-    clause_for(f, "")
-}
-
 /// A value a filter compares a column with.
 pub(crate) enum Bound {
     Text(String),
@@ -172,22 +166,31 @@ pub(crate) fn where_sql(conditions: &[(&str, Bound)], prefix: &str, placeholder:
     }
 }
 
-/// The WHERE clause of a filter for SQLite, its columns prefixed (`r.` in a join), and its values.
-pub(crate) fn clause_for(f: &Filter, prefix: &str) -> (String, Vec<Sql>) {
-    sqlite_clause(f.conditions(), prefix)
+/// How reports show a record without a scheduler user, account or partition.
+pub(crate) const NONE: &str = "(none)";
+pub(crate) const DAY: i64 = 86_400;
+
+/// The cell a record falls in.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Cell {
+    pub(crate) model: String,
+    pub(crate) day: i64,
+    pub(crate) user: String,
+    pub(crate) account: String,
+    pub(crate) partition: String,
 }
 
-/// The WHERE clause of conditions for SQLite, and their values.
-pub(crate) fn sqlite_clause(conditions: Vec<(&'static str, Bound)>, prefix: &str) -> (String, Vec<Sql>) {
-    let clause = where_sql(&conditions, prefix, |_| "?".into());
-    let args = conditions
-        .into_iter()
-        .map(|(_, b)| match b {
-            Bound::Text(t) => Sql::Text(t),
-            Bound::Int(i) => Sql::Integer(i),
-        })
-        .collect();
-    (clause, args)
+impl Cell {
+    pub(crate) fn of(l: &Line) -> Cell {
+        let or_none = |v: &Option<String>| v.clone().unwrap_or_else(|| NONE.into());
+        Cell {
+            model: l.model.clone(),
+            day: l.recorded_at.div_euclid(DAY),
+            user: or_none(&l.labels.user),
+            account: or_none(&l.labels.account),
+            partition: or_none(&l.labels.partition),
+        }
+    }
 }
 
 /// Sums for one group (or one summary cell: `cells`).
@@ -274,44 +277,16 @@ pub(crate) struct Row {
     pub(crate) cost_usd: Option<f64>,
 }
 
-/// An integer column of the schema's own (NOT NULL where it must be), read without conversion checks.
-fn column_int(r: &rusqlite::Row, i: usize) -> i64 {
-    match r.get_ref_unwrap(i) {
-        ValueRef::Integer(v) => v,
-        _ => 0,
-    }
-}
-
-/// A real column, null as None.
-fn column_real(r: &rusqlite::Row, i: usize) -> Option<f64> {
-    match r.get_ref_unwrap(i) {
-        ValueRef::Real(v) => Some(v),
-        ValueRef::Integer(v) => Some(v as f64),
-        _ => None,
-    }
-}
-
 impl Row {
-    /// A record from the columns `id, run_id, domain = 'carbon', measured, part, gpu_hours, cpu_hours,
-    /// kwh, co2e_g, uncertainty, cost_usd` starting at `at` (its group and day left at 0).
-    pub(crate) fn read(r: &rusqlite::Row, at: usize) -> Row {
-        Row {
-            id: column_int(r, at),
-            group: 0,
-            day: 0,
-            carbon: column_int(r, at + 2) != 0,
-            measured: column_int(r, at + 3) != 0,
-            part: column_int(r, at + 4) != 0,
-            gpu_hours: column_real(r, at + 5).unwrap_or(0.0),
-            cpu_hours: column_real(r, at + 6).unwrap_or(0.0),
-            kwh: column_real(r, at + 7),
-            co2e: column_real(r, at + 8),
-            uncertainty: column_real(r, at + 9),
-            cost_usd: column_real(r, at + 10),
-        }
-    }
-
-    pub(crate) fn new(id: i64, carbon: bool, measured: bool, part: bool, c: &super::charges::Charged, uncertainty: Option<f64>) -> Row {
+    pub(crate) fn new(
+        id: i64,
+        carbon: bool,
+        measured: bool,
+        part: bool,
+        hours: [f64; 2],
+        sums: [Option<f64>; 3],
+        uncertainty: Option<f64>,
+    ) -> Row {
         Row {
             id,
             group: 0,
@@ -319,12 +294,12 @@ impl Row {
             carbon,
             measured,
             part,
-            gpu_hours: c.gpu_hours,
-            cpu_hours: c.cpu_hours,
-            kwh: c.kwh,
-            co2e: c.co2e_g,
+            gpu_hours: hours[0],
+            cpu_hours: hours[1],
+            kwh: sums[0],
+            co2e: sums[1],
             uncertainty,
-            cost_usd: c.cost_usd,
+            cost_usd: sums[2],
         }
     }
 }
@@ -343,8 +318,8 @@ pub(crate) struct Counted {
 /// several records of the same kind are the same work recorded again, and
 /// the latest counts once.
 ///
-/// The rule's other statement is PostgreSQL's, in SQL (`postgres::counted`,
-/// and the cell functions its schema installs). A change to what a report
+/// The rule's other statement is PostgreSQL's, in SQL (`postgres/rule.rs`,
+/// which its schema's cell functions also run). A change to what a report
 /// counts is made in both, and `postgres::both_stores_count_generated_runs_alike`
 /// (tests/cli/postgres.rs) holds them to the same reports, notes included,
 /// over generated runs by every grouping and filter.
@@ -571,7 +546,7 @@ pub(crate) struct Gathered {
     pub(crate) total: Acc,
     pub(crate) notes: Vec<String>,
     pub(crate) days: Option<(i32, i32)>,
-    trend: bool,
+    pub(crate) trend: bool,
 }
 
 impl Gathered {
@@ -604,55 +579,6 @@ impl Gathered {
         self.notes.sort();
         Ok((out, total, self.notes))
     }
-}
-
-/// One scan of the matching records (only those of runs split over summary cells, when `split_only`).
-pub(crate) fn gather(store: &Store, by: By, f: &Filter, split_only: bool) -> Result<Gathered, Error> {
-    let (mut filter, args) = clause(f);
-    if split_only {
-        let split = "run_id IN (SELECT run_id FROM report_split_runs)";
-        filter = if filter.is_empty() { format!("WHERE {split}") } else { format!("{filter} AND {split}") };
-    }
-    let key = by.key();
-    let sql = format!(
-        "SELECT {key}, id, run_id, domain = 'carbon', measured, part, gpu_hours, cpu_hours, kwh, co2e_g, uncertainty, cost_usd, recorded_at FROM records {filter}"
-    );
-    let db = |e: rusqlite::Error| Error::Failed(format!("{}: {e}", store.path.display()));
-    let mut stmt = store.conn().prepare(&sql).map_err(db)?;
-    let mut rows = stmt.query(rusqlite::params_from_iter(args.iter())).map_err(db)?;
-    // Runs are gathered first: what a run counts depends on all of its records.
-    let mut runs = Runs::default();
-    let mut day_keys: FnvMap<i64, u32> = FnvMap::default();
-    let mut g = Gathered {
-        keys: Keys::default(),
-        groups: Vec::new(),
-        total: Acc { trend: f.trend.then(Box::default), ..Acc::default() },
-        notes: Vec::new(),
-        days: None,
-        trend: f.trend,
-    };
-    while let Some(r) = rows.next().map_err(db)? {
-        let group = if by == By::Day {
-            let day = r.get::<_, i64>(0).map_err(db)?.div_euclid(DAY);
-            *day_keys.entry(day).or_insert_with(|| g.keys.of(&crate::time::iso8601(day * DAY)[..10]))
-        } else {
-            g.keys.of(r.get_ref(0).map_err(db)?.as_str().map_err(|e| Error::Failed(format!("{}: {e}", store.path.display())))?)
-        };
-        if g.groups.len() <= group as usize {
-            g.groups.push(Acc { trend: f.trend.then(Box::default), ..Acc::default() });
-        }
-        let row = Row { group, day: i32::try_from(column_int(r, 12).div_euclid(DAY)).unwrap_or(0), ..Row::read(r, 1) };
-        g.saw_day(row.day);
-        match r.get_ref(2).map_err(db)? {
-            ValueRef::Text(run) => runs.push(&String::from_utf8_lossy(run), row),
-            _ => {
-                g.total.run_simple(&[row]);
-                g.groups[group as usize].run_simple(&[row]);
-            }
-        }
-    }
-    g.notes = count_runs(runs, &mut g.groups, &mut g.total);
-    Ok(g)
 }
 
 /// Adds each run to its groups and to the totals; the notes on what was not counted, in order.
@@ -723,16 +649,6 @@ pub(crate) fn nothing() -> Group {
         currency: "USD",
         trend: Vec::new(),
     }
-}
-
-pub fn run(store: &Store, by: By, filter: Filter) -> Result<Report, Error> {
-    let gathered = match super::cells::report(store, by, &filter)? {
-        Some(g) => g,
-        None => gather(store, by, &filter, false)?,
-    };
-    let (groups, totals, notes) = gathered.finish()?;
-    let totals = if groups.is_empty() { nothing() } else { totals };
-    Ok(Report { by, filter, db: store.path.display().to_string(), groups, totals, range_method: RANGE_METHOD, notes })
 }
 
 /// A group from sums a server made: counts (runs, runs measured, carbon records,

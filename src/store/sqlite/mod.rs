@@ -13,8 +13,14 @@ use std::time::Duration;
 
 use rusqlite::{params, Connection, OpenFlags, TransactionBehavior};
 
+mod cells;
+mod charges;
+mod report;
+
+use super::report::Row;
 use super::{Ledger, Line, Location};
 use crate::error::Error;
+use rusqlite::types::ValueRef;
 
 /// Schema migrations, in order; entry N takes a database from version N to N + 1.
 const MIGRATIONS: &[&str] = &[
@@ -83,8 +89,44 @@ ALTER TABLE records ADD COLUMN job_account TEXT;
 ALTER TABLE records ADD COLUMN job_partition TEXT;
 "#,
     // 6: the report's sums by model, day, user, account and partition, kept as records arrive (`cells`).
-    super::cells::SCHEMA,
+    cells::SCHEMA,
 ];
+
+/// An integer column of the schema's own (NOT NULL where it must be), read without conversion checks.
+pub(super) fn column_int(r: &rusqlite::Row, i: usize) -> i64 {
+    match r.get_ref_unwrap(i) {
+        ValueRef::Integer(v) => v,
+        _ => 0,
+    }
+}
+
+/// A real column, null as None.
+fn column_real(r: &rusqlite::Row, i: usize) -> Option<f64> {
+    match r.get_ref_unwrap(i) {
+        ValueRef::Real(v) => Some(v),
+        ValueRef::Integer(v) => Some(v as f64),
+        _ => None,
+    }
+}
+
+/// A record from the columns `id, run_id, domain = 'carbon', measured, part, gpu_hours, cpu_hours,
+/// kwh, co2e_g, uncertainty, cost_usd` starting at `at` (its group and day left at 0).
+pub(super) fn read_row(r: &rusqlite::Row, at: usize) -> Row {
+    Row {
+        id: column_int(r, at),
+        group: 0,
+        day: 0,
+        carbon: column_int(r, at + 2) != 0,
+        measured: column_int(r, at + 3) != 0,
+        part: column_int(r, at + 4) != 0,
+        gpu_hours: column_real(r, at + 5).unwrap_or(0.0),
+        cpu_hours: column_real(r, at + 6).unwrap_or(0.0),
+        kwh: column_real(r, at + 7),
+        co2e: column_real(r, at + 8),
+        uncertainty: column_real(r, at + 9),
+        cost_usd: column_real(r, at + 10),
+    }
+}
 
 /// The schema version that has the report's summary cells.
 pub const CELLS_VERSION: i64 = 6;
@@ -274,7 +316,7 @@ impl Store {
         for (i, sql) in MIGRATIONS.iter().enumerate().skip(now as usize) {
             tx.execute_batch(sql).map_err(|e| db_error(&path, e))?;
             if i as i64 + 1 == CELLS_VERSION {
-                super::cells::rebuild(&tx).map_err(|e| db_error(&path, e))?;
+                cells::rebuild(&tx).map_err(|e| db_error(&path, e))?;
             }
             tx.pragma_update(None, "user_version", i as i64 + 1).map_err(|e| db_error(&path, e))?;
         }
@@ -302,8 +344,8 @@ impl Store {
         // The cells and runs of the records written, whose summaries are made again before the commit.
         let mut cells = BTreeSet::new();
         // Each run written, and whether what was written of it here lies in one cell.
-        let mut runs: BTreeMap<String, Option<super::cells::Cell>> = BTreeMap::new();
-        let were_current = super::cells::current(&tx).map_err(db)?;
+        let mut runs: BTreeMap<String, Option<super::report::Cell>> = BTreeMap::new();
+        let were_current = cells::current(&tx).map_err(db)?;
         let before: i64 = tx.query_row("SELECT COALESCE(max(id), 0) FROM records", [], |r| r.get(0)).map_err(db)?;
         {
             let mut insert = tx
@@ -351,7 +393,7 @@ impl Store {
                 }
                 let id = tx.last_insert_rowid();
                 estimate.execute(params![id, l.estimate]).map_err(db)?;
-                let cell = super::cells::Cell::of(l);
+                let cell = super::report::Cell::of(l);
                 if let Some(run) = &l.run_id {
                     match runs.get_mut(run) {
                         Some(one) => {
@@ -370,7 +412,7 @@ impl Store {
             feed(&mut put)?;
         }
         let runs: BTreeMap<String, bool> = runs.into_iter().map(|(r, one)| (r, one.is_some())).collect();
-        super::cells::after_write(&tx, were_current, &runs, cells, before).map_err(db)?;
+        cells::after_write(&tx, were_current, &runs, cells, before).map_err(db)?;
         tx.commit().map_err(db)
     }
 
@@ -465,9 +507,14 @@ impl Ledger for Store {
     }
 
     fn newest_imported(&mut self, prefix: &str, not_after: i64) -> Result<(Option<i64>, Option<i64>), Error> {
+        // Walked newest first by the time index, each stopping at the first record of the importer's: the newest
+        // records are an import's own, so this reads a few rows where a max() over the prefix read them all.
         self.conn
             .query_row(
-                "SELECT max(recorded_at) FILTER (WHERE recorded_at <= ?2), max(recorded_at) FROM records WHERE substr(idem_key, 1, length(?1)) = ?1",
+                "SELECT (SELECT recorded_at FROM records INDEXED BY records_time
+                          WHERE recorded_at <= ?2 AND substr(idem_key, 1, length(?1)) = ?1 ORDER BY recorded_at DESC LIMIT 1),
+                        (SELECT recorded_at FROM records INDEXED BY records_time
+                          WHERE substr(idem_key, 1, length(?1)) = ?1 ORDER BY recorded_at DESC LIMIT 1)",
                 rusqlite::params![prefix, not_after],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
@@ -514,11 +561,11 @@ impl Ledger for Store {
     }
 
     fn report(&mut self, by: super::report::By, filter: super::report::Filter) -> Result<super::report::Report, Error> {
-        super::report::run(self, by, filter)
+        report::run(self, by, filter)
     }
 
     fn runs(&mut self, filter: &super::report::Filter) -> Result<Vec<super::charges::RunCharge>, Error> {
-        super::charges::runs(self, filter)
+        charges::runs(self, filter)
     }
 
     fn location(&self) -> Location {

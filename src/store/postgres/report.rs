@@ -1,0 +1,147 @@
+//! Reports from PostgreSQL: the server counts by the rule and sums; only the groups come back.
+
+use std::collections::BTreeMap;
+
+use super::rule::sql;
+use super::schema::CELLS_VERSION;
+use super::wire::Exec;
+use super::{Pg, WireError};
+use crate::error::Error;
+use crate::store::report::{self as model, By, Filter, Group};
+
+/// The filter as PostgreSQL: the WHERE clause (columns prefixed) and its values.
+pub(super) fn where_clause(f: &Filter, prefix: &str) -> (String, Vec<Box<dyn tokio_postgres::types::ToSql + Sync>>) {
+    pg_clause(f.conditions(), prefix)
+}
+
+/// Conditions as PostgreSQL: the WHERE clause (columns prefixed) and their values.
+pub(super) fn pg_clause(
+    conditions: Vec<(&'static str, model::Bound)>,
+    prefix: &str,
+) -> (String, Vec<Box<dyn tokio_postgres::types::ToSql + Sync>>) {
+    let clause = model::where_sql(&conditions, prefix, |i| format!("${i}"));
+    let args = conditions
+        .into_iter()
+        .map(|(_, b)| -> Box<dyn tokio_postgres::types::ToSql + Sync> {
+            match b {
+                model::Bound::Text(t) => Box::new(t),
+                model::Bound::Int(i) => Box::new(i),
+            }
+        })
+        .collect();
+    (clause, args)
+}
+
+/// One row of `sql` as a group.
+pub(super) fn group(r: &tokio_postgres::Row) -> Group {
+    let mut sums = Sums::default();
+    sums.add(r);
+    sums.group(r.get(0))
+}
+
+impl Pg {
+    /// The report from the summary cells and the records of split runs, in one snapshot; None where
+    /// the cells cannot answer it (by provider or run, bounds within a day, a schema without cells).
+    pub(super) fn report_from_cells(&mut self, by: By, f: &Filter) -> Result<Option<Answer>, Error> {
+        let Some(conditions) = f.cell_conditions() else { return Ok(None) };
+        let cell_key = match by {
+            By::Model => "model",
+            By::Day => "to_char(to_timestamp(day * 86400) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
+            By::User => "job_user",
+            By::Account => "job_account",
+            By::Partition => "job_partition",
+            By::Provider | By::Run => return Ok(None),
+        };
+        if self.version < CELLS_VERSION {
+            return Ok(None);
+        }
+        let (filter, args) = pg_clause(conditions, "");
+        let cells = |key: &str| {
+            format!(
+                "SELECT ({key}) COLLATE \"C\", sum(runs)::bigint, sum(runs_measured)::bigint, sum(carbon)::bigint, sum(cost)::bigint,
+                        sum(not_counted)::bigint, sum(gpu_hours), sum(cpu_hours), sum(kwh), sum(co2e_g), sum(co2e_low), sum(co2e_high),
+                        bool_or(unknown_uncertainty), sum(cost_usd), string_agg(notes, E'\\n' ORDER BY notes)
+                 FROM exa_report_cells {filter} GROUP BY 1"
+            )
+        };
+        let (clause, split_args) = where_clause(f, "");
+        let split = "run_id IN (SELECT run_id FROM exa_split_runs)";
+        let clause = if clause.is_empty() { format!("WHERE {split}") } else { format!("{clause} AND {split}") };
+        let record_key = record_key(by);
+        let params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = args.iter().map(|a| a.as_ref() as _).collect();
+        let split_params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = split_args.iter().map(|a| a.as_ref() as _).collect();
+        let conn = self.conn.clone();
+        let db = |e: WireError| conn.error(&e);
+        let mut tx = self.client.snapshot().map_err(db)?;
+        let mut groups: BTreeMap<String, Sums> = BTreeMap::new();
+        let mut total = Sums::default();
+        for row in
+            tx.query(&cells(cell_key), &params).map_err(db)?.iter().chain(&tx.query(&sql(record_key, &clause), &split_params).map_err(db)?)
+        {
+            groups.entry(row.get(0)).or_default().add(row);
+        }
+        for row in
+            tx.query(&cells("'total'"), &params).map_err(db)?.iter().chain(&tx.query(&sql("'total'", &clause), &split_params).map_err(db)?)
+        {
+            total.add(row);
+        }
+        tx.commit().map_err(db)?;
+        let mut notes: Vec<String> = total.notes.iter().flat_map(|n| n.lines()).map(str::to_string).collect();
+        notes.sort();
+        let groups: Vec<Group> = groups.into_iter().map(|(k, s)| s.group(k)).collect();
+        let total = if groups.is_empty() { model::nothing() } else { total.group("total".into()) };
+        Ok(Some((groups, total, notes)))
+    }
+}
+
+/// A record's group, as SQL over its columns.
+pub(super) fn record_key(by: By) -> &'static str {
+    match by {
+        By::Day => "to_char(to_timestamp(recorded_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
+        other => other.sql(),
+    }
+}
+
+/// A report's groups, its totals and its notes.
+pub(super) type Answer = (Vec<Group>, Group, Vec<String>);
+
+/// A group's figures from the cells and from the split runs' records, added up.
+#[derive(Default)]
+pub(super) struct Sums {
+    counts: [u64; 5],
+    hours: [f64; 2],
+    kwh: Option<f64>,
+    co2e: Option<f64>,
+    low: f64,
+    high: f64,
+    unknown: bool,
+    cost: Option<f64>,
+    notes: Vec<String>,
+}
+
+impl Sums {
+    /// Adds one row of `sql` or of the cells' query (the same columns).
+    fn add(&mut self, r: &tokio_postgres::Row) {
+        let plus = |a: Option<f64>, b: Option<f64>| match (a, b) {
+            (Some(a), Some(b)) => Some(a + b),
+            (a, b) => a.or(b),
+        };
+        for (i, c) in self.counts.iter_mut().enumerate() {
+            *c += u64::try_from(r.get::<_, i64>(i + 1)).unwrap_or(0);
+        }
+        self.hours[0] += r.get::<_, Option<f64>>(6).unwrap_or(0.0);
+        self.hours[1] += r.get::<_, Option<f64>>(7).unwrap_or(0.0);
+        self.kwh = plus(self.kwh, r.get(8));
+        self.co2e = plus(self.co2e, r.get(9));
+        self.low += r.get::<_, Option<f64>>(10).unwrap_or(0.0);
+        self.high += r.get::<_, Option<f64>>(11).unwrap_or(0.0);
+        self.unknown |= r.get::<_, Option<bool>>(12).unwrap_or(false);
+        self.cost = plus(self.cost, r.get(13));
+        self.notes.extend(r.get::<_, Option<String>>(14));
+    }
+
+    fn group(self, key: String) -> Group {
+        let range = if self.unknown { None } else { self.co2e.map(|_| [self.low, self.high]) };
+        model::group(key, self.counts, self.hours, [self.kwh, self.co2e, self.cost], range)
+    }
+}

@@ -1,0 +1,303 @@
+//! Reports from the SQLite ledger: a scan of the records, or the summary
+//! cells and the split runs' records (`cells`), counted by the one rule in
+//! `store::report`.
+
+use rusqlite::types::{Value as Sql, ValueRef};
+
+use super::{column_int, read_row, Store};
+use crate::error::Error;
+use crate::store::report::{
+    count_runs, nothing, where_sql, Acc, Bound, By, Filter, Gathered, Keys, Report, Row, Runs, Sum, DAY, RANGE_METHOD,
+};
+use crate::text::FnvMap;
+
+fn clause(f: &Filter) -> (String, Vec<Sql>) {
+    clause_for(f, "")
+}
+
+/// The WHERE clause of a filter for SQLite, its columns prefixed (`r.` in a join), and its values.
+pub(super) fn clause_for(f: &Filter, prefix: &str) -> (String, Vec<Sql>) {
+    sqlite_clause(f.conditions(), prefix)
+}
+
+/// The WHERE clause of conditions for SQLite, and their values.
+fn sqlite_clause(conditions: Vec<(&'static str, Bound)>, prefix: &str) -> (String, Vec<Sql>) {
+    let clause = where_sql(&conditions, prefix, |_| "?".into());
+    let args = conditions
+        .into_iter()
+        .map(|(_, b)| match b {
+            Bound::Text(t) => Sql::Text(t),
+            Bound::Int(i) => Sql::Integer(i),
+        })
+        .collect();
+    (clause, args)
+}
+
+/// One scan of the matching records (only those of runs split over summary cells, when `split_only`).
+pub(crate) fn gather(store: &Store, by: By, f: &Filter, split_only: bool) -> Result<Gathered, Error> {
+    let (mut filter, args) = clause(f);
+    if split_only {
+        let split = "run_id IN (SELECT run_id FROM report_split_runs)";
+        filter = if filter.is_empty() { format!("WHERE {split}") } else { format!("{filter} AND {split}") };
+    }
+    let key = by.key();
+    let sql = format!(
+        "SELECT {key}, id, run_id, domain = 'carbon', measured, part, gpu_hours, cpu_hours, kwh, co2e_g, uncertainty, cost_usd, recorded_at FROM records {filter}"
+    );
+    let db = |e: rusqlite::Error| Error::Failed(format!("{}: {e}", store.path.display()));
+    let mut stmt = store.conn().prepare(&sql).map_err(db)?;
+    let mut rows = stmt.query(rusqlite::params_from_iter(args.iter())).map_err(db)?;
+    // Runs are gathered first: what a run counts depends on all of its records.
+    let mut runs = Runs::default();
+    let mut day_keys: FnvMap<i64, u32> = FnvMap::default();
+    let mut g = Gathered {
+        keys: Keys::default(),
+        groups: Vec::new(),
+        total: Acc { trend: f.trend.then(Box::default), ..Acc::default() },
+        notes: Vec::new(),
+        days: None,
+        trend: f.trend,
+    };
+    while let Some(r) = rows.next().map_err(db)? {
+        let group = if by == By::Day {
+            let day = r.get::<_, i64>(0).map_err(db)?.div_euclid(DAY);
+            *day_keys.entry(day).or_insert_with(|| g.keys.of(&crate::time::iso8601(day * DAY)[..10]))
+        } else {
+            g.keys.of(r.get_ref(0).map_err(db)?.as_str().map_err(|e| Error::Failed(format!("{}: {e}", store.path.display())))?)
+        };
+        if g.groups.len() <= group as usize {
+            g.groups.push(Acc { trend: f.trend.then(Box::default), ..Acc::default() });
+        }
+        let row = Row { group, day: i32::try_from(column_int(r, 12).div_euclid(DAY)).unwrap_or(0), ..read_row(r, 1) };
+        g.saw_day(row.day);
+        match r.get_ref(2).map_err(db)? {
+            ValueRef::Text(run) => runs.push(&String::from_utf8_lossy(run), row),
+            _ => {
+                g.total.run_simple(&[row]);
+                g.groups[group as usize].run_simple(&[row]);
+            }
+        }
+    }
+    g.notes = count_runs(runs, &mut g.groups, &mut g.total);
+    Ok(g)
+}
+
+/// The sums of a report read from the cells and the split runs' records; None where the cells
+/// cannot answer it (grouped by provider or run, bounds within a day, a store without cells).
+fn from_cells(store: &Store, by: By, f: &Filter) -> Result<Option<Gathered>, Error> {
+    let Some(conditions) = f.cell_conditions() else { return Ok(None) };
+    if matches!(by, By::Provider | By::Run) || store.version()? < super::CELLS_VERSION {
+        return Ok(None);
+    }
+    let db = |e: rusqlite::Error| Error::Failed(format!("{}: {e}", store.path.display()));
+    // One snapshot for the check, the split runs' records and the cells: a writer between them changes neither.
+    let snapshot = store.conn().unchecked_transaction().map_err(db)?;
+    if !super::cells::current(&snapshot).map_err(db)? {
+        return Ok(None);
+    }
+    let mut g = gather(store, by, f, true)?;
+    let (filter, args) = sqlite_clause(conditions, "");
+    let sql = format!(
+        "SELECT model, day, job_user, job_account, job_partition, runs, runs_measured, carbon, cost, not_counted, gpu_hours,
+                cpu_hours, kwh, co2e_g, co2e_low, co2e_high, unknown_uncertainty, cost_usd, notes FROM report_cells {filter}"
+    );
+    let mut stmt = store.conn().prepare(&sql).map_err(db)?;
+    let mut rows = stmt.query(rusqlite::params_from_iter(args.iter())).map_err(db)?;
+    while let Some(r) = rows.next().map_err(db)? {
+        let count = |i: usize| r.get::<_, i64>(i).map(|v| u64::try_from(v).unwrap_or(0));
+        let day: i64 = r.get(1).map_err(db)?;
+        let cell = Acc {
+            runs: count(5).map_err(db)?,
+            runs_measured: count(6).map_err(db)?,
+            carbon: count(7).map_err(db)?,
+            cost: count(8).map_err(db)?,
+            not_counted: count(9).map_err(db)?,
+            gpu_hours: Sum::from(r.get::<_, f64>(10).map_err(db)?),
+            cpu_hours: Sum::from(r.get::<_, f64>(11).map_err(db)?),
+            kwh: r.get::<_, Option<f64>>(12).map_err(db)?.map(Sum::from),
+            co2e: r.get::<_, Option<f64>>(13).map_err(db)?.map(Sum::from),
+            low: Sum::from(r.get::<_, f64>(14).map_err(db)?),
+            high: Sum::from(r.get::<_, f64>(15).map_err(db)?),
+            unknown_uncertainty: r.get(16).map_err(db)?,
+            cost_usd: r.get::<_, Option<f64>>(17).map_err(db)?.map(Sum::from),
+            ..Acc::default()
+        };
+        let key = match by {
+            By::Day => crate::time::iso8601(day.saturating_mul(DAY))[..10].to_string(),
+            By::User => r.get(2).map_err(db)?,
+            By::Account => r.get(3).map_err(db)?,
+            By::Partition => r.get(4).map_err(db)?,
+            _ => r.get(0).map_err(db)?,
+        };
+        let day = i32::try_from(day).unwrap_or(0);
+        g.group(&key).merge(&cell, day);
+        g.total.merge(&cell, day);
+        g.saw_day(day);
+        if let Some(notes) = r.get::<_, Option<String>>(18).map_err(db)? {
+            g.notes.extend(notes.lines().map(str::to_string));
+        }
+    }
+    drop(rows);
+    drop(stmt);
+    snapshot.finish().map_err(db)?;
+    Ok(Some(g))
+}
+
+pub fn run(store: &Store, by: By, filter: Filter) -> Result<Report, Error> {
+    let gathered = match from_cells(store, by, &filter)? {
+        Some(g) => g,
+        None => gather(store, by, &filter, false)?,
+    };
+    let (groups, totals, notes) = gathered.finish()?;
+    let totals = if groups.is_empty() { nothing() } else { totals };
+    Ok(Report { by, filter, db: store.path.display().to_string(), groups, totals, range_method: RANGE_METHOD, notes })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{from_cells, gather};
+    use crate::model::Labels;
+    use crate::store::report::{By, Filter, Group};
+    use crate::store::{Ledger, Line, Store};
+
+    /// A small deterministic generator (no dependency for a test).
+    struct Lcg(u64);
+    impl Lcg {
+        fn next(&mut self, n: u64) -> u64 {
+            self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (self.0 >> 33) % n
+        }
+    }
+
+    const DAY0: i64 = 1_795_000_000 / 86_400 * 86_400;
+
+    fn line(g: &mut Lcg, n: usize) -> Line {
+        // A run's records mostly share its model, day and user; one in ten strays (a split run).
+        let r = g.next(70);
+        let run = (g.next(5) > 0).then(|| format!("r{r}"));
+        let stray = g.next(10) == 0;
+        let of_run = |g: &mut Lcg, n: u64| if stray { g.next(n) } else { r % n };
+        let (model, day, who) = (of_run(g, 3), of_run(g, 3), of_run(g, 3));
+        let carbon = g.next(3) > 0;
+        let maybe = |g: &mut Lcg, n: u64, d: f64| {
+            let v = g.next(n) as f64 / d;
+            (g.next(8) > 0).then_some(v)
+        };
+        let user = ["ann", "bob"].get(who as usize).map(ToString::to_string);
+        Line {
+            key: format!("k{n}"),
+            model: ["A", "B", "C"][model as usize].into(),
+            part: run.is_some() && g.next(6) == 0,
+            run_id: run,
+            recorded_at: DAY0 + (day as i64) * 86_400 + g.next(86_400) as i64,
+            host: "h".into(),
+            domain: if carbon { "carbon" } else { "cost" }.into(),
+            provider: if carbon { "green-ai-default" } else { "flat-rate" }.into(),
+            provider_kind: "yaml".into(),
+            provider_digest: "d".into(),
+            gpu_hours: g.next(100) as f64 / 8.0,
+            cpu_hours: g.next(100) as f64 / 16.0,
+            kwh: if carbon { maybe(g, 1000, 7.0) } else { None },
+            co2e_g: if carbon { maybe(g, 100_000, 3.0) } else { None },
+            cost_usd: if carbon { None } else { maybe(g, 10_000, 9.0) },
+            uncertainty: if carbon { maybe(g, 1, 1.0 / 0.3) } else { None },
+            measured: g.next(3) == 0,
+            duration_s: None,
+            device_count: None,
+            measured_kwh: None,
+            labels: Labels { user, account: Some("proj".into()), partition: None },
+            estimate: "{}".into(),
+        }
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1e-300)
+    }
+
+    fn same(a: &Group, b: &Group) {
+        assert_eq!(
+            (&a.key, a.runs, a.runs_measured, a.records.carbon, a.records.cost, a.records_not_counted),
+            (&b.key, b.runs, b.runs_measured, b.records.carbon, b.records.cost, b.records_not_counted)
+        );
+        let opt = |x: Option<f64>, y: Option<f64>| match (x, y) {
+            (Some(x), Some(y)) => close(x, y),
+            (None, None) => true,
+            _ => false,
+        };
+        assert!(close(a.gpu_hours, b.gpu_hours) && close(a.cpu_hours, b.cpu_hours), "{}: hours", a.key);
+        assert!(opt(a.kwh, b.kwh) && opt(a.co2e_g, b.co2e_g) && opt(a.cost_usd, b.cost_usd), "{}: sums", a.key);
+        assert_eq!(a.co2e_range_g.is_some(), b.co2e_range_g.is_some(), "{}: range", a.key);
+        if let (Some(x), Some(y)) = (a.co2e_range_g, b.co2e_range_g) {
+            assert!(close(x[0], y[0]) && close(x[1], y[1]));
+        }
+        assert_eq!(a.trend.len(), b.trend.len(), "{}: trend", a.key);
+        assert!(a.trend.iter().zip(&b.trend).all(|(x, y)| close(*x, *y)), "{}: trend", a.key);
+    }
+
+    #[test]
+    fn reports_from_the_cells_are_the_reports_from_the_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("r.sqlite3")).unwrap();
+        let mut g = Lcg(7);
+        let mut n = 0;
+        // Written as exa writes: one record at a time, and in batches (an import).
+        for batch in [1, 1, 1, 40, 1, 1, 120, 1, 60, 1, 1, 30] {
+            let lines: Vec<Line> = (0..batch)
+                .map(|_| {
+                    n += 1;
+                    line(&mut g, n)
+                })
+                .collect();
+            store.write(&lines).unwrap();
+        }
+        let split: i64 = store.conn().query_row("SELECT count(*) FROM report_split_runs", [], |r| r.get(0)).unwrap();
+        assert!(split > 0, "some runs fall on two days");
+        let notes_in_cells: i64 =
+            store.conn().query_row("SELECT count(*) FROM report_cells WHERE notes IS NOT NULL", [], |r| r.get(0)).unwrap();
+        assert!(notes_in_cells > 0, "some runs in one cell have records not counted");
+        let filters = [
+            Filter::default(),
+            Filter { model: Some("B".into()), ..Filter::default() },
+            Filter { since: Some(DAY0 + 86_400), ..Filter::default() },
+            Filter { since: Some(DAY0), until: Some(DAY0 + 2 * 86_400), trend: true, ..Filter::default() },
+            Filter { model: Some("A".into()), until: Some(DAY0 + 86_400), ..Filter::default() },
+            Filter { trend: true, ..Filter::default() },
+        ];
+        for by in [By::Model, By::Day, By::User, By::Account, By::Partition] {
+            for f in &filters {
+                let cells = from_cells(&store, by, f).unwrap().expect("the cells answer it").finish().unwrap();
+                let scan = gather(&store, by, f, false).unwrap().finish().unwrap();
+                assert_eq!(cells.0.len(), scan.0.len(), "{by:?} {f:?}");
+                for (a, b) in cells.0.iter().zip(&scan.0) {
+                    same(a, b);
+                }
+                same(&cells.1, &scan.1);
+                assert_eq!(cells.2, scan.2, "{by:?} {f:?}: notes");
+            }
+        }
+        // Not from the cells: by provider or run, and bounds within a day.
+        assert!(from_cells(&store, By::Provider, &Filter::default()).unwrap().is_none());
+        assert!(from_cells(&store, By::Run, &Filter::default()).unwrap().is_none());
+        assert!(from_cells(&store, By::Model, &Filter { since: Some(DAY0 + 3600), ..Filter::default() }).unwrap().is_none());
+    }
+
+    #[test]
+    fn records_written_behind_exas_back_are_scanned_until_exa_writes_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("r.sqlite3")).unwrap();
+        let mut g = Lcg(11);
+        store.write(&(0..20).map(|i| line(&mut g, i)).collect::<Vec<_>>()).unwrap();
+        assert!(from_cells(&store, By::Model, &Filter::default()).unwrap().is_some());
+        let cols = "model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, part";
+        store
+            .conn()
+            .execute(&format!("INSERT INTO records ({cols}, idem_key) SELECT {cols}, 'sql' FROM records WHERE id = 1"), [])
+            .unwrap();
+        assert!(from_cells(&store, By::Model, &Filter::default()).unwrap().is_none(), "the cells are behind: scan");
+        store.write(&[line(&mut g, 99)]).unwrap();
+        let cells = from_cells(&store, By::Model, &Filter::default()).unwrap().expect("made again").finish().unwrap();
+        let scan = gather(&store, By::Model, &Filter::default(), false).unwrap().finish().unwrap();
+        same(&cells.1, &scan.1);
+        assert_eq!(cells.1.records.carbon + cells.1.records.cost + cells.1.records_not_counted, 22);
+    }
+}
