@@ -835,7 +835,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__estimate)
-            opts="-o -h -V --gpu-hours --cpu-hours --provider --strict --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --output --json --config --help --version"
+            opts="-o -h -V --gpu-hours --cpu-hours --provider --strict --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --cpu-kwh --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -874,6 +874,10 @@ _exa() {
                     return 0
                     ;;
                 --gpu-kwh)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cpu-kwh)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1007,7 +1011,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__record)
-            opts="-o -h -V --run-id --part --db --gpu-hours --cpu-hours --provider --strict --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --output --json --config --help --version"
+            opts="-o -h -V --run-id --part --db --gpu-hours --cpu-hours --provider --strict --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --cpu-kwh --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1054,6 +1058,10 @@ _exa() {
                     return 0
                     ;;
                 --gpu-kwh)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cpu-kwh)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1555,7 +1563,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__measure)
-            opts="-o -h -V --db --strict --interval --gpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --gpus --duration --trace --report --carbon-provider --cost-provider --record --run-id --mlflow-experiment --part --push-gateway --otlp --output --json --config --help --version"
+            opts="-o -h -V --db --strict --interval --gpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --cpu-source --gpus --duration --trace --report --carbon-provider --cost-provider --record --run-id --mlflow-experiment --part --push-gateway --otlp --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1583,6 +1591,10 @@ _exa() {
                     ;;
                 --carbon-intensity)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cpu-source)
+                    COMPREPLY=($(compgen -W "auto powercap perf none" -- "${cur}"))
                     return 0
                     ;;
                 --gpus)

@@ -259,6 +259,10 @@ pub struct Measure {
     #[command(flatten)]
     pub telemetry: TelemetryOpts,
 
+    /// Where CPU and memory energy is read: powercap (RAPL in sysfs), perf (the power PMU), or none for the CPU-hours estimate [default: auto; env: EXAMLOPS_CPU_SOURCE; config: cpu.source].
+    #[arg(long, value_name = "SOURCE", value_parser = ["auto", "powercap", "perf", "none"])]
+    pub cpu_source: Option<String>,
+
     /// The job's GPUs: indices, GPU- or MIG- UUIDs, comma-separated, or none [default: from CUDA_VISIBLE_DEVICES and the like, else all].
     #[arg(long, value_name = "LIST")]
     pub gpus: Option<String>,
@@ -663,6 +667,10 @@ pub struct CarbonEstimate {
     /// GPU energy measured elsewhere (DCGM, a PDU) over --gpu-hours; its mean power replaces gpu_tdp_watts.
     #[arg(long, value_name = "KWH", value_parser = amount, allow_negative_numbers = true)]
     pub gpu_kwh: Option<f64>,
+
+    /// CPU and memory energy measured elsewhere (RAPL, a PDU) over --cpu-hours; its mean power replaces cpu_tdp_watts.
+    #[arg(long, value_name = "KWH", value_parser = amount, allow_negative_numbers = true)]
+    pub cpu_kwh: Option<f64>,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -684,6 +692,7 @@ impl CarbonEstimate {
     pub fn request(&self) -> Request {
         let mut req = self.hours.request();
         req.gpu_kwh = self.gpu_kwh;
+        req.cpu_kwh = self.cpu_kwh;
         let named = [
             ("pue", self.pue, "--pue"),
             ("gpu_tdp_watts", self.gpu_tdp, "--gpu-tdp"),
@@ -710,6 +719,7 @@ impl Hours {
             gpu_hours: self.gpu_hours,
             cpu_hours: self.cpu_hours,
             gpu_kwh: None,
+            cpu_kwh: None,
             provider: self.provider.clone(),
             overrides: Vec::new(),
         }

@@ -41,6 +41,9 @@ pub struct Effective {
     /// Where `exa gpu` and `measure` read the GPUs, and the NVML library named, if one is.
     pub gpu_source: Sourced<crate::settings::GpuChoice>,
     pub nvml_library: Option<Sourced<std::path::PathBuf>>,
+    /// Where `measure` reads CPU and memory energy: the setting, and what it finds on this host now.
+    pub cpu_source: Sourced<&'static str>,
+    pub cpu_energy: CpuInEffect,
     pub carbon: DomainSettings,
     pub cost: DomainSettings,
 }
@@ -56,12 +59,38 @@ fn domain(settings: &Settings, d: Domain) -> Result<DomainSettings, Error> {
     })
 }
 
+/// What the CPU source setting finds on this host: the source and its counters, or why none is read.
+#[derive(Debug, Serialize)]
+pub struct CpuInEffect {
+    pub source: Option<&'static str>,
+    pub zones: Vec<String>,
+    /// What it leaves out, and why (psys, a duplicate MMIO zone, a mirrored package).
+    pub notes: Vec<String>,
+    pub reason: Option<String>,
+}
+
+fn cpu_in_effect(settings: &Settings) -> CpuInEffect {
+    match crate::sources::cpu::open(settings.cpu.source.value, &settings.cpu.root.value) {
+        Ok(s) => {
+            CpuInEffect { source: Some(s.kind()), zones: s.zones().iter().map(|z| z.id.clone()).collect(), notes: s.notes(), reason: None }
+        }
+        Err(e) => CpuInEffect {
+            source: None,
+            zones: Vec::new(),
+            notes: Vec::new(),
+            reason: Some(format!("{e}; measure prices CPU-hours by an assumed power (cpu_tdp_watts)")),
+        },
+    }
+}
+
 pub fn show(settings: &Settings) -> Result<Effective, Error> {
     Ok(Effective {
         config: path(settings),
         strict: settings.strict.clone(),
         gpu_source: settings.gpu.source.clone(),
         nvml_library: settings.gpu.nvml_library.clone(),
+        cpu_source: Sourced::new(settings.cpu.source.value.as_str(), settings.cpu.source.source),
+        cpu_energy: cpu_in_effect(settings),
         carbon: domain(settings, Domain::Carbon)?,
         cost: domain(settings, Domain::Cost)?,
     })

@@ -13,11 +13,12 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
-use crate::model::{Cpu, Domain, Electricity, Estimate, Gpu, Measured, Measurement, NewRecord, Request, Stored};
+use crate::model::{Cpu, CpuEnergy, CpuZone, Domain, Electricity, Estimate, Gpu, Measured, Measurement, NewRecord, Request, Stored};
 use crate::num::tidy;
 use crate::pricing;
 use crate::settings::Settings;
 use crate::sources::child::{own_cpu_s, Ended, Spawned};
+use crate::sources::cpu;
 use crate::sources::gpu::energy::{summarize, DeviceSummary, Sample};
 use crate::sources::gpu::sampler::{Hooks, Options, Outcome, Sampler, Sampling};
 use crate::sources::gpu::scope::{Scope, Scoped};
@@ -62,16 +63,12 @@ pub fn run(
     let (source, scope) = scoped(settings, source)?;
     let trace = open_trace(args.trace.as_ref())?;
     // The MLflow run is made once everything else is known good, and before the command starts.
-    let mlflow_run = match &args.mlflow_experiment {
-        Some(experiment) => Some(crate::sinks::mlflow::start_run(settings, experiment, &args.command)?),
-        None => None,
-    };
-    if let (Some((_, id)), Some((_, run_id))) = (&mlflow_run, args.record.as_mut()) {
-        *run_id = Some(id.clone());
-    }
+    let cpu_source = open_cpu(settings)?;
+    let mlflow_run = mlflow_run(settings, &mut args)?;
     signals::catch();
     let started_at = iso8601(now_unix());
     let start = Instant::now();
+    let (cpu_sampler, cpu_reason) = start_cpu(settings, cpu_source);
     let job = spawn(&args.command)?;
     let opts = Options { interval: Duration::from_secs_f64(settings.gpu.interval.value), trace, live: args.live && job.is_none() };
     let (sampler, no_gpu, hooks) = match source {
@@ -99,9 +96,10 @@ pub fn run(
     let mut gpu = gpu_of(sampler.map(Sampler::finish), no_gpu, duration_s);
     gpu.scope = scope.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
     let cpu = ended.as_ref().map(cpu_of);
-    let (carbon, carbon_error) = price(settings, Domain::Carbon, args.carbon_provider.as_ref(), &gpu, cpu.as_ref());
-    let (cost, cost_error) = price(settings, Domain::Cost, args.cost_provider.as_ref(), &gpu, cpu.as_ref());
-    let electricity = electricity(settings, &gpu);
+    let cpu_energy = cpu_energy_of(settings, cpu_sampler.and_then(cpu::Sampler::finish), cpu_reason, ended.as_ref());
+    let (carbon, carbon_error) = price(settings, Domain::Carbon, args.carbon_provider.as_ref(), &gpu, cpu.as_ref(), &cpu_energy);
+    let (cost, cost_error) = price(settings, Domain::Cost, args.cost_provider.as_ref(), &gpu, cpu.as_ref(), &cpu_energy);
+    let electricity = electricity(settings, &gpu, &cpu_energy);
     let measured = Measured { duration_s, device_count: gpu.devices.len(), gpu_kwh: gpu.energy_kwh };
     let (recorded, record_error) = match &args.record {
         None => (None, None),
@@ -129,6 +127,7 @@ pub fn run(
         interval_s: settings.gpu.interval.clone(),
         gpu,
         cpu,
+        cpu_energy,
         carbon,
         carbon_error,
         cost,
@@ -302,6 +301,98 @@ fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, end: f64) -> Gpu {
     }
 }
 
+/// The longest wait between two readings of the CPU counters: an AMD package counter at 360 W wraps in
+/// about three minutes, and one wrap between readings is all a reader can tell apart.
+const CPU_EVERY_S: f64 = 10.0;
+
+/// The CPU source settings name; a source named by flag, environment or config that cannot be read
+/// refuses the run before it starts; under `auto`, why none is read (said once on stderr).
+fn open_cpu(settings: &Settings) -> Result<Result<Box<dyn cpu::CpuSource>, String>, Error> {
+    let choice = &settings.cpu.source;
+    match cpu::open(choice.value, &settings.cpu.root.value) {
+        Ok(s) => Ok(Ok(s)),
+        Err(e) if choice.value == cpu::CpuChoice::None => Ok(Err(e.to_string())),
+        Err(e) if choice.source != crate::model::Source::Default => {
+            Err(Error::Failed(format!("cannot read CPU energy ({} from {}): {e}", choice.value.as_str(), choice.source)))
+        }
+        Err(e) => {
+            if matches!(e, cpu::CpuError::NoAccess(_)) {
+                settings.warn(format!("CPU energy is not read: {e}"));
+            }
+            Ok(Err(e.to_string()))
+        }
+    }
+}
+
+/// Reads the CPU counters from now, at the GPU interval or every `CPU_EVERY_S`, whichever is shorter;
+/// or why they are not read.
+fn start_cpu(settings: &Settings, source: Result<Box<dyn cpu::CpuSource>, String>) -> (Option<cpu::Sampler>, Option<String>) {
+    let every = Duration::from_secs_f64(settings.gpu.interval.value.clamp(0.05, CPU_EVERY_S));
+    match source {
+        Ok(source) => (Some(cpu::Sampler::start(source, every, settings.cpu.root.value.clone())), None),
+        Err(why) => (None, Some(why)),
+    }
+}
+
+/// The MLflow run `--mlflow-experiment` asks for, made now (before the command starts); the run id
+/// `--record` then records under.
+fn mlflow_run(settings: &Settings, args: &mut Args) -> Result<Option<(crate::sinks::mlflow::Tracking, String)>, Error> {
+    let Some(experiment) = &args.mlflow_experiment else { return Ok(None) };
+    let made = crate::sinks::mlflow::start_run(settings, experiment, &args.command)?;
+    if let Some((_, run_id)) = args.record.as_mut() {
+        *run_id = Some(made.1.clone());
+    }
+    Ok(Some(made))
+}
+
+/// The job's CPU and memory energy: the node's, whole when the job owns the node, else by its share of
+/// the node's busy CPU time over the run.
+fn cpu_energy_of(settings: &Settings, metered: Option<cpu::Metered>, reason: Option<String>, job: Option<&Ended>) -> CpuEnergy {
+    let Some(m) = metered else { return CpuEnergy::none(reason.unwrap_or_else(|| "the CPU sampler stopped".into())) };
+    let kwh = |kind| m.meter.joules(kind).map(|j| j / 3.6e6);
+    let (node_cpu, node_dram) = (kwh(cpu::Kind::Package), kwh(cpu::Kind::Dram));
+    let mut notes = m.notes.clone();
+    notes.extend(m.meter.notes().iter().cloned());
+    let (method, why, share) = match job {
+        None => ("whole node", "no command: the node is what was watched".to_string(), 1.0),
+        Some(e) => {
+            let own = cpu::share::ownership(&settings.cpu.root.value, settings.cpu.ranks);
+            let job_s = e.user_s + e.system_s;
+            match m.busy_s.filter(|b| *b > 0.0) {
+                _ if own.whole => ("whole node", own.why, 1.0),
+                Some(busy) => (
+                    "share by CPU time",
+                    format!("{}: the job's {job_s:.2} CPU-seconds of the node's {busy:.2} busy", own.why),
+                    (job_s / busy).clamp(0.0, 1.0),
+                ),
+                None => {
+                    let stat = settings.cpu.root.value.join("proc/stat");
+                    return CpuEnergy::none(format!(
+                        "{}, and the node's busy time over the run could not be read ({}): the job's share is unknown",
+                        own.why,
+                        stat.display()
+                    ));
+                }
+            }
+        }
+    };
+    CpuEnergy {
+        status: "measured",
+        reason: None,
+        source: Some(m.kind),
+        zones: m.meter.zones().iter().map(|z| CpuZone { id: z.id.clone(), name: z.name.clone(), kind: z.kind.as_str() }).collect(),
+        method: Some(method),
+        method_reason: Some(why),
+        share: Some(tidy(share)),
+        node_cpu_kwh: node_cpu.map(tidy),
+        node_dram_kwh: node_dram.map(tidy),
+        cpu_kwh: node_cpu.map(|k| tidy(k * share)),
+        dram_kwh: node_dram.map(|k| tidy(k * share)),
+        wraps: m.meter.wraps(),
+        notes,
+    }
+}
+
 /// Ends the integration at the command's exit: the reading taken after it
 /// counts as the power at the exit, and nothing after it is billed. A run
 /// that ended before its first reading began is billed at that reading's
@@ -335,6 +426,7 @@ fn price(
     provider: Option<&String>,
     gpu: &Gpu,
     cpu: Option<&Cpu>,
+    cpu_energy: &CpuEnergy,
 ) -> (Option<Estimate>, Option<String>) {
     let gpu_hours = gpu.device_hours.unwrap_or(0.0);
     let cpu_hours = cpu.map_or(0.0, |c| c.hours);
@@ -350,11 +442,17 @@ fn price(
         gpu_hours: Some(gpu_hours),
         cpu_hours: Some(if unpriced_cpu { 0.0 } else { cpu_hours }),
         gpu_kwh: gpu.energy_kwh,
+        cpu_kwh: cpu_energy.job_kwh().filter(|_| cpu_hours > 0.0 && !unpriced_cpu),
         provider: provider.cloned(),
         overrides: Vec::new(),
     };
     match pricing::estimate(settings, domain, &req) {
         Ok(mut e) => {
+            if let (Some(why), true) =
+                (&cpu_energy.reason, domain == Domain::Carbon && cpu_hours > 0.0 && !unpriced_cpu && req.cpu_kwh.is_none())
+            {
+                e.notes.push(format!("CPU energy not measured ({why}): the CPU-hours are priced by cpu_tdp_watts, an assumed power"));
+            }
             if unpriced_cpu {
                 let figure =
                     if cpu_hours < 0.01 { format!("{:.3} CPU-seconds", cpu_hours * 3600.0) } else { format!("{cpu_hours:.3} CPU-hours") };
@@ -369,15 +467,15 @@ fn price(
     }
 }
 
-fn electricity(settings: &Settings, gpu: &Gpu) -> Option<Electricity> {
+fn electricity(settings: &Settings, gpu: &Gpu, cpu: &CpuEnergy) -> Option<Electricity> {
     let price = settings.power_cost_per_kwh.clone()?;
-    let kwh = gpu.energy_kwh?;
-    Some(Electricity {
-        cost_usd: tidy(kwh * price.value),
-        price_per_kwh: price,
-        kwh,
-        note: "measured GPU energy times the price; CPU and RAM energy are not measured",
-    })
+    let (kwh, note) = match (gpu.energy_kwh, cpu.job_kwh()) {
+        (Some(g), Some(c)) => (tidy(g + c), "measured GPU, CPU and memory energy times the price"),
+        (Some(g), None) => (g, "measured GPU energy times the price; CPU and RAM energy are not measured"),
+        (None, Some(c)) => (tidy(c), "measured CPU and memory energy times the price; no GPU energy was measured"),
+        (None, None) => return None,
+    };
+    Some(Electricity { cost_usd: tidy(kwh * price.value), price_per_kwh: price, kwh, note })
 }
 
 /// Stores the run's estimates; a failure is a warning and a field of the report, never lost silently.

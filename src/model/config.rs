@@ -24,6 +24,9 @@ pub struct Config {
     /// The `gpu:` block: where GPU readings come from.
     #[serde(default, deserialize_with = "null_as_default")]
     pub gpu: GpuConfig,
+    /// The `cpu:` block: where `measure` reads CPU energy.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub cpu: CpuConfig,
     /// The `db:` block: the ledger.
     #[serde(default, deserialize_with = "null_as_default")]
     pub db: DbConfig,
@@ -46,6 +49,13 @@ pub struct GpuConfig {
     pub source: Option<String>,
     /// The NVML library to load; EXAMLOPS_NVML_LIBRARY wins over it.
     pub nvml_library: Option<std::path::PathBuf>,
+}
+
+/// `cpu:`: where `measure` reads CPU and memory energy.
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct CpuConfig {
+    /// auto, powercap, perf or none; EXAMLOPS_CPU_SOURCE and --cpu-source win over it.
+    pub source: Option<String>,
 }
 
 /// `mlflow:`: the tracking server records are logged to.

@@ -12,7 +12,7 @@ pub const COEFFICIENT_VARS: &[&str] = &["GPU_COST_PER_HOUR", "CPU_COST_PER_HOUR"
 
 /// The inputs of a call, in the order formulas see them: device-hours,
 /// CPU-core-hours, and a GPU energy measured by exa or elsewhere (0 when none).
-pub const INPUTS: &[&str] = &["gpu_hours", "cpu_hours", "gpu_kwh"];
+pub const INPUTS: &[&str] = &["gpu_hours", "cpu_hours", "gpu_kwh", "cpu_kwh"];
 
 /// What a provider prices: energy and carbon, or money.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

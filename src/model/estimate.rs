@@ -14,6 +14,8 @@ pub struct Request {
     pub cpu_hours: Option<f64>,
     /// GPU energy measured over `gpu_hours`; its mean power stands in for the provider's assumed one.
     pub gpu_kwh: Option<f64>,
+    /// CPU and memory energy measured over `cpu_hours`; its mean power stands in for `cpu_tdp_watts`.
+    pub cpu_kwh: Option<f64>,
     /// The provider named on the command line, if any.
     pub provider: Option<String>,
     /// Coefficients set for this request (flags, or a tool's arguments), in the order given.

@@ -72,6 +72,74 @@ pub struct Cpu {
     pub source: &'static str,
 }
 
+/// CPU and memory energy from RAPL counters, and the job's share of it.
+#[derive(Debug, Clone, Serialize)]
+pub struct CpuEnergy {
+    /// `measured` or `not measured`.
+    pub status: &'static str,
+    /// Why not measured (the CPU-hours estimate then stands, with this reason in its notes).
+    pub reason: Option<String>,
+    /// `powercap` or `perf`; null when none was read.
+    pub source: Option<&'static str>,
+    /// The counters read.
+    pub zones: Vec<CpuZone>,
+    /// How the node's energy became the job's: `whole node` or `share by CPU time`.
+    pub method: Option<&'static str>,
+    /// Why that method.
+    pub method_reason: Option<String>,
+    /// The job's share of the node's energy (1 for the whole node).
+    pub share: Option<f64>,
+    /// The node's package energy over the run, kWh.
+    pub node_cpu_kwh: Option<f64>,
+    /// The node's DRAM energy over the run, kWh; null where no DRAM counter exists.
+    pub node_dram_kwh: Option<f64>,
+    /// The job's package energy, kWh.
+    pub cpu_kwh: Option<f64>,
+    /// The job's DRAM energy, kWh.
+    pub dram_kwh: Option<f64>,
+    /// Times a counter wrapped and was carried on.
+    pub wraps: u32,
+    /// What was left out and why (psys, duplicates), and what happened to the counters.
+    pub notes: Vec<String>,
+}
+
+/// One counter read.
+#[derive(Debug, Clone, Serialize)]
+pub struct CpuZone {
+    /// Where it was read.
+    pub id: String,
+    /// Its own name.
+    pub name: String,
+    /// `package` or `dram`.
+    pub kind: &'static str,
+}
+
+impl CpuEnergy {
+    /// Nothing measured, and why.
+    pub fn none(reason: String) -> CpuEnergy {
+        CpuEnergy {
+            status: "not measured",
+            reason: Some(reason),
+            source: None,
+            zones: Vec::new(),
+            method: None,
+            method_reason: None,
+            share: None,
+            node_cpu_kwh: None,
+            node_dram_kwh: None,
+            cpu_kwh: None,
+            dram_kwh: None,
+            wraps: 0,
+            notes: Vec::new(),
+        }
+    }
+
+    /// The job's CPU and memory energy, kWh, when measured.
+    pub fn job_kwh(&self) -> Option<f64> {
+        self.cpu_kwh.map(|c| c + self.dram_kwh.unwrap_or(0.0))
+    }
+}
+
 /// The electricity cost of the measured GPU energy.
 #[derive(Debug, Serialize)]
 pub struct Electricity {
@@ -106,6 +174,8 @@ pub struct Measurement {
     pub gpu: Gpu,
     /// The command's CPU time, when there was a command.
     pub cpu: Option<Cpu>,
+    /// What was measured of the CPUs' and memory's energy.
+    pub cpu_energy: CpuEnergy,
     /// The carbon estimate of the measured work.
     pub carbon: Option<Estimate>,
     /// Why there is no carbon estimate.

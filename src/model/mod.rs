@@ -24,7 +24,7 @@ pub use estimate::{CoefficientOverride, Estimate, GridInfo, ProviderInfo, Reques
 pub use format::Format;
 pub use gpu::{Aggregates, Device, DeviceSummary, Throttled};
 pub use job::{BadLine, Job, Jobs};
-pub use measurement::{Cpu, Electricity, Gpu, Measurement, Stored};
+pub use measurement::{Cpu, CpuEnergy, CpuZone, Electricity, Gpu, Measurement, Stored};
 pub use provenance::{Coef, Source, Sourced};
 pub use record::{Labels, Measured, NewRecord};
 pub use refusal::Refusal;

@@ -108,12 +108,9 @@ impl Render for Measurement {
         }
         scope(g, out);
         if let Some(c) = &self.cpu {
-            let _ = writeln!(
-                out,
-                "CPU: {:.6} CPU-hours ({:.2} s user + {:.2} s system); CPU and RAM energy are not measured",
-                c.hours, c.user_s, c.system_s
-            );
+            let _ = writeln!(out, "CPU: {:.6} CPU-hours ({:.2} s user + {:.2} s system)", c.hours, c.user_s, c.system_s);
         }
+        cpu_energy(&self.cpu_energy, out);
         priced(self, out);
         if let Some(r) = &self.recorded {
             let ids: Vec<String> = r.ids.iter().map(|i| format!("#{i}")).collect();
@@ -293,6 +290,30 @@ impl Render for crate::commands::telemetry::Stopped {
                 let _ = writeln!(out, "GPU energy while it ran: not measured");
             }
         }
+    }
+}
+
+/// The CPU and memory energy line: what was read, the job's share and how; or why nothing was.
+fn cpu_energy(e: &crate::model::CpuEnergy, out: &mut String) {
+    let (Some(cpu), Some(method)) = (e.cpu_kwh, e.method) else {
+        let why = e.reason.as_deref().map(crate::text::clean).unwrap_or_default();
+        let _ = writeln!(out, "CPU and RAM energy: not measured ({why}); the CPU-hours are priced by an assumed power");
+        return;
+    };
+    let dram = e.dram_kwh.map_or("no DRAM counter".to_string(), |d| format!("DRAM {d:.6} kWh"));
+    let zones: Vec<&str> = e.zones.iter().map(|z| z.id.as_str()).collect();
+    let _ = writeln!(
+        out,
+        "CPU energy: {cpu:.6} kWh, {dram} ({method}, share {:.3}; {} from {})",
+        e.share.unwrap_or(1.0),
+        e.source.unwrap_or("?"),
+        crate::text::clean(&zones.join(", "))
+    );
+    if let Some(why) = &e.method_reason {
+        let _ = writeln!(out, "  {}", crate::text::clean(why));
+    }
+    for n in &e.notes {
+        let _ = writeln!(out, "  note: {}", crate::text::clean(n));
     }
 }
 

@@ -180,6 +180,22 @@ impl Render for Effective {
         if let Some(lib) = &self.nvml_library {
             let _ = writeln!(out, "NVML library: {} (from {})", lib.value.display(), lib.source);
         }
+        let _ = match (&self.cpu_energy.source, &self.cpu_energy.reason) {
+            (Some(k), _) => writeln!(
+                out,
+                "CPU source: {} (from {}): {k}, {}",
+                self.cpu_source.value,
+                self.cpu_source.source,
+                crate::text::clean(&self.cpu_energy.zones.join(", "))
+            ),
+            (None, r) => writeln!(
+                out,
+                "CPU source: {} (from {}): not read: {}",
+                self.cpu_source.value,
+                self.cpu_source.source,
+                crate::text::clean(r.as_deref().unwrap_or(""))
+            ),
+        };
         for (name, d) in [("carbon", &self.carbon), ("cost", &self.cost)] {
             let _ = writeln!(out, "\n{name} provider: {} (from {})", d.provider.value, d.provider.source);
             if let Some(r) = &d.fallback_reason {

@@ -143,6 +143,9 @@ pub fn estimate(settings: &Settings, domain: Domain, req: &Request) -> Result<Es
     if req.gpu_kwh.is_some() && gpu <= 0.0 {
         return Err(Error::Usage("--gpu-kwh needs --gpu-hours: the device-hours the energy was measured over".into()));
     }
+    if req.cpu_kwh.is_some() && cpu <= 0.0 {
+        return Err(Error::Usage("--cpu-kwh needs --cpu-hours: the CPU-hours the energy was measured over".into()));
+    }
     if gpu <= 0.0 && cpu <= 0.0 {
         return Err(Error::Usage(
             "nothing to estimate: give --gpu-hours or --cpu-hours greater than 0 (a figure of 0 would claim the work used no energy)"
@@ -186,6 +189,25 @@ fn measured(p: &dyn Provider, coefs: &mut IndexMap<String, Coef>, kwh: f64, gpu_
     }
 }
 
+/// Puts a measured CPU energy where the provider assumes one: its mean power per CPU-hour for
+/// `cpu_tdp_watts`; a provider without it must read `cpu_kwh`.
+fn measured_cpu(p: &dyn Provider, coefs: &mut IndexMap<String, Coef>, kwh: f64, cpu_hours: f64) -> Result<(), Error> {
+    match coefs.get_mut("cpu_tdp_watts") {
+        Some(c) if c.source == Source::Flag => {
+            Err(Error::Usage("cpu_tdp_watts is set on the command line, but the measured CPU energy sets it; drop one".into()))
+        }
+        Some(c) => {
+            *c = Coef { value: tidy(kwh * 1000.0 / cpu_hours), source: Source::Measured };
+            Ok(())
+        }
+        None if p.meta().accepts("cpu_kwh") => Ok(()),
+        None => Err(Error::Refused(format!(
+            "carbon provider '{}' cannot take a measured CPU energy: it has no cpu_tdp_watts coefficient and does not read cpu_kwh",
+            p.meta().name
+        ))),
+    }
+}
+
 enum ComputeFail {
     Broken(String),
     Error(Error),
@@ -204,6 +226,9 @@ fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
     if let Some(kwh) = req.gpu_kwh.filter(|_| domain == Domain::Carbon) {
         measured(p, &mut coefs, kwh, gpu)?;
     }
+    if let Some(kwh) = req.cpu_kwh.filter(|_| domain == Domain::Carbon) {
+        measured_cpu(p, &mut coefs, kwh, cpu)?;
+    }
     let grid = p.meta().live.as_ref().and_then(|live| coefs.get_mut(live).map(|c| grid::apply(settings, live, c)));
     let mut values = Values::default();
     values.inputs.insert("gpu_hours".into(), gpu);
@@ -211,6 +236,9 @@ fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
     // Only a measured energy is an input; formulas read 0 for it otherwise, and the answer does not claim one.
     if let Some(kwh) = req.gpu_kwh {
         values.inputs.insert("gpu_kwh".into(), kwh);
+    }
+    if let Some(kwh) = req.cpu_kwh {
+        values.inputs.insert("cpu_kwh".into(), kwh);
     }
     values.coefficients = coefs.iter().map(|(k, c)| (k.clone(), c.value)).collect();
     let outputs = p.compute(&values).map_err(|e| match e {

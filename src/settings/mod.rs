@@ -86,6 +86,46 @@ pub struct GpuSettings {
     pub pci_order: bool,
 }
 
+/// Where `measure` reads CPU and memory energy.
+pub struct CpuSettings {
+    /// `auto`, `powercap`, `perf` or `none`.
+    pub source: Sourced<crate::sources::cpu::CpuChoice>,
+    /// The host root holding `sys/` and `proc/` (`/`, or EXAMLOPS_HOST_ROOT: a container's mount of the host).
+    pub root: Sourced<PathBuf>,
+    /// Ranks the launcher placed on this node, and the variable that says so; more than one share it.
+    pub ranks: Option<(u32, &'static str)>,
+}
+
+/// The CPU source: `--cpu-source`, else `EXAMLOPS_CPU_SOURCE`, else `cpu.source` in the config, else auto;
+/// the host root from `EXAMLOPS_HOST_ROOT`; the ranks on this node from the launcher's variables.
+fn cpu_settings(flag: Option<&str>, config: &Config) -> Result<CpuSettings, Error> {
+    use crate::sources::cpu::CpuChoice;
+    let source = if let Some(f) = flag {
+        Sourced::new(f.parse::<CpuChoice>().map_err(|e| Error::Usage(format!("--cpu-source: {e}")))?, Source::Flag)
+    } else if let Some(v) = env("EXAMLOPS_CPU_SOURCE") {
+        let choice = v.trim().parse().map_err(|e| Error::Config(format!("environment variable EXAMLOPS_CPU_SOURCE: {e}")))?;
+        Sourced::new(choice, Source::Env("EXAMLOPS_CPU_SOURCE"))
+    } else if let Some(v) = &config.cpu.source {
+        Sourced::new(v.parse().map_err(|e| Error::Config(format!("cpu.source in the config: {e}")))?, Source::Config)
+    } else {
+        Sourced::new(CpuChoice::Auto, Source::Default)
+    };
+    let root = match env("EXAMLOPS_HOST_ROOT") {
+        Some(r) if r.trim().is_empty() => return Err(Error::Config("environment variable EXAMLOPS_HOST_ROOT is empty".into())),
+        Some(r) => Sourced::new(PathBuf::from(r), Source::Env("EXAMLOPS_HOST_ROOT")),
+        None => Sourced::new(PathBuf::from("/"), Source::Default),
+    };
+    let mut ranks = None;
+    for name in ["SLURM_NTASKS_PER_NODE", "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"] {
+        if let Some(v) = env(name) {
+            let n = v.trim().parse::<u32>().map_err(|_| Error::Config(format!("environment variable {name} is not a count of ranks")))?;
+            ranks = Some((n, name));
+            break;
+        }
+    }
+    Ok(CpuSettings { source, root, ranks })
+}
+
 /// Everything resolved for one invocation.
 pub struct Settings {
     /// How to render the answer.
@@ -104,6 +144,8 @@ pub struct Settings {
     pub db_timeout: Sourced<Duration>,
     /// GPU reading settings.
     pub gpu: GpuSettings,
+    /// CPU energy reading settings.
+    pub cpu: CpuSettings,
     /// The electricity price for `measure`, when one is set.
     pub power_cost_per_kwh: Option<Sourced<f64>>,
     /// What the exporters (and `measure`'s push) export, and where.
@@ -167,6 +209,7 @@ impl Settings {
             let var = |name: &str| std::env::var(name).ok();
             gpu.scope = crate::sources::gpu::scope::decide(m.gpus.as_deref(), &var).map_err(Error::Usage)?;
         }
+        let cpu = cpu_settings(measure.and_then(|m| m.cpu_source.as_deref()), &loaded.config)?;
         let power_cost_per_kwh = match opts.and_then(|t| t.power_cost_per_kwh) {
             Some(p) => Some(Sourced::new(p, Source::Flag)),
             None => {
@@ -188,6 +231,7 @@ impl Settings {
             db,
             db_timeout,
             gpu,
+            cpu,
             power_cost_per_kwh,
             telemetry,
             path,

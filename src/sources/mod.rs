@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod child;
+pub mod cpu;
 pub mod flux;
 pub mod gpu;
 pub mod grid;

@@ -5,6 +5,7 @@ use support::{common, contract, http, pg, prometheus};
 
 mod codegen;
 mod config;
+mod cpu;
 mod docs;
 mod doors;
 mod estimate;

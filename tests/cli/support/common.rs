@@ -26,6 +26,10 @@ const CLEARED: &[&str] = &[
     "ROCR_VISIBLE_DEVICES",
     "HIP_VISIBLE_DEVICES",
     "CUDA_DEVICE_ORDER",
+    // A launcher's ranks on this node, which make measure share the node's CPU energy.
+    "SLURM_NTASKS_PER_NODE",
+    "OMPI_COMM_WORLD_LOCAL_SIZE",
+    "MPI_LOCALNRANKS",
     // A PostgreSQL ledger's password, which a shell that ran psql may have set.
     "PGPASSWORD",
     "PGPASSFILE",
@@ -108,6 +112,8 @@ impl Env {
         let mut path = self.path_prefix.clone();
         path.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()));
         c.env("PATH", std::env::join_paths(path).unwrap());
+        // No CPU counters of the machine running the tests: a test that wants some gives its own tree.
+        c.env("EXAMLOPS_HOST_ROOT", home.join("no-host"));
         for (k, v) in &self.vars {
             c.env(k, v);
         }

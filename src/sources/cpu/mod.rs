@@ -1,0 +1,293 @@
+//! CPU and memory energy behind a seam: `CpuSource`, read from the Linux
+//! powercap tree (RAPL) or the perf `power` PMU.
+//!
+//! A source names its counters once (`zones`) and reads them (`read`); the
+//! `Meter` here owns the arithmetic: a counter that went backwards wrapped
+//! at its zone's range, a zone that stops answering is said, never a zero.
+//! Nothing here reads the environment or `Settings`: the host root (where
+//! `sys/` and `proc/` are) is given.
+
+pub mod perf;
+pub mod powercap;
+pub mod share;
+
+use std::path::Path;
+
+/// What a counter measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A CPU package (socket): cores, caches, uncore.
+    Package,
+    /// The memory attached to a package.
+    Dram,
+}
+
+impl Kind {
+    /// Its name in reports: `package`, `dram`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Package => "package",
+            Kind::Dram => "dram",
+        }
+    }
+}
+
+/// One energy counter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Zone {
+    /// Where it is read: `intel-rapl:0`, `power/energy-pkg on CPU 0`.
+    pub id: String,
+    /// Its own name: `package-0`, `dram`.
+    pub name: String,
+    /// What it measures.
+    pub kind: Kind,
+    /// The counter wraps to 0 after this many µJ; None: it does not wrap (perf's 64-bit count).
+    pub range_uj: Option<u64>,
+}
+
+/// Why a CPU source cannot be read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CpuError {
+    /// No RAPL counters on this host (a VM, a container without the tree, another architecture).
+    Missing(String),
+    /// The counters are there but this user may not read them: what was refused, and how to grant it.
+    NoAccess(String),
+    /// Read, but not understood.
+    Failed(String),
+}
+
+impl std::fmt::Display for CpuError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CpuError::Missing(why) | CpuError::NoAccess(why) | CpuError::Failed(why) => f.write_str(why),
+        }
+    }
+}
+
+/// A source of CPU energy counters. Implementations never invent a value.
+pub trait CpuSource: Send {
+    /// Which source it is, for scripts: `powercap` or `perf`.
+    fn kind(&self) -> &'static str;
+    /// The counters it reads, in the order `read` answers.
+    fn zones(&self) -> &[Zone];
+    /// Every counter now, in µJ; None for one that could not be read this time.
+    fn read(&mut self) -> Vec<Option<u64>>;
+    /// What it left out and why (a duplicate MMIO zone, a mirrored package, psys), said once.
+    fn notes(&self) -> Vec<String>;
+}
+
+/// Which CPU source to use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CpuChoice {
+    /// powercap, else perf, else none (with the reason).
+    Auto,
+    /// `sys/class/powercap` (root, or a granted `energy_uj`).
+    Powercap,
+    /// The perf `power` PMU (CAP_PERFMON, or a low `perf_event_paranoid`).
+    Perf,
+    /// Do not read CPU energy: the CPU-hours estimate, said so.
+    None,
+}
+
+impl std::str::FromStr for CpuChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "auto" => Ok(CpuChoice::Auto),
+            "powercap" => Ok(CpuChoice::Powercap),
+            "perf" => Ok(CpuChoice::Perf),
+            "none" => Ok(CpuChoice::None),
+            other => Err(format!("'{}' is not a CPU source: auto, powercap, perf or none", crate::text::clean(other))),
+        }
+    }
+}
+
+impl CpuChoice {
+    /// Its name, as the flag takes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CpuChoice::Auto => "auto",
+            CpuChoice::Powercap => "powercap",
+            CpuChoice::Perf => "perf",
+            CpuChoice::None => "none",
+        }
+    }
+}
+
+/// The source `choice` names under the host root `root`; `auto` tries powercap, then perf. The error of
+/// the last tried, with what the others said before it.
+pub fn open(choice: CpuChoice, root: &Path) -> Result<Box<dyn CpuSource>, CpuError> {
+    match choice {
+        CpuChoice::None => Err(CpuError::Missing("the CPU source is none (--cpu-source none)".into())),
+        CpuChoice::Powercap => powercap::Powercap::open(root).map(|s| Box::new(s) as Box<dyn CpuSource>),
+        CpuChoice::Perf => perf::Perf::open(root).map(|s| Box::new(s) as Box<dyn CpuSource>),
+        CpuChoice::Auto => match powercap::Powercap::open(root) {
+            Ok(s) => Ok(Box::new(s)),
+            Err(first) => match perf::Perf::open(root) {
+                Ok(s) => Ok(Box::new(s)),
+                // Missing both: say powercap's reason; one refused, the other missing: say the refusal.
+                Err(CpuError::Missing(_)) => Err(first),
+                Err(second) if matches!(first, CpuError::NoAccess(_)) => Err(CpuError::NoAccess(format!("{first}; and {second}"))),
+                Err(second) => Err(second),
+            },
+        },
+    }
+}
+
+/// Per zone, the energy counted since the first reading, with the counters' traps handled.
+pub struct Meter {
+    zones: Vec<Zone>,
+    last: Vec<Option<u64>>,
+    total_uj: Vec<f64>,
+    wraps: Vec<u32>,
+    /// Zones that stopped answering (by index), said once each.
+    lost: Vec<bool>,
+    notes: Vec<String>,
+}
+
+impl Meter {
+    /// Starts from the first reading.
+    pub fn new(zones: Vec<Zone>, first: Vec<Option<u64>>) -> Meter {
+        let n = zones.len();
+        Meter { zones, last: first, total_uj: vec![0.0; n], wraps: vec![0; n], lost: vec![false; n], notes: Vec::new() }
+    }
+
+    /// Adds a later reading: a counter below its last value wrapped at its zone's range (once: the reader
+    /// reads more often than the shortest wrap time); a zone without a range that went backwards was
+    /// reset, and that interval is not counted. A zone that does not answer keeps its last value.
+    pub fn add(&mut self, now: &[Option<u64>]) {
+        for (i, v) in now.iter().enumerate().take(self.zones.len()) {
+            let Some(v) = *v else {
+                if !self.lost[i] {
+                    self.lost[i] = true;
+                    self.notes
+                        .push(format!("{} ({}) stopped answering: its energy is counted up to then", self.zones[i].id, self.zones[i].name));
+                }
+                continue;
+            };
+            match self.last[i] {
+                Some(last) if v >= last => self.total_uj[i] += (v - last) as f64,
+                Some(last) => match self.zones[i].range_uj.filter(|r| *r >= last) {
+                    Some(range) => {
+                        self.total_uj[i] += (range - last + v) as f64;
+                        self.wraps[i] += 1;
+                    }
+                    None => self.notes.push(format!(
+                        "{} ({}) went back from {last} to {v} µJ with no known range: a reset, that interval not counted",
+                        self.zones[i].id, self.zones[i].name
+                    )),
+                },
+                None => {}
+            }
+            self.last[i] = Some(v);
+        }
+    }
+
+    /// Joules of every zone of `kind`; None when there is no such zone.
+    pub fn joules(&self, kind: Kind) -> Option<f64> {
+        let mut any = false;
+        let mut sum = 0.0;
+        for (z, t) in self.zones.iter().zip(&self.total_uj) {
+            if z.kind == kind {
+                any = true;
+                sum += t / 1e6;
+            }
+        }
+        any.then_some(sum)
+    }
+
+    /// How many times any counter wrapped.
+    pub fn wraps(&self) -> u32 {
+        self.wraps.iter().sum()
+    }
+
+    /// The counters metered.
+    pub fn zones(&self) -> &[Zone] {
+        &self.zones
+    }
+
+    /// What happened to the counters on the way (a wrap without a range, a zone lost).
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+}
+
+/// A thread that reads a CPU source from now until `finish`, often enough for its counters' wrap.
+pub struct Sampler {
+    stop: std::sync::mpsc::Sender<()>,
+    thread: std::thread::JoinHandle<Metered>,
+}
+
+/// What a sampler read: the meter, the node's busy CPU seconds over the same span (when readable),
+/// and the source's own notes.
+pub struct Metered {
+    /// The counters' energy over the span.
+    pub meter: Meter,
+    /// Which source read them.
+    pub kind: &'static str,
+    /// The node's busy CPU seconds over the same span; None when `proc/stat` could not be read.
+    pub busy_s: Option<f64>,
+    /// What the source left out, and why.
+    pub notes: Vec<String>,
+}
+
+impl Sampler {
+    /// Reads now, then every `every`; the node's busy time is read with the first and last readings.
+    pub fn start(mut source: Box<dyn CpuSource>, every: std::time::Duration, root: std::path::PathBuf) -> Sampler {
+        let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        let busy0 = share::node_busy_s(&root);
+        let first = source.read();
+        let thread = std::thread::spawn(move || {
+            let mut meter = Meter::new(source.zones().to_vec(), first);
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(every) {
+                meter.add(&source.read());
+            }
+            meter.add(&source.read());
+            let busy_s = busy0.zip(share::node_busy_s(&root)).map(|(a, b)| b - a);
+            Metered { meter, kind: source.kind(), busy_s, notes: source.notes() }
+        });
+        Sampler { stop, thread }
+    }
+
+    /// The last reading, taken now.
+    pub fn finish(self) -> Option<Metered> {
+        let _ = self.stop.send(());
+        self.thread.join().ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Kind, Meter, Zone};
+
+    fn zone(kind: Kind, range: Option<u64>) -> Zone {
+        Zone { id: "z".into(), name: "package-0".into(), kind, range_uj: range }
+    }
+
+    #[test]
+    fn a_counter_that_wraps_counts_what_it_ran_past_its_range() {
+        let mut m = Meter::new(
+            vec![zone(Kind::Package, Some(65_532_610_987)), zone(Kind::Dram, Some(1_000))],
+            vec![Some(65_532_000_000), Some(900)],
+        );
+        m.add(&[Some(389_013), Some(100)]);
+        // 610,987 to the range, then 389,013 past 0: exactly 1 J; the DRAM counter wraps on its own range.
+        assert_eq!(m.joules(Kind::Package), Some(1.0));
+        assert_eq!(m.joules(Kind::Dram), Some(200.0 / 1e6));
+        assert_eq!(m.wraps(), 2);
+        m.add(&[None, Some(300)]);
+        m.add(&[Some(2_389_013), Some(400)]);
+        assert_eq!(m.joules(Kind::Package), Some(3.0), "a missed reading keeps the last value");
+        assert_eq!(m.notes().len(), 1, "{:?}", m.notes());
+    }
+
+    #[test]
+    fn a_counter_without_a_range_that_goes_back_is_not_counted_as_negative() {
+        let mut m = Meter::new(vec![zone(Kind::Package, None)], vec![Some(5_000_000)]);
+        m.add(&[Some(1_000_000)]);
+        m.add(&[Some(3_000_000)]);
+        assert_eq!(m.joules(Kind::Package), Some(2.0));
+        assert!(m.notes()[0].contains("reset"), "{:?}", m.notes());
+        assert_eq!(m.joules(Kind::Dram), None, "no DRAM zone: not measured, not 0");
+    }
+}

@@ -1,0 +1,153 @@
+//! RAPL through the Linux powercap tree: `sys/class/powercap/intel-rapl:*`
+//! (AMD Zen exposes its packages through the same tree).
+//!
+//! Counted: each package zone (`package-N`) and each package's `dram`
+//! subzone. Not counted, and said: `psys` (the platform, a superset of the
+//! packages: never added to them), `core`/`uncore` (parts of their
+//! package), an `intel-rapl-mmio` zone that reads the same counter as an
+//! `intel-rapl` zone of the same name, and a package whose counter mirrors
+//! another's (multi-die parts that show one package per die).
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use super::{CpuError, CpuSource, Kind, Zone};
+
+/// A zone file is a number: a few bytes. Anything longer is not a counter.
+const CAP: u64 = 64;
+
+/// What granting access takes, said with the refusal.
+pub const GRANT: &str = "since CVE-2020-8694 only root may read RAPL energy; grant it with a udev rule \
+(/etc/udev/rules.d/99-rapl.rules: ACTION==\"add\", SUBSYSTEM==\"powercap\", KERNEL==\"intel-rapl:*\", RUN+=\"/bin/chmod o+r /sys%p/energy_uj\") \
+or a sysfsutils line (mode class/powercap/intel-rapl:0/energy_uj = 0444), or use --cpu-source perf with CAP_PERFMON \
+(sudo setcap cap_perfmon+ep \"$(command -v exa)\") or kernel.perf_event_paranoid at 0";
+
+/// The powercap tree's counters.
+pub struct Powercap {
+    zones: Vec<Zone>,
+    files: Vec<PathBuf>,
+    notes: Vec<String>,
+}
+
+/// A small file's text, capped.
+pub(super) fn small(path: &Path) -> std::io::Result<String> {
+    let mut s = String::new();
+    std::fs::File::open(path)?.take(CAP).read_to_string(&mut s)?;
+    Ok(s.trim().to_string())
+}
+
+fn counter(path: &Path) -> std::io::Result<u64> {
+    let s = small(path)?;
+    s.parse::<u64>()
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, format!("'{}' is not a count", crate::text::clean(&s))))
+}
+
+/// A zone directory's name: its control type (`intel-rapl` or `intel-rapl-mmio`) and its ids in hex.
+fn parse_dir(name: &str) -> Option<(bool, Vec<u32>)> {
+    let (mmio, rest) =
+        if let Some(r) = name.strip_prefix("intel-rapl-mmio:") { (true, r) } else { (false, name.strip_prefix("intel-rapl:")?) };
+    let ids: Option<Vec<u32>> = rest.split(':').map(|p| u32::from_str_radix(p, 16).ok()).collect();
+    ids.filter(|i| !i.is_empty() && i.len() <= 2).map(|i| (mmio, i))
+}
+
+struct Found {
+    dir: String,
+    mmio: bool,
+    ids: Vec<u32>,
+    name: String,
+}
+
+impl Powercap {
+    /// The counters under `root/sys/class/powercap`, each read once to check it can be.
+    pub fn open(root: &Path) -> Result<Powercap, CpuError> {
+        let base = root.join("sys/class/powercap");
+        let entries = std::fs::read_dir(&base).map_err(|e| {
+            CpuError::Missing(format!("no RAPL counters: {} cannot be read ({e}); a VM or a container without them", base.display()))
+        })?;
+        let mut found = Vec::new();
+        for e in entries.flatten() {
+            let dir = e.file_name().to_string_lossy().into_owned();
+            let Some((mmio, ids)) = parse_dir(&dir) else { continue };
+            let Ok(name) = small(&base.join(&dir).join("name")) else { continue };
+            found.push(Found { dir, mmio, ids, name: crate::text::clean(&name) });
+        }
+        found.sort_by(|a, b| (a.mmio, &a.ids).cmp(&(b.mmio, &b.ids)));
+        let mut p = Powercap { zones: Vec::new(), files: Vec::new(), notes: Vec::new() };
+        let mut firsts: Vec<u64> = Vec::new();
+        for f in &found {
+            let kind = match (f.ids.len(), f.name.as_str()) {
+                (1, n) if n.starts_with("package-") => Kind::Package,
+                (2, "dram") => Kind::Dram,
+                (1, "psys") => {
+                    p.notes.push(format!("{} (psys, the whole platform) is a superset of the packages: not added to them", f.dir));
+                    continue;
+                }
+                _ => continue,
+            };
+            if f.mmio {
+                // The same counter read through MMIO: an intel-rapl zone of the same name and level has it.
+                let twin = found
+                    .iter()
+                    .find(|g| !g.mmio && g.name == f.name && g.ids.len() == f.ids.len() && (f.ids.len() == 1 || g.ids[0] == f.ids[0]));
+                if let Some(t) = twin {
+                    p.notes.push(format!("{} ({}) reads the same counter as {}: counted once", f.dir, f.name, t.dir));
+                    continue;
+                }
+            }
+            let file = base.join(&f.dir).join("energy_uj");
+            let first = counter(&file).map_err(|e| match e.kind() {
+                std::io::ErrorKind::PermissionDenied => CpuError::NoAccess(format!("{}: permission denied: {GRANT}", file.display())),
+                _ => CpuError::Failed(format!("{}: {e}", file.display())),
+            })?;
+            let range_uj = counter(&base.join(&f.dir).join("max_energy_range_uj")).ok().filter(|r| *r > 0);
+            let id = if f.ids.len() == 2 { format!("{} ({})", f.dir, f.name) } else { f.dir.clone() };
+            if kind == Kind::Package {
+                // A multi-die part may show one zone per die over one package counter: the same count, at once.
+                let mirror = p.zones.iter().zip(&firsts).find(|(z, v)| z.kind == Kind::Package && **v == first && z.range_uj == range_uj);
+                if let Some((z, _)) = mirror {
+                    p.notes.push(format!("{} ({}) mirrors {} ({}): the same counter, counted once", f.dir, f.name, z.id, z.name));
+                    continue;
+                }
+            }
+            p.zones.push(Zone { id, name: f.name.clone(), kind, range_uj });
+            p.files.push(file);
+            firsts.push(first);
+        }
+        if !p.zones.iter().any(|z| z.kind == Kind::Package) {
+            return Err(CpuError::Missing(format!("no RAPL package counter under {}", base.display())));
+        }
+        Ok(p)
+    }
+}
+
+impl CpuSource for Powercap {
+    fn kind(&self) -> &'static str {
+        "powercap"
+    }
+
+    fn zones(&self) -> &[Zone] {
+        &self.zones
+    }
+
+    fn read(&mut self) -> Vec<Option<u64>> {
+        self.files.iter().map(|f| counter(f).ok()).collect()
+    }
+
+    fn notes(&self) -> Vec<String> {
+        self.notes.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_dir;
+
+    #[test]
+    fn zone_names_are_read_in_hex() {
+        assert_eq!(parse_dir("intel-rapl:a"), Some((false, vec![10])));
+        assert_eq!(parse_dir("intel-rapl:0:1"), Some((false, vec![0, 1])));
+        assert_eq!(parse_dir("intel-rapl-mmio:0"), Some((true, vec![0])));
+        assert_eq!(parse_dir("intel-rapl"), None);
+        assert_eq!(parse_dir("intel-rapl:0:1:2"), None);
+    }
+}
