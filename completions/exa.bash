@@ -1563,7 +1563,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__measure)
-            opts="-o -h -V --db --strict --interval --gpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --cpu-source --gpus --duration --trace --report --carbon-provider --cost-provider --record --run-id --mlflow-experiment --part --push-gateway --otlp --output --json --config --help --version"
+            opts="-o -h -V --db --strict --interval --gpu-source --cpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --gpus --duration --trace --report --carbon-provider --cost-provider --record --run-id --mlflow-experiment --part --push-gateway --otlp --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1581,6 +1581,10 @@ _exa() {
                     COMPREPLY=($(compgen -W "auto nvml nvidia-smi amd-smi" -- "${cur}"))
                     return 0
                     ;;
+                --cpu-source)
+                    COMPREPLY=($(compgen -W "auto powercap perf none" -- "${cur}"))
+                    return 0
+                    ;;
                 --semconv)
                     COMPREPLY=($(compgen -W "genai hw" -- "${cur}"))
                     return 0
@@ -1591,10 +1595,6 @@ _exa() {
                     ;;
                 --carbon-intensity)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --cpu-source)
-                    COMPREPLY=($(compgen -W "auto powercap perf none" -- "${cur}"))
                     return 0
                     ;;
                 --gpus)
@@ -1691,7 +1691,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__gpu__subcmd__export)
-            opts="-o -h -V --otlp --interval --gpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --output --json --config --help --version"
+            opts="-o -h -V --otlp --interval --gpu-source --cpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1707,6 +1707,10 @@ _exa() {
                     ;;
                 --gpu-source)
                     COMPREPLY=($(compgen -W "auto nvml nvidia-smi amd-smi" -- "${cur}"))
+                    return 0
+                    ;;
+                --cpu-source)
+                    COMPREPLY=($(compgen -W "auto powercap perf none" -- "${cur}"))
                     return 0
                     ;;
                 --semconv)
@@ -1797,7 +1801,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__gpu__subcmd__serve)
-            opts="-o -h -V --listen --interval --gpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --output --json --config --help --version"
+            opts="-o -h -V --listen --interval --gpu-source --cpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1813,6 +1817,10 @@ _exa() {
                     ;;
                 --gpu-source)
                     COMPREPLY=($(compgen -W "auto nvml nvidia-smi amd-smi" -- "${cur}"))
+                    return 0
+                    ;;
+                --cpu-source)
+                    COMPREPLY=($(compgen -W "auto powercap perf none" -- "${cur}"))
                     return 0
                     ;;
                 --semconv)

@@ -183,6 +183,10 @@ pub struct TelemetryOpts {
     #[arg(long, value_name = "SOURCE", value_parser = clap::builder::PossibleValuesParser::new(crate::model::gpu::GPU_CHOICES))]
     pub gpu_source: Option<String>,
 
+    /// Where CPU and memory energy is read: powercap (RAPL in sysfs), perf (the power PMU), or none [default: auto; env: EXAMLOPS_CPU_SOURCE; config: cpu.source].
+    #[arg(long, value_name = "SOURCE", value_parser = ["auto", "powercap", "perf", "none"])]
+    pub cpu_source: Option<String>,
+
     /// The names of exported metrics: the spec's gen_ai.* or OpenTelemetry's hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV].
     #[arg(long, value_name = "SET", value_parser = ["genai", "hw"])]
     pub semconv: Option<String>,
@@ -258,10 +262,6 @@ pub struct Measure {
 
     #[command(flatten)]
     pub telemetry: TelemetryOpts,
-
-    /// Where CPU and memory energy is read: powercap (RAPL in sysfs), perf (the power PMU), or none for the CPU-hours estimate [default: auto; env: EXAMLOPS_CPU_SOURCE; config: cpu.source].
-    #[arg(long, value_name = "SOURCE", value_parser = ["auto", "powercap", "perf", "none"])]
-    pub cpu_source: Option<String>,
 
     /// The job's GPUs: indices, GPU- or MIG- UUIDs, comma-separated, or none [default: from CUDA_VISIBLE_DEVICES and the like, else all].
     #[arg(long, value_name = "LIST")]

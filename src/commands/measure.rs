@@ -17,6 +17,7 @@ use crate::model::{Cpu, CpuEnergy, CpuZone, Domain, Electricity, Estimate, Gpu, 
 use crate::num::tidy;
 use crate::pricing;
 use crate::settings::Settings;
+use crate::sinks::catalog::RunEnergy;
 use crate::sources::child::{own_cpu_s, Ended, Spawned};
 use crate::sources::cpu;
 use crate::sources::gpu::energy::{summarize, DeviceSummary, Sample};
@@ -63,7 +64,7 @@ pub fn run(
     let (source, scope) = scoped(settings, source)?;
     let trace = open_trace(args.trace.as_ref())?;
     // The MLflow run is made once everything else is known good, and before the command starts.
-    let cpu_source = open_cpu(settings)?;
+    let cpu_source = super::cpu_source(settings)?;
     let mlflow_run = mlflow_run(settings, &mut args)?;
     signals::catch();
     let started_at = iso8601(now_unix());
@@ -110,7 +111,8 @@ pub fn run(
     };
     let job = args.record.as_ref().map_or("exa_measure", |(m, _)| m.as_str());
     let run_id = args.record.as_ref().and_then(|(_, r)| r.as_deref());
-    let pushed = crate::sinks::push::run(settings, args.push_gateway.as_deref(), gpu.energy_kwh, job, run_id);
+    let energy = RunEnergy { gpu_kwh: gpu.energy_kwh, cpu_kwh: cpu_energy.cpu_kwh, dram_kwh: cpu_energy.dram_kwh };
+    let pushed = crate::sinks::push::run(settings, args.push_gateway.as_deref(), energy, job, run_id);
     if let Some((tracking, id)) = &mlflow_run {
         let ok = ended.as_ref().is_some_and(|e| e.code == 0);
         if let Err(e) = tracking.finish_run(id, ok, now_unix().saturating_mul(1000)) {
@@ -305,31 +307,12 @@ fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, end: f64) -> Gpu {
 /// about three minutes, and one wrap between readings is all a reader can tell apart.
 const CPU_EVERY_S: f64 = 10.0;
 
-/// The CPU source settings name; a source named by flag, environment or config that cannot be read
-/// refuses the run before it starts; under `auto`, why none is read (said once on stderr).
-fn open_cpu(settings: &Settings) -> Result<Result<Box<dyn cpu::CpuSource>, String>, Error> {
-    let choice = &settings.cpu.source;
-    match cpu::open(choice.value, &settings.cpu.root.value) {
-        Ok(s) => Ok(Ok(s)),
-        Err(e) if choice.value == cpu::CpuChoice::None => Ok(Err(e.to_string())),
-        Err(e) if choice.source != crate::model::Source::Default => {
-            Err(Error::Failed(format!("cannot read CPU energy ({} from {}): {e}", choice.value.as_str(), choice.source)))
-        }
-        Err(e) => {
-            if matches!(e, cpu::CpuError::NoAccess(_)) {
-                settings.warn(format!("CPU energy is not read: {e}"));
-            }
-            Ok(Err(e.to_string()))
-        }
-    }
-}
-
 /// Reads the CPU counters from now, at the GPU interval or every `CPU_EVERY_S`, whichever is shorter;
 /// or why they are not read.
 fn start_cpu(settings: &Settings, source: Result<Box<dyn cpu::CpuSource>, String>) -> (Option<cpu::Sampler>, Option<String>) {
     let every = Duration::from_secs_f64(settings.gpu.interval.value.clamp(0.05, CPU_EVERY_S));
     match source {
-        Ok(source) => (Some(cpu::Sampler::start(source, every, settings.cpu.root.value.clone())), None),
+        Ok(source) => (Some(cpu::Sampler::start(source, every, settings.cpu.root.value.clone(), None)), None),
         Err(why) => (None, Some(why)),
     }
 }

@@ -11,6 +11,7 @@ use crate::model::Device;
 use crate::settings::{Settings, TelemetrySettings};
 use crate::sinks::catalog::{device_attributes, families, names};
 use crate::sinks::exporters;
+use crate::sources::cpu;
 use crate::sources::gpu::collector::{Collected, Collector, OnReading, Status};
 use crate::sources::gpu::sampler::Hooks;
 use crate::sources::gpu::SampleError;
@@ -68,6 +69,26 @@ fn collector(
     }
 }
 
+/// Reads the node's CPU counters into `state` at the exporter's interval, when a CPU source can be read.
+fn cpu_collector(settings: &Settings, h: &Hooked, state: &Arc<Mutex<Collected>>) -> Result<Option<cpu::Sampler>, Error> {
+    let source = match super::cpu_source(settings)? {
+        Ok(s) => s,
+        Err(why) => {
+            (h.hooks)().info(&format!("no CPU energy counters ({why}): CPU energy is not exported"));
+            return Ok(None);
+        }
+    };
+    let shared = Arc::clone(state);
+    let start = std::time::Instant::now();
+    let mut live = cpu::Live::default();
+    let on_read: cpu::OnRead = Box::new(move |m: &cpu::Meter| {
+        live.update(m, start.elapsed().as_secs_f64().max(1e-9));
+        shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner).cpu = Some(live.clone());
+    });
+    let every = Duration::from_secs_f64(settings.telemetry.interval.value);
+    Ok(Some(cpu::Sampler::start(source, every, settings.cpu.root.value.clone(), Some(on_read))))
+}
+
 fn stopped(exporter: &'static str, cfg: &TelemetrySettings, state: &Mutex<Collected>, source: Option<&'static str>) -> Stopped {
     let s = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let status = match &s.status {
@@ -92,6 +113,7 @@ pub fn serve(settings: &Settings, listen: &str, h: &Hooked) -> Result<Stopped, E
     let cfg = settings.telemetry.clone();
     let state = Arc::new(Mutex::new(Collected::new()));
     let (collector, source) = collector(settings, h, None, &state)?;
+    let cpu = cpu_collector(settings, h, &state)?;
     let shared = Arc::clone(&state);
     let render_cfg = cfg.clone();
     let render = Arc::new(move || {
@@ -107,6 +129,7 @@ pub fn serve(settings: &Settings, listen: &str, h: &Hooked) -> Result<Stopped, E
     if let Some(c) = collector {
         c.stop();
     }
+    drop(cpu.and_then(cpu::Sampler::finish));
     served.map_err(Error::Failed)?;
     let mut out = stopped("serve", &cfg, &state, source);
     out.listen = Some(bound.map_or_else(|| listen.to_string(), |a| a.to_string()));
@@ -139,11 +162,13 @@ pub fn export(settings: &Settings, h: &Hooked) -> Result<Stopped, Error> {
         }
     });
     let (collector, kind) = collector(settings, h, Some(on_reading), &state)?;
+    let cpu = cpu_collector(settings, h, &state)?;
     (h.hooks)().info(&format!("sending the GPU metrics to {} every {} s", crate::text::redact_url(&url), cfg.interval.value));
     exporters::wait_for_stop().map_err(Error::Failed)?;
     if let Some(c) = collector {
         c.stop();
     }
+    drop(cpu.and_then(cpu::Sampler::finish));
     // The export made at shutdown fails loudly too: said here unless the exporter said it as it came.
     if let Some(e) = otlp.shutdown_unsaid() {
         (h.hooks)().warn(&e);

@@ -209,7 +209,7 @@ impl Settings {
             let var = |name: &str| std::env::var(name).ok();
             gpu.scope = crate::sources::gpu::scope::decide(m.gpus.as_deref(), &var).map_err(Error::Usage)?;
         }
-        let cpu = cpu_settings(measure.and_then(|m| m.cpu_source.as_deref()), &loaded.config)?;
+        let cpu = cpu_settings(opts.and_then(|t| t.cpu_source.as_deref()), &loaded.config)?;
         let power_cost_per_kwh = match opts.and_then(|t| t.power_cost_per_kwh) {
             Some(p) => Some(Sourced::new(p, Source::Flag)),
             None => {

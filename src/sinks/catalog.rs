@@ -46,7 +46,7 @@ const GENAI_DEVICE: &[DeviceGauge] = &[
 ];
 
 const HW_DEVICE: &[DeviceGauge] = &[
-    ("hw.power", "W", G, "Instantaneous power drawn by the GPU", |d| d.power_w),
+    ("hw.power", "W", G, "Power drawn: each GPU now, and the node's CPU packages and memory over the last interval (RAPL)", |d| d.power_w),
     ("hw.gpu.utilization", "1", G, "Fraction of time the GPU was busy, 0 to 1", |d| d.utilization_pct.map(|p| p / 100.0)),
     ("hw.gpu.memory.usage", "By", U, "GPU memory in use", |d| d.memory_used_mib.map(|m| m * 1_048_576.0)),
     ("hw.gpu.memory.limit", "By", U, "GPU memory on the device", |d| d.memory_total_mib.map(|m| m * 1_048_576.0)),
@@ -174,15 +174,17 @@ fn energy(state: &Collected, cfg: &TelemetrySettings) -> Vec<Family> {
     };
     let total = state.total_kwh();
     let whole = |v: Option<f64>| v.into_iter().map(|x| number(Vec::new(), x)).collect::<Vec<_>>();
+    let mut consumed = per_device(&|t| Value::Number(t.energy_j / J_PER_KWH));
+    consumed.extend(cpu_points(state.cpu.as_ref(), |j| j / J_PER_KWH, |c| vec![("component", c.to_string())]));
     let mut out = vec![
         family(
             "gen_ai.energy.consumed",
             "kWh",
             Kind::Counter,
-            "GPU energy since the exporter started, by device (component = gpu)",
-            per_device(&|t| Value::Number(t.energy_j / J_PER_KWH)),
+            "Energy since the exporter started: by GPU (component = gpu), and the node's CPU packages and DRAM from RAPL (component = cpu, dram)",
+            consumed,
         ),
-        energy_total("GPU energy since the exporter started; GPU only (CPU and RAM energy are not measured)", whole(total)),
+        energy_total("GPU energy since the exporter started; GPU only: CPU and DRAM energy are in gen_ai.energy.consumed", whole(total)),
         family(
             "gen_ai.power.consumption",
             "W",
@@ -209,27 +211,100 @@ fn energy(state: &Collected, cfg: &TelemetrySettings) -> Vec<Family> {
     out
 }
 
-fn hw(state: &Collected) -> Vec<Family> {
-    let mut out = gauges(HW_DEVICE, Semconv::Hw, state.latest.as_ref());
-    let points =
-        state.totals.iter().map(|(i, t)| number(device_attributes(Semconv::Hw, *i, &t.name, t.uuid.as_deref()), t.energy_j)).collect();
-    out.push(family("hw.energy", "J", Kind::Counter, "Energy consumed by the GPU since the exporter started", points));
+/// The node's CPU (package) and DRAM energy as points, `value` of joules, attributes by component name.
+fn cpu_points(
+    live: Option<&crate::sources::cpu::Live>,
+    value: impl Fn(f64) -> f64,
+    attrs: impl Fn(&str) -> Vec<(&'static str, String)>,
+) -> Vec<Point> {
+    let Some(c) = live else { return Vec::new() };
+    let mut out = vec![number(attrs("cpu"), value(c.package_j))];
+    out.extend(c.dram_j.map(|j| number(attrs("dram"), value(j))));
     out
 }
 
-/// The final totals of a measured run, for a push at its end: energy, and cost and CO2 where set.
-pub fn run_totals(kwh: Option<f64>, cfg: &TelemetrySettings, labels: &[(&'static str, String)]) -> Vec<Family> {
-    let Some(kwh) = kwh else { return Vec::new() };
+/// A CPU or memory component's attributes in the hardware conventions.
+fn hw_cpu(component: &str) -> Vec<(&'static str, String)> {
+    let kind = if component == "dram" { "memory" } else { "cpu" };
+    vec![("hw.id", format!("rapl-{component}")), ("hw.type", kind.into()), ("hw.name", format!("RAPL {component}"))]
+}
+
+fn hw(state: &Collected) -> Vec<Family> {
+    let mut out = gauges(HW_DEVICE, Semconv::Hw, state.latest.as_ref());
+    if let Some(c) = &state.cpu {
+        // The CPU and memory power of the last interval, beside the GPUs'.
+        let power = out.iter_mut().find(|f| f.name == "hw.power").map(|f| &mut f.points);
+        if let Some(points) = power {
+            points.extend(c.package_w.map(|w| number(hw_cpu("cpu"), w)));
+            points.extend(c.dram_w.map(|w| number(hw_cpu("dram"), w)));
+        }
+    }
+    let mut points: Vec<Point> =
+        state.totals.iter().map(|(i, t)| number(device_attributes(Semconv::Hw, *i, &t.name, t.uuid.as_deref()), t.energy_j)).collect();
+    points.extend(cpu_points(state.cpu.as_ref(), |j| j, hw_cpu));
+    out.push(family(
+        "hw.energy",
+        "J",
+        Kind::Counter,
+        "Energy consumed since the exporter started: each GPU, and the node's CPU packages and memory (RAPL)",
+        points,
+    ));
+    out
+}
+
+/// A measured run's energy, kWh: its GPUs', and its share of the node's CPU packages and DRAM.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunEnergy {
+    pub gpu_kwh: Option<f64>,
+    pub cpu_kwh: Option<f64>,
+    pub dram_kwh: Option<f64>,
+}
+
+/// The final totals of a measured run, for a push at its end: energy (GPU, and CPU and DRAM where
+/// measured), and cost and CO2 of the GPU energy where set.
+pub fn run_totals(e: RunEnergy, cfg: &TelemetrySettings, labels: &[(&'static str, String)]) -> Vec<Family> {
     let at = |v: f64| vec![number(labels.to_vec(), v)];
+    let with = |extra: Vec<(&'static str, String)>, v: f64| {
+        let mut a = labels.to_vec();
+        a.extend(extra);
+        number(a, v)
+    };
+    let cpu = [("cpu", e.cpu_kwh), ("dram", e.dram_kwh)];
     match cfg.semconv.value {
-        Semconv::Hw => vec![family("hw.energy", "J", Kind::Counter, "GPU energy of the measured run", at(kwh * J_PER_KWH))],
-        Semconv::Genai => {
-            let mut out = vec![energy_total("GPU energy of the measured run (GPU only)", at(kwh))];
-            if let Some(price) = &cfg.cost_per_kwh {
-                out.push(cost(at(kwh * price.value)));
+        Semconv::Hw => {
+            let mut points: Vec<Point> = e.gpu_kwh.map(|k| at(k * J_PER_KWH)).unwrap_or_default();
+            points.extend(cpu.iter().filter_map(|(c, k)| Some(with(hw_cpu(c), (*k)? * J_PER_KWH))));
+            if points.is_empty() {
+                return Vec::new();
             }
-            if cfg.co2.value {
-                out.push(co2(at(kwh * cfg.intensity.value)));
+            vec![family(
+                "hw.energy",
+                "J",
+                Kind::Counter,
+                "Energy of the measured run: its GPUs, and its share of the CPU packages and memory",
+                points,
+            )]
+        }
+        Semconv::Genai => {
+            let mut out = Vec::new();
+            if let Some(kwh) = e.gpu_kwh {
+                out.push(energy_total("GPU energy of the measured run (GPU only)", at(kwh)));
+                if let Some(price) = &cfg.cost_per_kwh {
+                    out.push(cost(at(kwh * price.value)));
+                }
+                if cfg.co2.value {
+                    out.push(co2(at(kwh * cfg.intensity.value)));
+                }
+            }
+            let consumed: Vec<Point> = cpu.iter().filter_map(|(c, k)| Some(with(vec![("component", (*c).to_string())], (*k)?))).collect();
+            if !consumed.is_empty() {
+                out.push(family(
+                    "gen_ai.energy.consumed",
+                    "kWh",
+                    Kind::Counter,
+                    "The measured run's share of the node's CPU packages and DRAM energy (component = cpu, dram)",
+                    consumed,
+                ));
             }
             out
         }
@@ -244,4 +319,40 @@ pub fn empty_histogram() -> Histogram {
 /// Every family the catalog makes, as (name, unit, kind, help): the instruments an OTLP exporter declares.
 pub fn names(cfg: &TelemetrySettings) -> Vec<(&'static str, &'static str, Kind, &'static str)> {
     families(&Collected::new(), cfg).into_iter().map(|f| (f.name, f.unit, f.kind, f.help)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{run_totals, RunEnergy};
+    use crate::model::telemetry::{Semconv, Value};
+
+    fn cfg(semconv: Semconv) -> crate::settings::TelemetrySettings {
+        use crate::model::{Source, Sourced};
+        crate::settings::TelemetrySettings {
+            semconv: Sourced::new(semconv, Source::Flag),
+            cost_per_kwh: None,
+            intensity: Sourced::new(475.0, Source::Default),
+            co2: Sourced::new(false, Source::Default),
+            interval: Sourced::new(5.0, Source::Default),
+            otlp: None,
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_run_pushes_its_cpu_and_dram_energy_as_components_and_keeps_the_total_gpu_only() {
+        let e = RunEnergy { gpu_kwh: Some(2.0), cpu_kwh: Some(0.5), dram_kwh: Some(0.1) };
+        let f = run_totals(e, &cfg(Semconv::Genai), &[]);
+        let names: Vec<&str> = f.iter().map(|x| x.name).collect();
+        assert_eq!(names, ["gen_ai.energy.total", "gen_ai.energy.consumed"]);
+        assert!(matches!(f[0].points[0].value, Value::Number(v) if v == 2.0), "the total is GPU energy only");
+        let parts: Vec<(String, f64)> =
+            f[1].points.iter().map(|p| (p.attributes[0].1.clone(), if let Value::Number(v) = p.value { v } else { f64::NAN })).collect();
+        assert_eq!(parts, [("cpu".to_string(), 0.5), ("dram".to_string(), 0.1)]);
+        let hw = run_totals(RunEnergy { gpu_kwh: None, cpu_kwh: Some(0.5), dram_kwh: None }, &cfg(Semconv::Hw), &[]);
+        assert_eq!(hw.len(), 1);
+        assert_eq!(hw[0].points.len(), 1);
+        assert!(hw[0].points[0].attributes.contains(&("hw.type", "cpu".to_string())));
+        assert!(matches!(hw[0].points[0].value, Value::Number(v) if (v - 1.8e6).abs() < 1e-6));
+    }
 }

@@ -5,21 +5,21 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::catalog::run_totals;
+use super::catalog::{run_totals, RunEnergy};
 use super::exporters;
 use crate::model::measurement::Pushed;
 use crate::settings::Settings;
 
 /// Sends a measured run's totals once, to a Pushgateway and/or over OTLP; a failure is a warning and a field.
-pub fn run(settings: &Settings, gateway: Option<&str>, kwh: Option<f64>, job: &str, run_id: Option<&str>) -> Vec<Pushed> {
+pub fn run(settings: &Settings, gateway: Option<&str>, energy: RunEnergy, job: &str, run_id: Option<&str>) -> Vec<Pushed> {
     let cfg = &settings.telemetry;
     let mut labels: Vec<(&'static str, String)> = vec![("job", job.to_string())];
     if let Some(r) = run_id {
         labels.push(("run_id", r.to_string()));
     }
     let mut out = Vec::new();
-    if kwh.is_none() && (gateway.is_some() || cfg.otlp.is_some()) {
-        settings.warn("nothing was pushed: no GPU energy was measured".to_string());
+    if energy.gpu_kwh.is_none() && energy.cpu_kwh.is_none() && (gateway.is_some() || cfg.otlp.is_some()) {
+        settings.warn("nothing was pushed: no GPU or CPU energy was measured".to_string());
         return out;
     }
     if let Some(url) = gateway {
@@ -28,7 +28,7 @@ pub fn run(settings: &Settings, gateway: Option<&str>, kwh: Option<f64>, job: &s
             grouping.push(("run_id", r.to_string()));
         }
         // The grouping key carries job, instance and run id: the points need no labels of their own.
-        let fams = run_totals(kwh, cfg, &[]);
+        let fams = run_totals(energy, cfg, &[]);
         let error = exporters::push_gateway(url, &grouping, fams, Duration::from_secs(10)).err();
         if let Some(e) = &error {
             settings.warn(e.clone());
@@ -36,7 +36,7 @@ pub fn run(settings: &Settings, gateway: Option<&str>, kwh: Option<f64>, job: &s
         out.push(Pushed { to: "pushgateway", url: crate::text::redact_url(url), error });
     }
     if let Some(url) = &cfg.otlp {
-        let fams = run_totals(kwh, cfg, &labels);
+        let fams = run_totals(energy, cfg, &labels);
         let list: Vec<_> = fams.iter().map(|f| (f.name, f.unit, f.kind, f.help)).collect();
         let source: exporters::Source = Arc::new(move || fams.clone());
         // One export, at shutdown: the interval only has to be longer than the run's end.

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::common::{fixtures, measure, stderr, Env};
 
 /// A copy of the fixture tree `name` as the host root, with `online` as the node's CPUs and a `proc/stat`.
-fn host(env: Env, name: &str, online: &str) -> (Env, PathBuf) {
+pub fn host(env: Env, name: &str, online: &str) -> (Env, PathBuf) {
     let root = env.dir.path().join("host");
     let status = Command::new("cp").arg("-r").arg(fixtures().join("powercap").join(name)).arg(&root).status().unwrap();
     assert!(status.success());
@@ -22,7 +22,7 @@ fn host(env: Env, name: &str, online: &str) -> (Env, PathBuf) {
     (env.env("EXAMLOPS_HOST_ROOT", &r).env("PATH", "/usr/bin:/bin"), root)
 }
 
-fn zone(root: &Path, z: &str) -> String {
+pub fn zone(root: &Path, z: &str) -> String {
     root.join("sys/class/powercap").join(z).join("energy_uj").to_str().unwrap().to_string()
 }
 

@@ -594,3 +594,48 @@ fn gpu_memory_in_the_hardware_conventions_is_an_updowncounter() {
     let util = &ms.iter().find(|(_, m)| m["name"] == "hw.gpu.utilization").unwrap().1;
     assert!(util["gauge"].is_object(), "utilization stays a gauge");
 }
+
+#[test]
+fn the_exporter_serves_the_nodes_cpu_and_dram_energy_beside_the_gpus() {
+    // No GPU here: the CPU counters of a 2-socket tree are still served, and advance as they do.
+    let (env, root) = crate::cpu::host(Env::new(), "intel-xeon-2s", "0");
+    let mut exa = Running::start(&env, &["gpu", "serve", "--listen", "127.0.0.1:0", "--interval", "0.2"]);
+    let addr = exa.address();
+    let value = |text: &str, series: &str| -> Option<f64> {
+        text.lines().find(|l| l.starts_with(series)).and_then(|l| l.rsplit(' ').next()?.parse().ok())
+    };
+    let cpu = "gen_ai_energy_consumed_kWh_total{component=\"cpu\"}";
+    let dram = "gen_ai_energy_consumed_kWh_total{component=\"dram\"}";
+    scrape_until(&addr, cpu);
+    for (z, add) in [("intel-rapl:0", 7_200_000_000u64), ("intel-rapl:1", 3_600_000_000), ("intel-rapl:0:1", 360_000_000)] {
+        let file = crate::cpu::zone(&root, z);
+        let was: u64 = std::fs::read_to_string(&file).unwrap().trim().parse().unwrap();
+        std::fs::write(&file, format!("{}\n", was + add)).unwrap();
+    }
+    let mut text = String::new();
+    eventually(30, "the counters' rise is served", || {
+        text = http_get(&addr, "/metrics");
+        value(&text, cpu).is_some_and(|v| (v - 10_800_000_000.0 / 3.6e12).abs() < 1e-12)
+    });
+    assert!((value(&text, dram).unwrap() - 360_000_000.0 / 3.6e12).abs() < 1e-12, "{text}");
+    assert!(!text.contains("gen_ai_energy_kWh_total "), "gen_ai.energy.total stays GPU energy: none here\n{text}");
+    // The spec's kWh unit is promtool's one complaint, as for the GPU families.
+    let lints = promtool_lints(&text_004(&addr));
+    assert!(lints.iter().all(|l| l.contains("_kWh_total ") && l.contains("camelCase")), "{lints:?}");
+    exa.stop();
+    // The hardware conventions: hw.energy and hw.power with hw.type cpu and memory.
+    let (env, root) = crate::cpu::host(Env::new(), "intel-xeon-2s", "0");
+    let mut exa = Running::start(&env, &["gpu", "serve", "--listen", "127.0.0.1:0", "--interval", "0.2", "--semconv", "hw"]);
+    let addr = exa.address();
+    let file = crate::cpu::zone(&root, "intel-rapl:0");
+    let mut was: u64 = std::fs::read_to_string(&file).unwrap().trim().parse().unwrap();
+    let mut text = String::new();
+    eventually(30, "CPU power is served", || {
+        was += 20_000_000;
+        std::fs::write(&file, format!("{was}\n")).unwrap();
+        text = http_get(&addr, "/metrics");
+        text.contains("hw_power_watts{hw_id=\"rapl-cpu\",hw_type=\"cpu\",hw_name=\"RAPL cpu\"}")
+    });
+    assert!(text.contains("hw_energy_joules_total{hw_id=\"rapl-dram\",hw_type=\"memory\",hw_name=\"RAPL dram\"}"), "{text}");
+    exa.stop();
+}

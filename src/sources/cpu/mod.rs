@@ -212,6 +212,39 @@ impl Meter {
     }
 }
 
+/// What an exporter shows of the CPU counters: the node's energy so far and its last interval's power.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Live {
+    /// Package energy since the start, J.
+    pub package_j: f64,
+    /// DRAM energy since the start, J; None without a DRAM counter.
+    pub dram_j: Option<f64>,
+    /// The last interval's package power, W.
+    pub package_w: Option<f64>,
+    /// The last interval's DRAM power, W.
+    pub dram_w: Option<f64>,
+    /// When the totals were last read, s since the start.
+    pub at_s: f64,
+}
+
+impl Live {
+    /// The meter's totals read `at_s` seconds after the start, with the power since the last reading.
+    pub fn update(&mut self, m: &Meter, at_s: f64) {
+        let (pkg, dram) = (m.joules(Kind::Package).unwrap_or(0.0), m.joules(Kind::Dram));
+        let dt = at_s - self.at_s;
+        if dt > 0.0 && self.at_s > 0.0 {
+            self.package_w = Some((pkg - self.package_j) / dt);
+            self.dram_w = dram.zip(self.dram_j).map(|(now, was)| (now - was) / dt);
+        }
+        self.package_j = pkg;
+        self.dram_j = dram;
+        self.at_s = at_s;
+    }
+}
+
+/// Called with the meter after every reading (an exporter's live totals).
+pub type OnRead = Box<dyn FnMut(&Meter) + Send>;
+
 /// A thread that reads a CPU source from now until `finish`, often enough for its counters' wrap.
 pub struct Sampler {
     stop: std::sync::mpsc::Sender<()>,
@@ -233,14 +266,25 @@ pub struct Metered {
 
 impl Sampler {
     /// Reads now, then every `every`; the node's busy time is read with the first and last readings.
-    pub fn start(mut source: Box<dyn CpuSource>, every: std::time::Duration, root: std::path::PathBuf) -> Sampler {
+    pub fn start(
+        mut source: Box<dyn CpuSource>,
+        every: std::time::Duration,
+        root: std::path::PathBuf,
+        mut on_read: Option<OnRead>,
+    ) -> Sampler {
         let (stop, stopped) = std::sync::mpsc::channel::<()>();
         let busy0 = share::node_busy_s(&root);
         let first = source.read();
         let thread = std::thread::spawn(move || {
             let mut meter = Meter::new(source.zones().to_vec(), first);
+            if let Some(f) = on_read.as_mut() {
+                f(&meter);
+            }
             while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(every) {
                 meter.add(&source.read());
+                if let Some(f) = on_read.as_mut() {
+                    f(&meter);
+                }
             }
             meter.add(&source.read());
             let busy_s = busy0.zip(share::node_busy_s(&root)).map(|(a, b)| b - a);

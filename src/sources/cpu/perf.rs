@@ -23,9 +23,9 @@ struct Attr {
     rest: [u64; 12],
 }
 
-/// An opened counter: its descriptor and joules per count.
+/// An opened counter: how to read its count (the descriptor's `read`, or recorded counts in tests), and joules per count.
 struct Counter {
-    fd: OwnedFd,
+    count: Box<dyn FnMut() -> Option<u64> + Send>,
     scale: f64,
 }
 
@@ -101,7 +101,7 @@ impl Perf {
                     }
                 })?;
                 p.zones.push(Zone { id: format!("power/{event} on CPU {cpu}"), name: event.to_string(), kind: kind_of, range_uj: None });
-                p.counters.push(Counter { fd, scale });
+                p.counters.push(Counter { count: Box::new(move || read_count(&fd)), scale });
             }
         }
         if p.zones.is_empty() {
@@ -122,7 +122,7 @@ impl CpuSource for Perf {
 
     fn read(&mut self) -> Vec<Option<u64>> {
         // Counts in µJ: counts × joules per count × 10^6 (exact to well under a µJ for RAPL's 2^-32 J).
-        self.counters.iter().map(|c| read_count(&c.fd).map(|n| (n as f64 * c.scale * 1e6) as u64)).collect()
+        self.counters.iter_mut().map(|c| (c.count)().map(|n| (n as f64 * c.scale * 1e6) as u64)).collect()
     }
 
     fn notes(&self) -> Vec<String> {
@@ -132,7 +132,42 @@ impl CpuSource for Perf {
 
 #[cfg(test)]
 mod tests {
-    use super::event_code;
+    use super::super::{CpuSource, Kind, Meter, Zone};
+    use super::{event_code, Counter, Perf};
+
+    /// The PMU's scale for RAPL energy: 2^-32 J per count.
+    const SCALE: f64 = 2.328_306_436_538_696_3e-10;
+
+    fn recorded(counts: Vec<u64>) -> Counter {
+        let mut it = counts.into_iter();
+        Counter { count: Box::new(move || it.next()), scale: SCALE }
+    }
+
+    #[test]
+    fn recorded_counts_are_scaled_to_joules_and_summed_over_the_packages() {
+        // Two packages and one DRAM counter, as `perf stat -a -e power/energy-pkg/,power/energy-ram/` counts them:
+        // 2^32 counts are a joule.
+        let zone = |id: &str, kind| Zone { id: id.into(), name: "energy-pkg".into(), kind, range_uj: None };
+        let mut p = Perf {
+            zones: vec![
+                zone("power/energy-pkg on CPU 0", Kind::Package),
+                zone("power/energy-pkg on CPU 56", Kind::Package),
+                zone("power/energy-ram on CPU 0", Kind::Dram),
+            ],
+            counters: vec![
+                recorded(vec![10 << 32, 110 << 32, 250 << 32]),
+                recorded(vec![5 << 32, 65 << 32, 105 << 32]),
+                recorded(vec![1 << 32, 21 << 32, 41 << 32]),
+            ],
+        };
+        let mut m = Meter::new(p.zones().to_vec(), p.read());
+        m.add(&p.read());
+        m.add(&p.read());
+        assert_eq!(m.joules(Kind::Package), Some(240.0 + 100.0));
+        assert_eq!(m.joules(Kind::Dram), Some(40.0));
+        assert_eq!(m.wraps(), 0, "the kernel extends the count: no wrap");
+        assert_eq!(p.read(), vec![None, None, None], "a counter that stops answering");
+    }
 
     #[test]
     fn event_codes_are_read_as_the_kernel_writes_them() {

@@ -61,6 +61,8 @@ pub struct Collected {
     pub last_interval: Option<(f64, f64)>,
     /// Where collection stands.
     pub status: Status,
+    /// The node's CPU and DRAM counters, when a CPU source is read.
+    pub cpu: Option<crate::sources::cpu::Live>,
 }
 
 impl Default for Collected {
@@ -72,7 +74,7 @@ impl Default for Collected {
 impl Collected {
     /// Nothing read yet.
     pub fn new() -> Collected {
-        Collected { latest: None, totals: BTreeMap::new(), last_interval: None, status: Status::Starting }
+        Collected { latest: None, totals: BTreeMap::new(), last_interval: None, status: Status::Starting, cpu: None }
     }
 
     /// Energy over all devices since the start, kWh; None before any device had energy.

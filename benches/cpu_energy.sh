@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# What reading CPU energy costs `exa finops measure`: the same `sleep S` measured with
+# --cpu-source powercap (a 2-socket powercap tree: four counters read every second) and with
+# --cpu-source none, alternating, ROUNDS times; exa's own CPU time (the report's exa_cpu_s)
+# is compared, as a share of one core over the run.
+#
+#   bash benches/cpu_energy.sh [S]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+s=${1:-20}
+rounds=${ROUNDS:-3}
+cargo build --release --quiet
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp -r tests/fixtures/powercap/intel-xeon-2s "$tmp/host"
+mkdir -p "$tmp/host/sys/devices/system/cpu" "$tmp/host/proc"
+echo 0 > "$tmp/host/sys/devices/system/cpu/online"
+echo "cpu  1 0 1 1 0 0 0 0 0 0" > "$tmp/host/proc/stat"
+export EXAMLOPS_HOST_ROOT="$tmp/host" XDG_CONFIG_HOME="$tmp/config" PATH=/usr/bin:/bin
+python3 - "$PWD/target/release/exa" "$tmp" "$s" "$rounds" <<'PY'
+import json, statistics, subprocess, sys
+exa, tmp, s, rounds = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
+cost = {"powercap": [], "none": []}
+for i in range(rounds):
+    for src in (("powercap", "none") if i % 2 == 0 else ("none", "powercap")):
+        report = f"{tmp}/r.json"
+        subprocess.run([exa, "-o", "json", "finops", "measure", "--interval", "1", "--cpu-source", src, "--report", report, "--", "sleep", str(s)], check=True, capture_output=True)
+        r = json.load(open(report))
+        if src == "powercap":
+            assert r["cpu_energy"]["status"] == "measured", r["cpu_energy"]
+        cost[src].append(r["exa_cpu_s"] / r["duration_s"])
+p, n = statistics.median(cost["powercap"]), statistics.median(cost["none"])
+print(f"sleep {s:g} s, median of {rounds}: exa uses {p * 100:.4f}% of a core reading CPU energy every second, {n * 100:.4f}% without; "
+      f"the reading adds {(p - n) * 100:.4f}% of a core (ratio {p / n if n else float('inf'):.2f}x)")
+PY
