@@ -73,6 +73,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('estimate', 'estimate', [CompletionResultType]::ParameterValue, 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a carbon provider: formulas, coefficients with defaults, metadata')
             [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Estimate as `estimate` does and store the result as a record of MODEL')
+            [CompletionResult]::new('regions', 'regions', [CompletionResultType]::ParameterValue, 'List the grid regions exa knows offline, each with its intensity, year and source')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -98,6 +99,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--grid-intensity', '--grid-intensity', [CompletionResultType]::ParameterName, 'Grid carbon intensity in gCO2e/kWh (coefficient grid_intensity_g_per_kwh)')
             [CompletionResult]::new('--gpu-kwh', '--gpu-kwh', [CompletionResultType]::ParameterName, 'GPU energy measured elsewhere (DCGM, a PDU) over --gpu-hours; its mean power replaces gpu_tdp_watts')
             [CompletionResult]::new('--cpu-kwh', '--cpu-kwh', [CompletionResultType]::ParameterName, 'CPU and memory energy measured elsewhere (RAPL, a PDU) over --cpu-hours; its mean power replaces cpu_tdp_watts')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'The grid region whose intensity to use: a country (FR, FRA), a US state (US-VA), a NERC region (SERC) or a cloud region (aws:us-east-1) [env: EXAMLOPS_GRID_REGION; config: finops.carbon.grid.region; list: exa finops carbon regions]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
@@ -133,6 +135,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--grid-intensity', '--grid-intensity', [CompletionResultType]::ParameterName, 'Grid carbon intensity in gCO2e/kWh (coefficient grid_intensity_g_per_kwh)')
             [CompletionResult]::new('--gpu-kwh', '--gpu-kwh', [CompletionResultType]::ParameterName, 'GPU energy measured elsewhere (DCGM, a PDU) over --gpu-hours; its mean power replaces gpu_tdp_watts')
             [CompletionResult]::new('--cpu-kwh', '--cpu-kwh', [CompletionResultType]::ParameterName, 'CPU and memory energy measured elsewhere (RAPL, a PDU) over --cpu-hours; its mean power replaces cpu_tdp_watts')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'The grid region whose intensity to use: a country (FR, FRA), a US state (US-VA), a NERC region (SERC) or a cloud region (aws:us-east-1) [env: EXAMLOPS_GRID_REGION; config: finops.carbon.grid.region; list: exa finops carbon regions]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
@@ -145,11 +148,24 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'exa;finops;carbon;regions' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--sources', '--sources', [CompletionResultType]::ParameterName, 'Print the tables'' sources, licences and attribution instead')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'exa;finops;carbon;help' {
             [CompletionResult]::new('providers', 'providers', [CompletionResultType]::ParameterValue, 'List the carbon providers, each with its kind, uncertainty and status')
             [CompletionResult]::new('estimate', 'estimate', [CompletionResultType]::ParameterValue, 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a carbon provider: formulas, coefficients with defaults, metadata')
             [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Estimate as `estimate` does and store the result as a record of MODEL')
+            [CompletionResult]::new('regions', 'regions', [CompletionResultType]::ParameterValue, 'List the grid regions exa knows offline, each with its intensity, year and source')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -163,6 +179,9 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;finops;carbon;help;record' {
+            break
+        }
+        'exa;finops;carbon;help;regions' {
             break
         }
         'exa;finops;carbon;help;help' {
@@ -312,6 +331,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('estimate', 'estimate', [CompletionResultType]::ParameterValue, 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a carbon provider: formulas, coefficients with defaults, metadata')
             [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Estimate as `estimate` does and store the result as a record of MODEL')
+            [CompletionResult]::new('regions', 'regions', [CompletionResultType]::ParameterValue, 'List the grid regions exa knows offline, each with its intensity, year and source')
             break
         }
         'exa;finops;help;carbon;providers' {
@@ -324,6 +344,9 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;finops;help;carbon;record' {
+            break
+        }
+        'exa;finops;help;carbon;regions' {
             break
         }
         'exa;finops;help;cost' {
@@ -862,6 +885,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('estimate', 'estimate', [CompletionResultType]::ParameterValue, 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a carbon provider: formulas, coefficients with defaults, metadata')
             [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Estimate as `estimate` does and store the result as a record of MODEL')
+            [CompletionResult]::new('regions', 'regions', [CompletionResultType]::ParameterValue, 'List the grid regions exa knows offline, each with its intensity, year and source')
             break
         }
         'exa;help;finops;carbon;providers' {
@@ -874,6 +898,9 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;help;finops;carbon;record' {
+            break
+        }
+        'exa;help;finops;carbon;regions' {
             break
         }
         'exa;help;finops;cost' {

@@ -118,6 +118,9 @@ _exa() {
             exa__subcmd__finops__subcmd__carbon,record)
                 cmd="exa__subcmd__finops__subcmd__carbon__subcmd__record"
                 ;;
+            exa__subcmd__finops__subcmd__carbon,regions)
+                cmd="exa__subcmd__finops__subcmd__carbon__subcmd__regions"
+                ;;
             exa__subcmd__finops__subcmd__carbon,show)
                 cmd="exa__subcmd__finops__subcmd__carbon__subcmd__show"
                 ;;
@@ -132,6 +135,9 @@ _exa() {
                 ;;
             exa__subcmd__finops__subcmd__carbon__subcmd__help,record)
                 cmd="exa__subcmd__finops__subcmd__carbon__subcmd__help__subcmd__record"
+                ;;
+            exa__subcmd__finops__subcmd__carbon__subcmd__help,regions)
+                cmd="exa__subcmd__finops__subcmd__carbon__subcmd__help__subcmd__regions"
                 ;;
             exa__subcmd__finops__subcmd__carbon__subcmd__help,show)
                 cmd="exa__subcmd__finops__subcmd__carbon__subcmd__help__subcmd__show"
@@ -186,6 +192,9 @@ _exa() {
                 ;;
             exa__subcmd__finops__subcmd__help__subcmd__carbon,record)
                 cmd="exa__subcmd__finops__subcmd__help__subcmd__carbon__subcmd__record"
+                ;;
+            exa__subcmd__finops__subcmd__help__subcmd__carbon,regions)
+                cmd="exa__subcmd__finops__subcmd__help__subcmd__carbon__subcmd__regions"
                 ;;
             exa__subcmd__finops__subcmd__help__subcmd__carbon,show)
                 cmd="exa__subcmd__finops__subcmd__help__subcmd__carbon__subcmd__show"
@@ -288,6 +297,9 @@ _exa() {
                 ;;
             exa__subcmd__help__subcmd__finops__subcmd__carbon,record)
                 cmd="exa__subcmd__help__subcmd__finops__subcmd__carbon__subcmd__record"
+                ;;
+            exa__subcmd__help__subcmd__finops__subcmd__carbon,regions)
+                cmd="exa__subcmd__help__subcmd__finops__subcmd__carbon__subcmd__regions"
                 ;;
             exa__subcmd__help__subcmd__finops__subcmd__carbon,show)
                 cmd="exa__subcmd__help__subcmd__finops__subcmd__carbon__subcmd__show"
@@ -809,7 +821,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon)
-            opts="-o -h -V --output --json --config --help --version providers estimate show record help"
+            opts="-o -h -V --output --json --config --help --version providers estimate show record regions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -835,7 +847,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__estimate)
-            opts="-o -h -V --gpu-hours --cpu-hours --provider --strict --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --cpu-kwh --output --json --config --help --version"
+            opts="-o -h -V --gpu-hours --cpu-hours --provider --strict --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --cpu-kwh --region --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -881,6 +893,10 @@ _exa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
@@ -901,7 +917,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__help)
-            opts="providers estimate show record help"
+            opts="providers estimate show record regions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -970,6 +986,20 @@ _exa() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        exa__subcmd__finops__subcmd__carbon__subcmd__help__subcmd__regions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__help__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
@@ -1011,7 +1041,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__record)
-            opts="-o -h -V --run-id --part --db --gpu-hours --cpu-hours --provider --strict --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --cpu-kwh --output --json --config --help --version"
+            opts="-o -h -V --run-id --part --db --gpu-hours --cpu-hours --provider --strict --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --cpu-kwh --region --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1065,6 +1095,36 @@ _exa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__finops__subcmd__carbon__subcmd__regions)
+            opts="-o -h -V --sources --output --json --config --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --output)
                     COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
@@ -1395,7 +1455,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__help__subcmd__carbon)
-            opts="providers estimate show record"
+            opts="providers estimate show record regions"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1437,6 +1497,20 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__help__subcmd__carbon__subcmd__record)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__finops__subcmd__help__subcmd__carbon__subcmd__regions)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1995,7 +2069,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__help__subcmd__finops__subcmd__carbon)
-            opts="providers estimate show record"
+            opts="providers estimate show record regions"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2037,6 +2111,20 @@ _exa() {
             return 0
             ;;
         exa__subcmd__help__subcmd__finops__subcmd__carbon__subcmd__record)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__help__subcmd__finops__subcmd__carbon__subcmd__regions)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

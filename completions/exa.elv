@@ -68,6 +68,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand estimate 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours'
             cand show 'Show a carbon provider: formulas, coefficients with defaults, metadata'
             cand record 'Estimate as `estimate` does and store the result as a record of MODEL'
+            cand regions 'List the grid regions exa knows offline, each with its intensity, year and source'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'exa;finops;carbon;providers'= {
@@ -91,6 +92,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --grid-intensity 'Grid carbon intensity in gCO2e/kWh (coefficient grid_intensity_g_per_kwh)'
             cand --gpu-kwh 'GPU energy measured elsewhere (DCGM, a PDU) over --gpu-hours; its mean power replaces gpu_tdp_watts'
             cand --cpu-kwh 'CPU and memory energy measured elsewhere (RAPL, a PDU) over --cpu-hours; its mean power replaces cpu_tdp_watts'
+            cand --region 'The grid region whose intensity to use: a country (FR, FRA), a US state (US-VA), a NERC region (SERC) or a cloud region (aws:us-east-1) [env: EXAMLOPS_GRID_REGION; config: finops.carbon.grid.region; list: exa finops carbon regions]'
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
@@ -124,6 +126,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --grid-intensity 'Grid carbon intensity in gCO2e/kWh (coefficient grid_intensity_g_per_kwh)'
             cand --gpu-kwh 'GPU energy measured elsewhere (DCGM, a PDU) over --gpu-hours; its mean power replaces gpu_tdp_watts'
             cand --cpu-kwh 'CPU and memory energy measured elsewhere (RAPL, a PDU) over --cpu-hours; its mean power replaces cpu_tdp_watts'
+            cand --region 'The grid region whose intensity to use: a country (FR, FRA), a US state (US-VA), a NERC region (SERC) or a cloud region (aws:us-east-1) [env: EXAMLOPS_GRID_REGION; config: finops.carbon.grid.region; list: exa finops carbon regions]'
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
@@ -135,11 +138,23 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'exa;finops;carbon;regions'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --sources 'Print the tables'' sources, licences and attribution instead'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'exa;finops;carbon;help'= {
             cand providers 'List the carbon providers, each with its kind, uncertainty and status'
             cand estimate 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours'
             cand show 'Show a carbon provider: formulas, coefficients with defaults, metadata'
             cand record 'Estimate as `estimate` does and store the result as a record of MODEL'
+            cand regions 'List the grid regions exa knows offline, each with its intensity, year and source'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'exa;finops;carbon;help;providers'= {
@@ -149,6 +164,8 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;finops;carbon;help;show'= {
         }
         &'exa;finops;carbon;help;record'= {
+        }
+        &'exa;finops;carbon;help;regions'= {
         }
         &'exa;finops;carbon;help;help'= {
         }
@@ -283,6 +300,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand estimate 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours'
             cand show 'Show a carbon provider: formulas, coefficients with defaults, metadata'
             cand record 'Estimate as `estimate` does and store the result as a record of MODEL'
+            cand regions 'List the grid regions exa knows offline, each with its intensity, year and source'
         }
         &'exa;finops;help;carbon;providers'= {
         }
@@ -291,6 +309,8 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;finops;help;carbon;show'= {
         }
         &'exa;finops;help;carbon;record'= {
+        }
+        &'exa;finops;help;carbon;regions'= {
         }
         &'exa;finops;help;cost'= {
             cand providers 'List the cost providers (rate cards), each with its kind and status'
@@ -767,6 +787,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand estimate 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours'
             cand show 'Show a carbon provider: formulas, coefficients with defaults, metadata'
             cand record 'Estimate as `estimate` does and store the result as a record of MODEL'
+            cand regions 'List the grid regions exa knows offline, each with its intensity, year and source'
         }
         &'exa;help;finops;carbon;providers'= {
         }
@@ -775,6 +796,8 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;help;finops;carbon;show'= {
         }
         &'exa;help;finops;carbon;record'= {
+        }
+        &'exa;help;finops;carbon;regions'= {
         }
         &'exa;help;finops;cost'= {
             cand providers 'List the cost providers (rate cards), each with its kind and status'

@@ -342,6 +342,21 @@ pub enum Carbon {
         after_help = "Examples:\n  exa finops carbon record JPCP --cpu-hours 32 --run-id 3f2a9c\n  exa finops carbon record JPCP --gpu-hours 12"
     )]
     Record(CarbonRecord),
+    /// List the grid regions exa knows offline, each with its intensity, year and source.
+    #[command(
+        after_help = "Examples:\n  exa finops carbon regions\n  exa finops carbon regions aws:\n  exa -o json finops carbon regions FR | jq '.regions[0].g_per_kwh'\n  exa finops carbon regions --sources"
+    )]
+    Regions(RegionsArgs),
+}
+
+/// `finops carbon regions`.
+#[derive(Debug, Clone, Args)]
+pub struct RegionsArgs {
+    /// Only the regions whose name or place contains this (any case): FR, us-, aws:, Virginia.
+    pub query: Option<String>,
+    /// Print the tables' sources, licences and attribution instead.
+    #[arg(long)]
+    pub sources: bool,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -671,6 +686,10 @@ pub struct CarbonEstimate {
     /// CPU and memory energy measured elsewhere (RAPL, a PDU) over --cpu-hours; its mean power replaces cpu_tdp_watts.
     #[arg(long, value_name = "KWH", value_parser = amount, allow_negative_numbers = true)]
     pub cpu_kwh: Option<f64>,
+
+    /// The grid region whose intensity to use: a country (FR, FRA), a US state (US-VA), a NERC region (SERC) or a cloud region (aws:us-east-1) [env: EXAMLOPS_GRID_REGION; config: finops.carbon.grid.region; list: exa finops carbon regions].
+    #[arg(long, value_name = "REGION")]
+    pub region: Option<String>,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -693,6 +712,7 @@ impl CarbonEstimate {
         let mut req = self.hours.request();
         req.gpu_kwh = self.gpu_kwh;
         req.cpu_kwh = self.cpu_kwh;
+        req.region = self.region.clone();
         let named = [
             ("pue", self.pue, "--pue"),
             ("gpu_tdp_watts", self.gpu_tdp, "--gpu-tdp"),
@@ -721,6 +741,7 @@ impl Hours {
             gpu_kwh: None,
             cpu_kwh: None,
             provider: self.provider.clone(),
+            region: None,
             overrides: Vec::new(),
         }
     }

@@ -44,6 +44,8 @@ pub struct Effective {
     /// Where `measure` reads CPU and memory energy: the setting, and what it finds on this host now.
     pub cpu_source: Sourced<&'static str>,
     pub cpu_energy: CpuInEffect,
+    /// The grid region for the static intensity, and where it was set; null: the provider's default intensity.
+    pub grid_region: Option<Sourced<String>>,
     pub carbon: DomainSettings,
     pub cost: DomainSettings,
 }
@@ -91,6 +93,7 @@ pub fn show(settings: &Settings) -> Result<Effective, Error> {
         nvml_library: settings.gpu.nvml_library.clone(),
         cpu_source: Sourced::new(settings.cpu.source.value.as_str(), settings.cpu.source.source),
         cpu_energy: cpu_in_effect(settings),
+        grid_region: settings.grid_region.clone(),
         carbon: domain(settings, Domain::Carbon)?,
         cost: domain(settings, Domain::Cost)?,
     })

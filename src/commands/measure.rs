@@ -427,6 +427,7 @@ fn price(
         gpu_kwh: gpu.energy_kwh,
         cpu_kwh: cpu_energy.job_kwh().filter(|_| cpu_hours > 0.0 && !unpriced_cpu),
         provider: provider.cloned(),
+        region: None,
         overrides: Vec::new(),
     };
     match pricing::estimate(settings, domain, &req) {

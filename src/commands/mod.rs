@@ -10,6 +10,7 @@ pub mod measure;
 pub mod metrics;
 pub mod providers;
 pub mod record;
+pub mod regions;
 pub mod report;
 pub mod show;
 pub mod sync;

@@ -115,6 +115,7 @@ pub fn list() -> Vec<Tool> {
                     "cpu_hours": {"type": "number", "minimum": 0},
                     "gpu_kwh": {"type": "number", "minimum": 0, "description": "measured GPU energy over gpu_hours (carbon)"},
                     "cpu_kwh": {"type": "number", "minimum": 0, "description": "measured CPU and memory energy over cpu_hours (carbon)"},
+                    "region": {"type": "string", "maxLength": 64, "description": "grid region for the intensity: a country (FR), US state (US-VA), NERC region or cloud region (aws:us-east-1); carbon"},
                     "provider": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$", "description": "a provider name as finops_providers lists it (never a path, a program or a URL); the configured or default one when unset"},
                     "coefficients": {"type": "object", "additionalProperties": {"type": "number", "minimum": 0}, "description": "coefficients to set, as --set NAME=VALUE"}
                 }),
@@ -309,7 +310,7 @@ fn metrics_query(s: &Settings, a: &Args) -> Result<CallToolResult, Error> {
 }
 
 fn finops_estimate(s: &Settings, a: &Args) -> Result<CallToolResult, Error> {
-    a.only(&["domain", "gpu_hours", "cpu_hours", "gpu_kwh", "cpu_kwh", "provider", "coefficients"])?;
+    a.only(&["domain", "gpu_hours", "cpu_hours", "gpu_kwh", "cpu_kwh", "provider", "region", "coefficients"])?;
     let domain = a.domain()?;
     if let Some(p) = a.str("provider")?.filter(|p| !crate::provider::registry::is_name(p)) {
         return Err(bad(format!(
@@ -323,6 +324,7 @@ fn finops_estimate(s: &Settings, a: &Args) -> Result<CallToolResult, Error> {
         gpu_kwh: a.amount("gpu_kwh")?,
         cpu_kwh: a.amount("cpu_kwh")?,
         provider: a.str("provider")?.map(str::to_string),
+        region: a.str("region")?.map(str::to_string),
         overrides: Vec::new(),
     };
     match a.0.get("coefficients") {

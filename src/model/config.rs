@@ -185,6 +185,8 @@ pub struct GridConfig {
     pub api: Option<String>,
     /// The grid zone.
     pub zone: Option<String>,
+    /// The grid region for the static intensity (a country, US state, NERC or cloud region); EXAMLOPS_GRID_REGION and --region win over it.
+    pub region: Option<String>,
     /// The API key.
     pub token: Option<String>,
     /// Seconds a request may take.

@@ -18,6 +18,8 @@ pub struct Request {
     pub cpu_kwh: Option<f64>,
     /// The provider named on the command line, if any.
     pub provider: Option<String>,
+    /// The grid region named on the command line (`--region`), if any.
+    pub region: Option<String>,
     /// Coefficients set for this request (flags, or a tool's arguments), in the order given.
     pub overrides: Vec<CoefficientOverride>,
 }

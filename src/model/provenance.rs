@@ -22,6 +22,8 @@ pub enum Source {
     Measured,
     /// Read live from an outside service (grid intensity).
     Live,
+    /// The grid region's figure from exa's shipped tables (`--region`).
+    Region,
 }
 
 impl Source {
@@ -34,6 +36,7 @@ impl Source {
             Source::Flag => "flag",
             Source::Measured => "measured",
             Source::Live => "live",
+            Source::Region => "region",
         }
     }
 

@@ -124,6 +124,34 @@ impl Render for ProviderList {
     }
 }
 
+impl Render for crate::commands::regions::Regions {
+    fn render(&self, style: Style, out: &mut String) {
+        if let Some(a) = self.attribution {
+            out.push_str(a);
+            return;
+        }
+        let mut t = style.table(&["Region", "Kind", "Place", "gCO2e/kWh", "Year", "Source"]);
+        for r in &self.regions {
+            let source = r.via.as_ref().map_or_else(|| r.source.clone(), |v| format!("{} (via {v})", r.source));
+            t.add_row(vec![
+                Cell::new(&r.key),
+                Cell::new(r.kind),
+                Cell::new(&r.name),
+                Cell::new(plain(r.g_per_kwh)),
+                Cell::new(r.year),
+                Cell::new(source),
+            ]);
+        }
+        let _ = writeln!(out, "{t}");
+        let _ = writeln!(
+            out,
+            "{} regions; tables of {} (exa finops carbon regions --sources for their sources and licences)",
+            self.regions.len(),
+            self.tables
+        );
+    }
+}
+
 impl Render for ProviderDetail {
     fn render(&self, style: Style, out: &mut String) {
         let p = &self.provider;
@@ -194,6 +222,13 @@ impl Render for Effective {
                 self.cpu_source.value,
                 self.cpu_source.source,
                 crate::text::clean(r.as_deref().unwrap_or(""))
+            ),
+        };
+        let _ = match &self.grid_region {
+            Some(r) => writeln!(out, "grid region: {} (from {})", crate::text::clean(&r.value), r.source),
+            None => writeln!(
+                out,
+                "grid region: none, so the grid intensity is the provider's default; set --region, EXAMLOPS_GRID_REGION or finops.carbon.grid.region (exa finops carbon regions lists them)"
             ),
         };
         for (name, d) in [("carbon", &self.carbon), ("cost", &self.cost)] {

@@ -3,6 +3,7 @@
 //! every importer, so they price work the same way.
 
 mod grid;
+pub mod region;
 
 use std::sync::Arc;
 
@@ -208,6 +209,63 @@ fn measured_cpu(p: &dyn Provider, coefs: &mut IndexMap<String, Coef>, kwh: f64, 
     }
 }
 
+/// The coefficient a grid region's figure stands in for.
+const GRID_INTENSITY: &str = "grid_intensity_g_per_kwh";
+
+/// Puts the grid region's intensity (`--region`, else EXAMLOPS_GRID_REGION, else the config's
+/// `finops.carbon.grid.region`) where the provider would use its default; an intensity set by the
+/// person wins, and the region's figure is then said and not used.
+fn from_region(
+    settings: &Settings,
+    req: &Request,
+    p: &dyn Provider,
+    coefs: &mut IndexMap<String, Coef>,
+    notes: &mut Vec<String>,
+) -> Result<Option<GridInfo>, Error> {
+    let asked = match (&req.region, &settings.grid_region) {
+        (Some(r), _) => Sourced::new(r.clone(), Source::Flag),
+        (None, Some(r)) => r.clone(),
+        (None, None) => return Ok(None),
+    };
+    let region = region::resolve(&asked.value).map_err(|e| match asked.source {
+        Source::Flag => Error::Usage(format!("--region: {e}")),
+        from => Error::Config(format!("the grid region (from {from}): {e}")),
+    })?;
+    let Some(c) = coefs.get_mut(GRID_INTENSITY) else {
+        notes.push(format!(
+            "carbon provider '{}' has no {GRID_INTENSITY} coefficient: the grid region {} does not apply",
+            p.meta().name,
+            region.key
+        ));
+        return Ok(None);
+    };
+    if c.source != Source::Default {
+        notes.push(format!(
+            "{GRID_INTENSITY} is set by {} ({}): {}'s {} gCO2e/kWh is not used",
+            c.source,
+            c.value,
+            region.provenance(),
+            region.g_per_kwh
+        ));
+        return Ok(None);
+    }
+    *c = Coef { value: region.g_per_kwh, source: Source::Region };
+    Ok(Some(GridInfo {
+        origin: "region",
+        value: region.g_per_kwh,
+        url: None,
+        zone: Some(region.key.clone()),
+        reading_time: None,
+        age_s: None,
+        detail: Some(format!(
+            "{}: {}, from exa's tables of {} (exa finops carbon regions --sources)",
+            region.provenance(),
+            region.name,
+            region::TABLES
+        )),
+    }))
+}
+
 enum ComputeFail {
     Broken(String),
     Error(Error),
@@ -229,7 +287,9 @@ fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
     if let Some(kwh) = req.cpu_kwh.filter(|_| domain == Domain::Carbon) {
         measured_cpu(p, &mut coefs, kwh, cpu)?;
     }
-    let grid = p.meta().live.as_ref().and_then(|live| coefs.get_mut(live).map(|c| grid::apply(settings, live, c)));
+    let by_region = if domain == Domain::Carbon { from_region(settings, req, p, &mut coefs, &mut notes)? } else { None };
+    let live = p.meta().live.as_ref().and_then(|live| coefs.get_mut(live).map(|c| grid::apply(settings, live, c)));
+    let grid = live.or(by_region);
     let mut values = Values::default();
     values.inputs.insert("gpu_hours".into(), gpu);
     values.inputs.insert("cpu_hours".into(), cpu);

@@ -146,6 +146,8 @@ pub struct Settings {
     pub gpu: GpuSettings,
     /// CPU energy reading settings.
     pub cpu: CpuSettings,
+    /// The grid region for the static intensity, from the environment or the config (`--region` comes with the request).
+    pub grid_region: Option<Sourced<String>>,
     /// The electricity price for `measure`, when one is set.
     pub power_cost_per_kwh: Option<Sourced<f64>>,
     /// What the exporters (and `measure`'s push) export, and where.
@@ -221,6 +223,11 @@ impl Settings {
             grid_auth(&api).map_err(|e| Error::Config(format!("environment variable EXAMLOPS_GRID_INTENSITY_API: {e}")))?;
         }
         let grid = grid_endpoint(&loaded.config.finops.carbon.grid);
+        let grid_region = match (env("EXAMLOPS_GRID_REGION"), &loaded.config.finops.carbon.grid.region) {
+            (Some(r), _) => Some(Sourced::new(r, Source::Env("EXAMLOPS_GRID_REGION"))),
+            (None, Some(r)) => Some(Sourced::new(r.clone(), Source::Config)),
+            (None, None) => None,
+        };
         let path = std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect()).unwrap_or_default();
         Ok(Settings {
             format,
@@ -232,6 +239,7 @@ impl Settings {
             db_timeout,
             gpu,
             cpu,
+            grid_region,
             power_cost_per_kwh,
             telemetry,
             path,

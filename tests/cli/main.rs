@@ -25,6 +25,7 @@ mod newcomer;
 mod postgres;
 mod providers;
 mod records;
+mod regions;
 mod reports;
 mod slurm;
 mod sources;

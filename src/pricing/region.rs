@@ -1,0 +1,166 @@
+//! Grid carbon intensity by region, offline: the tables in `data/grid/`
+//! (countries, US states and NERC regions, cloud regions), embedded at
+//! build time, each row naming its source and year.
+//!
+//! A query is a country (ISO 3166 alpha-2 or alpha-3), a US state
+//! (`US-VA`), a NERC region (`SERC`), or a cloud region
+//! (`aws:us-east-1`, `gcp:europe-west4`, `azure:westeurope`). A cloud
+//! region takes its provider's own figure where one is published (GCP),
+//! else its US state's, else its country's; the answer says which.
+
+use serde::Serialize;
+
+const COUNTRIES: &str = include_str!("../../data/grid/countries.tsv");
+const US: &str = include_str!("../../data/grid/us.tsv");
+const CLOUD: &str = include_str!("../../data/grid/cloud.tsv");
+/// The tables' sources and licences, as shipped.
+pub const ATTRIBUTION: &str = include_str!("../../data/grid/README.md");
+/// The tables' version: the day they were derived.
+pub const TABLES: &str = "2026-12-01";
+
+const OWID: &str = "Ember via OWID";
+
+/// One region's grid intensity.
+#[derive(Debug, Clone, Serialize)]
+pub struct Region {
+    /// The name it is asked by: `FR`, `US-VA`, `SERC`, `aws:us-east-1`.
+    pub key: String,
+    /// country, us-state, us-nerc or cloud.
+    pub kind: &'static str,
+    /// Its place: `France`, `Virginia`, `US East (N. Virginia)`.
+    pub name: String,
+    /// gCO2e per kWh of electricity generated.
+    pub g_per_kwh: f64,
+    /// The year of the figure.
+    pub year: u16,
+    /// Whose figure it is.
+    pub source: String,
+    /// For a cloud region: the region whose figure it takes (`US-VA`), where not its own.
+    pub via: Option<String>,
+}
+
+impl Region {
+    /// How provenance names it: `region FR (Ember via OWID, 2024)`.
+    pub fn provenance(&self) -> String {
+        let via = self.via.as_ref().map(|v| format!(", via {v}")).unwrap_or_default();
+        format!("region {} ({}, {}{via})", self.key, self.source, self.year)
+    }
+}
+
+fn rows(table: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
+    table.lines().skip(1).filter(|l| !l.trim().is_empty()).map(|l| l.split('\t').collect())
+}
+
+fn number(s: &str) -> Option<f64> {
+    s.trim().parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0)
+}
+
+fn countries() -> Vec<(Region, &'static str)> {
+    rows(COUNTRIES)
+        .filter_map(|r| {
+            let region = Region {
+                key: r.get(1)?.to_string(),
+                kind: "country",
+                name: r.get(2)?.to_string(),
+                g_per_kwh: number(r.get(4)?)?,
+                year: r.get(3)?.parse().ok()?,
+                source: OWID.into(),
+                via: None,
+            };
+            Some((region, *r.first()?))
+        })
+        .collect()
+}
+
+fn us() -> Vec<Region> {
+    rows(US)
+        .filter_map(|r| {
+            let (kind, key) = match *r.first()? {
+                "state" => ("us-state", format!("US-{}", r.get(1)?)),
+                "nerc_region" => ("us-nerc", r.get(1)?.to_string()),
+                _ => return None,
+            };
+            Some(Region {
+                key,
+                kind,
+                name: r.get(2)?.to_string(),
+                g_per_kwh: number(r.get(4)?)?,
+                year: r.get(3)?.parse().ok()?,
+                source: r.get(5)?.to_string(),
+                via: None,
+            })
+        })
+        .collect()
+}
+
+fn clouds(countries: &[(Region, &str)], us: &[Region]) -> Vec<Region> {
+    rows(CLOUD)
+        .filter_map(|r| {
+            let key = format!("{}:{}", r.first()?, r.get(1)?);
+            let name = r.get(2)?.to_string();
+            if let (Some(v), Ok(year)) = (r.get(6).and_then(|v| number(v)), r.get(7)?.parse::<u16>()) {
+                let source = "Google region-carbon-info".to_string();
+                return Some(Region { key, kind: "cloud", name, g_per_kwh: v, year, source, via: None });
+            }
+            let state = r.get(4).filter(|s| !s.is_empty()).map(|s| format!("US-{s}"));
+            let base = state
+                .and_then(|s| us.iter().find(|u| u.key == s))
+                .or_else(|| countries.iter().map(|(c, _)| c).find(|c| Some(c.key.as_str()) == r.get(3).copied()))?;
+            Some(Region {
+                key,
+                kind: "cloud",
+                name,
+                g_per_kwh: base.g_per_kwh,
+                year: base.year,
+                source: base.source.clone(),
+                via: Some(base.key.clone()),
+            })
+        })
+        .collect()
+}
+
+/// Every region the tables know: countries, US states and NERC regions, cloud regions.
+pub fn all() -> Vec<Region> {
+    let c = countries();
+    let u = us();
+    let cl = clouds(&c, &u);
+    c.into_iter().map(|(r, _)| r).chain(u).chain(cl).collect()
+}
+
+/// The region `q` names (any case); an error naming the nearest known names when none.
+pub fn resolve(q: &str) -> Result<Region, String> {
+    let want = q.trim();
+    let shown = crate::text::clean(want);
+    if want.is_empty() || want.len() > 64 {
+        return Err(format!(
+            "'{shown}' is not a region: a country (FR, FRA), a US state (US-VA), a NERC region (SERC) or a cloud region (aws:us-east-1)"
+        ));
+    }
+    let c = countries();
+    if let Some((r, _)) = c.iter().find(|(r, iso3)| r.key.eq_ignore_ascii_case(want) || iso3.eq_ignore_ascii_case(want)) {
+        return Ok(r.clone());
+    }
+    let every = all();
+    if let Some(r) = every.iter().find(|r| r.key.eq_ignore_ascii_case(want)) {
+        return Ok(r.clone());
+    }
+    let keys: Vec<String> = every.iter().map(|r| r.key.to_ascii_lowercase()).collect();
+    let near = crate::suggest::nearest(&want.to_ascii_lowercase(), keys.iter().map(String::as_str));
+    let hint = near.map(|n| format!("; did you mean '{n}'?")).unwrap_or_default();
+    Err(format!("no grid intensity is known for region '{shown}'{hint} (exa finops carbon regions lists them)"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{all, resolve};
+
+    #[test]
+    fn every_table_row_is_read_and_every_cloud_region_resolves() {
+        let every = all();
+        let count = |k: &str| every.iter().filter(|r| r.kind == k).count();
+        assert_eq!((count("country"), count("us-state"), count("us-nerc"), count("cloud")), (213, 51, 5, 121));
+        assert_eq!(resolve("fra").unwrap().key, "FR");
+        assert_eq!(resolve("AWS:US-EAST-1").unwrap().via.as_deref(), Some("US-VA"));
+        assert!(resolve("atlantis").is_err());
+    }
+}
