@@ -301,6 +301,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--report', '--report', [CompletionResultType]::ParameterName, 'Write the report to FILE instead of stderr (with a command) or stdout (without)')
             [CompletionResult]::new('--carbon-provider', '--carbon-provider', [CompletionResultType]::ParameterName, 'The carbon provider for the measured energy (else env, config, default)')
             [CompletionResult]::new('--cost-provider', '--cost-provider', [CompletionResultType]::ParameterName, 'The cost provider for the measured hours (else env, config, default)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'The grid region whose intensity prices the measured energy: a country (FR), US state (US-VA), NERC or cloud region (aws:us-east-1) [env: EXAMLOPS_GRID_REGION; config: finops.carbon.grid.region]')
             [CompletionResult]::new('--record', '--record', [CompletionResultType]::ParameterName, 'Store the measured run''s carbon and cost as records of MODEL')
             [CompletionResult]::new('--run-id', '--run-id', [CompletionResultType]::ParameterName, 'The run id for --record')
             [CompletionResult]::new('--mlflow-experiment', '--mlflow-experiment', [CompletionResultType]::ParameterName, 'Create an MLflow run in this experiment (made when missing), named after the command, and record under its id')

@@ -272,6 +272,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --report 'Write the report to FILE instead of stderr (with a command) or stdout (without)'
             cand --carbon-provider 'The carbon provider for the measured energy (else env, config, default)'
             cand --cost-provider 'The cost provider for the measured hours (else env, config, default)'
+            cand --region 'The grid region whose intensity prices the measured energy: a country (FR), US state (US-VA), NERC or cloud region (aws:us-east-1) [env: EXAMLOPS_GRID_REGION; config: finops.carbon.grid.region]'
             cand --record 'Store the measured run''s carbon and cost as records of MODEL'
             cand --run-id 'The run id for --record'
             cand --mlflow-experiment 'Create an MLflow run in this experiment (made when missing), named after the command, and record under its id'

@@ -261,6 +261,7 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         trace: m.trace.clone(),
         carbon_provider: m.carbon_provider.clone(),
         cost_provider: m.cost_provider.clone(),
+        region: m.region.clone(),
         live: std::io::IsTerminal::is_terminal(&std::io::stderr()),
         record: m.record.clone().map(|model| (model, m.run_id.clone())),
         part: m.part,

@@ -287,6 +287,10 @@ pub struct Measure {
     #[arg(long, value_name = "NAME")]
     pub cost_provider: Option<String>,
 
+    /// The grid region whose intensity prices the measured energy: a country (FR), US state (US-VA), NERC or cloud region (aws:us-east-1) [env: EXAMLOPS_GRID_REGION; config: finops.carbon.grid.region].
+    #[arg(long, value_name = "REGION")]
+    pub region: Option<String>,
+
     /// Store the measured run's carbon and cost as records of MODEL.
     #[arg(long, value_name = "MODEL")]
     pub record: Option<String>,

@@ -40,6 +40,8 @@ pub struct Args {
     pub carbon_provider: Option<String>,
     /// The cost provider asked for.
     pub cost_provider: Option<String>,
+    /// The grid region asked for (`--region`).
+    pub region: Option<String>,
     /// Show a live line on stderr (only without a command, on a terminal).
     pub live: bool,
     /// Store the run's carbon and cost as records of this model, with this run id.
@@ -98,8 +100,9 @@ pub fn run(
     gpu.scope = scope.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
     let cpu = ended.as_ref().map(cpu_of);
     let cpu_energy = cpu_energy_of(settings, cpu_sampler.and_then(cpu::Sampler::finish), cpu_reason, ended.as_ref());
-    let (carbon, carbon_error) = price(settings, Domain::Carbon, args.carbon_provider.as_ref(), &gpu, cpu.as_ref(), &cpu_energy);
-    let (cost, cost_error) = price(settings, Domain::Cost, args.cost_provider.as_ref(), &gpu, cpu.as_ref(), &cpu_energy);
+    let carbon_ask = (args.carbon_provider.as_ref(), args.region.as_ref());
+    let (carbon, carbon_error) = price(settings, Domain::Carbon, carbon_ask, &gpu, cpu.as_ref(), &cpu_energy);
+    let (cost, cost_error) = price(settings, Domain::Cost, (args.cost_provider.as_ref(), None), &gpu, cpu.as_ref(), &cpu_energy);
     let electricity = electricity(settings, &gpu, &cpu_energy);
     let measured = Measured { duration_s, device_count: gpu.devices.len(), gpu_kwh: gpu.energy_kwh };
     let (recorded, record_error) = match &args.record {
@@ -162,8 +165,11 @@ fn scoped(
     Ok((source, scope))
 }
 
-/// Refuses a bad Pushgateway URL, model name, run id or database before anything runs.
+/// Refuses a bad Pushgateway URL, grid region, model name, run id or database before anything runs.
 fn check(settings: &Settings, args: &Args) -> Result<(), Error> {
+    if let Some(r) = &args.region {
+        crate::pricing::region::resolve(r).map_err(|e| Error::Usage(format!("--region: {e}")))?;
+    }
     if let Some(url) = &args.push_gateway {
         crate::settings::http_url(url).map_err(|e| Error::Usage(format!("--push-gateway: {e}")))?;
     }
@@ -406,7 +412,7 @@ fn clip(samples: &mut Vec<Sample>, end: f64) {
 fn price(
     settings: &Settings,
     domain: Domain,
-    provider: Option<&String>,
+    (provider, region): (Option<&String>, Option<&String>),
     gpu: &Gpu,
     cpu: Option<&Cpu>,
     cpu_energy: &CpuEnergy,
@@ -427,7 +433,7 @@ fn price(
         gpu_kwh: gpu.energy_kwh,
         cpu_kwh: cpu_energy.job_kwh().filter(|_| cpu_hours > 0.0 && !unpriced_cpu),
         provider: provider.cloned(),
-        region: None,
+        region: region.cloned(),
         overrides: Vec::new(),
     };
     match pricing::estimate(settings, domain, &req) {

@@ -91,3 +91,18 @@ fn regions_lists_what_is_known_with_sources() {
     assert!(out.status.success());
     assert!(stdout(&out).contains("CC BY 4.0") && stdout(&out).contains("Ember (2025)"), "{}", stdout(&out));
 }
+
+#[test]
+fn measure_prices_its_energy_at_the_regions_intensity() {
+    let env = Env::new();
+    let busy = "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done";
+    let (out, r) = crate::common::measure(&env, &["--region", "SE", "--interval", "0.2"], &["sh", "-c", busy]);
+    assert_eq!(out.status.code(), Some(0), "{}", crate::common::stderr(&out));
+    assert_eq!(r["carbon"]["grid"]["zone"], "SE", "{}", r["carbon"]);
+    assert_eq!(r["carbon"]["coefficients"]["grid_intensity_g_per_kwh"]["value"].as_f64().unwrap(), table("countries.tsv", 1, "SE", 4));
+    // A bad region is refused before the command runs.
+    let marker = env.dir.path().join("ran");
+    let out = env.run(&["finops", "measure", "--region", "Narnia", "--", "touch", marker.to_str().unwrap()]);
+    fails(&out, 2, "--region: no grid intensity is known for region 'Narnia'");
+    assert!(!marker.exists(), "the command ran");
+}
