@@ -169,6 +169,8 @@ fn scoped(
 fn check(settings: &Settings, args: &Args) -> Result<(), Error> {
     if let Some(r) = &args.region {
         crate::pricing::region::resolve(r).map_err(|e| Error::Usage(format!("--region: {e}")))?;
+    } else if let Some(r) = &settings.grid_region {
+        crate::pricing::region::resolve(&r.value).map_err(|e| Error::Config(format!("the grid region (from {}): {e}", r.source)))?;
     }
     if let Some(url) = &args.push_gateway {
         crate::settings::http_url(url).map_err(|e| Error::Usage(format!("--push-gateway: {e}")))?;
@@ -311,7 +313,7 @@ fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, end: f64) -> Gpu {
 
 /// The longest wait between two readings of the CPU counters: an AMD package counter at 360 W wraps in
 /// about three minutes, and one wrap between readings is all a reader can tell apart.
-const CPU_EVERY_S: f64 = 10.0;
+pub(crate) const CPU_EVERY_S: f64 = 10.0;
 
 /// Reads the CPU counters from now, at the GPU interval or every `CPU_EVERY_S`, whichever is shorter;
 /// or why they are not read.
@@ -442,6 +444,11 @@ fn price(
                 (&cpu_energy.reason, domain == Domain::Carbon && cpu_hours > 0.0 && !unpriced_cpu && req.cpu_kwh.is_none())
             {
                 e.notes.push(format!("CPU energy not measured ({why}): the CPU-hours are priced by cpu_tdp_watts, an assumed power"));
+            }
+            if let (Some(kwh), true) = (cpu_energy.job_kwh(), domain == Domain::Carbon && req.cpu_kwh.is_none()) {
+                e.notes.push(format!(
+                    "the measured CPU and memory energy ({kwh:.6} kWh) is not in this figure: with no CPU-hours to price it over, it is reported in cpu_energy alone"
+                ));
             }
             if unpriced_cpu {
                 let figure =

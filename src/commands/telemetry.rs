@@ -85,7 +85,8 @@ fn cpu_collector(settings: &Settings, h: &Hooked, state: &Arc<Mutex<Collected>>)
         live.update(m, start.elapsed().as_secs_f64().max(1e-9));
         shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner).cpu = Some(live.clone());
     });
-    let every = Duration::from_secs_f64(settings.telemetry.interval.value);
+    // Read often enough for the counters' wrap, whatever the export interval.
+    let every = Duration::from_secs_f64(settings.telemetry.interval.value.clamp(0.05, super::measure::CPU_EVERY_S));
     Ok(Some(cpu::Sampler::start(source, every, settings.cpu.root.value.clone(), Some(on_read))))
 }
 

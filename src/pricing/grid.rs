@@ -20,7 +20,8 @@ pub fn apply(settings: &Settings, name: &str, coef: &mut Coef) -> GridInfo {
     }
     let default = |why: String, ep: Option<&Endpoint>| {
         let at = ep.map(|e| format!("{}: ", e.shown_url())).unwrap_or_default();
-        settings.warn(format!("grid-live: {at}{why}; using the static default {name} = {}", coef.value));
+        let kept = if coef.source == Source::Region { "the grid region's" } else { "the static default" };
+        settings.warn(format!("grid-live: {at}{why}; using {kept} {name} = {}", coef.value));
         GridInfo {
             origin: "default",
             value: coef.value,

@@ -289,7 +289,11 @@ fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
     }
     let by_region = if domain == Domain::Carbon { from_region(settings, req, p, &mut coefs, &mut notes)? } else { None };
     let live = p.meta().live.as_ref().and_then(|live| coefs.get_mut(live).map(|c| grid::apply(settings, live, c)));
-    let grid = live.or(by_region);
+    // A live reading wins; when grid-live falls back, the value it kept is the region's, and so is its provenance.
+    let grid = match (live, by_region) {
+        (Some(l), Some(r)) if l.origin == "default" => Some(r),
+        (l, r) => l.or(r),
+    };
     let mut values = Values::default();
     values.inputs.insert("gpu_hours".into(), gpu);
     values.inputs.insert("cpu_hours".into(), cpu);

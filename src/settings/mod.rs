@@ -117,8 +117,8 @@ fn cpu_settings(flag: Option<&str>, config: &Config) -> Result<CpuSettings, Erro
     };
     let mut ranks = None;
     for name in ["SLURM_NTASKS_PER_NODE", "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"] {
-        if let Some(v) = env(name) {
-            let n = v.trim().parse::<u32>().map_err(|_| Error::Config(format!("environment variable {name} is not a count of ranks")))?;
+        // A launcher's variable, not exa's: one that is not a count is not exa's to refuse, and is passed over.
+        if let Some(n) = env(name).and_then(|v| v.trim().parse::<u32>().ok()) {
             ranks = Some((n, name));
             break;
         }

@@ -125,6 +125,19 @@ fn duplicates_are_counted_once_and_said() {
     let c: Value = env.json(&["config", "show"]);
     assert_eq!(c["cpu_energy"]["zones"], serde_json::json!(["intel-rapl:0"]), "{c}");
     assert!(c["cpu_energy"]["notes"].to_string().contains("mirrors"), "{c}");
+    // A mirrored package's DRAM goes with it.
+    let (env, root) = host(Env::new(), "intel-xeon-2s", "0");
+    let base = root.join("sys/class/powercap");
+    for (from, to) in [("intel-rapl:0", "intel-rapl:3"), ("intel-rapl:0:1", "intel-rapl:3:0")] {
+        assert!(Command::new("cp").arg("-r").arg(base.join(from)).arg(base.join(to)).status().unwrap().success());
+    }
+    std::fs::write(base.join("intel-rapl:3/name"), "package-3\n").unwrap();
+    let c: Value = env.json(&["config", "show"]);
+    assert_eq!(
+        c["cpu_energy"]["zones"],
+        serde_json::json!(["intel-rapl:0", "intel-rapl:0:1 (dram)", "intel-rapl:1", "intel-rapl:1:1 (dram)"]),
+        "{c}"
+    );
 }
 
 #[test]

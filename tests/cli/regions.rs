@@ -105,4 +105,8 @@ fn measure_prices_its_energy_at_the_regions_intensity() {
     let out = env.run(&["finops", "measure", "--region", "Narnia", "--", "touch", marker.to_str().unwrap()]);
     fails(&out, 2, "--region: no grid intensity is known for region 'Narnia'");
     assert!(!marker.exists(), "the command ran");
+    let bad = Env::new().env("EXAMLOPS_GRID_REGION", "Narnia");
+    let out = bad.run(&["finops", "measure", "--", "touch", marker.to_str().unwrap()]);
+    fails(&out, 2, "the grid region (from env");
+    assert!(!marker.exists(), "the command ran");
 }

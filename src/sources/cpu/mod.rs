@@ -161,7 +161,7 @@ impl Meter {
                 if !self.lost[i] {
                     self.lost[i] = true;
                     self.notes
-                        .push(format!("{} ({}) stopped answering: its energy is counted up to then", self.zones[i].id, self.zones[i].name));
+                        .push(format!("{} ({}) stopped answering at a reading: its energy is counted over the readings it answered, a gap taken as at most one wrap", self.zones[i].id, self.zones[i].name));
                 }
                 continue;
             };
@@ -172,10 +172,16 @@ impl Meter {
                         self.total_uj[i] += (range - last + v) as f64;
                         self.wraps[i] += 1;
                     }
-                    None => self.notes.push(format!(
-                        "{} ({}) went back from {last} to {v} µJ with no known range: a reset, that interval not counted",
-                        self.zones[i].id, self.zones[i].name
-                    )),
+                    None => self.notes.push(match self.zones[i].range_uj {
+                        Some(r) => format!(
+                            "{} ({}) went back from {last} to {v} µJ, above its range of {r}: not a wrap, that interval not counted",
+                            self.zones[i].id, self.zones[i].name
+                        ),
+                        None => format!(
+                            "{} ({}) went back from {last} to {v} µJ with no known range: a reset, that interval not counted",
+                            self.zones[i].id, self.zones[i].name
+                        ),
+                    }),
                 },
                 None => {}
             }

@@ -44,13 +44,16 @@ fn event_code(s: &str) -> Option<u64> {
     }
 }
 
+/// The descriptor is closed on exec: the measured job must never inherit a system-wide energy counter.
+const PERF_FLAG_FD_CLOEXEC: libc::c_ulong = 8;
+
 /// Opens one system-wide counter of `kind`'s `config` on `cpu`.
 fn open_counter(kind: u32, config: u64, cpu: i32) -> std::io::Result<OwnedFd> {
     let attr = Attr { kind, size: std::mem::size_of::<Attr>() as u32, config, rest: [0; 12] };
     // SAFETY: perf_event_open(2) reads `attr` (a live, fully initialised perf_event_attr of the size it
     // names) and returns a new descriptor or -1; no other memory is touched.
     let fd = unsafe {
-        libc::syscall(libc::SYS_perf_event_open, &attr as *const Attr, -1 as libc::pid_t, cpu, -1 as libc::c_int, 0 as libc::c_ulong)
+        libc::syscall(libc::SYS_perf_event_open, &attr as *const Attr, -1 as libc::pid_t, cpu, -1 as libc::c_int, PERF_FLAG_FD_CLOEXEC)
     };
     if fd < 0 {
         return Err(std::io::Error::last_os_error());
@@ -104,7 +107,7 @@ impl Perf {
                 p.counters.push(Counter { count: Box::new(move || read_count(&fd)), scale });
             }
         }
-        if p.zones.is_empty() {
+        if !p.zones.iter().any(|z| z.kind == Kind::Package) {
             return Err(CpuError::Missing(format!("the perf power PMU at {} has no energy-pkg event", pmu.display())));
         }
         Ok(p)

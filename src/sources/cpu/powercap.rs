@@ -74,7 +74,12 @@ impl Powercap {
         found.sort_by(|a, b| (a.mmio, &a.ids).cmp(&(b.mmio, &b.ids)));
         let mut p = Powercap { zones: Vec::new(), files: Vec::new(), notes: Vec::new() };
         let mut firsts: Vec<u64> = Vec::new();
+        // Packages left out (mirrors): their subzones go with them.
+        let mut dropped: Vec<(bool, u32)> = Vec::new();
         for f in &found {
+            if f.ids.len() == 2 && dropped.contains(&(f.mmio, f.ids[0])) {
+                continue;
+            }
             let kind = match (f.ids.len(), f.name.as_str()) {
                 (1, n) if n.starts_with("package-") => Kind::Package,
                 (2, "dram") => Kind::Dram,
@@ -105,7 +110,11 @@ impl Powercap {
                 // A multi-die part may show one zone per die over one package counter: the same count, at once.
                 let mirror = p.zones.iter().zip(&firsts).find(|(z, v)| z.kind == Kind::Package && **v == first && z.range_uj == range_uj);
                 if let Some((z, _)) = mirror {
-                    p.notes.push(format!("{} ({}) mirrors {} ({}): the same counter, counted once", f.dir, f.name, z.id, z.name));
+                    p.notes.push(format!(
+                        "{} ({}) mirrors {} ({}): the same counter, counted once, its subzones with it",
+                        f.dir, f.name, z.id, z.name
+                    ));
+                    dropped.push((f.mmio, f.ids[0]));
                     continue;
                 }
             }
