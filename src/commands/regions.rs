@@ -21,8 +21,9 @@ pub struct Regions {
 pub fn run(query: Option<&str>, sources: bool) -> Regions {
     let q = query.map(|q| q.trim().to_lowercase());
     let regions = region::all()
-        .into_iter()
+        .iter()
         .filter(|r| q.as_ref().is_none_or(|q| r.key.to_lowercase().contains(q) || r.name.to_lowercase().contains(q)))
+        .cloned()
         .collect();
     Regions {
         query: query.map(crate::text::clean),

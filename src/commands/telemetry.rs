@@ -82,7 +82,7 @@ fn cpu_collector(settings: &Settings, h: &Hooked, state: &Arc<Mutex<Collected>>)
     let start = std::time::Instant::now();
     let mut live = cpu::Live::default();
     let on_read: cpu::OnRead = Box::new(move |m: &cpu::Meter| {
-        live.update(m, start.elapsed().as_secs_f64().max(1e-9));
+        live.update(m, start.elapsed().as_secs_f64());
         shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner).cpu = Some(live.clone());
     });
     // Read often enough for the counters' wrap, whatever the export interval.

@@ -119,15 +119,22 @@ fn clouds(countries: &[(Region, &str)], us: &[Region]) -> Vec<Region> {
         .collect()
 }
 
-/// Every region the tables know: countries, US states and NERC regions, cloud regions.
-pub fn all() -> Vec<Region> {
+/// The tables, read once per process: an import prices every job through `resolve`.
+static TABLE: std::sync::LazyLock<(Vec<Region>, Vec<&'static str>)> = std::sync::LazyLock::new(|| {
     let c = countries();
     let u = us();
     let cl = clouds(&c, &u);
-    c.into_iter().map(|(r, _)| r).chain(u).chain(cl).collect()
+    let iso3 = c.iter().map(|(_, iso3)| *iso3).collect();
+    (c.into_iter().map(|(r, _)| r).chain(u).chain(cl).collect(), iso3)
+});
+
+/// Every region the tables know: countries, US states and NERC regions, cloud regions.
+pub fn all() -> &'static [Region] {
+    &TABLE.0
 }
 
-/// The region `q` names (any case); an error naming the nearest known names when none.
+/// The region `q` names (any case): a country by alpha-2 or alpha-3, else any key; an error naming the
+/// nearest known names when none.
 pub fn resolve(q: &str) -> Result<Region, String> {
     let want = q.trim();
     let shown = crate::text::clean(want);
@@ -136,12 +143,10 @@ pub fn resolve(q: &str) -> Result<Region, String> {
             "'{shown}' is not a region: a country (FR, FRA), a US state (US-VA), a NERC region (SERC) or a cloud region (aws:us-east-1)"
         ));
     }
-    let c = countries();
-    if let Some((r, _)) = c.iter().find(|(r, iso3)| r.key.eq_ignore_ascii_case(want) || iso3.eq_ignore_ascii_case(want)) {
-        return Ok(r.clone());
-    }
-    let every = all();
-    if let Some(r) = every.iter().find(|r| r.key.eq_ignore_ascii_case(want)) {
+    let (every, iso3) = &*TABLE;
+    // The countries come first in the table, in the order of their alpha-3 codes.
+    let by_iso3 = iso3.iter().position(|c| c.eq_ignore_ascii_case(want)).map(|i| &every[i]);
+    if let Some(r) = by_iso3.or_else(|| every.iter().find(|r| r.key.eq_ignore_ascii_case(want))) {
         return Ok(r.clone());
     }
     let keys: Vec<String> = every.iter().map(|r| r.key.to_ascii_lowercase()).collect();

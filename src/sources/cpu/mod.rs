@@ -229,22 +229,21 @@ pub struct Live {
     pub package_w: Option<f64>,
     /// The last interval's DRAM power, W.
     pub dram_w: Option<f64>,
-    /// When the totals were last read, s since the start.
-    pub at_s: f64,
+    /// When the totals were last read, s since the start; None before the first reading.
+    pub at_s: Option<f64>,
 }
 
 impl Live {
     /// The meter's totals read `at_s` seconds after the start, with the power since the last reading.
     pub fn update(&mut self, m: &Meter, at_s: f64) {
         let (pkg, dram) = (m.joules(Kind::Package).unwrap_or(0.0), m.joules(Kind::Dram));
-        let dt = at_s - self.at_s;
-        if dt > 0.0 && self.at_s > 0.0 {
+        if let Some(dt) = self.at_s.map(|t| at_s - t).filter(|dt| *dt > 0.0) {
             self.package_w = Some((pkg - self.package_j) / dt);
             self.dram_w = dram.zip(self.dram_j).map(|(now, was)| (now - was) / dt);
         }
         self.package_j = pkg;
         self.dram_j = dram;
-        self.at_s = at_s;
+        self.at_s = Some(at_s);
     }
 }
 
