@@ -53,7 +53,7 @@ c.execute(f"""insert into records ({cols})
     select 'M' || (i % 50), 'run-' || i, recorded_at - i * 60, host, domain, provider, provider_kind, provider_digest,
            gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, 'ab-' || i
     from n, (select * from records where id = 1)""")
-c.execute("insert into record_estimates select id, (select estimate from record_estimates where record_id = 1) from records where id > 1")
+c.execute("insert into record_estimates (record_id, estimate, shape_id) select id, (select estimate from record_estimates where record_id = 1), (select shape_id from record_estimates where record_id = 1) from records where id > 1")
 c.commit()
 c.close()
 # A writer brings the summary cells up to date once, before either binary reads.

@@ -40,7 +40,7 @@ for target in (100_000, 1_000_000):
         select 'M' || (i % 50), 'run-' || i, recorded_at - i * 60, host, domain, provider, provider_kind, provider_digest,
                gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh
         from n, (select * from records where id = 1)""", (target - have,))
-    c.execute("insert into record_estimates select id, (select estimate from record_estimates where record_id = 1) from records where id > (select max(record_id) from record_estimates)")
+    c.execute("insert into record_estimates (record_id, estimate, shape_id) select id, (select estimate from record_estimates where record_id = 1), (select shape_id from record_estimates where record_id = 1) from records where id > (select max(record_id) from record_estimates)")
     c.commit()
     c.close()
     t = time.perf_counter()

@@ -93,6 +93,9 @@ impl std::hash::Hasher for Fnv {
 /// A `HashMap` hashed with [`Fnv`].
 pub type FnvMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
 
+/// A set hashed with `Fnv`, for the same keys.
+pub type FnvSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<Fnv>>;
+
 /// The deepest nesting YAML exa reads: far more than any config or provider needs.
 pub const MAX_YAML_DEPTH: usize = 64;
 

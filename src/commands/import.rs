@@ -182,7 +182,7 @@ pub fn run(settings: &Settings, sched: Scheduler, args: &ImportArgs, exclusive: 
         None if args.file.is_none() => (Some(watermark(settings, &db, sched, &mut cluster)?), Some("the last import")),
         None => (None, None),
     };
-    let (Jobs { jobs, bad }, source, no_r) = read_jobs(sched, args, since, until)?;
+    let (Jobs { jobs, steps, bad }, source, no_r) = read_jobs(sched, args, since, until)?;
     if !bad.is_empty() && !args.skip_bad {
         let b = &bad[0];
         let field = if b.field.is_empty() { String::new() } else { format!(", field {}", b.field) };
@@ -202,7 +202,7 @@ pub fn run(settings: &Settings, sched: Scheduler, args: &ImportArgs, exclusive: 
         until,
         dry_run: args.dry_run,
         jobs_read: 0,
-        steps: 0,
+        steps,
         imported: 0,
         already_there: 0,
         records_written: 0,
@@ -305,14 +305,10 @@ fn choose(
     answer: &mut Imported,
 ) -> Result<Vec<Job>, Error> {
     let mut chosen: Vec<Job> = Vec::new();
-    let mut seen: HashSet<(String, String, Option<i64>)> = HashSet::new();
+    let mut seen: crate::text::FnvSet<(String, String, Option<i64>)> = crate::text::FnvSet::default();
     let mut clusters: Vec<String> = Vec::new();
     let mut filled = false;
     for mut job in jobs {
-        if job.step {
-            answer.steps += 1;
-            continue;
-        }
         answer.jobs_read += 1;
         if job.cluster.is_none() {
             job.cluster = cluster.map(|(c, _)| c.clone());
@@ -389,68 +385,19 @@ fn skipped(
 /// Prices the chosen jobs and writes their records in one transaction (or, for a dry run, lists them).
 /// A job whose records a store already holds is not priced again: it is already there.
 fn record(ctx: &Ctx, db: &store::Db, chosen: &[Job], answer: &mut Imported) -> Result<(), Error> {
-    let mut notes: BTreeMap<String, u64> = BTreeMap::new();
-    let mut energy = 0;
-    let mut tally = |made: &Made| {
-        for n in &made.notes {
-            *notes.entry(n.clone()).or_insert(0) += 1;
-        }
-        energy += u64::from(made.node_kwh.is_some());
-    };
+    let mut said = Said::default();
     if ctx.args.dry_run {
         let mut shown = Vec::with_capacity(chosen.len());
         for job in chosen {
             let made = ctx.lines(job)?;
-            tally(&made);
+            said.tally(&made);
             shown.push(made.shown(job));
         }
         answer.jobs = Some(shown);
     } else if !chosen.is_empty() {
         let mut ledger = store::open(db)?;
-        // Only a job that ended no later than the newest its cluster has stored can be stored already: look those
-        // up before pricing them. (The keys still decide when writing; this only spares the pricing.)
-        let mut marks: HashMap<&str, Option<i64>> = HashMap::new();
-        let mut new_jobs: Vec<&Job> = Vec::with_capacity(chosen.len());
-        let mut check: Vec<&Job> = Vec::new();
-        for job in chosen {
-            let cluster = job.cluster.as_deref().unwrap_or("");
-            let mark = match marks.get(cluster) {
-                Some(m) => *m,
-                None => {
-                    *marks.entry(cluster).or_insert(ledger.newest_imported(&format!("{}:{cluster}:", ctx.sched.as_str()), not_after())?.0)
-                }
-            };
-            if mark.is_some_and(|m| job.end.is_none_or(|e| e <= m)) {
-                check.push(job);
-            } else {
-                new_jobs.push(job);
-            }
-        }
-        for jobs in check.chunks(CHUNK) {
-            let keys: Vec<String> = jobs.iter().flat_map(|j| [ctx.key(j, Domain::Carbon), ctx.key(j, Domain::Cost)]).collect();
-            let stored = ledger.stored_keys(&keys)?;
-            for (job, pair) in jobs.iter().zip(stored.chunks(2)) {
-                if pair.contains(&true) {
-                    answer.already_there += 1;
-                } else {
-                    new_jobs.push(job);
-                }
-            }
-        }
-        let mut per_job: Vec<usize> = Vec::with_capacity(new_jobs.len());
-        let fresh = {
-            let mut chunks = new_jobs.chunks(CHUNK).map(|jobs| -> Result<Vec<Line>, Error> {
-                let mut lines = Vec::with_capacity(jobs.len() * 2);
-                for job in jobs {
-                    let made = ctx.lines(job)?;
-                    tally(&made);
-                    per_job.push(made.lines.len());
-                    lines.extend(made.lines);
-                }
-                Ok(lines)
-            });
-            ledger.write_chunks(&mut chunks)?
-        };
+        let new_jobs = unstored(ctx, ledger.as_mut(), chosen, answer)?;
+        let (fresh, per_job) = price_and_write(ctx, ledger.as_mut(), &new_jobs, &mut said)?;
         answer.records_written = fresh.iter().filter(|f| **f).count() as u64;
         // A job is imported when any of its records is new; already there when another import wrote them meanwhile.
         let mut at = 0usize;
@@ -466,9 +413,98 @@ fn record(ctx: &Ctx, db: &store::Db, chosen: &[Job], answer: &mut Imported) -> R
             answer.watermark = ledger.newest_imported(&format!("{}:{}:", ctx.sched.as_str(), answer.cluster), not_after())?.0;
         }
     }
-    answer.energy_measured = energy;
-    answer.notes.extend(notes.into_iter().map(|(n, k)| if k > 1 { format!("{n} ({k} jobs)") } else { n }));
+    answer.energy_measured = said.energy;
+    answer.notes.extend(said.notes.into_iter().map(|(n, k)| if k > 1 { format!("{n} ({k} jobs)") } else { n }));
     Ok(())
+}
+
+/// What the priced jobs said: each note with how many jobs said it, and how many had measured energy.
+#[derive(Default)]
+struct Said {
+    notes: BTreeMap<String, u64>,
+    energy: u64,
+}
+
+impl Said {
+    fn tally(&mut self, made: &Made) {
+        for n in &made.notes {
+            *self.notes.entry(n.clone()).or_insert(0) += 1;
+        }
+        self.energy += u64::from(made.node_kwh.is_some());
+    }
+}
+
+/// The chosen jobs whose records the store may not hold yet; those it holds counted as already there.
+/// Only a job that ended no later than the newest its cluster has stored can be stored already: those are
+/// looked up before pricing. (The keys still decide when writing; this only spares the pricing.)
+fn unstored<'j>(ctx: &Ctx, ledger: &mut dyn store::Ledger, chosen: &'j [Job], answer: &mut Imported) -> Result<Vec<&'j Job>, Error> {
+    let mut marks: HashMap<&str, Option<i64>> = HashMap::new();
+    let mut new_jobs: Vec<&Job> = Vec::with_capacity(chosen.len());
+    let mut check: Vec<&Job> = Vec::new();
+    for job in chosen {
+        let cluster = job.cluster.as_deref().unwrap_or("");
+        let mark = match marks.get(cluster) {
+            Some(m) => *m,
+            None => *marks.entry(cluster).or_insert(ledger.newest_imported(&format!("{}:{cluster}:", ctx.sched.as_str()), not_after())?.0),
+        };
+        if mark.is_some_and(|m| job.end.is_none_or(|e| e <= m)) {
+            check.push(job);
+        } else {
+            new_jobs.push(job);
+        }
+    }
+    for jobs in check.chunks(CHUNK) {
+        let keys: Vec<String> = jobs.iter().flat_map(|j| [ctx.key(j, Domain::Carbon), ctx.key(j, Domain::Cost)]).collect();
+        let stored = ledger.stored_keys(&keys)?;
+        for (job, pair) in jobs.iter().zip(stored.chunks(2)) {
+            if pair.contains(&true) {
+                answer.already_there += 1;
+            } else {
+                new_jobs.push(job);
+            }
+        }
+    }
+    Ok(new_jobs)
+}
+
+/// Prices the jobs on a thread of its own, a chunk at a time, while the ledger writes the chunks before
+/// them in one transaction (all or none). Per line whether it was new, and per job how many lines it made.
+fn price_and_write(ctx: &Ctx, ledger: &mut dyn store::Ledger, jobs: &[&Job], said: &mut Said) -> Result<(Vec<bool>, Vec<usize>), Error> {
+    std::thread::scope(|s| {
+        // Two chunks in flight at most: the pricing stays just ahead of the writes, never the whole file ahead.
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Vec<Line>, Error>>(2);
+        let pricing = s.spawn(move || {
+            let mut said = Said::default();
+            let mut per_job: Vec<usize> = Vec::with_capacity(jobs.len());
+            for chunk in jobs.chunks(CHUNK) {
+                let mut lines = Vec::with_capacity(chunk.len() * 2);
+                for job in chunk {
+                    match ctx.lines(job) {
+                        Ok(made) => {
+                            said.tally(&made);
+                            per_job.push(made.lines.len());
+                            lines.extend(made.lines);
+                        }
+                        Err(e) => {
+                            let _ = tx.send(Err(e));
+                            return (said, per_job);
+                        }
+                    }
+                }
+                // The writer stopped (it failed): nothing more is wanted.
+                if tx.send(Ok(lines)).is_err() {
+                    break;
+                }
+            }
+            (said, per_job)
+        });
+        let fresh = ledger.write_chunks(&mut rx.iter());
+        drop(rx);
+        let (theirs, per_job) = pricing.join().map_err(|_| Error::Failed("import: the pricing thread failed".into()))?;
+        said.notes = theirs.notes;
+        said.energy = theirs.energy;
+        Ok((fresh?, per_job))
+    })
 }
 
 /// A cluster name as it goes into run ids: printable, no `:`.
@@ -497,13 +533,13 @@ fn flux_live(since: Option<i64>) -> Result<Jobs, Error> {
         };
         // Only a job that ran to its end has resources worth asking for; it is read again with them.
         if !(FINISHED.contains(&job.state.as_str()) && job.start.is_some()) {
-            jobs.jobs.push(job);
+            jobs.add(job);
             continue;
         }
         let id = &job.raw_id;
         let r = flux::resources(program, id, Duration::from_secs(30)).map_err(|e| Error::Failed(format!("flux job info {id} R: {e}")))?;
         match flux::job(&v, line, Some(&r)) {
-            Ok((job, _)) => jobs.jobs.push(job),
+            Ok((job, _)) => jobs.add(job),
             Err(b) => jobs.bad.push(b),
         }
     }

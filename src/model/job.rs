@@ -58,8 +58,22 @@ pub struct BadLine {
 /// What a scheduler's accounting held.
 #[derive(Debug, Default)]
 pub struct Jobs {
-    /// Every job and step read, in input order.
+    /// Every allocation read, in input order.
     pub jobs: Vec<Job>,
+    /// How many steps were read: each is checked as a job is, then counted and dropped, being part of its
+    /// allocation's work (two thirds of a `sacct` listing's lines, never kept in memory).
+    pub steps: u64,
     /// The lines that could not be read.
     pub bad: Vec<BadLine>,
+}
+
+impl Jobs {
+    /// Keeps an allocation; counts a step.
+    pub fn add(&mut self, job: Job) {
+        if job.step {
+            self.steps += 1;
+        } else {
+            self.jobs.push(job);
+        }
+    }
 }

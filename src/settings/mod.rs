@@ -11,8 +11,8 @@
 pub mod config;
 pub mod paths;
 
-use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::cli::{Cli, Command, Finops, GpuArgs, GpuCmd, TelemetryOpts};
@@ -159,7 +159,7 @@ pub struct Settings {
     /// The live grid endpoint, or why there is none.
     grid: Result<Option<Endpoint>, String>,
     /// Diagnostics for stderr, printed by `main` once the command is done.
-    warnings: RefCell<Vec<String>>,
+    warnings: Mutex<Vec<String>>,
 }
 
 impl Settings {
@@ -245,7 +245,7 @@ impl Settings {
             path,
             names_only: false,
             grid,
-            warnings: RefCell::new(loaded.warnings),
+            warnings: Mutex::new(loaded.warnings),
         })
     }
 
@@ -269,11 +269,10 @@ impl Settings {
         crate::store::Db::parse(raw, env("PGPASSWORD").as_deref(), pgpass.as_deref(), self.db_timeout.value)
     }
 
-    /// Queues a warning for stderr.
     /// Queues a warning for stderr; the same words twice (one question answered in two reads) print once.
     pub fn warn(&self, msg: impl Into<String>) {
         let msg = msg.into();
-        let mut w = self.warnings.borrow_mut();
+        let mut w = self.warnings.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if !w.contains(&msg) {
             w.push(msg);
         }
@@ -281,7 +280,7 @@ impl Settings {
 
     /// The warnings queued so far, emptying the queue.
     pub fn take_warnings(&self) -> Vec<String> {
-        std::mem::take(&mut self.warnings.borrow_mut())
+        std::mem::take(&mut self.warnings.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
     }
 
     /// The config block of a domain.

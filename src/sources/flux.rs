@@ -225,7 +225,7 @@ pub fn parse_file(text: &str) -> Result<(Jobs, Vec<usize>), String> {
                 if !known {
                     unknown.push(line);
                 }
-                out.jobs.push(j);
+                out.add(j);
             }
             Err(b) => out.bad.push(b),
         }

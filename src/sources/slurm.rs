@@ -66,6 +66,8 @@ const fn at(name: &str) -> usize {
 
 /// The field separator exa asks `sacct` for: a character no job name or comment holds (ASCII unit separator).
 const SEP: &str = "\u{1f}";
+/// The same separator, as a `char` to split by.
+const SEP_CHAR: char = '\u{1f}';
 
 /// Runs `sacct` for the allocations active in `[since, until)` (seconds since the epoch), every run of a
 /// requeued job, all users; `cluster` selects one of several in the database.
@@ -96,7 +98,7 @@ pub fn parse_parsable(text: &str) -> Result<Jobs, String> {
     let mut lines = text.split('\n').enumerate().filter(|(_, l)| !l.trim().is_empty());
     let Some((_, header)) = lines.next() else { return Ok(Jobs::default()) };
     let header = header.trim_end_matches('\r');
-    let sep = if header.contains(SEP) { SEP } else { "|" };
+    let sep = if header.contains(SEP) { SEP_CHAR } else { '|' };
     let names: Vec<&str> = header.trim_end_matches(sep).split(sep).map(str::trim).collect();
     let col: HashMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
     if !col.contains_key("JobID") && !col.contains_key("JobIDRaw") {
@@ -121,10 +123,12 @@ pub fn parse_parsable(text: &str) -> Result<Jobs, String> {
         *slot = col.get(name).copied();
     }
     let mut out = Jobs::default();
+    let mut fields: Vec<&str> = Vec::with_capacity(names.len() + 1);
     for (i, line) in lines {
         let n = i + 1;
         let line = line.trim_end_matches('\r');
-        let mut fields: Vec<&str> = line.split(sep).collect();
+        fields.clear();
+        fields.extend(line.split(sep));
         // `sacct -p` ends every line with the separator too.
         if fields.len() == names.len() + 1 && fields.last() == Some(&"") {
             fields.pop();
@@ -138,7 +142,7 @@ pub fn parse_parsable(text: &str) -> Result<Jobs, String> {
             continue;
         }
         match job(&cols, &fields, n).and_then(super::jobs::checked) {
-            Ok(j) => out.jobs.push(j),
+            Ok(j) => out.add(j),
             Err(b) => out.bad.push(b),
         }
     }
@@ -266,7 +270,7 @@ pub fn parse_json(text: &str) -> Result<Jobs, String> {
     let mut out = Jobs::default();
     for (i, j) in list.iter().enumerate() {
         match json_job(j, i + 1).and_then(super::jobs::checked) {
-            Ok(job) => out.jobs.push(job),
+            Ok(job) => out.add(job),
             Err(b) => out.bad.push(b),
         }
     }

@@ -49,7 +49,99 @@ pub struct Line {
     pub part: bool,
     pub labels: crate::model::Labels,
     /// The estimate as JSON text, serialised once (a store writes it as it is).
-    pub estimate: String,
+    pub estimate: EstimateText,
+}
+
+/// A record's estimate as JSON text: whole, or split in two. The shape is what records priced alike share
+/// (the provider, the coefficients and their sources, the notes), with the figures' places left empty
+/// (`"inputs":{}`, `"outputs":{},"range":null`); the figures are the record's own
+/// (`{"inputs":…,"outputs":…,"range":…}`). A store may keep each shape once; `whole` puts the two together
+/// again, byte for byte: a split is made only when it does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EstimateText {
+    Whole(String),
+    Split { shape: String, figures: String },
+}
+
+impl From<String> for EstimateText {
+    fn from(s: String) -> EstimateText {
+        EstimateText::Whole(s)
+    }
+}
+
+impl From<&str> for EstimateText {
+    fn from(s: &str) -> EstimateText {
+        EstimateText::Whole(s.to_string())
+    }
+}
+
+/// The figures' places in a shape.
+const INPUTS_AT: &str = "\"inputs\":{},\"coefficients\":";
+const OUTPUTS_AT: &str = "\"outputs\":{},\"range\":null,";
+
+/// A record's figures as stored beside a shape: each as the estimate's own JSON wrote it.
+#[derive(serde::Deserialize)]
+struct Figures<'a> {
+    #[serde(borrow)]
+    inputs: &'a serde_json::value::RawValue,
+    #[serde(borrow)]
+    outputs: &'a serde_json::value::RawValue,
+    #[serde(borrow)]
+    range: &'a serde_json::value::RawValue,
+}
+
+impl EstimateText {
+    /// Splits a whole estimate's JSON, given its figures as serialised, when the split puts together again
+    /// to the same text; else keeps it whole.
+    fn split(whole: String, inputs: &str, outputs: &str, range: &str) -> EstimateText {
+        let at_inputs = format!("\"inputs\":{inputs},\"coefficients\":");
+        let at_outputs = format!("\"outputs\":{outputs},\"range\":{range},");
+        let shape = whole.replacen(&at_inputs, INPUTS_AT, 1).replacen(&at_outputs, OUTPUTS_AT, 1);
+        let figures = format!("{{\"inputs\":{inputs},\"outputs\":{outputs},\"range\":{range}}}");
+        let split = EstimateText::Split { shape, figures };
+        match split.whole() {
+            Some(w) if w == whole => split,
+            _ => EstimateText::Whole(whole),
+        }
+    }
+
+    /// The whole estimate's JSON text; None when a split's parts do not fit together (a store edited by hand).
+    pub fn whole(&self) -> Option<std::borrow::Cow<'_, str>> {
+        let (shape, figures) = match self {
+            EstimateText::Whole(w) => return Some(std::borrow::Cow::Borrowed(w)),
+            EstimateText::Split { shape, figures } => (shape, figures),
+        };
+        let f: Figures = serde_json::from_str(figures).ok()?;
+        let i = shape.find(INPUTS_AT)?;
+        let o = i + shape[i..].find(OUTPUTS_AT)?;
+        let mut out = String::with_capacity(shape.len() + figures.len());
+        out.push_str(&shape[..i]);
+        out.push_str("\"inputs\":");
+        out.push_str(f.inputs.get());
+        out.push_str(",\"coefficients\":");
+        out.push_str(&shape[i + INPUTS_AT.len()..o]);
+        out.push_str("\"outputs\":");
+        out.push_str(f.outputs.get());
+        out.push_str(",\"range\":");
+        out.push_str(f.range.get());
+        out.push(',');
+        out.push_str(&shape[o + OUTPUTS_AT.len()..]);
+        Some(std::borrow::Cow::Owned(out))
+    }
+
+    /// Itself when it is JSON; text that is not (a store edited by hand) is carried as null, never copied on.
+    pub fn checked(self) -> EstimateText {
+        if self.whole().is_some_and(|w| serde_json::from_str::<serde::de::IgnoredAny>(&w).is_ok()) {
+            self
+        } else {
+            EstimateText::Whole("null".into())
+        }
+    }
+
+    /// The whole text, or `null` for parts that do not fit together.
+    pub fn whole_or_null(&self) -> std::borrow::Cow<'_, str> {
+        self.whole().unwrap_or(std::borrow::Cow::Borrowed("null"))
+    }
 }
 
 impl Line {
@@ -80,7 +172,12 @@ impl Line {
             measured_kwh: m.and_then(|m| m.gpu_kwh),
             part: r.part,
             labels: r.labels.clone(),
-            estimate: serde_json::to_string(e).expect("estimates serialise"),
+            estimate: EstimateText::split(
+                serde_json::to_string(e).expect("estimates serialise"),
+                &serde_json::to_string(&e.inputs).expect("figures serialise"),
+                &serde_json::to_string(&e.outputs).expect("figures serialise"),
+                &serde_json::to_string(&e.range).expect("figures serialise"),
+            ),
         }
     }
 }
@@ -248,4 +345,55 @@ pub fn check_writable(db: &Db) -> Result<(), Error> {
         return Err(Error::Usage(format!("--db {}: is a directory; name a file", path.display())));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EstimateText;
+
+    /// An estimate's JSON as serde writes it, with coefficients named like the figures and the given notes.
+    fn whole(inputs: &str, outputs: &str, range: &str, notes: &str) -> String {
+        format!(
+            r#"{{"domain":"carbon","provider":{{"name":"p","kind":"builtin","uncertainty":0.3,"origin":null}},"provider_source":"default","requested_provider":null,"fallback_reason":null,"inputs":{inputs},"coefficients":{{"inputs":{{"value":1.0,"source":"default"}},"outputs":{{"value":2.0,"source":"default"}}}},"outputs":{outputs},"range":{range},"grid":null,"notes":{notes}}}"#
+        )
+    }
+
+    #[test]
+    fn a_split_estimate_puts_together_byte_for_byte() {
+        let inputs = r#"{"gpu_hours":14.383333333333333,"cpu_hours":0.1}"#;
+        let outputs = r#"{"kwh":13.808,"co2e_g":4142.4}"#;
+        // Notes quoting the placeholders, no range: each split still gives back the very text it was made from.
+        for (range, notes) in [
+            (r#"{"kwh":[9.6656,17.9504],"co2e_g":[2899.68,5385.12]}"#, "[]"),
+            (r#"{"kwh":[1.0,2.0]}"#, r#"["\"inputs\":{},\"coefficients\":","\"outputs\":{},\"range\":null,"]"#),
+            ("null", r#"["plain"]"#),
+        ] {
+            let w = whole(inputs, outputs, range, notes);
+            let t = EstimateText::split(w.clone(), inputs, outputs, range);
+            let EstimateText::Split { shape, figures } = &t else { panic!("kept whole: {w}") };
+            assert!(!shape.contains("14.383333333333333") && !shape.contains("4142.4"), "{shape}");
+            assert_eq!(figures, &format!(r#"{{"inputs":{inputs},"outputs":{outputs},"range":{range}}}"#));
+            assert_eq!(t.whole().unwrap(), w);
+            assert_eq!(t.clone().checked(), t);
+            // Two estimates priced alike share their shape.
+            let other = r#"{"gpu_hours":2.0,"cpu_hours":0.1}"#;
+            let u = EstimateText::split(whole(other, outputs, range, notes), other, outputs, range);
+            assert!(matches!(&u, EstimateText::Split { shape: s2, .. } if s2 == shape), "{u:?}");
+        }
+    }
+
+    #[test]
+    fn figures_that_are_not_the_estimates_own_keep_it_whole() {
+        let w = whole(r#"{"gpu_hours":1.0}"#, r#"{"kwh":1.0}"#, "null", "[]");
+        assert_eq!(EstimateText::split(w.clone(), r#"{"gpu_hours":2.0}"#, r#"{"kwh":1.0}"#, "null"), EstimateText::Whole(w));
+    }
+
+    #[test]
+    fn parts_that_do_not_fit_are_null_never_copied_on() {
+        let t = EstimateText::Split { shape: r#"{"x":1}"#.into(), figures: r#"{"inputs":{},"outputs":{},"range":null}"#.into() };
+        assert_eq!(t.whole(), None);
+        assert_eq!(t.checked(), EstimateText::Whole("null".into()));
+        assert_eq!(EstimateText::from("not json").checked(), EstimateText::Whole("null".into()));
+        assert_eq!(EstimateText::from("{}").checked(), EstimateText::from("{}"));
+    }
 }

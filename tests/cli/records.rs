@@ -54,7 +54,7 @@ fn carbon_and_cost_records_round_trip() {
     close(g["cost_usd"].as_f64().unwrap(), 30.0 + 1.6);
     assert_eq!(g["currency"], "USD");
     // Everything needed to audit a record is stored with it.
-    let row = sql(&db(&env), "r = c.execute('select host, provider, provider_kind, provider_digest, estimate from records join record_estimates on record_id = id where id = 1').fetchone()\nprint(json.dumps([r[0], r[1], r[2], r[3], json.loads(r[4])]))");
+    let row = sql(&db(&env), "r = c.execute('select host, provider, provider_kind, provider_digest, estimate from records join record_estimate_json on record_id = id where id = 1').fetchone()\nprint(json.dumps([r[0], r[1], r[2], r[3], json.loads(r[4])]))");
     let row: Value = serde_json::from_str(&row).unwrap();
     assert!(!row[0].as_str().unwrap().is_empty());
     assert_eq!(row[1], "green-ai-default");
@@ -110,7 +110,7 @@ fn filters_and_grouping() {
         "cols = 'model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh'\n\
          for (m, run, t, prov) in [('A', 'r2', 1793448000, 'green-ai-default'), ('B', 'r3', 1793534400, 'ccf-like'), ('B', 'r4', 1793620800, 'ccf-like')]:\n\
          \x20   cur = c.execute(f\"insert into records ({cols}) select ?, ?, ?, host, domain, ?, provider_kind, provider_digest, gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh from records where id = 1\", (m, run, t, prov))\n\
-         \x20   c.execute('insert into record_estimates select ?, estimate from record_estimates where record_id = 1', (cur.lastrowid,))\n\
+         \x20   c.execute('insert into record_estimates (record_id, estimate, shape_id) select ?, estimate, shape_id from record_estimates where record_id = 1', (cur.lastrowid,))\n\
          c.commit()",
     );
     let rep = report(&env, &["--since", "2026-11-01", "--until", "2026-11-01"]);
@@ -297,7 +297,7 @@ fn a_store_of_the_first_schema_is_migrated_in_place() {
     // Take the store back to schema 1, as the first release wrote it.
     sql(
         &db(&env),
-        "c.execute('drop table report_cells')\nc.execute('drop table report_split_runs')\nc.execute('drop table report_cells_upto')\nc.execute('drop index records_run')\nc.execute('drop index records_cell')\nc.execute('drop table mlflow_outbox')\nc.execute('alter table records drop column job_user')\nc.execute('alter table records drop column job_account')\nc.execute('alter table records drop column job_partition')\nc.execute('drop index records_idem_key')\nc.execute('alter table records drop column idem_key')\nc.execute('alter table records drop column part')\nc.execute('pragma user_version = 1')\nc.commit()",
+        "c.execute('drop trigger estimates_no_update')\nc.execute('update record_estimates set estimate = (select j.estimate from record_estimate_json j where j.record_id = record_estimates.record_id)')\nc.execute(\"create trigger estimates_no_update before update on record_estimates begin select raise(abort, 'records are append-only'); end\")\nc.execute('drop view record_estimate_json')\nc.execute('drop trigger shapes_no_update')\nc.execute('drop trigger shapes_no_delete')\nc.execute('alter table record_estimates drop column shape_id')\nc.execute('drop table estimate_shapes')\nc.execute('drop table report_cells')\nc.execute('drop table report_split_runs')\nc.execute('drop table report_cells_upto')\nc.execute('drop index records_run')\nc.execute('drop index records_cell')\nc.execute('drop table mlflow_outbox')\nc.execute('alter table records drop column job_user')\nc.execute('alter table records drop column job_account')\nc.execute('alter table records drop column job_partition')\nc.execute('drop index records_idem_key')\nc.execute('alter table records drop column idem_key')\nc.execute('alter table records drop column part')\nc.execute('pragma user_version = 1')\nc.commit()",
     );
     assert_eq!(sql(&db(&env), "print(c.execute('pragma user_version').fetchone()[0])"), "1");
     env.json::<Value>(&["finops", "carbon", "record", "NEW", "--gpu-hours", "2", "--run-id", "p", "--part"]);
@@ -311,4 +311,25 @@ fn a_store_of_the_first_schema_is_migrated_in_place() {
     );
     let out = sql(&db(&env), "try:\n    c.execute('update records set co2e_g = 0')\nexcept sqlite3.DatabaseError as e:\n    print(e)");
     assert_eq!(out, "records are append-only");
+    // The old record's estimate, kept whole, and the new one's, kept as a shape and its figures, read alike
+    // (SQL through record_estimate_json), and copy alike into a new ledger.
+    let estimates = |path: &std::path::Path| {
+        let out = sql(
+            path,
+            "print(json.dumps([json.loads(e) for (e,) in c.execute('select estimate from record_estimate_json order by record_id')]))",
+        );
+        serde_json::from_str::<Value>(&out).unwrap()
+    };
+    let here = estimates(&db(&env));
+    assert_eq!(sql(&db(&env), "print(c.execute('select count(shape_id) from record_estimates').fetchone()[0])"), "1", "{here}");
+    for (e, hours) in here.as_array().unwrap().iter().zip([1.0, 2.0]) {
+        assert_eq!(e["inputs"]["gpu_hours"].as_f64(), Some(hours), "{e}");
+        assert_eq!(e["coefficients"]["pue"]["source"], "default", "{e}");
+        // 400 W for the GPU-hours, PUE 1.5, 300 g/kWh, and the band's upper end at +30 %.
+        close(e["range"]["co2e_g"][1].as_f64().unwrap(), hours * 0.4 * 1.5 * 300.0 * 1.3);
+    }
+    let copy = env.dir.path().join("copy.sqlite3");
+    let c = env.json::<Value>(&["db", "copy", "--from", db(&env).to_str().unwrap(), "--to", copy.to_str().unwrap()]);
+    assert_eq!(c["copied"], 2, "{c}");
+    assert_eq!(estimates(&copy), here);
 }

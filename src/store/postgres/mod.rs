@@ -442,7 +442,7 @@ impl Ledger for Pg {
                         measured_kwh: r.get(19),
                         part: r.get(20),
                         labels: crate::model::Labels { user: r.get(22), account: r.get(23), partition: r.get(24) },
-                        estimate: r.get::<_, serde_json::Value>(21).to_string(),
+                        estimate: r.get::<_, serde_json::Value>(21).to_string().into(),
                     },
                 )
             })

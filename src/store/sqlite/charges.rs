@@ -12,11 +12,12 @@ use crate::store::report::Filter;
 /// Every run the filter selects in the SQLite ledger, in order of its first record.
 pub fn runs(store: &Store, f: &Filter) -> Result<Vec<RunCharge>, Error> {
     let (filter, args): (String, Vec<Sql>) = clause_for(f, "r.");
+    let (shapes, coefficients) = super::shapes_join(store.version()?);
     let sql = format!(
         "SELECT r.id, r.model, r.run_id, r.recorded_at, r.duration_s, r.domain = 'carbon', r.measured, r.part, r.provider,
                 r.provider_digest, r.gpu_hours, r.cpu_hours, r.kwh, r.co2e_g, r.uncertainty, r.cost_usd,
-                json_extract(e.estimate, '$.coefficients.gpu_rate.value'), json_extract(e.estimate, '$.coefficients.cpu_rate.value')
-         FROM records r JOIN record_estimates e ON e.record_id = r.id {filter} ORDER BY r.id"
+                json_extract({coefficients}, '$.coefficients.gpu_rate.value'), json_extract({coefficients}, '$.coefficients.cpu_rate.value')
+         FROM records r JOIN record_estimates e ON e.record_id = r.id {shapes} {filter} ORDER BY r.id"
     );
     let db = |e: rusqlite::Error| Error::Failed(format!("{}: {e}", store.path.display()));
     let mut stmt = store.conn().prepare(&sql).map_err(db)?;

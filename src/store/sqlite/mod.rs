@@ -18,7 +18,7 @@ mod charges;
 mod report;
 
 use super::report::Row;
-use super::{Ledger, Line, Location};
+use super::{EstimateText, Ledger, Line, Location};
 use crate::error::Error;
 use rusqlite::types::ValueRef;
 
@@ -90,7 +90,40 @@ ALTER TABLE records ADD COLUMN job_partition TEXT;
 "#,
     // 6: the report's sums by model, day, user, account and partition, kept as records arrive (`cells`).
     cells::SCHEMA,
+    // 7: what records priced alike share of their estimates (the provider, the coefficients and their sources,
+    // the notes) kept once, as a shape; each record keeps its own figures beside it (`store::EstimateText`).
+    // An import of a million jobs priced by two providers writes two shapes, not two million copies of them.
+    r#"
+CREATE TABLE estimate_shapes (
+    id      INTEGER PRIMARY KEY,
+    digest  INTEGER NOT NULL UNIQUE,     -- FNV-1a (64 bits) of the shape's text
+    shape   TEXT    NOT NULL
+);
+ALTER TABLE record_estimates ADD COLUMN shape_id INTEGER;   -- the estimate_shapes row; NULL: the estimate is whole
+CREATE TRIGGER shapes_no_update BEFORE UPDATE ON estimate_shapes BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
+CREATE TRIGGER shapes_no_delete BEFORE DELETE ON estimate_shapes BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
+-- Every record's whole estimate, for reading with SQL: the shape with the record's figures in their places.
+CREATE VIEW record_estimate_json AS
+    SELECT e.record_id,
+           CASE WHEN e.shape_id IS NULL THEN e.estimate
+                ELSE json_set(s.shape, '$.inputs', e.estimate -> '$.inputs', '$.outputs', e.estimate -> '$.outputs',
+                              '$.range', e.estimate -> '$.range') END AS estimate
+    FROM record_estimates e LEFT JOIN estimate_shapes s ON s.id = e.shape_id;
+"#,
 ];
+
+/// The schema version that keeps estimates' shapes apart.
+pub const SHAPES_VERSION: i64 = 7;
+
+/// For a reader of records' estimates (`record_estimates e`): the join that adds their shapes (`s`) where the
+/// schema has them, and the expression that holds an estimate's coefficients.
+pub(super) fn shapes_join(version: i64) -> (&'static str, &'static str) {
+    if version >= SHAPES_VERSION {
+        ("LEFT JOIN estimate_shapes s ON s.id = e.shape_id", "COALESCE(s.shape, e.estimate)")
+    } else {
+        ("", "e.estimate")
+    }
+}
 
 /// An integer column of the schema's own (NOT NULL where it must be), read without conversion checks.
 pub(super) fn column_int(r: &rusqlite::Row, i: usize) -> i64 {
@@ -235,6 +268,67 @@ fn create_private(path: &Path) -> Result<(), Error> {
     }
 }
 
+/// A writer's estimates: each kept as its shape and figures, each shape found or added once.
+struct Estimates<'t> {
+    put: rusqlite::CachedStatement<'t>,
+    find: rusqlite::CachedStatement<'t>,
+    add: rusqlite::CachedStatement<'t>,
+    tx: &'t Connection,
+    /// By digest: the shape's text and id, or None where the digest is another text's.
+    known: std::collections::HashMap<u64, (String, Option<i64>)>,
+}
+
+impl<'t> Estimates<'t> {
+    fn new(tx: &'t Connection) -> rusqlite::Result<Estimates<'t>> {
+        Ok(Estimates {
+            put: tx.prepare_cached("INSERT INTO record_estimates (record_id, estimate, shape_id) VALUES (?1, ?2, ?3)")?,
+            find: tx.prepare_cached("SELECT id, shape FROM estimate_shapes WHERE digest = ?1")?,
+            add: tx.prepare_cached("INSERT INTO estimate_shapes (digest, shape) VALUES (?1, ?2)")?,
+            tx,
+            known: std::collections::HashMap::new(),
+        })
+    }
+
+    /// Writes record `id`'s estimate: its figures beside its shape, or whole.
+    fn put(&mut self, id: i64, e: &EstimateText) -> rusqlite::Result<()> {
+        match e {
+            EstimateText::Split { shape, figures } => match self.id(shape)? {
+                Some(shape_id) => self.put.execute(params![id, figures, shape_id])?,
+                // Its digest is another shape's: kept whole.
+                None => self.put.execute(params![id, e.whole_or_null(), None::<i64>])?,
+            },
+            EstimateText::Whole(w) => self.put.execute(params![id, w, None::<i64>])?,
+        };
+        Ok(())
+    }
+
+    /// The id of a shape, added if it is new; None when its digest belongs to another shape (kept whole then).
+    fn id(&mut self, shape: &str) -> rusqlite::Result<Option<i64>> {
+        let digest = crate::text::fnv1a64(&[shape]);
+        if let Some((text, id)) = self.known.get(&digest) {
+            return Ok(if text == shape { *id } else { None });
+        }
+        let column = i64::from_ne_bytes(digest.to_ne_bytes());
+        let found: Option<(i64, String)> = {
+            let mut rows = self.find.query([column])?;
+            match rows.next()? {
+                Some(r) => Some((r.get(0)?, r.get(1)?)),
+                None => None,
+            }
+        };
+        let id = match found {
+            Some((id, text)) if text == shape => Some(id),
+            Some(_) => None,
+            None => {
+                self.add.execute(params![column, shape])?;
+                Some(self.tx.last_insert_rowid())
+            }
+        };
+        self.known.insert(digest, (shape.to_string(), id));
+        Ok(id)
+    }
+}
+
 impl Store {
     /// Opens (creating if missing) and migrates the database at `path`.
     pub fn open(path: &Path) -> Result<Store, Error> {
@@ -358,7 +452,7 @@ impl Store {
                 )
                 .map_err(db)?;
             let mut existing = tx.prepare_cached("SELECT id FROM records WHERE idem_key = ?1").map_err(db)?;
-            let mut estimate = tx.prepare_cached("INSERT INTO record_estimates (record_id, estimate) VALUES (?1, ?2)").map_err(db)?;
+            let mut estimates = Estimates::new(&tx).map_err(db)?;
             let mut put = |l: &Line| -> Result<(i64, bool), Error> {
                 let written = insert
                     .execute(params![
@@ -392,7 +486,7 @@ impl Store {
                     return Ok((existing.query_row([&l.key], |row| row.get(0)).map_err(db)?, false));
                 }
                 let id = tx.last_insert_rowid();
-                estimate.execute(params![id, l.estimate]).map_err(db)?;
+                estimates.put(id, &l.estimate).map_err(db)?;
                 let cell = super::report::Cell::of(l);
                 if let Some(run) = &l.run_id {
                     match runs.get_mut(run) {
@@ -418,18 +512,22 @@ impl Store {
 
     fn read_lines(&self, after: i64, limit: usize) -> Result<Vec<(i64, Line)>, Error> {
         let db = |e: rusqlite::Error| db_error(&self.path, e);
+        let version = self.version()?;
+        let (shapes, _) = shapes_join(version);
+        let shape = if version >= SHAPES_VERSION { "s.shape" } else { "NULL" };
         let mut stmt = self
             .conn
-            .prepare(
+            .prepare(&format!(
                 "SELECT r.id, idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours,
                         cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, e.estimate,
-                        job_user, job_account, job_partition
-                 FROM records r JOIN record_estimates e ON e.record_id = r.id WHERE r.id > ?1 ORDER BY r.id LIMIT ?2",
-            )
+                        job_user, job_account, job_partition, {shape}
+                 FROM records r JOIN record_estimates e ON e.record_id = r.id {shapes} WHERE r.id > ?1 ORDER BY r.id LIMIT ?2"
+            ))
             .map_err(db)?;
         let rows = stmt
             .query_map(params![after, i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
                 let estimate: String = r.get(21)?;
+                let shape: Option<String> = r.get(25)?;
                 Ok((
                     r.get(0)?,
                     Line {
@@ -454,8 +552,11 @@ impl Store {
                         measured_kwh: r.get(19)?,
                         part: r.get(20)?,
                         labels: crate::model::Labels { user: r.get(22)?, account: r.get(23)?, partition: r.get(24)? },
-                        // Text that is not JSON (a hand-edited store) is carried as null, never copied on.
-                        estimate: if serde_json::from_str::<serde::de::IgnoredAny>(&estimate).is_ok() { estimate } else { "null".into() },
+                        estimate: match shape {
+                            Some(shape) => EstimateText::Split { shape, figures: estimate },
+                            None => EstimateText::Whole(estimate),
+                        }
+                        .checked(),
                     },
                 ))
             })
