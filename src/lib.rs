@@ -220,7 +220,7 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
             show(stopped, s)
         }
         Command::Gpu(g) => {
-            let mut reading = commands::gpu::run(commands::gpu::source(s))?;
+            let mut reading = commands::gpu::run(commands::gpu_source(s))?;
             reading.wide = g.wide;
             show(reading, s)
         }
@@ -268,7 +268,7 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         mlflow_experiment: m.mlflow_experiment.clone(),
         push_gateway: m.push_gateway.clone(),
     };
-    let report = commands::measure::run(s, args, commands::gpu::source(s), Box::new(output::StderrHooks))?;
+    let report = commands::measure::run(s, args, commands::gpu_source(s), Box::new(output::StderrHooks))?;
     let code = ExitCode::from(report.exit_status());
     for w in s.take_warnings() {
         output::diag("warning", &w);

@@ -5,10 +5,6 @@ use serde::Serialize;
 use crate::error::Error;
 use crate::model::{Aggregates, Device};
 use crate::num::tidy;
-use crate::settings::{GpuChoice, Settings};
-use crate::sources::gpu::amd_smi::AmdSmi;
-use crate::sources::gpu::nvidia_smi::NvidiaSmi;
-use crate::sources::gpu::nvml::Nvml;
 use crate::sources::gpu::{GpuSource, SampleError};
 
 /// One reading of every device, and where it came from.
@@ -25,45 +21,6 @@ pub struct GpuReading {
     /// Draw every column whatever the terminal's width (table only).
     #[serde(skip)]
     pub wide: bool,
-}
-
-fn boxed<S: GpuSource + 'static>(s: S) -> Box<dyn GpuSource> {
-    Box::new(s)
-}
-
-/// The GPU source the settings choose, with their deadline: the same for `exa gpu` and `measure`.
-///
-/// `auto` takes NVML if it loads, else nvidia-smi, else amd-smi; with none of them the host has no GPU
-/// to read (`Missing`). A source named by the flag, the environment or the config that cannot be used
-/// is `Failed`, and so is an NVML library named by path that does not load: never a silent fallback.
-pub fn source(settings: &Settings) -> Result<Box<dyn GpuSource>, SampleError> {
-    let g = &settings.gpu;
-    let lib = g.nvml_library.as_ref().map(|p| p.value.as_path());
-    let nvml = || Nvml::open(lib).map(boxed);
-    let smi = || NvidiaSmi::from_path(&settings.path, g.timeout.value).map(boxed);
-    let amd = || AmdSmi::from_path(&settings.path, g.timeout.value).map(boxed);
-    let from = match g.source.source {
-        crate::settings::Source::Flag => "--gpu-source".to_string(),
-        ref other => other.to_string(),
-    };
-    let named = |e: SampleError| match e {
-        SampleError::Missing(why) => SampleError::Failed(format!("GPU source {} (from {from}): {why}", g.source.value)),
-        other => other,
-    };
-    match g.source.value {
-        GpuChoice::Nvml => nvml().map_err(named),
-        GpuChoice::NvidiaSmi => smi().map_err(named),
-        GpuChoice::AmdSmi => amd().map_err(named),
-        GpuChoice::Auto => match nvml() {
-            Ok(s) => Ok(s),
-            Err(SampleError::Missing(_)) if lib.is_none() => smi().or_else(|_| amd()).map_err(|_| {
-                SampleError::Missing(
-                    "no nvidia-smi on PATH: no GPU to read on this host (NVML does not load and there is no amd-smi either)".into(),
-                )
-            }),
-            Err(e) => Err(e),
-        },
-    }
 }
 
 /// The aggregates without float noise (sums and means of readings).

@@ -311,14 +311,10 @@ fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, end: f64) -> Gpu {
     }
 }
 
-/// The longest wait between two readings of the CPU counters: an AMD package counter at 360 W wraps in
-/// about three minutes, and one wrap between readings is all a reader can tell apart.
-pub(crate) const CPU_EVERY_S: f64 = 10.0;
-
-/// Reads the CPU counters from now, at the GPU interval or every `CPU_EVERY_S`, whichever is shorter;
+/// Reads the CPU counters from now, at the GPU interval or every `cpu::LONGEST_WAIT_S`, whichever is shorter;
 /// or why they are not read.
 fn start_cpu(settings: &Settings, source: Result<Box<dyn cpu::CpuSource>, String>) -> (Option<cpu::Sampler>, Option<String>) {
-    let every = Duration::from_secs_f64(settings.gpu.interval.value.clamp(0.05, CPU_EVERY_S));
+    let every = Duration::from_secs_f64(settings.gpu.interval.value.clamp(0.05, cpu::LONGEST_WAIT_S));
     match source {
         Ok(source) => (Some(cpu::Sampler::start(source, every, settings.cpu.root.value.clone(), None)), None),
         Err(why) => (None, Some(why)),

@@ -3,7 +3,6 @@
 pub mod config;
 pub mod db;
 pub mod estimate;
-pub mod focus;
 pub mod gpu;
 pub mod import;
 pub mod measure;
@@ -17,8 +16,12 @@ pub mod sync;
 pub mod telemetry;
 
 use crate::error::Error;
-use crate::settings::Settings;
+use crate::settings::{GpuChoice, Settings};
 use crate::sources::cpu;
+use crate::sources::gpu::amd_smi::AmdSmi;
+use crate::sources::gpu::nvidia_smi::NvidiaSmi;
+use crate::sources::gpu::nvml::Nvml;
+use crate::sources::gpu::{GpuSource, SampleError};
 
 /// The CPU source settings name; a source named by flag, environment or config that cannot be read
 /// refuses the run before it starts; under `auto`, why none is read (said once on stderr).
@@ -36,5 +39,44 @@ pub(crate) fn cpu_source(settings: &Settings) -> Result<Result<Box<dyn cpu::CpuS
             }
             Ok(Err(e.to_string()))
         }
+    }
+}
+
+fn boxed<S: GpuSource + 'static>(s: S) -> Box<dyn GpuSource> {
+    Box::new(s)
+}
+
+/// The GPU source the settings choose, with their deadline: the same for `exa gpu` and `measure`.
+///
+/// `auto` takes NVML if it loads, else nvidia-smi, else amd-smi; with none of them the host has no GPU
+/// to read (`Missing`). A source named by the flag, the environment or the config that cannot be used
+/// is `Failed`, and so is an NVML library named by path that does not load: never a silent fallback.
+pub fn gpu_source(settings: &Settings) -> Result<Box<dyn GpuSource>, SampleError> {
+    let g = &settings.gpu;
+    let lib = g.nvml_library.as_ref().map(|p| p.value.as_path());
+    let nvml = || Nvml::open(lib).map(boxed);
+    let smi = || NvidiaSmi::from_path(&settings.path, g.timeout.value).map(boxed);
+    let amd = || AmdSmi::from_path(&settings.path, g.timeout.value).map(boxed);
+    let from = match g.source.source {
+        crate::settings::Source::Flag => "--gpu-source".to_string(),
+        ref other => other.to_string(),
+    };
+    let named = |e: SampleError| match e {
+        SampleError::Missing(why) => SampleError::Failed(format!("GPU source {} (from {from}): {why}", g.source.value)),
+        other => other,
+    };
+    match g.source.value {
+        GpuChoice::Nvml => nvml().map_err(named),
+        GpuChoice::NvidiaSmi => smi().map_err(named),
+        GpuChoice::AmdSmi => amd().map_err(named),
+        GpuChoice::Auto => match nvml() {
+            Ok(s) => Ok(s),
+            Err(SampleError::Missing(_)) if lib.is_none() => smi().or_else(|_| amd()).map_err(|_| {
+                SampleError::Missing(
+                    "no nvidia-smi on PATH: no GPU to read on this host (NVML does not load and there is no amd-smi either)".into(),
+                )
+            }),
+            Err(e) => Err(e),
+        },
     }
 }

@@ -17,12 +17,12 @@ pub fn filter(model: Option<&str>, since: Option<&str>, until: Option<&str>) -> 
 }
 
 /// FOCUS rows of the runs the filter selects; a store never written gives none.
-pub fn focus(settings: &Settings, filter: &Filter) -> Result<super::focus::Focus, Error> {
+pub fn focus(settings: &Settings, filter: &Filter) -> Result<crate::sinks::focus::Focus, Error> {
     let runs = match store::open_read(&settings.db()?)? {
         Some(mut ledger) => ledger.runs(filter)?,
         None => Vec::new(),
     };
-    let focus = super::focus::rows(&runs, &settings.config.finops.focus)?;
+    let focus = crate::sinks::focus::rows(&runs, &settings.config.finops.focus)?;
     if focus.runs_without_cost > 0 {
         settings.warn(format!(
             "{} run(s) have no cost record and are not in the FOCUS rows (a row is a charge); `exa report` counts their carbon",

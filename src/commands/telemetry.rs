@@ -54,7 +54,7 @@ fn collector(
     for n in &cfg.notes {
         say.info(n);
     }
-    match super::gpu::source(settings) {
+    match super::gpu_source(settings) {
         Ok(src) => {
             let kind = src.kind();
             let interval = Duration::from_secs_f64(cfg.interval.value);
@@ -86,7 +86,7 @@ fn cpu_collector(settings: &Settings, h: &Hooked, state: &Arc<Mutex<Collected>>)
         shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner).cpu = Some(live.clone());
     });
     // Read often enough for the counters' wrap, whatever the export interval.
-    let every = Duration::from_secs_f64(settings.telemetry.interval.value.clamp(0.05, super::measure::CPU_EVERY_S));
+    let every = Duration::from_secs_f64(settings.telemetry.interval.value.clamp(0.05, cpu::LONGEST_WAIT_S));
     Ok(Some(cpu::Sampler::start(source, every, settings.cpu.root.value.clone(), Some(on_read))))
 }
 

@@ -381,7 +381,7 @@ pub fn call(cli: &Cli, name: &str, args: &Map<String, Value>) -> CallToolResult 
             "finops_report" => finops_report(&s, &a)?,
             "gpu_read" => {
                 a.only(&[])?;
-                answer(&commands::gpu::run(commands::gpu::source(&s))?)
+                answer(&commands::gpu::run(commands::gpu_source(&s))?)
             }
             other => return Err(bad(format!("no tool '{}'", crate::text::clean(other)))),
         };

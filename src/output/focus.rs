@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::records::csv_field;
-use crate::commands::focus::FocusRow;
+use crate::sinks::focus::FocusRow;
 
 /// Every column, in the order written: the row's fields, as it serialises them.
 pub fn columns() -> Vec<String> {
@@ -55,7 +55,7 @@ mod tests {
 
     #[test]
     fn the_columns_are_the_rows_fields_in_order() {
-        let row = crate::commands::focus::example();
+        let row = crate::sinks::focus::example();
         let v = serde_json::to_value(row).unwrap();
         let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
         assert_eq!(keys, columns());

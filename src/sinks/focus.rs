@@ -1,4 +1,4 @@
-//! `exa report --format focus`: FinOps FOCUS 1.2 cost rows from the ledger.
+//! FinOps FOCUS 1.2 cost rows from the ledger's counted runs (`exa report --format focus`).
 //!
 //! One row per run and resource (GPU-hours, CPU-hours), each run counted
 //! once as reports count it. FOCUS has no carbon columns: exa's own ride in

@@ -1,4 +1,5 @@
-//! The layer check: no module of `src/` imports from a layer above its own.
+//! The layer check: no module of `src/` imports from a layer above its own,
+//! and no command calls a sibling command.
 //!
 //! Data flows argv → cli → settings → command → report → renderer. Each
 //! top-level module has a rank; a `crate::X` path in a file may name only a
@@ -37,6 +38,16 @@ pub struct Violation {
 
 impl std::fmt::Display for Violation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.from.starts_with("commands::") {
+            return write!(
+                f,
+                "{}:{}: {} calls its sibling {}: what two commands share goes in commands/mod.rs or a room below",
+                self.file.display(),
+                self.line,
+                self.from,
+                self.to
+            );
+        }
         write!(f, "{}:{}: {} imports crate::{}, a layer above it", self.file.display(), self.line, self.from, self.to)
     }
 }
@@ -98,6 +109,42 @@ pub fn check_text(src: &Path, file: &Path, text: &str) -> Vec<Violation> {
         .collect()
 }
 
+/// The modules `commands/mod.rs` declares: one per verb.
+fn commands_of(mod_rs: &str) -> Vec<String> {
+    mod_rs
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("pub mod ").or_else(|| l.trim().strip_prefix("mod ")))
+        .map(|n| n.trim_end_matches(';').trim().to_string())
+        .collect()
+}
+
+/// Commands call no sibling command: what two verbs share lives in `commands/mod.rs` or in a room below
+/// them (a sink, a source, the store). A file of one verb naming another's module (`super::other::`,
+/// `crate::commands::other`) is a violation.
+pub fn check_siblings(src: &Path, file: &Path, text: &str, commands: &[String]) -> Vec<Violation> {
+    let rel = file.strip_prefix(src).unwrap_or(file);
+    let mut parts = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned());
+    if parts.next().as_deref() != Some("commands") {
+        return Vec::new();
+    }
+    let Some(own) = parts.next().map(|f| f.trim_end_matches(".rs").to_string()).filter(|f| f != "mod") else { return Vec::new() };
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or("");
+        for c in commands.iter().filter(|c| **c != own) {
+            if [format!("super::{c}::"), format!("crate::commands::{c}")].iter().any(|p| code.contains(p.as_str())) {
+                out.push(Violation {
+                    file: file.to_path_buf(),
+                    line: i + 1,
+                    from: format!("commands::{own}"),
+                    to: format!("commands::{c}"),
+                });
+            }
+        }
+    }
+    out
+}
+
 pub fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let p = entry?.path();
@@ -115,9 +162,12 @@ pub fn check(src: &Path) -> std::io::Result<Vec<Violation>> {
     let mut files = Vec::new();
     rust_files(src, &mut files)?;
     files.sort();
+    let commands = commands_of(&std::fs::read_to_string(src.join("commands/mod.rs")).unwrap_or_default());
     let mut all = Vec::new();
     for f in files {
-        all.extend(check_text(src, &f, &std::fs::read_to_string(&f)?));
+        let text = std::fs::read_to_string(&f)?;
+        all.extend(check_text(src, &f, &text));
+        all.extend(check_siblings(src, &f, &text, &commands));
     }
     Ok(all)
 }
@@ -125,6 +175,20 @@ pub fn check(src: &Path) -> std::io::Result<Vec<Violation>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_command_calling_a_sibling_command_is_found() {
+        let src = Path::new("/r/src");
+        let commands = vec!["report".to_string(), "focus".to_string(), "measure".to_string()];
+        let text = "use super::cpu_source;\nlet f = super::focus::rows(&runs);\n// super::measure::X in a comment\nuse crate::commands::measure;\n";
+        let v = check_siblings(src, Path::new("/r/src/commands/report.rs"), text, &commands);
+        let found: Vec<(usize, &str)> = v.iter().map(|v| (v.line, v.to.as_str())).collect();
+        assert_eq!(found, vec![(2, "commands::focus"), (4, "commands::measure")]);
+        // The room's own helpers, and files outside commands/, are not siblings.
+        assert!(check_siblings(src, Path::new("/r/src/commands/mod.rs"), text, &commands).is_empty());
+        assert!(check_siblings(src, Path::new("/r/src/lib.rs"), text, &commands).is_empty());
+        assert_eq!(commands_of("pub mod a;\nmod b;\nuse x;\n"), vec!["a".to_string(), "b".to_string()]);
+    }
 
     #[test]
     fn the_tree_keeps_its_layers() {

@@ -52,11 +52,11 @@ fn main() -> ExitCode {
                 eprintln!("{c}");
             }
             if up.is_empty() && circles.is_empty() {
-                println!("layers: no module imports from a layer above it, and no two modules import each other at any depth");
+                println!("layers: no module imports from a layer above it, no command calls a sibling command, and no two modules import each other at any depth");
                 ExitCode::SUCCESS
             } else {
                 eprintln!(
-                    "{} upward import(s), {} circle(s); the layers, top to bottom: xtask/src/layers.rs; circles: xtask/src/circles.rs",
+                    "{} upward or sibling import(s), {} circle(s); the layers, top to bottom: xtask/src/layers.rs; circles: xtask/src/circles.rs",
                     up.len(),
                     circles.len()
                 );

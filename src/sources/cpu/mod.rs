@@ -13,6 +13,10 @@ pub mod share;
 
 use std::path::Path;
 
+/// The longest wait between two readings of the CPU counters: an AMD package counter at 360 W wraps in
+/// about three minutes, and one wrap between readings is all a reader can tell apart.
+pub const LONGEST_WAIT_S: f64 = 10.0;
+
 /// What a counter measures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
