@@ -74,6 +74,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a carbon provider: formulas, coefficients with defaults, metadata')
             [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Estimate as `estimate` does and store the result as a record of MODEL')
             [CompletionResult]::new('regions', 'regions', [CompletionResultType]::ParameterValue, 'List the grid regions exa knows offline, each with its intensity, year and source')
+            [CompletionResult]::new('when', 'when', [CompletionResultType]::ParameterValue, 'The start, within a window, that gives a job of a known length the least carbon by the grid''s forecast')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -160,12 +161,27 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'exa;finops;carbon;when' {
+            [CompletionResult]::new('--duration', '--duration', [CompletionResultType]::ParameterName, 'How long the job runs: 90m, 6h, 1.5d')
+            [CompletionResult]::new('--within', '--within', [CompletionResultType]::ParameterName, 'How far from now it may start [default: 24h]')
+            [CompletionResult]::new('--power-w', '--power-w', [CompletionResultType]::ParameterName, 'The job''s mean power, watts, for its emissions in grams (without it, intensities only)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'exa;finops;carbon;help' {
             [CompletionResult]::new('providers', 'providers', [CompletionResultType]::ParameterValue, 'List the carbon providers, each with its kind, uncertainty and status')
             [CompletionResult]::new('estimate', 'estimate', [CompletionResultType]::ParameterValue, 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a carbon provider: formulas, coefficients with defaults, metadata')
             [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Estimate as `estimate` does and store the result as a record of MODEL')
             [CompletionResult]::new('regions', 'regions', [CompletionResultType]::ParameterValue, 'List the grid regions exa knows offline, each with its intensity, year and source')
+            [CompletionResult]::new('when', 'when', [CompletionResultType]::ParameterValue, 'The start, within a window, that gives a job of a known length the least carbon by the grid''s forecast')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -182,6 +198,9 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;finops;carbon;help;regions' {
+            break
+        }
+        'exa;finops;carbon;help;when' {
             break
         }
         'exa;finops;carbon;help;help' {
@@ -333,6 +352,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a carbon provider: formulas, coefficients with defaults, metadata')
             [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Estimate as `estimate` does and store the result as a record of MODEL')
             [CompletionResult]::new('regions', 'regions', [CompletionResultType]::ParameterValue, 'List the grid regions exa knows offline, each with its intensity, year and source')
+            [CompletionResult]::new('when', 'when', [CompletionResultType]::ParameterValue, 'The start, within a window, that gives a job of a known length the least carbon by the grid''s forecast')
             break
         }
         'exa;finops;help;carbon;providers' {
@@ -348,6 +368,9 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;finops;help;carbon;regions' {
+            break
+        }
+        'exa;finops;help;carbon;when' {
             break
         }
         'exa;finops;help;cost' {
@@ -887,6 +910,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a carbon provider: formulas, coefficients with defaults, metadata')
             [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Estimate as `estimate` does and store the result as a record of MODEL')
             [CompletionResult]::new('regions', 'regions', [CompletionResultType]::ParameterValue, 'List the grid regions exa knows offline, each with its intensity, year and source')
+            [CompletionResult]::new('when', 'when', [CompletionResultType]::ParameterValue, 'The start, within a window, that gives a job of a known length the least carbon by the grid''s forecast')
             break
         }
         'exa;help;finops;carbon;providers' {
@@ -902,6 +926,9 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;help;finops;carbon;regions' {
+            break
+        }
+        'exa;help;finops;carbon;when' {
             break
         }
         'exa;help;finops;cost' {

@@ -124,6 +124,9 @@ _exa() {
             exa__subcmd__finops__subcmd__carbon,show)
                 cmd="exa__subcmd__finops__subcmd__carbon__subcmd__show"
                 ;;
+            exa__subcmd__finops__subcmd__carbon,when)
+                cmd="exa__subcmd__finops__subcmd__carbon__subcmd__when"
+                ;;
             exa__subcmd__finops__subcmd__carbon__subcmd__help,estimate)
                 cmd="exa__subcmd__finops__subcmd__carbon__subcmd__help__subcmd__estimate"
                 ;;
@@ -141,6 +144,9 @@ _exa() {
                 ;;
             exa__subcmd__finops__subcmd__carbon__subcmd__help,show)
                 cmd="exa__subcmd__finops__subcmd__carbon__subcmd__help__subcmd__show"
+                ;;
+            exa__subcmd__finops__subcmd__carbon__subcmd__help,when)
+                cmd="exa__subcmd__finops__subcmd__carbon__subcmd__help__subcmd__when"
                 ;;
             exa__subcmd__finops__subcmd__cost,estimate)
                 cmd="exa__subcmd__finops__subcmd__cost__subcmd__estimate"
@@ -198,6 +204,9 @@ _exa() {
                 ;;
             exa__subcmd__finops__subcmd__help__subcmd__carbon,show)
                 cmd="exa__subcmd__finops__subcmd__help__subcmd__carbon__subcmd__show"
+                ;;
+            exa__subcmd__finops__subcmd__help__subcmd__carbon,when)
+                cmd="exa__subcmd__finops__subcmd__help__subcmd__carbon__subcmd__when"
                 ;;
             exa__subcmd__finops__subcmd__help__subcmd__cost,estimate)
                 cmd="exa__subcmd__finops__subcmd__help__subcmd__cost__subcmd__estimate"
@@ -303,6 +312,9 @@ _exa() {
                 ;;
             exa__subcmd__help__subcmd__finops__subcmd__carbon,show)
                 cmd="exa__subcmd__help__subcmd__finops__subcmd__carbon__subcmd__show"
+                ;;
+            exa__subcmd__help__subcmd__finops__subcmd__carbon,when)
+                cmd="exa__subcmd__help__subcmd__finops__subcmd__carbon__subcmd__when"
                 ;;
             exa__subcmd__help__subcmd__finops__subcmd__cost,estimate)
                 cmd="exa__subcmd__help__subcmd__finops__subcmd__cost__subcmd__estimate"
@@ -821,7 +833,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon)
-            opts="-o -h -V --output --json --config --help --version providers estimate show record regions help"
+            opts="-o -h -V --output --json --config --help --version providers estimate show record regions when help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -917,7 +929,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__help)
-            opts="providers estimate show record regions help"
+            opts="providers estimate show record regions when help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1001,6 +1013,20 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__finops__subcmd__carbon__subcmd__help__subcmd__when)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1151,6 +1177,44 @@ _exa() {
                 return 0
             fi
             case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__finops__subcmd__carbon__subcmd__when)
+            opts="-o -h -V --duration --within --power-w --output --json --config --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --duration)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --within)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --power-w)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
@@ -1455,7 +1519,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__help__subcmd__carbon)
-            opts="providers estimate show record regions"
+            opts="providers estimate show record regions when"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1525,6 +1589,20 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__help__subcmd__carbon__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__finops__subcmd__help__subcmd__carbon__subcmd__when)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2073,7 +2151,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__help__subcmd__finops__subcmd__carbon)
-            opts="providers estimate show record regions"
+            opts="providers estimate show record regions when"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2143,6 +2221,20 @@ _exa() {
             return 0
             ;;
         exa__subcmd__help__subcmd__finops__subcmd__carbon__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__help__subcmd__finops__subcmd__carbon__subcmd__when)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -69,6 +69,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand show 'Show a carbon provider: formulas, coefficients with defaults, metadata'
             cand record 'Estimate as `estimate` does and store the result as a record of MODEL'
             cand regions 'List the grid regions exa knows offline, each with its intensity, year and source'
+            cand when 'The start, within a window, that gives a job of a known length the least carbon by the grid''s forecast'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'exa;finops;carbon;providers'= {
@@ -149,12 +150,26 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'exa;finops;carbon;when'= {
+            cand --duration 'How long the job runs: 90m, 6h, 1.5d'
+            cand --within 'How far from now it may start [default: 24h]'
+            cand --power-w 'The job''s mean power, watts, for its emissions in grams (without it, intensities only)'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'exa;finops;carbon;help'= {
             cand providers 'List the carbon providers, each with its kind, uncertainty and status'
             cand estimate 'Estimate energy (kWh) and carbon (gCO2e) of GPU and CPU hours'
             cand show 'Show a carbon provider: formulas, coefficients with defaults, metadata'
             cand record 'Estimate as `estimate` does and store the result as a record of MODEL'
             cand regions 'List the grid regions exa knows offline, each with its intensity, year and source'
+            cand when 'The start, within a window, that gives a job of a known length the least carbon by the grid''s forecast'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'exa;finops;carbon;help;providers'= {
@@ -166,6 +181,8 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;finops;carbon;help;record'= {
         }
         &'exa;finops;carbon;help;regions'= {
+        }
+        &'exa;finops;carbon;help;when'= {
         }
         &'exa;finops;carbon;help;help'= {
         }
@@ -302,6 +319,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand show 'Show a carbon provider: formulas, coefficients with defaults, metadata'
             cand record 'Estimate as `estimate` does and store the result as a record of MODEL'
             cand regions 'List the grid regions exa knows offline, each with its intensity, year and source'
+            cand when 'The start, within a window, that gives a job of a known length the least carbon by the grid''s forecast'
         }
         &'exa;finops;help;carbon;providers'= {
         }
@@ -312,6 +330,8 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;finops;help;carbon;record'= {
         }
         &'exa;finops;help;carbon;regions'= {
+        }
+        &'exa;finops;help;carbon;when'= {
         }
         &'exa;finops;help;cost'= {
             cand providers 'List the cost providers (rate cards), each with its kind and status'
@@ -789,6 +809,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand show 'Show a carbon provider: formulas, coefficients with defaults, metadata'
             cand record 'Estimate as `estimate` does and store the result as a record of MODEL'
             cand regions 'List the grid regions exa knows offline, each with its intensity, year and source'
+            cand when 'The start, within a window, that gives a job of a known length the least carbon by the grid''s forecast'
         }
         &'exa;help;finops;carbon;providers'= {
         }
@@ -799,6 +820,8 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;help;finops;carbon;record'= {
         }
         &'exa;help;finops;carbon;regions'= {
+        }
+        &'exa;help;finops;carbon;when'= {
         }
         &'exa;help;finops;cost'= {
             cand providers 'List the cost providers (rate cards), each with its kind and status'

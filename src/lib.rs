@@ -171,6 +171,7 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
             Carbon::Show(a) => show(commands::show::run(s, Domain::Carbon, &a.name)?, s),
             Carbon::Estimate(a) => show(commands::estimate::run(s, Domain::Carbon, &a.request())?, s),
             Carbon::Regions(a) => show(commands::regions::run(a.query.as_deref(), a.sources), s),
+            Carbon::When(a) => show(commands::when::run(s, commands::when::request(&a.duration, a.within.as_deref(), a.power_w)?)?, s),
             Carbon::Record(r) => {
                 let req = r.estimate.request();
                 Ok(recorded(commands::record::run(s, Domain::Carbon, &r.record.model, r.record.run_id.as_deref(), r.record.part, &req)?, s))

@@ -167,6 +167,27 @@ pub fn parse_utc(s: &str) -> Result<i64, String> {
     Ok(days_from_civil(y, m, d) * 86_400 + secs)
 }
 
+/// Parses an RFC 3339 time as APIs write it (`2026-12-02T15:00Z`, `2026-12-02T15:00:00.000Z`,
+/// `2026-12-02T15:00:00+01:00`) to seconds since the epoch.
+pub fn parse_rfc3339(s: &str) -> Result<i64, String> {
+    let t = s.trim();
+    let bad = || format!("'{}' is not a time like 2026-12-02T15:00:00Z", crate::text::clean(t));
+    if let Some(date_time) = t.strip_suffix('Z').or_else(|| t.strip_suffix('z')) {
+        return parse_utc(date_time).map_err(|_| bad());
+    }
+    // An offset: the last '+' or '-' after the 'T'.
+    let at = t.find(['T', 't', ' ']).ok_or_else(bad)?;
+    let sign_at = t[at..].rfind(['+', '-']).map(|i| at + i).ok_or_else(bad)?;
+    let (local, offset) = t.split_at(sign_at);
+    let (h, m) = offset[1..].split_once(':').unwrap_or((&offset[1..], "0"));
+    let (h, m): (i64, i64) = (h.parse().map_err(|_| bad())?, m.parse().map_err(|_| bad())?);
+    if h > 23 || m > 59 {
+        return Err(bad());
+    }
+    let secs = (h * 3600 + m * 60) * if offset.starts_with('-') { -1 } else { 1 };
+    Ok(parse_utc(local).map_err(|_| bad())? - secs)
+}
+
 /// True when `s` names a whole day (`2026-11-30`, `2026-11-30Z`), not a moment.
 pub fn is_date_only(s: &str) -> bool {
     let t = s.trim().trim_end_matches('Z');
@@ -194,6 +215,23 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rfc3339_times_with_zones_and_offsets() {
+        let t = parse_utc("2026-12-02T15:00:00Z").unwrap();
+        for s in [
+            "2026-12-02T15:00Z",
+            "2026-12-02T15:00:00.000Z",
+            "2026-12-02T16:00:00+01:00",
+            "2026-12-02T10:30:00-04:30",
+            "2026-12-02T15:00:00+00:00",
+        ] {
+            assert_eq!(parse_rfc3339(s), Ok(t), "{s}");
+        }
+        for s in ["2026-12-02", "2026-12-02T15:00:00", "2026-12-02T15:00:00+25:00", "soon"] {
+            assert!(parse_rfc3339(s).is_err(), "{s}");
+        }
+    }
 
     #[test]
     fn months_end_where_the_next_begins() {

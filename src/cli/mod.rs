@@ -351,6 +351,25 @@ pub enum Carbon {
         after_help = "Examples:\n  exa finops carbon regions\n  exa finops carbon regions aws:\n  exa -o json finops carbon regions FR | jq '.regions[0].g_per_kwh'\n  exa finops carbon regions --sources"
     )]
     Regions(RegionsArgs),
+    /// The start, within a window, that gives a job of a known length the least carbon by the grid's forecast.
+    #[command(
+        after_help = "The forecast comes from EXAMLOPS_GRID_FORECAST_URL or finops.carbon.grid.forecast_url ({zone} and {from} filled in), with the grid's zone, API and token: the UK National Grid, Electricity Maps, WattTime or the Carbon Aware SDK.\n\nExamples:\n  EXAMLOPS_GRID_FORECAST_URL='https://api.carbonintensity.org.uk/intensity/{from}/fw48h' exa finops carbon when --duration 6h\n  exa finops carbon when --duration 90m --within 12h --power-w 2800\n  sbatch --begin=$(exa -o json finops carbon when --duration 6h | jq -r .best.begin) train.sh"
+    )]
+    When(WhenArgs),
+}
+
+/// `finops carbon when`.
+#[derive(Debug, Clone, Args)]
+pub struct WhenArgs {
+    /// How long the job runs: 90m, 6h, 1.5d.
+    #[arg(long, value_name = "DURATION")]
+    pub duration: String,
+    /// How far from now it may start [default: 24h].
+    #[arg(long, value_name = "DURATION")]
+    pub within: Option<String>,
+    /// The job's mean power, watts, for its emissions in grams (without it, intensities only).
+    #[arg(long, value_name = "WATTS")]
+    pub power_w: Option<f64>,
 }
 
 /// `finops carbon regions`.

@@ -14,6 +14,7 @@ pub mod report;
 pub mod show;
 pub mod sync;
 pub mod telemetry;
+pub mod when;
 
 use crate::error::Error;
 use crate::settings::{GpuChoice, Settings};

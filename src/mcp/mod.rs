@@ -45,7 +45,7 @@ const SLOW_WAITING: usize = 64;
 
 /// Whether a tool waits on the world outside exa.
 fn is_slow(tool: &str) -> bool {
-    matches!(tool, "metrics_read" | "metrics_query" | "finops_report" | "gpu_read")
+    matches!(tool, "metrics_read" | "metrics_query" | "finops_report" | "finops_when" | "gpu_read")
 }
 
 impl Exa {

@@ -21,8 +21,16 @@ use crate::output::{Render, Style};
 use crate::settings::Settings;
 
 /// The tool names: the interface agents are configured with.
-pub const NAMES: [&str; 7] =
-    ["metrics_read", "metrics_query", "metrics_clusters", "finops_estimate", "finops_providers", "finops_report", "gpu_read"];
+pub const NAMES: [&str; 8] = [
+    "metrics_read",
+    "metrics_query",
+    "metrics_clusters",
+    "finops_estimate",
+    "finops_providers",
+    "finops_report",
+    "finops_when",
+    "gpu_read",
+];
 
 fn schema(v: Value) -> Arc<JsonObject> {
     match v {
@@ -145,6 +153,21 @@ pub fn list() -> Vec<Tool> {
             ),
         )
         .with_annotations(read_only("Report stored records")),
+        Tool::new(
+            "finops_when",
+            "The start within a window that gives a job of a known length the least carbon by the configured grid forecast \
+             (UK National Grid, Electricity Maps, WattTime or the Carbon Aware SDK), with the saving against starting now.",
+            object(
+                Map::new(),
+                json!({
+                    "duration": {"type": "string", "pattern": "^[0-9.]+ *(s|sec|m|min|h|d)?$", "description": "how long the job runs: 90m, 6h, 1.5d (1 minute to 30 days)"},
+                    "within": {"type": "string", "pattern": "^[0-9.]+ *(s|sec|m|min|h|d)?$", "default": "24h", "description": "how far from now it may start"},
+                    "power_w": {"type": "number", "exclusiveMinimum": 0, "maximum": 1e7, "description": "the job's mean power, for its emissions in grams"}
+                }),
+                &["duration"],
+            ),
+        )
+        .with_annotations(read_only("Best time to run")),
         Tool::new("gpu_read", "One reading of every GPU on this host (NVML, nvidia-smi or amd-smi, as exa gpu chooses), and the aggregates.", none())
             .with_annotations(read_only("Read this host's GPUs")),
     ]);
@@ -379,6 +402,11 @@ pub fn call(cli: &Cli, name: &str, args: &Map<String, Value>) -> CallToolResult 
                 answer(&commands::providers::run(&s, a.domain()?))
             }
             "finops_report" => finops_report(&s, &a)?,
+            "finops_when" => {
+                a.only(&["duration", "within", "power_w"])?;
+                let duration = a.str("duration")?.ok_or_else(|| bad("duration is required (90m, 6h)".into()))?;
+                answer(&commands::when::run(&s, commands::when::request(duration, a.str("within")?, a.amount("power_w")?)?)?)
+            }
             "gpu_read" => {
                 a.only(&[])?;
                 answer(&commands::gpu::run(commands::gpu_source(&s))?)

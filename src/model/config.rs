@@ -181,6 +181,9 @@ pub struct Metadata {
 pub struct GridConfig {
     /// The endpoint URL; `{zone}` is replaced by the zone.
     pub url: Option<String>,
+    /// The forecast endpoint's URL, for `carbon when`; `{zone}` and `{from}` (now) are filled in. The zone,
+    /// API, token and timeout are the grid's.
+    pub forecast_url: Option<String>,
     /// Which API the URL speaks, for how its key is sent: electricitymaps, watttime, uk or generic.
     pub api: Option<String>,
     /// The grid zone.

@@ -9,7 +9,7 @@ use crate::commands::record::Recorded;
 use crate::store::report::{Group, Report};
 
 /// Carbon in the unit that reads best: g, kg or t.
-fn carbon(g: f64) -> String {
+pub(super) fn carbon(g: f64) -> String {
     if g.abs() >= 1e6 {
         format!("{} t", num(g / 1e6, 3))
     } else if g.abs() >= 1e3 {

@@ -152,6 +152,33 @@ impl Render for crate::commands::regions::Regions {
     }
 }
 
+impl Render for crate::commands::when::When {
+    fn render(&self, _style: Style, out: &mut String) {
+        let grams = |g: Option<f64>| g.map(|g| format!(", {}", super::records::carbon(g))).unwrap_or_default();
+        let b = &self.best;
+        let _ = writeln!(out, "best start: {} (local {}), until {}", b.start_iso(), b.begin, crate::time::iso8601(b.end));
+        let _ = writeln!(out, "  {:.1} gCO2e/kWh over the run{}", b.mean_g_per_kwh, grams(b.co2e_g));
+        let n = &self.now;
+        let _ = writeln!(out, "starting now: {:.1} gCO2e/kWh{}", n.mean_g_per_kwh, grams(n.co2e_g));
+        let saved = self.saving_co2e_g.map(|g| format!(" ({} less)", super::records::carbon(g))).unwrap_or_default();
+        let _ = writeln!(out, "saving: {:.1} gCO2e/kWh, {:.1}%{saved}", self.saving_g_per_kwh, self.saving_pct);
+        let f = &self.forecast;
+        let _ = writeln!(
+            out,
+            "forecast: {} ({} shape{}), {} intervals from {} to {}; no uncertainty band given",
+            f.url,
+            f.shape,
+            f.zone.as_ref().map(|z| format!(", zone {z}")).unwrap_or_default(),
+            f.intervals,
+            crate::time::iso8601(f.from),
+            crate::time::iso8601(f.to)
+        );
+        for note in &self.notes {
+            let _ = writeln!(out, "note: {note}");
+        }
+    }
+}
+
 impl Render for ProviderDetail {
     fn render(&self, style: Style, out: &mut String) {
         let p = &self.provider;

@@ -158,6 +158,8 @@ pub struct Settings {
     pub names_only: bool,
     /// The live grid endpoint, or why there is none.
     grid: Result<Option<Endpoint>, String>,
+    /// The grid's forecast endpoint, or why it is unusable.
+    forecast: Result<Option<Endpoint>, String>,
     /// Diagnostics for stderr, printed by `main` once the command is done.
     warnings: Mutex<Vec<String>>,
 }
@@ -223,11 +225,8 @@ impl Settings {
             grid_auth(&api).map_err(|e| Error::Config(format!("environment variable EXAMLOPS_GRID_INTENSITY_API: {e}")))?;
         }
         let grid = grid_endpoint(&loaded.config.finops.carbon.grid);
-        let grid_region = match (env("EXAMLOPS_GRID_REGION"), &loaded.config.finops.carbon.grid.region) {
-            (Some(r), _) => Some(Sourced::new(r, Source::Env("EXAMLOPS_GRID_REGION"))),
-            (None, Some(r)) => Some(Sourced::new(r.clone(), Source::Config)),
-            (None, None) => None,
-        };
+        let forecast = forecast_endpoint(&loaded.config.finops.carbon.grid);
+        let grid_region = grid_region(&loaded.config.finops.carbon.grid);
         let path = std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect()).unwrap_or_default();
         Ok(Settings {
             format,
@@ -245,6 +244,7 @@ impl Settings {
             path,
             names_only: false,
             grid,
+            forecast,
             warnings: Mutex::new(loaded.warnings),
         })
     }
@@ -319,6 +319,11 @@ impl Settings {
             Some(name) => env_amount(name),
             None => Ok(None),
         }
+    }
+
+    /// The grid's forecast endpoint: `Ok(None)` when none is configured, `Err` why it is unusable.
+    pub fn forecast_endpoint(&self) -> Result<Option<&Endpoint>, String> {
+        self.forecast.as_ref().map(Option::as_ref).map_err(Clone::clone)
     }
 
     /// The live grid-intensity endpoint: `Ok(None)` when none is configured, `Err` why it is unusable.
@@ -596,9 +601,29 @@ fn gpu_source(cli: &Cli, config: &Config, gpu: &mut GpuSettings) -> Result<(), E
     Ok(())
 }
 
+/// The grid region for the static intensity: the environment's, else the config's.
+fn grid_region(g: &crate::model::config::GridConfig) -> Option<Sourced<String>> {
+    match (env("EXAMLOPS_GRID_REGION"), &g.region) {
+        (Some(r), _) => Some(Sourced::new(r, Source::Env("EXAMLOPS_GRID_REGION"))),
+        (None, Some(r)) => Some(Sourced::new(r.clone(), Source::Config)),
+        (None, None) => None,
+    }
+}
+
 /// The grid endpoint from the environment, else the config.
 fn grid_endpoint(g: &crate::model::config::GridConfig) -> Result<Option<Endpoint>, String> {
     let Some(base) = env("EXAMLOPS_GRID_INTENSITY_URL").or_else(|| g.url.clone()) else { return Ok(None) };
+    endpoint(g, base)
+}
+
+/// The forecast endpoint (`carbon when`) from the environment, else the config; the zone, API, token and
+/// timeout are the grid endpoint's.
+fn forecast_endpoint(g: &crate::model::config::GridConfig) -> Result<Option<Endpoint>, String> {
+    let Some(base) = env("EXAMLOPS_GRID_FORECAST_URL").or_else(|| g.forecast_url.clone()) else { return Ok(None) };
+    endpoint(g, base).map_err(|e| e.replace("grid-intensity URL", "forecast URL"))
+}
+
+fn endpoint(g: &crate::model::config::GridConfig, base: String) -> Result<Option<Endpoint>, String> {
     let zone = env("EXAMLOPS_GRID_INTENSITY_ZONE").or_else(|| g.zone.clone());
     let token = env("EXAMLOPS_GRID_INTENSITY_TOKEN").or_else(|| g.token.clone());
     let shown = crate::text::redact_url(&base);

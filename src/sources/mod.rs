@@ -10,6 +10,7 @@
 pub mod child;
 pub mod cpu;
 pub mod flux;
+pub mod forecast;
 pub mod gpu;
 pub mod grid;
 pub mod http;

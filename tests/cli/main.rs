@@ -31,3 +31,4 @@ mod slurm;
 mod sources;
 mod telemetry;
 mod tenancy;
+mod when;

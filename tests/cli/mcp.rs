@@ -40,7 +40,7 @@ fn client(env: &Env, transport: &[&str], plan: &Value) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("client output ({e}): {}", String::from_utf8_lossy(&out.stdout)))
 }
 
-fn stdio(env: &Env, calls: Value) -> Value {
+pub(crate) fn stdio(env: &Env, calls: Value) -> Value {
     client(env, &["stdio", EXA, "mcp"], &json!({ "calls": calls }))
 }
 
@@ -100,7 +100,16 @@ fn tools_are_listed_with_their_schemas_and_finops_answers_equal_the_cli() {
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(
         names,
-        ["metrics_read", "metrics_query", "metrics_clusters", "finops_estimate", "finops_providers", "finops_report", "gpu_read"]
+        [
+            "metrics_read",
+            "metrics_query",
+            "metrics_clusters",
+            "finops_estimate",
+            "finops_providers",
+            "finops_report",
+            "finops_when",
+            "gpu_read"
+        ]
     );
     for t in tools {
         assert_eq!(t["annotations"]["readOnlyHint"], true, "{} is annotated read-only", t["name"]);
