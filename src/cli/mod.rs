@@ -353,7 +353,7 @@ pub enum Carbon {
     Regions(RegionsArgs),
     /// The start, within a window, that gives a job of a known length the least carbon by the grid's forecast.
     #[command(
-        after_help = "The forecast comes from EXAMLOPS_GRID_FORECAST_URL or finops.carbon.grid.forecast_url ({zone} and {from} filled in), with the grid's zone, API and token: the UK National Grid, Electricity Maps, WattTime or the Carbon Aware SDK.\n\nExamples:\n  EXAMLOPS_GRID_FORECAST_URL='https://api.carbonintensity.org.uk/intensity/{from}/fw48h' exa finops carbon when --duration 6h\n  exa finops carbon when --duration 90m --within 12h --power-w 2800\n  sbatch --begin=$(exa -o json finops carbon when --duration 6h | jq -r .best.begin) train.sh"
+        after_help = "Examples:\n  exa finops carbon when --duration 6h\n  exa finops carbon when --duration 90m --within 12h --power-w 2800\n  sbatch --begin=$(exa -o json finops carbon when --duration 6h | jq -r .best.begin) train.sh\n\nThe forecast comes from EXAMLOPS_GRID_FORECAST_URL or finops.carbon.grid.forecast_url ({zone} and {from} filled in), with the grid's zone, API and token: the UK National Grid (https://api.carbonintensity.org.uk/intensity/{from}/fw48h, no key), Electricity Maps, WattTime or the Carbon Aware SDK."
     )]
     When(WhenArgs),
 }

@@ -65,7 +65,12 @@ fn the_uk_forecast_gives_the_trough_as_the_start_with_the_saving() {
     // The table says the same.
     let out = env.run(&["finops", "carbon", "when", "--duration", "2h", "--power-w", "1500"]);
     let text = stdout(&out);
-    assert!(text.contains(&format!("best start: {}", iso(trough))) && text.contains("100.0 gCO2e/kWh over the run") && text.contains("saving: 200.0 gCO2e/kWh, 66.7%"), "{text}");
+    assert!(
+        text.contains(&format!("best start: {}", iso(trough)))
+            && text.contains("100.0 gCO2e/kWh over the run")
+            && text.contains("saving: 200.0 gCO2e/kWh, 66.7%"),
+        "{text}"
+    );
     assert!(text.contains("600.0 g less"), "{text}");
     // MCP's finops_when runs the same function: the same best start, and the same refusal of bad input.
     let calls = serde_json::json!([
