@@ -294,6 +294,13 @@ fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
         (Some(l), Some(r)) if l.origin == "default" => Some(r),
         (l, r) => l.or(r),
     };
+    if let Some(c) = coefs.get(GRID_INTENSITY).filter(|c| domain == Domain::Carbon && grid.is_none() && c.source == Source::Default) {
+        notes.push(format!(
+            "{GRID_INTENSITY} is the provider's default, {} gCO2e/kWh, not your grid's: set --region, EXAMLOPS_GRID_REGION \
+             or finops.carbon.grid.region (exa finops carbon regions lists them)",
+            c.value
+        ));
+    }
     let mut values = Values::default();
     values.inputs.insert("gpu_hours".into(), gpu);
     values.inputs.insert("cpu_hours".into(), cpu);

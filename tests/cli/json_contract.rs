@@ -11,7 +11,14 @@ fn an_estimate_has_exactly_the_documented_fields() {
     let e: Estimate = env.json(&["finops", "carbon", "estimate", "--gpu-hours", "2", "--cpu-hours", "3", "--pue", "1.2"]);
     assert_eq!((e.domain.as_str(), e.provider.name.as_str(), e.provider.kind.as_str()), ("carbon", "green-ai-default", "builtin"));
     assert_eq!(e.provider_source, "default");
-    assert!(e.requested_provider.is_none() && e.fallback_reason.is_none() && e.grid.is_none() && e.notes.is_empty());
+    assert!(e.requested_provider.is_none() && e.fallback_reason.is_none() && e.grid.is_none());
+    // With no grid region, the intensity is said to be the provider's default, and how to give the grid's.
+    assert_eq!(e.notes.len(), 1, "{:?}", e.notes);
+    assert!(e.notes[0].contains("the provider's default, 300 gCO2e/kWh") && e.notes[0].contains("--region"), "{:?}", e.notes);
+    let fr: Estimate = env.json(&["finops", "carbon", "estimate", "--gpu-hours", "2", "--region", "FR"]);
+    assert!(fr.notes.is_empty(), "a region's figure is no default: {:?}", fr.notes);
+    let set: Estimate = env.json(&["finops", "carbon", "estimate", "--gpu-hours", "2", "--grid-intensity", "50"]);
+    assert!(set.notes.is_empty(), "an intensity given is no default: {:?}", set.notes);
     assert_eq!(e.coefficients["pue"].source, "flag");
     assert_eq!(e.coefficients["gpu_tdp_watts"].source, "default");
     assert_eq!(e.inputs.keys().collect::<Vec<_>>(), ["cpu_hours", "gpu_hours"]);
