@@ -11,8 +11,7 @@
 
 use serde_json::Value;
 
-use super::grid::{Auth, Endpoint};
-use super::http::{self, Request};
+use super::grid::Endpoint;
 
 /// The largest forecast body read: WattTime's 72 hours at 5 minutes is about 90 kB.
 pub const MAX_BODY: u64 = 4 * 1024 * 1024;
@@ -45,19 +44,7 @@ pub struct Forecast {
 pub fn fetch(ep: &Endpoint, now: i64) -> Result<Forecast, String> {
     let from = crate::time::iso8601(now - now.rem_euclid(60));
     let url = ep.url.replace("{from}", &format!("{}Z", &from[..16]));
-    let mut get = Request::new(url, ep.timeout, MAX_BODY);
-    get.headers.push(("Accept", "application/json".into()));
-    match (&ep.token, ep.auth) {
-        (Some(t), Auth::Bearer) => get.bearer = Some(t.clone()),
-        (Some(t), Auth::AuthToken) => get.headers.push(("auth-token", t.clone())),
-        (None, _) => {}
-    }
-    let answer = http::send(get).map_err(|e| e.to_string())?;
-    if !(200..300).contains(&answer.status) {
-        let reason = reqwest::StatusCode::from_u16(answer.status).ok().and_then(|s| s.canonical_reason()).unwrap_or("");
-        return Err(format!("the endpoint answered {} {reason}", answer.status).trim_end().to_string());
-    }
-    parse(&answer.body)
+    parse(&super::grid::get(ep, url, MAX_BODY)?)
 }
 
 /// A forecast from a body of one of the documented shapes.

@@ -90,15 +90,17 @@ pub fn read_intensity(ep: &Endpoint, cache_dir: Option<&Path>) -> Result<Fetched
     if let Some(entry) = cache.as_ref().and_then(|p| read_cache(p, ep, now)) {
         return Ok(Fetched { age_s: Some(now.saturating_sub(entry.fetched_at)), reading: entry.reading });
     }
-    let reading = fetch(ep).and_then(|body| parse(&body))?;
+    let reading = get(ep, ep.url.clone(), MAX_BODY).and_then(|body| parse(&body))?;
     if let Some(p) = &cache {
         write_cache(p, &CacheEntry { url: ep.shown_url(), zone: ep.zone.clone(), fetched_at: now, reading: reading.clone() });
     }
     Ok(Fetched { reading, age_s: None })
 }
 
-fn fetch(ep: &Endpoint) -> Result<Vec<u8>, String> {
-    let mut get = Request::new(ep.url.clone(), ep.timeout, MAX_BODY);
+/// The body at `url` (the endpoint's own, or one made from it), with the endpoint's key and deadline, at most
+/// `max` bytes; a non-2xx answer is an error naming its status.
+pub(super) fn get(ep: &Endpoint, url: String, max: u64) -> Result<Vec<u8>, String> {
+    let mut get = Request::new(url, ep.timeout, max);
     get.headers.push(("Accept", "application/json".into()));
     match (&ep.token, ep.auth) {
         (Some(t), Auth::Bearer) => get.bearer = Some(t.clone()),
