@@ -103,11 +103,13 @@ ALTER TABLE record_estimates ADD COLUMN shape_id INTEGER;   -- the estimate_shap
 CREATE TRIGGER shapes_no_update BEFORE UPDATE ON estimate_shapes BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
 CREATE TRIGGER shapes_no_delete BEFORE DELETE ON estimate_shapes BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
 -- Every record's whole estimate, for reading with SQL: the shape with the record's figures in their places.
+-- Written with json() and json_extract() only (SQLite 3.9 on), so an older SQLite can still read the file.
 CREATE VIEW record_estimate_json AS
     SELECT e.record_id,
            CASE WHEN e.shape_id IS NULL THEN e.estimate
-                ELSE json_set(s.shape, '$.inputs', e.estimate -> '$.inputs', '$.outputs', e.estimate -> '$.outputs',
-                              '$.range', e.estimate -> '$.range') END AS estimate
+                ELSE json_set(s.shape, '$.inputs', json(json_extract(e.estimate, '$.inputs')),
+                              '$.outputs', json(json_extract(e.estimate, '$.outputs')),
+                              '$.range', json(json_extract(e.estimate, '$.range'))) END AS estimate
     FROM record_estimates e LEFT JOIN estimate_shapes s ON s.id = e.shape_id;
 "#,
 ];
