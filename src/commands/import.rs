@@ -470,9 +470,13 @@ fn unstored<'j>(ctx: &Ctx, ledger: &mut dyn store::Ledger, chosen: &'j [Job], an
 /// Prices the jobs on a thread of its own, a chunk at a time, while the ledger writes the chunks before
 /// them in one transaction (all or none). Per line whether it was new, and per job how many lines it made.
 fn price_and_write(ctx: &Ctx, ledger: &mut dyn store::Ledger, jobs: &[&Job], said: &mut Said) -> Result<(Vec<bool>, Vec<usize>), Error> {
+    // Set by the pricing thread when it stops of its own accord (every job priced, or an error sent): a channel
+    // that closes without it closed in a panic, and the writer must not take that for the end of the jobs.
+    let finished = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|s| {
         // Two chunks in flight at most: the pricing stays just ahead of the writes, never the whole file ahead.
         let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Vec<Line>, Error>>(2);
+        let finished = &finished;
         let pricing = s.spawn(move || {
             let mut said = Said::default();
             let mut per_job: Vec<usize> = Vec::with_capacity(jobs.len());
@@ -487,6 +491,7 @@ fn price_and_write(ctx: &Ctx, ledger: &mut dyn store::Ledger, jobs: &[&Job], sai
                         }
                         Err(e) => {
                             let _ = tx.send(Err(e));
+                            finished.store(true, std::sync::atomic::Ordering::SeqCst);
                             return (said, per_job);
                         }
                     }
@@ -496,9 +501,14 @@ fn price_and_write(ctx: &Ctx, ledger: &mut dyn store::Ledger, jobs: &[&Job], sai
                     break;
                 }
             }
+            finished.store(true, std::sync::atomic::Ordering::SeqCst);
             (said, per_job)
         });
-        let fresh = ledger.write_chunks(&mut rx.iter());
+        let cut_short = std::iter::from_fn(|| {
+            (!finished.load(std::sync::atomic::Ordering::SeqCst)).then(|| Err(Error::Failed("import: the pricing thread failed".into())))
+        })
+        .take(1);
+        let fresh = ledger.write_chunks(&mut rx.iter().chain(cut_short));
         drop(rx);
         let (theirs, per_job) = pricing.join().map_err(|_| Error::Failed("import: the pricing thread failed".into()))?;
         said.notes = theirs.notes;

@@ -111,11 +111,19 @@ pub fn run(settings: &Settings, req: WhenRequest) -> Result<When, Error> {
     answer(&f, now, req, ep.shown_url(), ep.zone.clone())
 }
 
-/// The answer from a forecast read at `now`.
-pub fn answer(f: &Forecast, now: i64, req: WhenRequest, url: String, zone: Option<String>) -> Result<When, Error> {
+/// The starts the run may take, from `from` to `latest`, and what the forecast's edges left out; or why
+/// the forecast cannot answer (too short, starting after the window, a hole within reach).
+fn reach(f: &Forecast, now: i64, req: WhenRequest) -> Result<(i64, i64, Vec<String>), Error> {
     let (first, last) = (f.intervals[0].start, f.intervals[f.intervals.len() - 1].end);
+    if first > now.saturating_add(req.within_s) {
+        return Err(Error::Failed(format!(
+            "the forecast starts at {}, after the window of {} from now",
+            iso8601(first),
+            hours(req.within_s)
+        )));
+    }
     let from = now.max(first);
-    let latest = (from + req.within_s).min(last - req.duration_s);
+    let latest = now.saturating_add(req.within_s).min(last.saturating_sub(req.duration_s));
     if latest < from {
         return Err(Error::Failed(format!(
             "the forecast covers {} to {}: too little for a run of {} from now (it must end by {})",
@@ -129,7 +137,7 @@ pub fn answer(f: &Forecast, now: i64, req: WhenRequest, url: String, zone: Optio
     if now < first {
         notes.push(format!("the forecast starts at {}, after now: 'now' is its first interval", iso8601(first)));
     }
-    if from + req.within_s > latest {
+    if now.saturating_add(req.within_s) > latest {
         notes.push(format!("the forecast ends at {}: starts after {} were not considered", iso8601(last), iso8601(latest)));
     }
     if let Some(gap) = gaps(&f.intervals, from, latest + req.duration_s) {
@@ -139,8 +147,16 @@ pub fn answer(f: &Forecast, now: i64, req: WhenRequest, url: String, zone: Optio
             iso8601(gap.1)
         )));
     }
+    Ok((from, latest, notes))
+}
+
+/// The answer from a forecast read at `now`.
+pub fn answer(f: &Forecast, now: i64, req: WhenRequest, url: String, zone: Option<String>) -> Result<When, Error> {
+    let (from, latest, mut notes) = reach(f, now, req)?;
+    let (first, last) = (f.intervals[0].start, f.intervals[f.intervals.len() - 1].end);
+    let integral = Integral::of(&f.intervals);
     let start = |s: i64| -> Start {
-        let mean = tidy(mean(&f.intervals, s, s + req.duration_s));
+        let mean = tidy(integral.mean(s, s + req.duration_s));
         let kwh = req.power_w.map(|p| p * req.duration_s as f64 / 3.6e6);
         Start { start: s, end: s + req.duration_s, begin: local_iso(s), mean_g_per_kwh: mean, co2e_g: kwh.map(|k| tidy(k * mean)) }
     };
@@ -163,6 +179,14 @@ pub fn answer(f: &Forecast, now: i64, req: WhenRequest, url: String, zone: Optio
         if s.mean_g_per_kwh < best.mean_g_per_kwh {
             best = s;
         }
+    }
+    if crate::time::parse_utc(&best.begin).ok().and_then(crate::time::from_local) != Some(best.start) {
+        notes.push(format!(
+            "the local time {} is repeated or skipped by a clock change: give a scheduler the UTC start {} (or now+{}s)",
+            best.begin,
+            iso8601(best.start),
+            best.start - now
+        ));
     }
     let saving = tidy(now_start.mean_g_per_kwh - best.mean_g_per_kwh);
     let kwh = req.power_w.map(|p| tidy(p * req.duration_s as f64 / 3.6e6));
@@ -206,16 +230,39 @@ fn gaps(intervals: &[Interval], from: i64, to: i64) -> Option<(i64, i64)> {
     (at < to).then_some((at, to))
 }
 
-/// The time-weighted mean intensity over [from, to).
-fn mean(intervals: &[Interval], from: i64, to: i64) -> f64 {
-    let mut sum = 0.0;
-    for i in intervals {
-        let overlap = i.end.min(to) - i.start.max(from);
-        if overlap > 0 {
-            sum += i.g_per_kwh * overlap as f64;
+/// The intensity integrated over time from the forecast's start, so a window's mean is two lookups, not a
+/// pass over every interval: comparing every start of a forecast of n intervals costs n log n, not n².
+struct Integral<'a> {
+    intervals: &'a [Interval],
+    /// Before each interval: the integral of every interval before it, g/kWh × s.
+    before: Vec<f64>,
+}
+
+impl<'a> Integral<'a> {
+    fn of(intervals: &'a [Interval]) -> Integral<'a> {
+        let mut before = Vec::with_capacity(intervals.len());
+        let mut sum = 0.0;
+        for i in intervals {
+            before.push(sum);
+            sum += i.g_per_kwh * (i.end - i.start) as f64;
         }
+        Integral { intervals, before }
     }
-    sum / (to - from) as f64
+
+    /// The integral up to `t`; time in no interval adds nothing.
+    fn at(&self, t: i64) -> f64 {
+        let k = self.intervals.partition_point(|i| i.start <= t);
+        if k == 0 {
+            return 0.0;
+        }
+        let i = &self.intervals[k - 1];
+        self.before[k - 1] + i.g_per_kwh * (t.min(i.end) - i.start) as f64
+    }
+
+    /// The time-weighted mean intensity over [from, to).
+    fn mean(&self, from: i64, to: i64) -> f64 {
+        (self.at(to) - self.at(from)) / (to - from) as f64
+    }
 }
 
 #[cfg(test)]
@@ -253,6 +300,29 @@ mod tests {
         let w = answer(&f, 0, req, "u".into(), None).unwrap();
         assert!((w.best.mean_g_per_kwh - (100.0 * 2.0 + 300.0) / 3.0).abs() < 1e-9, "{}", w.best.mean_g_per_kwh);
         assert!((3600..=7200).contains(&w.best.start), "{}", w.best.start);
+    }
+
+    #[test]
+    fn the_integral_gives_each_windows_mean_as_a_pass_over_the_intervals_would() {
+        let f = flat(&[300.0, 120.0, 80.0, 410.0, 5.0, 95.5], 1000, 1800);
+        let brute = |from: i64, to: i64| {
+            f.intervals.iter().map(|i| i.g_per_kwh * (i.end.min(to) - i.start.max(from)).max(0) as f64).sum::<f64>() / (to - from) as f64
+        };
+        let integral = Integral::of(&f.intervals);
+        for (from, to) in [(1000, 1300), (1000, 11800), (1500, 7000), (2800, 2801), (9999, 11800), (4600, 6400)] {
+            assert!((integral.mean(from, to) - brute(from, to)).abs() < 1e-9, "{from}..{to}");
+        }
+    }
+
+    #[test]
+    fn a_forecast_that_begins_later_is_weighed_within_the_window_from_now() {
+        // The forecast's first point is an hour from now; a window of 90 minutes leaves starts up to 30 minutes in.
+        let f = flat(&[300.0, 300.0, 100.0, 100.0, 300.0, 300.0], 3600, 1800);
+        let req = WhenRequest { duration_s: 1800, within_s: 5400, power_w: None };
+        let w = answer(&f, 0, req, "u".into(), None).unwrap();
+        assert!(w.best.start <= 5400 && w.best.mean_g_per_kwh == 300.0, "{:?}", w.best);
+        let req = WhenRequest { duration_s: 1800, within_s: 1800, power_w: None };
+        assert!(answer(&f, 0, req, "u".into(), None).unwrap_err().to_string().contains("after the window"));
     }
 
     #[test]

@@ -84,14 +84,16 @@ fn points(v: &Value) -> Result<(Vec<Point>, &'static str, Option<String>), Strin
             "percentile" => return Err("the endpoint answers a percentile (WattTime signal-index), not an intensity".into()),
             other => return Err(format!("the forecast is in units '{}', not an intensity exa can convert", crate::text::clean(other))),
         };
-        let period = meta.get("data_point_period_seconds").and_then(Value::as_i64).filter(|p| *p > 0);
+        let period = meta.get("data_point_period_seconds").and_then(Value::as_i64).filter(|p| (1..=31_536_000).contains(p));
         let data = v.get("data").and_then(Value::as_array).ok_or("a WattTime-style body with no data list")?;
         let pts = data
             .iter()
             .enumerate()
             .map(|(i, p)| {
                 let t = time(p, "point_time", i)?;
-                Ok((t, period.map(|s| t + s), number(p, "value", i)? * scale))
+                let end =
+                    period.map(|s| t.checked_add(s).ok_or_else(|| format!("point {i}'s period runs past the year 9999"))).transpose()?;
+                Ok((t, end, number(p, "value", i)? * scale))
             })
             .collect::<Result<_, String>>()?;
         return Ok((pts, "watttime", meta.get("generated_at").and_then(Value::as_str).map(str::to_string)));
@@ -134,7 +136,8 @@ fn points(v: &Value) -> Result<(Vec<Point>, &'static str, Option<String>), Strin
             .enumerate()
             .map(|(i, p)| {
                 let t = time(p, "timestamp", i)?;
-                let minutes = p.get("duration").and_then(Value::as_f64).filter(|d| d.is_finite() && *d > 0.0);
+                // At most a year a point: a longer one is no forecast interval.
+                let minutes = p.get("duration").and_then(Value::as_f64).filter(|d| d.is_finite() && *d > 0.0 && *d <= 525_600.0);
                 Ok((t, minutes.map(|m| t + (m * 60.0) as i64), number(p, "value", i)?))
             })
             .collect::<Result<_, String>>()?;

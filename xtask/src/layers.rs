@@ -109,36 +109,107 @@ pub fn check_text(src: &Path, file: &Path, text: &str) -> Vec<Violation> {
         .collect()
 }
 
-/// The modules `commands/mod.rs` declares: one per verb.
+/// The modules `commands/mod.rs` declares: one per verb (`pub mod x;`, `pub(crate) mod x;`, after any
+/// attribute on the line), its tests aside.
 fn commands_of(mod_rs: &str) -> Vec<String> {
-    mod_rs
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("pub mod ").or_else(|| l.trim().strip_prefix("mod ")))
-        .map(|n| n.trim_end_matches(';').trim().to_string())
-        .collect()
+    let mut out = Vec::new();
+    for line in mod_rs.lines() {
+        let mut l = line.trim();
+        while l.starts_with("#[") {
+            l = l.find(']').map_or("", |e| l[e + 1..].trim_start());
+        }
+        if let Some(rest) = l.strip_prefix("pub") {
+            l = rest.trim_start();
+            if l.starts_with('(') {
+                l = l.find(')').map_or("", |e| l[e + 1..].trim_start());
+            }
+        }
+        if let Some(name) = l.strip_prefix("mod ").and_then(|r| r.trim().strip_suffix(';')) {
+            let name = name.trim();
+            if name != "tests" {
+                out.push(name.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// A line's code: what is before a `//` comment, with string literals emptied (a URL's `//`, a path in a
+/// message, is not code).
+fn code_of(line: &str) -> String {
+    let mut out = String::new();
+    let mut chars = line.chars().peekable();
+    let mut in_str = false;
+    while let Some(c) = chars.next() {
+        match (in_str, c) {
+            (true, '\\') => {
+                chars.next();
+            }
+            (true, '"') => {
+                in_str = false;
+                out.push('"');
+            }
+            (true, _) => {}
+            (false, '"') => {
+                in_str = true;
+                out.push('"');
+            }
+            (false, '/') if chars.peek() == Some(&'/') => break,
+            (false, _) => out.push(c),
+        }
+    }
+    out
+}
+
+/// The module names a path starting at `rest` names first: `x::…`, `x;`, or each of `{x, y::z}`.
+fn first_names(rest: &str) -> Vec<String> {
+    let ident = |s: &str| s.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect::<String>();
+    match rest.strip_prefix('{') {
+        Some(group) => group.split('}').next().unwrap_or("").split(',').map(|p| ident(p.trim())).filter(|n| !n.is_empty()).collect(),
+        None => {
+            let name = ident(rest);
+            // A name followed by `(` is a function of the module itself (`super::cpu_source(…)`), not a module.
+            let after = rest[name.len()..].trim_start();
+            if name.is_empty() || after.starts_with('(') || after.starts_with('!') {
+                Vec::new()
+            } else {
+                vec![name]
+            }
+        }
+    }
 }
 
 /// Commands call no sibling command: what two verbs share lives in `commands/mod.rs` or in a room below
-/// them (a sink, a source, the store). A file of one verb naming another's module (`super::other::`,
-/// `crate::commands::other`) is a violation.
+/// them (a sink, a source, the store). A file of one verb naming another's module (`super::other`,
+/// `crate::commands::other`, in a path or a `use` group) is a violation.
 pub fn check_siblings(src: &Path, file: &Path, text: &str, commands: &[String]) -> Vec<Violation> {
     let rel = file.strip_prefix(src).unwrap_or(file);
-    let mut parts = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned());
-    if parts.next().as_deref() != Some("commands") {
+    let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+    // Only a verb's own file, directly in commands/: below it, `super::` is that verb's folder.
+    let [room, own] = &parts[..] else { return Vec::new() };
+    let own = own.trim_end_matches(".rs");
+    if room != "commands" || own == "mod" {
         return Vec::new();
     }
-    let Some(own) = parts.next().map(|f| f.trim_end_matches(".rs").to_string()).filter(|f| f != "mod") else { return Vec::new() };
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let code = line.split("//").next().unwrap_or("");
-        for c in commands.iter().filter(|c| **c != own) {
-            if [format!("super::{c}::"), format!("crate::commands::{c}")].iter().any(|p| code.contains(p.as_str())) {
-                out.push(Violation {
-                    file: file.to_path_buf(),
-                    line: i + 1,
-                    from: format!("commands::{own}"),
-                    to: format!("commands::{c}"),
-                });
+        let code = code_of(line);
+        for prefix in ["super::", "crate::commands::"] {
+            let mut rest = code.as_str();
+            while let Some(at) = rest.find(prefix) {
+                let before = rest[..at].chars().last();
+                rest = &rest[at + prefix.len()..];
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                    continue;
+                }
+                for name in first_names(rest).into_iter().filter(|n| n != own && commands.contains(n)) {
+                    out.push(Violation {
+                        file: file.to_path_buf(),
+                        line: i + 1,
+                        from: format!("commands::{own}"),
+                        to: format!("commands::{name}"),
+                    });
+                }
             }
         }
     }
@@ -179,15 +250,26 @@ mod tests {
     #[test]
     fn a_command_calling_a_sibling_command_is_found() {
         let src = Path::new("/r/src");
-        let commands = vec!["report".to_string(), "focus".to_string(), "measure".to_string()];
-        let text = "use super::cpu_source;\nlet f = super::focus::rows(&runs);\n// super::measure::X in a comment\nuse crate::commands::measure;\n";
+        let commands = vec!["report".to_string(), "focus".to_string(), "measure".to_string(), "gpu".to_string()];
+        let text = "use super::cpu_source;\n\
+                    let f = super::focus::rows(&runs);\n\
+                    // super::measure::X in a comment\n\
+                    use crate::commands::measure;\n\
+                    use super::{focus, report};\n\
+                    let s = crate::commands::gpu_source(s);\n\
+                    let u = \"http://x/super::focus::\"; use super::gpu;\n\
+                    use super::report::Thing;\n";
         let v = check_siblings(src, Path::new("/r/src/commands/report.rs"), text, &commands);
         let found: Vec<(usize, &str)> = v.iter().map(|v| (v.line, v.to.as_str())).collect();
-        assert_eq!(found, vec![(2, "commands::focus"), (4, "commands::measure")]);
-        // The room's own helpers, and files outside commands/, are not siblings.
+        assert_eq!(found, vec![(2, "commands::focus"), (4, "commands::measure"), (5, "commands::focus"), (7, "commands::gpu")]);
+        // The room's own helpers, nested files and files outside commands/ are not siblings.
         assert!(check_siblings(src, Path::new("/r/src/commands/mod.rs"), text, &commands).is_empty());
+        assert!(check_siblings(src, Path::new("/r/src/commands/report/part.rs"), text, &commands).is_empty());
         assert!(check_siblings(src, Path::new("/r/src/lib.rs"), text, &commands).is_empty());
-        assert_eq!(commands_of("pub mod a;\nmod b;\nuse x;\n"), vec!["a".to_string(), "b".to_string()]);
+        assert_eq!(
+            commands_of("pub mod a;\nmod b;\npub(crate) mod c;\n#[cfg(unix)] pub mod d;\n#[cfg(test)]\nmod tests;\nuse x;\n"),
+            vec!["a".to_string(), "b".to_string(), "c".to_string(), "d".to_string()]
+        );
     }
 
     #[test]

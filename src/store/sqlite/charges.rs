@@ -12,15 +12,18 @@ use crate::store::report::Filter;
 /// Every run the filter selects in the SQLite ledger, in order of its first record.
 pub fn runs(store: &Store, f: &Filter) -> Result<Vec<RunCharge>, Error> {
     let (filter, args): (String, Vec<Sql>) = clause_for(f, "r.");
-    let (shapes, coefficients) = super::shapes_join(store.version()?);
+    let db = |e: rusqlite::Error| Error::Failed(format!("{}: {e}", store.path.display()));
+    // The version and the rows from one snapshot, as `read_lines` reads them.
+    let tx = store.conn().unchecked_transaction().map_err(db)?;
+    let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(db)?;
+    let (shapes, coefficients) = super::shapes_join(version);
     let sql = format!(
         "SELECT r.id, r.model, r.run_id, r.recorded_at, r.duration_s, r.domain = 'carbon', r.measured, r.part, r.provider,
                 r.provider_digest, r.gpu_hours, r.cpu_hours, r.kwh, r.co2e_g, r.uncertainty, r.cost_usd,
                 json_extract({coefficients}, '$.coefficients.gpu_rate.value'), json_extract({coefficients}, '$.coefficients.cpu_rate.value')
          FROM records r JOIN record_estimates e ON e.record_id = r.id {shapes} {filter} ORDER BY r.id"
     );
-    let db = |e: rusqlite::Error| Error::Failed(format!("{}: {e}", store.path.display()));
-    let mut stmt = store.conn().prepare(&sql).map_err(db)?;
+    let mut stmt = tx.prepare(&sql).map_err(db)?;
     let mut rows = stmt.query(rusqlite::params_from_iter(args.iter())).map_err(db)?;
     let mut raw = Vec::new();
     while let Some(r) = rows.next().map_err(db)? {
@@ -45,5 +48,8 @@ pub fn runs(store: &Store, f: &Filter) -> Result<Vec<RunCharge>, Error> {
             cpu_rate: r.get(17).ok().flatten(),
         });
     }
+    drop(rows);
+    drop(stmt);
+    tx.commit().map_err(db)?;
     Ok(from_raw(raw))
 }

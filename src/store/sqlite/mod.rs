@@ -514,11 +514,13 @@ impl Store {
 
     fn read_lines(&self, after: i64, limit: usize) -> Result<Vec<(i64, Line)>, Error> {
         let db = |e: rusqlite::Error| db_error(&self.path, e);
-        let version = self.version()?;
+        // One read transaction: the version and the rows from the same snapshot (a newer exa migrating meanwhile
+        // cannot leave this reader running the old schema's query over the new schema's rows).
+        let tx = self.conn.unchecked_transaction().map_err(db)?;
+        let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(db)?;
         let (shapes, _) = shapes_join(version);
-        let shape = if version >= SHAPES_VERSION { "s.shape" } else { "NULL" };
-        let mut stmt = self
-            .conn
+        let shape = if version >= SHAPES_VERSION { "s.shape, e.shape_id" } else { "NULL, NULL" };
+        let mut stmt = tx
             .prepare(&format!(
                 "SELECT r.id, idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours,
                         cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, e.estimate,
@@ -530,6 +532,7 @@ impl Store {
             .query_map(params![after, i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
                 let estimate: String = r.get(21)?;
                 let shape: Option<String> = r.get(25)?;
+                let shape_id: Option<i64> = r.get(26)?;
                 Ok((
                     r.get(0)?,
                     Line {
@@ -554,16 +557,21 @@ impl Store {
                         measured_kwh: r.get(19)?,
                         part: r.get(20)?,
                         labels: crate::model::Labels { user: r.get(22)?, account: r.get(23)?, partition: r.get(24)? },
-                        estimate: match shape {
-                            Some(shape) => EstimateText::Split { shape, figures: estimate },
-                            None => EstimateText::Whole(estimate),
+                        estimate: match (shape, shape_id) {
+                            (Some(shape), _) => EstimateText::Split { shape, figures: estimate },
+                            // A shape named but gone (a store edited by hand): the figures alone are no estimate.
+                            (None, Some(_)) => EstimateText::Whole("null".into()),
+                            (None, None) => EstimateText::Whole(estimate),
                         }
                         .checked(),
                     },
                 ))
             })
             .map_err(db)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(db)
+        let lines = rows.collect::<Result<Vec<_>, _>>().map_err(db)?;
+        drop(stmt);
+        tx.commit().map_err(db)?;
+        Ok(lines)
     }
 
     /// The connection, for reports.
