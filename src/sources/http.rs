@@ -133,13 +133,35 @@ fn client(insecure: bool) -> Result<&'static reqwest::blocking::Client, HttpErro
             let _ = rustls::crypto::ring::default_provider().install_default();
             reqwest::blocking::Client::builder()
                 .danger_accept_invalid_certs(insecure)
-                .redirect(reqwest::redirect::Policy::limited(3))
+                .redirect(same_origin_redirects())
                 .user_agent(concat!("exa/", env!("CARGO_PKG_VERSION")))
                 .build()
                 .map_err(|e| format!("cannot build an HTTP client: {}", strip_url(&e.to_string())))
         })
         .as_ref()
         .map_err(|e| HttpError::Other(e.clone()))
+}
+
+/// Redirects: at most three, and only within the origin asked (scheme, host and port). A key exa sends in a
+/// header of its own (Electricity Maps' `auth-token`, a tenant's header) is never carried to another host:
+/// reqwest itself drops only `Authorization` and cookies there.
+fn same_origin_redirects() -> reqwest::redirect::Policy {
+    reqwest::redirect::Policy::custom(|attempt| {
+        if attempt.previous().len() > 3 {
+            return attempt.error("more than three redirects");
+        }
+        let same = attempt.previous().first().is_none_or(|first| {
+            let to = attempt.url();
+            first.scheme() == to.scheme()
+                && first.host_str() == to.host_str()
+                && first.port_or_known_default() == to.port_or_known_default()
+        });
+        if same {
+            attempt.follow()
+        } else {
+            attempt.error("it redirects to another host, and exa sends what it was given only where it was told")
+        }
+    })
 }
 
 /// The HTTP client of the OpenTelemetry exporter (which takes one by value): exa's TLS set-up and deadline,
@@ -261,6 +283,10 @@ fn describe(e: &reqwest::Error, deadline: Duration) -> HttpError {
             src = s.source();
         }
         return HttpError::Connect(cause);
+    }
+    if e.is_redirect() {
+        let why = std::error::Error::source(e).map_or_else(|| "redirect not followed".to_string(), ToString::to_string);
+        return HttpError::Other(format!("redirect not followed: {why}"));
     }
     let mut words = e.to_string();
     if let Some(u) = e.url() {

@@ -235,3 +235,25 @@ fn no_endpoint_warns_once_and_succeeds() {
     assert_eq!(err.lines().count(), 1);
     assert!(err.contains("EXAMLOPS_GRID_INTENSITY_URL"));
 }
+
+#[test]
+fn a_redirect_to_another_host_is_not_followed_and_the_key_stays_home() {
+    // Electricity Maps' key rides in its own header, which an HTTP client does not drop on a redirect the
+    // way it drops Authorization: exa follows no redirect off the origin it was given.
+    let elsewhere = Server::start(json(EM));
+    let srv =
+        Server::start(Answer::WithHeader(302, Box::leak(format!("Location: {}", elsewhere.url("/steal")).into_boxed_str()), String::new()));
+    let env = Env::new()
+        .env("EXAMLOPS_GRID_INTENSITY_URL", &srv.url("/v3/carbon-intensity/latest"))
+        .env("EXAMLOPS_GRID_INTENSITY_API", "electricitymaps")
+        .env("EXAMLOPS_GRID_INTENSITY_TOKEN", "sekret-key");
+    let (e, err) = live(&env, &[]);
+    assert_eq!(e.grid.unwrap().origin, "default", "the reading was not taken from the other host");
+    assert!(err.contains("another host"), "{err}");
+    assert!(elsewhere.requests().is_empty(), "the other host got {:?}", elsewhere.requests());
+    assert!(!err.contains("sekret"));
+    // A redirect within the same origin is followed.
+    srv.set(Answer::WithHeader(302, Box::leak(format!("Location: {}", srv.url("/moved")).into_boxed_str()), String::new()));
+    let (_, err) = live(&env, &[]);
+    assert!(srv.requests().iter().any(|r| r.starts_with("GET /moved ")), "{:?} {err}", srv.requests());
+}
