@@ -39,13 +39,6 @@ pub struct Start {
     pub co2e_g: Option<f64>,
 }
 
-impl Start {
-    /// The start, UTC, as ISO 8601.
-    pub fn start_iso(&self) -> String {
-        iso8601(self.start)
-    }
-}
-
 /// The answer: the best start, starting now, and what the first saves over the second.
 #[derive(Debug, Serialize)]
 pub struct When {
@@ -126,11 +119,10 @@ fn reach(f: &Forecast, now: i64, req: WhenRequest) -> Result<(i64, i64, Vec<Stri
     let latest = now.saturating_add(req.within_s).min(last.saturating_sub(req.duration_s));
     if latest < from {
         return Err(Error::Failed(format!(
-            "the forecast covers {} to {}: too little for a run of {} from now (it must end by {})",
+            "the forecast covers {} to {}: too little for a run of {} from now",
             iso8601(first),
             iso8601(last),
-            hours(req.duration_s),
-            iso8601(last)
+            hours(req.duration_s)
         )));
     }
     let mut notes = Vec::new();

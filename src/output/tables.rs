@@ -156,7 +156,7 @@ impl Render for crate::commands::when::When {
     fn render(&self, _style: Style, out: &mut String) {
         let grams = |g: Option<f64>| g.map(|g| format!(", {}", super::records::carbon(g))).unwrap_or_default();
         let b = &self.best;
-        let _ = writeln!(out, "best start: {} (local {}), until {}", b.start_iso(), b.begin, crate::time::iso8601(b.end));
+        let _ = writeln!(out, "best start: {} (local {}), until {}", crate::time::iso8601(b.start), b.begin, crate::time::iso8601(b.end));
         let _ = writeln!(out, "  {:.1} gCO2e/kWh over the run{}", b.mean_g_per_kwh, grams(b.co2e_g));
         let n = &self.now;
         let _ = writeln!(out, "starting now: {:.1} gCO2e/kWh{}", n.mean_g_per_kwh, grams(n.co2e_g));

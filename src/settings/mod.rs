@@ -613,28 +613,27 @@ fn grid_region(g: &crate::model::config::GridConfig) -> Option<Sourced<String>> 
 /// The grid endpoint from the environment, else the config.
 fn grid_endpoint(g: &crate::model::config::GridConfig) -> Result<Option<Endpoint>, String> {
     let Some(base) = env("EXAMLOPS_GRID_INTENSITY_URL").or_else(|| g.url.clone()) else { return Ok(None) };
-    endpoint(g, base)
+    endpoint(g, base, "grid-intensity")
 }
 
 /// The forecast endpoint (`carbon when`) from the environment, else the config; the zone, API, token and
 /// timeout are the grid endpoint's.
 fn forecast_endpoint(g: &crate::model::config::GridConfig) -> Result<Option<Endpoint>, String> {
     let Some(base) = env("EXAMLOPS_GRID_FORECAST_URL").or_else(|| g.forecast_url.clone()) else { return Ok(None) };
-    endpoint(g, base).map_err(|e| e.replace("grid-intensity URL", "forecast URL"))
+    endpoint(g, base, "forecast")
 }
 
-fn endpoint(g: &crate::model::config::GridConfig, base: String) -> Result<Option<Endpoint>, String> {
+/// An endpoint at `base` with the grid's zone, key, API and timeout; `what` names its URL in errors.
+fn endpoint(g: &crate::model::config::GridConfig, base: String, what: &str) -> Result<Option<Endpoint>, String> {
     let zone = env("EXAMLOPS_GRID_INTENSITY_ZONE").or_else(|| g.zone.clone());
     let token = env("EXAMLOPS_GRID_INTENSITY_TOKEN").or_else(|| g.token.clone());
     let shown = crate::text::redact_url(&base);
     if !(base.starts_with("http://") || base.starts_with("https://")) {
-        return Err(format!("the grid-intensity URL '{shown}' is not http:// or https://"));
+        return Err(format!("the {what} URL '{shown}' is not http:// or https://"));
     }
     let url = match (&zone, base.contains("{zone}")) {
         (Some(z), true) => base.replace("{zone}", &encode(z)),
-        (None, true) => {
-            return Err(format!("the grid-intensity URL '{shown}' has {{zone}} but no zone is set (EXAMLOPS_GRID_INTENSITY_ZONE)"))
-        }
+        (None, true) => return Err(format!("the {what} URL '{shown}' has {{zone}} but no zone is set (EXAMLOPS_GRID_INTENSITY_ZONE)")),
         (Some(z), false) => format!("{base}{}zone={}", if base.contains('?') { '&' } else { '?' }, encode(z)),
         (None, false) => base.clone(),
     };

@@ -15,8 +15,6 @@ use super::grid::Endpoint;
 
 /// The largest forecast body read: WattTime's 72 hours at 5 minutes is about 90 kB.
 pub const MAX_BODY: u64 = 4 * 1024 * 1024;
-/// Pounds per MWh to grams per kWh.
-const LBS_PER_MWH_TO_G_PER_KWH: f64 = 0.453_592;
 
 /// One interval of a forecast: from `start` (inclusive) to `end`, seconds since the epoch, at `g_per_kwh`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -77,13 +75,7 @@ fn points(v: &Value) -> Result<(Vec<Point>, &'static str, Option<String>), Strin
     let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
     // WattTime v3: {"data": [{"point_time", "value"}], "meta": {"units", "data_point_period_seconds", "generated_at"}}.
     if let Some(meta) = v.get("meta").filter(|m| m.get("units").is_some()) {
-        let units = meta.get("units").and_then(Value::as_str).unwrap_or("").to_ascii_lowercase();
-        let scale = match units.as_str() {
-            "lbs_co2_per_mwh" => LBS_PER_MWH_TO_G_PER_KWH,
-            "g_co2_per_kwh" | "gco2/kwh" | "gco2e/kwh" => 1.0,
-            "percentile" => return Err("the endpoint answers a percentile (WattTime signal-index), not an intensity".into()),
-            other => return Err(format!("the forecast is in units '{}', not an intensity exa can convert", crate::text::clean(other))),
-        };
+        let scale = super::grid::units_scale(meta.get("units").and_then(Value::as_str).unwrap_or(""))?;
         let period = meta.get("data_point_period_seconds").and_then(Value::as_i64).filter(|p| (1..=31_536_000).contains(p));
         let data = v.get("data").and_then(Value::as_array).ok_or("a WattTime-style body with no data list")?;
         let pts = data

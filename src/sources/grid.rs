@@ -163,20 +163,26 @@ pub fn parse(body: &[u8]) -> Result<GridReading, String> {
 /// The keys an intensity may have in an Electricity Maps or generic body.
 const KEYS: &[&str] = &["carbonIntensity", "intensity", "value"];
 
+/// What a WattTime-style `meta.units` is multiplied by to give g/kWh; a percentile (signal-index) or an
+/// unknown unit is refused. The readings and the forecasts read their units through this one place.
+pub(super) fn units_scale(units: &str) -> Result<f64, String> {
+    match units.to_ascii_lowercase().as_str() {
+        "lbs_co2_per_mwh" => Ok(LBS_PER_MWH_TO_G_PER_KWH),
+        "g_co2_per_kwh" | "gco2/kwh" | "gco2e/kwh" => Ok(1.0),
+        "percentile" => Err("the endpoint answers a percentile (WattTime signal-index), not an intensity".into()),
+        other => Err(format!("the endpoint answers in units '{}', not an intensity exa can convert", crate::text::clean(other))),
+    }
+}
+
 fn read(v: &Value) -> Result<GridReading, String> {
     // WattTime v3: {"data": [{"point_time", "value"}], "meta": {"units": ...}}
     if let Some(units) = v.pointer("/meta/units").and_then(Value::as_str) {
         let point = v.pointer("/data/0").ok_or("a WattTime-style body with no data points")?;
         let raw = point.get("value").and_then(num).ok_or("a WattTime-style data point with no value")?;
         let time = text(point, &["point_time"]);
-        return match units.to_ascii_lowercase().as_str() {
-            "lbs_co2_per_mwh" => {
-                Ok(GridReading { value: raw * LBS_PER_MWH_TO_G_PER_KWH, time, detail: Some(format!("{raw} lbs_co2_per_mwh x 0.453592")) })
-            }
-            "g_co2_per_kwh" | "gco2/kwh" | "gco2e/kwh" => Ok(GridReading { value: raw, time, detail: None }),
-            "percentile" => Err("the endpoint answers a percentile (WattTime signal-index), not an intensity".into()),
-            other => Err(format!("the reading is in units '{other}', not an intensity exa can convert")),
-        };
+        let scale = units_scale(units)?;
+        let detail = (scale != 1.0).then(|| format!("{raw} lbs_co2_per_mwh x 0.453592"));
+        return Ok(GridReading { value: raw * scale, time, detail });
     }
     // UK Carbon Intensity: {"data": [{"from", "to", "intensity": {"forecast", "actual"}}]}
     if let Some(first) = v.pointer("/data/0") {
