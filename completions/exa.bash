@@ -2611,7 +2611,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__import__subcmd__flux)
-            opts="-o -h -V --since --until --file --cluster --model --model-from --dry-run --skip-bad --carbon-provider --cost-provider --db --output --json --config --help --version"
+            opts="-o -h -V --since --until --file --cluster --model --model-from --dry-run --skip-bad --grid-history --carbon-provider --cost-provider --db --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2729,7 +2729,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__import__subcmd__slurm)
-            opts="-o -h -V --since --until --file --cluster --model --model-from --dry-run --skip-bad --carbon-provider --cost-provider --db --exclusive --output --json --config --help --version"
+            opts="-o -h -V --since --until --file --cluster --model --model-from --dry-run --skip-bad --grid-history --carbon-provider --cost-provider --db --exclusive --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

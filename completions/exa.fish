@@ -319,6 +319,7 @@ csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l dry-run -d 'Show what would be recorded, job by job (`jobs` in JSON), and write nothing'
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l skip-bad -d 'Skip malformed lines (each named in the answer) instead of importing nothing from the file'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l grid-history -d 'Price each job at the grid\'s intensity over its own start to end, from the history endpoint (EXAMLOPS_GRID_HISTORY_URL): one request per zone and UTC day, cached, not one per job'
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l exclusive -d 'The jobs held whole nodes (the partition is OverSubscribe=EXCLUSIVE, or --exclusive everywhere), so Slurm\'s node energy (ConsumedEnergyRaw) is the job\'s own and is kept; otherwise energy is not measured'
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -341,6 +342,7 @@ csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l dry-run -d 'Show what would be recorded, job by job (`jobs` in JSON), and write nothing'
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l skip-bad -d 'Skip malformed lines (each named in the answer) instead of importing nothing from the file'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l grid-history -d 'Price each job at the grid\'s intensity over its own start to end, from the history endpoint (EXAMLOPS_GRID_HISTORY_URL): one request per zone and UTC day, cached, not one per job'
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -s V -l version -d 'Print version'

@@ -598,6 +598,11 @@ pub struct ImportArgs {
     #[arg(long)]
     pub skip_bad: bool,
 
+    /// Price each job at the grid's intensity over its own start to end, from the history endpoint
+    /// (EXAMLOPS_GRID_HISTORY_URL): one request per zone and UTC day, cached, not one per job.
+    #[arg(long)]
+    pub grid_history: bool,
+
     /// The carbon provider that prices the jobs (else env, config, default).
     #[arg(long, value_name = "NAME")]
     pub carbon_provider: Option<String>,
@@ -766,6 +771,7 @@ impl Hours {
             provider: self.provider.clone(),
             region: None,
             overrides: Vec::new(),
+            history: None,
         }
     }
 

@@ -17,8 +17,9 @@ use serde::Serialize;
 
 use crate::cli::{ImportArgs, ModelFrom};
 use crate::error::Error;
-use crate::model::{BadLine, Domain, Job, Jobs, Labels, NewRecord};
-use crate::pricing::Pricer;
+use crate::model::history::{Series, Weight};
+use crate::model::{BadLine, Domain, Estimate, HistoryAsk, Job, Jobs, Labels, NewRecord};
+use crate::pricing::{self, Pricer};
 use crate::settings::Settings;
 use crate::sources::{flux, slurm};
 use crate::store::{self, Line};
@@ -103,6 +104,30 @@ pub struct Imported {
     pub notes: Vec<String>,
     /// Every job as it would be recorded; only with --dry-run (null otherwise).
     pub jobs: Option<Vec<JobRecord>>,
+    /// With --grid-history: the history read, and how many jobs it priced.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grid_history: Option<ImportHistory>,
+}
+
+/// The grid's history an import read (`--grid-history`).
+#[derive(Debug, Serialize)]
+pub struct ImportHistory {
+    /// The endpoint, secrets hidden.
+    pub url: String,
+    /// The grid zone.
+    pub zone: Option<String>,
+    /// Which API's shape it answered in.
+    pub shape: &'static str,
+    /// UTC days the jobs ran on.
+    pub days: usize,
+    /// Requests made (one per day not in the cache).
+    pub requests: usize,
+    /// Days taken from the cache.
+    pub cached: usize,
+    /// Readings read.
+    pub readings: usize,
+    /// Jobs given a start and an end to weigh the history over; the others are priced as without it.
+    pub jobs_weighed: u64,
 }
 
 /// How long `sacct` or `flux jobs` may take.
@@ -160,6 +185,9 @@ pub fn run(settings: &Settings, sched: Scheduler, args: &ImportArgs, exclusive: 
     if let Some(c) = &args.cluster {
         check_cluster(c)?;
     }
+    if args.grid_history {
+        settings.history_endpoint().map_err(|e| Error::Config(format!("--grid-history: {e}")))?.ok_or_else(no_history)?;
+    }
     if sched == Scheduler::Flux && matches!(args.model_from, ModelFrom::Account | ModelFrom::Wckey | ModelFrom::Comment) {
         return Err(Error::Usage("--model-from: Flux jobs have a name only; use --model-from jobname or --model NAME".into()));
     }
@@ -215,6 +243,7 @@ pub fn run(settings: &Settings, sched: Scheduler, args: &ImportArgs, exclusive: 
         db: db.shown(),
         notes: Vec::new(),
         jobs: None,
+        grid_history: None,
     };
     let chosen = choose(jobs, &no_r.into_iter().collect(), sched, args, cluster.as_ref(), &mut answer)?;
     if sched == Scheduler::Slurm && !exclusive && chosen.iter().any(|j| j.energy_j.is_some_and(|e| e > 0.0)) {
@@ -224,10 +253,45 @@ pub fn run(settings: &Settings, sched: Scheduler, args: &ImportArgs, exclusive: 
                 .into(),
         );
     }
+    let history = if args.grid_history { Some(read_history(settings, &chosen, &mut answer)?) } else { None };
     let host = store::hostname();
-    let ctx = Ctx { sched, args, exclusive, carbon: &carbon, cost: &cost, host: &host };
+    let ctx = Ctx { sched, args, exclusive, carbon: &carbon, cost: &cost, host: &host, history };
     record(&ctx, &db, &chosen, &mut answer)?;
     Ok(answer)
+}
+
+/// `--grid-history` without an endpoint to read.
+fn no_history() -> Error {
+    Error::Usage("--grid-history: no history endpoint is configured (EXAMLOPS_GRID_HISTORY_URL or finops.carbon.grid.history_url)".into())
+}
+
+/// The grid's history over every UTC day a chosen job ran on, read before any is priced: one request a day
+/// (fewer with the cache), whatever the number of jobs. A history that cannot be read refuses the import.
+fn read_history(settings: &Settings, chosen: &[Job], answer: &mut Imported) -> Result<std::sync::Arc<Series>, Error> {
+    let windows: Vec<(i64, i64)> = chosen.iter().filter_map(|j| j.start.zip(j.end)).filter(|(s, e)| e >= s).collect();
+    let mut days: Vec<i64> = windows.iter().flat_map(|&(s, e)| pricing::history::days(s, e)).collect();
+    days.sort_unstable();
+    days.dedup();
+    let until = windows.iter().map(|w| w.1).max().unwrap_or(0);
+    if days.len() > 1 {
+        settings.warn(format!("grid history: reading {} days, one request each unless cached", days.len()));
+    }
+    let series = match pricing::history::fetch(settings, &days, until) {
+        Ok(Some(s)) => s,
+        Ok(None) => return Err(no_history()),
+        Err(e) => return Err(Error::Failed(format!("--grid-history: {e}; nothing was imported"))),
+    };
+    answer.grid_history = Some(ImportHistory {
+        url: series.url.clone(),
+        zone: series.zone.clone(),
+        shape: series.shape,
+        days: days.len(),
+        requests: series.requests,
+        cached: series.cached,
+        readings: series.readings.len(),
+        jobs_weighed: windows.len() as u64,
+    });
+    Ok(std::sync::Arc::new(series))
 }
 
 /// Where the last import of this cluster stopped; naming the cluster first if no flag did.
@@ -564,6 +628,8 @@ struct Ctx<'a> {
     carbon: &'a Pricer<'a>,
     cost: &'a Pricer<'a>,
     host: &'a str,
+    /// The grid's history, with --grid-history.
+    history: Option<std::sync::Arc<Series>>,
 }
 
 /// A job's records, and what they say.
@@ -622,6 +688,44 @@ impl Ctx<'_> {
         format!("{}:{cluster}:{}:{}:{domain}", self.sched.as_str(), job.raw_id, job.start.unwrap_or(0))
     }
 
+    /// The job priced in `domain`; with --grid-history, carbon at the grid's history over its start to end,
+    /// and the notes that says where it could not be.
+    fn priced(
+        &self,
+        pricer: &Pricer,
+        job: &Job,
+        domain: Domain,
+        (gpu, cpu): (f64, f64),
+        notes: &mut Vec<String>,
+    ) -> Result<Estimate, Error> {
+        let history = match (&self.history, job.start.zip(job.end)) {
+            (Some(series), Some((s, e))) if domain == Domain::Carbon && e >= s => Some(HistoryAsk {
+                series: std::sync::Arc::clone(series),
+                profile: vec![Weight { from: s as f64, to: e as f64, weight: 1.0 }],
+                weighted_by: "time (flat power over the job's start to end)".into(),
+            }),
+            (Some(_), _) if domain == Domain::Carbon => {
+                notes.push("the job has no start and end to weigh the grid's history over: priced without it".into());
+                None
+            }
+            _ => None,
+        };
+        let asked = history.is_some();
+        let estimate = pricer.price(gpu, cpu, history)?;
+        let h = estimate.grid.as_ref().filter(|g| g.origin == "history").and_then(|g| g.history.as_ref());
+        let within = pricing::history::NEAREST_S / 3600;
+        match h {
+            None if asked => notes.push(format!(
+                "the grid's history has no reading within {within} h of the job, or its intensity was set by hand: priced without it"
+            )),
+            Some(h) if h.gap_share > 0.0 => notes.push(format!(
+                "part of the job fell where the grid's history has no reading: the nearest reading (within {within} h) stood in, else the static intensity"
+            )),
+            _ => {}
+        }
+        Ok(estimate)
+    }
+
     fn lines(&self, job: &Job) -> Result<Made, Error> {
         let cluster = job.cluster.as_deref().unwrap_or("");
         let sched = self.sched.as_str();
@@ -654,7 +758,8 @@ impl Ctx<'_> {
                 made.notes.push(format!("{domain} provider '{}' has no GPU-hours term: no {domain} record", pricer.name()));
                 continue;
             }
-            let mut estimate = pricer.price(gpu_hours, cpu).map_err(|e| Error::Failed(format!("job {run_id}: {e}")))?;
+            let estimate = self.priced(pricer, job, domain, (gpu_hours, cpu), &mut made.notes);
+            let mut estimate = estimate.map_err(|e| Error::Failed(format!("job {run_id}: {e}")))?;
             if let Some(kwh) = node_kwh.filter(|_| domain == Domain::Carbon) {
                 estimate.notes.push(format!(
                     "Slurm measured {kwh} kWh for the job's nodes (ConsumedEnergyRaw; the allocation held them alone); kept beside this estimate"

@@ -13,7 +13,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
-use crate::model::{Cpu, CpuEnergy, CpuZone, Domain, Electricity, Estimate, Gpu, Measured, Measurement, NewRecord, Request, Stored};
+use crate::model::history::Weight;
+use crate::model::{
+    Cpu, CpuEnergy, CpuZone, Domain, Electricity, Estimate, Gpu, HistoryAsk, Measured, Measurement, NewRecord, Request, Stored,
+};
 use crate::num::tidy;
 use crate::pricing;
 use crate::settings::Settings;
@@ -70,6 +73,7 @@ pub fn run(
     let mlflow_run = mlflow_run(settings, &mut args)?;
     signals::catch();
     let started_at = iso8601(now_unix());
+    let started_unix = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64());
     let start = Instant::now();
     let (cpu_sampler, cpu_reason) = start_cpu(settings, cpu_source);
     let job = spawn(&args.command)?;
@@ -96,13 +100,12 @@ pub fn run(
         h.live("");
     }
     let duration_s = start.elapsed().as_secs_f64();
-    let mut gpu = gpu_of(sampler.map(Sampler::finish), no_gpu, duration_s);
+    let (mut gpu, profile) = gpu_of(sampler.map(Sampler::finish), no_gpu, duration_s);
     gpu.scope = scope.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
     let cpu = ended.as_ref().map(cpu_of);
     let cpu_energy = cpu_energy_of(settings, cpu_sampler.and_then(cpu::Sampler::finish), cpu_reason, ended.as_ref());
-    let carbon_ask = (args.carbon_provider.as_ref(), args.region.as_ref());
-    let (carbon, carbon_error) = price(settings, Domain::Carbon, carbon_ask, &gpu, cpu.as_ref(), &cpu_energy);
-    let (cost, cost_error) = price(settings, Domain::Cost, (args.cost_provider.as_ref(), None), &gpu, cpu.as_ref(), &cpu_energy);
+    let work = Work { gpu: &gpu, cpu: cpu.as_ref(), cpu_energy: &cpu_energy };
+    let [(carbon, carbon_error), (cost, cost_error)] = price_both(settings, &args, &work, (started_unix, duration_s), &profile);
     let electricity = electricity(settings, &gpu, &cpu_energy);
     let measured = Measured { duration_s, device_count: gpu.devices.len(), gpu_kwh: gpu.energy_kwh };
     let (recorded, record_error) = match &args.record {
@@ -269,10 +272,15 @@ fn cpu_of(e: &Ended) -> Cpu {
     }
 }
 
-/// What the sampler measured, and why not when it did not.
-fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, end: f64) -> Gpu {
-    let Some(mut o) = outcome else { return Gpu { status: "not measured", reason: no_gpu, ..Gpu::empty() } };
+/// The resolution of the run's energy over time that the grid's history is weighed by: finer than any
+/// provider's history (WattTime's five minutes), and a week-long run is ten thousand buckets.
+const PROFILE_BUCKET_S: f64 = 60.0;
+
+/// What the sampler measured, and why not when it did not; and the energy over the run, a minute at a time.
+fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, end: f64) -> (Gpu, Vec<(f64, f64, f64)>) {
+    let Some(mut o) = outcome else { return (Gpu { status: "not measured", reason: no_gpu, ..Gpu::empty() }, Vec::new()) };
     clip(&mut o.samples, end);
+    let profile = crate::sources::gpu::energy::profile(&o.samples, PROFILE_BUCKET_S);
     let mut devices = summarize(&o.samples);
     if let Some(shared) = &o.shared {
         for d in &mut devices {
@@ -294,7 +302,7 @@ fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, end: f64) -> Gpu {
         }
         (Sampling::Measured, Some(_)) => ("measured", None),
     };
-    Gpu {
+    let gpu = Gpu {
         status,
         reason,
         source: Some(o.kind),
@@ -308,7 +316,8 @@ fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, end: f64) -> Gpu {
         energy_kwh: kwh.map(tidy),
         device_hours: hours.map(tidy),
         devices,
-    }
+    };
+    (gpu, if kwh.is_some() { profile } else { Vec::new() })
 }
 
 /// Reads the CPU counters from now, at the GPU interval or every `cpu::LONGEST_WAIT_S`, whichever is shorter;
@@ -406,15 +415,35 @@ fn clip(samples: &mut Vec<Sample>, end: f64) {
     }
 }
 
+/// The carbon estimate, at the grid's history over the run when one is configured, and the cost estimate.
+fn price_both(
+    settings: &Settings,
+    args: &Args,
+    work: &Work,
+    span: (f64, f64),
+    profile: &[(f64, f64, f64)],
+) -> [(Option<Estimate>, Option<String>); 2] {
+    let history = history_ask(settings, span, profile, work);
+    let carbon_ask = (args.carbon_provider.as_ref(), args.region.as_ref());
+    [
+        price(settings, Domain::Carbon, carbon_ask, work, history),
+        price(settings, Domain::Cost, (args.cost_provider.as_ref(), None), work, Ok(None)),
+    ]
+}
+
 /// Prices the measured hours and energy in `domain`; an error is kept, not raised.
 fn price(
     settings: &Settings,
     domain: Domain,
     (provider, region): (Option<&String>, Option<&String>),
-    gpu: &Gpu,
-    cpu: Option<&Cpu>,
-    cpu_energy: &CpuEnergy,
+    work: &Work,
+    history: Result<Option<HistoryAsk>, String>,
 ) -> (Option<Estimate>, Option<String>) {
+    let Work { gpu, cpu, cpu_energy } = *work;
+    let (history, unread) = match history {
+        Ok(h) => (h, None),
+        Err(why) => (None, Some(why)),
+    };
     let gpu_hours = gpu.device_hours.unwrap_or(0.0);
     let cpu_hours = cpu.map_or(0.0, |c| c.hours);
     if gpu_hours <= 0.0 && cpu_hours <= 0.0 {
@@ -433,9 +462,13 @@ fn price(
         provider: provider.cloned(),
         region: region.cloned(),
         overrides: Vec::new(),
+        history,
     };
     match pricing::estimate(settings, domain, &req) {
         Ok(mut e) => {
+            if let Some(why) = unread {
+                e.notes.push(format!("{why}: the run is priced at the intensity above, not the hours it ran"));
+            }
             if let (Some(why), true) =
                 (&cpu_energy.reason, domain == Domain::Carbon && cpu_hours > 0.0 && !unpriced_cpu && req.cpu_kwh.is_none())
             {
@@ -458,6 +491,49 @@ fn price(
         }
         Err(e) => (None, Some(e.to_string())),
     }
+}
+
+/// What was measured, as the pricing reads it.
+#[derive(Clone, Copy)]
+struct Work<'a> {
+    gpu: &'a Gpu,
+    cpu: Option<&'a Cpu>,
+    cpu_energy: &'a CpuEnergy,
+}
+
+/// The grid's history over the run, and the run's energy over time to weigh it by (the GPUs' interval by
+/// interval, the CPUs' measured energy spread evenly; with neither, time): `Ok(None)` when no history
+/// endpoint is configured, `Err` why it could not be read (said as a warning, and in the carbon estimate).
+fn history_ask(
+    settings: &Settings,
+    (start, duration_s): (f64, f64),
+    gpu: &[(f64, f64, f64)],
+    work: &Work,
+) -> Result<Option<HistoryAsk>, String> {
+    let end = start + duration_s;
+    let series = match pricing::history::fetch(settings, &pricing::history::days(start as i64, end as i64), end.ceil() as i64) {
+        Ok(Some(s)) => s,
+        Ok(None) => return Ok(None),
+        Err(why) => {
+            settings.warn(format!("{why}; the run is priced without it"));
+            return Err(why);
+        }
+    };
+    let mut profile: Vec<Weight> = gpu.iter().map(|&(a, b, j)| Weight { from: start + a, to: start + b, weight: j }).collect();
+    let cpu_j = work.cpu_energy.job_kwh().map_or(0.0, |k| k * 3.6e6);
+    let weighted_by = match (profile.is_empty(), cpu_j > 0.0) {
+        (false, true) => "GPU energy per minute, and the measured CPU and memory energy spread evenly over the run",
+        (false, false) if work.cpu.is_some_and(|c| c.hours > 0.0) => {
+            "GPU energy per minute (the CPU-hours, whose energy was not measured, at the same intensity)"
+        }
+        (false, false) => "GPU energy per minute",
+        (true, true) => "the measured CPU and memory energy, spread evenly over the run",
+        (true, false) => "time (flat power: no energy was measured over time)",
+    };
+    if cpu_j > 0.0 || profile.is_empty() {
+        profile.push(Weight { from: start, to: end, weight: if cpu_j > 0.0 { cpu_j } else { 1.0 } });
+    }
+    Ok(Some(HistoryAsk { series: std::sync::Arc::new(series), profile, weighted_by: weighted_by.to_string() }))
 }
 
 fn electricity(settings: &Settings, gpu: &Gpu, cpu: &CpuEnergy) -> Option<Electricity> {

@@ -349,6 +349,7 @@ fn finops_estimate(s: &Settings, a: &Args) -> Result<CallToolResult, Error> {
         provider: a.str("provider")?.map(str::to_string),
         region: a.str("region")?.map(str::to_string),
         overrides: Vec::new(),
+        history: None,
     };
     match a.0.get("coefficients") {
         None | Some(Value::Null) => {}

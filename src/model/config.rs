@@ -184,6 +184,9 @@ pub struct GridConfig {
     /// The forecast endpoint's URL, for `carbon when`; `{zone}` and `{from}` (now) are filled in. The zone,
     /// API, token and timeout are the grid's.
     pub forecast_url: Option<String>,
+    /// The history endpoint's URL, for measured runs and `import --grid-history`; `{zone}`, `{from}` and `{to}`
+    /// (a UTC day, or up to the run's end) are filled in. The zone, API, token and timeout are the grid's.
+    pub history_url: Option<String>,
     /// Which API the URL speaks, for how its key is sent: electricitymaps, watttime, uk or generic.
     pub api: Option<String>,
     /// The grid zone.

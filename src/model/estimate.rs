@@ -22,6 +22,8 @@ pub struct Request {
     pub region: Option<String>,
     /// Coefficients set for this request (flags, or a tool's arguments), in the order given.
     pub overrides: Vec<CoefficientOverride>,
+    /// The grid's history over the work, for a carbon estimate whose intensity it may give.
+    pub history: Option<super::HistoryAsk>,
 }
 
 /// A coefficient set for one request, and what set it, for the message that refuses it.
@@ -78,6 +80,9 @@ pub struct GridInfo {
     pub age_s: Option<u64>,
     /// Why the default is used, or what was read and how it was converted.
     pub detail: Option<String>,
+    /// With origin `history`: the time-weighted intensity and how it was found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<super::GridHistory>,
 }
 
 /// The answer of an estimate: the JSON contract documented in docs/json.md.

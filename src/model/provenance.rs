@@ -24,6 +24,8 @@ pub enum Source {
     Live,
     /// The grid region's figure from exa's shipped tables (`--region`).
     Region,
+    /// The grid's intensity history over the work, weighted by it.
+    History,
 }
 
 impl Source {
@@ -37,6 +39,7 @@ impl Source {
             Source::Measured => "measured",
             Source::Live => "live",
             Source::Region => "region",
+            Source::History => "history",
         }
     }
 

@@ -340,6 +340,13 @@ impl Render for crate::commands::import::Imported {
             let _ = writeln!(out, "left out: line {}{field}: {}", b.line, b.why);
         }
         let _ = writeln!(out, "priced by {} (carbon) and {} (cost)", self.carbon_provider, self.cost_provider);
+        if let Some(h) = &self.grid_history {
+            let _ = writeln!(
+                out,
+                "grid history: {} jobs weighed against {} readings ({}) over {} days: {} requests, {} days cached",
+                h.jobs_weighed, h.readings, h.shape, h.days, h.requests, h.cached
+            );
+        }
         if let Some(w) = self.watermark {
             let _ = writeln!(out, "the next import without --since starts at {}", iso8601(w));
         }

@@ -16,6 +16,7 @@ pub fn apply(settings: &Settings, name: &str, coef: &mut Coef) -> GridInfo {
             reading_time: None,
             age_s: None,
             detail: Some(format!("{name} was given explicitly ({}); no request was made", coef.source)),
+            history: None,
         };
     }
     let default = |why: String, ep: Option<&Endpoint>| {
@@ -30,6 +31,7 @@ pub fn apply(settings: &Settings, name: &str, coef: &mut Coef) -> GridInfo {
             reading_time: None,
             age_s: None,
             detail: Some(why),
+            history: None,
         }
     };
     let ep = match settings.grid_endpoint() {
@@ -50,6 +52,7 @@ pub fn apply(settings: &Settings, name: &str, coef: &mut Coef) -> GridInfo {
                 reading_time: f.reading.time,
                 age_s: Some(f.age_s.unwrap_or(0)),
                 detail: f.reading.detail,
+                history: None,
             }
         }
         Err(why) => default(why, Some(ep)),

@@ -3,6 +3,7 @@
 //! every importer, so they price work the same way.
 
 mod grid;
+pub mod history;
 pub mod region;
 
 use std::sync::Arc;
@@ -263,7 +264,35 @@ fn from_region(
             region.name,
             region::TABLES
         )),
+        history: None,
     }))
+}
+
+/// The grid intensity's value and where it came from: the region's, then grid-live's reading (which wins; when
+/// it falls back, the value it kept is the region's, and so is its provenance), then the history over the work
+/// (which wins over both where it reaches the work).
+fn intensity(
+    settings: &Settings,
+    domain: Domain,
+    req: &Request,
+    p: &dyn Provider,
+    coefs: &mut IndexMap<String, Coef>,
+    notes: &mut Vec<String>,
+) -> Result<Option<GridInfo>, Error> {
+    if domain != Domain::Carbon {
+        return Ok(None);
+    }
+    let by_region = from_region(settings, req, p, coefs, notes)?;
+    let static_g = coefs.get(GRID_INTENSITY).map(|c| c.value);
+    let live = p.meta().live.as_ref().and_then(|live| coefs.get_mut(live).map(|c| grid::apply(settings, live, c)));
+    let grid = match (live, by_region) {
+        (Some(l), Some(r)) if l.origin == "default" => Some(r),
+        (l, r) => l.or(r),
+    };
+    Ok(match (&req.history, static_g) {
+        (Some(ask), Some(g)) => history::apply(ask, coefs, g, grid, notes),
+        _ => grid,
+    })
 }
 
 enum ComputeFail {
@@ -287,13 +316,7 @@ fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
     if let Some(kwh) = req.cpu_kwh.filter(|_| domain == Domain::Carbon) {
         measured_cpu(p, &mut coefs, kwh, cpu)?;
     }
-    let by_region = if domain == Domain::Carbon { from_region(settings, req, p, &mut coefs, &mut notes)? } else { None };
-    let live = p.meta().live.as_ref().and_then(|live| coefs.get_mut(live).map(|c| grid::apply(settings, live, c)));
-    // A live reading wins; when grid-live falls back, the value it kept is the region's, and so is its provenance.
-    let grid = match (live, by_region) {
-        (Some(l), Some(r)) if l.origin == "default" => Some(r),
-        (l, r) => l.or(r),
-    };
+    let grid = intensity(settings, domain, req, p, &mut coefs, &mut notes)?;
     if let Some(c) = coefs.get(GRID_INTENSITY).filter(|c| domain == Domain::Carbon && grid.is_none() && c.source == Source::Default) {
         notes.push(format!(
             "{GRID_INTENSITY} is the provider's default, {} gCO2e/kWh, not your grid's: set --region, EXAMLOPS_GRID_REGION \
@@ -435,9 +458,10 @@ impl<'a> Pricer<'a> {
         self.resolved.provider.meta().accepts(input)
     }
 
-    /// Prices GPU-hours and CPU-hours; refusals as `estimate` gives them.
-    pub fn price(&self, gpu_hours: f64, cpu_hours: f64) -> Result<Estimate, Error> {
-        let req = Request { gpu_hours: Some(gpu_hours), cpu_hours: Some(cpu_hours), ..Request::default() };
+    /// Prices GPU-hours and CPU-hours, at the grid's history over the work when one is given; refusals as
+    /// `estimate` gives them.
+    pub fn price(&self, gpu_hours: f64, cpu_hours: f64, history: Option<crate::model::HistoryAsk>) -> Result<Estimate, Error> {
+        let req = Request { gpu_hours: Some(gpu_hours), cpu_hours: Some(cpu_hours), history, ..Request::default() };
         match compute(self.settings, self.domain, &req, &self.resolved, gpu_hours, cpu_hours) {
             Ok(e) => Ok(e),
             Err(ComputeFail::Broken(why)) => Err(Error::Failed(why)),

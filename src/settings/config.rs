@@ -44,7 +44,7 @@ const KNOWN: &[(&str, &[&str])] = &[
     ("finops.cost", DOMAIN_KEYS),
     ("finops.carbon.metadata", METADATA_KEYS),
     ("finops.cost.metadata", METADATA_KEYS),
-    ("finops.carbon.grid", &["url", "forecast_url", "api", "zone", "token", "timeout_s", "region"]),
+    ("finops.carbon.grid", &["url", "forecast_url", "history_url", "api", "zone", "token", "timeout_s", "region"]),
 ];
 const DOMAIN_KEYS: &[&str] = &["provider", "coefficients", "formulas", "metadata", "plugin_timeout_s", "config", "grid"];
 const METADATA_KEYS: &[&str] = &["uncertainty", "methodology", "source"];

@@ -160,6 +160,8 @@ pub struct Settings {
     grid: Result<Option<Endpoint>, String>,
     /// The grid's forecast endpoint, or why it is unusable.
     forecast: Result<Option<Endpoint>, String>,
+    /// The grid's history endpoint, or why it is unusable.
+    history: Result<Option<Endpoint>, String>,
     /// Diagnostics for stderr, printed by `main` once the command is done.
     warnings: Mutex<Vec<String>>,
 }
@@ -226,6 +228,7 @@ impl Settings {
         }
         let grid = grid_endpoint(&loaded.config.finops.carbon.grid);
         let forecast = forecast_endpoint(&loaded.config.finops.carbon.grid);
+        let history = history_endpoint(&loaded.config.finops.carbon.grid);
         let grid_region = grid_region(&loaded.config.finops.carbon.grid);
         let path = std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect()).unwrap_or_default();
         Ok(Settings {
@@ -245,6 +248,7 @@ impl Settings {
             names_only: false,
             grid,
             forecast,
+            history,
             warnings: Mutex::new(loaded.warnings),
         })
     }
@@ -324,6 +328,11 @@ impl Settings {
     /// The grid's forecast endpoint: `Ok(None)` when none is configured, `Err` why it is unusable.
     pub fn forecast_endpoint(&self) -> Result<Option<&Endpoint>, String> {
         self.forecast.as_ref().map(Option::as_ref).map_err(Clone::clone)
+    }
+
+    /// The grid's history endpoint: `Ok(None)` when none is configured, `Err` why it is unusable.
+    pub fn history_endpoint(&self) -> Result<Option<&Endpoint>, String> {
+        self.history.as_ref().map(Option::as_ref).map_err(Clone::clone)
     }
 
     /// The live grid-intensity endpoint: `Ok(None)` when none is configured, `Err` why it is unusable.
@@ -621,6 +630,19 @@ fn grid_endpoint(g: &crate::model::config::GridConfig) -> Result<Option<Endpoint
 fn forecast_endpoint(g: &crate::model::config::GridConfig) -> Result<Option<Endpoint>, String> {
     let Some(base) = env("EXAMLOPS_GRID_FORECAST_URL").or_else(|| g.forecast_url.clone()) else { return Ok(None) };
     endpoint(g, base, "forecast")
+}
+
+/// The history endpoint (measured runs, `import --grid-history`) from the environment, else the config; it
+/// must say where `{from}` and `{to}` go. The zone, API, token and timeout are the grid endpoint's.
+fn history_endpoint(g: &crate::model::config::GridConfig) -> Result<Option<Endpoint>, String> {
+    let Some(base) = env("EXAMLOPS_GRID_HISTORY_URL").or_else(|| g.history_url.clone()) else { return Ok(None) };
+    if !(base.contains("{from}") && base.contains("{to}")) {
+        return Err(format!(
+            "the history URL '{}' has no {{from}} and {{to}} for the window asked (e.g. https://api.carbonintensity.org.uk/intensity/{{from}}/{{to}})",
+            crate::text::redact_url(&base)
+        ));
+    }
+    endpoint(g, base, "history")
 }
 
 /// An endpoint at `base` with the grid's zone, key, API and timeout; `what` names its URL in errors.

@@ -62,12 +62,12 @@ pub fn parse(body: &[u8]) -> Result<Forecast, String> {
 /// A point: its start, its own end when the body says, and its intensity in g/kWh.
 type Point = (i64, Option<i64>, f64);
 
-fn time(v: &Value, key: &str, at: usize) -> Result<i64, String> {
+pub(super) fn time(v: &Value, key: &str, at: usize) -> Result<i64, String> {
     let s = v.get(key).and_then(Value::as_str).ok_or_else(|| format!("point {at} has no '{key}' time"))?;
     crate::time::parse_rfc3339(s).map_err(|e| format!("point {at}: {e}"))
 }
 
-fn number(v: &Value, key: &str, at: usize) -> Result<f64, String> {
+pub(super) fn number(v: &Value, key: &str, at: usize) -> Result<f64, String> {
     v.get(key).and_then(Value::as_f64).ok_or_else(|| format!("point {at} has no number '{key}'"))
 }
 

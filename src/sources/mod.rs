@@ -13,6 +13,7 @@ pub mod flux;
 pub mod forecast;
 pub mod gpu;
 pub mod grid;
+pub mod history;
 pub mod http;
 pub mod jobs;
 pub mod prometheus;

@@ -15,6 +15,7 @@ mod fuzz;
 mod gpu;
 mod grid;
 mod hardening;
+mod history;
 mod house;
 mod json_contract;
 mod mcp;
