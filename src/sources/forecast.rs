@@ -102,13 +102,7 @@ fn points(v: &Value) -> Result<(Vec<Point>, &'static str, Option<String>), Strin
     // UK National Grid: {"data": [{"from", "to", "intensity": {"forecast"}}]}, or regional:
     // {"data": {"regionid", "data": [...]}} and {"data": [{"regionid", "data": [...]}]}.
     if let Some(data) = v.get("data") {
-        let list = match data {
-            Value::Object(o) => o.get("data").and_then(Value::as_array),
-            Value::Array(a) if a.first().is_some_and(|x| x.get("regionid").is_some()) => a[0].get("data").and_then(Value::as_array),
-            Value::Array(a) => Some(a),
-            _ => None,
-        }
-        .ok_or("a body whose 'data' holds no list of intervals")?;
+        let list = uk_intervals(data)?;
         let pts = list
             .iter()
             .enumerate()
@@ -136,6 +130,18 @@ fn points(v: &Value) -> Result<(Vec<Point>, &'static str, Option<String>), Strin
         return Ok((pts, "carbon-aware-sdk", text(first, "generatedAt")));
     }
     Err("the body is not a forecast exa knows (UK National Grid, Electricity Maps, WattTime or the Carbon Aware SDK)".into())
+}
+
+/// The UK API's half-hours under its `data`: a list, or a region's list (`{"regionid", "data"}`, alone or in
+/// a list of regions, the first taken).
+pub(super) fn uk_intervals(data: &Value) -> Result<&Vec<Value>, String> {
+    match data {
+        Value::Object(o) => o.get("data").and_then(Value::as_array),
+        Value::Array(a) if a.first().is_some_and(|x| x.get("regionid").is_some()) => a[0].get("data").and_then(Value::as_array),
+        Value::Array(a) => Some(a),
+        _ => None,
+    }
+    .ok_or_else(|| "a body whose 'data' holds no list of intervals".to_string())
 }
 
 /// The points as intervals in time order: each ends at its own end, else where the next begins; the last

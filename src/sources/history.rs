@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::forecast::{number, time};
+use super::forecast::{number, time, uk_intervals};
 use super::grid::{get, units_scale, Endpoint, CACHE_TTL_S};
 use crate::model::history::{Reading, Series};
 
@@ -182,14 +182,7 @@ fn points(v: &Value) -> Result<(Vec<Point>, Option<&'static str>), String> {
     }
     // UK National Grid: {"data": [{"from", "to", "intensity": {"forecast", "actual"}}]}, or regional.
     if let Some(data) = v.get("data") {
-        let items = match data {
-            Value::Object(o) => o.get("data").and_then(Value::as_array),
-            Value::Array(a) if a.first().is_some_and(|x| x.get("regionid").is_some()) => a[0].get("data").and_then(Value::as_array),
-            Value::Array(a) => Some(a),
-            _ => None,
-        }
-        .ok_or("a body whose 'data' holds no list of intervals")?;
-        let pts = items
+        let pts = uk_intervals(data)?
             .iter()
             .enumerate()
             .map(|(i, p)| {

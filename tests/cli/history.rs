@@ -5,22 +5,9 @@
 use serde_json::Value;
 
 use crate::common::{fake_smi, stderr, Env};
-use crate::http::{Answer, Server};
+use crate::http::{iso, json, now, Answer, Server};
 
 const H100: &str = "nvsmi-query-gpu-csv__linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01__load.csv";
-
-fn json(body: String) -> Answer {
-    Answer::Body(200, "application/json", body)
-}
-
-fn now() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64
-}
-
-fn iso(t: i64) -> String {
-    let out = std::process::Command::new("date").args(["-u", "-d", &format!("@{t}"), "+%Y-%m-%dT%H:%M:%SZ"]).output().unwrap();
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
-}
 
 fn f(v: &Value) -> f64 {
     v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))

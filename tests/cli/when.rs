@@ -4,20 +4,7 @@
 use serde_json::Value;
 
 use crate::common::{fails, stderr, stdout, Env};
-use crate::http::{Answer, Server};
-
-fn json(body: String) -> Answer {
-    Answer::Body(200, "application/json", body)
-}
-
-fn now() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64
-}
-
-fn iso(t: i64) -> String {
-    let out = std::process::Command::new("date").args(["-u", "-d", &format!("@{t}"), "+%Y-%m-%dT%H:%M:%SZ"]).output().unwrap();
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
-}
+use crate::http::{iso, json, now, Answer, Server};
 
 /// 48 half-hours from the one now is in: 300 g/kWh, except a trough of 100 for two hours from 4 h on.
 fn uk_forecast(t0: i64) -> (String, i64) {

@@ -137,3 +137,19 @@ fn serve(mut conn: TcpStream, answer: Answer, requests: Arc<Mutex<Vec<String>>>,
         }
     }
 }
+
+/// A 200 answer with a JSON body.
+pub fn json(body: String) -> Answer {
+    Answer::Body(200, "application/json", body)
+}
+
+/// Seconds since the epoch, now.
+pub fn now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64
+}
+
+/// `t` as RFC 3339 UTC to the second, by the system's `date` (not by the code under test).
+pub fn iso(t: i64) -> String {
+    let out = std::process::Command::new("date").args(["-u", "-d", &format!("@{t}"), "+%Y-%m-%dT%H:%M:%SZ"]).output().unwrap();
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
