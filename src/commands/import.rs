@@ -260,6 +260,18 @@ pub fn run(settings: &Settings, sched: Scheduler, args: &ImportArgs, exclusive: 
     Ok(answer)
 }
 
+/// The longest job weighed against the grid's history: a longer one (a clock's error, most likely) would
+/// cost a request for every day of it.
+const LONGEST_WEIGHED_S: i64 = 92 * 86_400;
+
+/// The most UTC days one import reads the grid's history for: ten years.
+const MOST_DAYS: usize = 3_660;
+
+/// A job's start and end, when it has both and ran no longer than `LONGEST_WEIGHED_S`.
+fn weighable(job: &Job) -> Option<(i64, i64)> {
+    job.start.zip(job.end).filter(|(s, e)| e >= s && e - s <= LONGEST_WEIGHED_S)
+}
+
 /// `--grid-history` without an endpoint to read.
 fn no_history() -> Error {
     Error::Usage("--grid-history: no history endpoint is configured (EXAMLOPS_GRID_HISTORY_URL or finops.carbon.grid.history_url)".into())
@@ -268,10 +280,17 @@ fn no_history() -> Error {
 /// The grid's history over every UTC day a chosen job ran on, read before any is priced: one request a day
 /// (fewer with the cache), whatever the number of jobs. A history that cannot be read refuses the import.
 fn read_history(settings: &Settings, chosen: &[Job], answer: &mut Imported) -> Result<std::sync::Arc<Series>, Error> {
-    let windows: Vec<(i64, i64)> = chosen.iter().filter_map(|j| j.start.zip(j.end)).filter(|(s, e)| e >= s).collect();
+    let windows: Vec<(i64, i64)> = chosen.iter().filter_map(weighable).collect();
     let mut days: Vec<i64> = windows.iter().flat_map(|&(s, e)| pricing::history::days(s, e)).collect();
     days.sort_unstable();
     days.dedup();
+    if days.len() > MOST_DAYS {
+        return Err(Error::Usage(format!(
+            "--grid-history: the jobs ran on {} UTC days, more than the {MOST_DAYS} read in one import (a request each): \
+             narrow it with --since and --until",
+            days.len()
+        )));
+    }
     let until = windows.iter().map(|w| w.1).max().unwrap_or(0);
     if days.len() > 1 {
         settings.warn(format!("grid history: reading {} days, one request each unless cached", days.len()));
@@ -698,14 +717,17 @@ impl Ctx<'_> {
         (gpu, cpu): (f64, f64),
         notes: &mut Vec<String>,
     ) -> Result<Estimate, Error> {
-        let history = match (&self.history, job.start.zip(job.end)) {
-            (Some(series), Some((s, e))) if domain == Domain::Carbon && e >= s => Some(HistoryAsk {
+        let history = match (&self.history, weighable(job)) {
+            (Some(series), Some((s, e))) if domain == Domain::Carbon => Some(HistoryAsk {
                 series: std::sync::Arc::clone(series),
                 profile: vec![Weight { from: s as f64, to: e as f64, weight: 1.0 }],
                 weighted_by: "time (flat power over the job's start to end)".into(),
             }),
             (Some(_), _) if domain == Domain::Carbon => {
-                notes.push("the job has no start and end to weigh the grid's history over: priced without it".into());
+                notes.push(format!(
+                    "the job has no start and end to weigh the grid's history over, or ran longer than {} days: priced without it",
+                    LONGEST_WEIGHED_S / 86_400
+                ));
                 None
             }
             _ => None,

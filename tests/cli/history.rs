@@ -182,4 +182,11 @@ fn every_provider_s_history_shape_prices_a_job_alike() {
     let plain = env.json::<Value>(&["import", "slurm", "--file", file.to_str().unwrap(), "--dry-run"]);
     assert_eq!(dry["jobs"][0]["co2e_g"], plain["jobs"][0]["co2e_g"]);
     assert!(dry["notes"].to_string().contains("no reading within 3 h of the job"), "{}", dry["notes"]);
+    // A job that ran (by its clock) for six years costs no request a day: it is priced without the history.
+    let long = "4|4|d|u2|acc|gpu|c1|COMPLETED|2020-11-03T08:30:00|2026-11-03T09:30:00|3600|4|14400|cpu=4,gres/gpu=1,node=1";
+    let file = env.file("long.txt", &format!("{HEADER}\n{long}\n"));
+    let before = srv.requests().len();
+    let dry = env.json::<Value>(&["import", "slurm", "--file", file.to_str().unwrap(), "--dry-run", "--grid-history"]);
+    assert_eq!((dry["grid_history"]["days"].as_u64(), srv.requests().len()), (Some(0), before), "{dry}");
+    assert!(dry["notes"].to_string().contains("ran longer than 92 days"), "{}", dry["notes"]);
 }
