@@ -253,7 +253,7 @@ pub fn run(settings: &Settings, sched: Scheduler, args: &ImportArgs, exclusive: 
                 .into(),
         );
     }
-    let history = if args.grid_history { Some(read_history(settings, &chosen, &mut answer)?) } else { None };
+    let history = if args.grid_history { read_history(settings, &carbon, &chosen, &mut answer)? } else { None };
     let host = store::hostname();
     let ctx = Ctx { sched, args, exclusive, carbon: &carbon, cost: &cost, host: &host, history };
     record(&ctx, &db, &chosen, &mut answer)?;
@@ -279,7 +279,17 @@ fn no_history() -> Error {
 
 /// The grid's history over every UTC day a chosen job ran on, read before any is priced: one request a day
 /// (fewer with the cache), whatever the number of jobs. A history that cannot be read refuses the import.
-fn read_history(settings: &Settings, chosen: &[Job], answer: &mut Imported) -> Result<std::sync::Arc<Series>, Error> {
+/// An intensity set by hand wins, and nothing is read.
+fn read_history(
+    settings: &Settings,
+    carbon: &Pricer,
+    chosen: &[Job],
+    answer: &mut Imported,
+) -> Result<Option<std::sync::Arc<Series>>, Error> {
+    if let Some(by) = carbon.intensity_set_by() {
+        answer.notes.push(format!("--grid-history: grid_intensity_g_per_kwh is set by {by}, and wins: the history is not read"));
+        return Ok(None);
+    }
     let windows: Vec<(i64, i64)> = chosen.iter().filter_map(weighable).collect();
     let mut days: Vec<i64> = windows.iter().flat_map(|&(s, e)| pricing::history::days(s, e)).collect();
     days.sort_unstable();
@@ -291,11 +301,10 @@ fn read_history(settings: &Settings, chosen: &[Job], answer: &mut Imported) -> R
             days.len()
         )));
     }
-    let until = windows.iter().map(|w| w.1).max().unwrap_or(0);
     if days.len() > 1 {
         settings.warn(format!("grid history: reading {} days, one request each unless cached", days.len()));
     }
-    let series = match pricing::history::fetch(settings, &days, until) {
+    let series = match pricing::history::fetch(settings, &days) {
         Ok(Some(s)) => s,
         Ok(None) => return Err(no_history()),
         Err(e) => return Err(Error::Failed(format!("--grid-history: {e}; nothing was imported"))),
@@ -310,7 +319,7 @@ fn read_history(settings: &Settings, chosen: &[Job], answer: &mut Imported) -> R
         readings: series.readings.len(),
         jobs_weighed: windows.len() as u64,
     });
-    Ok(std::sync::Arc::new(series))
+    Ok(Some(std::sync::Arc::new(series)))
 }
 
 /// Where the last import of this cluster stopped; naming the cluster first if no flag did.

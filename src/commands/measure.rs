@@ -423,7 +423,12 @@ fn price_both(
     span: (f64, f64),
     profile: &[(f64, f64, f64)],
 ) -> [(Option<Estimate>, Option<String>); 2] {
-    let history = history_ask(settings, span, profile, work);
+    let fixed = pricing::Pricer::new(settings, Domain::Carbon, args.carbon_provider.as_deref()).ok().and_then(|p| p.intensity_set_by());
+    let history = match fixed.and_then(|_| pricing::history::unread(settings)) {
+        // Set by hand: nothing to read, and the estimate says the history was not used.
+        Some(series) => Ok(Some(HistoryAsk { series: std::sync::Arc::new(series), profile: Vec::new(), weighted_by: String::new() })),
+        None => history_ask(settings, span, profile, work),
+    };
     let carbon_ask = (args.carbon_provider.as_ref(), args.region.as_ref());
     [
         price(settings, Domain::Carbon, carbon_ask, work, history),
@@ -511,7 +516,7 @@ fn history_ask(
     work: &Work,
 ) -> Result<Option<HistoryAsk>, String> {
     let end = start + duration_s;
-    let series = match pricing::history::fetch(settings, &pricing::history::days(start as i64, end as i64), end.ceil() as i64) {
+    let series = match pricing::history::fetch(settings, &pricing::history::days(start as i64, end.ceil() as i64)) {
         Ok(Some(s)) => s,
         Ok(None) => return Ok(None),
         Err(why) => {

@@ -24,21 +24,30 @@ pub const NEAREST_S: i64 = 3 * 3600;
 /// Gaps listed in an answer; the rest are counted.
 const GAPS_LISTED: usize = 20;
 
-/// The history over the UTC days `days` (each a day's first second, ascending), never asked past `until`;
-/// `Ok(None)` when no history endpoint is configured.
-pub fn fetch(settings: &Settings, days: &[i64], until: i64) -> Result<Option<Series>, String> {
+/// The history over the UTC days `days` (each a day's first second, ascending); `Ok(None)` when no history
+/// endpoint is configured.
+pub fn fetch(settings: &Settings, days: &[i64]) -> Result<Option<Series>, String> {
     let Some(ep) = settings.history_endpoint()? else { return Ok(None) };
     let cache = paths::grid_cache_dir();
     let now = crate::time::now_unix();
-    crate::sources::history::fetch(ep, days, until, cache.as_deref(), now)
+    crate::sources::history::fetch(ep, days, cache.as_deref(), now)
         .map(Some)
         .map_err(|e| format!("the grid history ({}): {e}", ep.shown_url()))
+}
+
+/// The configured history endpoint as a history not read (no readings, no request): for an estimate whose
+/// intensity is set by hand, which then says the history was not used.
+pub fn unread(settings: &Settings) -> Option<Series> {
+    let ep = settings.history_endpoint().ok()??;
+    Some(Series { readings: Vec::new(), url: ep.shown_url(), zone: ep.zone.clone(), shape: "none", requests: 0, cached: 0 })
 }
 
 /// The days a window [from, to] touches, as each day's first second.
 pub fn days(from: i64, to: i64) -> Vec<i64> {
     let day = crate::sources::history::day_of;
-    (0..).map(|k| day(from) + k * crate::sources::history::DAY_S).take_while(|d| *d <= day(to.max(from))).collect()
+    // The last second of the window is to − 1: a window ending at midnight does not touch the next day.
+    let last = day(if to > from { to - 1 } else { from });
+    (0..).map(|k| day(from) + k * crate::sources::history::DAY_S).take_while(|d| *d <= last).collect()
 }
 
 /// Which readings stand where: a reading of the history, the nearest one, or the static intensity.
@@ -88,24 +97,25 @@ fn segments(readings: &[Reading], from: i64, to: i64, static_g: f64) -> Vec<Seg>
     out
 }
 
-/// Fills the hole [a, b): the half nearer each reading by it, as far as `NEAREST_S` reaches, the rest static.
+/// Fills [a, b), a part of the hole between `prev`'s end and `next`'s start: each reading stands in from its
+/// own edge to the hole's middle, at most `NEAREST_S` from itself; the rest of the hole is static.
 fn gap(push: &mut impl FnMut(i64, i64, f64, Fill), a: i64, b: i64, prev: Option<&Reading>, next: Option<&Reading>, static_g: f64) {
     if b <= a {
         return;
     }
-    let split = match (prev, next) {
-        (Some(_), Some(_)) => a + (b - a) / 2,
-        (Some(_), None) => b,
-        (None, _) => a,
+    let middle = match (prev, next) {
+        (Some(p), Some(n)) => Some(p.end + (n.start - p.end) / 2),
+        _ => None,
     };
-    let reach_back = prev.map_or(a, |p| split.min(p.end.max(a).saturating_add(NEAREST_S)));
+    // Where the reading before stops standing in, and where the one after starts, clipped to [a, b).
+    let back = prev.map_or(a, |p| middle.unwrap_or(i64::MAX).min(p.end.saturating_add(NEAREST_S)).clamp(a, b));
+    let on = next.map_or(b, |n| middle.unwrap_or(i64::MIN).max(n.start.saturating_sub(NEAREST_S)).clamp(back, b));
     if let Some(p) = prev {
-        push(a, reach_back, p.g_per_kwh, Fill::Nearest);
+        push(a, back, p.g_per_kwh, Fill::Nearest);
     }
-    let reach_on = next.map_or(b, |n| split.max(n.start.min(b).saturating_sub(NEAREST_S)));
-    push(reach_back, reach_on, static_g, Fill::Static);
+    push(back, on, static_g, Fill::Static);
     if let Some(n) = next {
-        push(reach_on, b, n.g_per_kwh, Fill::Nearest);
+        push(on, b, n.g_per_kwh, Fill::Nearest);
     }
 }
 
@@ -173,7 +183,7 @@ pub struct Weighed {
 }
 
 /// Weighs `readings` by `profile` (weights that are all zero weigh by time instead); `static_g` fills what no
-/// reading reaches. A profile of n weights against m readings costs n log m.
+/// reading reaches. A profile of n weights against m readings costs (n + 1) log m.
 pub fn weigh(readings: &[Reading], profile: &[Weight], static_g: f64) -> Option<Weighed> {
     let from = profile.iter().map(|w| w.from).fold(f64::INFINITY, f64::min);
     let to = profile.iter().map(|w| w.to).fold(f64::NEG_INFINITY, f64::max);
@@ -192,8 +202,9 @@ pub fn weigh(readings: &[Reading], profile: &[Weight], static_g: f64) -> Option<
             sum[k] += w.weight * m[k];
         }
     }
-    let inside = readings.iter().filter(|r| r.end > from_s && r.start < to_s);
-    let forecasts = inside.clone().filter(|r| r.forecast).count();
+    let first = readings.partition_point(|r| r.end <= from_s);
+    let inside = &readings[first..first + readings[first..].partition_point(|r| r.start < to_s)];
+    let forecasts = inside.iter().filter(|r| r.forecast).count();
     Some(Weighed {
         mean: sum[0] / total,
         gap_share: (sum[1] / total).clamp(0.0, 1.0),
@@ -201,7 +212,7 @@ pub fn weigh(readings: &[Reading], profile: &[Weight], static_g: f64) -> Option<
         end_g: integral.segs.last().map_or(static_g, |s| s.g),
         from: from_s,
         to: to_s,
-        readings: (inside.count(), forecasts),
+        readings: (inside.len(), forecasts),
         gaps: integral.segs.iter().filter(|s| s.fill != Fill::Reading).copied().collect(),
     })
 }
@@ -341,6 +352,18 @@ mod tests {
         // A run after the history's last reading: the reading stands in for three hours, then the static value.
         let w = weigh(&hourly(&[Some(100.0)]), &flat(3600.0, 5.0 * 3600.0), 50.0).unwrap();
         assert_eq!((w.mean, w.end_g), ((3.0 * 100.0 + 50.0) / 4.0, 50.0));
+        // A window inside a long hole, far from both readings: static, however near the window's edges are.
+        let mut v = vec![Some(100.0)];
+        v.extend([None; 20]);
+        v.push(Some(300.0));
+        let w = weigh(&hourly(&v), &flat(10.0 * 3600.0, 11.0 * 3600.0), 50.0).unwrap();
+        assert_eq!((w.mean, w.static_share), (50.0, 1.0), "{w:?}");
+        // Within three hours of the reading before, past the hole's middle of a short hole: the one after.
+        let w = weigh(&hourly(&[Some(100.0), None, None, None, None, None, Some(300.0)]), &flat(5.0 * 3600.0, 5.5 * 3600.0), 50.0).unwrap();
+        assert_eq!(w.mean, 300.0, "5:00 is two hours from the 300 reading's start, four from the 100's end");
+        // A reading a month away reaches nothing.
+        let far = [Reading { start: 0, end: 3600, g_per_kwh: 900.0, forecast: false }];
+        assert_eq!(weigh(&far, &flat(30.0 * 86_400.0, 30.0 * 86_400.0 + 3600.0), 50.0).unwrap().static_share, 1.0);
         // No reading within reach at all: everything static.
         assert_eq!(weigh(&[], &flat(0.0, 60.0), 50.0).unwrap().static_share, 1.0);
     }
@@ -370,5 +393,6 @@ mod tests {
     fn the_days_a_window_touches() {
         assert_eq!(days(1_796_169_600 + 10, 1_796_169_600 + 86_400 + 5), vec![1_796_169_600, 1_796_256_000]);
         assert_eq!(days(100, 50), vec![0]);
+        assert_eq!(days(1_796_169_600 - 3600, 1_796_169_600), vec![1_796_169_600 - 86_400], "ending at midnight");
     }
 }

@@ -458,6 +458,13 @@ impl<'a> Pricer<'a> {
         self.resolved.provider.meta().accepts(input)
     }
 
+    /// What set the grid intensity by hand (a flag, the config), when something did: grid-live and the grid's
+    /// history then have no say, and need not be read.
+    pub fn intensity_set_by(&self) -> Option<Source> {
+        let (coefs, _) = coefficients(self.settings, self.domain, self.resolved.provider.as_ref(), &[]).ok()?;
+        coefs.get(GRID_INTENSITY).map(|c| c.source).filter(|s| matches!(s, Source::Flag | Source::Config))
+    }
+
     /// Prices GPU-hours and CPU-hours, at the grid's history over the work when one is given; refusals as
     /// `estimate` gives them.
     pub fn price(&self, gpu_hours: f64, cpu_hours: f64, history: Option<crate::model::HistoryAsk>) -> Result<Estimate, Error> {

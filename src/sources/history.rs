@@ -34,14 +34,14 @@ pub fn day_of(t: i64) -> i64 {
     t - t.rem_euclid(DAY_S)
 }
 
-/// The history for the UTC days starting at `days` (ascending, each `day_of` a time), never asked past
-/// `until`; each day from the cache in `cache_dir` when it holds the day, else fetched and cached. One day
-/// that cannot be read fails the whole: a history with a day missing is not the history asked for.
-pub fn fetch(ep: &Endpoint, days: &[i64], until: i64, cache_dir: Option<&Path>, now: i64) -> Result<Series, String> {
+/// The history for the UTC days starting at `days` (ascending, each `day_of` a time): a day that is over
+/// whole, today up to now; each day from the cache in `cache_dir` when it holds the day, else fetched and
+/// cached. One day that cannot be read fails the whole: a history with a day missing is not the history asked for.
+pub fn fetch(ep: &Endpoint, days: &[i64], cache_dir: Option<&Path>, now: i64) -> Result<Series, String> {
     let mut readings: Vec<Reading> = Vec::new();
     let (mut requests, mut cached, mut shape) = (0, 0, None);
     for &day in days {
-        let to = (day + DAY_S).min(until.saturating_add(59) / 60 * 60).max(day + 60);
+        let to = (day + DAY_S).min(now.saturating_add(59) / 60 * 60).max(day + 60);
         let url = ep.url.replace("{from}", &minute(day)).replace("{to}", &minute(to));
         let path = cache_dir.map(|d| cache_path(d, ep, day));
         let piece = match path.as_deref().and_then(|p| read_cache(p, ep, day, to, now)) {
@@ -51,7 +51,9 @@ pub fn fetch(ep: &Endpoint, days: &[i64], until: i64, cache_dir: Option<&Path>, 
             }
             None => {
                 requests += 1;
-                let (got, shape) = parse(&get(ep, url, MAX_BODY)?).map_err(|e| format!("the history for {}: {e}", &minute(day)[..10]))?;
+                let (got, shape) = parse(&get(ep, url, MAX_BODY)?)
+                    .and_then(|(r, shape)| Ok((within_day(r, day)?, shape)))
+                    .map_err(|e| format!("the history for {}: {e}", &minute(day)[..10]))?;
                 let piece = Piece {
                     url: ep.shown_url(),
                     zone: ep.zone.clone(),
@@ -71,6 +73,20 @@ pub fn fetch(ep: &Endpoint, days: &[i64], until: i64, cache_dir: Option<&Path>, 
         readings.extend(piece.readings.iter().map(|r| Reading { start: r.0, end: r.1, g_per_kwh: r.2, forecast: r.3 }));
     }
     Ok(Series { readings: merged(readings), url: ep.shown_url(), zone: ep.zone.clone(), shape: shape.unwrap_or("none"), requests, cached })
+}
+
+/// The most readings a day may hold: one every 30 s (WattTime's finest is five minutes).
+const MOST_A_DAY: usize = 2_880;
+
+/// A day's readings clipped to the day (a provider may answer the interval around the day's edge, or one that
+/// never ends), at most `MOST_A_DAY` of them.
+fn within_day(readings: Vec<Raw>, day: i64) -> Result<Vec<Raw>, String> {
+    let kept: Vec<Raw> =
+        readings.into_iter().map(|(s, e, g, f)| (s.max(day), e.min(day + DAY_S), g, f)).filter(|(s, e, _, _)| e > s).collect();
+    if kept.len() > MOST_A_DAY {
+        return Err(format!("{} readings in one day, more than {MOST_A_DAY} (one every 30 s)", kept.len()));
+    }
+    Ok(kept)
 }
 
 /// `YYYY-MM-DDThh:mmZ`, as the UK API takes it (and ISO 8601, as the others do).
@@ -117,11 +133,11 @@ fn cache_path(dir: &Path, ep: &Endpoint, day: i64) -> PathBuf {
 }
 
 /// The cached day when it is the one asked, covers up to `to`, and is still good: fetched in the last five
-/// minutes, or a day that had ended an hour before it was fetched, in the last day.
+/// minutes, or, when what it covers had ended an hour before it was fetched, in the last day.
 fn read_cache(path: &Path, ep: &Endpoint, day: i64, to: i64, now: i64) -> Option<Piece> {
     let p: Piece = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
     let age = now - p.fetched_at;
-    let ended = p.fetched_at >= day + DAY_S + 3600 && p.to >= day + DAY_S;
+    let ended = p.fetched_at >= p.to.saturating_add(3600);
     let good = (0..if ended { DONE_TTL_S } else { CACHE_TTL_S as i64 }).contains(&age);
     let sane = p.readings.iter().all(|r| r.1 > r.0 && r.2.is_finite() && (0.0..=10_000.0).contains(&r.2));
     (good && sane && p.day == day && p.to >= to && p.url == ep.shown_url() && p.zone == ep.zone).then_some(p)
@@ -223,9 +239,13 @@ fn value(p: &Value, key: &str, at: usize) -> Result<Option<f64>, String> {
 /// A .NET TimeSpan as the SDK writes it, `hh:mm:ss` or `d.hh:mm:ss`, in seconds (at most a day).
 fn span(s: &str) -> Option<i64> {
     let (days, rest) = s.split_once('.').filter(|(d, _)| !d.contains(':')).unwrap_or(("0", s));
-    let parts: Vec<i64> = rest.split(':').map(|x| x.parse().ok()).collect::<Option<_>>()?;
+    let parts: Vec<u8> = rest.split(':').map(|x| x.parse().ok()).collect::<Option<_>>()?;
     let [h, m, sec] = parts[..] else { return None };
-    let total = days.parse::<i64>().ok()? * DAY_S + h * 3600 + m * 60 + sec;
+    let days: u8 = days.parse().ok()?;
+    if days > 1 || h > 23 || m > 59 || sec > 59 {
+        return None;
+    }
+    let total = i64::from(days) * DAY_S + i64::from(h) * 3600 + i64::from(m) * 60 + i64::from(sec);
     (1..=DAY_S).contains(&total).then_some(total)
 }
 
@@ -318,6 +338,20 @@ mod tests {
         assert_eq!(m, vec![r(0, 1800, 1.0), r(1800, 3600, 2.0), r(3600, 5400, 3.0)]);
         assert_eq!(span("00:05:00"), Some(300));
         assert_eq!(span("2.00:00:00"), None, "more than a day");
+        assert_eq!(span("9999999999999999:00:00"), None);
+        assert_eq!(span("213503982334602.00:00:00"), None);
+        assert_eq!(span("-1:90:00"), None);
+        assert_eq!(span("1.00:00:00"), Some(DAY_S));
+        // Clipped to the day asked: the half-hour around its start, and a reading that never ends.
+        let day = T;
+        let r = within_day(
+            vec![(T - 1800, T + 1800, 1.0, false), (T + 3600, T + 400 * DAY_S, 2.0, false), (T - 7200, T - 3600, 3.0, false)],
+            day,
+        )
+        .unwrap();
+        assert_eq!(r, vec![(T, T + 1800, 1.0, false), (T + 3600, T + DAY_S, 2.0, false)]);
+        let many: Vec<Raw> = (0..3000).map(|k| (T + k * 20, T + k * 20 + 20, 1.0, false)).collect();
+        assert!(within_day(many, day).unwrap_err().contains("more than 2880"));
         assert_eq!(day_of(T + 5), T);
     }
 }
