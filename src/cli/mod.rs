@@ -184,7 +184,7 @@ pub struct TelemetryOpts {
     pub gpu_source: Option<String>,
 
     /// Where CPU and memory energy is read: powercap (RAPL in sysfs), perf (the power PMU), or none [default: auto; env: EXAMLOPS_CPU_SOURCE; config: cpu.source].
-    #[arg(long, value_name = "SOURCE", value_parser = ["auto", "powercap", "perf", "none"])]
+    #[arg(long, value_name = "SOURCE", value_parser = clap::builder::PossibleValuesParser::new(crate::model::gpu::CPU_CHOICES))]
     pub cpu_source: Option<String>,
 
     /// The names of exported metrics: the spec's gen_ai.* or OpenTelemetry's hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV].

@@ -21,6 +21,9 @@ pub enum GpuChoice {
 /// The names `--gpu-source` takes.
 pub const GPU_CHOICES: &[&str] = &["auto", "nvml", "nvidia-smi", "amd-smi"];
 
+/// The names `--cpu-source` (and `EXAMLOPS_CPU_SOURCE`, `cpu.source`) takes; `sources::cpu::CpuChoice` is each.
+pub const CPU_CHOICES: &[&str] = &["auto", "powercap", "perf", "none"];
+
 impl GpuChoice {
     /// Its name, as the flag takes it.
     pub fn name(self) -> &'static str {

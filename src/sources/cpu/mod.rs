@@ -96,17 +96,18 @@ pub enum CpuChoice {
 impl std::str::FromStr for CpuChoice {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "auto" => Ok(CpuChoice::Auto),
-            "powercap" => Ok(CpuChoice::Powercap),
-            "perf" => Ok(CpuChoice::Perf),
-            "none" => Ok(CpuChoice::None),
-            other => Err(format!("'{}' is not a CPU source: auto, powercap, perf or none", crate::text::clean(other))),
-        }
+        CpuChoice::ALL.into_iter().find(|c| c.as_str() == s).ok_or_else(|| {
+            let names = crate::model::gpu::CPU_CHOICES;
+            let (last, rest) = names.split_last().unwrap_or((&"", &[]));
+            format!("'{}' is not a CPU source: {} or {last}", crate::text::clean(s), rest.join(", "))
+        })
     }
 }
 
 impl CpuChoice {
+    /// Every choice, in the order `CPU_CHOICES` names them.
+    pub const ALL: [CpuChoice; 4] = [CpuChoice::Auto, CpuChoice::Powercap, CpuChoice::Perf, CpuChoice::None];
+
     /// Its name, as the flag takes it.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -311,7 +312,17 @@ impl Sampler {
 
 #[cfg(test)]
 mod tests {
-    use super::{Kind, Meter, Zone};
+    use super::{CpuChoice, Kind, Meter, Zone};
+
+    #[test]
+    fn the_choices_are_the_names_the_flag_takes() {
+        let names: Vec<&str> = CpuChoice::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(names, crate::model::gpu::CPU_CHOICES);
+        for c in CpuChoice::ALL {
+            assert_eq!(c.as_str().parse::<CpuChoice>(), Ok(c));
+        }
+        assert_eq!("rapl".parse::<CpuChoice>().unwrap_err(), "'rapl' is not a CPU source: auto, powercap, perf or none");
+    }
 
     fn zone(kind: Kind, range: Option<u64>) -> Zone {
         Zone { id: "z".into(), name: "package-0".into(), kind, range_uj: range }
