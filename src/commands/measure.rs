@@ -72,8 +72,8 @@ pub fn run(
     let cpu_source = super::cpu_source(settings)?;
     let mlflow_run = mlflow_run(settings, &mut args)?;
     signals::catch();
-    let started_at = iso8601(now_unix());
     let started_unix = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64());
+    let started_at = iso8601(started_unix as i64);
     let start = Instant::now();
     let (cpu_sampler, cpu_reason) = start_cpu(settings, cpu_source);
     let job = spawn(&args.command)?;
@@ -423,12 +423,7 @@ fn price_both(
     span: (f64, f64),
     profile: &[(f64, f64, f64)],
 ) -> [(Option<Estimate>, Option<String>); 2] {
-    let fixed = pricing::Pricer::new(settings, Domain::Carbon, args.carbon_provider.as_deref()).ok().and_then(|p| p.intensity_set_by());
-    let history = match fixed.and_then(|_| pricing::history::unread(settings)) {
-        // Set by hand: nothing to read, and the estimate says the history was not used.
-        Some(series) => Ok(Some(HistoryAsk { series: std::sync::Arc::new(series), profile: Vec::new(), weighted_by: String::new() })),
-        None => history_ask(settings, span, profile, work),
-    };
+    let history = history_ask(settings, args.carbon_provider.as_deref(), span, profile, work);
     let carbon_ask = (args.carbon_provider.as_ref(), args.region.as_ref());
     [
         price(settings, Domain::Carbon, carbon_ask, work, history),
@@ -509,12 +504,18 @@ struct Work<'a> {
 /// The grid's history over the run, and the run's energy over time to weigh it by (the GPUs' interval by
 /// interval, the CPUs' measured energy spread evenly; with neither, time): `Ok(None)` when no history
 /// endpoint is configured, `Err` why it could not be read (said as a warning, and in the carbon estimate).
+/// An intensity set by hand wins: nothing is read, and the estimate says the history was not used.
 fn history_ask(
     settings: &Settings,
+    provider: Option<&str>,
     (start, duration_s): (f64, f64),
     gpu: &[(f64, f64, f64)],
     work: &Work,
 ) -> Result<Option<HistoryAsk>, String> {
+    let fixed = pricing::Pricer::new(settings, Domain::Carbon, provider).ok().and_then(|p| p.intensity_set_by());
+    if let Some(series) = fixed.and_then(|_| pricing::history::unread(settings)) {
+        return Ok(Some(HistoryAsk { series: std::sync::Arc::new(series), profile: Vec::new(), weighted_by: String::new() }));
+    }
     let end = start + duration_s;
     let series = match pricing::history::fetch(settings, &pricing::history::days(start as i64, end.ceil() as i64)) {
         Ok(Some(s)) => s,
