@@ -1,11 +1,11 @@
 //! The counted records of each run, with what a charge line needs: times,
 //! providers and the rate card's unit prices. The same choice as reports
-//! (`report::choose`): a measurement over an estimate, parts summed,
+//! (`rule::choose`): a measurement over an estimate, parts summed,
 //! repeats once. FOCUS rows and the HTML page are built from these.
 
 use std::collections::BTreeMap;
 
-use super::report::{choose, Row};
+use super::rule::{choose, Row};
 
 /// One counted record.
 #[derive(Debug, Clone)]

@@ -6,7 +6,8 @@
 //!
 //! The rooms: this file is the backend-neutral core (the `Ledger` trait,
 //! a record's columns once as `Line`, where a ledger lives); `report` is
-//! the report model and the counting rule (`report::choose`); `charges`
+//! the report model; `rule` is the counting rule, its one home (`choose`
+//! and its SQL statement, side by side); `charges`
 //! groups counted records into runs for charge lines. Each backend has a
 //! folder of its own, `sqlite/` and `postgres/`, with its schema, writes
 //! and reports; neither imports the other, and no two modules anywhere
@@ -15,6 +16,7 @@
 pub mod charges;
 pub mod postgres;
 pub mod report;
+pub mod rule;
 pub mod sqlite;
 
 use std::path::{Path, PathBuf};

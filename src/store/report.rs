@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::rule::{choose, simple, Counted, Row};
 use super::Line;
 use crate::error::Error;
 use crate::num::tidy;
@@ -257,113 +258,6 @@ fn add(sum: &mut Option<Sum>, v: Option<f64>) {
     if let Some(v) = v {
         sum.get_or_insert_with(Sum::default).add(v);
     }
-}
-
-#[derive(Clone, Copy)]
-pub(crate) struct Row {
-    pub(crate) id: i64,
-    /// The index of the record's group in the scan's group list.
-    pub(crate) group: u32,
-    /// The UTC day it was recorded (days since the epoch).
-    pub(crate) day: i32,
-    pub(crate) carbon: bool,
-    pub(crate) measured: bool,
-    pub(crate) part: bool,
-    pub(crate) gpu_hours: f64,
-    pub(crate) cpu_hours: f64,
-    pub(crate) kwh: Option<f64>,
-    pub(crate) co2e: Option<f64>,
-    pub(crate) uncertainty: Option<f64>,
-    pub(crate) cost_usd: Option<f64>,
-}
-
-impl Row {
-    pub(crate) fn new(
-        id: i64,
-        carbon: bool,
-        measured: bool,
-        part: bool,
-        hours: [f64; 2],
-        sums: [Option<f64>; 3],
-        uncertainty: Option<f64>,
-    ) -> Row {
-        Row {
-            id,
-            group: 0,
-            day: 0,
-            carbon,
-            measured,
-            part,
-            gpu_hours: hours[0],
-            cpu_hours: hours[1],
-            kwh: sums[0],
-            co2e: sums[1],
-            uncertainty,
-            cost_usd: sums[2],
-        }
-    }
-}
-
-/// What one run counts: the records used, its hours, and why others were not counted.
-pub(crate) struct Counted {
-    pub(crate) used: Vec<Row>,
-    pub(crate) gpu_hours: f64,
-    pub(crate) cpu_hours: f64,
-    pub(crate) not_counted: u64,
-    pub(crate) note: Option<String>,
-}
-
-/// Chooses, per domain, the records of one run that count: a measured record
-/// supersedes estimated ones; records marked as parts are summed; otherwise
-/// several records of the same kind are the same work recorded again, and
-/// the latest counts once.
-///
-/// The rule's other statement is PostgreSQL's, in SQL (`postgres/rule.rs`,
-/// which its schema's cell functions also run). A change to what a report
-/// counts is made in both, and `postgres::both_stores_count_generated_runs_alike`
-/// (tests/cli/postgres.rs) holds them to the same reports, notes included,
-/// over generated runs by every grouping and filter.
-pub(crate) fn choose(run: &str, rows: &[Row]) -> Counted {
-    let mut c = Counted { used: Vec::new(), gpu_hours: 0.0, cpu_hours: 0.0, not_counted: 0, note: None };
-    let mut why = Vec::new();
-    for carbon in [true, false] {
-        let all: Vec<&Row> = rows.iter().filter(|r| r.carbon == carbon).collect();
-        if all.is_empty() {
-            continue;
-        }
-        let measured: Vec<&Row> = all.iter().copied().filter(|r| r.measured).collect();
-        let pool = if measured.is_empty() { all.clone() } else { measured };
-        let parts: Vec<&Row> = pool.iter().copied().filter(|r| r.part).collect();
-        let chosen: Vec<&Row> = if parts.is_empty() { pool.iter().copied().max_by_key(|r| r.id).into_iter().collect() } else { parts };
-        let (g, h) = chosen.iter().fold((0.0, 0.0), |acc, r| (acc.0 + r.gpu_hours, acc.1 + r.cpu_hours));
-        c.gpu_hours = c.gpu_hours.max(g);
-        c.cpu_hours = c.cpu_hours.max(h);
-        let dropped = all.len() - chosen.len();
-        if dropped > 0 {
-            // By id, as the PostgreSQL statement lists them: the order rows came in is not the note's.
-            let mut by_id: Vec<i64> = chosen.iter().map(|r| r.id).collect();
-            by_id.sort_unstable();
-            let ids: Vec<String> = by_id.iter().map(|id| format!("#{id}")).collect();
-            let reason = if chosen.iter().any(|r| r.measured) && all.iter().any(|r| !r.measured) {
-                "a measured record supersedes an estimate"
-            } else {
-                "the same work recorded again (--part marks parts of one run)"
-            };
-            let domain = if carbon { "carbon" } else { "cost" };
-            why.push(format!("{} {domain} records, counted {}: {reason}", all.len(), ids.join(", ")));
-            c.not_counted += dropped as u64;
-        }
-        c.used.extend(chosen.into_iter().copied());
-    }
-    if !why.is_empty() {
-        c.note = Some(format!("run {}: {}", crate::text::clean(run), why.join("; ")));
-    }
-    c
-}
-
-/// True when a run has at most one record of each domain: every record counts, nothing to choose.
-pub(crate) fn simple(rows: &[Row]) -> bool {
-    rows.iter().filter(|r| r.carbon).count() <= 1 && rows.iter().filter(|r| !r.carbon).count() <= 1
 }
 
 impl Acc {

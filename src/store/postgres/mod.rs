@@ -17,7 +17,6 @@ use std::time::{Duration, Instant};
 
 mod conn;
 mod report;
-mod rule;
 mod schema;
 mod wire;
 mod write;
@@ -29,8 +28,8 @@ use wire::{Client, Exec, WireError};
 use super::{Ledger, Line, Location};
 use crate::error::Error;
 use crate::store::report::{self as model, By, Filter, Group, Report};
+use crate::store::rule::{sql, Dialect};
 use report::{group, record_key, where_clause, Answer};
-use rule::sql;
 use schema::{key_constraint, migration};
 use write::{write_line_id, write_many, Touched};
 
@@ -270,9 +269,9 @@ impl Pg {
         let conn = self.conn.clone();
         // Room to group a million runs in memory rather than on disk; this session only.
         let _ = self.client.batch_execute("SET work_mem = '256MB'");
-        let rows = self.client.query(&sql(key, &clause), &params).map_err(|e| conn.error(&e))?;
+        let rows = self.client.query(&sql(Dialect::Postgres, key, &clause), &params).map_err(|e| conn.error(&e))?;
         let mut groups: Vec<Group> = rows.iter().map(group).collect();
-        let total = self.client.query(&sql("'total'", &clause), &params).map_err(|e| conn.error(&e))?;
+        let total = self.client.query(&sql(Dialect::Postgres, "'total'", &clause), &params).map_err(|e| conn.error(&e))?;
         let totals = total.first().map(group);
         // The notes are the totals' (each run over all its records), as the SQLite ledger gives them.
         let notes: Vec<String> =

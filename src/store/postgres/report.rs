@@ -2,12 +2,12 @@
 
 use std::collections::BTreeMap;
 
-use super::rule::sql;
 use super::schema::CELLS_VERSION;
 use super::wire::Exec;
 use super::{Pg, WireError};
 use crate::error::Error;
 use crate::store::report::{self as model, By, Filter, Group};
+use crate::store::rule::{sql, Dialect};
 
 /// The filter as PostgreSQL: the WHERE clause (columns prefixed) and its values.
 pub(super) fn where_clause(f: &Filter, prefix: &str) -> (String, Vec<Box<dyn tokio_postgres::types::ToSql + Sync>>) {
@@ -75,13 +75,19 @@ impl Pg {
         let mut tx = self.client.snapshot().map_err(db)?;
         let mut groups: BTreeMap<String, Sums> = BTreeMap::new();
         let mut total = Sums::default();
-        for row in
-            tx.query(&cells(cell_key), &params).map_err(db)?.iter().chain(&tx.query(&sql(record_key, &clause), &split_params).map_err(db)?)
+        for row in tx
+            .query(&cells(cell_key), &params)
+            .map_err(db)?
+            .iter()
+            .chain(&tx.query(&sql(Dialect::Postgres, record_key, &clause), &split_params).map_err(db)?)
         {
             groups.entry(row.get(0)).or_default().add(row);
         }
-        for row in
-            tx.query(&cells("'total'"), &params).map_err(db)?.iter().chain(&tx.query(&sql("'total'", &clause), &split_params).map_err(db)?)
+        for row in tx
+            .query(&cells("'total'"), &params)
+            .map_err(db)?
+            .iter()
+            .chain(&tx.query(&sql(Dialect::Postgres, "'total'", &clause), &split_params).map_err(db)?)
         {
             total.add(row);
         }

@@ -1,6 +1,6 @@
 //! The PostgreSQL ledger's schema: its migrations, the summary cells and the functions that keep them.
 
-use super::rule::{sql, sql_from};
+use crate::store::rule::{sql, sql_from, Dialect};
 
 /// Schema migrations, in order; entry N takes the database from version N to N + 1.
 pub(super) const MIGRATIONS: &[&str] = &[
@@ -122,9 +122,10 @@ pub(super) fn cells_schema() -> String {
     let cell = "model = _model AND recorded_at >= _day * 86400 AND recorded_at < (_day + 1) * 86400 \
                 AND COALESCE(job_user, '(none)') = _user AND COALESCE(job_account, '(none)') = _account \
                 AND COALESCE(job_partition, '(none)') = _partition AND (run_id IS NULL OR run_id NOT IN (SELECT run_id FROM exa_split_runs))";
-    let recount = sql("'cell'", &format!("WHERE {cell}"));
+    let recount = sql(Dialect::Postgres, "'cell'", &format!("WHERE {cell}"));
     // Every cell at once, each keyed by its five values as a JSON array (text any value survives).
     let every_cell = sql(
+        Dialect::Postgres,
         &format!("json_build_array({})::text", cell_of("")),
         "WHERE run_id IS NULL OR run_id NOT IN (SELECT run_id FROM exa_split_runs)",
     );
@@ -261,6 +262,7 @@ pub(super) fn refresh_schema() -> String {
                 AND COALESCE(x.job_account, '(none)') = k::json->>3 AND COALESCE(x.job_partition, '(none)') = k::json->>4
                 AND x.recorded_at >= (k::json->>1)::bigint * 86400 AND x.recorded_at < ((k::json->>1)::bigint + 1) * 86400) AS r";
     let recount = sql_from(
+        Dialect::Postgres,
         &format!("json_build_array({rec_cell})::text"),
         "exa_refresh_records AS exa_records",
         "WHERE run_id IS NULL OR run_id NOT IN (SELECT run_id FROM exa_split_runs)",

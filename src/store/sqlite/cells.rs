@@ -2,7 +2,7 @@
 //!
 //! A cell is one model's records of one UTC day for one scheduler user,
 //! account and partition. It holds what `report` would sum over them: runs
-//! counted once each, per run and domain the records `report::choose`
+//! counted once each, per run and domain the records `rule::choose`
 //! counts (a measurement over an estimate, parts summed, repeats once), and
 //! the notes on what it did not count. The writer recomputes a cell from
 //! its records, in the transaction that adds one, so a cell is never

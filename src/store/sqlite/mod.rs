@@ -17,7 +17,7 @@ mod cells;
 mod charges;
 mod report;
 
-use super::report::Row;
+use super::rule::Row;
 use super::{EstimateText, Ledger, Line, Location};
 use crate::error::Error;
 use rusqlite::types::ValueRef;

@@ -6,9 +6,8 @@ use rusqlite::types::{Value as Sql, ValueRef};
 
 use super::{column_int, read_row, Store};
 use crate::error::Error;
-use crate::store::report::{
-    count_runs, nothing, where_sql, Acc, Bound, By, Filter, Gathered, Keys, Report, Row, Runs, Sum, DAY, RANGE_METHOD,
-};
+use crate::store::report::{count_runs, nothing, where_sql, Acc, Bound, By, Filter, Gathered, Keys, Report, Runs, Sum, DAY, RANGE_METHOD};
+use crate::store::rule::Row;
 use crate::text::FnvMap;
 
 fn clause(f: &Filter) -> (String, Vec<Sql>) {

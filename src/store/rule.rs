@@ -1,0 +1,228 @@
+//! The counting rule: which records of a run a report counts. Its one home.
+//!
+//! Per run and domain (carbon, cost): a measured record supersedes
+//! estimated ones; records marked as parts (`--part`) are summed;
+//! otherwise several records of the same kind are the same work recorded
+//! again, and the latest counts once. A run's hours are the most of its
+//! domains' counted hours. A run that dropped records gets a note saying
+//! which it counted and why.
+//!
+//! The rule is stated twice, side by side in this file, and a change to
+//! what a report counts is made here to both:
+//!
+//! - `choose`, in Rust: SQLite's reports and summary cells, and the
+//!   charges of FOCUS rows, count runs with it as they scan.
+//! - `counted` and `sql`, in SQL: PostgreSQL's reports and its schema's
+//!   cell functions run them on the server, where only the groups come
+//!   back.
+//!
+//! Why not one SQL form for both: `cargo bench --bench rule` runs this very
+//! SQL on SQLite (the bundled SQLite has the window functions and `FILTER`
+//! it needs: `Dialect::Sqlite`) beside the Rust scan over the same ledger,
+//! and checks they agree: the Rust scan is about ten times faster there (the
+//! bench prints the ratio: 12.7x over a million records), and
+//! SQLite's summary cells recount a cell in the writer's transaction, where
+//! a statement per cell would cost more again. The property test
+//! `postgres::both_stores_count_generated_runs_alike` (tests/cli/postgres.rs)
+//! holds the two statements to the same reports, notes included, over
+//! generated runs (parts, repeats, measured over estimated, runs split over
+//! days) by every grouping and filter.
+
+#[derive(Clone, Copy)]
+pub(crate) struct Row {
+    pub(crate) id: i64,
+    /// The index of the record's group in the scan's group list.
+    pub(crate) group: u32,
+    /// The UTC day it was recorded (days since the epoch).
+    pub(crate) day: i32,
+    pub(crate) carbon: bool,
+    pub(crate) measured: bool,
+    pub(crate) part: bool,
+    pub(crate) gpu_hours: f64,
+    pub(crate) cpu_hours: f64,
+    pub(crate) kwh: Option<f64>,
+    pub(crate) co2e: Option<f64>,
+    pub(crate) uncertainty: Option<f64>,
+    pub(crate) cost_usd: Option<f64>,
+}
+
+impl Row {
+    pub(crate) fn new(
+        id: i64,
+        carbon: bool,
+        measured: bool,
+        part: bool,
+        hours: [f64; 2],
+        sums: [Option<f64>; 3],
+        uncertainty: Option<f64>,
+    ) -> Row {
+        Row {
+            id,
+            group: 0,
+            day: 0,
+            carbon,
+            measured,
+            part,
+            gpu_hours: hours[0],
+            cpu_hours: hours[1],
+            kwh: sums[0],
+            co2e: sums[1],
+            uncertainty,
+            cost_usd: sums[2],
+        }
+    }
+}
+
+/// What one run counts: the records used, its hours, and why others were not counted.
+pub(crate) struct Counted {
+    pub(crate) used: Vec<Row>,
+    pub(crate) gpu_hours: f64,
+    pub(crate) cpu_hours: f64,
+    pub(crate) not_counted: u64,
+    pub(crate) note: Option<String>,
+}
+
+/// Chooses, per domain, the records of one run that count: a measured record
+/// supersedes estimated ones; records marked as parts are summed; otherwise
+/// several records of the same kind are the same work recorded again, and
+/// the latest counts once.
+///
+/// The rule's first statement (see the module's header for the second).
+pub(crate) fn choose(run: &str, rows: &[Row]) -> Counted {
+    let mut c = Counted { used: Vec::new(), gpu_hours: 0.0, cpu_hours: 0.0, not_counted: 0, note: None };
+    let mut why = Vec::new();
+    for carbon in [true, false] {
+        let all: Vec<&Row> = rows.iter().filter(|r| r.carbon == carbon).collect();
+        if all.is_empty() {
+            continue;
+        }
+        let measured: Vec<&Row> = all.iter().copied().filter(|r| r.measured).collect();
+        let pool = if measured.is_empty() { all.clone() } else { measured };
+        let parts: Vec<&Row> = pool.iter().copied().filter(|r| r.part).collect();
+        let chosen: Vec<&Row> = if parts.is_empty() { pool.iter().copied().max_by_key(|r| r.id).into_iter().collect() } else { parts };
+        let (g, h) = chosen.iter().fold((0.0, 0.0), |acc, r| (acc.0 + r.gpu_hours, acc.1 + r.cpu_hours));
+        c.gpu_hours = c.gpu_hours.max(g);
+        c.cpu_hours = c.cpu_hours.max(h);
+        let dropped = all.len() - chosen.len();
+        if dropped > 0 {
+            // By id, as the PostgreSQL statement lists them: the order rows came in is not the note's.
+            let mut by_id: Vec<i64> = chosen.iter().map(|r| r.id).collect();
+            by_id.sort_unstable();
+            let ids: Vec<String> = by_id.iter().map(|id| format!("#{id}")).collect();
+            let reason = if chosen.iter().any(|r| r.measured) && all.iter().any(|r| !r.measured) {
+                "a measured record supersedes an estimate"
+            } else {
+                "the same work recorded again (--part marks parts of one run)"
+            };
+            let domain = if carbon { "carbon" } else { "cost" };
+            why.push(format!("{} {domain} records, counted {}: {reason}", all.len(), ids.join(", ")));
+            c.not_counted += dropped as u64;
+        }
+        c.used.extend(chosen.into_iter().copied());
+    }
+    if !why.is_empty() {
+        c.note = Some(format!("run {}: {}", crate::text::clean(run), why.join("; ")));
+    }
+    c
+}
+
+/// True when a run has at most one record of each domain: every record counts, nothing to choose.
+pub(crate) fn simple(rows: &[Row]) -> bool {
+    rows.iter().filter(|r| r.carbon).count() <= 1 && rows.iter().filter(|r| !r.carbon).count() <= 1
+}
+
+/// Which SQL the statement is written in: PostgreSQL runs it for its reports; SQLite only in
+/// `cargo bench --bench rule`, to weigh it against `choose`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// PostgreSQL: `bool_or`, byte-order collation named.
+    Postgres,
+    /// SQLite (3.44 or later, as bundled): `max` over 0/1, byte order the default.
+    Sqlite,
+}
+
+impl Dialect {
+    fn any(self) -> &'static str {
+        match self {
+            Dialect::Postgres => "bool_or",
+            Dialect::Sqlite => "max",
+        }
+    }
+
+    fn bytes(self) -> &'static str {
+        match self {
+            Dialect::Postgres => " COLLATE \"C\"",
+            Dialect::Sqlite => "",
+        }
+    }
+
+    /// The records' table.
+    pub fn records(self) -> &'static str {
+        match self {
+            Dialect::Postgres => "exa_records",
+            Dialect::Sqlite => "records",
+        }
+    }
+}
+
+/// What counts, per group, run and domain (`d`), as `choose` decides it: the
+/// rule's second statement.
+/// Nearly every run has at most one record of each domain, and then that
+/// record counts: those are summed in one aggregation. Only the few groups of
+/// several records go through the choice (windows over just those rows): the
+/// pool is the measured records when there are any, else all; its parts are
+/// summed when it has parts, else its latest record counts alone.
+fn counted(d: Dialect, key: &str, source: &str, clause: &str) -> String {
+    let (any, bytes) = (d.any(), d.bytes());
+    let figures = "gpu_hours, cpu_hours, kwh, co2e_g, low, high, cost_usd";
+    let sums = "sum(gpu_hours) AS gpu_hours, sum(cpu_hours) AS cpu_hours, sum(kwh) AS kwh, sum(co2e_g) AS co2e_g, sum(low) AS low, \
+                sum(high) AS high, sum(cost_usd) AS cost_usd";
+    let chosen_sums = "sum(gpu_hours) FILTER (WHERE c) AS gpu_hours, sum(cpu_hours) FILTER (WHERE c) AS cpu_hours, \
+                       sum(kwh) FILTER (WHERE c) AS kwh, sum(co2e_g) FILTER (WHERE c) AS co2e_g, sum(low) FILTER (WHERE c) AS low, \
+                       sum(high) FILTER (WHERE c) AS high, sum(cost_usd) FILTER (WHERE c) AS cost_usd";
+    format!(
+        "f AS (SELECT ({key}){bytes} AS g, COALESCE(run_id, '(record ' || id || ')'){bytes} AS run, domain = 'carbon' AS carbon,
+                      id, measured, part, gpu_hours, cpu_hours, kwh, co2e_g, cost_usd,
+                      co2e_g * (1 - uncertainty) AS low, co2e_g * (1 + uncertainty) AS high, (co2e_g IS NOT NULL AND uncertainty IS NULL) AS unk
+               FROM {source} {clause}),
+         a AS (SELECT g, run, carbon, count(*) AS n, {any}(measured) AS m_any, {sums}, {any}(unk) AS unk FROM f GROUP BY g, run, carbon),
+         x AS (SELECT f.*, f.measured OR NOT {any}(f.measured) OVER w AS in_pool
+               FROM f JOIN a ON a.g = f.g AND a.run = f.run AND a.carbon = f.carbon WHERE a.n > 1 WINDOW w AS (PARTITION BY f.g, f.run, f.carbon)),
+         y AS (SELECT x.*, in_pool AND CASE WHEN {any}(part AND in_pool) OVER w THEN part ELSE id = max(id) FILTER (WHERE in_pool) OVER w END AS c
+               FROM x WINDOW w AS (PARTITION BY g, run, carbon)),
+         z AS (SELECT g, run, carbon, count(*) AS n, {any}(measured) AS m_any, {any}(NOT measured) AS e_any, count(*) FILTER (WHERE c) AS used,
+                 {chosen_sums}, {any}(unk AND c) AS unk, string_agg('#' || id, ', ' ORDER BY id) FILTER (WHERE c) AS ids
+               FROM y GROUP BY g, run, carbon),
+         d AS (SELECT g, run, carbon, n, m_any, CAST(1 AS BIGINT) AS used, {figures}, unk FROM a WHERE n = 1
+               UNION ALL SELECT g, run, carbon, n, m_any, used, {figures}, unk FROM z)"
+    )
+}
+
+/// Per group: runs, runs measured, records counted per domain and not counted, hours, sums, the
+/// range, and the notes; over the records' table, rows selected by `clause` (a WHERE clause or
+/// empty). Figures as columns 1–13, the notes (newline-separated) last.
+pub fn sql(d: Dialect, key: &str, clause: &str) -> String {
+    sql_from(d, key, d.records(), clause)
+}
+
+/// `sql` over the records `source` gives (a table, or a subquery named as the records' table).
+pub fn sql_from(d: Dialect, key: &str, source: &str, clause: &str) -> String {
+    let any = d.any();
+    format!(
+        "WITH {counted},
+         r AS (SELECT g, run, max(gpu_hours) AS gh, max(cpu_hours) AS ch, {any}(m_any) AS m,
+                 coalesce(sum(used) FILTER (WHERE carbon), 0) AS carbon_n, coalesce(sum(used) FILTER (WHERE NOT carbon), 0) AS cost_n,
+                 sum(n - used) AS dropped, sum(kwh) AS kwh, sum(co2e_g) AS co2e, sum(low) AS low, sum(high) AS high,
+                 {any}(unk) AS unknown_u, sum(cost_usd) AS cost
+               FROM d GROUP BY g, run)
+         SELECT g, count(*), count(*) FILTER (WHERE m), CAST(sum(carbon_n) AS BIGINT), CAST(sum(cost_n) AS BIGINT), CAST(sum(dropped) AS BIGINT),
+                coalesce(sum(gh), 0), coalesce(sum(ch), 0), sum(kwh), sum(co2e), sum(low), sum(high), coalesce({any}(unknown_u), false), sum(cost),
+                (SELECT string_agg(note, '\n' ORDER BY note) FROM (
+                   SELECT 'run ' || run || ': ' || string_agg(n || CASE WHEN carbon THEN ' carbon' ELSE ' cost' END || ' records, counted ' || ids || ': ' ||
+                          CASE WHEN m_any AND e_any THEN 'a measured record supersedes an estimate'
+                               ELSE 'the same work recorded again (--part marks parts of one run)' END, '; ' ORDER BY NOT carbon) AS note
+                   FROM z WHERE n > used AND z.g = r.g GROUP BY run) notes)
+         FROM r GROUP BY g",
+        counted = counted(d, key, source, clause)
+    )
+}
