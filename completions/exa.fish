@@ -28,9 +28,9 @@ complete -c exa -n "__fish_exa_needs_command" -s o -l output -d 'Output format: 
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_needs_command" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_needs_command" -l db -d 'The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB]. Also after the commands that keep records (record, measure, report)' -r -F
+complete -c exa -n "__fish_exa_needs_command" -l db -d 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]' -r -F
 complete -c exa -n "__fish_exa_needs_command" -l json -d 'Same as `-o json`'
-complete -c exa -n "__fish_exa_needs_command" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]. Also after the commands that choose a provider (estimate, record, measure, config show)'
+complete -c exa -n "__fish_exa_needs_command" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_needs_command" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_needs_command" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'

@@ -18,7 +18,9 @@ pub use values::{amount, assignment, duration, Assignment};
 /// scripts.
 #[derive(Debug, Clone, Parser)]
 #[command(name = "exa", version, propagate_version = true, max_term_width = 100)]
-#[command(after_help = "Exit status: 0 success, 1 a request refused or failed, 2 a malformed command line, config or input.")]
+#[command(
+    after_help = "--db and --strict go here or after the commands that take them: --db after record, measure, report,\nimport, db, sync and mcp; --strict after estimate, record, measure and config show.\n\nExit status: 0 success, 1 a request refused or failed, 2 a malformed command line, config or input."
+)]
 pub struct Cli {
     /// Output format: a table for people, or JSON for programs.
     #[arg(short = 'o', long = "output", value_enum, global = true, default_value_t = Format::Table)]
@@ -32,15 +34,13 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
-    /// The records database [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB].
-    /// Also after the commands that keep records (record, measure, report).
-    #[arg(long, value_name = "FILE")]
-    pub db: Option<PathBuf>,
+    /// `--db`: here, or after a command that keeps records (record, measure, report, import, db, sync, mcp).
+    #[command(flatten)]
+    pub db: DbOpt,
 
-    /// Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1].
-    /// Also after the commands that choose a provider (estimate, record, measure, config show).
-    #[arg(long)]
-    pub strict: bool,
+    /// `--strict`: here, or after a command that chooses a provider (estimate, record, measure, config show).
+    #[command(flatten)]
+    pub strict: StrictOpt,
 
     #[command(subcommand)]
     pub command: Command,
@@ -135,9 +135,8 @@ pub struct GpuArgs {
     #[arg(long)]
     pub wide: bool,
 
-    /// Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE].
-    #[arg(long, value_name = "SOURCE", value_parser = clap::builder::PossibleValuesParser::new(crate::model::gpu::GPU_CHOICES))]
-    pub gpu_source: Option<String>,
+    #[command(flatten)]
+    pub gpu_source: GpuSourceOpt,
 }
 
 #[derive(Debug, Clone, Subcommand)]
@@ -164,6 +163,14 @@ pub enum GpuCmd {
     Export(GpuExport),
 }
 
+/// `--gpu-source`, on `exa gpu`, `measure` and the exporters.
+#[derive(Debug, Clone, Default, Args)]
+pub struct GpuSourceOpt {
+    /// Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE].
+    #[arg(long, value_name = "SOURCE", value_parser = clap::builder::PossibleValuesParser::new(crate::model::gpu::GPU_CHOICES))]
+    pub gpu_source: Option<String>,
+}
+
 /// HOST:PORT, the port a number.
 fn host_port(s: &str) -> Result<String, String> {
     match s.rsplit_once(':') {
@@ -179,9 +186,8 @@ pub struct TelemetryOpts {
     #[arg(long, value_name = "SECONDS", value_parser = amount, allow_negative_numbers = true)]
     pub interval: Option<f64>,
 
-    /// Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE].
-    #[arg(long, value_name = "SOURCE", value_parser = clap::builder::PossibleValuesParser::new(crate::model::gpu::GPU_CHOICES))]
-    pub gpu_source: Option<String>,
+    #[command(flatten)]
+    pub gpu_source: GpuSourceOpt,
 
     /// Where CPU and memory energy is read: powercap (RAPL in sysfs), perf (the power PMU), or none [default: auto; env: EXAMLOPS_CPU_SOURCE; config: cpu.source].
     #[arg(long, value_name = "SOURCE", value_parser = clap::builder::PossibleValuesParser::new(crate::model::gpu::CPU_CHOICES))]
@@ -917,35 +923,62 @@ pub struct WindowOpts {
     pub points: Option<u32>,
 }
 
-impl Cli {
-    /// `--db`, given before the command or after one that keeps records.
-    pub fn db(&self) -> Option<&PathBuf> {
-        let after = match &self.command {
-            Command::Finops(Finops::Carbon(Carbon::Record(r))) => r.record.db.db.as_ref(),
-            Command::Finops(Finops::Cost(Cost::Record(r))) => r.record.db.db.as_ref(),
-            Command::Finops(Finops::Measure(m)) => m.db.db.as_ref(),
-            Command::Report(r) => r.db.db.as_ref(),
-            Command::Mcp(m) => m.db.db.as_ref(),
-            Command::Db(DbCmd::Migrate(d)) => d.db.as_ref(),
-            Command::Sync(SyncCmd::Mlflow(d)) => d.db.as_ref(),
-            Command::Import(ImportCmd::Slurm(i)) => i.common.db.db.as_ref(),
-            Command::Import(ImportCmd::Flux(i)) => i.common.db.db.as_ref(),
-            _ => None,
-        };
-        after.or(self.db.as_ref())
-    }
+/// The flags several commands share, found on whichever command was given: what the settings
+/// resolve for it. Each flag is declared once (`DbOpt`, `StrictOpt`, `GpuSourceOpt`,
+/// `TelemetryOpts`); this is the one place that knows which commands take which.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Shared<'a> {
+    /// `--db`, after the command or before it.
+    pub db: Option<&'a PathBuf>,
+    /// `--strict`, after the command or before it.
+    pub strict: bool,
+    /// `--gpu-source`.
+    pub gpu_source: Option<&'a str>,
+    /// What reading GPUs over time takes (measure and the exporters).
+    pub telemetry: Option<&'a TelemetryOpts>,
+    /// `--otlp` (measure's push at its end, or the exporter's endpoint).
+    pub otlp: Option<&'a str>,
+    /// `measure --gpus`, and whether the command is `measure` (the job's GPUs are then decided).
+    pub measure: Option<Option<&'a str>>,
+}
 
-    /// `--strict`, given before the command or after one that chooses a provider.
-    pub fn strict(&self) -> bool {
-        self.strict
-            || match &self.command {
-                Command::Finops(Finops::Carbon(Carbon::Estimate(e))) => e.hours.strict.strict,
-                Command::Finops(Finops::Carbon(Carbon::Record(r))) => r.estimate.hours.strict.strict,
-                Command::Finops(Finops::Cost(Cost::Estimate(e))) => e.hours.strict.strict,
-                Command::Finops(Finops::Cost(Cost::Record(r))) => r.estimate.hours.strict.strict,
-                Command::Finops(Finops::Measure(m)) => m.strict.strict,
-                Command::Config(ConfigCmd::Show(s)) => s.strict,
-                _ => false,
+impl Cli {
+    /// The shared flags of the command given, `--db` and `--strict` also from before it.
+    pub fn shared(&self) -> Shared<'_> {
+        fn telemetry<'a>(t: &'a TelemetryOpts, otlp: Option<&'a str>) -> Shared<'a> {
+            Shared { gpu_source: t.gpu_source.gpu_source.as_deref(), telemetry: Some(t), otlp, ..Shared::default() }
+        }
+        let mut s = Shared::default();
+        match &self.command {
+            Command::Finops(Finops::Carbon(Carbon::Estimate(e))) => s.strict = e.hours.strict.strict,
+            Command::Finops(Finops::Cost(Cost::Estimate(e))) => s.strict = e.hours.strict.strict,
+            Command::Finops(Finops::Carbon(Carbon::Record(r))) => {
+                s.strict = r.estimate.hours.strict.strict;
+                s.db = r.record.db.db.as_ref();
             }
+            Command::Finops(Finops::Cost(Cost::Record(r))) => {
+                s.strict = r.estimate.hours.strict.strict;
+                s.db = r.record.db.db.as_ref();
+            }
+            Command::Finops(Finops::Measure(m)) => {
+                s = telemetry(&m.telemetry, m.otlp.as_deref());
+                s.strict = m.strict.strict;
+                s.db = m.db.db.as_ref();
+                s.measure = Some(m.gpus.as_deref());
+            }
+            Command::Gpu(GpuArgs { action: Some(GpuCmd::Serve(g)), .. }) => s = telemetry(&g.telemetry, None),
+            Command::Gpu(GpuArgs { action: Some(GpuCmd::Export(g)), .. }) => s = telemetry(&g.telemetry, g.otlp.as_deref()),
+            Command::Gpu(g) => s.gpu_source = g.gpu_source.gpu_source.as_deref(),
+            Command::Config(ConfigCmd::Show(o)) => s.strict = o.strict,
+            Command::Report(r) => s.db = r.db.db.as_ref(),
+            Command::Mcp(m) => s.db = m.db.db.as_ref(),
+            Command::Db(DbCmd::Migrate(d)) | Command::Sync(SyncCmd::Mlflow(d)) => s.db = d.db.as_ref(),
+            Command::Import(ImportCmd::Slurm(i)) => s.db = i.common.db.db.as_ref(),
+            Command::Import(ImportCmd::Flux(i)) => s.db = i.common.db.db.as_ref(),
+            _ => {}
+        }
+        s.db = s.db.or(self.db.db.as_ref());
+        s.strict |= self.strict.strict;
+        s
     }
 }

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use crate::cli::{Cli, Command, Finops, GpuArgs, GpuCmd, TelemetryOpts};
+use crate::cli::{Cli, TelemetryOpts};
 use crate::error::Error;
 pub use crate::model::config::{Config, DomainConfig};
 pub use crate::model::gpu::GpuChoice;
@@ -171,7 +171,8 @@ impl Settings {
     /// (for `config path`, `config init`, `completions` and `man`, which must work when it is broken).
     pub fn from_cli(cli: &Cli, read_config: bool) -> Result<Settings, Error> {
         let format = if cli.json { Format::Json } else { cli.output };
-        let strict = strict(cli.strict())?;
+        let shared = cli.shared();
+        let strict = strict(shared.strict)?;
         let config_path = config_path(cli.config.as_ref())?;
         let loaded = if read_config {
             if config_path.source != Source::Default && !config_path.value.exists() {
@@ -185,7 +186,7 @@ impl Settings {
         } else {
             config::Loaded { exists: config_path.value.exists(), ..config::Loaded::default() }
         };
-        let db = match (cli.db(), env("EXAMLOPS_DB"), &loaded.config.db.url) {
+        let db = match (shared.db, env("EXAMLOPS_DB"), &loaded.config.db.url) {
             (Some(p), _, _) => Some(Sourced::new(p.clone(), Source::Flag)),
             (None, Some(p), _) => Some(Sourced::new(PathBuf::from(p), Source::Env("EXAMLOPS_DB"))),
             (None, None, Some(p)) => Some(Sourced::new(PathBuf::from(p), Source::Config)),
@@ -198,22 +199,13 @@ impl Settings {
                 None => Sourced::new(DB_TIMEOUT, Source::Default),
             },
         };
-        let measure = match &cli.command {
-            Command::Finops(Finops::Measure(m)) => Some(m),
-            _ => None,
-        };
-        // The commands that read GPUs over time, with their OTLP flag: measure and the exporters.
-        let (opts, otlp_flag) = match &cli.command {
-            Command::Finops(Finops::Measure(m)) => (Some(&m.telemetry), m.otlp.as_deref()),
-            Command::Gpu(GpuArgs { action: Some(GpuCmd::Serve(g)), .. }) => (Some(&g.telemetry), None),
-            Command::Gpu(GpuArgs { action: Some(GpuCmd::Export(g)), .. }) => (Some(&g.telemetry), g.otlp.as_deref()),
-            _ => (None, None),
-        };
+        // The commands that read GPUs over time (measure and the exporters) have telemetry options.
+        let (opts, otlp_flag) = (shared.telemetry, shared.otlp);
         let mut gpu = gpu_settings(opts.and_then(|t| t.interval), opts.is_some())?;
-        gpu_source(cli, &loaded.config, &mut gpu)?;
-        if let Some(m) = measure {
+        gpu_source(shared.gpu_source, &loaded.config, &mut gpu)?;
+        if let Some(gpus) = shared.measure {
             let var = |name: &str| std::env::var(name).ok();
-            gpu.scope = crate::sources::gpu::scope::decide(m.gpus.as_deref(), &var).map_err(Error::Usage)?;
+            gpu.scope = crate::sources::gpu::scope::decide(gpus, &var).map_err(Error::Usage)?;
         }
         let cpu = cpu_settings(opts.and_then(|t| t.cpu_source.as_deref()), &loaded.config)?;
         let power_cost_per_kwh = match opts.and_then(|t| t.power_cost_per_kwh) {
@@ -584,14 +576,7 @@ fn otlp_url(base: &str) -> Result<String, String> {
 
 /// The GPU source: `--gpu-source`, else `EXAMLOPS_GPU_SOURCE`, else `gpu.source` in the config, else auto;
 /// and the NVML library: `EXAMLOPS_NVML_LIBRARY`, else `gpu.nvml_library`.
-fn gpu_source(cli: &Cli, config: &Config, gpu: &mut GpuSettings) -> Result<(), Error> {
-    let flag = match &cli.command {
-        Command::Finops(Finops::Measure(m)) => m.telemetry.gpu_source.clone(),
-        Command::Gpu(GpuArgs { action: Some(GpuCmd::Serve(g)), .. }) => g.telemetry.gpu_source.clone(),
-        Command::Gpu(GpuArgs { action: Some(GpuCmd::Export(g)), .. }) => g.telemetry.gpu_source.clone(),
-        Command::Gpu(g) => g.gpu_source.clone(),
-        _ => None,
-    };
+fn gpu_source(flag: Option<&str>, config: &Config, gpu: &mut GpuSettings) -> Result<(), Error> {
     gpu.source = if let Some(f) = flag {
         Sourced::new(f.parse().map_err(Error::Usage)?, Source::Flag)
     } else if let Some(v) = env("EXAMLOPS_GPU_SOURCE") {
