@@ -6,6 +6,7 @@
 //! every request must carry the bearer token. Each call runs on a blocking
 //! thread of its own, so a slow Prometheus never holds up another call.
 
+pub mod params;
 pub mod tools;
 
 use std::net::SocketAddr;
