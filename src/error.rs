@@ -59,6 +59,38 @@ impl Error {
     }
 }
 
+/// Which door a refusal leaves by: the CLI's `-o json` or an MCP tool error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Door {
+    /// `{"error": {"kind", "message"}}`; a metrics refusal has the spec's whole envelope.
+    Cli,
+    /// The spec's whole envelope, always: kind, code, status, message, and retry_after when there is one.
+    Mcp,
+}
+
+/// The spec's envelope of a refusal.
+pub fn envelope(kind: Kind, message: &str, retry_after: Option<&str>, door: Door) -> serde_json::Value {
+    let mut e = serde_json::json!({"kind": kind.kind, "code": kind.code, "status": kind.status, "message": message});
+    match (retry_after, door) {
+        (Some(r), _) => e["retry_after"] = r.into(),
+        (None, Door::Cli) => e["retry_after"] = serde_json::Value::Null,
+        (None, Door::Mcp) => {}
+    }
+    serde_json::json!({ "error": e })
+}
+
+/// The JSON body of an error at either door: the one place an error becomes what a program
+/// reads. `message` is the whole chain as the CLI shows it; a metrics refusal keeps its own.
+pub fn body(err: Option<&Error>, message: &str, door: Door) -> serde_json::Value {
+    match (err, door) {
+        (Some(e @ Error::Metrics(r)), _) => envelope(e.kind(), &r.message, r.retry_after.as_deref(), door),
+        (Some(e), Door::Cli) => serde_json::json!({"error": {"kind": e.kind().kind, "message": message}}),
+        (None, Door::Cli) => serde_json::json!({"error": {"kind": "failed", "message": message}}),
+        (Some(e), Door::Mcp) => envelope(e.kind(), message, None, door),
+        (None, Door::Mcp) => envelope(Error::Failed(String::new()).kind(), message, None, door),
+    }
+}
+
 /// The exit code for any error that reached `main`.
 pub fn exit_code(err: &anyhow::Error) -> ExitCode {
     err.chain().find_map(|e| e.downcast_ref::<Error>()).map_or(ExitCode::from(1), Error::exit_code)

@@ -94,14 +94,7 @@ fn fail(err: &anyhow::Error, format: Format) -> ExitCode {
     output::diag("error", &message);
     if format == Format::Json {
         let found = err.chain().find_map(|e| e.downcast_ref::<Error>());
-        let body = match found {
-            Some(e @ Error::Metrics(r)) => {
-                let k = e.kind();
-                serde_json::json!({"error": {"kind": k.kind, "code": k.code, "status": k.status, "message": r.message, "retry_after": r.retry_after}})
-            }
-            Some(e) => serde_json::json!({"error": {"kind": e.kind().kind, "message": message}}),
-            None => serde_json::json!({"error": {"kind": "failed", "message": message}}),
-        };
+        let body = error::body(found, &message, error::Door::Cli);
         let _ = output::write_stdout(output::json(&body).as_bytes());
     }
     code

@@ -9,7 +9,7 @@
 
 use rmcp::model::{CallToolResult, ContentBlock, Tool, ToolAnnotations};
 use serde::Serialize;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::params;
 
@@ -118,21 +118,11 @@ fn answer<R: Render + Serialize>(r: &R) -> CallToolResult {
     result
 }
 
-/// A refusal as a tool error: the spec's code and status, and the message.
+/// A refusal as a tool error: the spec's code and status, and the message (`error::body`).
 pub fn refusal(e: &Error) -> CallToolResult {
-    let crate::error::Kind { kind, code, status } = e.kind();
-    let retry_after = match e {
-        Error::Metrics(r) => r.retry_after.clone(),
-        _ => None,
-    };
-    let message = match e {
-        Error::Metrics(r) => r.message.clone(),
-        other => other.to_string(),
-    };
-    let mut body = json!({"error": {"kind": kind, "code": code, "status": status, "message": message}});
-    if let Some(r) = retry_after {
-        body["error"]["retry_after"] = json!(r);
-    }
+    let crate::error::Kind { code, status, .. } = e.kind();
+    let body = crate::error::body(Some(e), &e.to_string(), crate::error::Door::Mcp);
+    let message = body["error"]["message"].as_str().unwrap_or_default().to_string();
     let mut result = CallToolResult::structured_error(body);
     result.content = vec![ContentBlock::text(format!("{code} ({status}): {message}"))];
     result
@@ -142,8 +132,8 @@ pub fn refusal(e: &Error) -> CallToolResult {
 pub fn busy(limit: usize) -> CallToolResult {
     let message =
         format!("exa is busy: {limit} calls that wait on Prometheus, the ledger or the GPUs are running or queued; retry shortly");
-    let body = json!({"error": {"kind": "busy", "code": "busy", "status": 503, "message": message, "retry_after": "1"}});
-    let mut result = CallToolResult::structured_error(body);
+    let kind = crate::error::Kind { kind: "busy", code: "busy", status: 503 };
+    let mut result = CallToolResult::structured_error(crate::error::envelope(kind, &message, Some("1"), crate::error::Door::Mcp));
     result.content = vec![ContentBlock::text(format!("busy (503): {message}"))];
     result
 }
