@@ -9,7 +9,7 @@
 //! `sacct` or from a saved file, finds it already there.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::io::Read;
+use std::io::{BufRead, Read};
 use std::path::Path;
 use std::time::Duration;
 
@@ -160,21 +160,43 @@ fn when(flag: &str, s: &str, end_of_day: bool) -> Result<i64, Error> {
     Ok(if end_of_day && crate::time::is_date_only(s) { t + 86_400 } else { t })
 }
 
-/// The input text: a file, standard input, or what the scheduler's tool printed.
-fn read_file(path: &Path) -> Result<(String, String), Error> {
+/// The input: a file or standard input, buffered, and how a message names it.
+fn open_input(path: &Path) -> Result<(Box<dyn BufRead>, String), Error> {
+    const BUFFER: usize = 256 * 1024;
+    if path.as_os_str() == "-" {
+        return Ok((Box::new(std::io::BufReader::with_capacity(BUFFER, std::io::stdin())), "standard input".to_string()));
+    }
+    let f = std::fs::File::open(path).map_err(|e| Error::Usage(format!("--file {}: {e}", path.display())))?;
+    Ok((Box::new(std::io::BufReader::with_capacity(BUFFER, f)), path.display().to_string()))
+}
+
+/// The input text whole: a file or standard input.
+fn read_all(mut input: Box<dyn BufRead>, shown: &str) -> Result<String, Error> {
     let mut bytes = Vec::new();
-    let shown = if path.as_os_str() == "-" {
-        std::io::stdin().read_to_end(&mut bytes).map_err(|e| Error::Failed(format!("cannot read standard input: {e}")))?;
-        "standard input".to_string()
-    } else {
-        std::fs::File::open(path)
-            .and_then(|mut f| f.read_to_end(&mut bytes))
-            .map_err(|e| Error::Usage(format!("--file {}: {e}", path.display())))?;
-        path.display().to_string()
-    };
-    let text =
-        String::from_utf8(bytes).map_err(|e| Error::Usage(format!("{shown}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))?;
-    Ok((text, shown))
+    input.read_to_end(&mut bytes).map_err(|e| Error::Usage(format!("{shown}: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| Error::Usage(format!("{shown}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))
+}
+
+/// Whether the input's first character that is not white space is `{` (`sacct --json`), read without
+/// consuming anything but that white space.
+fn starts_with_brace(input: &mut dyn BufRead, shown: &str) -> Result<bool, Error> {
+    loop {
+        let buf = input.fill_buf().map_err(|e| Error::Usage(format!("{shown}: {e}")))?;
+        if buf.is_empty() {
+            return Ok(false);
+        }
+        match buf.iter().position(|b| !b.is_ascii_whitespace()) {
+            Some(i) => {
+                let brace = buf[i] == b'{';
+                input.consume(i);
+                return Ok(brace);
+            }
+            None => {
+                let n = buf.len();
+                input.consume(n);
+            }
+        }
+    }
 }
 
 /// Imports a scheduler's jobs.
@@ -365,9 +387,14 @@ fn watermark(settings: &Settings, db: &store::Db, sched: Scheduler, cluster: &mu
 fn read_jobs(sched: Scheduler, args: &ImportArgs, since: Option<i64>, until: Option<i64>) -> Result<(Jobs, String, Vec<usize>), Error> {
     Ok(match (sched, &args.file) {
         (Scheduler::Slurm, Some(path)) => {
-            let (text, shown) = read_file(path)?;
-            let jobs = if text.trim_start().starts_with('{') { slurm::parse_json(&text) } else { slurm::parse_parsable(&text) }
-                .map_err(|e| Error::Usage(format!("{shown}: {e}")))?;
+            // `sacct -P` is read a line at a time, never whole; `sacct --json` is one document.
+            let (mut input, shown) = open_input(path)?;
+            let jobs = if starts_with_brace(input.as_mut(), &shown)? {
+                slurm::parse_json(&read_all(input, &shown)?)
+            } else {
+                slurm::parse_parsable_from(input)
+            }
+            .map_err(|e| Error::Usage(format!("{shown}: {e}")))?;
             (jobs, shown, Vec::new())
         }
         (Scheduler::Slurm, None) => {
@@ -379,7 +406,8 @@ fn read_jobs(sched: Scheduler, args: &ImportArgs, since: Option<i64>, until: Opt
             (slurm::parse_parsable(&text).map_err(|e| Error::Failed(format!("sacct's output: {e}")))?, "sacct".to_string(), Vec::new())
         }
         (Scheduler::Flux, Some(path)) => {
-            let (text, shown) = read_file(path)?;
+            let (input, shown) = open_input(path)?;
+            let text = read_all(input, &shown)?;
             let (jobs, no_r) = flux::parse_file(&text).map_err(|e| Error::Usage(format!("{shown}: {e}")))?;
             (jobs, shown, no_r)
         }
@@ -389,24 +417,27 @@ fn read_jobs(sched: Scheduler, args: &ImportArgs, since: Option<i64>, until: Opt
 
 /// The allocations to record, in input order; the others counted in `answer` by why they are not.
 fn choose(
-    jobs: Vec<Job>,
+    mut jobs: Vec<Job>,
     no_r: &HashSet<usize>,
     sched: Scheduler,
     args: &ImportArgs,
     cluster: Option<&(String, &'static str)>,
     answer: &mut Imported,
 ) -> Result<Vec<Job>, Error> {
-    let mut chosen: Vec<Job> = Vec::new();
+    // The chosen are kept in the input's own buffer, moved down over those left out, in order: a million
+    // jobs are never copied into a second, growing one.
+    let mut kept = 0;
     let mut seen: crate::text::FnvSet<(String, String, Option<i64>)> = crate::text::FnvSet::default();
     let mut clusters: Vec<String> = Vec::new();
     let mut filled = false;
-    for mut job in jobs {
+    for at in 0..jobs.len() {
+        let job = &mut jobs[at];
         answer.jobs_read += 1;
         if job.cluster.is_none() {
             job.cluster = cluster.map(|(c, _)| c.clone());
             filled = true;
         }
-        let why = skipped(&job, no_r, sched, args, answer.since, answer.until);
+        let why = skipped(job, no_r, sched, args, answer.since, answer.until);
         if let Some(why) = why {
             *answer.skipped.entry(why.to_string()).or_insert(0) += 1;
             continue;
@@ -426,8 +457,10 @@ fn choose(
             *answer.skipped.entry("listed twice in the input".into()).or_insert(0) += 1;
             continue;
         }
-        chosen.push(job);
+        jobs.swap(kept, at);
+        kept += 1;
     }
+    jobs.truncate(kept);
     answer.cluster = match (&clusters[..], cluster) {
         ([], Some((c, _))) => c.clone(),
         (many, _) => many.join(","),
@@ -437,7 +470,7 @@ fn choose(
             answer.cluster_from = from;
         }
     }
-    Ok(chosen)
+    Ok(jobs)
 }
 
 /// Why a job is not recorded, if it is not.

@@ -95,8 +95,67 @@ pub fn local_cluster(scontrol: &Path, timeout: Duration) -> Result<String, Strin
 
 /// Reads `sacct -P` output (its header line first); `Err` when the input as a whole cannot be read.
 pub fn parse_parsable(text: &str) -> Result<Jobs, String> {
-    let mut lines = text.split('\n').enumerate().filter(|(_, l)| !l.trim().is_empty());
-    let Some((_, header)) = lines.next() else { return Ok(Jobs::default()) };
+    parse_parsable_from(text.as_bytes())
+}
+
+/// The longest line read: `sacct` prints about 150 bytes a job; a comment or name may be long, a
+/// megabyte is not a job.
+const MAX_LINE: u64 = 1 << 20;
+
+/// The lines of `input` with their numbers (1-based), read one at a time into one buffer, so a file of
+/// millions of jobs is never in memory whole; blank lines skipped. A line that is not UTF-8 ends the
+/// reading with the byte where it stops being text, counted from the input's start.
+struct Lines<R> {
+    input: R,
+    text: String,
+    number: usize,
+    offset: usize,
+}
+
+impl<R: std::io::BufRead> Lines<R> {
+    /// The next line that is not blank: its number, the line itself in `line()`.
+    fn advance(&mut self) -> Option<Result<usize, String>> {
+        loop {
+            let mut buf = std::mem::take(&mut self.text).into_bytes();
+            buf.clear();
+            match std::io::BufRead::read_until(&mut std::io::Read::take(&mut self.input, MAX_LINE + 1), b'\n', &mut buf) {
+                Ok(0) => return None,
+                Ok(n) => {
+                    self.number += 1;
+                    let at = self.offset;
+                    self.offset += n;
+                    if buf.len() as u64 > MAX_LINE {
+                        return Some(Err(format!("line {} is longer than {MAX_LINE} bytes: not a job's", self.number)));
+                    }
+                    match String::from_utf8(buf) {
+                        Ok(t) => self.text = t,
+                        Err(e) => return Some(Err(format!("not UTF-8 text (byte {})", at + e.utf8_error().valid_up_to()))),
+                    }
+                    if !self.text.trim().is_empty() {
+                        return Some(Ok(self.number));
+                    }
+                }
+                Err(e) => return Some(Err(format!("cannot be read: {e}"))),
+            }
+        }
+    }
+
+    fn line(&self) -> &str {
+        self.text.strip_suffix('\n').unwrap_or(&self.text)
+    }
+}
+
+/// `parse_parsable` over a reader, a line at a time.
+pub fn parse_parsable_from(input: impl std::io::BufRead) -> Result<Jobs, String> {
+    let mut lines = Lines { input, text: String::new(), number: 0, offset: 0 };
+    let header = match lines.advance() {
+        None => return Ok(Jobs::default()),
+        Some(h) => {
+            h?;
+            lines.line().to_string()
+        }
+    };
+    let header = header.as_str();
     let header = header.trim_end_matches('\r');
     let sep = if header.contains(SEP) { SEP_CHAR } else { '|' };
     let names: Vec<&str> = header.trim_end_matches(sep).split(sep).map(str::trim).collect();
@@ -123,30 +182,39 @@ pub fn parse_parsable(text: &str) -> Result<Jobs, String> {
         *slot = col.get(name).copied();
     }
     let mut out = Jobs::default();
-    let mut fields: Vec<&str> = Vec::with_capacity(names.len() + 1);
-    for (i, line) in lines {
-        let n = i + 1;
-        let line = line.trim_end_matches('\r');
-        fields.clear();
+    // One buffer of fields for every line, emptied and handed back after each (`recycle`).
+    let mut spare: Vec<&'static str> = Vec::with_capacity(names.len() + 1);
+    while let Some(next) = lines.advance() {
+        let n = next?;
+        let line = lines.line().trim_end_matches('\r');
+        let mut fields = recycle(std::mem::take(&mut spare));
         fields.extend(line.split(sep));
         // `sacct -p` ends every line with the separator too.
         if fields.len() == names.len() + 1 && fields.last() == Some(&"") {
             fields.pop();
         }
-        if fields.len() != names.len() {
+        if fields.len() == names.len() {
+            match job(&cols, &fields, n).and_then(super::jobs::checked) {
+                Ok(j) => out.add(j),
+                Err(b) => out.bad.push(b),
+            }
+        } else {
             out.bad.push(BadLine {
                 line: n,
                 field: String::new(),
                 why: format!("{} fields where the header has {}", fields.len(), names.len()),
             });
-            continue;
         }
-        match job(&cols, &fields, n).and_then(super::jobs::checked) {
-            Ok(j) => out.add(j),
-            Err(b) => out.bad.push(b),
-        }
+        spare = recycle(fields);
     }
     Ok(out)
+}
+
+/// An emptied buffer of fields, its borrow of the line it held released: the allocation is reused
+/// (collecting in place), nothing is copied.
+fn recycle<'b>(mut v: Vec<&str>) -> Vec<&'b str> {
+    v.clear();
+    v.into_iter().map(|_| "").collect()
 }
 
 fn job(cols: &Cols, f: &[&str], line: usize) -> Result<Job, BadLine> {
@@ -379,6 +447,32 @@ fn json_job(j: &Value, line: usize) -> Result<Job, BadLine> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_listing_is_read_a_line_at_a_time_as_it_was_read_whole() {
+        let header = "JobID|JobIDRaw|State|ElapsedRaw|CPUTimeRAW|AllocTRES";
+        let text = format!("{header}\r\n\n12|12|COMPLETED|3600|7200|gres/gpu=2\n12.batch|12.batch|COMPLETED|3600|7200|\n\n13|13|FAILED|60|60|cpu=1");
+        let jobs = parse_parsable(&text).unwrap();
+        assert_eq!((jobs.jobs.len(), jobs.steps, jobs.bad.len()), (2, 1, 0));
+        // Blank lines are skipped but counted: the numbers are the file's own lines.
+        assert_eq!((jobs.jobs[0].line, jobs.jobs[1].line), (3, 6));
+        assert_eq!((jobs.jobs[0].gpus, jobs.jobs[1].state.as_str()), (2.0, "FAILED"));
+        // A one-byte buffer reads the same jobs as the text whole.
+        let slow = parse_parsable_from(std::io::BufReader::with_capacity(1, text.as_bytes())).unwrap();
+        assert_eq!(slow.jobs, jobs.jobs);
+    }
+
+    #[test]
+    fn bytes_that_are_not_text_and_an_endless_line_are_refused_by_where_they_are() {
+        let mut bytes = b"JobID|State|ElapsedRaw|CPUTimeRAW|AllocTRES\n12|COMPLETED|1|1|\n13|COMP".to_vec();
+        let at = bytes.len();
+        bytes.extend(b"\xffLETED|1|1|\n");
+        assert_eq!(parse_parsable_from(&bytes[..]).unwrap_err(), format!("not UTF-8 text (byte {at})"));
+        let mut long = b"JobID|State|ElapsedRaw|CPUTimeRAW|AllocTRES\n12|COMPLETED|1|1|".to_vec();
+        long.resize(long.len() + usize::try_from(MAX_LINE).unwrap(), b'x');
+        let e = parse_parsable_from(&long[..]).unwrap_err();
+        assert!(e.starts_with("line 2 is longer than"), "{e}");
+    }
 
     #[test]
     fn gpus_come_from_the_untyped_count_else_the_typed_ones() {
