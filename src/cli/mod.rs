@@ -19,7 +19,7 @@ pub use values::{amount, assignment, duration, Assignment};
 #[derive(Debug, Clone, Parser)]
 #[command(name = "exa", version, propagate_version = true, max_term_width = 100)]
 #[command(
-    after_help = "--db and --strict go here or after the commands that take them: --db after record, measure, report,\nimport, db, sync and mcp; --strict after estimate, record, measure and config show.\n\nExit status: 0 success, 1 a request refused or failed, 2 a malformed command line, config or input."
+    after_help = "--db and --strict go here or after the commands that take them: --db after record, measure, report,\nimport, db migrate, sync and mcp; --strict after estimate, record, measure and config show.\n\nExit status: 0 success, 1 a request refused or failed, 2 a malformed command line, config or input."
 )]
 pub struct Cli {
     /// Output format: a table for people, or JSON for programs.
@@ -34,7 +34,7 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
-    /// `--db`: here, or after a command that keeps records (record, measure, report, import, db, sync, mcp).
+    /// `--db`: here, or after a command that keeps records (record, measure, report, import, db migrate, sync, mcp).
     #[command(flatten)]
     pub db: DbOpt,
 

@@ -163,40 +163,46 @@ fn when(flag: &str, s: &str, end_of_day: bool) -> Result<i64, Error> {
 /// The input: a file or standard input, buffered, and how a message names it.
 fn open_input(path: &Path) -> Result<(Box<dyn BufRead>, String), Error> {
     const BUFFER: usize = 256 * 1024;
-    if path.as_os_str() == "-" {
+    if is_stdin(path) {
         return Ok((Box::new(std::io::BufReader::with_capacity(BUFFER, std::io::stdin())), "standard input".to_string()));
     }
-    let f = std::fs::File::open(path).map_err(|e| Error::Usage(format!("--file {}: {e}", path.display())))?;
+    let f = std::fs::File::open(path).map_err(|e| unreadable(path, &e))?;
     Ok((Box::new(std::io::BufReader::with_capacity(BUFFER, f)), path.display().to_string()))
 }
 
-/// The input text whole: a file or standard input.
-fn read_all(mut input: Box<dyn BufRead>, shown: &str) -> Result<String, Error> {
+fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// A read that failed: standard input's is a failure (exit 1), a file's names the flag (exit 2).
+fn unreadable(path: &Path, e: &dyn std::fmt::Display) -> Error {
+    if is_stdin(path) {
+        Error::Failed(format!("cannot read standard input: {e}"))
+    } else {
+        Error::Usage(format!("--file {}: {e}", path.display()))
+    }
+}
+
+/// The input text whole.
+fn read_all(path: &Path, mut input: Box<dyn BufRead>, shown: &str) -> Result<String, Error> {
     let mut bytes = Vec::new();
-    input.read_to_end(&mut bytes).map_err(|e| Error::Usage(format!("{shown}: {e}")))?;
+    input.read_to_end(&mut bytes).map_err(|e| unreadable(path, &e))?;
     String::from_utf8(bytes).map_err(|e| Error::Usage(format!("{shown}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))
 }
 
-/// Whether the input's first character that is not white space is `{` (`sacct --json`), read without
-/// consuming anything but that white space.
-fn starts_with_brace(input: &mut dyn BufRead, shown: &str) -> Result<bool, Error> {
-    loop {
-        let buf = input.fill_buf().map_err(|e| Error::Usage(format!("{shown}: {e}")))?;
-        if buf.is_empty() {
-            return Ok(false);
-        }
-        match buf.iter().position(|b| !b.is_ascii_whitespace()) {
-            Some(i) => {
-                let brace = buf[i] == b'{';
-                input.consume(i);
-                return Ok(brace);
-            }
-            None => {
-                let n = buf.len();
-                input.consume(n);
-            }
-        }
-    }
+/// Whether the input's first character that is not white space is `{` (`sacct --json`), seen in the
+/// reader's buffer without consuming any of it; `None` when the buffer holds white space alone.
+fn starts_with_brace(path: &Path, input: &mut dyn BufRead) -> Result<Option<bool>, Error> {
+    let buf = input.fill_buf().map_err(|e| unreadable(path, &e))?;
+    let head = String::from_utf8_lossy(buf);
+    let text = head.trim_start();
+    Ok(if buf.is_empty() {
+        Some(false)
+    } else if text.is_empty() {
+        None
+    } else {
+        Some(text.starts_with('{'))
+    })
 }
 
 /// Imports a scheduler's jobs.
@@ -389,13 +395,24 @@ fn read_jobs(sched: Scheduler, args: &ImportArgs, since: Option<i64>, until: Opt
         (Scheduler::Slurm, Some(path)) => {
             // `sacct -P` is read a line at a time, never whole; `sacct --json` is one document.
             let (mut input, shown) = open_input(path)?;
-            let jobs = if starts_with_brace(input.as_mut(), &shown)? {
-                slurm::parse_json(&read_all(input, &shown)?)
-            } else {
-                slurm::parse_parsable_from(input)
-            }
-            .map_err(|e| Error::Usage(format!("{shown}: {e}")))?;
-            (jobs, shown, Vec::new())
+            let jobs = match starts_with_brace(path, input.as_mut())? {
+                Some(true) => slurm::parse_json(&read_all(path, input, &shown)?),
+                Some(false) => match slurm::parse_parsable_from(input) {
+                    Ok(jobs) => Ok(jobs),
+                    Err(slurm::Unread::Io(e)) => return Err(unreadable(path, &e)),
+                    Err(slurm::Unread::Input(e)) => Err(e),
+                },
+                // A buffer of white space alone: too odd to stream, read whole and decided as the text says.
+                None => {
+                    let text = read_all(path, input, &shown)?;
+                    if text.trim_start().starts_with('{') {
+                        slurm::parse_json(&text)
+                    } else {
+                        slurm::parse_parsable(&text)
+                    }
+                }
+            };
+            (jobs.map_err(|e| Error::Usage(format!("{shown}: {e}")))?, shown, Vec::new())
         }
         (Scheduler::Slurm, None) => {
             // The current second whole: a job that became eligible in it is in the window.
@@ -407,7 +424,7 @@ fn read_jobs(sched: Scheduler, args: &ImportArgs, since: Option<i64>, until: Opt
         }
         (Scheduler::Flux, Some(path)) => {
             let (input, shown) = open_input(path)?;
-            let text = read_all(input, &shown)?;
+            let text = read_all(path, input, &shown)?;
             let (jobs, no_r) = flux::parse_file(&text).map_err(|e| Error::Usage(format!("{shown}: {e}")))?;
             (jobs, shown, no_r)
         }

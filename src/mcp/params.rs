@@ -131,8 +131,8 @@ pub struct Estimate {
     pub provider: Option<String>,
     /// coefficients to set, as --set NAME=VALUE
     #[serde(default, deserialize_with = "amounts")]
-    #[schemars(extend("additionalProperties" = {"type": "number", "minimum": 0}))]
-    pub coefficients: Option<BTreeMap<String, f64>>,
+    #[schemars(with = "Option<BTreeMap<String, f64>>", extend("additionalProperties" = {"type": "number", "minimum": 0}))]
+    pub coefficients: Option<Vec<(String, f64)>>,
 }
 
 /// `finops_providers`: the carbon or cost providers.
@@ -202,12 +202,14 @@ pub fn schema<T: JsonSchema>() -> Arc<JsonObject> {
 }
 
 /// An optional field is absent when unset: its schema names its type alone (a null is read as
-/// absent all the same), and has no default of null.
+/// absent all the same), and has no default of null. Rust's number formats (`uint32`, `double`)
+/// go too: they say nothing the bounds do not, and some clients refuse a format they do not know.
 fn present_only(p: &mut Value) {
     if let Value::Object(m) = p {
         if m.get("default") == Some(&Value::Null) {
             m.remove("default");
         }
+        m.remove("format");
     }
     if let Some(Value::Array(types)) = p.get("type") {
         let kept: Vec<Value> = types.iter().filter(|t| t.as_str() != Some("null")).cloned().collect();
@@ -227,13 +229,15 @@ pub fn read<T: DeserializeOwned + JsonSchema>(args: &Map<String, Value>) -> Resu
         let hint = crate::suggest::nearest(k, known.iter().copied()).map(|n| format!("; did you mean '{n}'?")).unwrap_or_default();
         return Err(Error::Usage(format!("unknown argument '{}'{hint}", crate::text::clean(k))));
     }
+    // A required argument left out reads as null: the command that takes it refuses it in its own words,
+    // as it refuses the CLI's missing flag.
+    let mut args = args.clone();
     if let Some(Value::Array(required)) = schema.get("required") {
-        if let Some(missing) = required.iter().filter_map(Value::as_str).find(|r| !args.contains_key(*r)) {
-            let what = schema["properties"][missing]["description"].as_str().unwrap_or("");
-            return Err(Error::Usage(format!("argument '{missing}' is required: {what}")));
+        for r in required.iter().filter_map(Value::as_str) {
+            args.entry(r).or_insert(Value::Null);
         }
     }
-    serde_path_to_error::deserialize(Value::Object(args.clone())).map_err(|e| {
+    serde_path_to_error::deserialize(Value::Object(args)).map_err(|e| {
         // A flattened struct's field is not on the path (".."): the window's fields name themselves.
         let path = e.path().to_string();
         let inner = crate::text::clean(&e.into_inner().to_string());
@@ -305,8 +309,8 @@ fn amount<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     }
 }
 
-/// An object of finite numbers of 0 or more, or absent (null).
-fn amounts<'de, D: Deserializer<'de>>(d: D) -> Result<Option<BTreeMap<String, f64>>, D::Error> {
+/// An object of finite numbers of 0 or more, in the order given, or absent (null).
+fn amounts<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<(String, f64)>>, D::Error> {
     match Value::deserialize(d)? {
         Value::Null => Ok(None),
         Value::Object(m) => m
@@ -371,8 +375,11 @@ mod tests {
         assert!(e.contains("argument 'points' must be a whole number from 1 to 96, not 1.5"), "{e}");
         let e = read::<MetricsRead>(&args(json!({"action": "node", "cluster": "c", "start": 5}))).unwrap_err().to_string();
         assert!(e.contains("argument 'start' must be a string, not a number"), "{e}");
-        let e = read::<Providers>(&args(json!({}))).unwrap_err().to_string();
-        assert!(e.contains("argument 'domain' is required: carbon (energy and CO2e) or cost (USD)"), "{e}");
+        // A required argument left out reaches the command as null, which refuses it in its own words.
+        let p: Providers = read(&args(json!({}))).unwrap();
+        assert_eq!(p.domain, None);
+        assert_eq!(schema::<Providers>()["required"], json!(["domain"]));
+        assert!(schema::<Estimate>()["properties"]["gpu_hours"].get("format").is_none());
         let e = read::<Nothing>(&args(json!({"x": 1}))).unwrap_err().to_string();
         assert!(e.contains("unknown argument 'x'"), "{e}");
         let e = read::<MetricsQuery>(&args(json!({"query": "up", "instant": "yes"}))).unwrap_err().to_string();

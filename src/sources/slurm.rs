@@ -95,12 +95,36 @@ pub fn local_cluster(scontrol: &Path, timeout: Duration) -> Result<String, Strin
 
 /// Reads `sacct -P` output (its header line first); `Err` when the input as a whole cannot be read.
 pub fn parse_parsable(text: &str) -> Result<Jobs, String> {
-    parse_parsable_from(text.as_bytes())
+    parse_parsable_from(text.as_bytes()).map_err(|e| e.to_string())
 }
 
-/// The longest line read: `sacct` prints about 150 bytes a job; a comment or name may be long, a
-/// megabyte is not a job.
-const MAX_LINE: u64 = 1 << 20;
+/// The longest line read, its line ending aside: `sacct` prints about 150 bytes a job; a comment or
+/// name may be long, a megabyte is not a job. A longer line is a bad line, its rest never held.
+const MAX_LINE: usize = 1 << 20;
+
+/// Why an input could not be read: the reading failed (a device's error), or it is not text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unread {
+    /// The reading failed: the device's own words.
+    Io(String),
+    /// The input is not what it should be.
+    Input(String),
+}
+
+impl std::fmt::Display for Unread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unread::Io(m) => write!(f, "cannot be read: {m}"),
+            Unread::Input(m) => f.write_str(m),
+        }
+    }
+}
+
+/// A line `Lines` read: its number (1-based), and whether it was too long to keep.
+enum Got {
+    Line(usize),
+    TooLong(usize),
+}
 
 /// The lines of `input` with their numbers (1-based), read one at a time into one buffer, so a file of
 /// millions of jobs is never in memory whole; blank lines skipped. A line that is not UTF-8 ends the
@@ -113,29 +137,39 @@ struct Lines<R> {
 }
 
 impl<R: std::io::BufRead> Lines<R> {
-    /// The next line that is not blank: its number, the line itself in `line()`.
-    fn advance(&mut self) -> Option<Result<usize, String>> {
+    /// The next line that is not blank (the line itself in `line()`), or one too long to keep.
+    fn advance(&mut self) -> Option<Result<Got, Unread>> {
+        use std::io::{BufRead, Read};
+        let io = |e: std::io::Error| Some(Err(Unread::Io(e.to_string())));
         loop {
             let mut buf = std::mem::take(&mut self.text).into_bytes();
             buf.clear();
-            match std::io::BufRead::read_until(&mut std::io::Read::take(&mut self.input, MAX_LINE + 1), b'\n', &mut buf) {
+            // Room for the longest line and its "\r\n": one byte more is a line too long.
+            let n = match (&mut self.input).take(MAX_LINE as u64 + 3).read_until(b'\n', &mut buf) {
                 Ok(0) => return None,
-                Ok(n) => {
-                    self.number += 1;
-                    let at = self.offset;
-                    self.offset += n;
-                    if buf.len() as u64 > MAX_LINE {
-                        return Some(Err(format!("line {} is longer than {MAX_LINE} bytes: not a job's", self.number)));
-                    }
-                    match String::from_utf8(buf) {
-                        Ok(t) => self.text = t,
-                        Err(e) => return Some(Err(format!("not UTF-8 text (byte {})", at + e.utf8_error().valid_up_to()))),
-                    }
-                    if !self.text.trim().is_empty() {
-                        return Some(Ok(self.number));
+                Ok(n) => n,
+                Err(e) => return io(e),
+            };
+            self.number += 1;
+            let at = self.offset;
+            self.offset += n;
+            let ended = buf.last() == Some(&b'\n');
+            let content = buf.len() - usize::from(ended) - usize::from(ended && buf.len() > 1 && buf[buf.len() - 2] == b'\r');
+            if content > MAX_LINE {
+                if !ended {
+                    match self.input.skip_until(b'\n') {
+                        Ok(rest) => self.offset += rest,
+                        Err(e) => return io(e),
                     }
                 }
-                Err(e) => return Some(Err(format!("cannot be read: {e}"))),
+                return Some(Ok(Got::TooLong(self.number)));
+            }
+            match String::from_utf8(buf) {
+                Ok(t) => self.text = t,
+                Err(e) => return Some(Err(Unread::Input(format!("not UTF-8 text (byte {})", at + e.utf8_error().valid_up_to())))),
+            }
+            if !self.text.trim().is_empty() {
+                return Some(Ok(Got::Line(self.number)));
             }
         }
     }
@@ -146,14 +180,12 @@ impl<R: std::io::BufRead> Lines<R> {
 }
 
 /// `parse_parsable` over a reader, a line at a time.
-pub fn parse_parsable_from(input: impl std::io::BufRead) -> Result<Jobs, String> {
+pub fn parse_parsable_from(input: impl std::io::BufRead) -> Result<Jobs, Unread> {
     let mut lines = Lines { input, text: String::new(), number: 0, offset: 0 };
-    let header = match lines.advance() {
+    let header = match lines.advance().transpose()? {
         None => return Ok(Jobs::default()),
-        Some(h) => {
-            h?;
-            lines.line().to_string()
-        }
+        Some(Got::TooLong(n)) => return Err(Unread::Input(format!("line {n}, the header, is longer than {MAX_LINE} bytes"))),
+        Some(Got::Line(_)) => lines.line().to_string(),
     };
     let header = header.as_str();
     let header = header.trim_end_matches('\r');
@@ -161,16 +193,16 @@ pub fn parse_parsable_from(input: impl std::io::BufRead) -> Result<Jobs, String>
     let names: Vec<&str> = header.trim_end_matches(sep).split(sep).map(str::trim).collect();
     let col: HashMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
     if !col.contains_key("JobID") && !col.contains_key("JobIDRaw") {
-        return Err(format!(
+        return Err(Unread::Input(format!(
             "the first line is not a `sacct -P` header (no JobID or JobIDRaw column): '{}'; save it without -n/--noheader",
             crate::text::clean(&header.chars().take(80).collect::<String>())
-        ));
+        )));
     }
-    let need = |any: &[&str], why: &str| -> Result<(), String> {
+    let need = |any: &[&str], why: &str| -> Result<(), Unread> {
         if any.iter().any(|n| col.contains_key(n)) {
             Ok(())
         } else {
-            Err(format!("no {} column ({why}); save with --format={FIELDS}", any.join(" or ")))
+            Err(Unread::Input(format!("no {} column ({why}); save with --format={FIELDS}", any.join(" or "))))
         }
     };
     need(&["State"], "which jobs finished")?;
@@ -185,7 +217,13 @@ pub fn parse_parsable_from(input: impl std::io::BufRead) -> Result<Jobs, String>
     // One buffer of fields for every line, emptied and handed back after each (`recycle`).
     let mut spare: Vec<&'static str> = Vec::with_capacity(names.len() + 1);
     while let Some(next) = lines.advance() {
-        let n = next?;
+        let n = match next? {
+            Got::Line(n) => n,
+            Got::TooLong(n) => {
+                out.bad.push(BadLine { line: n, field: String::new(), why: format!("longer than {MAX_LINE} bytes: not a job's line") });
+                continue;
+            }
+        };
         let line = lines.line().trim_end_matches('\r');
         let mut fields = recycle(std::mem::take(&mut spare));
         fields.extend(line.split(sep));
@@ -451,7 +489,9 @@ mod tests {
     #[test]
     fn a_listing_is_read_a_line_at_a_time_as_it_was_read_whole() {
         let header = "JobID|JobIDRaw|State|ElapsedRaw|CPUTimeRAW|AllocTRES";
-        let text = format!("{header}\r\n\n12|12|COMPLETED|3600|7200|gres/gpu=2\n12.batch|12.batch|COMPLETED|3600|7200|\n\n13|13|FAILED|60|60|cpu=1");
+        let text = format!(
+            "{header}\r\n\n12|12|COMPLETED|3600|7200|gres/gpu=2\n12.batch|12.batch|COMPLETED|3600|7200|\n\n13|13|FAILED|60|60|cpu=1"
+        );
         let jobs = parse_parsable(&text).unwrap();
         assert_eq!((jobs.jobs.len(), jobs.steps, jobs.bad.len()), (2, 1, 0));
         // Blank lines are skipped but counted: the numbers are the file's own lines.
@@ -463,15 +503,25 @@ mod tests {
     }
 
     #[test]
-    fn bytes_that_are_not_text_and_an_endless_line_are_refused_by_where_they_are() {
+    fn bytes_that_are_not_text_are_refused_where_they_are_and_an_endless_line_is_a_bad_line() {
         let mut bytes = b"JobID|State|ElapsedRaw|CPUTimeRAW|AllocTRES\n12|COMPLETED|1|1|\n13|COMP".to_vec();
         let at = bytes.len();
         bytes.extend(b"\xffLETED|1|1|\n");
-        assert_eq!(parse_parsable_from(&bytes[..]).unwrap_err(), format!("not UTF-8 text (byte {at})"));
-        let mut long = b"JobID|State|ElapsedRaw|CPUTimeRAW|AllocTRES\n12|COMPLETED|1|1|".to_vec();
-        long.resize(long.len() + usize::try_from(MAX_LINE).unwrap(), b'x');
-        let e = parse_parsable_from(&long[..]).unwrap_err();
-        assert!(e.starts_with("line 2 is longer than"), "{e}");
+        assert_eq!(parse_parsable_from(&bytes[..]).unwrap_err(), Unread::Input(format!("not UTF-8 text (byte {at})")));
+        // A line of the longest length is read; one byte more is a bad line, and the lines after it are read.
+        for (extra, bad) in [(0, false), (1, true)] {
+            let mut text = b"JobID|State|ElapsedRaw|CPUTimeRAW|AllocTRES|JobName\r\n".to_vec();
+            let line = b"12|COMPLETED|1|1||";
+            text.extend(line);
+            text.resize(text.len() + MAX_LINE - line.len() + extra, b'x');
+            text.extend(b"\r\n13|COMPLETED|1|1||\n");
+            let jobs = parse_parsable_from(std::io::BufReader::with_capacity(4096, &text[..])).unwrap();
+            assert_eq!(jobs.bad.iter().map(|b| b.line).collect::<Vec<_>>(), if bad { vec![2] } else { vec![] }, "{extra}");
+            assert_eq!(jobs.jobs.last().map(|j| (j.line, j.id.as_str())), Some((3, "13")));
+        }
+        let mut header = vec![b'x'; MAX_LINE + 1];
+        header.push(b'\n');
+        assert!(matches!(parse_parsable_from(&header[..]), Err(Unread::Input(e)) if e.contains("the header")));
     }
 
     #[test]

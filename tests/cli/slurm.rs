@@ -265,6 +265,19 @@ fn a_saved_file_imports_whole_or_not_at_all() {
     fails(&env.run(&["import", "slurm", "--file", junk.to_str().unwrap()]), 2, "not a `sacct -P` header");
     fails(&env.run(&["import", "slurm", "--file", "/nonexistent/sacct.txt"]), 2, "--file /nonexistent/sacct.txt");
     fails(&env.run(&["import", "slurm", "--since", "yesterday"]), 2, "--since");
+    // The file is read a line at a time: blank lines before the header still count, a byte that is not
+    // text is named by its place in the file, and a folder is not a file.
+    let padded = env.file("padded.txt", &format!("\n\n{bad}"));
+    fails(&env.run(&["import", "slurm", "--file", padded.to_str().unwrap()]), 2, "line 7, field ElapsedRaw");
+    let mut binary = good.clone().into_bytes();
+    let at = binary.len();
+    binary.extend(b"13|13|\xff|u|a|p|c1|COMPLETED|||1|1|1|cpu=1|\n");
+    let binary_path = env.dir.path().join("binary.txt");
+    std::fs::write(&binary_path, &binary).unwrap();
+    fails(&env.run(&["import", "slurm", "--file", binary_path.to_str().unwrap()]), 2, &format!("not UTF-8 text (byte {})", at + 6));
+    let folder = env.dir.path().join("a-folder");
+    std::fs::create_dir(&folder).unwrap();
+    fails(&env.run(&["import", "slurm", "--file", folder.to_str().unwrap()]), 2, &format!("--file {}", folder.display()));
 }
 
 #[test]
