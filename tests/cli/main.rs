@@ -6,6 +6,7 @@ use support::{common, contract, http, pg, prometheus};
 mod codegen;
 mod config;
 mod cpu;
+mod deploy;
 mod docs;
 mod doors;
 mod estimate;

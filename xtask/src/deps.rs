@@ -27,6 +27,10 @@ const NEEDS: &[(&str, &str)] = &[
     ("mknod", "coreutils"),
     // A real Pushgateway for `measure --push-gateway` (tests/cli/telemetry.rs).
     ("prometheus-pushgateway", "prometheus-pushgateway"),
+    // deploy/: systemd's own check of the unit, and Node for the Prometheus operator's schemas (tests/cli/deploy.rs).
+    ("systemd-analyze", "systemd"),
+    ("node", "nodejs"),
+    ("npm", "npm"),
 ];
 
 /// PostgreSQL's server programs live off PATH, in /usr/lib/postgresql/<version>/bin.
@@ -81,8 +85,10 @@ pub fn ensure() -> Result<(), String> {
 /// What the Python side of the tests needs, pinned: the MCP SDK the MCP tests drive exa with,
 /// the MLflow tracking server the MLflow tests log to, the OTLP protobuf definitions the OTLP
 /// receiver decodes with, and the OpenTelemetry SDK's Prometheus exporter (an implementation of
-/// the OTLP-to-Prometheus name translation).
-const PYTHON_NEEDS: &[&str] = &["mcp==2.3.0", "mlflow==3.17.2", "opentelemetry-proto", "opentelemetry-exporter-prometheus==0.66b2"];
+/// the OTLP-to-Prometheus name translation), and the Kubernetes schemas the manifests in deploy/ are
+/// checked against (`kubernetes-validate`).
+const PYTHON_NEEDS: &[&str] =
+    &["mcp==2.3.0", "mlflow==3.17.2", "opentelemetry-proto", "opentelemetry-exporter-prometheus==0.66b2", "kubernetes-validate==1.37.0"];
 
 /// The FinOps Foundation's FOCUS validator, which needs Python 3.12 or later (and a pyarrow that
 /// keeps to its numpy<2 pin), in a virtual environment of its own.
@@ -97,7 +103,7 @@ pub fn python_env(root: &std::path::Path) -> Result<std::path::PathBuf, String> 
         Command::new(&python)
             .args([
                 "-c",
-                "import mcp, mlflow, opentelemetry.proto.collector.metrics.v1.metrics_service_pb2, opentelemetry.exporter.prometheus",
+                "import mcp, mlflow, opentelemetry.proto.collector.metrics.v1.metrics_service_pb2, opentelemetry.exporter.prometheus, kubernetes_validate",
             ])
             .output()
             .is_ok_and(|o| o.status.success())
@@ -154,6 +160,33 @@ fn python_312() -> Option<std::path::PathBuf> {
         }
     }
     candidates.into_iter().find(|p| ok(p))
+}
+
+/// The Prometheus operator's resource schemas (`@kubernetes-models/prometheus-operator`, generated from
+/// its CRDs) and a YAML reader, for the ServiceMonitor in deploy/kubernetes.
+const NODE_NEEDS: &[&str] = &["@kubernetes-models/prometheus-operator@6.0.0", "js-yaml@4.1.0"];
+
+/// `target/test-node` with `NODE_NEEDS` installed from npm (when missing); its `node_modules`.
+pub fn node_env(root: &std::path::Path) -> Result<std::path::PathBuf, String> {
+    let dir = root.join("target/test-node");
+    let modules = dir.join("node_modules");
+    let has = || NODE_NEEDS.iter().all(|n| modules.join(n.rsplit_once('@').map_or(*n, |(name, _)| name)).join("package.json").is_file());
+    if has() {
+        return Ok(modules);
+    }
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    eprintln!("installing {} into {} (once)", NODE_NEEDS.join(" "), dir.display());
+    let ok = Command::new("npm")
+        .args(["install", "--silent", "--no-audit", "--no-fund", "--no-save", "--prefix"])
+        .arg(&dir)
+        .args(NODE_NEEDS)
+        .status()
+        .is_ok_and(|s| s.success());
+    if ok && has() {
+        Ok(modules)
+    } else {
+        Err(format!("could not install {} from npm into {}", NODE_NEEDS.join(" "), dir.display()))
+    }
 }
 
 /// The FOCUS validator in `target/focus-python` (made, and the validator installed from PyPI, when

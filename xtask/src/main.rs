@@ -82,11 +82,19 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
+            let node = match deps::node_env(root) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
             let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
             let ok = std::process::Command::new(cargo)
                 .current_dir(root)
                 .env("EXA_TEST_PYTHON", python)
                 .env("EXA_TEST_FOCUS_VALIDATOR", focus)
+                .env("EXA_TEST_NODE_MODULES", node)
                 .args(["test", "--workspace"])
                 .args(rest)
                 .status()

@@ -1,0 +1,125 @@
+//! deploy/: the Kubernetes manifests and the systemd unit, each checked by
+//! the real validator (Kubernetes' schemas, the Prometheus operator's,
+//! systemd's own), and held to what exa itself takes.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_yaml_ng::Value;
+
+use crate::common::{test_python, Env};
+
+fn deploy() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy")
+}
+
+fn yaml(file: &str) -> Value {
+    serde_yaml_ng::from_str(&std::fs::read_to_string(deploy().join("kubernetes").join(file)).unwrap()).unwrap()
+}
+
+/// The manifests in the kustomization, in its order.
+fn resources() -> Vec<String> {
+    yaml("kustomization.yaml")["resources"].as_sequence().unwrap().iter().map(|r| r.as_str().unwrap().to_string()).collect()
+}
+
+fn labels(v: &Value) -> Vec<(String, String)> {
+    let mut l: Vec<(String, String)> =
+        v.as_mapping().unwrap().iter().map(|(k, v)| (k.as_str().unwrap().to_string(), v.as_str().unwrap().to_string())).collect();
+    l.sort();
+    l
+}
+
+/// `exa ARGS --help`: exit 0 when exa takes the arguments a manifest or unit gives it.
+fn takes(args: &[&str]) {
+    let env = Env::new();
+    let out = env.run(&[args, &["--help"]].concat());
+    assert!(out.status.success(), "exa {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn the_kubernetes_manifests_pass_kubernetes_own_schemas_and_agree_with_each_other() {
+    // Every file is in the kustomization, and every resource there is a file.
+    let mut files: Vec<String> = std::fs::read_dir(deploy().join("kubernetes"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|f| f != "kustomization.yaml")
+        .collect();
+    files.sort();
+    let mut listed = resources();
+    listed.sort();
+    assert_eq!(files, listed, "deploy/kubernetes holds the kustomization's resources and nothing else");
+    // Kubernetes' own schemas, strictly (an unknown field fails), for every kind they know: all but the
+    // ServiceMonitor, which is the Prometheus operator's (the next test).
+    let core: Vec<PathBuf> =
+        resources().iter().filter(|f| f.as_str() != "servicemonitor.yaml").map(|f| deploy().join("kubernetes").join(f)).collect();
+    let validate = test_python("the Kubernetes manifests' check").with_file_name("kubernetes-validate");
+    let out = Command::new(&validate).args(["--strict", "-k", "1.32.0"]).args(&core).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    for f in &core {
+        assert!(said.contains(&format!("{} passed", f.display())), "{said}");
+    }
+    // The Service and the ServiceMonitor select the DaemonSet's pods, on the port it names.
+    let ds = yaml("daemonset.yaml");
+    let pod = labels(&ds["spec"]["template"]["metadata"]["labels"]);
+    assert_eq!(labels(&ds["spec"]["selector"]["matchLabels"]), pod);
+    let svc = yaml("service.yaml");
+    assert_eq!(labels(&svc["spec"]["selector"]), pod);
+    let sm = yaml("servicemonitor.yaml");
+    assert_eq!(labels(&sm["spec"]["selector"]["matchLabels"]), labels(&svc["metadata"]["labels"]));
+    let container = &ds["spec"]["template"]["spec"]["containers"][0];
+    assert_eq!(container["ports"][0]["name"], "metrics");
+    assert_eq!((svc["spec"]["ports"][0]["name"].as_str(), sm["spec"]["endpoints"][0]["port"].as_str()), (Some("metrics"), Some("metrics")));
+    // Least privilege: no token, nobody, nothing to escalate to, a file system it cannot write.
+    assert_eq!(ds["spec"]["template"]["spec"]["automountServiceAccountToken"], false);
+    assert_eq!(container["securityContext"]["allowPrivilegeEscalation"], false);
+    assert_eq!(container["securityContext"]["readOnlyRootFilesystem"], true);
+    assert_eq!(container["securityContext"]["capabilities"]["drop"][0], "ALL");
+    assert!(container["resources"]["limits"]["memory"].as_str().is_some(), "a memory limit");
+    // exa takes the command line the container runs.
+    let args: Vec<&str> = container["args"].as_sequence().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+    assert_eq!(container["command"][0], "exa");
+    takes(&args);
+}
+
+#[test]
+fn the_servicemonitor_passes_the_prometheus_operators_schema() {
+    let modules = std::env::var_os("EXA_TEST_NODE_MODULES")
+        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/test-node/node_modules"), PathBuf::from);
+    assert!(modules.is_dir(), "the ServiceMonitor's check: run `cargo xtask test`, which installs it ({} is missing)", modules.display());
+    // Node finds an ES module's imports beside the script: the checker runs from a folder with the modules in it.
+    let env = Env::new();
+    let script = env.dir.path().join("servicemonitor.mjs");
+    std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/deploy/servicemonitor.mjs"), &script).unwrap();
+    std::os::unix::fs::symlink(&modules, env.dir.path().join("node_modules")).unwrap();
+    let check = |file: &Path| Command::new("node").arg(&script).arg(file).output().unwrap();
+    let ours = deploy().join("kubernetes/servicemonitor.yaml");
+    let out = check(&ours);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("ServiceMonitor/exa-gpu passed"));
+    // The check can fail: an interval that is not a duration is refused.
+    let bad = env.dir.path().join("bad.yaml");
+    std::fs::write(&bad, std::fs::read_to_string(&ours).unwrap().replace("interval: 15s", "interval: soon")).unwrap();
+    let out = check(&bad);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("interval"), "{out:?}");
+}
+
+#[test]
+fn the_systemd_unit_verifies_and_keeps_its_exposure_low() {
+    let unit = std::fs::read_to_string(deploy().join("systemd/exa-gpu-serve.service")).unwrap();
+    let exec = unit.lines().find_map(|l| l.strip_prefix("ExecStart=")).unwrap();
+    let mut words = exec.split_whitespace();
+    assert_eq!(words.next(), Some("/usr/local/bin/exa"));
+    let args: Vec<&str> = words.collect();
+    takes(&args);
+    // systemd checks the program exists: the unit as installed, with this build of exa in its place.
+    let env = Env::new();
+    let path = env.dir.path().join("exa-gpu-serve.service");
+    std::fs::write(&path, unit.replace("/usr/local/bin/exa", env!("CARGO_BIN_EXE_exa"))).unwrap();
+    let out = Command::new("systemd-analyze").arg("verify").arg(&path).output().unwrap();
+    // A warning (an unknown key, say) is a failure too.
+    assert!(out.status.success() && out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    // systemd's own exposure score: 2.0 or less of 10 ("OK"); the threshold is in tenths.
+    let out = Command::new("systemd-analyze").args(["security", "--offline=true", "--threshold=20"]).arg(&path).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+}
