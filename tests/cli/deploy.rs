@@ -123,3 +123,46 @@ fn the_systemd_unit_verifies_and_keeps_its_exposure_low() {
     let out = Command::new("systemd-analyze").args(["security", "--offline=true", "--threshold=20"]).arg(&path).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
 }
+
+#[test]
+fn every_grafana_panel_reads_series_from_a_prometheus_scraping_a_real_exporter() {
+    // Grafana's own SDK reads the dashboard: every panel's options as its type's, every query as Prometheus's.
+    let dashboard = deploy().join("grafana/exa-gpu.json");
+    let out = Command::new(test_python("the Grafana dashboard's check"))
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/deploy/dashboard.py"))
+        .arg(&dashboard)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let read: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(read["variables"], serde_json::json!(["datasource", "job"]));
+    let queries = read["queries"].as_array().unwrap();
+    let panels: std::collections::BTreeSet<&str> = queries.iter().map(|q| q["panel"].as_str().unwrap()).collect();
+    for wanted in ["Power by GPU", "Energy by node", "CO2e by node", "Cost by node", "Throttling by GPU", "Exporter scrape health"] {
+        assert!(panels.contains(wanted), "a panel {wanted:?}: {panels:?}");
+    }
+    // A real exa gpu serve (two H100s through the fake nvidia-smi, CO2 and cost on), scraped every 500 ms.
+    let env =
+        crate::common::fake_smi(Env::new(), crate::telemetry::H100).env("FAKE_SMI_DEVICES", "2").env("GENAI_ENABLE_CO2_TRACKING", "true");
+    let mut exa = crate::telemetry::Running::start(
+        &env,
+        &["gpu", "serve", "--listen", "127.0.0.1:0", "--interval", "0.3", "--power-cost-per-kwh", "0.2"],
+    );
+    let addr = exa.address();
+    let prom = crate::prometheus::Prometheus::scraping(&[("exa", &addr)]);
+    // Enough scrapes for a rate: four of the energy counter in the last minute.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while prom.query("count_over_time(gen_ai_energy_kWh_total[1m]) >= 4").is_empty() {
+        assert!(std::time::Instant::now() < deadline, "Prometheus never had four scrapes of the exporter");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    // Each query as Grafana sends it, its variables filled in: every one answers with series.
+    for q in queries {
+        let expr = q["expr"].as_str().unwrap().replace("$job", "exa").replace("$__rate_interval", "5s").replace("$__range", "1m");
+        assert!(!expr.contains('$'), "a variable the test does not fill: {expr}");
+        let series = prom.query(&expr);
+        assert!(!series.is_empty(), "panel {} query {}: no series from {expr}", q["panel"], q["ref"]);
+    }
+    // A panel that would read nothing is caught: the same check fails for a metric exa does not export.
+    assert!(prom.query("sum(gen_ai_gpu_no_such_metric{job=~\"exa\"})").is_empty());
+}

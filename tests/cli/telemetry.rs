@@ -15,7 +15,7 @@ use serde_json::Value;
 use crate::common::{fake_smi, measure, stderr, Env};
 use crate::prometheus::{http_get, Prometheus};
 
-const H100: &str = "nvsmi-query-gpu-csv__linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01__load.csv";
+pub const H100: &str = "nvsmi-query-gpu-csv__linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01__load.csv";
 
 /// `devices` H100s through the fake nvidia-smi.
 fn with_smi(devices: &str) -> Env {
