@@ -1715,7 +1715,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__measure)
-            opts="-o -h -V --db --strict --interval --gpu-source --cpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --gpus --duration --trace --report --carbon-provider --cost-provider --region --record --run-id --mlflow-experiment --part --push-gateway --otlp --output --json --config --help --version"
+            opts="-o -h -V --db --strict --interval --gpu-source --cpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --gpus --duration --trace --report --carbon-provider --cost-provider --region --record --run-id --mlflow-experiment --part --job-user --job-account --job-partition --push-gateway --otlp --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1786,6 +1786,18 @@ _exa() {
                     return 0
                     ;;
                 --mlflow-experiment)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --job-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --job-account)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --job-partition)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

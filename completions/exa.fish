@@ -106,6 +106,9 @@ complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l record -d 'Store the measured run\'s carbon and cost as records of MODEL' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l run-id -d 'The run id for --record' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l mlflow-experiment -d 'Create an MLflow run in this experiment (made when missing), named after the command, and record under its id' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l job-user -d 'Who ran the work, kept on the records for `report --by user` (a scheduler\'s prolog passes the job\'s user)' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l job-account -d 'The account (bank) the work is charged to, kept on the records for `report --by account`' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l job-partition -d 'The partition (queue) it ran in, kept on the records for `report --by partition`' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l push-gateway -d 'Push the run\'s energy, cost and CO2 to this Prometheus Pushgateway at its end (a failed push is a warning)' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l otlp -d 'Send the run\'s energy, cost and CO2 over OTLP/HTTP at its end [URL, else OTEL_EXPORTER_OTLP_METRICS_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT]' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''

@@ -259,6 +259,7 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         live: std::io::IsTerminal::is_terminal(&std::io::stderr()),
         record: m.record.clone().map(|model| (model, m.run_id.clone())),
         part: m.part,
+        labels: crate::model::Labels { user: m.job_user.clone(), account: m.job_account.clone(), partition: m.job_partition.clone() },
         mlflow_experiment: m.mlflow_experiment.clone(),
         push_gateway: m.push_gateway.clone(),
     };

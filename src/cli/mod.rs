@@ -313,6 +313,18 @@ pub struct Measure {
     #[arg(long, requires = "run_id")]
     pub part: bool,
 
+    /// Who ran the work, kept on the records for `report --by user` (a scheduler's prolog passes the job's user).
+    #[arg(long, value_name = "USER", requires = "record")]
+    pub job_user: Option<String>,
+
+    /// The account (bank) the work is charged to, kept on the records for `report --by account`.
+    #[arg(long, value_name = "ACCOUNT", requires = "record")]
+    pub job_account: Option<String>,
+
+    /// The partition (queue) it ran in, kept on the records for `report --by partition`.
+    #[arg(long, value_name = "PARTITION", requires = "record")]
+    pub job_partition: Option<String>,
+
     /// Push the run's energy, cost and CO2 to this Prometheus Pushgateway at its end (a failed push is a warning).
     #[arg(long, value_name = "URL")]
     pub push_gateway: Option<String>,

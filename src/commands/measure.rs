@@ -51,6 +51,8 @@ pub struct Args {
     pub record: Option<(String, Option<String>)>,
     /// The records are one part of the run's work.
     pub part: bool,
+    /// Who ran it and where (a scheduler's user, account and partition), kept on the records.
+    pub labels: crate::model::Labels,
     /// Create an MLflow run in this experiment and record under its id.
     pub mlflow_experiment: Option<String>,
     /// Push the run's totals to this Pushgateway at the end.
@@ -111,7 +113,7 @@ pub fn run(
     let (recorded, record_error) = match &args.record {
         None => (None, None),
         Some((model, run_id)) => {
-            let records = Records { model, run_id: run_id.as_ref(), part: args.part };
+            let records = Records { model, run_id: run_id.as_ref(), part: args.part, labels: &args.labels };
             record(settings, &records, [&carbon, &cost], carbon_error.as_deref(), measured)
         }
     };
@@ -183,6 +185,12 @@ fn check(settings: &Settings, args: &Args) -> Result<(), Error> {
     if let Some(r) = run_id {
         check_record_name("run id", r)?;
         settings.mlflow()?;
+    }
+    let l = &args.labels;
+    for (flag, v) in [("--job-user", &l.user), ("--job-account", &l.account), ("--job-partition", &l.partition)] {
+        if let Some(v) = v {
+            check_record_name(flag, v)?;
+        }
     }
     store::check_writable(&settings.db()?)
 }
@@ -559,6 +567,7 @@ struct Records<'a> {
     model: &'a str,
     run_id: Option<&'a String>,
     part: bool,
+    labels: &'a crate::model::Labels,
 }
 
 fn record(
@@ -580,7 +589,7 @@ fn record(
             measured: Some(measured.clone()),
             part: to.part,
             key: store::new_key(),
-            labels: crate::model::Labels::default(),
+            labels: to.labels.clone(),
         })
         .collect();
     if records.is_empty() {

@@ -15,7 +15,11 @@ use crate::common::{fails, stderr, stdout, Env};
 struct Slurm {
     dir: TempDir,
     watchdog: Option<std::process::Child>,
+    /// One cluster at a time: two at once on one host slow each other's start past its deadlines.
+    _turn: std::sync::MutexGuard<'static, ()>,
 }
+
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/slurm/cluster.sh")
@@ -27,20 +31,30 @@ fn system_path() -> String {
 
 impl Slurm {
     fn start() -> Slurm {
+        Slurm::start_with("")
+    }
+
+    /// A cluster whose slurm.conf also has `extra` (a Prolog and Epilog, say).
+    fn start_with(extra: &str) -> Slurm {
+        // Four ports a cluster: this process's slot, and a range of its own for each cluster started.
+        static STARTED: std::sync::atomic::AtomicU16 = std::sync::atomic::AtomicU16::new(0);
+        let turn = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let root = Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
         assert!(root, "the Slurm tests run as root (slurmd starts jobs as their users); run them with `cargo xtask test` as root");
         let dir = tempfile::tempdir().unwrap();
-        let base = 21_000 + (std::process::id() % 9_000) as u16;
+        let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::SeqCst) % 4;
+        let base = 21_000 + (std::process::id() % 2_000) as u16 * 4 + n * 8_000;
         let out = Command::new("bash")
             .arg(script())
             .args(["start"])
             .arg(dir.path())
             .arg(base.to_string())
             .env("PATH", system_path())
+            .env("SLURM_CONF_EXTRA", extra)
             .output()
             .unwrap();
         assert!(out.status.success(), "Slurm did not start: {}{}", stdout(&out), stderr(&out));
-        let mut s = Slurm { dir, watchdog: None };
+        let mut s = Slurm { dir, watchdog: None, _turn: turn };
         let watch = format!(
             "while [ -d /proc/{} ]; do sleep 1; done; bash '{}' stop '{}'",
             std::process::id(),
@@ -305,4 +319,73 @@ fn local_times_are_read_in_the_zone_on_either_side_of_a_clock_change() {
     assert_eq!(ended("5"), "2026-12-01T11:00:00Z");
     assert_eq!(ended("6"), "2026-03-29T00:59:59Z");
     assert_eq!(ended("7"), "2026-03-29T01:00:00Z");
+}
+
+#[test]
+fn a_prolog_and_epilog_measure_a_job_submitted_as_usual() {
+    // deploy/slurm's two scripts, as a site installs them, with their settings beside them: this build of
+    // exa, a ledger, and the fake nvidia-smi's four H100s for the node's four GPUs.
+    let env = crate::common::fake_smi(Env::new(), crate::telemetry::H100).env("FAKE_SMI_DEVICES", "4");
+    let d = env.dir.path();
+    let hooks = d.join("hooks");
+    std::fs::create_dir_all(&hooks).unwrap();
+    let deploy = Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/slurm");
+    for script in ["exa-prolog.sh", "exa-epilog.sh"] {
+        std::fs::copy(deploy.join(script), hooks.join(script)).unwrap();
+    }
+    let (db, run_dir) = (d.join("ledger.sqlite3"), d.join("exa-run"));
+    let capture = crate::common::fixtures().join("gpu").join(crate::telemetry::H100);
+    let settings = format!(
+        "EXA='{exa}'\nEXA_RUN_DIR='{run}'\nEXAMLOPS_DB='{db}'\nEXAMLOPS_GPU_SOURCE=nvidia-smi\nEXAMLOPS_GPU_INTERVAL=0.5\n\
+         PATH='{smi}:/usr/bin:/bin'\nFAKE_SMI_CAPTURE='{capture}'\nFAKE_SMI_DEVICES=4\n\
+         XDG_CONFIG_HOME='{d}/config'\nXDG_DATA_HOME='{d}/data'\nXDG_CACHE_HOME='{d}/cache'\nSLURM_CONF='{d}/slurm.conf'\n",
+        exa = env!("CARGO_BIN_EXE_exa"),
+        run = run_dir.display(),
+        db = db.display(),
+        smi = d.join("smibin").display(),
+        capture = capture.display(),
+        d = d.display(),
+    );
+    std::fs::write(hooks.join("exa-slurm.env"), settings).unwrap();
+    let sl = Slurm::start_with(&format!("Prolog={0}/exa-prolog.sh\nEpilog={0}/exa-epilog.sh", hooks.display()));
+    // The prolog asks slurmctld for the job's name: this cluster's slurm.conf is not where a site's is.
+    std::os::unix::fs::symlink(sl.conf(), d.join("slurm.conf")).unwrap();
+    // Submitted as any job is: nothing in it names exa.
+    let gpu = sl.sbatch("--gres=gpu:2 -c 2 -J train-llm -p gpu --wrap 'sleep 3'");
+    let cpu = sl.sbatch("-c 1 -J prep --wrap 'sleep 1'");
+    sl.wait_states(&[&gpu, &cpu], &["COMPLETED"]);
+    let run = format!("slurm:testclu:{gpu}");
+    let report = |by: &str| env.json::<Value>(&["--db", db.to_str().unwrap(), "report", "--by", by]);
+    let started = Instant::now();
+    while !db.exists() || !report("run")["groups"].as_array().unwrap().iter().any(|g| g["key"] == run.as_str()) {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the epilog never recorded {run}: {:?}",
+            std::fs::read_dir(&run_dir)
+                .map(|d| d.flatten().map(|e| (e.file_name(), std::fs::read_to_string(e.path()).unwrap_or_default())).collect::<Vec<_>>())
+        );
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let by_run = report("run");
+    let groups = by_run["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 1, "the CPU-only job is left to the importer: {by_run}");
+    let g = &groups[0];
+    assert_eq!((g["runs_measured"].as_u64(), g["records"]["carbon"].as_u64()), (Some(1), Some(1)), "{g}");
+    assert!(g["kwh"].as_f64().is_some_and(|k| k > 0.0), "measured energy: {g}");
+    // The job's two GPUs only, of the node's four: the measurement's own report says which.
+    let measured: Value = serde_json::from_str(&std::fs::read_to_string(run_dir.join(format!("{gpu}.json"))).unwrap()).unwrap();
+    assert_eq!(measured["gpu"]["devices"].as_array().unwrap().len(), 2, "{measured}");
+    assert!(measured["interrupted"].as_str().is_some(), "ended by the epilog: {measured}");
+    // Who ran it and where, as Slurm says: the record groups by them.
+    let key = |by: &str| report(by)["groups"][0]["key"].as_str().unwrap().to_string();
+    assert_eq!((key("user"), key("account"), key("partition")), ("root".to_string(), "root".to_string(), "gpu".to_string()));
+    // The model is the job's name; no pid file is left behind.
+    assert_eq!(key("model"), "train-llm");
+    // The epilog removes the trace once the measurement has ended, a moment after its records.
+    let started = Instant::now();
+    while run_dir.join(format!("{gpu}.jsonl")).exists() {
+        assert!(started.elapsed() < Duration::from_secs(60), "the epilog left the trace behind");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(!run_dir.join(format!("{gpu}.pid")).exists());
 }

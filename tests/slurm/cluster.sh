@@ -105,6 +105,8 @@ NodeName=node1 NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=8 RealMemory=4000 
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 PartitionName=gpu Nodes=ALL MaxTime=INFINITE State=UP
 CONF
+# Lines a test adds (a Prolog and Epilog, say).
+[ -n "${SLURM_CONF_EXTRA:-}" ] && printf '%s\n' "$SLURM_CONF_EXTRA" >> "$T/etc/slurm.conf"
 echo "NodeName=node1 Name=gpu File=$T/dev/gpu[0-3]" > "$T/etc/gres.conf"
 export SLURM_CONF=$T/etc/slurm.conf
 slurmdbd -D </dev/null >"$T/log/slurmdbd.out" 2>&1 & echo $! > "$T/run/slurmdbd.bgpid"
