@@ -1,48 +1,62 @@
 #!/bin/sh
 # Slurm Prolog: measure every GPU job on this node without users changing
-# their scripts. slurmd runs it as root before the job's first step here; it starts
-# `exa finops measure` in the background for the job's GPUs and returns at
-# once. exa-epilog.sh ends the measurement when the job ends, and exa then
-# records the job's measured energy as run slurm:<cluster>:<jobid>, with the
-# job's user, account and partition (the run id `exa import slurm` gives the
-# same job, so a report counts the measurement over the import's estimate).
+# their scripts. slurmd runs it as root before the job's first step here; it
+# starts `exa finops measure` in the background for the job's GPUs and holds
+# the job until their first reading (ten seconds at most). exa-epilog.sh ends
+# the measurement when the job ends, and exa then records the job's measured
+# energy as run slurm:<cluster>:<jobid>, the id `exa import slurm` gives the
+# same job (so a report counts the measurement over the import's estimate),
+# under the job's name, with its user, account and partition. A job on
+# several nodes is measured on each, each node's record a part of the run.
 #
 # slurm.conf:  Prolog=/etc/slurm/exa-prolog.sh  Epilog=/etc/slurm/exa-epilog.sh
-# Settings, in exa-slurm.env beside this script (optional): EXA (the program,
-# default exa on PATH), EXA_RUN_DIR (where the measurements' pid files live,
-# default /run/exa-slurm), EXA_MODEL (the model records are kept under,
-# default the job's name, as `exa import slurm` names it), and any EXAMLOPS_*
-# setting (EXAMLOPS_DB for the ledger, say). A failure here never holds a
-# job: the prolog always exits 0.
+# Settings, in exa-slurm.env beside this script (optional; read only when it
+# belongs to root and no one else may write it): EXA (the program, default
+# exa on PATH), EXA_RUN_DIR (the measurements' pid files, reports and
+# messages, default /var/lib/exa-slurm), EXA_MODEL (the model records are
+# kept under, default the job's name, as `exa import slurm` names it), and
+# any EXAMLOPS_* setting (EXAMLOPS_DB for the ledger, say). A failure here
+# never holds a job: the prolog always exits 0.
+PATH=${PATH:+$PATH:}/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
 here=$(dirname "$0")
-if [ -r "$here/exa-slurm.env" ]; then
+settings="$here/exa-slurm.env"
+if [ -r "$settings" ] && [ -z "$(find "$settings" -prune \( ! -user 0 -o -perm -g+w -o -perm -o+w \) 2>/dev/null)" ]; then
   set -a
-  . "$here/exa-slurm.env"
+  . "$settings"
   set +a
 fi
 EXA=${EXA:-exa}
-run_dir=${EXA_RUN_DIR:-/run/exa-slurm}
+run_dir=${EXA_RUN_DIR:-/var/lib/exa-slurm}
 job=${SLURM_JOB_ID:-}
 [ -n "$job" ] || exit 0
-mkdir -p "$run_dir" && chmod 700 "$run_dir" || exit 0
-# The model: as `exa import slurm` names it by default, the job's name (asked of slurmctld: a
-# prolog is not told it), else the account.
-model=${EXA_MODEL:-}
-[ -n "$model" ] || model=$(timeout 5 squeue -h -j "$job" -o %j 2>/dev/null | head -n 1)
-[ -n "$model" ] || model=${SLURM_JOB_ACCOUNT:-slurm-job}
-set -- -o json finops measure --record "$model" --run-id "slurm:${SLURM_CLUSTER_NAME:-cluster}:$job" \
-  --report "$run_dir/$job.json" --trace "$run_dir/$job.jsonl"
 # The job's GPUs on this node. A job that holds none is left to `exa import slurm`: a prolog has no
 # process to time, so its measurement would hold no CPU-hours and hide the import's estimate of them.
 [ -n "${SLURM_JOB_GPUS:-}" ] || exit 0
-set -- "$@" --gpus "$SLURM_JOB_GPUS"
+[ -d "$run_dir" ] || { mkdir -p "$run_dir" && chmod 700 "$run_dir"; } || exit 0
+log="$run_dir/$job.log"
+# The id and name as sacct prints them (an array task is 4_1, a heterogeneous component 7+0), which
+# the importer's run ids and models are made of; a prolog is told neither. No answer, no measurement:
+# a record under another run id or model would be counted beside the import's, not instead of it.
+line=$(timeout 5 squeue -h -j "$job" -o '%i %j' 2>/dev/null | head -n 1)
+shown=${line%% *}
+name=${line#* }
+if [ -z "$line" ] || [ -z "$shown" ]; then
+  echo "exa-prolog: squeue did not answer for job $job: not measured (exa import slurm estimates it)" > "$log"
+  exit 0
+fi
+[ "$name" != "$line" ] || name=""
+model=${EXA_MODEL:-${name:-(no name)}}
+set -- -o json finops measure --record "$model" --run-id "slurm:${SLURM_CLUSTER_NAME:-cluster}:$shown" \
+  --report "$run_dir/$job.json" --trace "$run_dir/$job.jsonl" --gpus "$SLURM_JOB_GPUS"
+[ "${SLURM_JOB_NUM_NODES:-1}" -gt 1 ] 2>/dev/null && set -- "$@" --part
 [ -n "${SLURM_JOB_USER:-}" ] && set -- "$@" --job-user "$SLURM_JOB_USER"
 [ -n "${SLURM_JOB_ACCOUNT:-}" ] && set -- "$@" --job-account "$SLURM_JOB_ACCOUNT"
 [ -n "${SLURM_JOB_PARTITION:-}" ] && set -- "$@" --job-partition "$SLURM_JOB_PARTITION"
-# Its own session, so slurmd's end of the prolog does not end it; its pid for the epilog.
-setsid "$EXA" "$@" </dev/null >/dev/null 2>"$run_dir/$job.log" &
+rm -f "$run_dir/$job.jsonl" "$run_dir/$job.json"
+# Its own session, so slurmd's end of the prolog does not end it.
+setsid "$EXA" "$@" </dev/null >/dev/null 2>"$log" &
 pid=$!
-echo "$pid" > "$run_dir/$job.pid"
 # The job starts when the prolog ends: hold it until the GPUs' first reading is in the trace, so the
 # measurement covers it from its start; ten seconds at most, so a broken exa never holds a job long.
 i=0
@@ -50,4 +64,6 @@ while [ ! -s "$run_dir/$job.jsonl" ] && kill -0 "$pid" 2>/dev/null && [ $i -lt 1
   sleep 0.1
   i=$((i + 1))
 done
+# Only a measurement that is running is the epilog's to end.
+kill -0 "$pid" 2>/dev/null && echo "$pid" > "$run_dir/$job.pid"
 exit 0

@@ -276,7 +276,10 @@ fn trace(w: &mut Option<Box<dyn Write + Send>>, t: f64, r: Result<&Vec<super::De
         Ok(devices) => json!({"t": t, "unix": unix, "ok": true, "devices": devices}),
         Err(e) => json!({"t": t, "unix": unix, "ok": false, "error": e}),
     };
+    // Each reading is in the file as soon as it is taken: a trace can be followed while the run goes
+    // (`tail -f`, a Slurm prolog waiting for the first reading), at one write per reading.
     let _ = writeln!(w, "{line}");
+    let _ = w.flush();
 }
 
 #[cfg(test)]
