@@ -33,4 +33,5 @@ mod slurm;
 mod sources;
 mod telemetry;
 mod tenancy;
+mod wheel;
 mod when;

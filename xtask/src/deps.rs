@@ -86,7 +86,8 @@ pub fn ensure() -> Result<(), String> {
 /// the MLflow tracking server the MLflow tests log to, the OTLP protobuf definitions the OTLP
 /// receiver decodes with, and the OpenTelemetry SDK's Prometheus exporter (an implementation of
 /// the OTLP-to-Prometheus name translation), and the Kubernetes schemas the manifests in deploy/ are
-/// checked against (`kubernetes-validate`), and Grafana's SDK, which reads the dashboard there.
+/// checked against (`kubernetes-validate`), Grafana's SDK, which reads the dashboard there, and
+/// maturin, which builds the wheel `pip install examlops` takes.
 const PYTHON_NEEDS: &[&str] = &[
     "mcp==2.3.0",
     "mlflow==3.17.2",
@@ -94,6 +95,7 @@ const PYTHON_NEEDS: &[&str] = &[
     "opentelemetry-exporter-prometheus==0.66b2",
     "kubernetes-validate==1.37.0",
     "grafana-foundation-sdk==1769699998!10.1.0",
+    "maturin==1.16.0",
 ];
 
 /// The FinOps Foundation's FOCUS validator, which needs Python 3.12 or later (and a pyarrow that
@@ -109,7 +111,7 @@ pub fn python_env(root: &std::path::Path) -> Result<std::path::PathBuf, String> 
         Command::new(&python)
             .args([
                 "-c",
-                "import mcp, mlflow, opentelemetry.proto.collector.metrics.v1.metrics_service_pb2, opentelemetry.exporter.prometheus, kubernetes_validate, grafana_foundation_sdk",
+                "import mcp, mlflow, opentelemetry.proto.collector.metrics.v1.metrics_service_pb2, opentelemetry.exporter.prometheus, kubernetes_validate, grafana_foundation_sdk, maturin",
             ])
             .output()
             .is_ok_and(|o| o.status.success())

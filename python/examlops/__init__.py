@@ -1,0 +1,142 @@
+"""exa from Python: measure a block of code's GPU energy, carbon and cost through exa itself.
+
+    import examlops
+
+    with examlops.measure("JPCP", run_id="3f2a9c") as run:
+        train()
+    print(run.report["gpu"]["energy_kwh"], run.report["carbon"]["outputs"]["co2e_g"])
+
+    @examlops.measured("JPCP")
+    def train(): ...
+
+`measure` runs `exa finops measure` beside the block, watching this process's GPUs (the same
+selection exa makes: --gpus, else CUDA_VISIBLE_DEVICES and the like, else all), from entry to exit,
+and records the run as MODEL when a model is given. Its report, exa's `-o json`, is `run.report`.
+Nothing is measured in-process and no GPU library is loaded here: the numbers are exa's.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+
+__all__ = ["ExaError", "Run", "measure", "measured", "exa_path"]
+
+
+class ExaError(RuntimeError):
+    """exa refused or failed: its own message, and its exit status."""
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
+
+
+def exa_path() -> str:
+    """The exa this package installed (beside the interpreter's scripts), else the first on PATH."""
+    scripts = sysconfig.get_path("scripts")
+    for candidate in (os.path.join(scripts, "exa"), shutil.which("exa")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    raise ExaError("the exa program is not installed: pip install examlops puts it on PATH", 1)
+
+
+class Run:
+    """One measured block: `report` is exa's JSON report once the block has ended."""
+
+    def __init__(self, args: list[str], startup_s: float):
+        self._args = args
+        self._startup_s = startup_s
+        self._dir = tempfile.TemporaryDirectory(prefix="examlops-")
+        self._report_path = os.path.join(self._dir.name, "report.json")
+        self._trace_path = os.path.join(self._dir.name, "trace.jsonl")
+        self._stderr_path = os.path.join(self._dir.name, "stderr.txt")
+        self._proc: subprocess.Popen | None = None
+        self.report: dict | None = None
+
+    def __enter__(self) -> "Run":
+        args = [exa_path(), "-o", "json", "finops", "measure", "--report", self._report_path,
+                "--trace", self._trace_path, *self._args]
+        with open(self._stderr_path, "wb") as err:
+            self._proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+        # The block starts once the GPUs' first reading is taken, so the measurement covers all of it.
+        deadline = time.monotonic() + self._startup_s
+        while time.monotonic() < deadline and self._proc.poll() is None:
+            if os.path.exists(self._trace_path) and os.path.getsize(self._trace_path) > 0:
+                break
+            time.sleep(0.02)
+        if self._proc.poll() is not None:
+            self._finish()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._proc is not None and self._proc.poll() is None:
+            # An interrupt is how exa is told the run is over: it reads the GPUs a last time and records.
+            self._proc.send_signal(signal.SIGINT)
+        self._finish()
+
+    def _finish(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        status = proc.wait()
+        with open(self._stderr_path, encoding="utf-8", errors="replace") as f:
+            said = f.read().strip()
+        if os.path.exists(self._report_path):
+            with open(self._report_path, encoding="utf-8") as f:
+                self.report = json.load(f)
+        self._dir.cleanup()
+        if self.report is None:
+            last = said.splitlines()[-1] if said else f"exa exited with status {status}"
+            raise ExaError(last, status or 1)
+        for line in said.splitlines():
+            if line.startswith("warning:"):
+                print(f"examlops: {line}", file=sys.stderr)
+
+
+def measure(model: str | None = None, *, run_id: str | None = None, gpus: str | None = None,
+            interval: float | None = None, part: bool = False, extra: list[str] | None = None,
+            startup_s: float = 10.0) -> Run:
+    """A context manager that measures its block through `exa finops measure`.
+
+    model: record the run as MODEL (with run_id); none: measure and report only.
+    gpus: the GPUs to read (exa's --gpus), else exa's own choice.
+    interval: seconds between readings (exa's --interval).
+    extra: more `exa finops measure` flags, as given.
+    """
+    args: list[str] = []
+    if model is not None:
+        args += ["--record", model]
+        if run_id is not None:
+            args += ["--run-id", run_id]
+        if part:
+            args.append("--part")
+    elif run_id is not None or part:
+        raise ValueError("run_id and part need a model to record under")
+    if gpus is not None:
+        args += ["--gpus", gpus]
+    if interval is not None:
+        args += ["--interval", str(interval)]
+    args += list(extra or [])
+    return Run(args, startup_s)
+
+
+def measured(model: str | None = None, **options):
+    """A decorator: each call of the function is measured (and recorded) as `measure` does."""
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def inner(*a, **k):
+            with measure(model, **options):
+                return fn(*a, **k)
+
+        return inner
+
+    return wrap

@@ -1,0 +1,78 @@
+//! `pip install examlops`: the wheel maturin builds from this tree, installed into a fresh virtual
+//! environment, puts this exa on PATH, and its Python API measures a block through it.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::common::{fake_smi, test_python, Env};
+
+#[test]
+fn pip_installs_exa_and_a_python_api_that_measures_and_records_through_it() {
+    let python = test_python("the wheel's test needs maturin");
+    let env = fake_smi(Env::new(), crate::telemetry::H100).env("FAKE_SMI_DEVICES", "2");
+    let d = env.dir.path();
+    // The wheel, from the build the tests run (the dev profile: no second compile of exa).
+    let wheels = d.join("wheels");
+    let out = Command::new(&python)
+        .args(["-m", "maturin", "build", "--profile", "dev", "--out"])
+        .arg(&wheels)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "maturin: {}", String::from_utf8_lossy(&out.stderr));
+    let wheel = std::fs::read_dir(&wheels).unwrap().flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|x| x == "whl"));
+    let wheel = wheel.expect("a wheel");
+    assert!(wheel.file_name().unwrap().to_string_lossy().starts_with("examlops-0.1.0-py3-none-"), "{}", wheel.display());
+    // A fresh virtual environment, the wheel installed offline: nothing else comes with it.
+    let venv = d.join("venv");
+    assert!(Command::new(&python).args(["-m", "venv"]).arg(&venv).status().unwrap().success());
+    let pip = Command::new(venv.join("bin/python"))
+        .args(["-m", "pip", "install", "-q", "--no-index", "--disable-pip-version-check"])
+        .arg(&wheel)
+        .output()
+        .unwrap();
+    assert!(pip.status.success(), "pip: {}", String::from_utf8_lossy(&pip.stderr));
+    let exa = venv.join("bin/exa");
+    let version = Command::new(&exa).arg("--version").output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&version.stdout).trim(), format!("exa {}", env!("CARGO_PKG_VERSION")));
+    // The API: a block measured with the context manager, a function with the decorator, each recorded.
+    let script = r#"
+import json, time
+import examlops
+with examlops.measure("JPCP", run_id="py-block", interval=0.2) as run:
+    time.sleep(1)
+@examlops.measured("JPCP", run_id="py-fn", interval=0.2)
+def train():
+    time.sleep(0.5)
+    return "trained"
+said = train()
+try:
+    with examlops.measure("JPCP", interval=0.2, extra=["--region", "NOWHERE"]):
+        pass
+    refused = None
+except examlops.ExaError as e:
+    refused = [str(e), e.status]
+print(json.dumps({"report": run.report, "said": said, "refused": refused, "exa": examlops.exa_path()}))
+"#;
+    let out = env.cmd_for(venv.join("bin/python").to_str().unwrap()).args(["-c", script]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(got["exa"], exa.to_str().unwrap(), "the API runs the exa the wheel installed");
+    let r = &got["report"];
+    assert!(r["gpu"]["energy_kwh"].as_f64().is_some_and(|k| k > 0.0), "{r}");
+    assert_eq!(r["gpu"]["devices"].as_array().unwrap().len(), 2);
+    assert_eq!(r["interrupted"], "SIGINT", "the block's end is the run's end");
+    assert_eq!(r["recorded"]["run_id"], "py-block");
+    assert_eq!(got["said"], "trained", "the decorated function's own answer");
+    // exa's refusal comes back as ExaError with exa's words and status.
+    assert_eq!(got["refused"][1], 2, "{}", got["refused"]);
+    assert!(got["refused"][0].as_str().unwrap().contains("NOWHERE"), "{}", got["refused"]);
+    // Both runs are in the ledger, as measured runs.
+    let report: Value = env.json(&["report", "--by", "run"]);
+    let runs: Vec<&str> = report["groups"].as_array().unwrap().iter().map(|g| g["key"].as_str().unwrap()).collect();
+    assert_eq!(runs, ["py-block", "py-fn"], "{report}");
+    assert_eq!(report["totals"]["runs_measured"], 2);
+    assert!(Path::new(&exa).is_file());
+}
