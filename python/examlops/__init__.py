@@ -48,6 +48,17 @@ def exa_path() -> str:
     raise ExaError("the exa program is not installed: pip install examlops puts it on PATH", 1)
 
 
+def _end_with_parent() -> None:
+    """In the child: an interrupt when the parent dies (Linux's PR_SET_PDEATHSIG), so a process
+    killed mid-block (out of memory, say) still has its run ended and recorded, never measured on."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGINT)
+    except (OSError, AttributeError):
+        pass
+
+
 class Run:
     """One measured block: `report` is exa's JSON report once the block has ended."""
 
@@ -65,7 +76,8 @@ class Run:
         args = [exa_path(), "-o", "json", "finops", "measure", "--report", self._report_path,
                 "--trace", self._trace_path, *self._args]
         with open(self._stderr_path, "wb") as err:
-            self._proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+            self._proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
+                                          preexec_fn=_end_with_parent)
         # The block starts once the GPUs' first reading is taken, so the measurement covers all of it.
         deadline = time.monotonic() + self._startup_s
         while time.monotonic() < deadline and self._proc.poll() is None:

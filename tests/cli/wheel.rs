@@ -69,10 +69,28 @@ print(json.dumps({"report": run.report, "said": said, "refused": refused, "exa":
     // exa's refusal comes back as ExaError with exa's words and status.
     assert_eq!(got["refused"][1], 2, "{}", got["refused"]);
     assert!(got["refused"][0].as_str().unwrap().contains("NOWHERE"), "{}", got["refused"]);
-    // Both runs are in the ledger, as measured runs.
+    // A process killed inside the block (out of memory, say): its measurement is still ended and recorded.
+    let killed = r#"
+import os, signal, time
+import examlops
+with examlops.measure("JPCP", run_id="py-killed", interval=0.2):
+    time.sleep(0.5)
+    os.kill(os.getpid(), signal.SIGKILL)
+"#;
+    let out = env.cmd_for(venv.join("bin/python").to_str().unwrap()).args(["-c", killed]).output().unwrap();
+    assert!(!out.status.success(), "it was killed");
+    let runs = || -> Vec<String> {
+        let report: Value = env.json(&["report", "--by", "run"]);
+        report["groups"].as_array().unwrap().iter().map(|g| g["key"].as_str().unwrap().to_string()).collect()
+    };
+    let started = std::time::Instant::now();
+    while !runs().iter().any(|r| r == "py-killed") {
+        assert!(started.elapsed() < std::time::Duration::from_secs(60), "the killed block's run was never recorded: {:?}", runs());
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    // Every run is in the ledger, as a measured run.
     let report: Value = env.json(&["report", "--by", "run"]);
-    let runs: Vec<&str> = report["groups"].as_array().unwrap().iter().map(|g| g["key"].as_str().unwrap()).collect();
-    assert_eq!(runs, ["py-block", "py-fn"], "{report}");
-    assert_eq!(report["totals"]["runs_measured"], 2);
+    assert_eq!(runs(), ["py-block", "py-fn", "py-killed"], "{report}");
+    assert_eq!(report["totals"]["runs_measured"], 3);
     assert!(Path::new(&exa).is_file());
 }
