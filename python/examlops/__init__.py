@@ -49,8 +49,14 @@ def exa_path() -> str:
 
 
 def _end_with_parent() -> None:
-    """In the child: an interrupt when the parent dies (Linux's PR_SET_PDEATHSIG), so a process
-    killed mid-block (out of memory, say) still has its run ended and recorded, never measured on."""
+    """In the child: no signal blocked (a thread that blocks SIGINT would pass its mask on, and
+    the interrupt that ends the run would never arrive), and an interrupt when the parent dies
+    (Linux's PR_SET_PDEATHSIG), so a process killed mid-block (out of memory, say) still has its
+    run ended and recorded, never measured on."""
+    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    except (OSError, AttributeError):
+        pass
     try:
         import ctypes
 
@@ -69,32 +75,53 @@ class Run:
         self._report_path = os.path.join(self._dir.name, "report.json")
         self._trace_path = os.path.join(self._dir.name, "trace.jsonl")
         self._stderr_path = os.path.join(self._dir.name, "stderr.txt")
+        self._stdout_path = os.path.join(self._dir.name, "stdout.json")
         self._proc: subprocess.Popen | None = None
         self.report: dict | None = None
 
     def __enter__(self) -> "Run":
         args = [exa_path(), "-o", "json", "finops", "measure", "--report", self._report_path,
                 "--trace", self._trace_path, *self._args]
-        with open(self._stderr_path, "wb") as err:
-            self._proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
-                                          preexec_fn=_end_with_parent)
-        # The block starts once the GPUs' first reading is taken, so the measurement covers all of it.
-        deadline = time.monotonic() + self._startup_s
-        while time.monotonic() < deadline and self._proc.poll() is None:
-            if os.path.exists(self._trace_path) and os.path.getsize(self._trace_path) > 0:
-                break
-            time.sleep(0.02)
+        # A session of its own: a Ctrl-C at the terminal is the block's to handle, not the measurement's.
+        with open(self._stderr_path, "wb") as err, open(self._stdout_path, "wb") as out:
+            self._proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                          preexec_fn=_end_with_parent, start_new_session=True)
+        try:
+            # The block starts once the GPUs' first reading is taken, so the measurement covers all of it.
+            deadline = time.monotonic() + self._startup_s
+            while time.monotonic() < deadline and self._proc.poll() is None:
+                if os.path.exists(self._trace_path) and os.path.getsize(self._trace_path) > 0:
+                    break
+                time.sleep(0.02)
+        except BaseException:
+            # Interrupted before the block began: the measurement ends with it, never left running.
+            self._stop()
+            self._finish(quiet=True)
+            raise
         if self._proc.poll() is not None:
             self._finish()
         return self
 
-    def __exit__(self, *exc) -> None:
-        if self._proc is not None and self._proc.poll() is None:
-            # An interrupt is how exa is told the run is over: it reads the GPUs a last time and records.
-            self._proc.send_signal(signal.SIGINT)
-        self._finish()
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self._stop()
+        # The block's own exception wins: exa's failure is then a warning, never in its place.
+        self._finish(quiet=exc_type is not None)
 
-    def _finish(self) -> None:
+    def _stop(self) -> None:
+        """An interrupt is how exa is told the run is over: it reads the GPUs a last time and records.
+        A minute for that, then a terminate, then a kill."""
+        proc = self._proc
+        if proc is None or proc.poll() is not None:
+            return
+        for sig, wait_s in ((signal.SIGINT, 60.0), (signal.SIGTERM, 5.0), (signal.SIGKILL, 5.0)):
+            proc.send_signal(sig)
+            try:
+                proc.wait(timeout=wait_s)
+                return
+            except subprocess.TimeoutExpired:
+                continue
+
+    def _finish(self, quiet: bool = False) -> None:
         proc, self._proc = self._proc, None
         if proc is None:
             return
@@ -104,10 +131,21 @@ class Run:
         if os.path.exists(self._report_path):
             with open(self._report_path, encoding="utf-8") as f:
                 self.report = json.load(f)
+        refusal = None
+        try:
+            with open(self._stdout_path, encoding="utf-8") as f:
+                refusal = json.load(f).get("error", {}).get("message")
+        except (OSError, ValueError, AttributeError):
+            pass
         self._dir.cleanup()
         if self.report is None:
-            last = said.splitlines()[-1] if said else f"exa exited with status {status}"
-            raise ExaError(last, status or 1)
+            errors = [l[len("error: "):] for l in said.splitlines() if l.startswith("error: ")]
+            why = refusal or (errors[-1] if errors else None) or (
+                f"exa was ended by signal {-status}" if status < 0 else f"exa exited with status {status}")
+            if quiet:
+                print(f"examlops: the measurement failed: {why}", file=sys.stderr)
+                return
+            raise ExaError(why, status if status > 0 else 1)
         for line in said.splitlines():
             if line.startswith("warning:"):
                 print(f"examlops: {line}", file=sys.stderr)

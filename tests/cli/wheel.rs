@@ -8,14 +8,12 @@ use serde_json::Value;
 
 use crate::common::{fake_smi, test_python, Env};
 
-#[test]
-fn pip_installs_exa_and_a_python_api_that_measures_and_records_through_it() {
-    let python = test_python("the wheel's test needs maturin");
-    let env = fake_smi(Env::new(), crate::telemetry::H100).env("FAKE_SMI_DEVICES", "2");
-    let d = env.dir.path();
+/// The wheel maturin builds from this tree, installed offline into a fresh virtual environment in
+/// `d`; that environment's folder.
+fn installed(python: &Path, d: &Path) -> std::path::PathBuf {
     // The wheel, from the build the tests run (the dev profile: no second compile of exa).
     let wheels = d.join("wheels");
-    let out = Command::new(&python)
+    let out = Command::new(python)
         .args(["-m", "maturin", "build", "--profile", "dev", "--out"])
         .arg(&wheels)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -24,16 +22,25 @@ fn pip_installs_exa_and_a_python_api_that_measures_and_records_through_it() {
     assert!(out.status.success(), "maturin: {}", String::from_utf8_lossy(&out.stderr));
     let wheel = std::fs::read_dir(&wheels).unwrap().flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|x| x == "whl"));
     let wheel = wheel.expect("a wheel");
-    assert!(wheel.file_name().unwrap().to_string_lossy().starts_with("examlops-0.1.0-py3-none-"), "{}", wheel.display());
+    let prefix = format!("examlops-{}-py3-none-", env!("CARGO_PKG_VERSION"));
+    assert!(wheel.file_name().unwrap().to_string_lossy().starts_with(&prefix), "{}", wheel.display());
     // A fresh virtual environment, the wheel installed offline: nothing else comes with it.
     let venv = d.join("venv");
-    assert!(Command::new(&python).args(["-m", "venv"]).arg(&venv).status().unwrap().success());
+    assert!(Command::new(python).args(["-m", "venv"]).arg(&venv).status().unwrap().success());
     let pip = Command::new(venv.join("bin/python"))
         .args(["-m", "pip", "install", "-q", "--no-index", "--disable-pip-version-check"])
         .arg(&wheel)
         .output()
         .unwrap();
     assert!(pip.status.success(), "pip: {}", String::from_utf8_lossy(&pip.stderr));
+    venv
+}
+
+#[test]
+fn pip_installs_exa_and_a_python_api_that_measures_and_records_through_it() {
+    let python = test_python("the wheel's test needs maturin");
+    let env = fake_smi(Env::new(), crate::telemetry::H100).env("FAKE_SMI_DEVICES", "2");
+    let venv = installed(&python, env.dir.path());
     let exa = venv.join("bin/exa");
     let version = Command::new(&exa).arg("--version").output().unwrap();
     assert_eq!(String::from_utf8_lossy(&version.stdout).trim(), format!("exa {}", env!("CARGO_PKG_VERSION")));
@@ -54,7 +61,13 @@ try:
     refused = None
 except examlops.ExaError as e:
     refused = [str(e), e.status]
-print(json.dumps({"report": run.report, "said": said, "refused": refused, "exa": examlops.exa_path()}))
+# The block's own exception comes out as it was, measured all the same.
+try:
+    with examlops.measure("JPCP", run_id="py-raised", interval=0.2):
+        raise ValueError("the block's own")
+except ValueError as e:
+    raised = str(e)
+print(json.dumps({"report": run.report, "said": said, "refused": refused, "raised": raised, "exa": examlops.exa_path()}))
 "#;
     let out = env.cmd_for(venv.join("bin/python").to_str().unwrap()).args(["-c", script]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -69,6 +82,7 @@ print(json.dumps({"report": run.report, "said": said, "refused": refused, "exa":
     // exa's refusal comes back as ExaError with exa's words and status.
     assert_eq!(got["refused"][1], 2, "{}", got["refused"]);
     assert!(got["refused"][0].as_str().unwrap().contains("NOWHERE"), "{}", got["refused"]);
+    assert_eq!(got["raised"], "the block's own");
     // A process killed inside the block (out of memory, say): its measurement is still ended and recorded.
     let killed = r#"
 import os, signal, time
@@ -90,7 +104,7 @@ with examlops.measure("JPCP", run_id="py-killed", interval=0.2):
     }
     // Every run is in the ledger, as a measured run.
     let report: Value = env.json(&["report", "--by", "run"]);
-    assert_eq!(runs(), ["py-block", "py-fn", "py-killed"], "{report}");
-    assert_eq!(report["totals"]["runs_measured"], 3);
+    assert_eq!(runs(), ["py-block", "py-fn", "py-killed", "py-raised"], "{report}");
+    assert_eq!(report["totals"]["runs_measured"], 4);
     assert!(Path::new(&exa).is_file());
 }
