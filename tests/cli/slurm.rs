@@ -36,14 +36,15 @@ impl Slurm {
 
     /// A cluster whose slurm.conf also has `extra` (a Prolog and Epilog, say).
     fn start_with(extra: &str) -> Slurm {
-        // Four ports a cluster: this process's slot, and a range of its own for each cluster started.
+        // Four ports a cluster: this process's slot, and a range of its own for each of two clusters started,
+        // all below the kernel's ephemeral ports (32768 and up), which any test's connection may hold.
         static STARTED: std::sync::atomic::AtomicU16 = std::sync::atomic::AtomicU16::new(0);
         let turn = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let root = Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
         assert!(root, "the Slurm tests run as root (slurmd starts jobs as their users); run them with `cargo xtask test` as root");
         let dir = tempfile::tempdir().unwrap();
-        let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::SeqCst) % 4;
-        let base = 21_000 + (std::process::id() % 2_000) as u16 * 4 + n * 8_000;
+        let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::SeqCst) % 2;
+        let base = 21_000 + (std::process::id() % 1_400) as u16 * 4 + n * 5_600;
         let out = Command::new("bash")
             .arg(script())
             .args(["start"])
