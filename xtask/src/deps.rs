@@ -155,7 +155,9 @@ fn python_312() -> Option<std::path::PathBuf> {
             .output()
             .is_ok_and(|o| o.status.success())
     };
-    let mut candidates: Vec<std::path::PathBuf> = ["python3.14", "python3.13", "python3.12"].iter().map(std::path::PathBuf::from).collect();
+    // 3.12 first: the validator pins a numpy with wheels for it, where a newer Python builds numpy from source
+    // (minutes on a 2-core machine).
+    let mut candidates: Vec<std::path::PathBuf> = ["python3.12", "python3.13", "python3.14"].iter().map(std::path::PathBuf::from).collect();
     let pyenv = std::env::var_os("PYENV_ROOT").map_or_else(
         || std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".pyenv")).unwrap_or_default(),
         std::path::PathBuf::from,
@@ -164,7 +166,11 @@ fn python_312() -> Option<std::path::PathBuf> {
         if let Ok(d) = std::fs::read_dir(root.join("versions")) {
             let mut versions: Vec<std::path::PathBuf> = d.flatten().map(|e| e.path().join("bin/python3")).collect();
             versions.sort();
-            candidates.extend(versions.into_iter().rev());
+            let is_312 = |p: &std::path::PathBuf| {
+                p.parent().and_then(|b| b.parent()).is_some_and(|v| v.ends_with("3.12") || v.to_string_lossy().contains("/3.12."))
+            };
+            let (first, rest): (Vec<_>, Vec<_>) = versions.into_iter().rev().partition(is_312);
+            candidates.extend(first.into_iter().chain(rest));
         }
     }
     candidates.into_iter().find(|p| ok(p))
