@@ -7,7 +7,7 @@
 //! record, one in ten runs with repeats, measurements and parts among them,
 //! some records without a run. Before timing, the two answers are compared
 //! group by group (runs, records counted and not, hours, kWh, CO2e and its
-//! range, cost; the notes word for word): the bench stops if they differ.
+//! range, cost, embodied CO2e, tokens; the notes word for word): the bench stops if they differ.
 //!
 //! `cargo bench --bench rule`. The median of 5 rounds, as a ratio: not a
 //! timed test, nothing fails on a slow machine.
@@ -15,7 +15,7 @@
 use std::time::Instant;
 
 use exa::store::report::{By, Filter, Group};
-use exa::store::rule::{sql, Dialect};
+use exa::store::rule::{sql, Dialect, Figures};
 use exa::store::{open, open_read, Db};
 
 const ROUNDS: usize = 5;
@@ -26,7 +26,8 @@ fn fill(path: &std::path::Path, n: u64) {
     let c = rusqlite::Connection::open(path).expect("the ledger");
     c.execute(
         "INSERT INTO records (model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
-                              gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, part, idem_key)
+                              gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, part, idem_key,
+                              embodied_co2e_g, tokens)
          WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1),
               k(i, run) AS (SELECT i, CASE WHEN (i / 2) % 10 = 0 THEN (i / 2) - (i / 2) % 30 ELSE i / 2 END FROM n)
          SELECT 'M' || (i % 7), CASE WHEN i % 53 = 0 THEN NULL ELSE 'run-' || run END, 1790000000 + i * 60, 'h',
@@ -34,7 +35,8 @@ fn fill(path: &std::path::Path, n: u64) {
                 (i % 13) * 0.5, (i % 3) * 0.25,
                 CASE WHEN i % 2 = 0 THEN (i % 17) * 0.1 END, CASE WHEN i % 2 = 0 THEN (i % 19) * 12.5 END,
                 CASE WHEN i % 2 = 1 THEN (i % 23) * 0.75 END, CASE WHEN i % 41 = 0 THEN NULL ELSE 0.1 + (i % 3) * 0.05 END,
-                i % 7 = 0, i % 11 = 0, 'k' || i
+                i % 7 = 0, i % 11 = 0, 'k' || i,
+                CASE WHEN i % 2 = 0 THEN (i % 29) * 0.5 END, CASE WHEN i % 3 = 0 THEN (i % 1000) * 7.0 END
          FROM k",
         [n],
     )
@@ -45,20 +47,20 @@ fn fill(path: &std::path::Path, n: u64) {
 struct SqlGroup {
     key: String,
     counts: [i64; 5],
-    figures: [Option<f64>; 8],
+    figures: [Option<f64>; 9],
     unknown: bool,
     notes: Option<String>,
 }
 
 fn by_sql(c: &rusqlite::Connection) -> (Vec<SqlGroup>, Vec<SqlGroup>) {
     let run = |key: &str| {
-        let mut st = c.prepare(&sql(Dialect::Sqlite, key, "")).expect("the rule's SQL on SQLite");
+        let mut st = c.prepare(&sql(Dialect::Sqlite, Figures::Work, key, "")).expect("the rule's SQL on SQLite");
         let rows = st
             .query_map([], |r| {
                 Ok(SqlGroup {
                     key: r.get(0)?,
                     counts: [r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?],
-                    figures: [r.get(6)?, r.get(7)?, r.get(8)?, r.get(9)?, r.get(10)?, r.get(11)?, r.get(13)?, None],
+                    figures: [r.get(6)?, r.get(7)?, r.get(8)?, r.get(9)?, r.get(10)?, r.get(11)?, r.get(13)?, r.get(15)?, r.get(17)?],
                     unknown: r.get(12)?,
                     notes: r.get(14)?,
                 })
@@ -91,6 +93,8 @@ fn same(g: &Group, s: &SqlGroup) -> bool {
         && range.is_none_or(|(lo, hi)| close(lo, s.figures[4]) && close(hi, s.figures[5]))
         && g.co2e_range_g.is_none() == (s.unknown || s.figures[3].is_none())
         && close(g.cost_usd, s.figures[6])
+        && close(g.embodied_co2e_g, s.figures[7])
+        && close(g.tokens, s.figures[8])
 }
 
 fn median(mut v: Vec<f64>) -> f64 {

@@ -125,6 +125,10 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
         }
         'exa;finops;carbon;record' {
             [CompletionResult]::new('--run-id', '--run-id', [CompletionResultType]::ParameterName, 'The run this record belongs to (an MLflow run id, a job id); records of one run count as one run')
+            [CompletionResult]::new('--tokens', '--tokens', [CompletionResultType]::ParameterName, 'Output tokens the work generated, kept on the record for `report --per token`')
+            [CompletionResult]::new('--prompt-tokens', '--prompt-tokens', [CompletionResultType]::ParameterName, 'Prompt (input) tokens the work read, kept beside --tokens')
+            [CompletionResult]::new('--requests', '--requests', [CompletionResultType]::ParameterName, 'Requests the work served, kept on the record for `report --per request`')
+            [CompletionResult]::new('--unit', '--unit', [CompletionResultType]::ParameterName, 'Work in a unit of your naming, NAME=N (images=5000), kept for `report --per NAME`')
             [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]')
             [CompletionResult]::new('--gpu-hours', '--gpu-hours', [CompletionResultType]::ParameterName, 'GPU-hours of the work (device-hours: 2 GPUs for 6 hours is 12)')
             [CompletionResult]::new('--cpu-hours', '--cpu-hours', [CompletionResultType]::ParameterName, 'CPU-core-hours of the work, as the scheduler reports them')
@@ -264,6 +268,10 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
         }
         'exa;finops;cost;record' {
             [CompletionResult]::new('--run-id', '--run-id', [CompletionResultType]::ParameterName, 'The run this record belongs to (an MLflow run id, a job id); records of one run count as one run')
+            [CompletionResult]::new('--tokens', '--tokens', [CompletionResultType]::ParameterName, 'Output tokens the work generated, kept on the record for `report --per token`')
+            [CompletionResult]::new('--prompt-tokens', '--prompt-tokens', [CompletionResultType]::ParameterName, 'Prompt (input) tokens the work read, kept beside --tokens')
+            [CompletionResult]::new('--requests', '--requests', [CompletionResultType]::ParameterName, 'Requests the work served, kept on the record for `report --per request`')
+            [CompletionResult]::new('--unit', '--unit', [CompletionResultType]::ParameterName, 'Work in a unit of your naming, NAME=N (images=5000), kept for `report --per NAME`')
             [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]')
             [CompletionResult]::new('--gpu-hours', '--gpu-hours', [CompletionResultType]::ParameterName, 'GPU-hours of the work (device-hours: 2 GPUs for 6 hours is 12)')
             [CompletionResult]::new('--cpu-hours', '--cpu-hours', [CompletionResultType]::ParameterName, 'CPU-core-hours of the work, as the scheduler reports them')
@@ -324,6 +332,12 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--record', '--record', [CompletionResultType]::ParameterName, 'Store the measured run''s carbon and cost as records of MODEL')
             [CompletionResult]::new('--run-id', '--run-id', [CompletionResultType]::ParameterName, 'The run id for --record')
             [CompletionResult]::new('--mlflow-experiment', '--mlflow-experiment', [CompletionResultType]::ParameterName, 'Create an MLflow run in this experiment (made when missing), named after the command, and record under its id')
+            [CompletionResult]::new('--tokens', '--tokens', [CompletionResultType]::ParameterName, 'Output tokens the work generated, kept on the record for `report --per token`')
+            [CompletionResult]::new('--prompt-tokens', '--prompt-tokens', [CompletionResultType]::ParameterName, 'Prompt (input) tokens the work read, kept beside --tokens')
+            [CompletionResult]::new('--requests', '--requests', [CompletionResultType]::ParameterName, 'Requests the work served, kept on the record for `report --per request`')
+            [CompletionResult]::new('--unit', '--unit', [CompletionResultType]::ParameterName, 'Work in a unit of your naming, NAME=N (images=5000), kept for `report --per NAME`')
+            [CompletionResult]::new('--tokens-from', '--tokens-from', [CompletionResultType]::ParameterName, 'Read an inference server''s Prometheus metrics (vLLM, TGI, SGLang) at the start and end: the tokens and requests it served meanwhile')
+            [CompletionResult]::new('--tokens-model', '--tokens-model', [CompletionResultType]::ParameterName, 'With --tokens-from: only this model''s series (the server''s model_name label)')
             [CompletionResult]::new('--job-user', '--job-user', [CompletionResultType]::ParameterName, 'Who ran the work, kept on the records for `report --by user` (a scheduler''s prolog passes the job''s user)')
             [CompletionResult]::new('--job-account', '--job-account', [CompletionResultType]::ParameterName, 'The account (bank) the work is charged to, kept on the records for `report --by account`')
             [CompletionResult]::new('--job-partition', '--job-partition', [CompletionResultType]::ParameterName, 'The partition (queue) it ran in, kept on the records for `report --by partition`')
@@ -488,6 +502,8 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
         }
         'exa;gpu;serve' {
             [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'The address to listen on; the metrics are at /metrics')
+            [CompletionResult]::new('--tokens-from', '--tokens-from', [CompletionResultType]::ParameterName, 'Read an inference server''s Prometheus metrics (vLLM, TGI, SGLang) every interval and export the GPUs'' energy per output token')
+            [CompletionResult]::new('--tokens-model', '--tokens-model', [CompletionResultType]::ParameterName, 'With --tokens-from: only this model''s series (the server''s model_name label)')
             [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Seconds between readings [default: 5; env: EXAMLOPS_GPU_INTERVAL, GENAI_GPU_COLLECTION_INTERVAL]')
             [CompletionResult]::new('--gpu-source', '--gpu-source', [CompletionResultType]::ParameterName, 'Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE]')
             [CompletionResult]::new('--cpu-source', '--cpu-source', [CompletionResultType]::ParameterName, 'Where CPU and memory energy is read: powercap (RAPL in sysfs), perf (the power PMU), or none [default: auto; env: EXAMLOPS_CPU_SOURCE; config: cpu.source]')
@@ -545,6 +561,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Records from this UTC date or time on (2026-11-01, 2026-11-01T12:00:00Z)')
             [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Records before this UTC time; a date alone includes that whole day')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'totals (grouped, the default) or focus: FinOps FOCUS 1.2 cost rows, one per run and resource')
+            [CompletionResult]::new('--per', '--per', [CompletionResultType]::ParameterName, 'Figures per unit of work, with SCI''s terms (E, I, M, R): token, request, run, or a unit of your naming (--unit images=N); only runs that counted it')
             [CompletionResult]::new('--html', '--html', [CompletionResultType]::ParameterName, 'Also write a self-contained HTML page with charts of energy, CO2e and cost to FILE')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')

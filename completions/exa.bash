@@ -1067,13 +1067,29 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__record)
-            opts="-o -h -V --run-id --part --db --gpu-hours --cpu-hours --provider --strict --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --cpu-kwh --region --output --json --config --help --version"
+            opts="-o -h -V --run-id --part --tokens --prompt-tokens --requests --unit --db --gpu-hours --cpu-hours --provider --strict --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --cpu-kwh --region --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --run-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --prompt-tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --requests)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --unit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1421,13 +1437,29 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__cost__subcmd__record)
-            opts="-o -h -V --run-id --part --db --gpu-hours --cpu-hours --provider --strict --set --gpu-rate --cpu-rate --output --json --config --help --version"
+            opts="-o -h -V --run-id --part --tokens --prompt-tokens --requests --unit --db --gpu-hours --cpu-hours --provider --strict --set --gpu-rate --cpu-rate --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --run-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --prompt-tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --requests)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --unit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1715,7 +1747,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__measure)
-            opts="-o -h -V --db --strict --interval --gpu-source --cpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --gpus --duration --trace --report --carbon-provider --cost-provider --region --record --run-id --mlflow-experiment --part --job-user --job-account --job-partition --push-gateway --otlp --output --json --config --help --version"
+            opts="-o -h -V --db --strict --interval --gpu-source --cpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --gpus --duration --trace --report --carbon-provider --cost-provider --region --record --run-id --mlflow-experiment --part --tokens --prompt-tokens --requests --unit --tokens-from --tokens-model --job-user --job-account --job-partition --push-gateway --otlp --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1786,6 +1818,30 @@ _exa() {
                     return 0
                     ;;
                 --mlflow-experiment)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --prompt-tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --requests)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --unit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tokens-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tokens-model)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1969,13 +2025,21 @@ _exa() {
             return 0
             ;;
         exa__subcmd__gpu__subcmd__serve)
-            opts="-o -h -V --listen --interval --gpu-source --cpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --output --json --config --help --version"
+            opts="-o -h -V --listen --tokens-from --tokens-model --interval --gpu-source --cpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tokens-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tokens-model)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3241,7 +3305,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__report)
-            opts="-o -h -V --db --by --since --until --format --html --output --json --config --help --version"
+            opts="-o -h -V --db --by --since --until --format --per --html --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3265,6 +3329,10 @@ _exa() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "totals focus" -- "${cur}"))
+                    return 0
+                    ;;
+                --per)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --html)

@@ -116,6 +116,10 @@ set edit:completion:arg-completer[exa] = {|@words|
         }
         &'exa;finops;carbon;record'= {
             cand --run-id 'The run this record belongs to (an MLflow run id, a job id); records of one run count as one run'
+            cand --tokens 'Output tokens the work generated, kept on the record for `report --per token`'
+            cand --prompt-tokens 'Prompt (input) tokens the work read, kept beside --tokens'
+            cand --requests 'Requests the work served, kept on the record for `report --per request`'
+            cand --unit 'Work in a unit of your naming, NAME=N (images=5000), kept for `report --per NAME`'
             cand --db 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]'
             cand --gpu-hours 'GPU-hours of the work (device-hours: 2 GPUs for 6 hours is 12)'
             cand --cpu-hours 'CPU-core-hours of the work, as the scheduler reports them'
@@ -240,6 +244,10 @@ set edit:completion:arg-completer[exa] = {|@words|
         }
         &'exa;finops;cost;record'= {
             cand --run-id 'The run this record belongs to (an MLflow run id, a job id); records of one run count as one run'
+            cand --tokens 'Output tokens the work generated, kept on the record for `report --per token`'
+            cand --prompt-tokens 'Prompt (input) tokens the work read, kept beside --tokens'
+            cand --requests 'Requests the work served, kept on the record for `report --per request`'
+            cand --unit 'Work in a unit of your naming, NAME=N (images=5000), kept for `report --per NAME`'
             cand --db 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]'
             cand --gpu-hours 'GPU-hours of the work (device-hours: 2 GPUs for 6 hours is 12)'
             cand --cpu-hours 'CPU-core-hours of the work, as the scheduler reports them'
@@ -293,6 +301,12 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --record 'Store the measured run''s carbon and cost as records of MODEL'
             cand --run-id 'The run id for --record'
             cand --mlflow-experiment 'Create an MLflow run in this experiment (made when missing), named after the command, and record under its id'
+            cand --tokens 'Output tokens the work generated, kept on the record for `report --per token`'
+            cand --prompt-tokens 'Prompt (input) tokens the work read, kept beside --tokens'
+            cand --requests 'Requests the work served, kept on the record for `report --per request`'
+            cand --unit 'Work in a unit of your naming, NAME=N (images=5000), kept for `report --per NAME`'
+            cand --tokens-from 'Read an inference server''s Prometheus metrics (vLLM, TGI, SGLang) at the start and end: the tokens and requests it served meanwhile'
+            cand --tokens-model 'With --tokens-from: only this model''s series (the server''s model_name label)'
             cand --job-user 'Who ran the work, kept on the records for `report --by user` (a scheduler''s prolog passes the job''s user)'
             cand --job-account 'The account (bank) the work is charged to, kept on the records for `report --by account`'
             cand --job-partition 'The partition (queue) it ran in, kept on the records for `report --by partition`'
@@ -431,6 +445,8 @@ set edit:completion:arg-completer[exa] = {|@words|
         }
         &'exa;gpu;serve'= {
             cand --listen 'The address to listen on; the metrics are at /metrics'
+            cand --tokens-from 'Read an inference server''s Prometheus metrics (vLLM, TGI, SGLang) every interval and export the GPUs'' energy per output token'
+            cand --tokens-model 'With --tokens-from: only this model''s series (the server''s model_name label)'
             cand --interval 'Seconds between readings [default: 5; env: EXAMLOPS_GPU_INTERVAL, GENAI_GPU_COLLECTION_INTERVAL]'
             cand --gpu-source 'Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE]'
             cand --cpu-source 'Where CPU and memory energy is read: powercap (RAPL in sysfs), perf (the power PMU), or none [default: auto; env: EXAMLOPS_CPU_SOURCE; config: cpu.source]'
@@ -482,6 +498,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --since 'Records from this UTC date or time on (2026-11-01, 2026-11-01T12:00:00Z)'
             cand --until 'Records before this UTC time; a date alone includes that whole day'
             cand --format 'totals (grouped, the default) or focus: FinOps FOCUS 1.2 cost rows, one per run and resource'
+            cand --per 'Figures per unit of work, with SCI''s terms (E, I, M, R): token, request, run, or a unit of your naming (--unit images=N); only runs that counted it'
             cand --html 'Also write a self-contained HTML page with charts of energy, CO2e and cost to FILE'
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'

@@ -106,6 +106,12 @@ complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l record -d 'Store the measured run\'s carbon and cost as records of MODEL' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l run-id -d 'The run id for --record' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l mlflow-experiment -d 'Create an MLflow run in this experiment (made when missing), named after the command, and record under its id' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l tokens -d 'Output tokens the work generated, kept on the record for `report --per token`' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l prompt-tokens -d 'Prompt (input) tokens the work read, kept beside --tokens' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l requests -d 'Requests the work served, kept on the record for `report --per request`' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l unit -d 'Work in a unit of your naming, NAME=N (images=5000), kept for `report --per NAME`' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l tokens-from -d 'Read an inference server\'s Prometheus metrics (vLLM, TGI, SGLang) at the start and end: the tokens and requests it served meanwhile' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l tokens-model -d 'With --tokens-from: only this model\'s series (the server\'s model_name label)' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l job-user -d 'Who ran the work, kept on the records for `report --by user` (a scheduler\'s prolog passes the job\'s user)' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l job-account -d 'The account (bank) the work is charged to, kept on the records for `report --by account`' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l job-partition -d 'The partition (queue) it ran in, kept on the records for `report --by partition`' -r
@@ -179,6 +185,8 @@ complete -c exa -n "__fish_exa_using_subcommand gpu; and not __fish_seen_subcomm
 complete -c exa -n "__fish_exa_using_subcommand gpu; and not __fish_seen_subcommand_from serve export help" -f -a "export" -d 'Push the GPU, energy and CO2 metrics over OTLP/HTTP every --interval seconds, until SIGTERM or Ctrl-C'
 complete -c exa -n "__fish_exa_using_subcommand gpu; and not __fish_seen_subcommand_from serve export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l listen -d 'The address to listen on; the metrics are at /metrics' -r
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l tokens-from -d 'Read an inference server\'s Prometheus metrics (vLLM, TGI, SGLang) every interval and export the GPUs\' energy per output token' -r
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l tokens-model -d 'With --tokens-from: only this model\'s series (the server\'s model_name label)' -r
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l interval -d 'Seconds between readings [default: 5; env: EXAMLOPS_GPU_INTERVAL, GENAI_GPU_COLLECTION_INTERVAL]' -r
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l gpu-source -d 'Where readings come from [default: auto; env: EXAMLOPS_GPU_SOURCE]' -r -f -a "auto\t''
 nvml\t''
@@ -237,6 +245,7 @@ complete -c exa -n "__fish_exa_using_subcommand report" -l since -d 'Records fro
 complete -c exa -n "__fish_exa_using_subcommand report" -l until -d 'Records before this UTC time; a date alone includes that whole day' -r
 complete -c exa -n "__fish_exa_using_subcommand report" -l format -d 'totals (grouped, the default) or focus: FinOps FOCUS 1.2 cost rows, one per run and resource' -r -f -a "totals\t'Totals per group'
 focus\t'FinOps FOCUS 1.2 rows: CSV, or JSON lines with -o json'"
+complete -c exa -n "__fish_exa_using_subcommand report" -l per -d 'Figures per unit of work, with SCI\'s terms (E, I, M, R): token, request, run, or a unit of your naming (--unit images=N); only runs that counted it' -r
 complete -c exa -n "__fish_exa_using_subcommand report" -l html -d 'Also write a self-contained HTML page with charts of energy, CO2e and cost to FILE' -r -F
 complete -c exa -n "__fish_exa_using_subcommand report" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''

@@ -128,7 +128,14 @@ fn report(r: &cli::ReportArgs, s: &Settings) -> anyhow::Result<ExitCode> {
         // Refused rather than ignored: FOCUS rows are not grouped.
         return Err(Error::Usage("--by groups the totals; --format focus writes one row per run and resource, ungrouped".into()).into());
     }
+    if r.format == cli::ReportFormat::Focus && r.per.is_some() {
+        return Err(Error::Usage(
+            "--per gives totals per unit of work; --format focus writes charge rows, one per run and resource".into(),
+        )
+        .into());
+    }
     let filter = commands::report::filter(r.model.as_deref(), r.since.as_deref(), r.until.as_deref())?;
+    let per = r.per.as_deref().map(commands::report::per);
     // At a terminal, a sparkline per model or provider: how its CO2e (or cost) went, day by day.
     let trend = s.format == Format::Table
         && r.format == cli::ReportFormat::Totals
@@ -139,11 +146,19 @@ fn report(r: &cli::ReportArgs, s: &Settings) -> anyhow::Result<ExitCode> {
         files::check_output("--html", path, sqlite_ledger(s).as_deref(), &[]).map_err(Error::Usage)?;
         let by_model = commands::report::run(s, store::report::Filter { trend, ..filter.clone() }, cli::GroupBy::Model)?;
         let by_day = commands::report::run(s, filter.clone(), cli::GroupBy::Day)?;
-        files::write_atomic(path, output::html::page(&by_model, &by_day).as_bytes())
+        // Per 1,000 tokens, when some run counted its tokens.
+        let per_token = match by_model.totals.tokens {
+            Some(_) => {
+                let f = store::report::Filter { per: Some(store::report::Per::Token), ..filter.clone() };
+                Some(commands::report::run(s, f, cli::GroupBy::Model)?)
+            }
+            None => None,
+        };
+        files::write_atomic(path, output::html::page(&by_model, &by_day, per_token.as_ref()).as_bytes())
             .map_err(|e| Error::Failed(format!("--html {}: {e}", path.display())))?;
         output::diag("info", &format!("wrote {}", path.display()));
         // The page's report by model is the one to print when that is what was asked for.
-        shown = (r.by == cli::GroupBy::Model).then_some(by_model);
+        shown = (r.by == cli::GroupBy::Model && per.is_none()).then_some(by_model);
     }
     if r.format == cli::ReportFormat::Focus {
         let focus = commands::report::focus(s, &filter)?;
@@ -153,8 +168,14 @@ fn report(r: &cli::ReportArgs, s: &Settings) -> anyhow::Result<ExitCode> {
     }
     match shown {
         Some(report) => show(report, s),
-        None => show(commands::report::run(s, store::report::Filter { trend, ..filter }, r.by)?, s),
+        None => show(commands::report::run(s, store::report::Filter { trend, per, ..filter }, r.by)?, s),
     }
+}
+
+/// `finops {carbon,cost} record`.
+fn record(s: &Settings, domain: Domain, r: &cli::Recording, req: &model::Request) -> anyhow::Result<ExitCode> {
+    let done = commands::record::run(s, domain, &r.model, r.run_id.as_deref(), r.part, req, &r.work.work())?;
+    Ok(recorded(done, s))
 }
 
 fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
@@ -165,19 +186,13 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
             Carbon::Estimate(a) => show(commands::estimate::run(s, Domain::Carbon, &a.request())?, s),
             Carbon::Regions(a) => show(commands::regions::run(a.query.as_deref(), a.sources), s),
             Carbon::When(a) => show(commands::when::run(s, commands::when::request(&a.duration, a.within.as_deref(), a.power_w)?)?, s),
-            Carbon::Record(r) => {
-                let req = r.estimate.request();
-                Ok(recorded(commands::record::run(s, Domain::Carbon, &r.record.model, r.record.run_id.as_deref(), r.record.part, &req)?, s))
-            }
+            Carbon::Record(r) => record(s, Domain::Carbon, &r.record, &r.estimate.request()),
         },
         Command::Finops(Finops::Cost(c)) => match c {
             Cost::Providers => show(commands::providers::run(s, Domain::Cost), s),
             Cost::Show(a) => show(commands::show::run(s, Domain::Cost, &a.name)?, s),
             Cost::Estimate(a) => show(commands::estimate::run(s, Domain::Cost, &a.request())?, s),
-            Cost::Record(r) => {
-                let req = r.estimate.request();
-                Ok(recorded(commands::record::run(s, Domain::Cost, &r.record.model, r.record.run_id.as_deref(), r.record.part, &req)?, s))
-            }
+            Cost::Record(r) => record(s, Domain::Cost, &r.record, &r.estimate.request()),
         },
         Command::Metrics(m) => metrics(m, s),
         Command::Report(r) => report(r, s),
@@ -205,7 +220,10 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
             let hooks = || Box::new(output::StderrHooks) as Box<dyn sources::gpu::sampler::Hooks>;
             let h = commands::telemetry::Hooked { hooks: &hooks };
             let stopped = match action {
-                cli::GpuCmd::Serve(g) => commands::telemetry::serve(s, &g.listen, &h)?,
+                cli::GpuCmd::Serve(g) => {
+                    let tokens = g.tokens_from.as_deref().map(|u| (u, g.tokens_model.as_deref()));
+                    commands::telemetry::serve(s, &g.listen, tokens, &h)?
+                }
                 cli::GpuCmd::Export(_) => commands::telemetry::export(s, &h)?,
             };
             for w in s.take_warnings() {
@@ -260,6 +278,9 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         record: m.record.clone().map(|model| (model, m.run_id.clone())),
         part: m.part,
         labels: crate::model::Labels { user: m.job_user.clone(), account: m.job_account.clone(), partition: m.job_partition.clone() },
+        work: m.work.work(),
+        tokens_from: m.tokens_from.clone(),
+        tokens_model: m.tokens_model.clone(),
         mlflow_experiment: m.mlflow_experiment.clone(),
         push_gateway: m.push_gateway.clone(),
     };

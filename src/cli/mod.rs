@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-pub use values::{amount, assignment, duration, Assignment};
+pub use values::{amount, assignment, duration, per_unit, unit_count, unit_name, Assignment, WORK_UNITS};
 
 /// exa: what GPU and CPU work costs in energy, carbon and money.
 ///
@@ -216,6 +216,14 @@ pub struct GpuServe {
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:9464", value_parser = host_port)]
     pub listen: String,
 
+    /// Read an inference server's Prometheus metrics (vLLM, TGI, SGLang) every interval and export the GPUs' energy per output token.
+    #[arg(long, value_name = "URL")]
+    pub tokens_from: Option<String>,
+
+    /// With --tokens-from: only this model's series (the server's model_name label).
+    #[arg(long, value_name = "NAME", requires = "tokens_from")]
+    pub tokens_model: Option<String>,
+
     #[command(flatten)]
     pub telemetry: TelemetryOpts,
 }
@@ -312,6 +320,17 @@ pub struct Measure {
     /// The measured run is one part of the run's work (a node of a multi-node job), summed with its other parts.
     #[arg(long, requires = "run_id")]
     pub part: bool,
+
+    #[command(flatten)]
+    pub work: WorkOpts,
+
+    /// Read an inference server's Prometheus metrics (vLLM, TGI, SGLang) at the start and end: the tokens and requests it served meanwhile.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["tokens", "prompt_tokens", "requests"])]
+    pub tokens_from: Option<String>,
+
+    /// With --tokens-from: only this model's series (the server's model_name label).
+    #[arg(long, value_name = "NAME", requires = "tokens_from")]
+    pub tokens_model: Option<String>,
 
     /// Who ran the work, kept on the records for `report --by user` (a scheduler's prolog passes the job's user).
     #[arg(long, value_name = "USER", requires = "record")]
@@ -415,7 +434,37 @@ pub struct Recording {
     pub part: bool,
 
     #[command(flatten)]
+    pub work: WorkOpts,
+
+    #[command(flatten)]
     pub db: DbOpt,
+}
+
+/// The work a run did, on the commands that keep records: summed in reports, for `report --per`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct WorkOpts {
+    /// Output tokens the work generated, kept on the record for `report --per token`.
+    #[arg(long, value_name = "N", value_parser = amount, allow_negative_numbers = true)]
+    pub tokens: Option<f64>,
+
+    /// Prompt (input) tokens the work read, kept beside --tokens.
+    #[arg(long, value_name = "N", value_parser = amount, allow_negative_numbers = true)]
+    pub prompt_tokens: Option<f64>,
+
+    /// Requests the work served, kept on the record for `report --per request`.
+    #[arg(long, value_name = "N", value_parser = amount, allow_negative_numbers = true)]
+    pub requests: Option<f64>,
+
+    /// Work in a unit of your naming, NAME=N (images=5000), kept for `report --per NAME`.
+    #[arg(long, value_name = "NAME=N", value_parser = unit_count, allow_negative_numbers = true)]
+    pub unit: Option<(String, f64)>,
+}
+
+impl WorkOpts {
+    /// The work as a record keeps it.
+    pub fn work(&self) -> crate::model::Work {
+        crate::model::Work { tokens: self.tokens, prompt_tokens: self.prompt_tokens, requests: self.requests, unit: self.unit.clone() }
+    }
 }
 
 /// `--db`, on the commands that keep records.
@@ -473,6 +522,11 @@ pub struct ReportArgs {
     /// totals (grouped, the default) or focus: FinOps FOCUS 1.2 cost rows, one per run and resource.
     #[arg(long, value_enum, default_value_t = ReportFormat::Totals)]
     pub format: ReportFormat,
+
+    /// Figures per unit of work, with SCI's terms (E, I, M, R): token, request, run, or a unit of your
+    /// naming (--unit images=N); only runs that counted it.
+    #[arg(long, value_name = "UNIT", value_parser = per_unit)]
+    pub per: Option<String>,
 
     /// Also write a self-contained HTML page with charts of energy, CO2e and cost to FILE.
     #[arg(long, value_name = "FILE")]

@@ -34,6 +34,44 @@ pub fn assignment(s: &str) -> Result<Assignment, String> {
     Ok(Assignment { name: name.to_string(), value })
 }
 
+/// Units `report --per` knows by their own names; a unit of the owner's naming takes none of them.
+pub const WORK_UNITS: [&str; 3] = ["token", "request", "run"];
+
+/// A unit's name: a lowercase word (letters, digits, `_`, `-`), not one `--per` already knows.
+pub fn unit_name(name: &str) -> Result<String, String> {
+    let ok = name.len() <= 40
+        && name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-');
+    if !ok {
+        return Err(format!(
+            "unit '{}' must be a lowercase word of 1 to 40 letters, digits, '_' or '-' (images, pages)",
+            name.escape_default()
+        ));
+    }
+    let singular = name.strip_suffix('s').unwrap_or(name);
+    if WORK_UNITS.contains(&singular) {
+        return Err(format!("unit '{name}' is counted by its own flag (--tokens, --requests; runs are counted by themselves)"));
+    }
+    Ok(name.to_string())
+}
+
+/// The unit of `report --per`: token, request or run (either number), else a unit name as `--unit` takes it.
+pub fn per_unit(s: &str) -> Result<String, String> {
+    let singular = s.strip_suffix('s').unwrap_or(s);
+    if WORK_UNITS.contains(&singular) {
+        return Ok(singular.to_string());
+    }
+    unit_name(s).map_err(|e| format!("{e}; or token, request, run"))
+}
+
+/// `NAME=N` for `--unit`: work counted in a unit of the owner's naming.
+pub fn unit_count(s: &str) -> Result<(String, f64), String> {
+    let (name, value) = s.split_once('=').ok_or_else(|| format!("'{}' is not NAME=N (images=5000)", s.escape_default()))?;
+    let name = unit_name(name.trim())?;
+    let n = amount(value).map_err(|e| format!("{name}: {e}"))?;
+    Ok((name, n))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -49,5 +87,15 @@ mod tests {
         assert_eq!(assignment("ram_gb=64"), Ok(Assignment { name: "ram_gb".into(), value: 64.0 }));
         assert!(assignment("ram_gb").is_err());
         assert!(assignment("=3").is_err());
+    }
+
+    #[test]
+    fn units_of_work() {
+        assert_eq!(unit_count("images=5000"), Ok(("images".into(), 5000.0)));
+        assert!(unit_count("tokens=5").unwrap_err().contains("--tokens"));
+        assert!(unit_count("Images=5").unwrap_err().contains("lowercase"));
+        assert!(unit_count("pages=-1").unwrap_err().contains("negative"));
+        assert!(unit_count("pages").is_err());
+        assert!(unit_count("\u{1b}[31m=1").unwrap_err().contains("\\u{1b}"));
     }
 }

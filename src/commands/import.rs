@@ -861,6 +861,7 @@ impl Ctx<'_> {
                 part: true,
                 key: self.key(job, domain),
                 labels: Labels { user: job.user.clone(), account: job.account.clone(), partition: job.partition.clone() },
+                work: crate::model::Work::default(),
             };
             let mut line = Line::of(&record);
             line.duration_s = Some(job.elapsed_s);

@@ -53,6 +53,12 @@ pub struct Args {
     pub part: bool,
     /// Who ran it and where (a scheduler's user, account and partition), kept on the records.
     pub labels: crate::model::Labels,
+    /// The work done (`--tokens`, `--requests`, `--unit`), kept on the records.
+    pub work: crate::model::Work,
+    /// An inference server's metrics URL, read at the start and end for the tokens and requests served.
+    pub tokens_from: Option<String>,
+    /// Only this model's series of the server's counters.
+    pub tokens_model: Option<String>,
     /// Create an MLflow run in this experiment and record under its id.
     pub mlflow_experiment: Option<String>,
     /// Push the run's totals to this Pushgateway at the end.
@@ -62,12 +68,11 @@ pub struct Args {
 /// Measures the run: every step below, in order.
 pub fn run(
     settings: &Settings,
-    args: Args,
+    mut args: Args,
     source: Result<Box<dyn GpuSource>, SampleError>,
     hooks: Box<dyn Hooks>,
 ) -> Result<Measurement, Error> {
-    let mut args = args;
-    check(settings, &args)?;
+    let scrape = check(settings, &args)?;
     let (source, scope) = scoped(settings, source)?;
     let trace = open_trace(args.trace.as_ref())?;
     // The MLflow run is made once everything else is known good, and before the command starts.
@@ -110,10 +115,11 @@ pub fn run(
     let [(carbon, carbon_error), (cost, cost_error)] = price_both(settings, &args, &work, (started_unix, duration_s), &profile);
     let electricity = electricity(settings, &gpu, &cpu_energy);
     let measured = Measured { duration_s, device_count: gpu.devices.len(), gpu_kwh: gpu.energy_kwh };
+    let (work_done, measured_work) = work_done(settings, scrape, &args.work, gpu.energy_kwh);
     let (recorded, record_error) = match &args.record {
         None => (None, None),
         Some((model, run_id)) => {
-            let records = Records { model, run_id: run_id.as_ref(), part: args.part, labels: &args.labels };
+            let records = Records { model, run_id: run_id.as_ref(), part: args.part, labels: &args.labels, work: &work_done };
             record(settings, &records, [&carbon, &cost], carbon_error.as_deref(), measured)
         }
     };
@@ -146,6 +152,7 @@ pub fn run(
         recorded,
         record_error,
         pushed,
+        work: measured_work,
         exa_cpu_s: tidy(own_cpu_s()),
     })
 }
@@ -171,7 +178,9 @@ fn scoped(
 }
 
 /// Refuses a bad Pushgateway URL, grid region, model name, run id or database before anything runs.
-fn check(settings: &Settings, args: &Args) -> Result<(), Error> {
+/// Refuses what cannot run before anything does; the inference server's counters at the start, when
+/// `--tokens-from` names one (one that cannot be read refuses the run).
+fn check(settings: &Settings, args: &Args) -> Result<Option<crate::sources::tokens::Scrape>, Error> {
     if let Some(r) = &args.region {
         crate::pricing::region::resolve(r).map_err(|e| Error::Usage(format!("--region: {e}")))?;
     } else if let Some(r) = &settings.grid_region {
@@ -180,7 +189,32 @@ fn check(settings: &Settings, args: &Args) -> Result<(), Error> {
     if let Some(url) = &args.push_gateway {
         crate::settings::http_url(url).map_err(|e| Error::Usage(format!("--push-gateway: {e}")))?;
     }
-    let Some((model, run_id)) = &args.record else { return Ok(()) };
+    if let Some((model, run_id)) = &args.record {
+        check_names(settings, args, model, run_id.as_deref())?;
+    }
+    args.tokens_from.as_deref().map(|u| super::tokens_from(u, args.tokens_model.as_deref())).transpose()
+}
+
+/// The run's work (`sources::tokens::counted`); a counter reset, or a server unread at the end, is a warning too.
+fn work_done(
+    settings: &Settings,
+    scrape: Option<crate::sources::tokens::Scrape>,
+    given: &crate::model::Work,
+    gpu_kwh: Option<f64>,
+) -> (crate::model::Work, Option<crate::model::MeasuredWork>) {
+    let (work, measured) = crate::sources::tokens::counted(scrape, given, gpu_kwh);
+    if let Some(m) = &measured {
+        if m.reset {
+            settings.warn("the inference server's counters went down during the run (it restarted): its work is counted from the reset");
+        }
+        if let Some(e) = &m.error {
+            settings.warn(format!("--tokens-from: {e}; the run is kept without a token count"));
+        }
+    }
+    (work, measured)
+}
+
+fn check_names(settings: &Settings, args: &Args, model: &str, run_id: Option<&str>) -> Result<(), Error> {
     check_record_name("model", model)?;
     if let Some(r) = run_id {
         check_record_name("run id", r)?;
@@ -568,6 +602,7 @@ struct Records<'a> {
     run_id: Option<&'a String>,
     part: bool,
     labels: &'a crate::model::Labels,
+    work: &'a crate::model::Work,
 }
 
 fn record(
@@ -590,6 +625,7 @@ fn record(
             part: to.part,
             key: store::new_key(),
             labels: to.labels.clone(),
+            work: to.work.clone(),
         })
         .collect();
     if records.is_empty() {

@@ -26,6 +26,14 @@ use crate::sources::gpu::{GpuSource, SampleError};
 
 /// The CPU source settings name; a source named by flag, environment or config that cannot be read
 /// refuses the run before it starts; under `auto`, why none is read (said once on stderr).
+/// An inference server's counters read at the start (`--tokens-from`, `--tokens-model`), for `measure` and
+/// `gpu serve`: a URL that is not HTTP is malformed; a server that cannot be read refuses to start.
+pub(crate) fn tokens_from(url: &str, model: Option<&str>) -> Result<crate::sources::tokens::Scrape, Error> {
+    crate::settings::http_url(url).map_err(|e| Error::Usage(format!("--tokens-from: {e}")))?;
+    crate::sources::tokens::start(url, model)
+        .map_err(|e| Error::Failed(format!("--tokens-from {}: {e}; nothing was run", crate::text::redact_url(url))))
+}
+
 pub(crate) fn cpu_source(settings: &Settings) -> Result<Result<Box<dyn cpu::CpuSource>, String>, Error> {
     let choice = &settings.cpu.source;
     match cpu::open(choice.value, &settings.cpu.root.value) {

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::error::Error;
-use crate::model::{Domain, Estimate, Labels, NewRecord, Request};
+use crate::model::{Domain, Estimate, Labels, NewRecord, Request, Work};
 use crate::pricing;
 use crate::settings::Settings;
 use crate::store::{self, check_record_name, hostname};
@@ -17,11 +17,22 @@ pub struct Recorded {
     pub recorded_at: String,
     pub host: String,
     pub db: String,
+    /// The work done, as given (`--tokens`, `--requests`, `--unit`); left out when none was.
+    #[serde(skip_serializing_if = "Work::is_empty")]
+    pub work: Work,
     pub estimate: Estimate,
 }
 
 /// Refusals come before anything is written: the estimate must succeed first.
-pub fn run(settings: &Settings, domain: Domain, model: &str, run_id: Option<&str>, part: bool, req: &Request) -> Result<Recorded, Error> {
+pub fn run(
+    settings: &Settings,
+    domain: Domain,
+    model: &str,
+    run_id: Option<&str>,
+    part: bool,
+    req: &Request,
+    work: &Work,
+) -> Result<Recorded, Error> {
     check_record_name("model", model)?;
     if let Some(r) = run_id {
         check_record_name("run id", r)?;
@@ -48,6 +59,7 @@ pub fn run(settings: &Settings, domain: Domain, model: &str, run_id: Option<&str
         part,
         key: store::new_key(),
         labels: Labels::default(),
+        work: work.clone(),
     };
     let id = store.insert(std::slice::from_ref(&record))?[0];
     crate::sinks::mlflow::log_records(settings, store.as_mut(), &[(id, &record)])?;
@@ -58,6 +70,7 @@ pub fn run(settings: &Settings, domain: Domain, model: &str, run_id: Option<&str
         recorded_at: iso8601(now),
         host,
         db: store.location().0,
+        work: record.work,
         estimate: record.estimate,
     })
 }

@@ -109,12 +109,20 @@ fn stopped(exporter: &'static str, cfg: &TelemetrySettings, state: &Mutex<Collec
     }
 }
 
-/// `exa gpu serve`: serves /metrics until SIGTERM or Ctrl-C.
-pub fn serve(settings: &Settings, listen: &str, h: &Hooked) -> Result<Stopped, Error> {
+/// `exa gpu serve`: serves /metrics until SIGTERM or Ctrl-C; with an inference server's metrics URL (and
+/// model), its tokens and the GPUs' energy per token too (a server that cannot be read refuses to start).
+pub fn serve(settings: &Settings, listen: &str, tokens: Option<(&str, Option<&str>)>, h: &Hooked) -> Result<Stopped, Error> {
     let cfg = settings.telemetry.clone();
     let state = Arc::new(Mutex::new(Collected::new()));
+    let scrape = tokens.map(|(url, model)| super::tokens_from(url, model)).transpose()?;
     let (collector, source) = collector(settings, h, None, &state)?;
     let cpu = cpu_collector(settings, h, &state)?;
+    let stop_watch = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watcher = scrape.map(|s| {
+        let say = Mutex::new((h.hooks)());
+        let warn = Box::new(move |m: &str| say.lock().unwrap_or_else(std::sync::PoisonError::into_inner).warn(m));
+        crate::sources::tokens::watch(s, Duration::from_secs_f64(cfg.interval.value), Arc::clone(&state), Arc::clone(&stop_watch), warn)
+    });
     let shared = Arc::clone(&state);
     let render_cfg = cfg.clone();
     let render = Arc::new(move || {
@@ -129,6 +137,10 @@ pub fn serve(settings: &Settings, listen: &str, h: &Hooked) -> Result<Stopped, E
     });
     if let Some(c) = collector {
         c.stop();
+    }
+    stop_watch.store(true, std::sync::atomic::Ordering::Relaxed);
+    if let Some(w) = watcher {
+        let _ = w.join();
     }
     drop(cpu.and_then(cpu::Sampler::finish));
     served.map_err(Error::Failed)?;

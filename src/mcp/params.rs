@@ -160,6 +160,10 @@ pub struct Report {
     /// UTC date or time, exclusive; a date alone includes that day
     #[serde(default, deserialize_with = "text")]
     pub until: Option<String>,
+    /// figures per unit of work, with SCI's terms: token, request, run, or a unit recorded with --unit
+    #[serde(default, deserialize_with = "text")]
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9_-]{0,39}$"))]
+    pub per: Option<String>,
 }
 
 /// `finops_when`: the least-carbon start for a job of a known length.

@@ -211,7 +211,11 @@ fn finops_report(s: &Settings, a: params::Report) -> Result<CallToolResult, Erro
             return Err(bad(format!("by '{}' is not model, run, provider, day, user, account or partition", crate::text::clean(other))))
         }
     };
-    let filter = commands::report::filter(a.model.as_deref(), a.since.as_deref(), a.until.as_deref())?;
+    let mut filter = commands::report::filter(a.model.as_deref(), a.since.as_deref(), a.until.as_deref())?;
+    if let Some(unit) = &a.per {
+        let unit = crate::cli::per_unit(unit).map_err(|e| bad(format!("per: {e}")))?;
+        filter.per = Some(commands::report::per(&unit));
+    }
     Ok(answer(&commands::report::run(s, filter, by)?))
 }
 

@@ -108,6 +108,18 @@ pub struct Estimate {
     pub range: Option<IndexMap<String, [f64; 2]>>,
     /// For a provider with a live coefficient (grid-live): where its value came from.
     pub grid: Option<GridInfo>,
+    /// For a carbon estimate: how `embodied_co2e_g` (and `water_l`) were made; absent for cost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub footprint: Option<Footprint>,
     /// Anything the reader should know (an unused config coefficient, say).
     pub notes: Vec<String>,
+}
+
+/// How a carbon estimate's embodied CO2e and water were made: exa's own terms, beside the provider's figures.
+#[derive(Debug, Clone, Serialize)]
+pub struct Footprint {
+    /// The formula, in words.
+    pub method: &'static str,
+    /// Each term at its default: what it is and where the figure comes from.
+    pub defaults: IndexMap<&'static str, String>,
 }

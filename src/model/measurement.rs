@@ -192,8 +192,30 @@ pub struct Measurement {
     pub record_error: Option<String>,
     /// Where the run's totals were pushed (--push-gateway, --otlp), and any failure.
     pub pushed: Vec<Pushed>,
+    /// The work the run did (`--tokens`, `--requests`, `--unit`, or read with `--tokens-from`); null when none was given.
+    pub work: Option<MeasuredWork>,
     /// CPU seconds exa itself used (user + system; nvidia-smi and the command not included).
     pub exa_cpu_s: f64,
+}
+
+/// The work a measured run did, where it came from, and its GPU energy per output token.
+#[derive(Debug, Clone, Serialize)]
+pub struct MeasuredWork {
+    /// The counts: tokens, prompt tokens, requests, a unit of the owner's naming.
+    #[serde(flatten)]
+    pub work: super::Work,
+    /// `flags` (given on the command line) or `scrape` (the counters' increase over the run).
+    pub source: &'static str,
+    /// The inference server whose counters were read (`vllm`, `tgi`, `sglang`).
+    pub server: Option<&'static str>,
+    /// Its metrics URL, secrets hidden.
+    pub url: Option<String>,
+    /// A counter went down during the run (the server restarted): counted from the reset.
+    pub reset: bool,
+    /// The measured GPU energy per output token, joules.
+    pub gpu_j_per_token: Option<f64>,
+    /// Why the counters could not be read at the run's end (the run is recorded without them).
+    pub error: Option<String>,
 }
 
 impl Measurement {

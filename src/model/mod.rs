@@ -21,12 +21,12 @@ pub mod refusal;
 pub mod telemetry;
 
 pub use domain::{Domain, ProviderKind, COEFFICIENT_VARS, INPUTS};
-pub use estimate::{CoefficientOverride, Estimate, GridInfo, ProviderInfo, Request};
+pub use estimate::{CoefficientOverride, Estimate, Footprint, GridInfo, ProviderInfo, Request};
 pub use format::Format;
 pub use gpu::{Aggregates, Device, DeviceSummary, Throttled};
 pub use history::{GridHistory, HistoryAsk};
 pub use job::{BadLine, Job, Jobs};
-pub use measurement::{Cpu, CpuEnergy, CpuZone, Electricity, Gpu, Measurement, Stored};
+pub use measurement::{Cpu, CpuEnergy, CpuZone, Electricity, Gpu, MeasuredWork, Measurement, Stored};
 pub use provenance::{Coef, Source, Sourced};
-pub use record::{Labels, Measured, NewRecord};
+pub use record::{Labels, Measured, NewRecord, Work};
 pub use refusal::Refusal;

@@ -27,6 +27,40 @@ pub struct Labels {
     pub partition: Option<String>,
 }
 
+/// The work a run did, as its owner counts it: stored with its records and summed in reports like hours, so a
+/// report can give energy, carbon and cost per unit of work (`report --per`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Work {
+    /// Output (generated) tokens.
+    pub tokens: Option<f64>,
+    /// Prompt (input) tokens.
+    pub prompt_tokens: Option<f64>,
+    /// Requests served.
+    pub requests: Option<f64>,
+    /// A unit of the owner's naming and how many (`images`, 5000), as `{"name", "count"}` in JSON.
+    #[serde(serialize_with = "named_count")]
+    pub unit: Option<(String, f64)>,
+}
+
+fn named_count<S: serde::Serializer>(unit: &Option<(String, f64)>, s: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Named<'a> {
+        name: &'a str,
+        count: f64,
+    }
+    match unit {
+        Some((name, count)) => s.serialize_some(&Named { name, count: *count }),
+        None => s.serialize_none(),
+    }
+}
+
+impl Work {
+    /// True when nothing was counted.
+    pub fn is_empty(&self) -> bool {
+        self.tokens.is_none() && self.prompt_tokens.is_none() && self.requests.is_none() && self.unit.is_none()
+    }
+}
+
 /// A record to append to the ledger.
 pub struct NewRecord {
     /// The model the work belongs to.
@@ -47,4 +81,6 @@ pub struct NewRecord {
     pub key: String,
     /// The scheduler's user, account and partition, for an imported job.
     pub labels: Labels,
+    /// The work done, when it was counted.
+    pub work: Work,
 }

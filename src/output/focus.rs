@@ -59,6 +59,6 @@ mod tests {
         let v = serde_json::to_value(row).unwrap();
         let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
         assert_eq!(keys, columns());
-        assert_eq!((columns()[0].as_str(), columns().last().map(String::as_str)), ("BilledCost", Some("x_CarbonProviderDigest")));
+        assert_eq!((columns()[0].as_str(), columns().last().map(String::as_str)), ("BilledCost", Some("x_Units")));
     }
 }

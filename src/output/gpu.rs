@@ -111,6 +111,9 @@ impl Render for Measurement {
             let _ = writeln!(out, "CPU: {:.6} CPU-hours ({:.2} s user + {:.2} s system)", c.hours, c.user_s, c.system_s);
         }
         cpu_energy(&self.cpu_energy, out);
+        if let Some(w) = &self.work {
+            work(w, out);
+        }
         priced(self, out);
         if let Some(r) = &self.recorded {
             let ids: Vec<String> = r.ids.iter().map(|i| format!("#{i}")).collect();
@@ -128,6 +131,32 @@ impl Render for Measurement {
                 "electricity: {:.4} USD ({:.6} kWh at {} USD/kWh, from {}); {}",
                 el.cost_usd, el.kwh, el.price_per_kwh.value, el.price_per_kwh.source, el.note
             );
+        }
+    }
+}
+
+/// The work the run did, where it came from, and the GPU energy per token.
+fn work(w: &crate::model::MeasuredWork, out: &mut String) {
+    let mut parts = Vec::new();
+    for (n, what) in [(w.work.tokens, "tokens"), (w.work.prompt_tokens, "prompt tokens"), (w.work.requests, "requests")] {
+        if let Some(n) = n {
+            parts.push(format!("{} {what}", super::num(n, 0)));
+        }
+    }
+    if let Some((name, n)) = &w.work.unit {
+        parts.push(format!("{} {}", super::num(*n, 0), crate::text::clean(name)));
+    }
+    let from = match (w.server, &w.url) {
+        (Some(s), Some(u)) => format!(" (the increase of {s}'s counters at {})", crate::text::clean(u)),
+        _ => String::new(),
+    };
+    let per = w.gpu_j_per_token.map(|j| format!("; {j:.4} J of GPU energy per token")).unwrap_or_default();
+    match &w.error {
+        Some(e) => {
+            let _ = writeln!(out, "work: not counted{from}: {e}");
+        }
+        None => {
+            let _ = writeln!(out, "work: {}{from}{per}", if parts.is_empty() { "none counted".to_string() } else { parts.join(", ") });
         }
     }
 }

@@ -44,6 +44,24 @@ const MEASURES: [Measure; 3] = [
     Measure { id: "cost_usd", title: "Cost", unit: "USD", color: "#c47f1a", get: |g| g.cost_usd },
 ];
 
+/// Per 1,000 tokens, from a report per token: SCI's gCO2e (operational and embodied) and the joules.
+const PER_TOKEN: [Measure; 2] = [
+    Measure {
+        id: "sci_g_per_1k_tokens",
+        title: "gCO2e per 1,000 tokens (SCI)",
+        unit: "g",
+        color: "#3a9d5d",
+        get: |g| g.per.as_ref().and_then(|p| p.sci_g_per_unit).map(|v| v * 1000.0),
+    },
+    Measure {
+        id: "j_per_1k_tokens",
+        title: "Energy per 1,000 tokens",
+        unit: "J",
+        color: "#3b7dd8",
+        get: |g| g.per.as_ref().and_then(|p| p.j_per_unit).map(|v| v * 1000.0),
+    },
+];
+
 /// A bar chart of one measure over the groups; a group with no value has no bar and says so.
 fn chart(out: &mut String, section: &str, m: &Measure, groups: &[Group]) {
     let (w, h, left, bottom, top) = (400.0, 220.0, 56.0, 64.0, 16.0);
@@ -141,8 +159,9 @@ figcaption{font-weight:600;margin-bottom:4px}.axis{font-size:10px;fill:#555}.non
 table{border-collapse:collapse;margin-top:8px}th,td{border:1px solid #ccc;padding:4px 8px;text-align:right}\
 th[scope=row]{text-align:left}tr.total{font-weight:700;background:#f4f4f4}.meta{color:#555}";
 
-/// The page: charts over time and by model, the table by model, and both reports as JSON.
-pub fn page(by_model: &Report, by_day: &Report) -> String {
+/// The page: charts over time and by model (and per 1,000 tokens, when runs counted tokens), the table by
+/// model, and the reports as JSON.
+pub fn page(by_model: &Report, by_day: &Report, per_token: Option<&Report>) -> String {
     let mut out = String::with_capacity(16 * 1024);
     out.push_str("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">");
     out.push_str("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">");
@@ -172,6 +191,12 @@ pub fn page(by_model: &Report, by_day: &Report) -> String {
     for m in &MEASURES {
         chart(&mut out, "model", m, &by_model.groups);
     }
+    if let Some(p) = per_token.filter(|p| !p.groups.is_empty()) {
+        out.push_str(r#"</div><h2>Per 1,000 tokens by model</h2><div class="charts" id="per-token">"#);
+        for m in &PER_TOKEN {
+            chart(&mut out, "model", m, &p.groups);
+        }
+    }
     out.push_str("</div><h2>Totals by model</h2><table id=\"totals\"><thead><tr><th>Model</th><th>Runs</th><th>Measured</th><th>GPU-h</th><th>CPU-h</th><th>kWh</th><th>CO2e g</th><th>CO2e range g</th><th>Cost USD</th></tr></thead><tbody>");
     for g in &by_model.groups {
         row(&mut out, g, false);
@@ -182,7 +207,7 @@ pub fn page(by_model: &Report, by_day: &Report) -> String {
     for n in &by_model.notes {
         let _ = write!(out, r#"<p class="meta note">{}</p>"#, esc(n));
     }
-    let data = serde_json::json!({ "by_model": by_model, "by_day": by_day });
+    let data = serde_json::json!({ "by_model": by_model, "by_day": by_day, "per_token_by_model": per_token });
     // Inert data for tools. Inside <script>, `<!--` and `<script` change how the HTML parser ends the element (the rest of the page
     // would be swallowed), and `</script` ends it: `<`, `>` and `&` go as JSON escapes, the same JSON to a reader.
     let json = script_safe(&serde_json::to_string(&data).expect("reports serialise"));

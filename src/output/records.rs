@@ -93,13 +93,30 @@ impl Render for Report {
             return;
         }
         let trend = self.groups.iter().any(|g| g.trend.len() > 1);
+        let embodied = self.totals.embodied_co2e_g.is_some();
+        let water = self.totals.water_l.is_some();
         let mut head = vec![key, "Runs", "GPU-h", "CPU-h", "kWh", "CO2e (range)", "Cost"];
+        if embodied {
+            head.push("Embodied");
+        }
+        if water {
+            head.push("Water");
+        }
         if trend {
             head.push("Daily");
         }
         let mut t = style.table(&head);
+        let extra = |g: &Group, r: &mut Vec<Cell>| {
+            if embodied {
+                r.push(Cell::new(g.embodied_co2e_g.map_or("-".into(), carbon)).set_alignment(CellAlignment::Right));
+            }
+            if water {
+                r.push(Cell::new(g.water_l.map_or("-".into(), |w| format!("{} L", num(w, 1)))).set_alignment(CellAlignment::Right));
+            }
+        };
         for g in &self.groups {
             let mut r = row(g);
+            extra(g, &mut r);
             if trend {
                 r.push(Cell::new(spark(&g.trend)));
             }
@@ -108,13 +125,20 @@ impl Render for Report {
         if self.groups.len() > 1 {
             let mut total = row(&self.totals);
             total[0] = Cell::new("total");
+            extra(&self.totals, &mut total);
             if trend {
                 total.push(Cell::new(spark(&self.totals.trend)));
             }
             t.add_row(total);
         }
         let _ = writeln!(out, "{t}");
+        if self.totals.per.is_some() {
+            let _ = writeln!(out, "{}", per_table(self, style, key));
+        }
         let _ = writeln!(out, "ranges add linearly: a methodology's error is systematic, the same for every run");
+        if embodied {
+            let _ = writeln!(out, "embodied: the hardware's manufacturing CO2e for the time the work held it, beside CO2e (not in it)");
+        }
         for n in &self.notes {
             let _ = writeln!(out, "note: {n}");
         }
@@ -122,14 +146,17 @@ impl Render for Report {
 
     fn csv(&self) -> Option<String> {
         // Every text cell goes through `csv_field`; the numbers are exa's own.
-        let mut s =
-            String::from("key,runs,gpu_hours,cpu_hours,kwh,co2e_g,co2e_low_g,co2e_high_g,cost_usd,currency,carbon_records,cost_records\n");
+        // New columns go at the end, so a script that reads them by position keeps working.
+        let mut s = String::from(
+            "key,runs,gpu_hours,cpu_hours,kwh,co2e_g,co2e_low_g,co2e_high_g,cost_usd,currency,carbon_records,cost_records,\
+             embodied_co2e_g,water_l,tokens,prompt_tokens,requests\n",
+        );
         let opt = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
         for g in &self.groups {
             let quoted = csv_field(&g.key);
             let _ = writeln!(
                 s,
-                "{quoted},{},{},{},{},{},{},{},{},{},{},{}",
+                "{quoted},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 g.runs,
                 g.gpu_hours,
                 g.cpu_hours,
@@ -140,11 +167,51 @@ impl Render for Report {
                 opt(g.cost_usd),
                 g.currency,
                 g.records.carbon,
-                g.records.cost
+                g.records.cost,
+                opt(g.embodied_co2e_g),
+                opt(g.water_l),
+                opt(g.tokens),
+                opt(g.prompt_tokens),
+                opt(g.requests)
             );
         }
         Some(s)
     }
+}
+
+/// A figure per unit, in three significant digits, or "-" where there is none.
+fn each(v: Option<f64>) -> String {
+    match v {
+        Some(v) if v != 0.0 && (v.abs() < 1e-3 || v.abs() >= 1e6) => format!("{v:.3e}"),
+        Some(v) => {
+            let d = if v == 0.0 { 0 } else { (2 - v.abs().log10().floor() as i64).clamp(0, 6) as usize };
+            num(v, d)
+        }
+        None => "-".into(),
+    }
+}
+
+/// The figures per unit of work (`--per`): R, SCI, its terms, and energy and cost per unit.
+fn per_table(r: &Report, style: Style, key: &str) -> String {
+    let unit = r.totals.per.as_ref().map_or("unit", |p| p.unit.as_str());
+    let (sci, j, usd) = (format!("gCO2e/{unit} (SCI)"), format!("J/{unit}"), format!("USD/{unit}"));
+    let mut t = style.table(&[key, "R", sci.as_str(), "operational", "embodied", j.as_str(), usd.as_str()]);
+    let groups = r.groups.iter().map(|g| (g.key.as_str(), g));
+    let total = (r.groups.len() > 1).then_some(("total", &r.totals));
+    for (name, g) in groups.chain(total) {
+        let Some(p) = &g.per else { continue };
+        let right = |s: String| Cell::new(s).set_alignment(CellAlignment::Right);
+        t.add_row(vec![
+            Cell::new(name),
+            right(p.r.map_or("-".into(), |r| num(r, 0))),
+            right(each(p.sci_g_per_unit)),
+            right(each(p.co2e_g_per_unit)),
+            right(each(p.m_g.zip(p.r).filter(|(_, r)| *r > 0.0).map(|(m, r)| m / r))),
+            right(each(p.j_per_unit)),
+            right(each(p.cost_usd_per_unit)),
+        ]);
+    }
+    format!("per {unit}: SCI = (E x I + M) / R, O = E x I the operational CO2e, M the embodied\n{t}")
 }
 
 /// A text cell for CSV: quoted when it holds a separator, a quote or a line

@@ -15,7 +15,8 @@ use crate::time::iso8601;
 fn unit(output: &str) -> (&'static str, usize) {
     match output {
         "kwh" => ("kWh", 3),
-        "co2e_g" => ("gCO2e", 1),
+        "co2e_g" | "embodied_co2e_g" => ("gCO2e", 1),
+        "water_l" => ("L", 3),
         "cost_usd" => ("USD", 2),
         _ => ("", 4),
     }
@@ -30,7 +31,7 @@ pub(super) fn shown(output: &str, v: f64) -> String {
         return if u.is_empty() { s } else { format!("{s} {u}") };
     }
     let significant = if v == 0.0 { 0 } else { (2 - v.abs().log10().floor() as i64).clamp(0, 9) as usize };
-    let d = if output == "co2e_g" && v.abs() >= 100.0 { 0 } else { d.max(significant) };
+    let d = if output.ends_with("co2e_g") && v.abs() >= 100.0 { 0 } else { d.max(significant) };
     if u.is_empty() {
         num(v, d)
     } else {

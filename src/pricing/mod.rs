@@ -2,6 +2,7 @@
 //! where every number came from. Used by estimate, record, measure and
 //! every importer, so they price work the same way.
 
+pub mod footprint;
 mod grid;
 pub mod history;
 pub mod region;
@@ -82,7 +83,9 @@ pub fn coefficients(
         }
         out.insert(c.name.clone(), coef);
     }
-    for (name, v) in &settings.block(domain).coefficients {
+    // exa's own terms (embodied carbon, water) are read beside the provider's: `footprint::terms`.
+    let own = |name: &str| domain == Domain::Carbon && footprint::is_term(name);
+    for (name, v) in settings.block(domain).coefficients.iter().filter(|(n, _)| !own(n)) {
         match out.get_mut(name) {
             Some(c) => *c = Coef { value: *v, source: Source::Config },
             None if meta.kind == ProviderKind::Plugin => {
@@ -105,6 +108,9 @@ pub fn coefficients(
             return Err(Error::Usage(format!("coefficient '{name}' is set twice on the command line")));
         }
         seen.push(name);
+        if own(name) {
+            continue;
+        }
         match out.get_mut(name) {
             Some(c) => *c = Coef { value: *v, source: Source::Flag },
             None => {
@@ -348,7 +354,22 @@ fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
             pct(provider.uncertainty)
         ));
     }
-    let range = provider.uncertainty.map(|u| band(domain, &outputs, u)).transpose()?;
+    let mut outputs = outputs;
+    let mut range = provider.uncertainty.map(|u| band(domain, &outputs, u)).transpose()?;
+    let mut footprint = None;
+    if domain == Domain::Carbon {
+        let terms = footprint::terms(&settings.block(domain).coefficients, &req.overrides)?;
+        let pue = coefs.get("pue").map(|c| c.value);
+        let added = footprint::compute(&terms, gpu, cpu, outputs.get("kwh").copied(), pue)?;
+        outputs.extend(added.outputs.into_iter().map(|(k, v)| (k.to_string(), v)));
+        // Beside the provider's bands; a provider that states no uncertainty has no `range`, and the embodied
+        // figure's band is then its `embodied_uncertainty` alone, never a range the provider did not give.
+        if let (Some(band), Some(r)) = (added.range, range.as_mut()) {
+            r.insert("embodied_co2e_g".into(), band);
+        }
+        footprint = Some(footprint::said(&terms));
+        coefs.extend(terms);
+    }
     Ok(Estimate {
         domain,
         provider,
@@ -360,6 +381,7 @@ fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
         outputs,
         range,
         grid,
+        footprint,
         notes,
     })
 }

@@ -196,6 +196,7 @@ fn energy(state: &Collected, cfg: &TelemetrySettings) -> Vec<Family> {
     if let Some(price) = &cfg.cost_per_kwh {
         out.push(cost(whole(total.map(|k| k * price.value))));
     }
+    out.extend(tokens(state));
     if cfg.co2.value {
         let g = cfg.intensity.value;
         out.push(co2(whole(total.map(|k| k * g))));
@@ -209,6 +210,29 @@ fn energy(state: &Collected, cfg: &TelemetrySettings) -> Vec<Family> {
         ));
     }
     out
+}
+
+/// The inference server's tokens and the GPUs' energy per token (`gpu serve --tokens-from`), under either
+/// naming: no convention has names for them.
+fn tokens(state: &Collected) -> Vec<Family> {
+    let Some(t) = &state.tokens else { return Vec::new() };
+    let whole = |v: Option<f64>| v.into_iter().map(|x| number(Vec::new(), x)).collect::<Vec<_>>();
+    vec![
+        family(
+            "gen_ai.gpu.energy.per_token",
+            "J/{token}",
+            Kind::Gauge,
+            "GPU energy over the last interval per output token the inference server generated in it (exa gpu serve --tokens-from)",
+            whole(t.j_per_token),
+        ),
+        family(
+            "gen_ai.inference.tokens",
+            "{token}",
+            Kind::Counter,
+            "Output tokens the inference server generated since the exporter started",
+            whole(Some(t.total)),
+        ),
+    ]
 }
 
 /// The node's CPU (package) and DRAM energy as points, `value` of joules, attributes by component name.
@@ -249,6 +273,7 @@ fn hw(state: &Collected) -> Vec<Family> {
         "Energy consumed since the exporter started: each GPU, and the node's CPU packages and memory (RAPL)",
         points,
     ));
+    out.extend(tokens(state));
     out
 }
 

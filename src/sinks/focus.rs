@@ -73,6 +73,9 @@ pub struct FocusRow {
     pub x_carbon_provider: Option<String>,
     #[serde(rename = "x_CarbonProviderDigest")]
     pub x_carbon_provider_digest: Option<String>,
+    /// The run's embodied CO2e, water and work.
+    #[serde(flatten)]
+    pub x_work: XWork,
 }
 
 /// The rows, and how many runs had no cost record to make a charge of.
@@ -158,6 +161,44 @@ fn lines(cost: &[Charged], total: f64) -> (Vec<Share>, &'static str) {
     }
 }
 
+/// A run's figures beside its CO2e and the work it did, on its first row.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct XWork {
+    /// The hardware's embodied CO2e for the run, beside `x_Co2eGrams` (not in it).
+    #[serde(rename = "x_EmbodiedCo2eGrams")]
+    pub x_embodied_co2e_grams: Option<f64>,
+    #[serde(rename = "x_WaterLitres")]
+    pub x_water_litres: Option<f64>,
+    /// The run's work: output and prompt tokens, requests, and units of its own naming.
+    #[serde(rename = "x_Tokens")]
+    pub x_tokens: Option<f64>,
+    #[serde(rename = "x_PromptTokens")]
+    pub x_prompt_tokens: Option<f64>,
+    #[serde(rename = "x_Requests")]
+    pub x_requests: Option<f64>,
+    #[serde(rename = "x_UnitName")]
+    pub x_unit_name: Option<String>,
+    #[serde(rename = "x_Units")]
+    pub x_units: Option<f64>,
+}
+
+impl XWork {
+    /// A run's, as its counted records give them.
+    fn of(run: &RunCharge) -> XWork {
+        let carbon_sum = |f: fn(&Charged) -> Option<f64>| run.carbon.iter().map(f).sum::<Option<f64>>().filter(|_| !run.carbon.is_empty());
+        let work = run.work();
+        XWork {
+            x_embodied_co2e_grams: carbon_sum(|c| c.embodied_co2e_g).map(tidy),
+            x_water_litres: carbon_sum(|c| c.water_l).map(tidy),
+            x_tokens: work.tokens,
+            x_prompt_tokens: work.prompt_tokens,
+            x_requests: work.requests,
+            x_unit_name: work.unit.as_ref().map(|u| u.0.clone()),
+            x_units: work.unit.as_ref().map(|u| u.1),
+        }
+    }
+}
+
 /// The FOCUS rows of runs.
 pub fn rows(runs: &[RunCharge], config: &FocusConfig) -> Result<Focus, Error> {
     let names = Names::of(config);
@@ -231,6 +272,7 @@ pub fn rows(runs: &[RunCharge], config: &FocusConfig) -> Result<Focus, Error> {
                 x_co2e_grams: first.then(|| carbon_sum(|c| c.co2e_g)).flatten().map(tidy),
                 x_carbon_provider: (first && !run.carbon.is_empty()).then(|| joined(&run.carbon, |c| &c.provider)),
                 x_carbon_provider_digest: (first && !run.carbon.is_empty()).then(|| joined(&run.carbon, |c| &c.digest)),
+                x_work: if first { XWork::of(run) } else { XWork::default() },
             });
         }
     }
@@ -258,6 +300,9 @@ pub fn example() -> FocusRow {
         cost_usd: Some(26.6),
         gpu_rate: Some(2.5),
         cpu_rate: Some(0.05),
+        embodied_co2e_g: None,
+        water_l: None,
+        work: crate::model::Work::default(),
     };
     let run = RunCharge { run: "r1".into(), model: "M".into(), start: 1_764_000_000, end: 1_764_000_000, carbon: vec![], cost: vec![c] };
     rows(&[run], &FocusConfig::default()).unwrap().rows.remove(0)

@@ -22,6 +22,10 @@ pub struct Charged {
     /// The rate card's price per GPU-hour and per CPU-hour, when its coefficients name them.
     pub gpu_rate: Option<f64>,
     pub cpu_rate: Option<f64>,
+    /// The figures beside CO2e (carbon records), and the work done.
+    pub embodied_co2e_g: Option<f64>,
+    pub water_l: Option<f64>,
+    pub work: crate::model::Work,
 }
 
 /// One run: its counted carbon and cost records.
@@ -57,6 +61,9 @@ pub struct Raw {
     pub cost_usd: Option<f64>,
     pub gpu_rate: Option<f64>,
     pub cpu_rate: Option<f64>,
+    pub embodied_co2e_g: Option<f64>,
+    pub water_l: Option<f64>,
+    pub work: crate::model::Work,
 }
 
 struct Detail {
@@ -84,6 +91,9 @@ pub fn from_raw(raw: Vec<Raw>) -> Vec<RunCharge> {
             cost_usd: r.cost_usd,
             gpu_rate: r.gpu_rate,
             cpu_rate: r.cpu_rate,
+            embodied_co2e_g: r.embodied_co2e_g,
+            water_l: r.water_l,
+            work: r.work,
         };
         let row = Row::new(r.id, r.carbon, r.measured, r.part, [r.gpu_hours, r.cpu_hours], [r.kwh, r.co2e_g, r.cost_usd], r.uncertainty);
         let key = r.run_id.unwrap_or_else(|| format!("(record {})", r.id));
@@ -107,4 +117,25 @@ pub fn from_raw(raw: Vec<Raw>) -> Vec<RunCharge> {
         out.push(RunCharge { run, model: latest.model.clone(), start, end, carbon: pick(true), cost: pick(false) });
     }
     out
+}
+
+impl RunCharge {
+    /// The run's work, counted as reports count it: per kind, the most of its domains' sums; units only
+    /// of one name (the first counted record's), None where its records name several.
+    pub fn work(&self) -> crate::model::Work {
+        let sum = |records: &[Charged], f: fn(&crate::model::Work) -> Option<f64>| {
+            records.iter().filter_map(|c| f(&c.work)).fold(None, |a: Option<f64>, v| Some(a.unwrap_or(0.0) + v))
+        };
+        let most = |f: fn(&crate::model::Work) -> Option<f64>| super::rule::most(sum(&self.carbon, f), sum(&self.cost, f));
+        let all: Vec<&Charged> = self.carbon.iter().chain(&self.cost).collect();
+        let names: std::collections::BTreeSet<&str> = all.iter().filter_map(|c| c.work.unit.as_ref().map(|u| u.0.as_str())).collect();
+        let unit = match names.iter().next() {
+            Some(name) if names.len() == 1 => {
+                let of = |records: &[Charged]| records.iter().filter_map(|c| c.work.unit.as_ref().map(|u| u.1)).reduce(|a, b| a + b);
+                super::rule::most(of(&self.carbon), of(&self.cost)).map(|n| ((*name).to_string(), n))
+            }
+            _ => None,
+        };
+        crate::model::Work { tokens: most(|w| w.tokens), prompt_tokens: most(|w| w.prompt_tokens), requests: most(|w| w.requests), unit }
+    }
 }

@@ -50,6 +50,11 @@ pub struct Line {
     pub measured_kwh: Option<f64>,
     pub part: bool,
     pub labels: crate::model::Labels,
+    /// The hardware's embodied carbon, beside `co2e_g` (never in it); the water used, where a WUE is set.
+    pub embodied_co2e_g: Option<f64>,
+    pub water_l: Option<f64>,
+    /// The work done, as its owner counted it.
+    pub work: crate::model::Work,
     /// The estimate as JSON text, serialised once (a store writes it as it is).
     pub estimate: EstimateText,
 }
@@ -174,6 +179,9 @@ impl Line {
             measured_kwh: m.and_then(|m| m.gpu_kwh),
             part: r.part,
             labels: r.labels.clone(),
+            embodied_co2e_g: out("embodied_co2e_g"),
+            water_l: out("water_l"),
+            work: r.work.clone(),
             estimate: EstimateText::split(
                 serde_json::to_string(e).expect("estimates serialise"),
                 &serde_json::to_string(&e.inputs).expect("figures serialise"),
@@ -212,6 +220,8 @@ pub trait Ledger {
     fn read(&mut self, after: i64, limit: usize) -> Result<Vec<(i64, Line)>, Error>;
     /// The schema version.
     fn schema_version(&mut self) -> Result<i64, Error>;
+    /// Whether its schema keeps the work a run did (tokens, requests, units), for `report --per`.
+    fn keeps_work(&mut self) -> Result<bool, Error>;
     /// Keeps a log for MLflow that could not be sent, to send later (`exa sync mlflow`).
     fn outbox_add(&mut self, record_id: i64, run_id: &str, payload: &str, error: &str) -> Result<(), Error>;
     /// The logs waiting to be sent, oldest first, at most `limit`, and only those tried fewer than

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::rule::{choose, simple, Counted, Row};
+use super::rule::{choose, most, simple, Counted, Row, Work};
 use super::Line;
 use crate::error::Error;
 use crate::num::tidy;
@@ -67,6 +67,97 @@ pub struct Filter {
     /// Also gather each group's CO2e (or cost) per day, for a sparkline at a terminal.
     #[serde(skip)]
     pub trend: bool,
+    /// Only the records that count the work a report is per (`report --per`): those with a token
+    /// count, a request count, or units of this name; every record per run.
+    #[serde(skip)]
+    pub per: Option<Per>,
+}
+
+/// The unit of work a report gives its figures per (SCI's functional unit, R).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Per {
+    Token,
+    Request,
+    Run,
+    /// Units of the owner's naming (`--unit images=5000`).
+    Unit(String),
+}
+
+impl Per {
+    /// The unit's name, as a report shows it.
+    pub fn name(&self) -> &str {
+        match self {
+            Per::Token => "token",
+            Per::Request => "request",
+            Per::Run => "run",
+            Per::Unit(u) => u,
+        }
+    }
+
+    /// R of a group: how many units its counted runs did.
+    pub fn of(&self, g: &Group) -> Option<f64> {
+        match self {
+            Per::Token => g.tokens,
+            Per::Request => g.requests,
+            Per::Run => Some(g.runs as f64),
+            Per::Unit(_) => g.units,
+        }
+    }
+
+    /// Whether a store must keep work counts to answer it.
+    pub fn needs_work(&self) -> bool {
+        *self != Per::Run
+    }
+}
+
+/// A group's figures per unit of work, with SCI's terms so a reader can check the arithmetic:
+/// SCI = (E x I + M) / R, here O = E x I is the counted records' operational CO2e (so I is their
+/// effective intensity, O / E).
+#[derive(Debug, Clone, Serialize)]
+pub struct PerUnit {
+    pub unit: String,
+    /// R: the units of work of the group's counted runs; null when none counted one.
+    pub r: Option<f64>,
+    /// E, kWh.
+    pub e_kwh: Option<f64>,
+    /// I, gCO2e/kWh: O / E.
+    pub i_g_per_kwh: Option<f64>,
+    /// O = E x I, gCO2e (the operational co2e_g).
+    pub o_g: Option<f64>,
+    /// M, gCO2e (embodied_co2e_g).
+    pub m_g: Option<f64>,
+    /// (O + M) / R, gCO2e per unit; null without M (records made before exa kept it) or R.
+    pub sci_g_per_unit: Option<f64>,
+    /// O / R alone.
+    pub co2e_g_per_unit: Option<f64>,
+    pub kwh_per_unit: Option<f64>,
+    /// Joules per unit (kWh per unit x 3.6e6).
+    pub j_per_unit: Option<f64>,
+    pub cost_usd_per_unit: Option<f64>,
+    pub water_l_per_unit: Option<f64>,
+}
+
+impl PerUnit {
+    /// The group's figures per unit of `per`.
+    pub fn of(per: &Per, g: &Group) -> PerUnit {
+        let r = per.of(g).filter(|r| *r > 0.0);
+        let each = |v: Option<f64>| v.zip(r).map(|(v, r)| tidy(v / r));
+        let kwh_per_unit = each(g.kwh);
+        PerUnit {
+            unit: per.name().to_string(),
+            r: per.of(g),
+            e_kwh: g.kwh,
+            i_g_per_kwh: g.co2e_g.zip(g.kwh).filter(|(_, e)| *e > 0.0).map(|(o, e)| tidy(o / e)),
+            o_g: g.co2e_g,
+            m_g: g.embodied_co2e_g,
+            sci_g_per_unit: each(g.co2e_g.zip(g.embodied_co2e_g).map(|(o, m)| o + m)),
+            co2e_g_per_unit: each(g.co2e_g),
+            kwh_per_unit,
+            j_per_unit: kwh_per_unit.map(|k| tidy(k * 3.6e6)),
+            cost_usd_per_unit: each(g.cost_usd),
+            water_l_per_unit: each(g.water_l),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -96,6 +187,20 @@ pub struct Group {
     pub co2e_range_g: Option<[f64; 2]>,
     pub cost_usd: Option<f64>,
     pub currency: &'static str,
+    /// The hardware's embodied CO2e, beside `co2e_g` (never in it); null where no counted record has one.
+    pub embodied_co2e_g: Option<f64>,
+    /// Water, litres; null where no counted record has a figure (no WUE was set).
+    pub water_l: Option<f64>,
+    /// The work done, each run counted once as its hours are; null where no run counted it.
+    pub tokens: Option<f64>,
+    pub prompt_tokens: Option<f64>,
+    pub requests: Option<f64>,
+    /// Units of the owner's naming (only the one `report --per UNIT` selects).
+    #[serde(skip)]
+    pub units: Option<f64>,
+    /// Its figures per unit of work, when the report was asked for them (`--per`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per: Option<PerUnit>,
     /// CO2e per UTC day (cost per day for a group without carbon), oldest first, when the filter asked for it.
     #[serde(skip)]
     pub trend: Vec<f64>,
@@ -121,6 +226,7 @@ pub const RANGE_METHOD: &str =
 pub(crate) enum Bound {
     Text(String),
     Int(i64),
+    Real(f64),
 }
 
 impl Filter {
@@ -132,9 +238,10 @@ impl Filter {
     /// The same asked of the summary cells, whose time is a UTC day number; None when a bound falls within
     /// a day, which the cells cannot answer.
     pub(crate) fn cell_conditions(&self) -> Option<Vec<(&'static str, Bound)>> {
-        // The cells are kept by model and day, not by run.
+        // The cells are kept by model and day, not by run, and sum every record's work.
         let whole_days = [self.since, self.until].iter().flatten().all(|t| t.rem_euclid(DAY) == 0);
-        (whole_days && self.run.is_none()).then(|| self.conditions_on(true))
+        let every_record = self.per.as_ref().is_none_or(|p| *p == Per::Run);
+        (whole_days && self.run.is_none() && every_record).then(|| self.conditions_on(true))
     }
 
     fn conditions_on(&self, cells: bool) -> Vec<(&'static str, Bound)> {
@@ -151,6 +258,13 @@ impl Filter {
         }
         if let Some(u) = self.until {
             c.push((until, Bound::Int(u.div_euclid(unit))));
+        }
+        // A count is never negative: `>= 0` selects the records that have one.
+        match self.per.as_ref().filter(|_| !cells) {
+            Some(Per::Token) => c.push(("tokens >=", Bound::Real(0.0))),
+            Some(Per::Request) => c.push(("requests >=", Bound::Real(0.0))),
+            Some(Per::Unit(u)) => c.push(("unit_name =", Bound::Text(u.clone()))),
+            Some(Per::Run) | None => {}
         }
         c
     }
@@ -210,6 +324,11 @@ pub(crate) struct Acc {
     pub(crate) gpu_hours: Sum,
     pub(crate) cpu_hours: Sum,
     pub(crate) not_counted: u64,
+    /// Embodied CO2e and water, summed over counted carbon records.
+    pub(crate) embodied: Option<Sum>,
+    pub(crate) water: Option<Sum>,
+    /// The runs' work: tokens, prompt tokens, requests, units.
+    pub(crate) work: [Option<Sum>; 4],
     /// CO2e and cost per day, when a trend was asked for.
     pub(crate) trend: Option<Box<Trend>>,
 }
@@ -270,6 +389,8 @@ impl Acc {
             self.carbon += 1;
             add(&mut self.kwh, r.kwh);
             add(&mut self.co2e, r.co2e);
+            add(&mut self.embodied, r.embodied);
+            add(&mut self.water, r.water);
             match (r.co2e, r.uncertainty) {
                 (Some(c), Some(u)) => {
                     self.low.add(c * (1.0 - u));
@@ -285,9 +406,12 @@ impl Acc {
     }
 
     /// Adds one run: the records it counts, its hours once, and what it did not count.
-    fn run(&mut self, used: &[Row], gpu_hours: f64, cpu_hours: f64, not_counted: u64) {
+    fn run(&mut self, used: &[Row], gpu_hours: f64, cpu_hours: f64, work: Work, not_counted: u64) {
         for r in used {
             self.push(r);
+        }
+        for (sum, w) in self.work.iter_mut().zip(work) {
+            add(sum, w);
         }
         self.runs += 1;
         self.runs_measured += u64::from(used.iter().any(|r| r.measured));
@@ -315,17 +439,26 @@ impl Acc {
         self.gpu_hours.add(cell.gpu_hours.value());
         self.cpu_hours.add(cell.cpu_hours.value());
         self.not_counted += cell.not_counted;
+        add(&mut self.embodied, cell.embodied.map(Sum::value));
+        add(&mut self.water, cell.water.map(Sum::value));
+        for (sum, w) in self.work.iter_mut().zip(&cell.work) {
+            add(sum, w.map(Sum::value));
+        }
     }
 
     /// Adds a run whose records all count (at most one per domain).
     pub(crate) fn run_simple(&mut self, rows: &[Row]) {
         let g = rows.iter().fold(0.0f64, |m, r| m.max(r.gpu_hours));
         let h = rows.iter().fold(0.0f64, |m, r| m.max(r.cpu_hours));
-        self.run(rows, g, h, 0);
+        let mut work = [None; 4];
+        for (i, w) in work.iter_mut().enumerate() {
+            *w = rows.iter().fold(None, |m, r| most(m, r.work[i]));
+        }
+        self.run(rows, g, h, work, 0);
     }
 
     pub(crate) fn counted(&mut self, c: &Counted) {
-        self.run(&c.used, c.gpu_hours, c.cpu_hours, c.not_counted);
+        self.run(&c.used, c.gpu_hours, c.cpu_hours, c.work, c.not_counted);
     }
 
     fn finish(self, key: String, days: Option<(i32, i32)>) -> Group {
@@ -351,6 +484,13 @@ impl Acc {
             co2e_range_g: self.co2e.filter(|_| !self.unknown_uncertainty).map(|_| [tidy(self.low.value()), tidy(self.high.value())]),
             cost_usd: self.cost_usd.map(|s| tidy(s.value())),
             currency: "USD",
+            embodied_co2e_g: self.embodied.map(|s| tidy(s.value())),
+            water_l: self.water.map(|s| tidy(s.value())),
+            tokens: self.work[0].map(|s| tidy(s.value())),
+            prompt_tokens: self.work[1].map(|s| tidy(s.value())),
+            requests: self.work[2].map(|s| tidy(s.value())),
+            units: self.work[3].map(|s| tidy(s.value())),
+            per: None,
         }
     }
 }
@@ -519,6 +659,12 @@ pub(crate) fn finite(g: &Group) -> Result<(), Error> {
         ("co2e_g", g.co2e_g),
         ("the co2e_g range", g.co2e_range_g.map(|r| r[1])),
         ("cost_usd", g.cost_usd),
+        ("embodied_co2e_g", g.embodied_co2e_g),
+        ("water_l", g.water_l),
+        ("tokens", g.tokens),
+        ("prompt_tokens", g.prompt_tokens),
+        ("requests", g.requests),
+        ("units", g.units),
     ];
     match sums.iter().find(|(_, v)| v.is_some_and(|v| !v.is_finite())) {
         Some((what, _)) => Err(Error::Failed(format!("the sum of {what} over '{}' overflowed (not a finite number)", g.key))),
@@ -541,13 +687,28 @@ pub(crate) fn nothing() -> Group {
         co2e_range_g: None,
         cost_usd: None,
         currency: "USD",
+        embodied_co2e_g: None,
+        water_l: None,
+        tokens: None,
+        prompt_tokens: None,
+        requests: None,
+        units: None,
+        per: None,
         trend: Vec::new(),
     }
 }
 
 /// A group from sums a server made: counts (runs, runs measured, carbon records,
-/// cost records, records not counted), hours (GPU, CPU), sums (kWh, CO2e, USD) and the CO2e range.
-pub(crate) fn group(key: String, counts: [u64; 5], hours: [f64; 2], sums: [Option<f64>; 3], range: Option<[f64; 2]>) -> Group {
+/// cost records, records not counted), hours (GPU, CPU), sums (kWh, CO2e, USD), the CO2e range, and the
+/// figures beside them (embodied CO2e, water, tokens, prompt tokens, requests, units).
+pub(crate) fn group(
+    key: String,
+    counts: [u64; 5],
+    hours: [f64; 2],
+    sums: [Option<f64>; 3],
+    range: Option<[f64; 2]>,
+    extra: [Option<f64>; 6],
+) -> Group {
     Group {
         key,
         runs: counts[0],
@@ -562,6 +723,13 @@ pub(crate) fn group(key: String, counts: [u64; 5], hours: [f64; 2], sums: [Optio
         co2e_range_g: range.map(|[lo, hi]| [tidy(lo), tidy(hi)]),
         cost_usd: sums[2].map(tidy),
         currency: "USD",
+        embodied_co2e_g: extra[0].map(tidy),
+        water_l: extra[1].map(tidy),
+        tokens: extra[2].map(tidy),
+        prompt_tokens: extra[3].map(tidy),
+        requests: extra[4].map(tidy),
+        units: extra[5].map(tidy),
+        per: None,
         trend: Vec::new(),
     }
 }
@@ -589,6 +757,9 @@ mod tests {
             co2e: None,
             uncertainty: None,
             cost_usd: None,
+            embodied: None,
+            water: None,
+            work: [None; 4],
         }
     }
 

@@ -4,8 +4,10 @@
 //! estimated ones; records marked as parts (`--part`) are summed;
 //! otherwise several records of the same kind are the same work recorded
 //! again, and the latest counts once. A run's hours are the most of its
-//! domains' counted hours. A run that dropped records gets a note saying
-//! which it counted and why.
+//! domains' counted hours, and so is its work (tokens, requests, units);
+//! its embodied CO2e and water are summed over its counted carbon records,
+//! as its CO2e is. A run that dropped records gets a note saying which it
+//! counted and why.
 //!
 //! The rule is stated twice, side by side in this file, and a change to
 //! what a report counts is made here to both:
@@ -44,6 +46,30 @@ pub(crate) struct Row {
     pub(crate) co2e: Option<f64>,
     pub(crate) uncertainty: Option<f64>,
     pub(crate) cost_usd: Option<f64>,
+    /// The carbon records' figures beside CO2e: embodied CO2e and water (summed like CO2e).
+    pub(crate) embodied: Option<f64>,
+    pub(crate) water: Option<f64>,
+    /// The work done: tokens, prompt tokens, requests, units (a run's, once: like its hours).
+    pub(crate) work: Work,
+}
+
+/// A record's work: tokens, prompt tokens, requests and units of its own naming.
+pub(crate) type Work = [Option<f64>; 4];
+
+/// The larger of two counts of the same work, either missing.
+pub(crate) fn most(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Two counts of work added, either missing.
+fn plus(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a + b),
+        (a, b) => a.or(b),
+    }
 }
 
 impl Row {
@@ -69,6 +95,9 @@ impl Row {
             co2e: sums[1],
             uncertainty,
             cost_usd: sums[2],
+            embodied: None,
+            water: None,
+            work: [None; 4],
         }
     }
 }
@@ -78,6 +107,8 @@ pub(crate) struct Counted {
     pub(crate) used: Vec<Row>,
     pub(crate) gpu_hours: f64,
     pub(crate) cpu_hours: f64,
+    /// The run's work: per kind, the most of its domains' counted sums.
+    pub(crate) work: Work,
     pub(crate) not_counted: u64,
     pub(crate) note: Option<String>,
 }
@@ -89,7 +120,7 @@ pub(crate) struct Counted {
 ///
 /// The rule's first statement (see the module's header for the second).
 pub(crate) fn choose(run: &str, rows: &[Row]) -> Counted {
-    let mut c = Counted { used: Vec::new(), gpu_hours: 0.0, cpu_hours: 0.0, not_counted: 0, note: None };
+    let mut c = Counted { used: Vec::new(), gpu_hours: 0.0, cpu_hours: 0.0, work: [None; 4], not_counted: 0, note: None };
     let mut why = Vec::new();
     for carbon in [true, false] {
         let all: Vec<&Row> = rows.iter().filter(|r| r.carbon == carbon).collect();
@@ -103,6 +134,9 @@ pub(crate) fn choose(run: &str, rows: &[Row]) -> Counted {
         let (g, h) = chosen.iter().fold((0.0, 0.0), |acc, r| (acc.0 + r.gpu_hours, acc.1 + r.cpu_hours));
         c.gpu_hours = c.gpu_hours.max(g);
         c.cpu_hours = c.cpu_hours.max(h);
+        for (i, w) in c.work.iter_mut().enumerate() {
+            *w = most(*w, chosen.iter().fold(None, |acc, r| plus(acc, r.work[i])));
+        }
         let dropped = all.len() - chosen.len();
         if dropped > 0 {
             // By id, as the PostgreSQL statement lists them: the order rows came in is not the note's.
@@ -172,17 +206,24 @@ impl Dialect {
 /// several records go through the choice (windows over just those rows): the
 /// pool is the measured records when there are any, else all; its parts are
 /// summed when it has parts, else its latest record counts alone.
-fn counted(d: Dialect, key: &str, source: &str, clause: &str) -> String {
+fn counted(d: Dialect, f: Figures, key: &str, source: &str, clause: &str) -> String {
     let (any, bytes) = (d.any(), d.bytes());
-    let figures = "gpu_hours, cpu_hours, kwh, co2e_g, low, high, cost_usd";
-    let sums = "sum(gpu_hours) AS gpu_hours, sum(cpu_hours) AS cpu_hours, sum(kwh) AS kwh, sum(co2e_g) AS co2e_g, sum(low) AS low, \
-                sum(high) AS high, sum(cost_usd) AS cost_usd";
-    let chosen_sums = "sum(gpu_hours) FILTER (WHERE c) AS gpu_hours, sum(cpu_hours) FILTER (WHERE c) AS cpu_hours, \
-                       sum(kwh) FILTER (WHERE c) AS kwh, sum(co2e_g) FILTER (WHERE c) AS co2e_g, sum(low) FILTER (WHERE c) AS low, \
-                       sum(high) FILTER (WHERE c) AS high, sum(cost_usd) FILTER (WHERE c) AS cost_usd";
+    let extra = f.extra();
+    let figures =
+        format!("gpu_hours, cpu_hours, kwh, co2e_g, low, high, cost_usd{}", extra.iter().map(|c| format!(", {c}")).collect::<String>());
+    let sums_of = |filter: &str| {
+        ["gpu_hours", "cpu_hours", "kwh", "co2e_g", "low", "high", "cost_usd"]
+            .iter()
+            .chain(extra)
+            .map(|c| format!("sum({c}){filter} AS {c}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (sums, chosen_sums) = (sums_of(""), sums_of(" FILTER (WHERE c)"));
+    let columns: String = extra.iter().map(|c| format!(", {c}")).collect();
     format!(
         "f AS (SELECT ({key}){bytes} AS g, COALESCE(run_id, '(record ' || id || ')'){bytes} AS run, domain = 'carbon' AS carbon,
-                      id, measured, part, gpu_hours, cpu_hours, kwh, co2e_g, cost_usd,
+                      id, measured, part, gpu_hours, cpu_hours, kwh, co2e_g, cost_usd{columns},
                       co2e_g * (1 - uncertainty) AS low, co2e_g * (1 + uncertainty) AS high, (co2e_g IS NOT NULL AND uncertainty IS NULL) AS unk
                FROM {source} {clause}),
          a AS (SELECT g, run, carbon, count(*) AS n, {any}(measured) AS m_any, {sums}, {any}(unk) AS unk FROM f GROUP BY g, run, carbon),
@@ -201,19 +242,49 @@ fn counted(d: Dialect, key: &str, source: &str, clause: &str) -> String {
 /// Per group: runs, runs measured, records counted per domain and not counted, hours, sums, the
 /// range, and the notes; over the records' table, rows selected by `clause` (a WHERE clause or
 /// empty). Figures as columns 1–13, the notes (newline-separated) last.
-pub fn sql(d: Dialect, key: &str, clause: &str) -> String {
-    sql_from(d, key, d.records(), clause)
+pub fn sql(d: Dialect, f: Figures, key: &str, clause: &str) -> String {
+    sql_from(d, f, key, d.records(), clause)
+}
+
+/// Which figures the statement counts: those every schema has (the SQL the oldest cell functions were
+/// made with), or also the work and the figures beside CO2e, after them (`Figures::extra`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Figures {
+    Base,
+    Work,
+}
+
+impl Figures {
+    /// The records' columns it counts beyond the base ones: summed over counted carbon records (embodied
+    /// CO2e, water), or a run's work (the most of its domains' sums, as its hours).
+    pub fn extra(self) -> &'static [&'static str] {
+        match self {
+            Figures::Base => &[],
+            Figures::Work => &["embodied_co2e_g", "water_l", "tokens", "prompt_tokens", "requests", "units"],
+        }
+    }
 }
 
 /// `sql` over the records `source` gives (a table, or a subquery named as the records' table).
-pub fn sql_from(d: Dialect, key: &str, source: &str, clause: &str) -> String {
+/// With `Figures::Work`, six more columns after the notes: embodied CO2e, water, tokens, prompt tokens,
+/// requests, units.
+pub fn sql_from(d: Dialect, f: Figures, key: &str, source: &str, clause: &str) -> String {
     let any = d.any();
+    let (per_run, of_runs) = match f {
+        Figures::Base => (String::new(), String::new()),
+        Figures::Work => (
+            ", sum(embodied_co2e_g) AS embodied_co2e_g, sum(water_l) AS water_l, max(tokens) AS tokens, max(prompt_tokens) AS prompt_tokens, \
+             max(requests) AS requests, max(units) AS units"
+                .to_string(),
+            ", sum(embodied_co2e_g), sum(water_l), sum(tokens), sum(prompt_tokens), sum(requests), sum(units)".to_string(),
+        ),
+    };
     format!(
         "WITH {counted},
          r AS (SELECT g, run, max(gpu_hours) AS gh, max(cpu_hours) AS ch, {any}(m_any) AS m,
                  coalesce(sum(used) FILTER (WHERE carbon), 0) AS carbon_n, coalesce(sum(used) FILTER (WHERE NOT carbon), 0) AS cost_n,
                  sum(n - used) AS dropped, sum(kwh) AS kwh, sum(co2e_g) AS co2e, sum(low) AS low, sum(high) AS high,
-                 {any}(unk) AS unknown_u, sum(cost_usd) AS cost
+                 {any}(unk) AS unknown_u, sum(cost_usd) AS cost{per_run}
                FROM d GROUP BY g, run)
          SELECT g, count(*), count(*) FILTER (WHERE m), CAST(sum(carbon_n) AS BIGINT), CAST(sum(cost_n) AS BIGINT), CAST(sum(dropped) AS BIGINT),
                 coalesce(sum(gh), 0), coalesce(sum(ch), 0), sum(kwh), sum(co2e), sum(low), sum(high), coalesce({any}(unknown_u), false), sum(cost),
@@ -221,8 +292,8 @@ pub fn sql_from(d: Dialect, key: &str, source: &str, clause: &str) -> String {
                    SELECT 'run ' || run || ': ' || string_agg(n || CASE WHEN carbon THEN ' carbon' ELSE ' cost' END || ' records, counted ' || ids || ': ' ||
                           CASE WHEN m_any AND e_any THEN 'a measured record supersedes an estimate'
                                ELSE 'the same work recorded again (--part marks parts of one run)' END, '; ' ORDER BY NOT carbon) AS note
-                   FROM z WHERE n > used AND z.g = r.g GROUP BY run) notes)
+                   FROM z WHERE n > used AND z.g = r.g GROUP BY run) notes){of_runs}
          FROM r GROUP BY g",
-        counted = counted(d, key, source, clause)
+        counted = counted(d, f, key, source, clause)
     )
 }

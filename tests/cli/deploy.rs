@@ -138,15 +138,42 @@ fn every_grafana_panel_reads_series_from_a_prometheus_scraping_a_real_exporter()
     assert_eq!(read["variables"], serde_json::json!(["datasource", "job"]));
     let queries = read["queries"].as_array().unwrap();
     let panels: std::collections::BTreeSet<&str> = queries.iter().map(|q| q["panel"].as_str().unwrap()).collect();
-    for wanted in ["Power by GPU", "Energy by node", "CO2e by node", "Cost by node", "Throttling by GPU", "Exporter scrape health"] {
+    for wanted in [
+        "Power by GPU",
+        "Energy by node",
+        "CO2e by node",
+        "Cost by node",
+        "Throttling by GPU",
+        "Exporter scrape health",
+        "GPU energy per 1,000 tokens by node",
+    ] {
         assert!(panels.contains(wanted), "a panel {wanted:?}: {panels:?}");
     }
     // A real exa gpu serve (two H100s through the fake nvidia-smi, CO2 and cost on), scraped every 500 ms.
     let env =
         crate::common::fake_smi(Env::new(), crate::telemetry::H100).env("FAKE_SMI_DEVICES", "2").env("GENAI_ENABLE_CO2_TRACKING", "true");
+    // Beside it an inference server (the vLLM sample) generating 100 tokens every 100 ms, for the J/token panel.
+    let server = std::sync::Arc::new(crate::http::Server::start(crate::http::Answer::Body(
+        200,
+        "text/plain",
+        crate::work::vllm_advanced(0.0, 0.0, 0.0),
+    )));
+    let generating = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let generator = {
+        let (server, generating) = (std::sync::Arc::clone(&server), std::sync::Arc::clone(&generating));
+        std::thread::spawn(move || {
+            let mut served = 0.0;
+            while generating.load(std::sync::atomic::Ordering::Relaxed) {
+                served += 100.0;
+                server.set(crate::http::Answer::Body(200, "text/plain", crate::work::vllm_advanced(served, 0.0, 0.0)));
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+        })
+    };
+    let url = server.url("/metrics");
     let mut exa = crate::telemetry::Running::start(
         &env,
-        &["gpu", "serve", "--listen", "127.0.0.1:0", "--interval", "0.3", "--power-cost-per-kwh", "0.2"],
+        &["gpu", "serve", "--listen", "127.0.0.1:0", "--interval", "0.3", "--power-cost-per-kwh", "0.2", "--tokens-from", &url],
     );
     let addr = exa.address();
     let prom = crate::prometheus::Prometheus::scraping(&[("exa", &addr)]);
@@ -165,4 +192,6 @@ fn every_grafana_panel_reads_series_from_a_prometheus_scraping_a_real_exporter()
     }
     // A panel that would read nothing is caught: the same check fails for a metric exa does not export.
     assert!(prom.query("sum(gen_ai_gpu_no_such_metric{job=~\"exa\"})").is_empty());
+    generating.store(false, std::sync::atomic::Ordering::Relaxed);
+    generator.join().unwrap();
 }

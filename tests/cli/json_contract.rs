@@ -25,6 +25,10 @@ fn an_estimate_has_exactly_the_documented_fields() {
     assert!(e.provider.digest.starts_with("fnv1a64:") && e.provider.origin.is_none() && e.provider.source.is_some());
     assert_eq!(e.range.unwrap()["kwh"].len(), 2);
     assert!(e.outputs["co2e_g"] > 0.0 && e.provider.uncertainty == Some(0.3) && !e.provider.methodology.is_empty());
+    // The embodied CO2e beside the provider's figure, with its band and how it was made.
+    assert!(e.outputs["embodied_co2e_g"] > 0.0 && e.footprint.as_ref().is_some_and(|f| f.defaults.contains_key("embodied_host_kg")));
+    let cost: Estimate = env.json(&["finops", "cost", "estimate", "--gpu-hours", "2"]);
+    assert!(cost.footprint.is_none() && !cost.outputs.contains_key("embodied_co2e_g"));
 }
 
 #[test]
@@ -75,4 +79,49 @@ fn providers_records_reports_and_errors_have_exactly_the_documented_fields() {
     let e: ErrorBody = serde_json::from_slice(&out.stdout).expect("an error body on stdout under -o json");
     assert_eq!(e.error.kind, "usage");
     assert!(e.error.message.contains("nothing to estimate"));
+}
+
+#[test]
+fn work_embodied_carbon_and_figures_per_unit_have_exactly_the_documented_fields() {
+    let env = Env::new();
+    env.config("finops:\n  carbon:\n    coefficients:\n      wue_l_per_kwh: 1.5\n");
+    let e: Estimate = env.json(&["finops", "carbon", "estimate", "--gpu-hours", "8"]);
+    let f = e.footprint.expect("a carbon estimate says how its embodied figure was made");
+    assert!(f.method.starts_with("SCI's M = TE") && f.defaults.len() == 6, "{f:?}");
+    let r: crate::contract::Recorded = env.json(&[
+        "finops",
+        "carbon",
+        "record",
+        "M",
+        "--run-id",
+        "r",
+        "--gpu-hours",
+        "8",
+        "--tokens",
+        "4000",
+        "--requests",
+        "20",
+        "--unit",
+        "images=7",
+    ]);
+    let w = r.work.expect("the work given is echoed");
+    assert_eq!((w.tokens, w.prompt_tokens, w.requests), (Some(4000.0), None, Some(20.0)));
+    let u = w.unit.unwrap();
+    assert_eq!((u.name.as_str(), u.count), ("images", 7.0));
+    let plain: crate::contract::Recorded = env.json(&["finops", "carbon", "record", "M", "--gpu-hours", "1"]);
+    assert!(plain.work.is_none(), "no work given, none shown");
+    let rep: crate::contract::Report = env.json(&["report", "--per", "token"]);
+    let t = &rep.totals;
+    assert_eq!((t.tokens, t.prompt_tokens, t.requests), (Some(4000.0), None, Some(20.0)));
+    assert!(t.embodied_co2e_g.unwrap() > 0.0 && t.water_l.unwrap() > 0.0);
+    let p = t.per.as_ref().expect("per unit on --per");
+    assert_eq!((p.unit.as_str(), p.r), ("token", Some(4000.0)));
+    let (o, m, e_kwh) = (p.o_g.unwrap(), p.m_g.unwrap(), p.e_kwh.unwrap());
+    assert!((p.sci_g_per_unit.unwrap() - (o + m) / 4000.0).abs() < 1e-12);
+    assert!((p.i_g_per_kwh.unwrap() - o / e_kwh).abs() < 1e-9 && (p.co2e_g_per_unit.unwrap() - o / 4000.0).abs() < 1e-12);
+    assert!((p.kwh_per_unit.unwrap() - e_kwh / 4000.0).abs() < 1e-15 && (p.j_per_unit.unwrap() - e_kwh * 3.6e6 / 4000.0).abs() < 1e-9);
+    assert!(p.cost_usd_per_unit.is_none(), "no cost record");
+    assert!((p.water_l_per_unit.unwrap() - t.water_l.unwrap() / 4000.0).abs() < 1e-12);
+    let no_per: crate::contract::Report = env.json(&["report"]);
+    assert!(no_per.totals.per.is_none() && no_per.groups.iter().all(|g| g.per.is_none()));
 }

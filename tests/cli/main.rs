@@ -35,3 +35,4 @@ mod telemetry;
 mod tenancy;
 mod wheel;
 mod when;
+mod work;

@@ -71,6 +71,23 @@ fn same(mcp: &Value, cli: &Value) {
     }
 }
 
+#[test]
+fn a_report_per_unit_of_work_is_the_clis() {
+    let env = Env::new();
+    env.json::<Value>(&["finops", "carbon", "record", "M", "--run-id", "r", "--gpu-hours", "2", "--tokens", "5000"]);
+    let calls = json!([
+        {"name": "finops_report", "arguments": {"per": "token"}},
+        {"name": "finops_report", "arguments": {"per": "Bad Unit"}}
+    ]);
+    let out = stdio(&env, calls);
+    let r = out["results"].as_array().unwrap();
+    let cli = env.json::<Value>(&["report", "--per", "token"]);
+    assert_eq!(structured(&r[0])["totals"]["per"], cli["totals"]["per"]);
+    assert_eq!(structured(&r[0])["totals"]["per"]["r"], 5000.0);
+    assert_eq!(r[1]["is_error"], true, "{}", r[1]);
+    assert!(r[1]["text"].as_str().unwrap().contains("per: unit 'Bad Unit'"), "{}", r[1]);
+}
+
 #[track_caller]
 fn refused(r: &Value, code: &str, status: u64) {
     assert_eq!(r["is_error"], true, "{r}");
@@ -159,6 +176,7 @@ fn tools_are_listed_with_their_schemas_and_finops_answers_equal_the_cli() {
     assert!(structured(&r[10])["fallback_reason"].as_str().unwrap().contains("no carbon provider named 'nope'"));
     assert!(r[10]["text"].as_str().unwrap().contains("warning: carbon provider 'nope'"), "{}", r[10]["text"]);
     assert!(r[11]["protocol_error"].as_str().unwrap().contains("no tool 'no_such_tool'"), "{}", r[11]);
+
     // Read only: nothing was recorded, not even an empty store.
     assert!(!env.dir.path().join("data/examlops/records.sqlite3").exists());
 }

@@ -65,7 +65,7 @@ fn reports_on_postgres_are_the_sqlite_reports_aggregated_by_the_server() {
         let (a, b) = (report(&lite, &["--by", by]), report(&post, &["--by", by]));
         // Measured energy differs between the two measured runs; everything else is the same.
         let strip = |mut v: Value| {
-            let figures = ["kwh", "co2e_g", "co2e_range_g", "cost_usd", "gpu_hours", "cpu_hours"];
+            let figures = ["kwh", "co2e_g", "co2e_range_g", "cost_usd", "gpu_hours", "cpu_hours", "embodied_co2e_g"];
             for g in v["groups"].as_array_mut().unwrap().iter_mut() {
                 figures.iter().for_each(|k| drop(g.as_object_mut().unwrap().remove(*k)));
             }
@@ -595,6 +595,14 @@ fn generated(g: &mut Lcg, n: usize) -> exa::store::Line {
             account: Some("proj".into()),
             partition: None,
         },
+        embodied_co2e_g: if carbon { some(g, 1000, 13.0) } else { None },
+        water_l: if carbon { some(g, 100, 7.0) } else { None },
+        work: exa::model::Work {
+            tokens: some(g, 100_000, 1.0),
+            prompt_tokens: some(g, 100_000, 1.0),
+            requests: some(g, 1000, 1.0),
+            unit: (g.next(4) == 0).then(|| (["images", "pages"][g.next(2) as usize].to_string(), g.next(500) as f64)),
+        },
         estimate: "{}".into(),
     }
 }
@@ -605,7 +613,7 @@ fn generated(g: &mut Lcg, n: usize) -> exa::store::Line {
 /// count the same generated records alike, by every grouping and filter, written in batches and one by one.
 #[test]
 fn both_stores_count_generated_runs_alike() {
-    use exa::store::report::{By, Filter};
+    use exa::store::report::{By, Filter, Per};
     let pg = PgServer::start();
     let dir = tempfile::tempdir().unwrap();
     let lite = exa::store::Db::Sqlite(dir.path().join("rule.sqlite3"));
@@ -629,6 +637,9 @@ fn both_stores_count_generated_runs_alike() {
             Filter { since: Some(DAY0 + 86_400), until: Some(DAY0 + 3 * 86_400), ..Filter::default() },
             Filter { run: Some("run-3".into()), ..Filter::default() },
             Filter { trend: true, ..Filter::default() },
+            // Per unit of work: only the records that count it (the cells cannot answer these).
+            Filter { per: Some(Per::Token), ..Filter::default() },
+            Filter { per: Some(Per::Unit("images".into())), model: Some("A".into()), ..Filter::default() },
         ];
         for by in [By::Model, By::Run, By::Provider, By::Day, By::User, By::Account, By::Partition] {
             for f in &filters {
@@ -638,7 +649,15 @@ fn both_stores_count_generated_runs_alike() {
                     v.as_object_mut().unwrap().remove("db");
                     v
                 };
-                let (x, y) = (json(a.report(by, f.clone()).unwrap()), json(b.report(by, f.clone()).unwrap()));
+                let (ra, rb) = (a.report(by, f.clone()).unwrap(), b.report(by, f.clone()).unwrap());
+                // Units are in JSON only per unit (`--per`): compared here.
+                let units = |r: &exa::store::report::Report| r.groups.iter().chain([&r.totals]).map(|g| g.units).collect::<Vec<_>>();
+                let (ua, ub) = (units(&ra), units(&rb));
+                assert!(
+                    ua.iter().zip(&ub).all(|(x, y)| x.zip(*y).map_or(x.is_none() && y.is_none(), |(x, y)| (x - y).abs() < 1e-9)),
+                    "{at}: units"
+                );
+                let (x, y) = (json(ra), json(rb));
                 assert!(
                     x["totals"]["records"]["carbon"].as_u64().unwrap() + x["totals"]["records"]["cost"].as_u64().unwrap() > 0
                         || f.run.is_some(),

@@ -141,9 +141,10 @@ fn csv_for_spreadsheets() {
     assert!(out.status.success());
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "key,runs,gpu_hours,cpu_hours,kwh,co2e_g,co2e_low_g,co2e_high_g,cost_usd,currency,carbon_records,cost_records");
-    assert_eq!(lines[1], "JPCP,1,12,0,7.2,2160,1512,2808,,USD,1,0");
-    assert_eq!(lines[2], "\"tricky, \"\"name\"\"\",1,2,0,,,,,5,USD,0,1");
+    assert_eq!(lines[0], "key,runs,gpu_hours,cpu_hours,kwh,co2e_g,co2e_low_g,co2e_high_g,cost_usd,currency,carbon_records,cost_records,embodied_co2e_g,water_l,tokens,prompt_tokens,requests");
+    // The embodied CO2e of 12 GPU-hours at CCF's defaults: (12 x 150 + 12/8 x 2499.125) x 1000 / 35,040.
+    assert_eq!(lines[1], "JPCP,1,12,0,7.2,2160,1512,2808,,USD,1,0,158.352953767123,,,,");
+    assert_eq!(lines[2], "\"tricky, \"\"name\"\"\",1,2,0,,,,,5,USD,0,1,,,,,");
     fails(&env.run(&["-o", "csv", "finops", "carbon", "providers"]), 2, "-o csv is for `exa report`");
 }
 
@@ -297,7 +298,7 @@ fn a_store_of_the_first_schema_is_migrated_in_place() {
     // Take the store back to schema 1, as the first release wrote it.
     sql(
         &db(&env),
-        "c.execute('drop trigger estimates_no_update')\nc.execute('update record_estimates set estimate = (select j.estimate from record_estimate_json j where j.record_id = record_estimates.record_id)')\nc.execute(\"create trigger estimates_no_update before update on record_estimates begin select raise(abort, 'records are append-only'); end\")\nc.execute('drop view record_estimate_json')\nc.execute('drop trigger shapes_no_update')\nc.execute('drop trigger shapes_no_delete')\nc.execute('alter table record_estimates drop column shape_id')\nc.execute('drop table estimate_shapes')\nc.execute('drop table report_cells')\nc.execute('drop table report_split_runs')\nc.execute('drop table report_cells_upto')\nc.execute('drop index records_run')\nc.execute('drop index records_cell')\nc.execute('drop table mlflow_outbox')\nc.execute('alter table records drop column job_user')\nc.execute('alter table records drop column job_account')\nc.execute('alter table records drop column job_partition')\nc.execute('drop index records_idem_key')\nc.execute('alter table records drop column idem_key')\nc.execute('alter table records drop column part')\nc.execute('pragma user_version = 1')\nc.commit()",
+        "c.execute('alter table records drop column embodied_co2e_g')\nc.execute('alter table records drop column water_l')\nc.execute('alter table records drop column tokens')\nc.execute('alter table records drop column prompt_tokens')\nc.execute('alter table records drop column requests')\nc.execute('alter table records drop column unit_name')\nc.execute('alter table records drop column units')\nc.execute('drop trigger estimates_no_update')\nc.execute('update record_estimates set estimate = (select j.estimate from record_estimate_json j where j.record_id = record_estimates.record_id)')\nc.execute(\"create trigger estimates_no_update before update on record_estimates begin select raise(abort, 'records are append-only'); end\")\nc.execute('drop view record_estimate_json')\nc.execute('drop trigger shapes_no_update')\nc.execute('drop trigger shapes_no_delete')\nc.execute('alter table record_estimates drop column shape_id')\nc.execute('drop table estimate_shapes')\nc.execute('drop table report_cells')\nc.execute('drop table report_split_runs')\nc.execute('drop table report_cells_upto')\nc.execute('drop index records_run')\nc.execute('drop index records_cell')\nc.execute('drop table mlflow_outbox')\nc.execute('alter table records drop column job_user')\nc.execute('alter table records drop column job_account')\nc.execute('alter table records drop column job_partition')\nc.execute('drop index records_idem_key')\nc.execute('alter table records drop column idem_key')\nc.execute('alter table records drop column part')\nc.execute('pragma user_version = 1')\nc.commit()",
     );
     assert_eq!(sql(&db(&env), "print(c.execute('pragma user_version').fetchone()[0])"), "1");
     env.json::<Value>(&["finops", "carbon", "record", "NEW", "--gpu-hours", "2", "--run-id", "p", "--part"]);

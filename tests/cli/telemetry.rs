@@ -639,3 +639,39 @@ fn the_exporter_serves_the_nodes_cpu_and_dram_energy_beside_the_gpus() {
     assert!(text.contains("hw_energy_joules_total{hw_id=\"rapl-dram\",hw_type=\"memory\",hw_name=\"RAPL dram\"}"), "{text}");
     exa.stop();
 }
+
+#[test]
+fn serve_exports_the_gpus_energy_per_token_an_inference_server_generated() {
+    use crate::http::{Answer, Server};
+    let env = with_smi("1");
+    let base = crate::work::vllm_advanced(0.0, 0.0, 0.0);
+    let server = Server::start(Answer::Body(200, "text/plain; version=0.0.4", base));
+    let url = server.url("/metrics");
+    let mut exa = Running::start(&env, &["gpu", "serve", "--listen", "127.0.0.1:0", "--interval", "0.2", "--tokens-from", &url]);
+    let addr = exa.address();
+    // The server generates 100 tokens at a time, as often as the test sets its counters; exa's reads fall
+    // between, so some intervals hold tokens and energy.
+    let mut served = 0.0;
+    let mut seen = None;
+    eventually(30, "a positive energy per token in the scrape", || {
+        served += 100.0;
+        server.set(Answer::Body(200, "text/plain", crate::work::vllm_advanced(served, 0.0, 0.0)));
+        let text = http_get(&addr, "/metrics");
+        seen = text.lines().find_map(|l| l.strip_prefix("gen_ai_gpu_energy_per_token_joules ")?.trim().parse::<f64>().ok());
+        seen.is_some_and(|j| j > 0.0 && j.is_finite())
+    });
+    // Every token generated is counted once: the total catches up with what the server says it made.
+    let mut text = String::new();
+    eventually(30, "the tokens total reaches the server's", || {
+        text = http_get(&addr, "/metrics");
+        text.lines().find_map(|l| l.strip_prefix("gen_ai_inference_tokens_total ")?.trim().parse::<f64>().ok()) == Some(served)
+    });
+    assert!(text.contains("# TYPE gen_ai_gpu_energy_per_token_joules gauge"), "{text}");
+    let lints = promtool_lints(&text_004(&addr));
+    assert!(lints.iter().all(|l| !l.contains("per_token") && !l.contains("inference_tokens")), "promtool: {lints:?}");
+    let (code, _, _) = exa.stop();
+    assert_eq!(code, 0);
+    // A server that cannot be read refuses to start serving.
+    let out = env.run(&["gpu", "serve", "--listen", "127.0.0.1:0", "--tokens-from", &closed_url()]);
+    crate::common::fails(&out, 1, "--tokens-from");
+}

@@ -63,6 +63,17 @@ pub struct Collected {
     pub status: Status,
     /// The node's CPU and DRAM counters, when a CPU source is read.
     pub cpu: Option<crate::sources::cpu::Live>,
+    /// The inference server's work beside the energy, when `gpu serve --tokens-from` reads one.
+    pub tokens: Option<Tokens>,
+}
+
+/// An inference server's output tokens, read beside the GPUs' energy.
+#[derive(Debug, Clone, Default)]
+pub struct Tokens {
+    /// Tokens the server generated since the exporter started (counted across the server's restarts).
+    pub total: f64,
+    /// The GPUs' energy over the last interval per token generated in it, J; None when none was (a gap).
+    pub j_per_token: Option<f64>,
 }
 
 impl Default for Collected {
@@ -74,7 +85,7 @@ impl Default for Collected {
 impl Collected {
     /// Nothing read yet.
     pub fn new() -> Collected {
-        Collected { latest: None, totals: BTreeMap::new(), last_interval: None, status: Status::Starting, cpu: None }
+        Collected { latest: None, totals: BTreeMap::new(), last_interval: None, status: Status::Starting, cpu: None, tokens: None }
     }
 
     /// Energy over all devices since the start, kWh; None before any device had energy.

@@ -269,9 +269,10 @@ impl Pg {
         let conn = self.conn.clone();
         // Room to group a million runs in memory rather than on disk; this session only.
         let _ = self.client.batch_execute("SET work_mem = '256MB'");
-        let rows = self.client.query(&sql(Dialect::Postgres, key, &clause), &params).map_err(|e| conn.error(&e))?;
+        let f = schema::figures(self.version);
+        let rows = self.client.query(&sql(Dialect::Postgres, f, key, &clause), &params).map_err(|e| conn.error(&e))?;
         let mut groups: Vec<Group> = rows.iter().map(group).collect();
-        let total = self.client.query(&sql(Dialect::Postgres, "'total'", &clause), &params).map_err(|e| conn.error(&e))?;
+        let total = self.client.query(&sql(Dialect::Postgres, f, "'total'", &clause), &params).map_err(|e| conn.error(&e))?;
         let totals = total.first().map(group);
         // The notes are the totals' (each run over all its records), as the SQLite ledger gives them.
         let notes: Vec<String> =
@@ -343,8 +344,10 @@ impl Ledger for Pg {
         let q = format!(
             "SELECT r.id, r.model, r.run_id, r.recorded_at, r.duration_s, r.domain = 'carbon', r.measured, r.part, r.provider,
                     r.provider_digest, r.gpu_hours, r.cpu_hours, r.kwh, r.co2e_g, r.uncertainty, r.cost_usd,
-                    (e.estimate #>> '{{coefficients,gpu_rate,value}}')::float8, (e.estimate #>> '{{coefficients,cpu_rate,value}}')::float8
-             FROM exa_records r JOIN exa_estimates e ON e.record_id = r.id {clause} ORDER BY r.id"
+                    (e.estimate #>> '{{coefficients,gpu_rate,value}}')::float8, (e.estimate #>> '{{coefficients,cpu_rate,value}}')::float8,
+                    {work}
+             FROM exa_records r JOIN exa_estimates e ON e.record_id = r.id {clause} ORDER BY r.id",
+            work = schema::work_columns(self.version, "r.")
         );
         let conn = self.conn.clone();
         let rows = self.client.query(&q, &params).map_err(|e| conn.error(&e))?;
@@ -369,6 +372,14 @@ impl Ledger for Pg {
                 cost_usd: r.get(15),
                 gpu_rate: r.get(16),
                 cpu_rate: r.get(17),
+                embodied_co2e_g: r.get(18),
+                water_l: r.get(19),
+                work: crate::model::Work {
+                    tokens: r.get(20),
+                    prompt_tokens: r.get(21),
+                    requests: r.get(22),
+                    unit: r.get::<_, Option<String>>(23).map(|u| (u, r.get::<_, Option<f64>>(24).unwrap_or(0.0))),
+                },
             })
             .collect();
         Ok(super::charges::from_raw(raw))
@@ -404,16 +415,14 @@ impl Ledger for Pg {
     fn read(&mut self, after: i64, limit: usize) -> Result<Vec<(i64, Line)>, Error> {
         self.check()?;
         let conn = self.conn.clone();
-        let rows = self
-            .client
-            .query(
-                "SELECT r.id, idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours,
-                        cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, e.estimate,
-                        job_user, job_account, job_partition
-                 FROM exa_records r JOIN exa_estimates e ON e.record_id = r.id WHERE r.id > $1 ORDER BY r.id LIMIT $2",
-                &[&after, &i64::try_from(limit).unwrap_or(i64::MAX)],
-            )
-            .map_err(|e| conn.error(&e))?;
+        let q = format!(
+            "SELECT r.id, idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours,
+                    cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, e.estimate,
+                    job_user, job_account, job_partition, {}
+             FROM exa_records r JOIN exa_estimates e ON e.record_id = r.id WHERE r.id > $1 ORDER BY r.id LIMIT $2",
+            schema::work_columns(self.version, "r.")
+        );
+        let rows = self.client.query(&q, &[&after, &i64::try_from(limit).unwrap_or(i64::MAX)]).map_err(|e| conn.error(&e))?;
         Ok(rows
             .iter()
             .map(|r| {
@@ -441,6 +450,14 @@ impl Ledger for Pg {
                         measured_kwh: r.get(19),
                         part: r.get(20),
                         labels: crate::model::Labels { user: r.get(22), account: r.get(23), partition: r.get(24) },
+                        embodied_co2e_g: r.get(25),
+                        water_l: r.get(26),
+                        work: crate::model::Work {
+                            tokens: r.get(27),
+                            prompt_tokens: r.get(28),
+                            requests: r.get(29),
+                            unit: r.get::<_, Option<String>>(30).map(|u| (u, r.get::<_, Option<f64>>(31).unwrap_or(0.0))),
+                        },
                         estimate: r.get::<_, serde_json::Value>(21).to_string().into(),
                     },
                 )
@@ -452,6 +469,11 @@ impl Ledger for Pg {
         // Read when it was opened (a reader) or checked (a writer); a writer's first record checks it too.
         self.check()?;
         Ok(self.version)
+    }
+
+    fn keeps_work(&mut self) -> Result<bool, Error> {
+        self.check()?;
+        Ok(self.version >= schema::WORK_VERSION)
     }
 
     fn outbox_add(&mut self, record_id: i64, run_id: &str, payload: &str, error: &str) -> Result<(), Error> {

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::schema::CELLS_VERSION;
+use super::schema::{figures, CELLS_VERSION, WORK_VERSION};
 use super::wire::Exec;
 use super::{Pg, WireError};
 use crate::error::Error;
@@ -26,6 +26,7 @@ pub(super) fn pg_clause(
             match b {
                 model::Bound::Text(t) => Box::new(t),
                 model::Bound::Int(i) => Box::new(i),
+                model::Bound::Real(r) => Box::new(r),
             }
         })
         .collect();
@@ -55,12 +56,18 @@ impl Pg {
         if self.version < CELLS_VERSION {
             return Ok(None);
         }
+        let figs = figures(self.version);
+        let work = if self.version >= WORK_VERSION {
+            ", sum(embodied_co2e_g), sum(water_l), sum(tokens), sum(prompt_tokens), sum(requests), NULL::float8"
+        } else {
+            ""
+        };
         let (filter, args) = pg_clause(conditions, "");
         let cells = |key: &str| {
             format!(
                 "SELECT ({key}) COLLATE \"C\", sum(runs)::bigint, sum(runs_measured)::bigint, sum(carbon)::bigint, sum(cost)::bigint,
                         sum(not_counted)::bigint, sum(gpu_hours), sum(cpu_hours), sum(kwh), sum(co2e_g), sum(co2e_low), sum(co2e_high),
-                        bool_or(unknown_uncertainty), sum(cost_usd), string_agg(notes, E'\\n' ORDER BY notes)
+                        bool_or(unknown_uncertainty), sum(cost_usd), string_agg(notes, E'\\n' ORDER BY notes){work}
                  FROM exa_report_cells {filter} GROUP BY 1"
             )
         };
@@ -79,7 +86,7 @@ impl Pg {
             .query(&cells(cell_key), &params)
             .map_err(db)?
             .iter()
-            .chain(&tx.query(&sql(Dialect::Postgres, record_key, &clause), &split_params).map_err(db)?)
+            .chain(&tx.query(&sql(Dialect::Postgres, figs, record_key, &clause), &split_params).map_err(db)?)
         {
             groups.entry(row.get(0)).or_default().add(row);
         }
@@ -87,7 +94,7 @@ impl Pg {
             .query(&cells("'total'"), &params)
             .map_err(db)?
             .iter()
-            .chain(&tx.query(&sql(Dialect::Postgres, "'total'", &clause), &split_params).map_err(db)?)
+            .chain(&tx.query(&sql(Dialect::Postgres, figs, "'total'", &clause), &split_params).map_err(db)?)
         {
             total.add(row);
         }
@@ -123,6 +130,8 @@ pub(super) struct Sums {
     unknown: bool,
     cost: Option<f64>,
     notes: Vec<String>,
+    /// Embodied CO2e, water, tokens, prompt tokens, requests, units.
+    extra: [Option<f64>; 6],
 }
 
 impl Sums {
@@ -144,10 +153,15 @@ impl Sums {
         self.unknown |= r.get::<_, Option<bool>>(12).unwrap_or(false);
         self.cost = plus(self.cost, r.get(13));
         self.notes.extend(r.get::<_, Option<String>>(14));
+        if r.len() > 15 {
+            for (i, e) in self.extra.iter_mut().enumerate() {
+                *e = plus(*e, r.get(15 + i));
+            }
+        }
     }
 
     fn group(self, key: String) -> Group {
         let range = if self.unknown { None } else { self.co2e.map(|_| [self.low, self.high]) };
-        model::group(key, self.counts, self.hours, [self.kwh, self.co2e, self.cost], range)
+        model::group(key, self.counts, self.hours, [self.kwh, self.co2e, self.cost], range, self.extra)
     }
 }

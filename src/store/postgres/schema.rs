@@ -1,6 +1,6 @@
 //! The PostgreSQL ledger's schema: its migrations, the summary cells and the functions that keep them.
 
-use crate::store::rule::{sql, sql_from, Dialect};
+use crate::store::rule::{sql, sql_from, Dialect, Figures};
 
 /// Schema migrations, in order; entry N takes the database from version N to N + 1.
 pub(super) const MIGRATIONS: &[&str] = &[
@@ -53,6 +53,10 @@ CREATE TRIGGER exa_estimates_no_truncate BEFORE TRUNCATE ON exa_estimates FOR EA
     "",
     // 7: the records' key constraint named after the schema's version (`key_named`), which exa's INSERTs name.
     "",
+    // 8: the work a run did (tokens, requests, units of its own naming) and the figures beside CO2e (embodied
+    // CO2e, water), on the records and summed in the cells; the cells' functions made again to keep them, and
+    // the cells counted again with them (`work_schema`).
+    "",
 ];
 
 /// The schema version that has the report's summary cells.
@@ -63,12 +67,36 @@ pub(super) const REFRESH_VERSION: i64 = 6;
 /// The first schema version whose records' key constraint is named after it.
 pub(super) const KEY_NAMED_VERSION: i64 = 7;
 
+/// The schema version whose records keep their work, embodied CO2e and water, summed in the cells.
+pub(crate) const WORK_VERSION: i64 = 8;
+
+/// The records' work and the figures beside CO2e, as a reader of a schema at `version` selects them
+/// (`r` the records' prefix): embodied CO2e, water, tokens, prompt tokens, requests, unit name, units; nulls
+/// before the schema kept them.
+pub(super) fn work_columns(version: i64, r: &str) -> String {
+    if version >= WORK_VERSION {
+        format!("{r}embodied_co2e_g, {r}water_l, {r}tokens, {r}prompt_tokens, {r}requests, {r}unit_name, {r}units")
+    } else {
+        "NULL::float8, NULL::float8, NULL::float8, NULL::float8, NULL::float8, NULL::text, NULL::float8".into()
+    }
+}
+
+/// Which figures a schema's reports count.
+pub(super) fn figures(version: i64) -> Figures {
+    if version >= WORK_VERSION {
+        Figures::Work
+    } else {
+        Figures::Base
+    }
+}
+
 /// The SQL that takes the database to `version`: written out above, or made from the report's SQL; from
 /// `KEY_NAMED_VERSION` on, each migration then names the records' key constraint after its version.
 pub(super) fn migration(version: i64) -> String {
     let sql = match version {
         CELLS_VERSION => cells_schema(),
-        REFRESH_VERSION => refresh_schema(),
+        REFRESH_VERSION => refresh_schema(Figures::Base),
+        WORK_VERSION => work_schema(),
         _ => MIGRATIONS[usize::try_from(version - 1).unwrap_or(0)].to_string(),
     };
     if version >= KEY_NAMED_VERSION {
@@ -119,40 +147,95 @@ pub(super) fn cell_on(r: &str, day: &str) -> String {
 /// the cell's row locked; runs whose records fall in two cells are kept out of every cell, and reports read them. The trigger
 /// does not fire for exa's common case (its WHEN), so a record pays no PL/pgSQL start-up in a new backend.
 pub(super) fn cells_schema() -> String {
+    format!("{CELLS_TABLES}\n{}\n{CELLS_START}", cells_functions(Figures::Base))
+}
+
+/// The cells' new columns (after the base ones, in this order), summed as the report's SQL sums them.
+const WORK_CELLS: [&str; 5] = ["embodied_co2e_g", "water_l", "tokens", "prompt_tokens", "requests"];
+
+/// Migration 8: the records' and the cells' new columns (where a hand-made downgrade left them, kept), every
+/// cell function made again to keep them, and the cells counted again.
+pub(super) fn work_schema() -> String {
+    format!(
+        "ALTER TABLE exa_records ADD COLUMN IF NOT EXISTS embodied_co2e_g float8, ADD COLUMN IF NOT EXISTS water_l float8,
+            ADD COLUMN IF NOT EXISTS tokens float8, ADD COLUMN IF NOT EXISTS prompt_tokens float8, ADD COLUMN IF NOT EXISTS requests float8,
+            ADD COLUMN IF NOT EXISTS unit_name text, ADD COLUMN IF NOT EXISTS units float8;
+ALTER TABLE exa_report_cells ADD COLUMN IF NOT EXISTS embodied_co2e_g float8, ADD COLUMN IF NOT EXISTS water_l float8,
+            ADD COLUMN IF NOT EXISTS tokens float8, ADD COLUMN IF NOT EXISTS prompt_tokens float8, ADD COLUMN IF NOT EXISTS requests float8;
+{}
+{}
+SELECT exa_cells_rebuild();",
+        cells_functions(Figures::Work),
+        refresh_schema(Figures::Work)
+    )
+}
+
+/// The pieces of the cells' SQL that name the figures beyond the base ones: the report's extra columns'
+/// aliases (`q(…)`), the cells' columns set from them, and the cells' columns selected.
+struct WorkSql {
+    aliases: String,
+    set: String,
+    select: String,
+}
+
+fn work_sql(f: Figures) -> WorkSql {
+    let cells: &[&str] = if f == Figures::Work { &WORK_CELLS } else { &[] };
+    WorkSql {
+        aliases: f.extra().iter().map(|c| format!(", {c}")).collect(),
+        set: cells.iter().map(|c| format!(", {c} = q.{c}")).collect(),
+        select: cells.iter().map(|c| format!(", {c}")).collect(),
+    }
+}
+
+/// The cells' functions, counting `f`'s figures.
+fn cells_functions(f: Figures) -> String {
     let cell = "model = _model AND recorded_at >= _day * 86400 AND recorded_at < (_day + 1) * 86400 \
                 AND COALESCE(job_user, '(none)') = _user AND COALESCE(job_account, '(none)') = _account \
                 AND COALESCE(job_partition, '(none)') = _partition AND (run_id IS NULL OR run_id NOT IN (SELECT run_id FROM exa_split_runs))";
-    let recount = sql(Dialect::Postgres, "'cell'", &format!("WHERE {cell}"));
+    let recount = sql(Dialect::Postgres, f, "'cell'", &format!("WHERE {cell}"));
     // Every cell at once, each keyed by its five values as a JSON array (text any value survives).
     let every_cell = sql(
         Dialect::Postgres,
+        f,
         &format!("json_build_array({})::text", cell_of("")),
         "WHERE run_id IS NULL OR run_id NOT IN (SELECT run_id FROM exa_split_runs)",
     );
     let (new_cell, rec_cell) = (cell_of("NEW."), cell_of(""));
     let named = "model, exa_day(recorded_at) AS day, COALESCE(job_user, '(none)') AS u, COALESCE(job_account, '(none)') AS a, \
                  COALESCE(job_partition, '(none)') AS p";
-    CELLS_SCHEMA
+    let w = work_sql(f);
+    CELLS_FUNCTIONS
+        .replace("{q_work}", &w.aliases)
+        .replace("{set_work}", &w.set)
+        .replace("{select_work}", &w.select)
         .replace("{recount}", &recount)
         .replace("{every_cell}", &every_cell)
         .replace("{rec_cell}", &rec_cell)
         .replace("{new_cell}", &new_cell)
         .replace("{named}", named)
-        .replace("{add_new}", &add_to_cell("NEW.", "exa_day(NEW.recorded_at)", "(VALUES (0)) AS one", ""))
+        .replace("{add_new}", &add_to_cell(f, "NEW.", "exa_day(NEW.recorded_at)", "(VALUES (0)) AS one", ""))
 }
 
 /// Adds one record (its columns prefixed `r`, read from `from` where `filter`; its UTC day the SQL `day`)
 /// to its cell as a run's only record counts. The upsert locks the cell's row, as a recount of the cell
 /// does (`exa_cell_recount`). Its numbers are typed as the columns are (`0::float8`), so a new backend
 /// parses it without searching the catalog for an operator that takes an integer and a float.
-pub(super) fn add_to_cell(r: &str, day: &str, from: &str, filter: &str) -> String {
+pub(super) fn add_to_cell(f: Figures, r: &str, day: &str, from: &str, filter: &str) -> String {
     let carbon = format!("{r}domain = 'carbon'");
+    let (values, set) = if f == Figures::Work {
+        (
+            format!(", CASE WHEN {carbon} THEN {r}embodied_co2e_g END, CASE WHEN {carbon} THEN {r}water_l END, {r}tokens, {r}prompt_tokens, {r}requests"),
+            WORK_CELLS.iter().map(|c| format!(",\n        {c} = CASE WHEN EXCLUDED.{c} IS NULL THEN x.{c} ELSE COALESCE(x.{c}, 0::float8) + EXCLUDED.{c} END")).collect(),
+        )
+    } else {
+        (String::new(), String::new())
+    };
     format!(
         "INSERT INTO exa_report_cells AS x
         SELECT {cell}, 1, {r}measured::int, ({carbon})::int, (NOT ({carbon}))::int, 0, {r}gpu_hours, {r}cpu_hours,
                CASE WHEN {carbon} THEN {r}kwh END, CASE WHEN {carbon} THEN {r}co2e_g END,
                CASE WHEN {carbon} THEN {r}co2e_g * (1::float8 - {r}uncertainty) END, CASE WHEN {carbon} THEN {r}co2e_g * (1::float8 + {r}uncertainty) END,
-               {carbon} AND {r}co2e_g IS NOT NULL AND {r}uncertainty IS NULL, CASE WHEN NOT ({carbon}) THEN {r}cost_usd END, NULL
+               {carbon} AND {r}co2e_g IS NOT NULL AND {r}uncertainty IS NULL, CASE WHEN NOT ({carbon}) THEN {r}cost_usd END, NULL{values}
         FROM {from} {filter}
         ON CONFLICT (model, day, job_user, job_account, job_partition) DO UPDATE SET
         runs = x.runs + 1, runs_measured = x.runs_measured + EXCLUDED.runs_measured, carbon = x.carbon + EXCLUDED.carbon,
@@ -162,13 +245,13 @@ pub(super) fn add_to_cell(r: &str, day: &str, from: &str, filter: &str) -> Strin
         co2e_low = CASE WHEN EXCLUDED.co2e_low IS NULL THEN x.co2e_low ELSE COALESCE(x.co2e_low, 0::float8) + EXCLUDED.co2e_low END,
         co2e_high = CASE WHEN EXCLUDED.co2e_high IS NULL THEN x.co2e_high ELSE COALESCE(x.co2e_high, 0::float8) + EXCLUDED.co2e_high END,
         unknown_uncertainty = x.unknown_uncertainty OR EXCLUDED.unknown_uncertainty,
-        cost_usd = CASE WHEN EXCLUDED.cost_usd IS NULL THEN x.cost_usd ELSE COALESCE(x.cost_usd, 0::float8) + EXCLUDED.cost_usd END",
+        cost_usd = CASE WHEN EXCLUDED.cost_usd IS NULL THEN x.cost_usd ELSE COALESCE(x.cost_usd, 0::float8) + EXCLUDED.cost_usd END{set}",
         cell = cell_on(r, day)
     )
 }
 
-/// The cells' tables and functions; `cells_schema` fills in the SQL between braces.
-pub(super) const CELLS_SCHEMA: &str = r"
+/// The cells' tables.
+const CELLS_TABLES: &str = r"
 CREATE INDEX exa_records_run_id ON exa_records (run_id);
 CREATE INDEX exa_records_cell ON exa_records (model, COALESCE(job_user, '(none)'), COALESCE(job_account, '(none)'),
     COALESCE(job_partition, '(none)'), recorded_at);
@@ -182,7 +265,17 @@ CREATE TABLE exa_report_cells (
     PRIMARY KEY (model, day, job_user, job_account, job_partition));
 CREATE TABLE exa_split_runs (run_id text PRIMARY KEY);
 CREATE FUNCTION exa_day(t bigint) RETURNS bigint LANGUAGE sql IMMUTABLE AS $$ SELECT (t - ((t % 86400) + 86400) % 86400) / 86400 $$;
-CREATE FUNCTION exa_cell_recount(_model text, _day bigint, _user text, _account text, _partition text) RETURNS void LANGUAGE plpgsql AS $fn$
+";
+
+/// The cells' trigger, and every cell made from the records already stored.
+const CELLS_START: &str = r"
+CREATE TRIGGER exa_records_cells AFTER INSERT ON exa_records FOR EACH ROW WHEN (NOT NEW.cells_kept) EXECUTE FUNCTION exa_cells_on_insert();
+SELECT exa_cells_rebuild();
+";
+
+/// The cells' functions; `cells_functions` fills in the SQL between braces.
+const CELLS_FUNCTIONS: &str = r"
+CREATE OR REPLACE FUNCTION exa_cell_recount(_model text, _day bigint, _user text, _account text, _partition text) RETURNS void LANGUAGE plpgsql AS $fn$
 BEGIN
     -- The cell's row, there to be locked (a writer adding to it, or counting it, waits for this one's commit).
     INSERT INTO exa_report_cells VALUES (_model, _day, _user, _account, _partition, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, false, NULL, NULL)
@@ -192,9 +285,9 @@ BEGIN
     -- Counted in a statement begun after the lock: it sees every record of the cell whose writer committed.
     UPDATE exa_report_cells AS x SET runs = q.runs, runs_measured = q.runs_measured, carbon = q.carbon, cost = q.cost,
             not_counted = q.not_counted, gpu_hours = q.gpu_hours, cpu_hours = q.cpu_hours, kwh = q.kwh, co2e_g = q.co2e_g,
-            co2e_low = q.co2e_low, co2e_high = q.co2e_high, unknown_uncertainty = q.unknown_uncertainty, cost_usd = q.cost_usd, notes = q.notes
+            co2e_low = q.co2e_low, co2e_high = q.co2e_high, unknown_uncertainty = q.unknown_uncertainty, cost_usd = q.cost_usd, notes = q.notes{set_work}
         FROM ({recount}) AS q(g, runs, runs_measured, carbon, cost, not_counted, gpu_hours, cpu_hours, kwh, co2e_g, co2e_low, co2e_high,
-                              unknown_uncertainty, cost_usd, notes)
+                              unknown_uncertainty, cost_usd, notes{q_work})
         WHERE x.model = _model AND x.day = _day AND x.job_user = _user AND x.job_account = _account AND x.job_partition = _partition;
     IF NOT FOUND THEN
         -- No run left in the cell (its runs were split out).
@@ -202,7 +295,7 @@ BEGIN
             WHERE model = _model AND day = _day AND job_user = _user AND job_account = _account AND job_partition = _partition;
     END IF;
 END $fn$;
-CREATE FUNCTION exa_cells_on_insert() RETURNS trigger LANGUAGE plpgsql AS $fn$
+CREATE OR REPLACE FUNCTION exa_cells_on_insert() RETURNS trigger LANGUAGE plpgsql AS $fn$
 DECLARE
     c record;
 BEGIN
@@ -232,7 +325,7 @@ BEGIN
     {add_new};
     RETURN NULL;
 END $fn$;
-CREATE FUNCTION exa_cells_rebuild() RETURNS void LANGUAGE plpgsql AS $fn$
+CREATE OR REPLACE FUNCTION exa_cells_rebuild() RETURNS void LANGUAGE plpgsql AS $fn$
 BEGIN
     DELETE FROM exa_report_cells;
     DELETE FROM exa_split_runs;
@@ -240,12 +333,10 @@ BEGIN
     INSERT INTO exa_split_runs SELECT run_id FROM exa_records WHERE run_id IS NOT NULL GROUP BY run_id HAVING count(DISTINCT ({rec_cell})) > 1;
     INSERT INTO exa_report_cells
         SELECT g::json->>0, (g::json->>1)::bigint, g::json->>2, g::json->>3, g::json->>4, runs, runs_measured, carbon, cost, not_counted,
-               gpu_hours, cpu_hours, kwh, co2e_g, co2e_low, co2e_high, unknown_uncertainty, cost_usd, notes
+               gpu_hours, cpu_hours, kwh, co2e_g, co2e_low, co2e_high, unknown_uncertainty, cost_usd, notes{select_work}
         FROM ({every_cell}) AS q(g, runs, runs_measured, carbon, cost, not_counted, gpu_hours, cpu_hours, kwh, co2e_g, co2e_low, co2e_high,
-                                 unknown_uncertainty, cost_usd, notes);
+                                 unknown_uncertainty, cost_usd, notes{q_work});
 END $fn$;
-CREATE TRIGGER exa_records_cells AFTER INSERT ON exa_records FOR EACH ROW WHEN (NOT NEW.cells_kept) EXECUTE FUNCTION exa_cells_on_insert();
-SELECT exa_cells_rebuild();
 ";
 
 /// A batch's cells, counted once at its end instead of at each record (`exa_cells_refresh`): a batch (an
@@ -254,7 +345,7 @@ SELECT exa_cells_rebuild();
 /// whose records now fall in two cells (adding their other cells), locks every cell's row, in order, and
 /// counts the cells again with the report's SQL in a statement begun after the locks, as `exa_cell_recount`
 /// does for one cell.
-pub(super) fn refresh_schema() -> String {
+pub(super) fn refresh_schema(f: Figures) -> String {
     let rec_cell = cell_of("");
     // The records of the cells in `todo` (each a JSON array of its five values), found by the cells' index.
     let source = "unnest(todo) AS k CROSS JOIN LATERAL (
@@ -263,13 +354,17 @@ pub(super) fn refresh_schema() -> String {
                 AND x.recorded_at >= (k::json->>1)::bigint * 86400 AND x.recorded_at < ((k::json->>1)::bigint + 1) * 86400) AS r";
     let recount = sql_from(
         Dialect::Postgres,
+        f,
         &format!("json_build_array({rec_cell})::text"),
         "exa_refresh_records AS exa_records",
         "WHERE run_id IS NULL OR run_id NOT IN (SELECT run_id FROM exa_split_runs)",
     );
     let at = "x.model = k::json->>0 AND x.day = (k::json->>1)::bigint AND x.job_user = k::json->>2 \
               AND x.job_account = k::json->>3 AND x.job_partition = k::json->>4";
+    let w = work_sql(f);
     REFRESH_SCHEMA
+        .replace("{q_work}", &w.aliases)
+        .replace("{set_work}", &w.set)
         .replace("{source}", source)
         .replace("{rec_cell}", &rec_cell)
         .replace("{recount}", &recount)
@@ -279,7 +374,7 @@ pub(super) fn refresh_schema() -> String {
 
 /// The batch's count of its cells; `refresh_schema` fills in the SQL between braces.
 pub(super) const REFRESH_SCHEMA: &str = r"
-CREATE FUNCTION exa_cells_refresh(_runs text[], _m text[], _d bigint[], _u text[], _a text[], _p text[]) RETURNS void LANGUAGE plpgsql AS $fn$
+CREATE OR REPLACE FUNCTION exa_cells_refresh(_runs text[], _m text[], _d bigint[], _u text[], _a text[], _p text[]) RETURNS void LANGUAGE plpgsql AS $fn$
 DECLARE
     todo text[];
     counted text[];
@@ -309,11 +404,11 @@ BEGIN
     CREATE TEMP TABLE exa_refresh_records ON COMMIT DROP AS SELECT r.* FROM {source};
     ANALYZE exa_refresh_records;
     WITH q (g, runs, runs_measured, carbon, cost, not_counted, gpu_hours, cpu_hours, kwh, co2e_g, co2e_low, co2e_high,
-            unknown_uncertainty, cost_usd, notes) AS ({recount}),
+            unknown_uncertainty, cost_usd, notes{q_work}) AS ({recount}),
     u AS (
         UPDATE exa_report_cells AS x SET runs = q.runs, runs_measured = q.runs_measured, carbon = q.carbon, cost = q.cost,
             not_counted = q.not_counted, gpu_hours = q.gpu_hours, cpu_hours = q.cpu_hours, kwh = q.kwh, co2e_g = q.co2e_g,
-            co2e_low = q.co2e_low, co2e_high = q.co2e_high, unknown_uncertainty = q.unknown_uncertainty, cost_usd = q.cost_usd, notes = q.notes
+            co2e_low = q.co2e_low, co2e_high = q.co2e_high, unknown_uncertainty = q.unknown_uncertainty, cost_usd = q.cost_usd, notes = q.notes{set_work}
         FROM q WHERE {at_q}
         RETURNING q.g)
     SELECT array_agg(g) INTO counted FROM u;

@@ -3,6 +3,7 @@
 use super::schema::{add_to_cell, key_constraint, SCHEMA_VERSION};
 use super::wire::{Exec, WireError};
 use crate::store::report::{self as model, Cell};
+use crate::store::rule::Figures;
 use crate::store::Line;
 
 /// One record into both tables at once (a data-modifying CTE); its id when it is new. A run's first record
@@ -20,7 +21,7 @@ pub(super) static INSERT: std::sync::LazyLock<String> = std::sync::LazyLock::new
 pub(super) const COLUMNS: &str =
     "idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours, \
                        cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, job_user, \
-                       job_account, job_partition";
+                       job_account, job_partition, embodied_co2e_g, water_l, tokens, prompt_tokens, requests, unit_name, units";
 
 /// The SQL of `INSERT`.
 pub(super) fn insert_sql() -> String {
@@ -29,13 +30,13 @@ pub(super) fn insert_sql() -> String {
     ins AS (
         INSERT INTO exa_records ({COLUMNS}, cells_kept)
         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $22, $23, $24,
-               $3 IS NULL OR EXISTS (SELECT 1 FROM run)
+               $26, $27, $28, $29, $30, $31, $32, $3 IS NULL OR EXISTS (SELECT 1 FROM run)
         ON CONFLICT ON CONSTRAINT {key} DO NOTHING RETURNING *),
     est AS (INSERT INTO exa_estimates (record_id, estimate) SELECT id, $21 FROM ins),
     cell AS ({add})
     SELECT id FROM ins",
         key = key_constraint(SCHEMA_VERSION),
-        add = add_to_cell("n.", "$25", "ins AS n", "WHERE n.cells_kept")
+        add = add_to_cell(Figures::Work, "n.", "$25", "ins AS n", "WHERE n.cells_kept")
     )
 }
 
@@ -47,10 +48,12 @@ pub(super) static INSERT_MANY: std::sync::LazyLock<String> = std::sync::LazyLock
     format!(
         "WITH l AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int8[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
                                $10::float8[], $11::float8[], $12::float8[], $13::float8[], $14::float8[], $15::float8[], $16::bool[],
-                               $17::float8[], $18::int4[], $19::float8[], $20::bool[], $21::jsonb[], $22::text[], $23::text[], $24::text[])
+                               $17::float8[], $18::int4[], $19::float8[], $20::bool[], $21::jsonb[], $22::text[], $23::text[], $24::text[],
+                               $25::float8[], $26::float8[], $27::float8[], $28::float8[], $29::float8[], $30::text[], $31::float8[])
           WITH ORDINALITY AS l (idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours,
                                 cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part,
-                                estimate, job_user, job_account, job_partition, n)),
+                                estimate, job_user, job_account, job_partition, embodied_co2e_g, water_l, tokens, prompt_tokens, requests,
+                                unit_name, units, n)),
     ins AS (
         INSERT INTO exa_records ({COLUMNS}, cells_kept)
         SELECT {COLUMNS}, true FROM l ORDER BY n
@@ -91,6 +94,9 @@ pub(super) fn write_many<C: Exec>(c: &mut C, lines: &[Line], touched: &mut Touch
         let estimate: Vec<JsonText> = part.iter().map(|l| JsonText(l.estimate.whole_or_null())).collect();
         let (user, account, partition) =
             (text(|l| l.labels.user.as_deref()), text(|l| l.labels.account.as_deref()), text(|l| l.labels.partition.as_deref()));
+        let (embodied, water) = (float(|l| l.embodied_co2e_g), float(|l| l.water_l));
+        let (tokens, prompt, requests) = (float(|l| l.work.tokens), float(|l| l.work.prompt_tokens), float(|l| l.work.requests));
+        let (unit, units) = (text(|l| l.work.unit.as_ref().map(|u| u.0.as_str())), float(|l| l.work.unit.as_ref().map(|u| u.1)));
         let rows = c.query_typed(
             &INSERT_MANY,
             &[
@@ -118,6 +124,13 @@ pub(super) fn write_many<C: Exec>(c: &mut C, lines: &[Line], touched: &mut Touch
                 (&user, Type::TEXT_ARRAY),
                 (&account, Type::TEXT_ARRAY),
                 (&partition, Type::TEXT_ARRAY),
+                (&embodied, Type::FLOAT8_ARRAY),
+                (&water, Type::FLOAT8_ARRAY),
+                (&tokens, Type::FLOAT8_ARRAY),
+                (&prompt, Type::FLOAT8_ARRAY),
+                (&requests, Type::FLOAT8_ARRAY),
+                (&unit, Type::TEXT_ARRAY),
+                (&units, Type::FLOAT8_ARRAY),
             ],
         )?;
         let mut ids = vec![None; part.len()];
@@ -176,6 +189,13 @@ pub(super) fn write_line<C: Exec>(c: &mut C, l: &Line) -> Result<Option<i64>, Wi
             (&l.labels.account, Type::TEXT),
             (&l.labels.partition, Type::TEXT),
             (&l.recorded_at.div_euclid(model::DAY), Type::INT8),
+            (&l.embodied_co2e_g, Type::FLOAT8),
+            (&l.water_l, Type::FLOAT8),
+            (&l.work.tokens, Type::FLOAT8),
+            (&l.work.prompt_tokens, Type::FLOAT8),
+            (&l.work.requests, Type::FLOAT8),
+            (&l.work.unit.as_ref().map(|u| u.0.as_str()), Type::TEXT),
+            (&l.work.unit.as_ref().map(|u| u.1), Type::FLOAT8),
         ],
     )?;
     Ok(row.map(|r| r.get(0)))

@@ -155,7 +155,8 @@ pub(crate) fn rebuild(tx: &Connection) -> rusqlite::Result<()> {
 /// Makes one cell from its records, leaving out split runs; a cell left with no run is removed.
 fn write(tx: &Connection, cell: &Cell) -> rusqlite::Result<()> {
     let mut q = tx.prepare_cached(
-        "SELECT id, run_id, domain = 'carbon', measured, part, gpu_hours, cpu_hours, kwh, co2e_g, uncertainty, cost_usd FROM records
+        "SELECT id, run_id, domain = 'carbon', measured, part, gpu_hours, cpu_hours, kwh, co2e_g, uncertainty, cost_usd,
+                embodied_co2e_g, water_l, tokens, prompt_tokens, requests, units FROM records
          WHERE model = ?1 AND recorded_at >= ?2 AND recorded_at < ?3 AND COALESCE(job_user, '(none)') = ?4
            AND COALESCE(job_account, '(none)') = ?5 AND COALESCE(job_partition, '(none)') = ?6
            AND (run_id IS NULL OR run_id NOT IN (SELECT run_id FROM report_split_runs))",
@@ -185,8 +186,9 @@ fn write(tx: &Connection, cell: &Cell) -> rusqlite::Result<()> {
     let count = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
     tx.prepare_cached(
         "INSERT OR REPLACE INTO report_cells (model, day, job_user, job_account, job_partition, runs, runs_measured, carbon, cost,
-            not_counted, gpu_hours, cpu_hours, kwh, co2e_g, co2e_low, co2e_high, unknown_uncertainty, cost_usd, notes)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+            not_counted, gpu_hours, cpu_hours, kwh, co2e_g, co2e_low, co2e_high, unknown_uncertainty, cost_usd, notes, embodied_co2e_g,
+            water_l, tokens, prompt_tokens, requests)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
     )?
     .execute(params![
         cell.model,
@@ -208,6 +210,11 @@ fn write(tx: &Connection, cell: &Cell) -> rusqlite::Result<()> {
         a.unknown_uncertainty,
         a.cost_usd.map(Sum::value),
         (!notes.is_empty()).then(|| notes.join("\n")),
+        a.embodied.map(Sum::value),
+        a.water.map(Sum::value),
+        a.work[0].map(Sum::value),
+        a.work[1].map(Sum::value),
+        a.work[2].map(Sum::value),
     ])?;
     Ok(())
 }

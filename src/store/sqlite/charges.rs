@@ -17,10 +17,16 @@ pub fn runs(store: &Store, f: &Filter) -> Result<Vec<RunCharge>, Error> {
     let tx = store.conn().unchecked_transaction().map_err(db)?;
     let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(db)?;
     let (shapes, coefficients) = super::shapes_join(version);
+    let work = if version >= super::WORK_VERSION {
+        "r.embodied_co2e_g, r.water_l, r.tokens, r.prompt_tokens, r.requests, r.unit_name, r.units"
+    } else {
+        "NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+    };
     let sql = format!(
         "SELECT r.id, r.model, r.run_id, r.recorded_at, r.duration_s, r.domain = 'carbon', r.measured, r.part, r.provider,
                 r.provider_digest, r.gpu_hours, r.cpu_hours, r.kwh, r.co2e_g, r.uncertainty, r.cost_usd,
-                json_extract({coefficients}, '$.coefficients.gpu_rate.value'), json_extract({coefficients}, '$.coefficients.cpu_rate.value')
+                json_extract({coefficients}, '$.coefficients.gpu_rate.value'), json_extract({coefficients}, '$.coefficients.cpu_rate.value'),
+                {work}
          FROM records r JOIN record_estimates e ON e.record_id = r.id {shapes} {filter} ORDER BY r.id"
     );
     let mut stmt = tx.prepare(&sql).map_err(db)?;
@@ -46,6 +52,14 @@ pub fn runs(store: &Store, f: &Filter) -> Result<Vec<RunCharge>, Error> {
             cost_usd: r.get(15).map_err(db)?,
             gpu_rate: r.get(16).ok().flatten(),
             cpu_rate: r.get(17).ok().flatten(),
+            embodied_co2e_g: r.get(18).map_err(db)?,
+            water_l: r.get(19).map_err(db)?,
+            work: crate::model::Work {
+                tokens: r.get(20).map_err(db)?,
+                prompt_tokens: r.get(21).map_err(db)?,
+                requests: r.get(22).map_err(db)?,
+                unit: r.get::<_, Option<String>>(23).map_err(db)?.map(|u| (u, r.get::<_, Option<f64>>(24).ok().flatten().unwrap_or(0.0))),
+            },
         });
     }
     drop(rows);

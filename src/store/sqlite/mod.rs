@@ -23,7 +23,8 @@ use crate::error::Error;
 use rusqlite::types::ValueRef;
 
 /// Schema migrations, in order; entry N takes a database from version N to N + 1.
-const MIGRATIONS: &[&str] = &[
+/// Public for the tests, which make a ledger of an older version with its first steps.
+pub const MIGRATIONS: &[&str] = &[
     r#"
 CREATE TABLE records (
     id               INTEGER PRIMARY KEY,
@@ -112,7 +113,40 @@ CREATE VIEW record_estimate_json AS
                               '$.range', json(json_extract(e.estimate, '$.range'))) END AS estimate
     FROM record_estimates e LEFT JOIN estimate_shapes s ON s.id = e.shape_id;
 "#,
+    // 8: the work a run did (tokens, requests, units of its own naming) and the figures beside CO2e (embodied
+    // CO2e, water), on the records and summed in the cells, which are made again (`migrate`).
+    r#"
+ALTER TABLE records ADD COLUMN embodied_co2e_g REAL;
+ALTER TABLE records ADD COLUMN water_l REAL;
+ALTER TABLE records ADD COLUMN tokens REAL;
+ALTER TABLE records ADD COLUMN prompt_tokens REAL;
+ALTER TABLE records ADD COLUMN requests REAL;
+ALTER TABLE records ADD COLUMN unit_name TEXT;
+ALTER TABLE records ADD COLUMN units REAL;
+ALTER TABLE report_cells ADD COLUMN embodied_co2e_g REAL;
+ALTER TABLE report_cells ADD COLUMN water_l REAL;
+ALTER TABLE report_cells ADD COLUMN tokens REAL;
+ALTER TABLE report_cells ADD COLUMN prompt_tokens REAL;
+ALTER TABLE report_cells ADD COLUMN requests REAL;
+"#,
 ];
+
+/// The schema version whose records keep their work, embodied CO2e and water.
+pub const WORK_VERSION: i64 = 8;
+
+/// The columns `read_row` reads, for a schema at `version` (nulls for what it does not keep).
+pub(super) fn row_columns(version: i64) -> &'static str {
+    if version >= WORK_VERSION {
+        "id, run_id, domain = 'carbon', measured, part, gpu_hours, cpu_hours, kwh, co2e_g, uncertainty, cost_usd, \
+         embodied_co2e_g, water_l, tokens, prompt_tokens, requests, units"
+    } else {
+        "id, run_id, domain = 'carbon', measured, part, gpu_hours, cpu_hours, kwh, co2e_g, uncertainty, cost_usd, \
+         NULL, NULL, NULL, NULL, NULL, NULL"
+    }
+}
+
+/// The number of columns `row_columns` gives.
+pub(super) const ROW_COLUMNS: usize = 17;
 
 /// The schema version that keeps estimates' shapes apart.
 pub const SHAPES_VERSION: i64 = 7;
@@ -144,8 +178,7 @@ fn column_real(r: &rusqlite::Row, i: usize) -> Option<f64> {
     }
 }
 
-/// A record from the columns `id, run_id, domain = 'carbon', measured, part, gpu_hours, cpu_hours,
-/// kwh, co2e_g, uncertainty, cost_usd` starting at `at` (its group and day left at 0).
+/// A record from the columns `row_columns` gives, starting at `at` (its group and day left at 0).
 pub(super) fn read_row(r: &rusqlite::Row, at: usize) -> Row {
     Row {
         id: column_int(r, at),
@@ -160,7 +193,47 @@ pub(super) fn read_row(r: &rusqlite::Row, at: usize) -> Row {
         co2e: column_real(r, at + 8),
         uncertainty: column_real(r, at + 9),
         cost_usd: column_real(r, at + 10),
+        embodied: column_real(r, at + 11),
+        water: column_real(r, at + 12),
+        work: [column_real(r, at + 13), column_real(r, at + 14), column_real(r, at + 15), column_real(r, at + 16)],
     }
+}
+
+/// Writes one line's columns with the records' INSERT (`write_each`'s); the rows written (0: its key was stored).
+fn insert_line(insert: &mut rusqlite::CachedStatement, l: &Line) -> rusqlite::Result<usize> {
+    let unit = l.work.unit.as_ref();
+    insert.execute(params![
+        l.model,
+        l.run_id,
+        l.recorded_at,
+        l.host,
+        l.domain,
+        l.provider,
+        l.provider_kind,
+        l.provider_digest,
+        l.gpu_hours,
+        l.cpu_hours,
+        l.kwh,
+        l.co2e_g,
+        l.cost_usd,
+        l.uncertainty,
+        l.measured,
+        l.duration_s,
+        l.device_count,
+        l.measured_kwh,
+        l.part,
+        l.key,
+        l.labels.user,
+        l.labels.account,
+        l.labels.partition,
+        l.embodied_co2e_g,
+        l.water_l,
+        l.work.tokens,
+        l.work.prompt_tokens,
+        l.work.requests,
+        unit.map(|u| u.0.as_str()),
+        unit.map(|u| u.1),
+    ])
 }
 
 /// The schema version that has the report's summary cells.
@@ -411,10 +484,11 @@ impl Store {
         }
         for (i, sql) in MIGRATIONS.iter().enumerate().skip(now as usize) {
             tx.execute_batch(sql).map_err(|e| db_error(&path, e))?;
-            if i as i64 + 1 == CELLS_VERSION {
-                cells::rebuild(&tx).map_err(|e| db_error(&path, e))?;
-            }
             tx.pragma_update(None, "user_version", i as i64 + 1).map_err(|e| db_error(&path, e))?;
+        }
+        // The cells, made (or made again with the work's sums) from the records, once every column is there.
+        if now < WORK_VERSION {
+            cells::rebuild(&tx).map_err(|e| db_error(&path, e))?;
         }
         tx.commit().map_err(|e| db_error(&path, e))
     }
@@ -448,41 +522,16 @@ impl Store {
                 .prepare_cached(
                     "INSERT INTO records (model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
                     gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, idem_key,
-                    job_user, job_account, job_partition)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)
+                    job_user, job_account, job_partition, embodied_co2e_g, water_l, tokens, prompt_tokens, requests, unit_name, units)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23,
+                    ?24, ?25, ?26, ?27, ?28, ?29, ?30)
                  ON CONFLICT (idem_key) DO NOTHING",
                 )
                 .map_err(db)?;
             let mut existing = tx.prepare_cached("SELECT id FROM records WHERE idem_key = ?1").map_err(db)?;
             let mut estimates = Estimates::new(&tx).map_err(db)?;
             let mut put = |l: &Line| -> Result<(i64, bool), Error> {
-                let written = insert
-                    .execute(params![
-                        l.model,
-                        l.run_id,
-                        l.recorded_at,
-                        l.host,
-                        l.domain,
-                        l.provider,
-                        l.provider_kind,
-                        l.provider_digest,
-                        l.gpu_hours,
-                        l.cpu_hours,
-                        l.kwh,
-                        l.co2e_g,
-                        l.cost_usd,
-                        l.uncertainty,
-                        l.measured,
-                        l.duration_s,
-                        l.device_count,
-                        l.measured_kwh,
-                        l.part,
-                        l.key,
-                        l.labels.user,
-                        l.labels.account,
-                        l.labels.partition,
-                    ])
-                    .map_err(db)?;
+                let written = insert_line(&mut insert, l).map_err(db)?;
                 if written == 0 {
                     // Stored before under this key: the same record, not a second one.
                     return Ok((existing.query_row([&l.key], |row| row.get(0)).map_err(db)?, false));
@@ -520,11 +569,16 @@ impl Store {
         let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(db)?;
         let (shapes, _) = shapes_join(version);
         let shape = if version >= SHAPES_VERSION { "s.shape, e.shape_id" } else { "NULL, NULL" };
+        let work = if version >= WORK_VERSION {
+            "embodied_co2e_g, water_l, tokens, prompt_tokens, requests, unit_name, units"
+        } else {
+            "NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+        };
         let mut stmt = tx
             .prepare(&format!(
                 "SELECT r.id, idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours,
                         cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, e.estimate,
-                        job_user, job_account, job_partition, {shape}
+                        job_user, job_account, job_partition, {shape}, {work}
                  FROM records r JOIN record_estimates e ON e.record_id = r.id {shapes} WHERE r.id > ?1 ORDER BY r.id LIMIT ?2"
             ))
             .map_err(db)?;
@@ -557,6 +611,14 @@ impl Store {
                         measured_kwh: r.get(19)?,
                         part: r.get(20)?,
                         labels: crate::model::Labels { user: r.get(22)?, account: r.get(23)?, partition: r.get(24)? },
+                        embodied_co2e_g: r.get(27)?,
+                        water_l: r.get(28)?,
+                        work: crate::model::Work {
+                            tokens: r.get(29)?,
+                            prompt_tokens: r.get(30)?,
+                            requests: r.get(31)?,
+                            unit: r.get::<_, Option<String>>(32)?.map(|u| (u, r.get::<_, Option<f64>>(33).ok().flatten().unwrap_or(0.0))),
+                        },
                         estimate: match (shape, shape_id) {
                             (Some(shape), _) => EstimateText::Split { shape, figures: estimate },
                             // A shape named but gone (a store edited by hand): the figures alone are no estimate.
@@ -638,6 +700,10 @@ impl Ledger for Store {
 
     fn schema_version(&mut self) -> Result<i64, Error> {
         self.version()
+    }
+
+    fn keeps_work(&mut self) -> Result<bool, Error> {
+        Ok(self.version()? >= WORK_VERSION)
     }
 
     fn outbox_add(&mut self, record_id: i64, run_id: &str, payload: &str, error: &str) -> Result<(), Error> {

@@ -27,6 +27,7 @@ fn sqlite_clause(conditions: Vec<(&'static str, Bound)>, prefix: &str) -> (Strin
         .map(|(_, b)| match b {
             Bound::Text(t) => Sql::Text(t),
             Bound::Int(i) => Sql::Integer(i),
+            Bound::Real(r) => Sql::Real(r),
         })
         .collect();
     (clause, args)
@@ -40,9 +41,8 @@ pub(crate) fn gather(store: &Store, by: By, f: &Filter, split_only: bool) -> Res
         filter = if filter.is_empty() { format!("WHERE {split}") } else { format!("{filter} AND {split}") };
     }
     let key = by.key();
-    let sql = format!(
-        "SELECT {key}, id, run_id, domain = 'carbon', measured, part, gpu_hours, cpu_hours, kwh, co2e_g, uncertainty, cost_usd, recorded_at FROM records {filter}"
-    );
+    let columns = super::row_columns(store.version()?);
+    let sql = format!("SELECT {key}, {columns}, recorded_at FROM records {filter}");
     let db = |e: rusqlite::Error| Error::Failed(format!("{}: {e}", store.path.display()));
     let mut stmt = store.conn().prepare(&sql).map_err(db)?;
     let mut rows = stmt.query(rusqlite::params_from_iter(args.iter())).map_err(db)?;
@@ -67,7 +67,8 @@ pub(crate) fn gather(store: &Store, by: By, f: &Filter, split_only: bool) -> Res
         if g.groups.len() <= group as usize {
             g.groups.push(Acc { trend: f.trend.then(Box::default), ..Acc::default() });
         }
-        let row = Row { group, day: i32::try_from(column_int(r, 12).div_euclid(DAY)).unwrap_or(0), ..read_row(r, 1) };
+        let day = i32::try_from(column_int(r, 1 + super::ROW_COLUMNS).div_euclid(DAY)).unwrap_or(0);
+        let row = Row { group, day, ..read_row(r, 1) };
         g.saw_day(row.day);
         match r.get_ref(2).map_err(db)? {
             ValueRef::Text(run) => runs.push(&String::from_utf8_lossy(run), row),
@@ -85,7 +86,8 @@ pub(crate) fn gather(store: &Store, by: By, f: &Filter, split_only: bool) -> Res
 /// cannot answer it (grouped by provider or run, bounds within a day, a store without cells).
 fn from_cells(store: &Store, by: By, f: &Filter) -> Result<Option<Gathered>, Error> {
     let Some(conditions) = f.cell_conditions() else { return Ok(None) };
-    if matches!(by, By::Provider | By::Run) || store.version()? < super::CELLS_VERSION {
+    // The cells of a schema before the work's: scanned, as their records are (a reader never migrates).
+    if matches!(by, By::Provider | By::Run) || store.version()? < super::WORK_VERSION {
         return Ok(None);
     }
     let db = |e: rusqlite::Error| Error::Failed(format!("{}: {e}", store.path.display()));
@@ -98,7 +100,8 @@ fn from_cells(store: &Store, by: By, f: &Filter) -> Result<Option<Gathered>, Err
     let (filter, args) = sqlite_clause(conditions, "");
     let sql = format!(
         "SELECT model, day, job_user, job_account, job_partition, runs, runs_measured, carbon, cost, not_counted, gpu_hours,
-                cpu_hours, kwh, co2e_g, co2e_low, co2e_high, unknown_uncertainty, cost_usd, notes FROM report_cells {filter}"
+                cpu_hours, kwh, co2e_g, co2e_low, co2e_high, unknown_uncertainty, cost_usd, notes, embodied_co2e_g, water_l, tokens,
+                prompt_tokens, requests FROM report_cells {filter}"
     );
     let mut stmt = store.conn().prepare(&sql).map_err(db)?;
     let mut rows = stmt.query(rusqlite::params_from_iter(args.iter())).map_err(db)?;
@@ -119,6 +122,14 @@ fn from_cells(store: &Store, by: By, f: &Filter) -> Result<Option<Gathered>, Err
             high: Sum::from(r.get::<_, f64>(15).map_err(db)?),
             unknown_uncertainty: r.get(16).map_err(db)?,
             cost_usd: r.get::<_, Option<f64>>(17).map_err(db)?.map(Sum::from),
+            embodied: r.get::<_, Option<f64>>(19).map_err(db)?.map(Sum::from),
+            water: r.get::<_, Option<f64>>(20).map_err(db)?.map(Sum::from),
+            work: [
+                r.get::<_, Option<f64>>(21).map_err(db)?.map(Sum::from),
+                r.get::<_, Option<f64>>(22).map_err(db)?.map(Sum::from),
+                r.get::<_, Option<f64>>(23).map_err(db)?.map(Sum::from),
+                None,
+            ],
             ..Acc::default()
         };
         let key = match by {
@@ -205,6 +216,9 @@ mod tests {
             device_count: None,
             measured_kwh: None,
             labels: Labels { user, account: Some("proj".into()), partition: None },
+            embodied_co2e_g: if carbon { maybe(g, 1000, 11.0) } else { None },
+            water_l: if carbon { maybe(g, 100, 3.0) } else { None },
+            work: crate::model::Work { tokens: maybe(g, 100_000, 1.0), requests: maybe(g, 100, 1.0), ..Default::default() },
             estimate: "{}".into(),
         }
     }
@@ -225,6 +239,8 @@ mod tests {
         };
         assert!(close(a.gpu_hours, b.gpu_hours) && close(a.cpu_hours, b.cpu_hours), "{}: hours", a.key);
         assert!(opt(a.kwh, b.kwh) && opt(a.co2e_g, b.co2e_g) && opt(a.cost_usd, b.cost_usd), "{}: sums", a.key);
+        assert!(opt(a.embodied_co2e_g, b.embodied_co2e_g) && opt(a.water_l, b.water_l), "{}: embodied, water", a.key);
+        assert!(opt(a.tokens, b.tokens) && opt(a.requests, b.requests) && opt(a.prompt_tokens, b.prompt_tokens), "{}: work", a.key);
         assert_eq!(a.co2e_range_g.is_some(), b.co2e_range_g.is_some(), "{}: range", a.key);
         if let (Some(x), Some(y)) = (a.co2e_range_g, b.co2e_range_g) {
             assert!(close(x[0], y[0]) && close(x[1], y[1]));

@@ -17,7 +17,16 @@ pub struct Estimate {
     pub outputs: std::collections::BTreeMap<String, f64>,
     pub range: Option<std::collections::BTreeMap<String, [f64; 2]>>,
     pub grid: Option<Grid>,
+    /// On carbon estimates: how the embodied CO2e (and water) were made.
+    pub footprint: Option<Footprint>,
     pub notes: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Footprint {
+    pub method: String,
+    pub defaults: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -89,7 +98,25 @@ pub struct Recorded {
     pub recorded_at: String,
     pub host: String,
     pub db: String,
+    /// Present only when work was given.
+    pub work: Option<Work>,
     pub estimate: Estimate,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Work {
+    pub tokens: Option<f64>,
+    pub prompt_tokens: Option<f64>,
+    pub requests: Option<f64>,
+    pub unit: Option<Unit>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Unit {
+    pub name: String,
+    pub count: f64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -128,6 +155,30 @@ pub struct Group {
     pub co2e_range_g: Option<[f64; 2]>,
     pub cost_usd: Option<f64>,
     pub currency: String,
+    pub embodied_co2e_g: Option<f64>,
+    pub water_l: Option<f64>,
+    pub tokens: Option<f64>,
+    pub prompt_tokens: Option<f64>,
+    pub requests: Option<f64>,
+    /// Present only with `--per`.
+    pub per: Option<PerUnit>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PerUnit {
+    pub unit: String,
+    pub r: Option<f64>,
+    pub e_kwh: Option<f64>,
+    pub i_g_per_kwh: Option<f64>,
+    pub o_g: Option<f64>,
+    pub m_g: Option<f64>,
+    pub sci_g_per_unit: Option<f64>,
+    pub co2e_g_per_unit: Option<f64>,
+    pub kwh_per_unit: Option<f64>,
+    pub j_per_unit: Option<f64>,
+    pub cost_usd_per_unit: Option<f64>,
+    pub water_l_per_unit: Option<f64>,
 }
 
 #[derive(Debug, Deserialize)]
