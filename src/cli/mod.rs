@@ -444,15 +444,15 @@ pub struct Recording {
 #[derive(Debug, Clone, Default, Args)]
 pub struct WorkOpts {
     /// Output tokens the work generated, kept on the record for `report --per token`.
-    #[arg(long, value_name = "N", value_parser = amount, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = values::count, allow_negative_numbers = true)]
     pub tokens: Option<f64>,
 
     /// Prompt (input) tokens the work read, kept beside --tokens.
-    #[arg(long, value_name = "N", value_parser = amount, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = values::count, allow_negative_numbers = true)]
     pub prompt_tokens: Option<f64>,
 
     /// Requests the work served, kept on the record for `report --per request`.
-    #[arg(long, value_name = "N", value_parser = amount, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = values::count, allow_negative_numbers = true)]
     pub requests: Option<f64>,
 
     /// Work in a unit of your naming, NAME=N (images=5000), kept for `report --per NAME`.
@@ -844,6 +844,7 @@ impl Hours {
             region: None,
             overrides: Vec::new(),
             history: None,
+            gpu_name: None,
         }
     }
 

@@ -12,6 +12,15 @@ pub fn amount(s: &str) -> Result<f64, String> {
     Ok(v)
 }
 
+/// A count of work (`--tokens`, `--requests`, `--unit`): a number from 0 to `MAX_WORK`.
+pub fn count(s: &str) -> Result<f64, String> {
+    let v = amount(s)?;
+    if v > crate::model::MAX_WORK {
+        return Err(format!("'{s}' is more than {:e}: not one run's work", crate::model::MAX_WORK));
+    }
+    Ok(v)
+}
+
 /// A duration like `90s`, `10m` or `1.5h`.
 pub fn duration(s: &str) -> Result<std::time::Duration, String> {
     crate::time::parse_duration(s)
@@ -68,7 +77,7 @@ pub fn per_unit(s: &str) -> Result<String, String> {
 pub fn unit_count(s: &str) -> Result<(String, f64), String> {
     let (name, value) = s.split_once('=').ok_or_else(|| format!("'{}' is not NAME=N (images=5000)", s.escape_default()))?;
     let name = unit_name(name.trim())?;
-    let n = amount(value).map_err(|e| format!("{name}: {e}"))?;
+    let n = count(value).map_err(|e| format!("{name}: {e}"))?;
     Ok((name, n))
 }
 
@@ -95,6 +104,8 @@ mod tests {
         assert!(unit_count("tokens=5").unwrap_err().contains("--tokens"));
         assert!(unit_count("Images=5").unwrap_err().contains("lowercase"));
         assert!(unit_count("pages=-1").unwrap_err().contains("negative"));
+        assert!(unit_count("pages=1e16").unwrap_err().contains("not one run's work"));
+        assert_eq!(count("1e15"), Ok(1e15));
         assert!(unit_count("pages").is_err());
         assert!(unit_count("\u{1b}[31m=1").unwrap_err().contains("\\u{1b}"));
     }

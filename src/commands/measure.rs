@@ -195,6 +195,12 @@ fn check(settings: &Settings, args: &Args) -> Result<Option<crate::sources::toke
     args.tokens_from.as_deref().map(|u| super::tokens_from(u, args.tokens_model.as_deref())).transpose()
 }
 
+/// The model of the measured GPUs, when they are all one.
+fn one_model(devices: &[crate::model::DeviceSummary]) -> Option<String> {
+    let first = devices.first()?;
+    devices.iter().all(|d| d.name == first.name).then(|| first.name.clone())
+}
+
 /// The run's work (`sources::tokens::counted`); a counter reset, or a server unread at the end, is a warning too.
 fn work_done(
     settings: &Settings,
@@ -505,6 +511,8 @@ fn price(
         region: region.cloned(),
         overrides: Vec::new(),
         history,
+        // The GPUs' name, for the table of embodied carbon: one model for all of them, else none.
+        gpu_name: one_model(&gpu.devices),
     };
     match pricing::estimate(settings, domain, &req) {
         Ok(mut e) => {

@@ -194,6 +194,7 @@ fn finops_estimate(s: &Settings, a: params::Estimate) -> Result<CallToolResult, 
         region: a.region,
         overrides,
         history: None,
+        gpu_name: None,
     };
     Ok(answer(&commands::estimate::run(s, domain, &req)?))
 }

@@ -163,6 +163,9 @@ pub struct DomainConfig {
     /// The live grid-intensity endpoint (carbon only).
     #[serde(default, deserialize_with = "null_as_default")]
     pub grid: GridConfig,
+    /// The GPU whose embodied carbon exa's table gives (carbon only): `generic`, `a100-pcie-40gb`,
+    /// `a100-with-host`.
+    pub embodied_gpu: Option<String>,
 }
 
 /// What an expression provider says about itself.

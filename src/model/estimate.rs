@@ -24,6 +24,8 @@ pub struct Request {
     pub overrides: Vec<CoefficientOverride>,
     /// The grid's history over the work, for a carbon estimate whose intensity it may give.
     pub history: Option<super::HistoryAsk>,
+    /// The GPUs' model as they name themselves (`measure`), for exa's table of their embodied carbon.
+    pub gpu_name: Option<String>,
 }
 
 /// A coefficient set for one request, and what set it, for the message that refuses it.
@@ -122,4 +124,7 @@ pub struct Footprint {
     pub method: &'static str,
     /// Each term at its default: what it is and where the figure comes from.
     pub defaults: IndexMap<&'static str, String>,
+    /// The GPU of exa's table whose figure the GPU-card term is (set in the config, or matched by `measure`
+    /// from the GPUs' name); null for the generic card.
+    pub gpu: Option<&'static str>,
 }

@@ -27,6 +27,10 @@ pub struct Labels {
     pub partition: Option<String>,
 }
 
+/// The most work one record may count: a quadrillion tokens, requests or units (a count beyond it is a
+/// mistake, and a million of them still sum to a finite figure).
+pub const MAX_WORK: f64 = 1e15;
+
 /// The work a run did, as its owner counts it: stored with its records and summed in reports like hours, so a
 /// report can give energy, carbon and cost per unit of work (`report --per`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]

@@ -175,8 +175,39 @@ impl Render for Report {
                 opt(g.requests)
             );
         }
+        if let Some(unit) = self.totals.per.as_ref().map(|p| p.unit.clone()) {
+            s = per_csv(self, &s, &unit);
+        }
         Some(s)
     }
+}
+
+/// The CSV with the figures per unit (`--per`) after each row's: the unit, R, SCI and its parts.
+fn per_csv(r: &Report, csv: &str, unit: &str) -> String {
+    let opt = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
+    let mut out = String::with_capacity(csv.len() * 2);
+    for (i, line) in csv.lines().enumerate() {
+        out.push_str(line);
+        if i == 0 {
+            out.push_str(",per,r,sci_g_per_unit,co2e_g_per_unit,embodied_g_per_unit,kwh_per_unit,j_per_unit,cost_usd_per_unit\n");
+            continue;
+        }
+        let p = r.groups.get(i - 1).and_then(|g| g.per.as_ref());
+        let m = p.and_then(|p| p.m_g.zip(p.r).filter(|(_, r)| *r > 0.0).map(|(m, r)| m / r).filter(|v| v.is_finite()));
+        let _ = writeln!(
+            out,
+            ",{},{},{},{},{},{},{},{}",
+            csv_field(unit),
+            opt(p.and_then(|p| p.r)),
+            opt(p.and_then(|p| p.sci_g_per_unit)),
+            opt(p.and_then(|p| p.co2e_g_per_unit)),
+            opt(m),
+            opt(p.and_then(|p| p.kwh_per_unit)),
+            opt(p.and_then(|p| p.j_per_unit)),
+            opt(p.and_then(|p| p.cost_usd_per_unit))
+        );
+    }
+    out
 }
 
 /// A figure per unit, in three significant digits, or "-" where there is none.

@@ -97,6 +97,56 @@ pub const TERMS: &[Term] = &[
     },
 ];
 
+/// A GPU in exa's table of embodied carbon: its name, what it is, its figure and whether the figure holds
+/// its share of the host (the host's term is then 0 for its GPU-hours), and the figure's source.
+#[derive(Debug)]
+pub struct GpuEntry {
+    pub name: &'static str,
+    pub what: &'static str,
+    pub kg: f64,
+    pub with_host: bool,
+    pub source: &'static str,
+}
+
+/// The GPUs exa has a published figure for (`finops.carbon.embodied_gpu`; `measure` matches its GPUs' names).
+pub const GPUS: &[GpuEntry] = &[
+    GpuEntry {
+        name: "generic",
+        what: "a GPU card",
+        kg: 150.0,
+        with_host: false,
+        source: "CCF's GPU_MANUFACTURING_EMISSIONS (ccf-coefficients ccfcoef/constants.py)",
+    },
+    GpuEntry {
+        name: "a100-pcie-40gb",
+        what: "an NVIDIA A100 PCIe 40 GB card",
+        kg: 181.0,
+        with_host: false,
+        source: "the ADEME/Hubblo parametric model of Falk et al. 2025 (arXiv:2509.00093), cradle to grave less use",
+    },
+    GpuEntry {
+        name: "a100-with-host",
+        what: "an NVIDIA A100 with its eighth of an 8-GPU host",
+        kg: 318.0,
+        with_host: true,
+        source: "Chien et al., HotCarbon '23 (1/8 of an 8xA100 instance's embodied emissions)",
+    },
+];
+
+/// The table's entry named `name`, or why there is none.
+pub fn gpu_entry(name: &str) -> Result<&'static GpuEntry, String> {
+    GPUS.iter().find(|g| g.name == name).ok_or_else(|| {
+        let names: Vec<&str> = GPUS.iter().map(|g| g.name).collect();
+        format!("finops.carbon.embodied_gpu '{}' is not in exa's table ({})", crate::text::clean(name), names.join(", "))
+    })
+}
+
+/// The entry for a GPU that names itself `device` (NVML's or nvidia-smi's name), where exactly one fits.
+pub fn gpu_for_device(device: &str) -> Option<&'static GpuEntry> {
+    let d = device.to_ascii_uppercase().replace([' ', '_'], "-");
+    (d.contains("A100") && d.contains("PCIE") && d.contains("40GB")).then(|| &GPUS[1])
+}
+
 /// Whether `name` is one of exa's own terms, which every carbon estimate takes beside its provider's coefficients.
 pub fn is_term(name: &str) -> bool {
     TERMS.iter().any(|t| t.name == name)
@@ -107,10 +157,20 @@ pub const METHOD: &str = "SCI's M = TE x (TiR / EL) x (RR / ToR): (gpu_hours x e
                           x 1000 / (embodied_lifetime_years x 8760 h), node_hours = max(gpu_hours / embodied_node_gpus, \
                           cpu_hours / embodied_node_cores); reported beside co2e_g, never added to it";
 
-/// The terms' values and where each came from: the defaults, then the config, then the request's overrides.
-pub fn terms(config: &IndexMap<String, f64>, overrides: &[CoefficientOverride]) -> Result<IndexMap<String, Coef>, Error> {
+/// The terms' values and where each came from: the defaults (the GPU table's entry for the GPU-card and host
+/// terms, when one is given), then the config, then the request's overrides.
+pub fn terms(
+    config: &IndexMap<String, f64>,
+    overrides: &[CoefficientOverride],
+    gpu: Option<&GpuEntry>,
+) -> Result<IndexMap<String, Coef>, Error> {
     let mut out = IndexMap::new();
     for t in TERMS {
+        let default = match (t.name, gpu) {
+            ("embodied_gpu_kg", Some(g)) => Some(g.kg),
+            ("embodied_host_kg", Some(g)) if g.with_host => Some(0.0),
+            _ => t.default,
+        };
         let given = overrides
             .iter()
             .find(|o| o.name == t.name)
@@ -125,7 +185,7 @@ pub fn terms(config: &IndexMap<String, f64>, overrides: &[CoefficientOverride]) 
                 }
                 Coef { value: v, source }
             }
-            None => match t.default {
+            None => match default {
                 Some(v) => Coef { value: v, source: Source::Default },
                 None => continue,
             },
@@ -136,13 +196,20 @@ pub fn terms(config: &IndexMap<String, f64>, overrides: &[CoefficientOverride]) 
 }
 
 /// How the terms were used, as an estimate says it: the method, and where each default came from.
-pub fn said(terms: &IndexMap<String, Coef>) -> crate::model::Footprint {
+pub fn said(terms: &IndexMap<String, Coef>, gpu: Option<&GpuEntry>) -> crate::model::Footprint {
     let sources = TERMS
         .iter()
         .filter(|t| terms.get(t.name).is_some_and(|c| c.source == Source::Default))
-        .map(|t| (t.name, format!("{}: {}", t.what, t.source)))
+        .map(|t| {
+            let text = match (t.name, gpu) {
+                ("embodied_gpu_kg", Some(g)) => format!("{} ({}, exa's GPU table): {}", t.what, g.what, g.source),
+                ("embodied_host_kg", Some(g)) if g.with_host => format!("{}: 0, its share is in {}'s figure", t.what, g.name),
+                _ => format!("{}: {}", t.what, t.source),
+            };
+            (t.name, text)
+        })
         .collect();
-    crate::model::Footprint { method: METHOD, defaults: sources }
+    crate::model::Footprint { method: METHOD, defaults: sources, gpu: gpu.map(|g| g.name) }
 }
 
 /// What the terms add to an estimate: outputs (`embodied_co2e_g`, and `water_l` when a WUE is set) and
@@ -187,7 +254,7 @@ mod tests {
 
     fn with(pairs: &[(&str, f64)]) -> IndexMap<String, Coef> {
         let overrides: Vec<CoefficientOverride> = pairs.iter().map(|(n, v)| CoefficientOverride::new(*n, *v, "--set")).collect();
-        terms(&IndexMap::new(), &overrides).unwrap()
+        terms(&IndexMap::new(), &overrides, None).unwrap()
     }
 
     fn embodied(a: &Added) -> f64 {
@@ -233,13 +300,28 @@ mod tests {
     #[test]
     fn a_term_out_of_bounds_is_refused_by_name() {
         for (name, v) in [("embodied_lifetime_years", 0.0), ("embodied_gpu_kg", -1.0), ("wue_l_per_kwh", f64::NAN)] {
-            let e = terms(&IndexMap::new(), &[CoefficientOverride::new(name, v, "--set")]).unwrap_err();
+            let e = terms(&IndexMap::new(), &[CoefficientOverride::new(name, v, "--set")], None).unwrap_err();
             assert!(e.to_string().contains(name), "{e}");
         }
         let mut config = IndexMap::new();
         config.insert("embodied_node_gpus".to_string(), 0.0);
-        let e = terms(&config, &[]).unwrap_err().to_string();
+        let e = terms(&config, &[], None).unwrap_err().to_string();
         assert!(e.contains("finops.carbon.coefficients.embodied_node_gpus"), "{e}");
+    }
+
+    #[test]
+    fn a_gpu_from_the_table_sets_the_card_and_its_host() {
+        let pcie = gpu_for_device("NVIDIA A100-PCIE-40GB").unwrap();
+        assert_eq!((pcie.name, pcie.kg), ("a100-pcie-40gb", 181.0));
+        assert!(gpu_for_device("NVIDIA A100-SXM4-80GB").is_none() && gpu_for_device("NVIDIA H100 80GB HBM3").is_none());
+        let t = terms(&IndexMap::new(), &[], Some(gpu_entry("a100-with-host").unwrap())).unwrap();
+        assert_eq!((t["embodied_gpu_kg"].value, t["embodied_host_kg"].value), (318.0, 0.0));
+        let a = compute(&t, 1.0, 0.0, None, None).unwrap();
+        assert!((embodied(&a) - 318_000.0 / 35_040.0).abs() < 1e-9);
+        // A value set wins over the table's.
+        let set = [CoefficientOverride::new("embodied_gpu_kg", 200.0, "--set")];
+        assert_eq!(terms(&IndexMap::new(), &set, Some(pcie)).unwrap()["embodied_gpu_kg"].value, 200.0);
+        assert!(gpu_entry("h100").unwrap_err().contains("generic, a100-pcie-40gb, a100-with-host"));
     }
 
     #[test]

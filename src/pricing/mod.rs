@@ -358,7 +358,13 @@ fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
     let mut range = provider.uncertainty.map(|u| band(domain, &outputs, u)).transpose()?;
     let mut footprint = None;
     if domain == Domain::Carbon {
-        let terms = footprint::terms(&settings.block(domain).coefficients, &req.overrides)?;
+        own_names(p, &outputs)?;
+        let gpu_model = match (&settings.block(domain).embodied_gpu, &req.gpu_name) {
+            (Some(name), _) => Some(footprint::gpu_entry(name).map_err(Error::Config)?),
+            (None, Some(device)) => footprint::gpu_for_device(device),
+            (None, None) => None,
+        };
+        let terms = footprint::terms(&settings.block(domain).coefficients, &req.overrides, gpu_model)?;
         let pue = coefs.get("pue").map(|c| c.value);
         let added = footprint::compute(&terms, gpu, cpu, outputs.get("kwh").copied(), pue)?;
         outputs.extend(added.outputs.into_iter().map(|(k, v)| (k.to_string(), v)));
@@ -367,7 +373,7 @@ fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
         if let (Some(band), Some(r)) = (added.range, range.as_mut()) {
             r.insert("embodied_co2e_g".into(), band);
         }
-        footprint = Some(footprint::said(&terms));
+        footprint = Some(footprint::said(&terms, gpu_model.filter(|g| g.name != "generic")));
         coefs.extend(terms);
     }
     Ok(Estimate {
@@ -384,6 +390,25 @@ fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
         footprint,
         notes,
     })
+}
+
+/// Refuses a carbon provider that names a coefficient or an output as one of exa's own terms beside it
+/// (embodied carbon, water): the two would be taken for each other, and the answer would say one while
+/// the formula used the other.
+fn own_names(p: &dyn Provider, outputs: &IndexMap<String, f64>) -> Result<(), ComputeFail> {
+    let name = &p.meta().name;
+    if let Some(c) = p.meta().coefficients.iter().find(|c| footprint::is_term(&c.name)) {
+        return Err(ComputeFail::Error(Error::Config(format!(
+            "carbon provider '{name}' has a coefficient '{}', a name exa keeps for its own term beside every carbon estimate (docs/per-unit.md): rename it",
+            c.name
+        ))));
+    }
+    match ["embodied_co2e_g", "water_l"].iter().find(|o| outputs.contains_key(**o)) {
+        Some(o) => Err(ComputeFail::Error(Error::Config(format!(
+            "carbon provider '{name}' computes '{o}', which exa computes beside every carbon estimate (docs/per-unit.md): rename it"
+        )))),
+        None => Ok(()),
+    }
 }
 
 /// The outputs tidied, each finite, and the figures exa reports (`kwh`, `co2e_g`, `cost_usd`) not

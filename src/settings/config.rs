@@ -46,7 +46,7 @@ const KNOWN: &[(&str, &[&str])] = &[
     ("finops.cost.metadata", METADATA_KEYS),
     ("finops.carbon.grid", &["url", "forecast_url", "history_url", "api", "zone", "token", "timeout_s", "region"]),
 ];
-const DOMAIN_KEYS: &[&str] = &["provider", "coefficients", "formulas", "metadata", "plugin_timeout_s", "config", "grid"];
+const DOMAIN_KEYS: &[&str] = &["provider", "coefficients", "formulas", "metadata", "plugin_timeout_s", "config", "grid", "embodied_gpu"];
 const METADATA_KEYS: &[&str] = &["uncertainty", "methodology", "source"];
 
 /// A parsed config file and the warnings reading it raised.

@@ -185,7 +185,8 @@ pub struct XWork {
 impl XWork {
     /// A run's, as its counted records give them.
     fn of(run: &RunCharge) -> XWork {
-        let carbon_sum = |f: fn(&Charged) -> Option<f64>| run.carbon.iter().map(f).sum::<Option<f64>>().filter(|_| !run.carbon.is_empty());
+        // Summed over the counted carbon records that have the figure, as reports sum it.
+        let carbon_sum = |f: fn(&Charged) -> Option<f64>| run.carbon.iter().filter_map(f).reduce(|a, b| a + b);
         let work = run.work();
         XWork {
             x_embodied_co2e_grams: carbon_sum(|c| c.embodied_co2e_g).map(tidy),

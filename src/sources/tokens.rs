@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use super::http;
 use super::inference::{self, Counters, Server};
-use crate::model::{MeasuredWork, Work};
+use crate::model::{MeasuredWork, Work, MAX_WORK};
 use crate::num::tidy;
 use crate::text::redact_url;
 
@@ -84,6 +84,10 @@ fn read(url: &str, model: Option<&str>) -> Result<Counters, String> {
 /// with an inference server's counters cannot be read.
 pub fn start(url: &str, model: Option<&str>) -> Result<Scrape, String> {
     let start = read(url, model)?;
+    let counts = [Some(start.tokens), start.prompt_tokens, start.requests];
+    if counts.iter().flatten().any(|v| !v.is_finite()) {
+        return Err("its counters sum to more than a number holds".into());
+    }
     Ok(Scrape { url: url.to_string(), model: model.map(str::to_string), start })
 }
 
@@ -126,6 +130,9 @@ pub fn counted(scrape: Option<Scrape>, given: &Work, gpu_kwh: Option<f64>) -> (W
         error: None,
     };
     match end {
+        Ok(inc) if [Some(inc.tokens), inc.prompt_tokens, inc.requests].iter().flatten().any(|v| !(0.0..=MAX_WORK).contains(v)) => {
+            m.error = Some(format!("the counters grew by more than {MAX_WORK:e} during the run: not one run's work"));
+        }
         Ok(inc) => {
             m.work.tokens = Some(tidy(inc.tokens));
             m.work.prompt_tokens = inc.prompt_tokens.map(tidy);

@@ -179,8 +179,9 @@ impl Line {
             measured_kwh: m.and_then(|m| m.gpu_kwh),
             part: r.part,
             labels: r.labels.clone(),
-            embodied_co2e_g: out("embodied_co2e_g"),
-            water_l: out("water_l"),
+            // Figures beside CO2e are carbon records' (a cost provider's outputs of those names are its own).
+            embodied_co2e_g: out("embodied_co2e_g").filter(|_| e.domain == crate::model::Domain::Carbon),
+            water_l: out("water_l").filter(|_| e.domain == crate::model::Domain::Carbon),
             work: r.work.clone(),
             estimate: EstimateText::split(
                 serde_json::to_string(e).expect("estimates serialise"),

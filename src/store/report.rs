@@ -67,10 +67,17 @@ pub struct Filter {
     /// Also gather each group's CO2e (or cost) per day, for a sparkline at a terminal.
     #[serde(skip)]
     pub trend: bool,
-    /// Only the records that count the work a report is per (`report --per`): those with a token
-    /// count, a request count, or units of this name; every record per run.
-    #[serde(skip)]
+    /// The unit of work a report is per (`report --per`): it counts only the runs whose counted records
+    /// have that work (every run per run); the unit's name in JSON, absent without one.
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "per_name")]
     pub per: Option<Per>,
+}
+
+fn per_name<S: serde::Serializer>(per: &Option<Per>, s: S) -> Result<S::Ok, S::Error> {
+    match per {
+        Some(p) => s.serialize_str(p.name()),
+        None => s.serialize_none(),
+    }
 }
 
 /// The unit of work a report gives its figures per (SCI's functional unit, R).
@@ -108,6 +115,22 @@ impl Per {
     pub fn needs_work(&self) -> bool {
         *self != Per::Run
     }
+
+    /// The kind of work (its index in `rule::Work`) a run's counted records must have for the run to
+    /// count: none per run.
+    pub(crate) fn need(&self) -> Option<usize> {
+        match self {
+            Per::Token => Some(0),
+            Per::Request => Some(2),
+            Per::Unit(_) => Some(3),
+            Per::Run => None,
+        }
+    }
+
+    /// The records' column of that work, for the rule's SQL.
+    pub(crate) fn need_column(&self) -> Option<&'static str> {
+        self.need().map(|i| ["tokens", "prompt_tokens", "requests", "units"][i])
+    }
 }
 
 /// A group's figures per unit of work, with SCI's terms so a reader can check the arithmetic:
@@ -141,7 +164,8 @@ impl PerUnit {
     /// The group's figures per unit of `per`.
     pub fn of(per: &Per, g: &Group) -> PerUnit {
         let r = per.of(g).filter(|r| *r > 0.0);
-        let each = |v: Option<f64>| v.zip(r).map(|(v, r)| tidy(v / r));
+        // A quotient that does not fit a number (a figure over a vanishing count) is none, never infinity.
+        let each = |v: Option<f64>| v.zip(r).map(|(v, r)| v / r).filter(|q| q.is_finite()).map(tidy);
         let kwh_per_unit = each(g.kwh);
         PerUnit {
             unit: per.name().to_string(),
@@ -153,7 +177,7 @@ impl PerUnit {
             sci_g_per_unit: each(g.co2e_g.zip(g.embodied_co2e_g).map(|(o, m)| o + m)),
             co2e_g_per_unit: each(g.co2e_g),
             kwh_per_unit,
-            j_per_unit: kwh_per_unit.map(|k| tidy(k * 3.6e6)),
+            j_per_unit: kwh_per_unit.map(|k| k * 3.6e6).filter(|j| j.is_finite()).map(tidy),
             cost_usd_per_unit: each(g.cost_usd),
             water_l_per_unit: each(g.water_l),
         }
@@ -226,7 +250,6 @@ pub const RANGE_METHOD: &str =
 pub(crate) enum Bound {
     Text(String),
     Int(i64),
-    Real(f64),
 }
 
 impl Filter {
@@ -259,12 +282,10 @@ impl Filter {
         if let Some(u) = self.until {
             c.push((until, Bound::Int(u.div_euclid(unit))));
         }
-        // A count is never negative: `>= 0` selects the records that have one.
-        match self.per.as_ref().filter(|_| !cells) {
-            Some(Per::Token) => c.push(("tokens >=", Bound::Real(0.0))),
-            Some(Per::Request) => c.push(("requests >=", Bound::Real(0.0))),
-            Some(Per::Unit(u)) => c.push(("unit_name =", Bound::Text(u.clone()))),
-            Some(Per::Run) | None => {}
+        // Per a unit of the owner's naming: its records, and those that name none (a run's cost record), never
+        // another unit's. Which runs count is the rule's: those whose counted records have the work.
+        if let Some(Per::Unit(u)) = self.per.as_ref().filter(|_| !cells) {
+            c.push(("({p}unit_name IS NULL OR {p}unit_name = {})", Bound::Text(u.clone())));
         }
         c
     }
@@ -272,8 +293,17 @@ impl Filter {
 
 /// A WHERE clause of conditions, columns prefixed (`r.` in a join), each value's placeholder made by
 /// `placeholder` from its position (1, 2, ...).
+/// A condition is a column and its operator, the value's placeholder after it, or a whole expression with the
+/// columns' prefix at `{p}` and the placeholder at `{}`.
 pub(crate) fn where_sql(conditions: &[(&str, Bound)], prefix: &str, placeholder: impl Fn(usize) -> String) -> String {
-    let parts: Vec<String> = conditions.iter().enumerate().map(|(i, (cond, _))| format!("{prefix}{cond} {}", placeholder(i + 1))).collect();
+    let parts: Vec<String> = conditions
+        .iter()
+        .enumerate()
+        .map(|(i, (cond, _))| match cond.contains("{}") {
+            true => cond.replace("{p}", prefix).replace("{}", &placeholder(i + 1)),
+            false => format!("{prefix}{cond} {}", placeholder(i + 1)),
+        })
+        .collect();
     if parts.is_empty() {
         String::new()
     } else {
@@ -450,11 +480,7 @@ impl Acc {
     pub(crate) fn run_simple(&mut self, rows: &[Row]) {
         let g = rows.iter().fold(0.0f64, |m, r| m.max(r.gpu_hours));
         let h = rows.iter().fold(0.0f64, |m, r| m.max(r.cpu_hours));
-        let mut work = [None; 4];
-        for (i, w) in work.iter_mut().enumerate() {
-            *w = rows.iter().fold(None, |m, r| most(m, r.work[i]));
-        }
-        self.run(rows, g, h, work, 0);
+        self.run(rows, g, h, simple_work(rows), 0);
     }
 
     pub(crate) fn counted(&mut self, c: &Counted) {
@@ -605,6 +631,8 @@ impl Gathered {
         // A sparkline of at most the last 30 days.
         let days = self.days.map(|(a, b)| (a.max(b - 29), b));
         let mut out: Vec<Group> = self.groups.into_iter().zip(self.keys.names).map(|(a, k)| a.finish(k, days)).collect();
+        // A group whose every run was left out (`report --per`: none counted the work) is no group.
+        out.retain(|g| g.runs > 0);
         out.sort_by(|a, b| a.key.cmp(&b.key));
         let total = self.total.finish("total".into(), days);
         for g in out.iter().chain(std::iter::once(&total)) {
@@ -615,24 +643,36 @@ impl Gathered {
     }
 }
 
-/// Adds each run to its groups and to the totals; the notes on what was not counted, in order.
-pub(crate) fn count_runs(runs: Runs, groups: &mut [Acc], total: &mut Acc) -> Vec<String> {
+/// Adds each run to its groups and to the totals; the notes on what was not counted, in order. With
+/// `need`, only the runs whose counted records have that kind of work count (`report --per`): the
+/// totals judge a run whole, a group the run's records in it, as the rule's SQL does.
+pub(crate) fn count_runs(runs: Runs, groups: &mut [Acc], total: &mut Acc, need: Option<usize>) -> Vec<String> {
     let mut notes = Vec::new();
     let mut part = Vec::new();
+    let has = |work: &Work| need.is_none_or(|i| work[i].is_some());
     runs.each(|run, rows| {
         let one_group = rows.iter().all(|r| r.group == rows[0].group);
         if simple(rows) {
-            total.run_simple(rows);
+            let counted = has(&simple_work(rows));
+            if counted {
+                total.run_simple(rows);
+            }
             if one_group {
-                groups[rows[0].group as usize].run_simple(rows);
+                if counted {
+                    groups[rows[0].group as usize].run_simple(rows);
+                }
                 return;
             }
         } else {
             let c = choose(run, rows);
-            notes.extend(c.note.clone());
-            total.counted(&c);
+            if has(&c.work) {
+                notes.extend(c.note.clone());
+                total.counted(&c);
+            }
             if one_group {
-                groups[rows[0].group as usize].counted(&c);
+                if has(&c.work) {
+                    groups[rows[0].group as usize].counted(&c);
+                }
                 return;
             }
         }
@@ -643,11 +683,23 @@ pub(crate) fn count_runs(runs: Runs, groups: &mut [Acc], total: &mut Acc) -> Vec
         for g in seen {
             part.clear();
             part.extend(rows.iter().filter(|r| r.group == g).copied());
-            groups[g as usize].counted(&choose(run, &part));
+            let c = choose(run, &part);
+            if has(&c.work) {
+                groups[g as usize].counted(&c);
+            }
         }
     });
     notes.sort();
     notes
+}
+
+/// The work of a run whose records all count: per kind, the most of its records'.
+pub(crate) fn simple_work(rows: &[Row]) -> Work {
+    let mut work = [None; 4];
+    for (i, w) in work.iter_mut().enumerate() {
+        *w = rows.iter().fold(None, |m, r| most(m, r.work[i]));
+    }
+    work
 }
 
 /// A sum that overflowed is an error naming it, never `inf` or a null that reads as "not recorded".

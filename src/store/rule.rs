@@ -252,6 +252,8 @@ pub fn sql(d: Dialect, f: Figures, key: &str, clause: &str) -> String {
 pub enum Figures {
     Base,
     Work,
+    /// `Work`, counting only the runs whose counted records have this column's work (`report --per`).
+    Per(&'static str),
 }
 
 impl Figures {
@@ -260,7 +262,7 @@ impl Figures {
     pub fn extra(self) -> &'static [&'static str] {
         match self {
             Figures::Base => &[],
-            Figures::Work => &["embodied_co2e_g", "water_l", "tokens", "prompt_tokens", "requests", "units"],
+            Figures::Work | Figures::Per(_) => &["embodied_co2e_g", "water_l", "tokens", "prompt_tokens", "requests", "units"],
         }
     }
 }
@@ -272,12 +274,17 @@ pub fn sql_from(d: Dialect, f: Figures, key: &str, source: &str, clause: &str) -
     let any = d.any();
     let (per_run, of_runs) = match f {
         Figures::Base => (String::new(), String::new()),
-        Figures::Work => (
-            ", sum(embodied_co2e_g) AS embodied_co2e_g, sum(water_l) AS water_l, max(tokens) AS tokens, max(prompt_tokens) AS prompt_tokens, \
-             max(requests) AS requests, max(units) AS units"
+        Figures::Work | Figures::Per(_) => (
+            ", sum(embodied_co2e_g) FILTER (WHERE carbon) AS embodied_co2e_g, sum(water_l) FILTER (WHERE carbon) AS water_l, \
+             max(tokens) AS tokens, max(prompt_tokens) AS prompt_tokens, max(requests) AS requests, max(units) AS units"
                 .to_string(),
             ", sum(embodied_co2e_g), sum(water_l), sum(tokens), sum(prompt_tokens), sum(requests), sum(units)".to_string(),
         ),
+    };
+    // Per unit of work: the runs whose counted records have it, and only their notes.
+    let (having, noted) = match f {
+        Figures::Per(column) => (format!(" HAVING max({column}) IS NOT NULL"), " AND z.run IN (SELECT k.run FROM r AS k WHERE k.g = z.g)"),
+        _ => (String::new(), ""),
     };
     format!(
         "WITH {counted},
@@ -285,14 +292,14 @@ pub fn sql_from(d: Dialect, f: Figures, key: &str, source: &str, clause: &str) -
                  coalesce(sum(used) FILTER (WHERE carbon), 0) AS carbon_n, coalesce(sum(used) FILTER (WHERE NOT carbon), 0) AS cost_n,
                  sum(n - used) AS dropped, sum(kwh) AS kwh, sum(co2e_g) AS co2e, sum(low) AS low, sum(high) AS high,
                  {any}(unk) AS unknown_u, sum(cost_usd) AS cost{per_run}
-               FROM d GROUP BY g, run)
+               FROM d GROUP BY g, run{having})
          SELECT g, count(*), count(*) FILTER (WHERE m), CAST(sum(carbon_n) AS BIGINT), CAST(sum(cost_n) AS BIGINT), CAST(sum(dropped) AS BIGINT),
                 coalesce(sum(gh), 0), coalesce(sum(ch), 0), sum(kwh), sum(co2e), sum(low), sum(high), coalesce({any}(unknown_u), false), sum(cost),
                 (SELECT string_agg(note, '\n' ORDER BY note) FROM (
                    SELECT 'run ' || run || ': ' || string_agg(n || CASE WHEN carbon THEN ' carbon' ELSE ' cost' END || ' records, counted ' || ids || ': ' ||
                           CASE WHEN m_any AND e_any THEN 'a measured record supersedes an estimate'
                                ELSE 'the same work recorded again (--part marks parts of one run)' END, '; ' ORDER BY NOT carbon) AS note
-                   FROM z WHERE n > used AND z.g = r.g GROUP BY run) notes){of_runs}
+                   FROM z WHERE n > used AND z.g = r.g{noted} GROUP BY run) notes){of_runs}
          FROM r GROUP BY g",
         counted = counted(d, f, key, source, clause)
     )

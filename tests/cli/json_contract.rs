@@ -87,7 +87,7 @@ fn work_embodied_carbon_and_figures_per_unit_have_exactly_the_documented_fields(
     env.config("finops:\n  carbon:\n    coefficients:\n      wue_l_per_kwh: 1.5\n");
     let e: Estimate = env.json(&["finops", "carbon", "estimate", "--gpu-hours", "8"]);
     let f = e.footprint.expect("a carbon estimate says how its embodied figure was made");
-    assert!(f.method.starts_with("SCI's M = TE") && f.defaults.len() == 6, "{f:?}");
+    assert!(f.method.starts_with("SCI's M = TE") && f.defaults.len() == 6 && f.gpu.is_none(), "{f:?}");
     let r: crate::contract::Recorded = env.json(&[
         "finops",
         "carbon",
@@ -114,6 +114,7 @@ fn work_embodied_carbon_and_figures_per_unit_have_exactly_the_documented_fields(
     let t = &rep.totals;
     assert_eq!((t.tokens, t.prompt_tokens, t.requests), (Some(4000.0), None, Some(20.0)));
     assert!(t.embodied_co2e_g.unwrap() > 0.0 && t.water_l.unwrap() > 0.0);
+    assert_eq!(rep.filter.per.as_deref(), Some("token"));
     let p = t.per.as_ref().expect("per unit on --per");
     assert_eq!((p.unit.as_str(), p.r), ("token", Some(4000.0)));
     let (o, m, e_kwh) = (p.o_g.unwrap(), p.m_g.unwrap(), p.e_kwh.unwrap());
@@ -123,5 +124,5 @@ fn work_embodied_carbon_and_figures_per_unit_have_exactly_the_documented_fields(
     assert!(p.cost_usd_per_unit.is_none(), "no cost record");
     assert!((p.water_l_per_unit.unwrap() - t.water_l.unwrap() / 4000.0).abs() < 1e-12);
     let no_per: crate::contract::Report = env.json(&["report"]);
-    assert!(no_per.totals.per.is_none() && no_per.groups.iter().all(|g| g.per.is_none()));
+    assert!(no_per.totals.per.is_none() && no_per.groups.iter().all(|g| g.per.is_none()) && no_per.filter.per.is_none());
 }

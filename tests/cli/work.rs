@@ -309,3 +309,97 @@ fn a_server_that_cannot_be_read_refuses_the_run_before_it_starts() {
     let o = env.run(&["finops", "measure", "--tokens-from", "ftp://x/metrics", "--", "true"]);
     fails(&o, 2, "--tokens-from");
 }
+
+/// Runs whose work is on some of their records: a measurement over an estimate, a cost record without
+/// tokens, parts of which one counted tokens.
+fn mixed_runs(env: &Env, db: &str) {
+    let carbon = |args: &[&str]| env.json::<Value>(&[&["--db", db, "finops", "carbon", "record", "M"][..], args].concat());
+    // r1: its carbon record counts tokens, its cost record does not: the run counts, cost and all.
+    carbon(&["--run-id", "r1", "--gpu-hours", "10", "--tokens", "1000"]);
+    env.json::<Value>(&["--db", db, "finops", "cost", "record", "M", "--run-id", "r1", "--gpu-hours", "10"]);
+    // r2: two parts, 9 GPU-hours without tokens and 1 with 1000: the whole run counts, its 1000 tokens.
+    carbon(&["--run-id", "r2", "--part", "--gpu-hours", "9"]);
+    carbon(&["--run-id", "r2", "--part", "--gpu-hours", "1", "--tokens", "1000"]);
+    // r3: an estimate with tokens, then a measurement without: what counts (the measurement) has no tokens.
+    carbon(&["--run-id", "r3", "--gpu-hours", "1", "--tokens", "100"]);
+    let measured = env.run(&["--db", db, "finops", "measure", "--gpus", "none", "--record", "M", "--run-id", "r3", "--", "true"]);
+    assert!(measured.status.success(), "{}", stderr(&measured));
+}
+
+#[test]
+fn a_report_per_token_counts_runs_by_the_rule_not_records() {
+    let pg = PgServer::start();
+    let env = Env::new();
+    let lite = env.dir.path().join("m.sqlite3");
+    let url = pg.database("mixed");
+    for db in [lite.to_str().unwrap(), url.as_str()] {
+        mixed_runs(&env, db);
+        let out = env.run(&["-o", "json", "--db", db, "report", "--per", "token", "--by", "run"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(stderr(&out).contains("1 of 3 run(s) have no token count"), "r3's measurement has none: {}", stderr(&out));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let run = |id: &str| v["groups"].as_array().unwrap().iter().find(|g| g["key"] == id).cloned();
+        let r1 = run("r1").expect("r1 counts");
+        close(r1["cost_usd"].as_f64().unwrap(), 25.0);
+        close(r1["per"]["cost_usd_per_unit"].as_f64().unwrap(), 25.0 / 1000.0);
+        let r2 = run("r2").expect("r2 counts");
+        assert_eq!(r2["gpu_hours"], 10.0, "both parts: {r2}");
+        close(r2["per"]["co2e_g_per_unit"].as_f64().unwrap(), 10.0 * 0.4 * 1.5 * 300.0 / 1000.0);
+        assert!(run("r3").is_none(), "{v}");
+        assert_eq!(v["totals"]["runs"], 2);
+        assert_eq!(v["filter"]["per"], "token");
+    }
+    let strip = |db: &str| {
+        let mut v: Value = env.json(&["--db", db, "report", "--per", "token"]);
+        v.as_object_mut().unwrap().remove("db");
+        v
+    };
+    assert_eq!(strip(lite.to_str().unwrap()), strip(&url), "both stores alike");
+    // The CSV carries the figures per unit after each row's.
+    let csv = env.run(&["-o", "csv", "--db", lite.to_str().unwrap(), "report", "--per", "token"]);
+    let text = String::from_utf8_lossy(&csv.stdout);
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .ends_with(",per,r,sci_g_per_unit,co2e_g_per_unit,embodied_g_per_unit,kwh_per_unit,j_per_unit,cost_usd_per_unit"),
+        "{text}"
+    );
+    assert!(text.lines().nth(1).unwrap().contains(",token,2000,"), "{text}");
+}
+
+#[test]
+fn a_provider_that_takes_exas_own_names_is_refused_and_counts_are_bounded() {
+    let env = Env::new();
+    let provider = env.file(
+        "k.yaml",
+        "name: k\ndomain: carbon\nuncertainty: 0.1\nmethodology: a name that clashes\nformulas:\n  kwh: gpu_hours * 0.4\n  co2e_g: kwh * embodied_gpu_kg\ncoefficients:\n  embodied_gpu_kg: {default: 100, unit: g/kWh, description: a clash}\n",
+    );
+    let o = env.run(&["finops", "carbon", "estimate", "--gpu-hours", "1", "--provider", provider.to_str().unwrap(), "--strict"]);
+    assert_ne!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("'embodied_gpu_kg', a name exa keeps"), "{}", stderr(&o));
+    let o = env.run(&["finops", "carbon", "record", "M", "--gpu-hours", "1", "--tokens", "1e16"]);
+    fails(&o, 2, "not one run's work");
+    let o = env.run(&["finops", "carbon", "record", "M", "--gpu-hours", "1", "--unit", "pages=1e300"]);
+    fails(&o, 2, "not one run's work");
+}
+
+#[test]
+fn a_gpu_from_exas_table_gives_its_published_figure() {
+    let env = Env::new();
+    // Chien et al.'s 318 kg per A100 holds its host's share: no host term for its GPU-hours.
+    env.config("finops:\n  carbon:\n    embodied_gpu: a100-with-host\n");
+    let v: Value = env.json(&["finops", "carbon", "estimate", "--gpu-hours", "10"]);
+    close(v["outputs"]["embodied_co2e_g"].as_f64().unwrap(), 10.0 * 318_000.0 / 35_040.0);
+    assert_eq!(v["footprint"]["gpu"], "a100-with-host");
+    assert!(v["footprint"]["defaults"]["embodied_gpu_kg"].as_str().unwrap().contains("Chien"), "{v}");
+    assert_eq!(v["coefficients"]["embodied_host_kg"]["value"], 0.0);
+    // The card alone, with the host counted as for any GPU; a value set still wins.
+    env.config("finops:\n  carbon:\n    embodied_gpu: a100-pcie-40gb\n    coefficients:\n      embodied_host_kg: 0\n");
+    let v: Value = env.json(&["finops", "carbon", "estimate", "--gpu-hours", "10"]);
+    close(v["outputs"]["embodied_co2e_g"].as_f64().unwrap(), 10.0 * 181_000.0 / 35_040.0);
+    assert_eq!(v["coefficients"]["embodied_host_kg"]["source"], "config");
+    env.config("finops:\n  carbon:\n    embodied_gpu: h100\n");
+    let o = env.run(&["finops", "carbon", "estimate", "--gpu-hours", "1"]);
+    fails(&o, 2, "not in exa's table (generic, a100-pcie-40gb, a100-with-host)");
+}

@@ -269,10 +269,13 @@ impl Pg {
         let conn = self.conn.clone();
         // Room to group a million runs in memory rather than on disk; this session only.
         let _ = self.client.batch_execute("SET work_mem = '256MB'");
-        let f = schema::figures(self.version);
-        let rows = self.client.query(&sql(Dialect::Postgres, f, key, &clause), &params).map_err(|e| conn.error(&e))?;
+        let figs = match f.per.as_ref().and_then(crate::store::report::Per::need_column) {
+            Some(column) => crate::store::rule::Figures::Per(column),
+            None => schema::figures(self.version),
+        };
+        let rows = self.client.query(&sql(Dialect::Postgres, figs, key, &clause), &params).map_err(|e| conn.error(&e))?;
         let mut groups: Vec<Group> = rows.iter().map(group).collect();
-        let total = self.client.query(&sql(Dialect::Postgres, f, "'total'", &clause), &params).map_err(|e| conn.error(&e))?;
+        let total = self.client.query(&sql(Dialect::Postgres, figs, "'total'", &clause), &params).map_err(|e| conn.error(&e))?;
         let totals = total.first().map(group);
         // The notes are the totals' (each run over all its records), as the SQLite ledger gives them.
         let notes: Vec<String> =

@@ -26,7 +26,6 @@ pub(super) fn pg_clause(
             match b {
                 model::Bound::Text(t) => Box::new(t),
                 model::Bound::Int(i) => Box::new(i),
-                model::Bound::Real(r) => Box::new(r),
             }
         })
         .collect();

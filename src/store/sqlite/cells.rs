@@ -173,7 +173,7 @@ fn write(tx: &Connection, cell: &Cell) -> rusqlite::Result<()> {
             _ => sums[0].run_simple(&[row]),
         }
     }
-    let notes = count_runs(runs, &mut sums, &mut total);
+    let notes = count_runs(runs, &mut sums, &mut total, None);
     let a = &sums[0];
     let key = params![cell.model, cell.day, cell.user, cell.account, cell.partition];
     if a.runs == 0 {

@@ -6,7 +6,9 @@ use rusqlite::types::{Value as Sql, ValueRef};
 
 use super::{column_int, read_row, Store};
 use crate::error::Error;
-use crate::store::report::{count_runs, nothing, where_sql, Acc, Bound, By, Filter, Gathered, Keys, Report, Runs, Sum, DAY, RANGE_METHOD};
+use crate::store::report::{
+    count_runs, nothing, where_sql, Acc, Bound, By, Filter, Gathered, Keys, Per, Report, Runs, Sum, DAY, RANGE_METHOD,
+};
 use crate::store::rule::Row;
 use crate::text::FnvMap;
 
@@ -27,7 +29,6 @@ fn sqlite_clause(conditions: Vec<(&'static str, Bound)>, prefix: &str) -> (Strin
         .map(|(_, b)| match b {
             Bound::Text(t) => Sql::Text(t),
             Bound::Int(i) => Sql::Integer(i),
-            Bound::Real(r) => Sql::Real(r),
         })
         .collect();
     (clause, args)
@@ -41,6 +42,7 @@ pub(crate) fn gather(store: &Store, by: By, f: &Filter, split_only: bool) -> Res
         filter = if filter.is_empty() { format!("WHERE {split}") } else { format!("{filter} AND {split}") };
     }
     let key = by.key();
+    let need = f.per.as_ref().and_then(Per::need);
     let columns = super::row_columns(store.version()?);
     let sql = format!("SELECT {key}, {columns}, recorded_at FROM records {filter}");
     let db = |e: rusqlite::Error| Error::Failed(format!("{}: {e}", store.path.display()));
@@ -72,13 +74,15 @@ pub(crate) fn gather(store: &Store, by: By, f: &Filter, split_only: bool) -> Res
         g.saw_day(row.day);
         match r.get_ref(2).map_err(db)? {
             ValueRef::Text(run) => runs.push(&String::from_utf8_lossy(run), row),
+            // A record without a run is a run of its own.
+            _ if need.is_some_and(|i| row.work[i].is_none()) => {}
             _ => {
                 g.total.run_simple(&[row]);
                 g.groups[group as usize].run_simple(&[row]);
             }
         }
     }
-    g.notes = count_runs(runs, &mut g.groups, &mut g.total);
+    g.notes = count_runs(runs, &mut g.groups, &mut g.total, need);
     Ok(g)
 }
 

@@ -27,6 +27,8 @@ pub struct Estimate {
 pub struct Footprint {
     pub method: String,
     pub defaults: std::collections::BTreeMap<String, String>,
+    /// The GPU of exa's table, when one was chosen or matched.
+    pub gpu: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -137,6 +139,8 @@ pub struct Filter {
     pub model: Option<String>,
     pub since: Option<String>,
     pub until: Option<String>,
+    /// Present only with `--per`: the unit's name.
+    pub per: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
