@@ -117,13 +117,19 @@ pub struct Estimate {
     pub notes: Vec<String>,
 }
 
+fn shared_map<S: serde::Serializer>(m: &std::sync::Arc<IndexMap<&'static str, String>>, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(m.iter())
+}
+
 /// How a carbon estimate's embodied CO2e and water were made: exa's own terms, beside the provider's figures.
 #[derive(Debug, Clone, Serialize)]
 pub struct Footprint {
     /// The formula, in words.
     pub method: &'static str,
-    /// Each term at its default: what it is and where the figure comes from.
-    pub defaults: IndexMap<&'static str, String>,
+    /// Each term at its default: what it is and where the figure comes from (shared by the estimates that
+    /// price alike: an importer's million estimates hold one).
+    #[serde(serialize_with = "shared_map")]
+    pub defaults: std::sync::Arc<IndexMap<&'static str, String>>,
     /// The GPU of exa's table whose figure the GPU-card term is (set in the config, or matched by `measure`
     /// from the GPUs' name); null for the generic card.
     pub gpu: Option<&'static str>,

@@ -209,7 +209,7 @@ pub fn said(terms: &IndexMap<String, Coef>, gpu: Option<&GpuEntry>) -> crate::mo
             (t.name, text)
         })
         .collect();
-    crate::model::Footprint { method: METHOD, defaults: sources, gpu: gpu.map(|g| g.name) }
+    crate::model::Footprint { method: METHOD, defaults: std::sync::Arc::new(sources), gpu: gpu.map(|g| g.name) }
 }
 
 /// What the terms add to an estimate: outputs (`embodied_co2e_g`, and `water_l` when a WUE is set) and

@@ -25,17 +25,22 @@ pub struct Resolved {
     pub source: Source,
     pub requested: Option<String>,
     pub fallback_reason: Option<String>,
+    /// exa's own terms beside a carbon provider's for requests that set none (an importer's jobs), made once.
+    own: std::sync::OnceLock<Own>,
 }
+
+/// exa's own terms and how they were made: the same for every request that sets no term and names no GPU.
+type Own = (IndexMap<String, Coef>, crate::model::Footprint);
 
 /// Resolves the provider: flag, env, config, default; falling back loudly, or failing under --strict.
 pub fn resolve(settings: &Settings, domain: Domain, flag: Option<&str>) -> Result<Resolved, Error> {
     let ctx = settings.context(domain);
     let Some(asked) = settings.requested_provider(domain, flag) else {
         let p = registry::builtin(domain, domain.default_provider()).expect("the default provider is built in");
-        return Ok(Resolved { provider: p, source: Source::Default, requested: None, fallback_reason: None });
+        return Ok(Resolved { provider: p, source: Source::Default, requested: None, fallback_reason: None, own: Default::default() });
     };
     match Registry::resolve(&ctx, &asked.value) {
-        Ok(p) => Ok(Resolved { provider: p, source: asked.source, requested: Some(asked.value), fallback_reason: None }),
+        Ok(p) => Ok(Resolved { provider: p, source: asked.source, requested: Some(asked.value), fallback_reason: None, own: Default::default() }),
         Err(reason) => fall_back(settings, domain, &asked, reason),
     }
 }
@@ -61,6 +66,7 @@ fn fall_back(settings: &Settings, domain: Domain, asked: &Sourced<String>, reaso
         source: Source::Default,
         requested: Some(asked.value.clone()),
         fallback_reason: Some(reason),
+        own: Default::default(),
     })
 }
 
@@ -359,12 +365,7 @@ fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
     let mut footprint = None;
     if domain == Domain::Carbon {
         own_names(p, &outputs)?;
-        let gpu_model = match (&settings.block(domain).embodied_gpu, &req.gpu_name) {
-            (Some(name), _) => Some(footprint::gpu_entry(name).map_err(Error::Config)?),
-            (None, Some(device)) => footprint::gpu_for_device(device),
-            (None, None) => None,
-        };
-        let terms = footprint::terms(&settings.block(domain).coefficients, &req.overrides, gpu_model)?;
+        let (terms, said) = own_terms(settings, req, r)?;
         let pue = coefs.get("pue").map(|c| c.value);
         let added = footprint::compute(&terms, gpu, cpu, outputs.get("kwh").copied(), pue)?;
         outputs.extend(added.outputs.into_iter().map(|(k, v)| (k.to_string(), v)));
@@ -373,7 +374,7 @@ fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
         if let (Some(band), Some(r)) = (added.range, range.as_mut()) {
             r.insert("embodied_co2e_g".into(), band);
         }
-        footprint = Some(footprint::said(&terms, gpu_model.filter(|g| g.name != "generic")));
+        footprint = Some(said);
         coefs.extend(terms);
     }
     Ok(Estimate {
@@ -390,6 +391,30 @@ fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
         footprint,
         notes,
     })
+}
+
+/// exa's own terms for a carbon request, how they were made, and the GPU of the table they took; made once per
+/// resolved provider for the requests that set no term and name no GPU (an importer prices a million alike).
+fn own_terms(settings: &Settings, req: &Request, r: &Resolved) -> Result<Own, Error> {
+    let make = || -> Result<Own, Error> {
+        let block = settings.block(Domain::Carbon);
+        let gpu_model = match (&block.embodied_gpu, &req.gpu_name) {
+            (Some(name), _) => Some(footprint::gpu_entry(name).map_err(Error::Config)?),
+            (None, Some(device)) => footprint::gpu_for_device(device),
+            (None, None) => None,
+        };
+        let terms = footprint::terms(&block.coefficients, &req.overrides, gpu_model)?;
+        let said = footprint::said(&terms, gpu_model.filter(|g| g.name != "generic"));
+        Ok((terms, said))
+    };
+    if !req.overrides.is_empty() || req.gpu_name.is_some() {
+        return make();
+    }
+    if let Some(own) = r.own.get() {
+        return Ok(own.clone());
+    }
+    let own = make()?;
+    Ok(r.own.get_or_init(|| own).clone())
 }
 
 /// Refuses a carbon provider that names a coefficient or an output as one of exa's own terms beside it
