@@ -40,7 +40,9 @@ pub fn resolve(settings: &Settings, domain: Domain, flag: Option<&str>) -> Resul
         return Ok(Resolved { provider: p, source: Source::Default, requested: None, fallback_reason: None, own: Default::default() });
     };
     match Registry::resolve(&ctx, &asked.value) {
-        Ok(p) => Ok(Resolved { provider: p, source: asked.source, requested: Some(asked.value), fallback_reason: None, own: Default::default() }),
+        Ok(p) => {
+            Ok(Resolved { provider: p, source: asked.source, requested: Some(asked.value), fallback_reason: None, own: Default::default() })
+        }
         Err(reason) => fall_back(settings, domain, &asked, reason),
     }
 }
