@@ -17,11 +17,7 @@ pub fn runs(store: &Store, f: &Filter) -> Result<Vec<RunCharge>, Error> {
     let tx = store.conn().unchecked_transaction().map_err(db)?;
     let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(db)?;
     let (shapes, coefficients) = super::shapes_join(version);
-    let work = if version >= super::WORK_VERSION {
-        "r.embodied_co2e_g, r.water_l, r.tokens, r.prompt_tokens, r.requests, r.unit_name, r.units"
-    } else {
-        "NULL, NULL, NULL, NULL, NULL, NULL, NULL"
-    };
+    let work = super::work_columns(version, "r.");
     let sql = format!(
         "SELECT r.id, r.model, r.run_id, r.recorded_at, r.duration_s, r.domain = 'carbon', r.measured, r.part, r.provider,
                 r.provider_digest, r.gpu_hours, r.cpu_hours, r.kwh, r.co2e_g, r.uncertainty, r.cost_usd,

@@ -145,6 +145,17 @@ pub(super) fn row_columns(version: i64) -> &'static str {
     }
 }
 
+/// The records' work and the figures beside CO2e, as a reader of a schema at `version` selects them (`r` the
+/// records' prefix): embodied CO2e, water, tokens, prompt tokens, requests, unit name, units; nulls before the
+/// schema kept them. PostgreSQL's reader has its own (`postgres::schema::work_columns`).
+pub(super) fn work_columns(version: i64, r: &str) -> String {
+    if version >= WORK_VERSION {
+        format!("{r}embodied_co2e_g, {r}water_l, {r}tokens, {r}prompt_tokens, {r}requests, {r}unit_name, {r}units")
+    } else {
+        "NULL, NULL, NULL, NULL, NULL, NULL, NULL".into()
+    }
+}
+
 /// The number of columns `row_columns` gives.
 pub(super) const ROW_COLUMNS: usize = 17;
 
@@ -569,11 +580,7 @@ impl Store {
         let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(db)?;
         let (shapes, _) = shapes_join(version);
         let shape = if version >= SHAPES_VERSION { "s.shape, e.shape_id" } else { "NULL, NULL" };
-        let work = if version >= WORK_VERSION {
-            "embodied_co2e_g, water_l, tokens, prompt_tokens, requests, unit_name, units"
-        } else {
-            "NULL, NULL, NULL, NULL, NULL, NULL, NULL"
-        };
+        let work = work_columns(version, "");
         let mut stmt = tx
             .prepare(&format!(
                 "SELECT r.id, idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours,
