@@ -530,8 +530,9 @@ fn record(ctx: &Ctx, db: &store::Db, chosen: &[Job], answer: &mut Imported) -> R
     let mut said = Said::default();
     if ctx.args.dry_run {
         let mut shown = Vec::with_capacity(chosen.len());
+        let mut shapes = store::Shapes::default();
         for job in chosen {
-            let made = ctx.lines(job)?;
+            let made = ctx.lines(job, &mut shapes)?;
             said.tally(&made);
             shown.push(made.shown(job));
         }
@@ -622,10 +623,11 @@ fn price_and_write(ctx: &Ctx, ledger: &mut dyn store::Ledger, jobs: &[&Job], sai
         let pricing = s.spawn(move || {
             let mut said = Said::default();
             let mut per_job: Vec<usize> = Vec::with_capacity(jobs.len());
+            let mut shapes = store::Shapes::default();
             for chunk in jobs.chunks(CHUNK) {
                 let mut lines = Vec::with_capacity(chunk.len() * 2);
                 for job in chunk {
-                    match ctx.lines(job) {
+                    match ctx.lines(job, &mut shapes) {
                         Ok(made) => {
                             said.tally(&made);
                             per_job.push(made.lines.len());
@@ -807,7 +809,7 @@ impl Ctx<'_> {
         Ok(estimate)
     }
 
-    fn lines(&self, job: &Job) -> Result<Made, Error> {
+    fn lines(&self, job: &Job, shapes: &mut store::Shapes) -> Result<Made, Error> {
         let cluster = job.cluster.as_deref().unwrap_or("");
         let sched = self.sched.as_str();
         let run_id = format!("{sched}:{cluster}:{}", job.id);
@@ -863,7 +865,7 @@ impl Ctx<'_> {
                 labels: Labels { user: job.user.clone(), account: job.account.clone(), partition: job.partition.clone() },
                 work: crate::model::Work::default(),
             };
-            let mut line = Line::of(&record);
+            let mut line = Line::of_alike(&record, shapes);
             line.duration_s = Some(job.elapsed_s);
             if domain == Domain::Carbon {
                 line.measured_kwh = node_kwh;

@@ -134,3 +134,58 @@ pub struct Footprint {
     /// from the GPUs' name); null for the generic card.
     pub gpu: Option<&'static str>,
 }
+
+impl Estimate {
+    /// Whether `other` is this estimate but for its figures (inputs, outputs, range): its JSON then differs
+    /// only in their places. Numbers are compared as they are written (bit for bit: `-0.0` is not `0.0`), and
+    /// an estimate with grid information (live or history, its readings per run) is never the same as another.
+    /// Every field is named, so a field added to an estimate must be said here.
+    pub fn same_but_figures(&self, other: &Estimate) -> bool {
+        let Estimate {
+            domain,
+            provider,
+            provider_source,
+            requested_provider,
+            fallback_reason,
+            inputs: _,
+            coefficients,
+            outputs: _,
+            range: _,
+            grid,
+            footprint,
+            notes,
+        } = self;
+        let ProviderInfo { name, kind, uncertainty, methodology, source, origin, digest } = provider;
+        let p = &other.provider;
+        let bits = |a: Option<f64>, b: Option<f64>| a.map(f64::to_bits) == b.map(f64::to_bits);
+        let same_provider = *name == p.name
+            && *kind == p.kind
+            && bits(*uncertainty, p.uncertainty)
+            && *methodology == p.methodology
+            && *source == p.source
+            && *origin == p.origin
+            && *digest == p.digest;
+        let same_coefficients = coefficients.len() == other.coefficients.len()
+            && coefficients
+                .iter()
+                .zip(&other.coefficients)
+                .all(|((ka, a), (kb, b))| ka == kb && a.value.to_bits() == b.value.to_bits() && a.source == b.source);
+        let same_footprint = match (footprint, &other.footprint) {
+            (None, None) => true,
+            (Some(Footprint { method, defaults, gpu }), Some(b)) => {
+                *method == b.method && *gpu == b.gpu && (std::sync::Arc::ptr_eq(defaults, &b.defaults) || defaults == &b.defaults)
+            }
+            _ => false,
+        };
+        *domain == other.domain
+            && same_provider
+            && *provider_source == other.provider_source
+            && *requested_provider == other.requested_provider
+            && *fallback_reason == other.fallback_reason
+            && same_coefficients
+            && grid.is_none()
+            && other.grid.is_none()
+            && same_footprint
+            && *notes == other.notes
+    }
+}

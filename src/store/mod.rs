@@ -67,7 +67,7 @@ pub struct Line {
 #[derive(Debug, Clone, PartialEq)]
 pub enum EstimateText {
     Whole(String),
-    Split { shape: String, figures: String },
+    Split { shape: std::sync::Arc<str>, figures: String },
 }
 
 impl From<String> for EstimateText {
@@ -105,7 +105,7 @@ impl EstimateText {
         let at_outputs = format!("\"outputs\":{outputs},\"range\":{range},");
         let shape = whole.replacen(&at_inputs, INPUTS_AT, 1).replacen(&at_outputs, OUTPUTS_AT, 1);
         let figures = format!("{{\"inputs\":{inputs},\"outputs\":{outputs},\"range\":{range}}}");
-        let split = EstimateText::Split { shape, figures };
+        let split = EstimateText::Split { shape: shape.into(), figures };
         match split.whole() {
             Some(w) if w == whole => split,
             _ => EstimateText::Whole(whole),
@@ -151,9 +151,61 @@ impl EstimateText {
     }
 }
 
+/// The figures of an estimate, serialised as a split keeps them beside its shape.
+#[derive(serde::Serialize)]
+struct FiguresOf<'a> {
+    inputs: &'a indexmap::IndexMap<String, f64>,
+    outputs: &'a indexmap::IndexMap<String, f64>,
+    range: &'a Option<indexmap::IndexMap<String, [f64; 2]>>,
+}
+
+/// The shapes of the estimates a writer made last (at most `SHAPES`), each beside an estimate of that shape
+/// (its figures emptied): an estimate priced as one of them takes its shape as it is, and only its figures are
+/// serialised. An importer's million estimates from two providers serialise two shapes, not a million.
+#[derive(Default)]
+pub struct Shapes(Vec<(crate::model::Estimate, std::sync::Arc<str>)>);
+
+/// How many shapes `Shapes` keeps.
+const SHAPES: usize = 4;
+
+impl Shapes {
+    /// The estimate's text: its figures beside a shape made before where it is priced alike, else split afresh
+    /// (and its shape kept), or whole where it does not split.
+    fn text(&mut self, e: &crate::model::Estimate) -> EstimateText {
+        let figures = || serde_json::to_string(&FiguresOf { inputs: &e.inputs, outputs: &e.outputs, range: &e.range });
+        if let Some(at) = self.0.iter().position(|(like, _)| like.same_but_figures(e)) {
+            let found = self.0.remove(at);
+            let text = EstimateText::Split { shape: std::sync::Arc::clone(&found.1), figures: figures().expect("figures serialise") };
+            debug_assert_eq!(text.whole().as_deref(), Some(serde_json::to_string(e).expect("estimates serialise").as_str()));
+            self.0.insert(0, found);
+            return text;
+        }
+        let text = EstimateText::split(
+            serde_json::to_string(e).expect("estimates serialise"),
+            &serde_json::to_string(&e.inputs).expect("figures serialise"),
+            &serde_json::to_string(&e.outputs).expect("figures serialise"),
+            &serde_json::to_string(&e.range).expect("figures serialise"),
+        );
+        if let EstimateText::Split { shape, .. } = &text {
+            let mut like = e.clone();
+            like.inputs.clear();
+            like.outputs.clear();
+            like.range = None;
+            self.0.truncate(SHAPES - 1);
+            self.0.insert(0, (like, std::sync::Arc::clone(shape)));
+        }
+        text
+    }
+}
+
 impl Line {
     /// The stored form of a new record.
     pub fn of(r: &NewRecord) -> Line {
+        Line::of_alike(r, &mut Shapes::default())
+    }
+
+    /// The stored form of a new record, its estimate's shape taken from `shapes` where it is one of theirs.
+    pub fn of_alike(r: &NewRecord, shapes: &mut Shapes) -> Line {
         let e = &r.estimate;
         let out = |k: &str| e.outputs.get(k).copied();
         let m = r.measured.as_ref();
@@ -183,12 +235,7 @@ impl Line {
             embodied_co2e_g: out("embodied_co2e_g").filter(|_| e.domain == crate::model::Domain::Carbon),
             water_l: out("water_l").filter(|_| e.domain == crate::model::Domain::Carbon),
             work: r.work.clone(),
-            estimate: EstimateText::split(
-                serde_json::to_string(e).expect("estimates serialise"),
-                &serde_json::to_string(&e.inputs).expect("figures serialise"),
-                &serde_json::to_string(&e.outputs).expect("figures serialise"),
-                &serde_json::to_string(&e.range).expect("figures serialise"),
-            ),
+            estimate: shapes.text(e),
         }
     }
 }
@@ -408,5 +455,55 @@ mod tests {
         assert_eq!(t.checked(), EstimateText::Whole("null".into()));
         assert_eq!(EstimateText::from("not json").checked(), EstimateText::Whole("null".into()));
         assert_eq!(EstimateText::from("{}").checked(), EstimateText::from("{}"));
+    }
+
+    fn estimate(gpu_hours: f64, pue: f64, notes: &[&str]) -> crate::model::Estimate {
+        use crate::model::{Coef, Domain, Estimate, ProviderInfo, ProviderKind, Source};
+        Estimate {
+            domain: Domain::Carbon,
+            provider: ProviderInfo {
+                name: "p".into(),
+                kind: ProviderKind::Builtin,
+                uncertainty: Some(0.3),
+                methodology: "m".into(),
+                source: None,
+                origin: None,
+                digest: "d".into(),
+            },
+            provider_source: Source::Default,
+            requested_provider: None,
+            fallback_reason: None,
+            inputs: [("gpu_hours".to_string(), gpu_hours)].into_iter().collect(),
+            coefficients: [("pue".to_string(), Coef::new(pue, Source::Default))].into_iter().collect(),
+            outputs: [("kwh".to_string(), gpu_hours * 0.7)].into_iter().collect(),
+            range: Some([("kwh".to_string(), [gpu_hours * 0.5, gpu_hours])].into_iter().collect()),
+            grid: None,
+            footprint: None,
+            notes: notes.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    #[test]
+    fn estimates_priced_alike_share_one_shape_and_put_together_as_each_was_written() {
+        let mut shapes = super::Shapes::default();
+        let first = shapes.text(&estimate(1.5, 1.2, &[]));
+        let EstimateText::Split { shape, .. } = &first else { panic!("kept whole: {first:?}") };
+        // Other figures, the same shape: the very text, not a copy; other coefficients, notes or a zero's sign: another.
+        for (e, alike) in [
+            (estimate(7.25, 1.2, &[]), true),
+            (estimate(2.0, 1.3, &[]), false),
+            (estimate(2.0, 1.2, &["a note"]), false),
+            (estimate(0.0, 1.2, &[]), true),
+            (estimate(3.0, -0.0, &[]), false),
+            (estimate(3.0, 0.0, &[]), false),
+        ] {
+            let t = shapes.text(&e);
+            assert_eq!(t.whole().as_deref(), Some(serde_json::to_string(&e).unwrap().as_str()), "{e:?}");
+            let EstimateText::Split { shape: s2, .. } = &t else { panic!("kept whole: {t:?}") };
+            assert_eq!(std::sync::Arc::ptr_eq(shape, s2), alike, "{e:?}");
+        }
+        // Kept among the last few: the first shape is found again after the others.
+        let EstimateText::Split { shape: again, .. } = shapes.text(&estimate(9.0, 1.2, &[])) else { panic!("kept whole") };
+        assert!(std::sync::Arc::ptr_eq(shape, &again));
     }
 }

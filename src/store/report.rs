@@ -316,7 +316,7 @@ pub(crate) const NONE: &str = "(none)";
 pub(crate) const DAY: i64 = 86_400;
 
 /// The cell a record falls in.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) struct Cell {
     pub(crate) model: String,
     pub(crate) day: i64,

@@ -20,13 +20,14 @@
 //! or run, bounds within a day, a store from before the cells) scan the
 //! records.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use rusqlite::types::ValueRef;
 use rusqlite::{params, Connection};
 
 use super::read_row;
 use crate::store::report::{count_runs, Acc, Cell, Runs, Sum, DAY, NONE};
+use crate::store::Line;
 
 /// The migration that makes the cells, and fills them from the records already stored (`rebuild`).
 pub(crate) const SCHEMA: &str = r"
@@ -81,21 +82,63 @@ pub(crate) fn current(tx: &Connection) -> rusqlite::Result<bool> {
     marks(tx).map(|(upto, newest)| upto == newest)
 }
 
+/// What a writer wrote, for the cells: each run written with the one cell it was written in (None: more than
+/// one), and every cell written.
+#[derive(Default)]
+pub(crate) struct Written {
+    runs: HashMap<String, Option<Cell>>,
+    cells: HashSet<Cell>,
+    /// The run and cell of the line before: a job's records arrive one after another, in one cell.
+    last: Option<(String, Cell)>,
+}
+
+impl Written {
+    /// Notes a line written.
+    pub(crate) fn add(&mut self, l: &Line) {
+        if let (Some(run), Some((last_run, last))) = (&l.run_id, &self.last) {
+            let label = |v: &Option<String>, cell: &str| v.as_deref().unwrap_or(NONE) == cell;
+            if run == last_run
+                && l.model == last.model
+                && l.recorded_at.div_euclid(DAY) == last.day
+                && label(&l.labels.user, &last.user)
+                && label(&l.labels.account, &last.account)
+                && label(&l.labels.partition, &last.partition)
+            {
+                return;
+            }
+        }
+        let cell = Cell::of(l);
+        if let Some(run) = &l.run_id {
+            match self.runs.get_mut(run) {
+                Some(one) => {
+                    if one.as_ref() != Some(&cell) {
+                        *one = None;
+                    }
+                }
+                None => {
+                    self.runs.insert(run.clone(), Some(cell.clone()));
+                }
+            }
+        }
+        self.last = l.run_id.clone().map(|r| (r, cell.clone()));
+        self.cells.insert(cell);
+    }
+}
+
 /// In a writer's transaction, after it wrote: the cells of what it wrote made again, or every
 /// cell where they were behind before it wrote; they then include every record.
-/// `runs` are the runs written, each with whether what was written of it lies in one cell;
-/// `before` is the newest record before the write.
-pub(crate) fn after_write(
-    tx: &Connection,
-    were_current: bool,
-    runs: &BTreeMap<String, bool>,
-    cells: BTreeSet<Cell>,
-    before: i64,
-) -> rusqlite::Result<()> {
-    if were_current {
-        refresh(tx, runs, cells, before)?;
-    } else {
+/// `before` is the newest record before the write (0: the ledger was empty, and every record is one it wrote).
+pub(crate) fn after_write(tx: &Connection, were_current: bool, written: Written, before: i64) -> rusqlite::Result<()> {
+    if !were_current {
         rebuild(tx)?;
+    } else if before == 0 {
+        // Every record is this write's: a run written into two cells is split, and every cell is made, in one
+        // pass over the records in the cells' order.
+        let split: Vec<String> = written.runs.into_iter().filter(|(_, one)| one.is_none()).map(|(run, _)| run).collect();
+        fill(tx, &split)?;
+    } else {
+        let runs: BTreeMap<String, bool> = written.runs.into_iter().map(|(r, one)| (r, one.is_some())).collect();
+        refresh(tx, &runs, written.cells.into_iter().collect(), before)?;
     }
     tx.execute("UPDATE report_cells_upto SET id = (SELECT COALESCE(max(id), 0) FROM records)", [])?;
     Ok(())
@@ -110,8 +153,6 @@ pub(crate) fn after_write(
 pub(crate) fn refresh(tx: &Connection, runs: &BTreeMap<String, bool>, mut cells: BTreeSet<Cell>, before: i64) -> rusqlite::Result<()> {
     let mut earlier = tx.prepare_cached("SELECT 1 FROM records WHERE run_id = ?1 AND id <= ?2 LIMIT 1")?;
     let mut is_split = tx.prepare_cached("SELECT 1 FROM report_split_runs WHERE run_id = ?1")?;
-    let mut of_run =
-        tx.prepare_cached("SELECT DISTINCT model, recorded_at, job_user, job_account, job_partition FROM records WHERE run_id = ?1")?;
     let mut split = tx.prepare_cached("INSERT INTO report_split_runs (run_id) VALUES (?1)")?;
     for (run, one_cell) in runs {
         if *one_cell && !earlier.exists(params![run, before])? {
@@ -120,7 +161,7 @@ pub(crate) fn refresh(tx: &Connection, runs: &BTreeMap<String, bool>, mut cells:
         if is_split.exists([run])? {
             continue;
         }
-        let seen: BTreeSet<Cell> = of_run.query_map([run], cell_read)?.collect::<Result<_, _>>()?;
+        let seen = cells_of_run(tx, run)?;
         if seen.len() > 1 {
             split.execute([run])?;
             cells.extend(seen);
@@ -132,24 +173,99 @@ pub(crate) fn refresh(tx: &Connection, runs: &BTreeMap<String, bool>, mut cells:
     Ok(())
 }
 
+/// The cells a run's records lie in.
+fn cells_of_run(tx: &Connection, run: &str) -> rusqlite::Result<BTreeSet<Cell>> {
+    let mut of_run =
+        tx.prepare_cached("SELECT DISTINCT model, recorded_at, job_user, job_account, job_partition FROM records WHERE run_id = ?1")?;
+    let seen = of_run.query_map([run], cell_read)?.collect();
+    seen
+}
+
 /// Makes every cell again from the records (the migration that adds them, and a writer that
 /// finds them behind).
 pub(crate) fn rebuild(tx: &Connection) -> rusqlite::Result<()> {
-    tx.execute_batch("DELETE FROM report_cells; DELETE FROM report_split_runs;")?;
-    // Every run of more than one record, each looked at whole.
-    let runs: BTreeMap<String, bool> = {
+    // Every run of more than one record, each looked at whole: those in two cells are split.
+    let mut split = Vec::new();
+    {
         let mut q = tx.prepare("SELECT run_id FROM records WHERE run_id IS NOT NULL GROUP BY run_id HAVING count(*) > 1")?;
-        let runs = q.query_map([], |r| Ok((r.get(0)?, false)))?.collect::<Result<_, _>>()?;
-        runs
-    };
-    let cells: BTreeSet<Cell> = {
-        let mut q = tx.prepare("SELECT DISTINCT model, recorded_at, job_user, job_account, job_partition FROM records")?;
-        let cells = q.query_map([], cell_read)?.collect::<Result<_, _>>()?;
-        cells
-    };
-    refresh(tx, &runs, cells, 0)?;
+        let mut rows = q.query([])?;
+        while let Some(r) = rows.next()? {
+            let run: String = r.get(0)?;
+            if cells_of_run(tx, &run)?.len() > 1 {
+                split.push(run);
+            }
+        }
+    }
+    fill(tx, &split)?;
     tx.execute("UPDATE report_cells_upto SET id = (SELECT COALESCE(max(id), 0) FROM records)", [])?;
     Ok(())
+}
+
+/// Makes every cell from the records, the runs `split` kept out of them, in one pass over the records in the
+/// cells' order (their index, `records_cell`): each cell's records one after another.
+fn fill(tx: &Connection, split: &[String]) -> rusqlite::Result<()> {
+    tx.execute_batch("DELETE FROM report_cells; DELETE FROM report_split_runs;")?;
+    {
+        let mut add = tx.prepare_cached("INSERT INTO report_split_runs (run_id) VALUES (?1)")?;
+        for run in split {
+            add.execute([run])?;
+        }
+    }
+    let mut q = tx.prepare(
+        "SELECT model, recorded_at, job_user, job_account, job_partition, id, run_id, domain = 'carbon', measured, part, gpu_hours,
+                cpu_hours, kwh, co2e_g, uncertainty, cost_usd, embodied_co2e_g, water_l, tokens, prompt_tokens, requests, units
+         FROM records WHERE run_id IS NULL OR run_id NOT IN (SELECT run_id FROM report_split_runs)
+         ORDER BY model, COALESCE(job_user, '(none)'), COALESCE(job_account, '(none)'), COALESCE(job_partition, '(none)'), recorded_at",
+    )?;
+    let mut rows = q.query([])?;
+    let mut at: Option<(Cell, Sums)> = None;
+    while let Some(r) = rows.next()? {
+        if !at.as_ref().is_some_and(|(cell, _)| in_cell(r, cell)) {
+            if let Some((cell, sums)) = at.take() {
+                put(tx, &cell, sums)?;
+            }
+            at = Some((cell_read(r)?, Sums::default()));
+        }
+        if let Some((_, sums)) = &mut at {
+            sums.add(r, 5);
+        }
+    }
+    if let Some((cell, sums)) = at {
+        put(tx, &cell, sums)?;
+    }
+    Ok(())
+}
+
+/// Whether the row's columns `model, recorded_at, job_user, job_account, job_partition` are `cell`'s.
+fn in_cell(r: &rusqlite::Row, cell: &Cell) -> bool {
+    let text = |i: usize, want: &str| match r.get_ref_unwrap(i) {
+        ValueRef::Text(t) => t == want.as_bytes(),
+        ValueRef::Null => want == NONE,
+        _ => false,
+    };
+    let day = match r.get_ref_unwrap(1) {
+        ValueRef::Integer(t) => t.div_euclid(DAY) == cell.day,
+        _ => false,
+    };
+    day && text(0, &cell.model) && text(2, &cell.user) && text(3, &cell.account) && text(4, &cell.partition)
+}
+
+/// One cell's records as they are read: those of runs, and those of none.
+#[derive(Default)]
+struct Sums {
+    runs: Runs,
+    alone: Acc,
+}
+
+impl Sums {
+    /// Adds the record of the columns `row_columns` gives, starting at `at`.
+    fn add(&mut self, r: &rusqlite::Row, at: usize) {
+        let row = read_row(r, at);
+        match r.get_ref_unwrap(at + 1) {
+            ValueRef::Text(run) => self.runs.push(&String::from_utf8_lossy(run), row),
+            _ => self.alone.run_simple(&[row]),
+        }
+    }
 }
 
 /// Makes one cell from its records, leaving out split runs; a cell left with no run is removed.
@@ -163,16 +279,18 @@ fn write(tx: &Connection, cell: &Cell) -> rusqlite::Result<()> {
     )?;
     let start = cell.day.saturating_mul(DAY);
     let mut rows = q.query(params![cell.model, start, start.saturating_add(DAY), cell.user, cell.account, cell.partition])?;
-    let mut sums = [Acc::default()];
-    let mut total = Acc::default();
-    let mut runs = Runs::default();
+    let mut sums = Sums::default();
     while let Some(r) = rows.next()? {
-        let row = read_row(r, 0);
-        match r.get_ref(1)? {
-            ValueRef::Text(run) => runs.push(&String::from_utf8_lossy(run), row),
-            _ => sums[0].run_simple(&[row]),
-        }
+        sums.add(r, 0);
     }
+    put(tx, cell, sums)
+}
+
+/// Stores a cell's sums (counted by the rule); a cell with no run is removed.
+fn put(tx: &Connection, cell: &Cell, sums: Sums) -> rusqlite::Result<()> {
+    let Sums { runs, alone } = sums;
+    let mut sums = [alone];
+    let mut total = Acc::default();
     let notes = count_runs(runs, &mut sums, &mut total, None);
     let a = &sums[0];
     let key = params![cell.model, cell.day, cell.user, cell.account, cell.partition];

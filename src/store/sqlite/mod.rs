@@ -7,12 +7,12 @@
 //! that is not SQLite, or from a newer exa, is an error and is never
 //! written to.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use rusqlite::{params, Connection, OpenFlags, TransactionBehavior};
 
+mod bulk;
 mod cells;
 mod charges;
 mod report;
@@ -362,6 +362,9 @@ struct Estimates<'t> {
     tx: &'t Connection,
     /// By digest: the shape's text and id, or None where the digest is another text's.
     known: std::collections::HashMap<u64, (String, Option<i64>)>,
+    /// The shapes written last and their ids (as `known` has them), newest first: the next record's is most
+    /// often one of these very texts, shared (`store::Shapes`), and found without reading it.
+    recent: Vec<(std::sync::Arc<str>, Option<i64>)>,
 }
 
 impl<'t> Estimates<'t> {
@@ -372,6 +375,7 @@ impl<'t> Estimates<'t> {
             add: tx.prepare_cached("INSERT INTO estimate_shapes (digest, shape) VALUES (?1, ?2)")?,
             tx,
             known: std::collections::HashMap::new(),
+            recent: Vec::new(),
         })
     }
 
@@ -389,7 +393,18 @@ impl<'t> Estimates<'t> {
     }
 
     /// The id of a shape, added if it is new; None when its digest belongs to another shape (kept whole then).
-    fn id(&mut self, shape: &str) -> rusqlite::Result<Option<i64>> {
+    fn id(&mut self, shape: &std::sync::Arc<str>) -> rusqlite::Result<Option<i64>> {
+        if let Some((_, id)) = self.recent.iter().find(|(s, _)| std::sync::Arc::ptr_eq(s, shape)) {
+            return Ok(*id);
+        }
+        let id = self.find_or_add(shape)?;
+        self.recent.truncate(3);
+        self.recent.insert(0, (std::sync::Arc::clone(shape), id));
+        Ok(id)
+    }
+
+    /// The id of a shape by its digest, added if it is new; None when the digest belongs to another shape.
+    fn find_or_add(&mut self, shape: &str) -> rusqlite::Result<Option<i64>> {
         let digest = crate::text::fnv1a64(&[shape]);
         if let Some((text, id)) = self.known.get(&digest) {
             return Ok(if text == shape { *id } else { None });
@@ -523,11 +538,10 @@ impl Store {
         let db = |e: rusqlite::Error| db_error(&path, e);
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db)?;
         // The cells and runs of the records written, whose summaries are made again before the commit.
-        let mut cells = BTreeSet::new();
-        // Each run written, and whether what was written of it here lies in one cell.
-        let mut runs: BTreeMap<String, Option<super::report::Cell>> = BTreeMap::new();
+        let mut written = cells::Written::default();
         let were_current = cells::current(&tx).map_err(db)?;
         let before: i64 = tx.query_row("SELECT COALESCE(max(id), 0) FROM records", [], |r| r.get(0)).map_err(db)?;
+        let set_aside = if before == 0 { bulk::set_aside(&tx).map_err(db)? } else { Vec::new() };
         {
             let mut insert = tx
                 .prepare_cached(
@@ -542,33 +556,19 @@ impl Store {
             let mut existing = tx.prepare_cached("SELECT id FROM records WHERE idem_key = ?1").map_err(db)?;
             let mut estimates = Estimates::new(&tx).map_err(db)?;
             let mut put = |l: &Line| -> Result<(i64, bool), Error> {
-                let written = insert_line(&mut insert, l).map_err(db)?;
-                if written == 0 {
+                if insert_line(&mut insert, l).map_err(db)? == 0 {
                     // Stored before under this key: the same record, not a second one.
                     return Ok((existing.query_row([&l.key], |row| row.get(0)).map_err(db)?, false));
                 }
                 let id = tx.last_insert_rowid();
                 estimates.put(id, &l.estimate).map_err(db)?;
-                let cell = super::report::Cell::of(l);
-                if let Some(run) = &l.run_id {
-                    match runs.get_mut(run) {
-                        Some(one) => {
-                            if one.as_ref() != Some(&cell) {
-                                *one = None;
-                            }
-                        }
-                        None => {
-                            runs.insert(run.clone(), Some(cell.clone()));
-                        }
-                    }
-                }
-                cells.insert(cell);
+                written.add(l);
                 Ok((id, true))
             };
             feed(&mut put)?;
         }
-        let runs: BTreeMap<String, bool> = runs.into_iter().map(|(r, one)| (r, one.is_some())).collect();
-        cells::after_write(&tx, were_current, &runs, cells, before).map_err(db)?;
+        bulk::restore(&tx, &set_aside).map_err(db)?;
+        cells::after_write(&tx, were_current, written, before).map_err(db)?;
         tx.commit().map_err(db)
     }
 
@@ -627,7 +627,7 @@ impl Store {
                             unit: r.get::<_, Option<String>>(32)?.map(|u| (u, r.get::<_, Option<f64>>(33).ok().flatten().unwrap_or(0.0))),
                         },
                         estimate: match (shape, shape_id) {
-                            (Some(shape), _) => EstimateText::Split { shape, figures: estimate },
+                            (Some(shape), _) => EstimateText::Split { shape: shape.into(), figures: estimate },
                             // A shape named but gone (a store edited by hand): the figures alone are no estimate.
                             (None, Some(_)) => EstimateText::Whole("null".into()),
                             (None, None) => EstimateText::Whole(estimate),

@@ -319,4 +319,46 @@ mod tests {
         same(&cells.1, &scan.1);
         assert_eq!(cells.1.records.carbon + cells.1.records.cost + cells.1.records_not_counted, 22);
     }
+
+    #[test]
+    fn a_first_batch_into_an_empty_ledger_counts_as_records_written_one_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut g = Lcg(23);
+        let lines: Vec<Line> = (0..400).map(|n| line(&mut g, n)).collect();
+        let mut batch = Store::open(&dir.path().join("batch.sqlite3")).unwrap();
+        let indexes = |s: &Store| -> Vec<(String, String)> {
+            let mut q =
+                s.conn().prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").unwrap();
+            q.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().collect::<Result<_, _>>().unwrap()
+        };
+        let made = indexes(&batch);
+        assert!(made.iter().any(|(n, _)| n == "records_cell") && made.len() >= 5, "{made:?}");
+        // The first write sets the records' indexes aside and makes them again; every one is there after it.
+        batch.write(&lines).unwrap();
+        assert_eq!(indexes(&batch), made);
+        let mut single = Store::open(&dir.path().join("single.sqlite3")).unwrap();
+        for l in &lines {
+            single.write(std::slice::from_ref(l)).unwrap();
+        }
+        let split = |s: &Store| -> Vec<String> {
+            let mut q = s.conn().prepare("SELECT run_id FROM report_split_runs ORDER BY run_id").unwrap();
+            q.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap()
+        };
+        assert!(!split(&batch).is_empty(), "some runs fall on two days");
+        assert_eq!(split(&batch), split(&single));
+        for by in [By::Model, By::Day, By::User] {
+            for f in [Filter::default(), Filter { trend: true, ..Filter::default() }] {
+                let a = from_cells(&batch, by, &f).unwrap().expect("the cells answer it").finish().unwrap();
+                let b = from_cells(&single, by, &f).unwrap().expect("the cells answer it").finish().unwrap();
+                let scan = gather(&batch, by, &f, false).unwrap().finish().unwrap();
+                assert_eq!((a.0.len(), a.0.len()), (b.0.len(), scan.0.len()), "{by:?} {f:?}");
+                for ((x, y), z) in a.0.iter().zip(&b.0).zip(&scan.0) {
+                    same(x, y);
+                    same(x, z);
+                }
+                same(&a.1, &b.1);
+                assert_eq!(a.2, b.2, "{by:?} {f:?}: notes");
+            }
+        }
+    }
 }
