@@ -597,10 +597,14 @@ fn unstored<'j>(ctx: &Ctx, ledger: &mut dyn store::Ledger, chosen: &'j [Job], an
         }
     }
     for jobs in check.chunks(CHUNK) {
-        let keys: Vec<String> = jobs.iter().flat_map(|j| [ctx.key(j, Domain::Carbon), ctx.key(j, Domain::Cost)]).collect();
-        let stored = ledger.stored_keys(&keys)?;
-        for (job, pair) in jobs.iter().zip(stored.chunks(2)) {
-            if pair.contains(&true) {
+        // A job with either record stored is there: its carbon key is looked up first, its cost key only where
+        // that is not stored (a re-import looks up one key a job).
+        let carbon = ledger.stored_keys(&jobs.iter().map(|j| ctx.key(j, Domain::Carbon)).collect::<Vec<_>>())?;
+        let unsure: Vec<&Job> = jobs.iter().zip(&carbon).filter(|(_, c)| !**c).map(|(j, _)| *j).collect();
+        let cost = ledger.stored_keys(&unsure.iter().map(|j| ctx.key(j, Domain::Cost)).collect::<Vec<_>>())?;
+        answer.already_there += (jobs.len() - unsure.len()) as u64;
+        for (job, stored) in unsure.into_iter().zip(cost) {
+            if stored {
                 answer.already_there += 1;
             } else {
                 new_jobs.push(job);
