@@ -248,8 +248,6 @@ pub fn parse_parsable_from(input: impl std::io::BufRead) -> Result<Jobs, Unread>
     Ok(out)
 }
 
-/// An emptied buffer of fields, its borrow of the line it held released: the allocation is reused
-/// (collecting in place), nothing is copied.
 /// Appends the fields of `line` between the ASCII separator `sep`, a byte at a time: the fields are short,
 /// and a search call for each (`str::split`) costs more than the bytes it looks at.
 fn split_at<'a>(line: &'a str, sep: char, fields: &mut Vec<&'a str>) {
@@ -268,6 +266,8 @@ fn split_at<'a>(line: &'a str, sep: char, fields: &mut Vec<&'a str>) {
     fields.push(&line[start..]);
 }
 
+/// An emptied buffer of fields, its borrow of the line it held released: the allocation is reused
+/// (collecting in place), nothing is copied.
 fn recycle<'b>(mut v: Vec<&str>) -> Vec<&'b str> {
     v.clear();
     v.into_iter().map(|_| "").collect()

@@ -165,8 +165,8 @@ struct FiguresOf<'a> {
 #[derive(Default)]
 pub struct Shapes(Vec<(crate::model::Estimate, std::sync::Arc<str>)>);
 
-/// How many shapes `Shapes` keeps.
-const SHAPES: usize = 4;
+/// How many shapes `Shapes` keeps (and a writer finds by pointer).
+pub(crate) const SHAPES: usize = 4;
 
 impl Shapes {
     /// The estimate's text: its figures beside a shape made before where it is priced alike, else split afresh

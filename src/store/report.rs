@@ -336,6 +336,16 @@ impl Cell {
             partition: or_none(&l.labels.partition),
         }
     }
+
+    /// Whether the line falls in this cell (`Cell::of` it, without making one).
+    pub(crate) fn holds(&self, l: &Line) -> bool {
+        let label = |v: &Option<String>, cell: &str| v.as_deref().unwrap_or(NONE) == cell;
+        l.model == self.model
+            && l.recorded_at.div_euclid(DAY) == self.day
+            && label(&l.labels.user, &self.user)
+            && label(&l.labels.account, &self.account)
+            && label(&l.labels.partition, &self.partition)
+    }
 }
 
 /// Sums for one group (or one summary cell: `cells`).

@@ -96,14 +96,7 @@ impl Written {
     /// Notes a line written.
     pub(crate) fn add(&mut self, l: &Line) {
         if let (Some(run), Some((last_run, last))) = (&l.run_id, &self.last) {
-            let label = |v: &Option<String>, cell: &str| v.as_deref().unwrap_or(NONE) == cell;
-            if run == last_run
-                && l.model == last.model
-                && l.recorded_at.div_euclid(DAY) == last.day
-                && label(&l.labels.user, &last.user)
-                && label(&l.labels.account, &last.account)
-                && label(&l.labels.partition, &last.partition)
-            {
+            if run == last_run && last.holds(l) {
                 return;
             }
         }

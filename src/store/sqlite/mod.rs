@@ -398,7 +398,7 @@ impl<'t> Estimates<'t> {
             return Ok(*id);
         }
         let id = self.find_or_add(shape)?;
-        self.recent.truncate(3);
+        self.recent.truncate(super::SHAPES - 1);
         self.recent.insert(0, (std::sync::Arc::clone(shape), id));
         Ok(id)
     }
