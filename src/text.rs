@@ -6,7 +6,8 @@
 /// `s` with every control character (C0, DEL, C1) replaced by `?`, and
 /// bidirectional overrides removed. Tabs and newlines become spaces.
 pub fn clean(s: &str) -> String {
-    if !s.chars().any(needs_care) {
+    // Printable ASCII (most of what is cleaned) needs no care, and is seen a byte at a time.
+    if s.bytes().all(|b| (b' '..=b'~').contains(&b)) || !s.chars().any(needs_care) {
         return s.to_string();
     }
     s.chars()

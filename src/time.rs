@@ -132,6 +132,11 @@ pub fn serialize_iso_opt<S: serde::Serializer>(t: &Option<i64>, s: S) -> Result<
 
 /// Parses `2026-11-01`, `2026-11-01T12:00:00Z` or `2026-11-01 12:00` (UTC) to seconds since the epoch.
 pub fn parse_utc(s: &str) -> Result<i64, String> {
+    exact_time(s.as_bytes()).map_or_else(|| split_utc(s), Ok)
+}
+
+/// `parse_utc` of any form it reads, its parts split apart.
+fn split_utc(s: &str) -> Result<i64, String> {
     let bad = || format!("'{s}' is not a UTC date or time like 2026-11-01 or 2026-11-01T12:00:00Z");
     let t = s.trim().trim_end_matches('Z');
     let (date, time) = match t.split_once(['T', ' ']) {
@@ -165,6 +170,27 @@ pub fn parse_utc(s: &str) -> Result<i64, String> {
         secs = h * 3600 + mi * 60 + se;
     }
     Ok(days_from_civil(y, m, d) * 86_400 + secs)
+}
+
+/// `YYYY-MM-DDTHH:MM:SS` (or with a space for the `T`), the form schedulers print, read without splitting:
+/// the time `parse_utc` reads from it when it is a valid one, else `None` (and `parse_utc` says why).
+fn exact_time(b: &[u8]) -> Option<i64> {
+    let digits = |from: usize, to: usize| -> Option<i64> {
+        b[from..to].iter().try_fold(0i64, |n, &c| c.is_ascii_digit().then(|| n * 10 + i64::from(c - b'0')))
+    };
+    if b.len() != 19 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b' ') || b[13] != b':' || b[16] != b':' {
+        return None;
+    }
+    let (y, m, d) = (digits(0, 4)?, digits(5, 7)?, digits(8, 10)?);
+    let (h, mi, se) = (digits(11, 13)?, digits(14, 16)?, digits(17, 19)?);
+    let valid = (1970..=9999).contains(&y)
+        && (1..=12).contains(&m)
+        && (1..=31).contains(&d)
+        && civil_from_days(days_from_civil(y, m, d)) == (y, m, d)
+        && h < 24
+        && mi < 60
+        && se < 61;
+    valid.then(|| days_from_civil(y, m, d) * 86_400 + h * 3600 + mi * 60 + se)
 }
 
 /// Parses an RFC 3339 time as APIs write it (`2026-12-02T15:00Z`, `2026-12-02T15:00:00.000Z`,
@@ -215,6 +241,44 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_scheduler_time_read_whole_is_the_time_its_parts_give() {
+        let mut cases = vec![
+            "2026-10-01T00:00:00",
+            "2026-10-01 23:59:59",
+            "2024-02-29T12:00:00",
+            "2023-02-29T12:00:00",
+            "2026-04-31T00:00:00",
+            "2026-13-01T00:00:00",
+            "2026-00-10T00:00:00",
+            "1969-12-31T23:59:59",
+            "1970-01-01T00:00:00",
+            "9999-12-31T23:59:60",
+            "2026-10-01T24:00:00",
+            "2026-10-01T10:60:00",
+            "2026-10-01T10:00:61",
+            "2026-10-01X10:00:00",
+            "2026-1a-01T10:00:00",
+            "+026-10-01T10:00:00",
+            "2026-10-01T10:00:0\u{e9}",
+        ]
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>();
+        // Every day of a leap year and of the next, at a time that moves through the day.
+        for day in days_from_civil(2024, 1, 1)..days_from_civil(2026, 1, 1) {
+            let (y, m, d) = civil_from_days(day);
+            let s = day.rem_euclid(86_400);
+            cases.push(format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}", s % 24, s % 60, (s * 7) % 61));
+        }
+        for c in &cases {
+            assert_eq!(parse_utc(c).ok(), split_utc(c).ok(), "{c}");
+            assert_eq!(parse_utc(c).is_err(), split_utc(c).is_err(), "{c}");
+        }
+        assert_eq!(parse_utc("2026-10-01T00:00:00"), Ok(1_790_812_800));
+        assert!(exact_time(b"2026-10-01T00:00:00").is_some());
+    }
 
     #[test]
     fn rfc3339_times_with_zones_and_offsets() {

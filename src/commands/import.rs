@@ -441,43 +441,47 @@ fn choose(
     cluster: Option<&(String, &'static str)>,
     answer: &mut Imported,
 ) -> Result<Vec<Job>, Error> {
-    // The chosen are kept in the input's own buffer, moved down over those left out, in order: a million
-    // jobs are never copied into a second, growing one.
-    let mut kept = 0;
-    let mut seen: crate::text::FnvSet<(String, String, Option<i64>)> = crate::text::FnvSet::default();
-    let mut clusters: Vec<String> = Vec::new();
+    // The jobs the input leaves the cluster of are on --cluster's.
     let mut filled = false;
-    for at in 0..jobs.len() {
-        let job = &mut jobs[at];
-        answer.jobs_read += 1;
-        if job.cluster.is_none() {
-            job.cluster = cluster.map(|(c, _)| c.clone());
-            filled = true;
-        }
-        let why = skipped(job, no_r, sched, args, answer.since, answer.until);
-        if let Some(why) = why {
-            *answer.skipped.entry(why.to_string()).or_insert(0) += 1;
-            continue;
-        }
-        let Some(c) = job.cluster.clone() else {
-            return Err(Error::Usage(format!(
-                "{} has no Cluster column: name the cluster with --cluster (run ids are {}:<cluster>:<jobid>)",
-                answer.source,
-                sched.as_str()
-            )));
-        };
-        if !clusters.contains(&c) {
-            check_cluster(&c)?;
-            clusters.push(c.clone());
-        }
-        if !seen.insert((c, job.raw_id.clone(), job.start)) {
-            *answer.skipped.entry("listed twice in the input".into()).or_insert(0) += 1;
-            continue;
-        }
-        jobs.swap(kept, at);
-        kept += 1;
+    for job in jobs.iter_mut().filter(|j| j.cluster.is_none()) {
+        job.cluster = cluster.map(|(c, _)| c.clone());
+        filled = true;
     }
-    jobs.truncate(kept);
+    // The chosen are kept in the input's own buffer, in order (`retain`): a million jobs are never copied
+    // into a second, growing one, and a job listed twice is known by its own fields, not by a copy of them.
+    let mut keep = Vec::with_capacity(jobs.len());
+    let mut clusters: Vec<String> = Vec::new();
+    {
+        let mut seen: crate::text::FnvSet<(&str, &str, Option<i64>)> = crate::text::FnvSet::default();
+        seen.reserve(jobs.len());
+        for job in &jobs {
+            answer.jobs_read += 1;
+            let why = skipped(job, no_r, sched, args, answer.since, answer.until);
+            if let Some(why) = why {
+                *answer.skipped.entry(why.to_string()).or_insert(0) += 1;
+                keep.push(false);
+                continue;
+            }
+            let Some(c) = job.cluster.as_deref() else {
+                return Err(Error::Usage(format!(
+                    "{} has no Cluster column: name the cluster with --cluster (run ids are {}:<cluster>:<jobid>)",
+                    answer.source,
+                    sched.as_str()
+                )));
+            };
+            if !clusters.iter().any(|k| k == c) {
+                check_cluster(c)?;
+                clusters.push(c.to_string());
+            }
+            let twice = !seen.insert((c, &job.raw_id, job.start));
+            if twice {
+                *answer.skipped.entry("listed twice in the input".into()).or_insert(0) += 1;
+            }
+            keep.push(!twice);
+        }
+    }
+    let mut kept = keep.into_iter();
+    jobs.retain(|_| kept.next().unwrap_or(false));
     answer.cluster = match (&clusters[..], cluster) {
         ([], Some((c, _))) => c.clone(),
         (many, _) => many.join(","),

@@ -275,14 +275,17 @@ fn recycle<'b>(mut v: Vec<&str>) -> Vec<&'b str> {
 
 fn job(cols: &Cols, f: &[&str], line: usize) -> Result<Job, BadLine> {
     let get = |i: usize| cols[i].map(|c| f[c].trim()).filter(|v| !v.is_empty());
-    let text = |i: usize| get(i).map(crate::text::clean);
     let bad = |field: &str, why: String| BadLine { line, field: field.to_string(), why };
     let id = get(const { at("JobID") }).or_else(|| get(const { at("JobIDRaw") })).ok_or_else(|| bad("JobID", "empty".into()))?;
     let raw = get(const { at("JobIDRaw") }).unwrap_or(id);
     check_id(id).map_err(|w| bad("JobID", w))?;
     let step = id.contains('.') || raw.contains('.');
+    // A step is checked as a job is, then counted and dropped (`Jobs::add`): its words are never kept, so
+    // they are not copied out of the line.
+    let text = |i: usize| if step { None } else { get(i).map(crate::text::clean) };
+    let owned = |v: &str| if step { String::new() } else { v.to_string() };
     let state = get(const { at("State") }).ok_or_else(|| bad("State", "empty".into()))?;
-    let state = state.split_whitespace().next().unwrap_or("").trim_end_matches('+').to_ascii_uppercase();
+    let state = if step { String::new() } else { state.split_whitespace().next().unwrap_or("").trim_end_matches('+').to_ascii_uppercase() };
     let elapsed = match (get(const { at("ElapsedRaw") }), get(const { at("Elapsed") })) {
         (Some(v), _) => whole(v).map_err(|w| bad("ElapsedRaw", w))?,
         (None, Some(v)) => clock(v).map_err(|w| bad("Elapsed", w))?,
@@ -306,8 +309,8 @@ fn job(cols: &Cols, f: &[&str], line: usize) -> Result<Job, BadLine> {
     };
     Ok(Job {
         line,
-        id: id.to_string(),
-        raw_id: raw.to_string(),
+        id: owned(id),
+        raw_id: owned(raw),
         step,
         cluster: text(const { at("Cluster") }),
         name: text(const { at("JobName") }),
@@ -369,6 +372,10 @@ fn clock(v: &str) -> Result<f64, String> {
 pub fn gpus_of(tres: &str) -> Result<f64, String> {
     let mut plain = None;
     let mut typed = 0.0;
+    // Only `gres/gpu` items are read: a list without one (a step's `cpu=2,mem=0,node=1`) holds no GPU.
+    if !tres.contains("gres/gpu") {
+        return Ok(0.0);
+    }
     for item in tres.split(',') {
         let Some((k, v)) = item.split_once('=') else { continue };
         let count = || v.parse::<u64>().map(|n| n as f64).map_err(|_| format!("{k}={} is not a whole number", crate::text::clean(v)));

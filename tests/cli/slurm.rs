@@ -390,3 +390,19 @@ fn a_prolog_and_epilog_measure_a_job_submitted_as_usual() {
     }
     assert!(!run_dir.join(format!("{gpu}.pid")).exists());
 }
+
+#[test]
+fn a_job_listed_twice_is_imported_once_and_a_steps_bad_field_is_still_a_bad_line() {
+    let env = Env::new().env("TZ", "UTC");
+    let job = "11|11|b|u2|acc|cpu|c1|COMPLETED|2026-11-02T10:00:00|2026-11-02T11:00:00|3600|16|57600|billing=16,cpu=16,node=1|0";
+    let twice = env.file("twice.txt", &format!("{HEADER}\n{job}\n{job}\n"));
+    let v = env.json::<Value>(&["import", "slurm", "--file", twice.to_str().unwrap()]);
+    assert_eq!((v["jobs_read"].as_u64(), v["imported"].as_u64()), (Some(2), Some(1)), "{v}");
+    assert_eq!(v["skipped"]["listed twice in the input"], 1, "{v}");
+    assert_eq!(v["records_written"], 2, "a carbon and a cost record, once: {v}");
+    // A step is dropped once read, but read it is: a bad time in it is a bad line like any other.
+    let step = "12.batch|12.batch|batch||acc||c1|COMPLETED|2026-11-02T10:00:00|2026-11-31T11:00:00|3600|16|57600|cpu=16,node=1|0";
+    let bad = env.file("bad-step.txt", &format!("{HEADER}\n{job}\n{step}\n"));
+    let out = env.run(&["import", "slurm", "--file", bad.to_str().unwrap()]);
+    fails(&out, 2, "line 3, field End: '2026-11-31T11:00:00' is not a time like 2026-11-30T07:45:00");
+}
