@@ -6,7 +6,9 @@
 //! counts (a measurement over an estimate, parts summed, repeats once), and
 //! the notes on what it did not count. The writer recomputes a cell from
 //! its records, in the transaction that adds one, so a cell is never
-//! patched by subtraction and never out of date.
+//! patched by subtraction and never out of date. A first write into an
+//! empty ledger (a cluster's history imported) makes every cell from the
+//! lines it wrote, as they read back, rather than reading them back.
 //!
 //! The cells know the newest record they include. Records written by other
 //! means than exa (SQL into the file) leave them behind: a report then scans
@@ -20,14 +22,16 @@
 //! or run, bounds within a day, a store from before the cells) scan the
 //! records.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 use rusqlite::types::ValueRef;
 use rusqlite::{params, Connection};
 
 use super::read_row;
 use crate::store::report::{count_runs, Acc, Cell, Runs, Sum, DAY, NONE};
+use crate::store::rule::Row;
 use crate::store::Line;
+use crate::text::{FnvMap, FnvSet};
 
 /// The migration that makes the cells, and fills them from the records already stored (`rebuild`).
 pub(crate) const SCHEMA: &str = r"
@@ -82,56 +86,192 @@ pub(crate) fn current(tx: &Connection) -> rusqlite::Result<bool> {
     marks(tx).map(|(upto, newest)| upto == newest)
 }
 
-/// What a writer wrote, for the cells: each run written with the one cell it was written in (None: more than
-/// one), and every cell written.
+/// What a writer wrote, for the cells: every cell written (each once, known by its place in `cells`), each run
+/// written with the one cell it was written in (None: more than one), and, in a first write into an empty
+/// ledger, every line as the cells count it.
 #[derive(Default)]
 pub(crate) struct Written {
-    runs: HashMap<String, Option<Cell>>,
-    cells: HashSet<Cell>,
+    cells: Vec<Cell>,
+    index: FnvMap<Cell, u32>,
+    runs: FnvMap<String, Option<u32>>,
     /// The run and cell of the line before: a job's records arrive one after another, in one cell.
-    last: Option<(String, Cell)>,
+    last: Option<(String, u32)>,
+    fresh: Option<Fresh>,
+}
+
+/// The lines of a first write into an empty ledger, kept as they were written so that the cells are made from
+/// them (`Fresh::fill`) rather than read back.
+#[derive(Default)]
+struct Fresh {
+    lines: Vec<Kept>,
+    names: String,
+}
+
+/// A line as the cells count it, in half the room of its `Row`: its cell, time, record id, run (a span of
+/// `Fresh::names`; `NO_RUN` for none), flags (carbon, measured, part) and figures (NaN for none: a stored
+/// figure is never NaN).
+struct Kept {
+    cell: u32,
+    at: i64,
+    id: i64,
+    run: (u32, u32),
+    flags: u8,
+    figures: [f64; 12],
+}
+
+const NO_RUN: (u32, u32) = (u32::MAX, u32::MAX);
+
+impl Kept {
+    /// The line `l`, stored as the record `id`, as `read_row` reads it back: SQLite keeps no NaN (it stores
+    /// NULL) and no negative zero (a whole REAL is kept as an integer).
+    fn of(cell: u32, id: i64, run: (u32, u32), l: &Line) -> Kept {
+        let real = |v: Option<f64>| v.filter(|x| !x.is_nan()).map_or(f64::NAN, |x| x + 0.0);
+        let flags = u8::from(l.domain == "carbon") | u8::from(l.measured) << 1 | u8::from(l.part) << 2;
+        let w = &l.work;
+        let figures = [
+            real(Some(l.gpu_hours)),
+            real(Some(l.cpu_hours)),
+            real(l.kwh),
+            real(l.co2e_g),
+            real(l.uncertainty),
+            real(l.cost_usd),
+            real(l.embodied_co2e_g),
+            real(l.water_l),
+            real(w.tokens),
+            real(w.prompt_tokens),
+            real(w.requests),
+            real(w.unit.as_ref().map(|u| u.1)),
+        ];
+        Kept { cell, at: l.recorded_at, id, run, flags, figures }
+    }
+
+    fn row(&self) -> Row {
+        let f = |i: usize| Some(self.figures[i]).filter(|x| !x.is_nan());
+        Row {
+            id: self.id,
+            group: 0,
+            day: 0,
+            carbon: self.flags & 1 != 0,
+            measured: self.flags & 2 != 0,
+            part: self.flags & 4 != 0,
+            gpu_hours: f(0).unwrap_or(0.0),
+            cpu_hours: f(1).unwrap_or(0.0),
+            kwh: f(2),
+            co2e: f(3),
+            uncertainty: f(4),
+            cost_usd: f(5),
+            embodied: f(6),
+            water: f(7),
+            work: [f(8), f(9), f(10), f(11)],
+        }
+    }
 }
 
 impl Written {
-    /// Notes a line written.
-    pub(crate) fn add(&mut self, l: &Line) {
-        if let (Some(run), Some((last_run, last))) = (&l.run_id, &self.last) {
-            if run == last_run && last.holds(l) {
-                return;
-            }
+    /// What a writer writes; `fresh`: the ledger is empty, and its cells include every record (none).
+    pub(crate) fn new(fresh: bool) -> Written {
+        Written { fresh: fresh.then(Fresh::default), ..Written::default() }
+    }
+
+    /// Notes a line written as the record `id`.
+    pub(crate) fn add(&mut self, id: i64, l: &Line) {
+        let same = match (&l.run_id, &self.last) {
+            (Some(run), Some((last_run, last))) if run == last_run && self.cells[*last as usize].holds(l) => Some(*last),
+            _ => None,
+        };
+        let cell = match same {
+            Some(cell) => cell,
+            None => self.note(l),
+        };
+        if let Some(fresh) = &mut self.fresh {
+            let run = l.run_id.as_deref().map_or(NO_RUN, |r| {
+                let span = (u32::try_from(fresh.names.len()).unwrap_or(u32::MAX), u32::try_from(r.len()).unwrap_or(u32::MAX));
+                fresh.names.push_str(r);
+                span
+            });
+            fresh.lines.push(Kept::of(cell, id, run, l));
         }
-        let cell = Cell::of(l);
+    }
+
+    /// Notes the cell and run of a line that is not in the line before's: its cell.
+    fn note(&mut self, l: &Line) -> u32 {
+        let of = Cell::of(l);
+        let cell = match self.index.get(&of) {
+            Some(i) => *i,
+            None => {
+                let i = u32::try_from(self.cells.len()).unwrap_or(u32::MAX);
+                self.index.insert(of.clone(), i);
+                self.cells.push(of);
+                i
+            }
+        };
         if let Some(run) = &l.run_id {
             match self.runs.get_mut(run) {
                 Some(one) => {
-                    if one.as_ref() != Some(&cell) {
+                    if *one != Some(cell) {
                         *one = None;
                     }
                 }
                 None => {
-                    self.runs.insert(run.clone(), Some(cell.clone()));
+                    self.runs.insert(run.clone(), Some(cell));
                 }
             }
         }
-        self.last = l.run_id.clone().map(|r| (r, cell.clone()));
-        self.cells.insert(cell);
+        self.last = l.run_id.clone().map(|r| (r, cell));
+        cell
     }
+}
+
+impl Fresh {
+    /// Makes every cell from the lines, leaving out the runs `split` names, as `fill` makes them from the
+    /// records: each cell's records in the order of the cells' index (their time, then their id).
+    fn fill(mut self, tx: &Connection, cells: &[Cell], split: &FnvSet<&str>) -> rusqlite::Result<()> {
+        clear(tx, split.iter().copied())?;
+        self.lines.sort_unstable_by_key(|k| (k.cell, k.at, k.id));
+        let name = |(start, len): (u32, u32)| &self.names[start as usize..(start + len) as usize];
+        let mut at = 0;
+        while at < self.lines.len() {
+            let cell = self.lines[at].cell;
+            let mut sums = Sums::default();
+            for k in self.lines[at..].iter().take_while(|k| k.cell == cell) {
+                at += 1;
+                match (k.run != NO_RUN).then(|| name(k.run)) {
+                    Some(run) if split.contains(run) => {}
+                    Some(run) => sums.runs.push(run, k.row()),
+                    None => sums.alone.run_simple(&[k.row()]),
+                }
+            }
+            put(tx, &cells[cell as usize], sums)?;
+        }
+        Ok(())
+    }
+}
+
+/// Empties the cells, and keeps the runs `split` names out of them.
+fn clear<'a>(tx: &Connection, split: impl Iterator<Item = &'a str>) -> rusqlite::Result<()> {
+    tx.execute_batch("DELETE FROM report_cells; DELETE FROM report_split_runs;")?;
+    let mut add = tx.prepare_cached("INSERT INTO report_split_runs (run_id) VALUES (?1)")?;
+    for run in split {
+        add.execute([run])?;
+    }
+    Ok(())
 }
 
 /// In a writer's transaction, after it wrote: the cells of what it wrote made again, or every
 /// cell where they were behind before it wrote; they then include every record.
 /// `before` is the newest record before the write (0: the ledger was empty, and every record is one it wrote).
 pub(crate) fn after_write(tx: &Connection, were_current: bool, written: Written, before: i64) -> rusqlite::Result<()> {
+    let Written { cells, runs, fresh, .. } = written;
     if !were_current {
         rebuild(tx)?;
-    } else if before == 0 {
-        // Every record is this write's: a run written into two cells is split, and every cell is made, in one
-        // pass over the records in the cells' order.
-        let split: Vec<String> = written.runs.into_iter().filter(|(_, one)| one.is_none()).map(|(run, _)| run).collect();
-        fill(tx, &split)?;
+    } else if let Some(fresh) = fresh.filter(|_| before == 0) {
+        // Every record is this write's: a run written into two cells is split, and every cell is made from the
+        // lines as written.
+        let split: FnvSet<&str> = runs.iter().filter(|(_, one)| one.is_none()).map(|(run, _)| run.as_str()).collect();
+        fresh.fill(tx, &cells, &split)?;
     } else {
-        let runs: BTreeMap<String, bool> = written.runs.into_iter().map(|(r, one)| (r, one.is_some())).collect();
-        refresh(tx, &runs, written.cells.into_iter().collect(), before)?;
+        let runs: BTreeMap<String, bool> = runs.into_iter().map(|(r, one)| (r, one.is_some())).collect();
+        refresh(tx, &runs, cells.into_iter().collect(), before)?;
     }
     tx.execute("UPDATE report_cells_upto SET id = (SELECT COALESCE(max(id), 0) FROM records)", [])?;
     Ok(())
@@ -197,13 +337,7 @@ pub(crate) fn rebuild(tx: &Connection) -> rusqlite::Result<()> {
 /// Makes every cell from the records, the runs `split` kept out of them, in one pass over the records in the
 /// cells' order (their index, `records_cell`): each cell's records one after another.
 fn fill(tx: &Connection, split: &[String]) -> rusqlite::Result<()> {
-    tx.execute_batch("DELETE FROM report_cells; DELETE FROM report_split_runs;")?;
-    {
-        let mut add = tx.prepare_cached("INSERT INTO report_split_runs (run_id) VALUES (?1)")?;
-        for run in split {
-            add.execute([run])?;
-        }
-    }
+    clear(tx, split.iter().map(String::as_str))?;
     let mut q = tx.prepare(
         "SELECT model, recorded_at, job_user, job_account, job_partition, id, run_id, domain = 'carbon', measured, part, gpu_hours,
                 cpu_hours, kwh, co2e_g, uncertainty, cost_usd, embodied_co2e_g, water_l, tokens, prompt_tokens, requests, units

@@ -537,10 +537,11 @@ impl Store {
         let path = self.path.clone();
         let db = |e: rusqlite::Error| db_error(&path, e);
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db)?;
-        // The cells and runs of the records written, whose summaries are made again before the commit.
-        let mut written = cells::Written::default();
         let were_current = cells::current(&tx).map_err(db)?;
         let before: i64 = tx.query_row("SELECT COALESCE(max(id), 0) FROM records", [], |r| r.get(0)).map_err(db)?;
+        // The cells and runs of the records written, whose summaries are made again before the commit (in a first
+        // write into an empty ledger, from the lines as written).
+        let mut written = cells::Written::new(were_current && before == 0);
         let set_aside = if before == 0 { bulk::set_aside(&tx).map_err(db)? } else { Vec::new() };
         {
             let mut insert = tx
@@ -562,7 +563,7 @@ impl Store {
                 }
                 let id = tx.last_insert_rowid();
                 estimates.put(id, &l.estimate).map_err(db)?;
-                written.add(l);
+                written.add(id, l);
                 Ok((id, true))
             };
             feed(&mut put)?;

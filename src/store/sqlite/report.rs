@@ -346,6 +346,21 @@ mod tests {
         };
         assert!(!split(&batch).is_empty(), "some runs fall on two days");
         assert_eq!(split(&batch), split(&single));
+        // The first batch's cells are made from its lines as written: to the last bit what the records make.
+        let stored = |s: &Store| -> Vec<String> {
+            let mut q = s.conn().prepare("SELECT * FROM report_cells ORDER BY model, day, job_user, job_account, job_partition").unwrap();
+            let n = q.column_count();
+            q.query_map([], |r| Ok((0..n).map(|i| format!("{:?}", r.get_ref_unwrap(i))).collect::<Vec<_>>().join("|")))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap()
+        };
+        let from_lines = stored(&batch);
+        assert!(from_lines.len() > 3, "{} cells", from_lines.len());
+        let tx = batch.conn().unchecked_transaction().unwrap();
+        super::super::cells::rebuild(&tx).unwrap();
+        tx.commit().unwrap();
+        assert_eq!(stored(&batch), from_lines, "the cells made again from the records");
         for by in [By::Model, By::Day, By::User] {
             for f in [Filter::default(), Filter { trend: true, ..Filter::default() }] {
                 let a = from_cells(&batch, by, &f).unwrap().expect("the cells answer it").finish().unwrap();
