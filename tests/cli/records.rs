@@ -244,6 +244,67 @@ fn a_kill_mid_write_leaves_the_store_intact() {
     assert!(stderr(&env.run(&["report"])).is_empty());
 }
 
+/// `sacct -P` output of `n` finished jobs, one allocation and its batch step each.
+fn sacct_jobs(n: u32) -> String {
+    let mut out =
+        String::from("JobID|JobIDRaw|JobName|User|Account|Partition|Cluster|State|Start|End|ElapsedRaw|NCPUS|CPUTimeRAW|AllocTRES\n");
+    for i in 0..n {
+        let (id, end) = (1000 + i, 1_790_000_000 + i64::from(i) * 7);
+        let when = |t: i64| exa::time::iso8601(t).trim_end_matches('Z').to_string();
+        let (s, e) = (when(end - 3600), when(end));
+        out.push_str(&format!(
+            "{id}|{id}|job{}|u{}|acct|gpu|c1|COMPLETED|{s}|{e}|3600|4|14400|billing=4,cpu=4,gres/gpu={},node=1\n",
+            i % 5,
+            i % 7,
+            1 + i % 4
+        ));
+        out.push_str(&format!("{id}.batch|{id}.batch|batch||acct||c1|COMPLETED|{s}|{e}|3600|4|14400|cpu=4,node=1\n"));
+    }
+    out
+}
+
+#[test]
+fn a_first_import_killed_mid_write_leaves_the_ledger_as_it_was() {
+    let env = Env::new().env("TZ", "UTC");
+    let file = env.file("sacct.txt", &sacct_jobs(8000));
+    let file = file.to_str().unwrap();
+    let journal = db(&env).with_file_name("records.sqlite3-journal");
+    // A journal that holds a write: SQLite's magic number first (zeroes once the write is done).
+    let holds_a_write = || std::fs::read(&journal).is_ok_and(|b| b.starts_with(&[0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]));
+    env.json::<Value>(&["db", "migrate"]);
+    // A first import into an empty ledger, alone with it, writes through a rollback journal: killed while the
+    // journal holds the write, it leaves the write mid-way.
+    let mut child = env.cmd().args(["import", "slurm", "--file", file]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let started = std::time::Instant::now();
+    let killed = loop {
+        if holds_a_write() {
+            let _ = child.kill();
+            break true;
+        }
+        if child.try_wait().unwrap().is_some() {
+            break false;
+        }
+        assert!(started.elapsed() < Duration::from_secs(300), "the import neither wrote nor finished");
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    let finished = child.wait().unwrap().success();
+    if killed && !finished {
+        // A reader puts the ledger back as it was (empty) before it reads.
+        let rep = report(&env, &[]);
+        assert_eq!(rep["totals"]["records"]["carbon"], 0, "{rep}");
+        assert!(!holds_a_write(), "the journal is played back");
+        let again = env.json::<Value>(&["import", "slurm", "--file", file]);
+        assert_eq!((again["imported"].as_u64(), again["already_there"].as_u64()), (Some(8000), Some(0)), "{again}");
+    }
+    // Whole, and back in the WAL, so that many writers can come again.
+    assert_eq!(sql(&db(&env), "print(c.execute('pragma journal_mode').fetchone()[0])"), "wal");
+    assert_eq!(sql(&db(&env), "print(c.execute('pragma integrity_check').fetchone()[0])"), "ok");
+    assert_eq!(sql(&db(&env), "print(c.execute('select count(*) from records').fetchone()[0])"), "16000");
+    let rep = report(&env, &["--by", "user"]);
+    assert_eq!((rep["totals"]["runs"].as_u64(), rep["groups"].as_array().map(Vec::len)), (Some(8000), Some(7)), "{rep}");
+    assert!(!holds_a_write());
+}
+
 #[test]
 fn a_run_is_counted_once() {
     let env = crate::common::with_h100(Env::new()).env("FAKE_SMI_POWER", "300");

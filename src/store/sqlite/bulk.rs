@@ -9,7 +9,76 @@
 //! decides, row by row, whether a record is stored (the keys of one import arrive nearly in order, so it is
 //! written at its end).
 
-use rusqlite::Connection;
+use std::path::Path;
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags};
+
+/// The end of the error a reader meets where a write was left mid-way: it cannot read until the ledger is put back.
+pub(super) const LEFT_MID_WRITE: &str = "a write was left mid-way (a killed import)";
+
+/// The first bytes of a rollback journal that holds a write (SQLite zeroes them once the write is done).
+const JOURNAL_MAGIC: [u8; 8] = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7];
+
+/// Whether `path` has a rollback journal beside it that holds a write left mid-way (`alone`'s, killed).
+pub(super) fn left_mid_write(path: &Path) -> bool {
+    let mut journal = path.as_os_str().to_os_string();
+    journal.push("-journal");
+    let mut head = [0u8; 8];
+    std::fs::File::open(journal).and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head)).is_ok() && head == JOURNAL_MAGIC
+}
+
+/// Whether a read-only connection met a rollback journal it may not play back (SQLITE_READONLY_ROLLBACK).
+pub(super) fn rollback_needed(e: &rusqlite::Error) -> bool {
+    e.sqlite_error().is_some_and(|f| f.extended_code == rusqlite::ffi::SQLITE_READONLY_ROLLBACK)
+}
+
+/// Puts back a ledger whose write was left mid-way, as any writer's open would: SQLite plays the journal back,
+/// and the ledger is as it was before that write. A reader comes here only when it could not read otherwise.
+pub(super) fn put_back(path: &Path) -> rusqlite::Result<()> {
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
+    conn.busy_timeout(Duration::from_secs(30))?;
+    conn.query_row("SELECT count(*) FROM sqlite_master", [], |_| Ok(()))
+}
+
+/// Takes a first batch into an empty ledger through a rollback journal rather than the WAL, when this
+/// connection is the file's only one: whether it did (the caller then calls `shared_again` after the write).
+///
+/// Through the WAL every page is written twice: into the WAL, then copied into the file by the checkpoint at the
+/// commit (a million jobs' records: 1.2 GB each time). A rollback journal keeps only what the pages held before
+/// a write changes them, and the pages of an empty ledger's new rows held nothing: they are written once, and
+/// the journal holds the few pages of the schema. A kill mid-write leaves that journal, and the next opener puts
+/// the empty ledger back from it, as SQLite does for any rollback journal. SQLite leaves the WAL only when no
+/// other connection has the file open (it answers busy at once, and the write goes through the WAL as ever), so
+/// no reader loses its snapshot; one that comes while the batch is written waits for it, up to the busy
+/// timeout, where through the WAL it would have read the empty ledger. A write of single records never comes
+/// here: many of them at once into a new ledger is what the WAL is for.
+pub(super) fn alone(conn: &Connection, busy: Duration) -> bool {
+    let empty = conn.query_row("SELECT NOT EXISTS (SELECT 1 FROM records)", [], |r| r.get::<_, bool>(0)).unwrap_or(false);
+    if !empty || conn.busy_timeout(Duration::ZERO).is_err() {
+        return false;
+    }
+    let mode = conn.query_row("PRAGMA journal_mode = DELETE", [], |r| r.get::<_, String>(0));
+    let alone = mode.is_ok_and(|m| m.eq_ignore_ascii_case("delete"));
+    // FULL: the journal is synced before the file is written, so even a power loss leaves the ledger whole or empty.
+    let synced = alone && conn.pragma_update(None, "synchronous", "FULL").is_ok();
+    let _ = conn.busy_timeout(busy);
+    if alone && !synced {
+        shared_again(conn, busy);
+        return false;
+    }
+    alone
+}
+
+/// Back to the WAL after `alone`, waiting up to `busy` for readers that came meanwhile. If they outlast it, the
+/// ledger stays in the rollback journal, which is as safe; the next writer's open puts it back in the WAL.
+pub(super) fn shared_again(conn: &Connection, busy: Duration) {
+    let _ = conn.pragma_update(None, "synchronous", "NORMAL");
+    let started = std::time::Instant::now();
+    while conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0)).is_err() && started.elapsed() < busy {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
 
 /// An index set aside: its name and the statement that made it.
 pub(super) struct Index {
@@ -39,4 +108,43 @@ pub(super) fn restore(tx: &Connection, indexes: &[Index]) -> rusqlite::Result<()
         tx.execute_batch(&i.sql)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mode(c: &Connection) -> String {
+        c.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap()
+    }
+
+    #[test]
+    fn only_a_lone_writer_of_an_empty_ledger_leaves_the_wal_and_it_comes_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.sqlite3");
+        let busy = Duration::from_secs(5);
+        let store = crate::store::sqlite::Store::open(&path).unwrap();
+        // Another connection has the file open: the batch goes through the WAL.
+        let other = Connection::open(&path).unwrap();
+        other.query_row("SELECT count(*) FROM records", [], |_| Ok(())).unwrap();
+        assert!(!alone(store.conn(), busy));
+        assert_eq!(mode(store.conn()), "wal");
+        drop(other);
+        // Alone with the empty ledger: the rollback journal, then the WAL again.
+        assert!(alone(store.conn(), busy));
+        assert_eq!(mode(store.conn()), "delete");
+        shared_again(store.conn(), busy);
+        assert_eq!(mode(store.conn()), "wal");
+        // A ledger with records: the WAL.
+        store
+            .conn()
+            .execute_batch(
+                "INSERT INTO records (model, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours, cpu_hours, idem_key)
+                 VALUES ('m', 1, 'h', 'carbon', 'p', 'builtin', 'd', 1, 0, 'k')",
+            )
+            .unwrap();
+        assert!(!alone(store.conn(), busy));
+        assert_eq!(mode(store.conn()), "wal");
+        assert!(!left_mid_write(&path));
+    }
 }

@@ -468,6 +468,30 @@ impl Store {
     /// Opens the database at `path` to read, never creating, migrating or
     /// writing anything: `None` when it holds no records yet (an empty file).
     pub fn open_read(path: &Path) -> Result<Option<Store>, Error> {
+        match Store::open_read_as_is(path) {
+            Err(Error::Failed(m)) if m.ends_with(bulk::LEFT_MID_WRITE) => {
+                bulk::put_back(path).map_err(|e| {
+                    Error::Failed(format!(
+                        "{}: {}, and putting the ledger back as it was failed: {e}",
+                        path.display(),
+                        bulk::LEFT_MID_WRITE
+                    ))
+                })?;
+                Store::open_read_as_is(path)
+            }
+            other => other,
+        }
+    }
+
+    /// `open_read`, without putting back a write left mid-way.
+    fn open_read_as_is(path: &Path) -> Result<Option<Store>, Error> {
+        if bulk::left_mid_write(path) && unshared(path) {
+            return Err(Error::Failed(format!(
+                "{}: a write was left mid-way (a killed import), and this user cannot put the ledger back as it was; \
+                 the next exa command its owner runs does",
+                path.display()
+            )));
+        }
         let conn = if unshared(path) {
             // No writer is there (none made the shared-memory file), and this reader cannot make one (a ledger
             // it may read but not write, a read-only filesystem): read the file as it is, writing nothing.
@@ -480,7 +504,10 @@ impl Store {
         }
         .map_err(|e| db_error(path, e))?;
         conn.busy_timeout(Duration::from_secs(30)).map_err(|e| db_error(path, e))?;
-        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| db_error(path, e))?;
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| match bulk::rollback_needed(&e) {
+            true => Error::Failed(format!("{}: {}", path.display(), bulk::LEFT_MID_WRITE)),
+            false => db_error(path, e),
+        })?;
         known_version(path, version)?;
         if version == 0 {
             let tables: i64 = conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0)).map_err(|e| db_error(path, e))?;
@@ -662,15 +689,19 @@ impl Ledger for Store {
 
     fn write_chunks(&mut self, chunks: &mut dyn Iterator<Item = Result<Vec<Line>, Error>>) -> Result<Vec<bool>, Error> {
         let mut fresh = Vec::new();
-        self.write_each(&mut |put| {
+        let alone = bulk::alone(&self.conn, BUSY);
+        let written = self.write_each(&mut |put| {
             for chunk in &mut *chunks {
                 for l in chunk? {
                     fresh.push(put(&l)?.1);
                 }
             }
             Ok(())
-        })?;
-        Ok(fresh)
+        });
+        if alone {
+            bulk::shared_again(&self.conn, BUSY);
+        }
+        written.map(|()| fresh)
     }
 
     fn stored_keys(&mut self, keys: &[String]) -> Result<Vec<bool>, Error> {
