@@ -4,7 +4,10 @@
 # then the same file again (nothing new), beside the floor a site script starts
 # from: Python's csv module merely reading the same file. With REV, that
 # revision's exa too, alternating with this tree's in one run (a fresh store for
-# each first import), so the machine's mood falls on both alike.
+# each first import), so the machine's mood falls on both alike. Beside them,
+# SQLite alone writing the rows the first import wrote (same schema, journal
+# and page cache, copied inside SQLite): what any importer into this schema
+# pays before it has parsed or priced anything.
 #
 #   bash benches/import.sh [N] [REV]
 #   bash benches/import.sh 200000 HEAD~3
@@ -27,13 +30,46 @@ unset EXAMLOPS_DB
 python3 benches/sacct_gen.py "$n" > "$tmp/sacct.txt"
 echo "$n jobs, $(wc -l < "$tmp/sacct.txt") lines, $(du -h "$tmp/sacct.txt" | cut -f1); TZ=${TZ:-unset, the system zone}"
 python3 - target/release/exa "$tmp/sacct.txt" "$tmp" "$rounds" "$old" "$rev" <<'PY'
-import csv, json, os, statistics, subprocess, sys, time
+import csv, json, os, sqlite3, statistics, subprocess, sys, time
 new, path, tmp, rounds, old, rev = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6]
 t = time.perf_counter()
 with open(path, newline="") as f:
     rows = sum(1 for _ in csv.reader(f, delimiter="|"))
 floor = time.perf_counter() - t
 print(f"floor: python csv reads {rows} rows in {floor:.2f} s")
+
+
+def copy_alone(exa, src, dst):
+    """SQLite alone writing the rows the import wrote: the same schema (made by exa), the same page cache and
+    journal as exa's first import, the indexes set aside and made again, every row copied inside SQLite. No
+    parsing, no pricing, no binding: what any importer into this schema pays at least."""
+    subprocess.run([exa, "--db", dst, "db", "migrate"], check=True, capture_output=True)
+    c = sqlite3.connect(dst, isolation_level=None)
+    c.execute("PRAGMA cache_size = -131072")
+    c.execute("PRAGMA journal_mode = DELETE")
+    c.execute("PRAGMA synchronous = FULL")
+    c.execute("ATTACH ? AS old", (src,))
+    indexes = c.execute("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records' AND sql IS NOT NULL AND name != 'records_idem_key'").fetchall()
+    t = time.perf_counter()
+    c.execute("BEGIN IMMEDIATE")
+    for name, _ in indexes:
+        c.execute(f'DROP INDEX main."{name}"')
+    for table in ("estimate_shapes", "records", "record_estimates", "report_cells", "report_split_runs", "report_cells_upto"):
+        c.execute(f"INSERT INTO main.{table} SELECT * FROM old.{table}")
+    for _, sql in indexes:
+        c.execute(sql)
+    c.execute("COMMIT")
+    took = time.perf_counter() - t
+    c.close()
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        try:
+            os.remove(dst + suffix)
+        except FileNotFoundError:
+            pass
+    return took
+
+
+sqlite_alone = []
 exas = [("this tree", new)] + ([(rev, old)] if old else [])
 times = {name: {"first import": [], "same file again": []} for name, _ in exas}
 said = {}
@@ -48,6 +84,8 @@ for i in range(rounds):
             said[(name, label)] = (a["imported"], a["already_there"], a["records_written"])
         if i == 0 and exa == new:
             print(f"store: {os.path.getsize(db) / 1e6:.0f} MB")
+        if exa == new:
+            sqlite_alone.append(copy_alone(exa, db, f"{tmp}/alone-{i}.sqlite3"))
         for suffix in ("", "-wal", "-shm"):
             try:
                 os.remove(db + suffix)
@@ -63,4 +101,6 @@ for label in ("first import", "same file again"):
         r = statistics.median(times["this tree"][label]) / statistics.median(times[rev][label])
         line.append(f"new/old {r:.2f}x")
     print(f"{label}, median of {rounds}: " + "; ".join(line))
+m = statistics.median(sqlite_alone)
+print(f"SQLite alone writing the first import's rows (same schema, journal and cache; no parsing or pricing), median of {rounds}: {m:.2f} s = {m / floor:.1f}x the floor")
 PY
