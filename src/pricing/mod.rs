@@ -320,9 +320,20 @@ impl From<Error> for ComputeFail {
     }
 }
 
-fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu: f64, cpu: f64) -> Result<Estimate, ComputeFail> {
+/// What pricing a request takes from the settings and the provider before its own hours: the coefficients
+/// merged, the grid intensity and where it came from, the notes on them, the provider as the answer names it.
+/// The same for every request that brings nothing of its own (no energy, no coefficients, no history): a
+/// `Pricer` makes it once for all of them.
+#[derive(Clone)]
+struct Prelude {
+    coefs: IndexMap<String, Coef>,
+    notes: Vec<String>,
+    grid: Option<GridInfo>,
+    provider: ProviderInfo,
+}
+
+fn prelude(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu: f64, cpu: f64) -> Result<Prelude, ComputeFail> {
     let p = r.provider.as_ref();
-    check_inputs(domain, p, gpu, cpu, req.gpu_kwh.is_some())?;
     let (mut coefs, mut notes) = coefficients(settings, domain, p, &req.overrides)?;
     if let Some(kwh) = req.gpu_kwh.filter(|_| domain == Domain::Carbon) {
         measured(p, &mut coefs, kwh, gpu)?;
@@ -338,6 +349,27 @@ fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
             c.value
         ));
     }
+    Ok(Prelude { coefs, notes, grid, provider: info(p) })
+}
+
+fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu: f64, cpu: f64) -> Result<Estimate, ComputeFail> {
+    check_inputs(domain, r.provider.as_ref(), gpu, cpu, req.gpu_kwh.is_some())?;
+    let before = prelude(settings, domain, req, r, gpu, cpu)?;
+    finish(settings, domain, req, r, before, gpu, cpu)
+}
+
+/// A request priced from its prelude: the provider's formula over its hours, the bands, exa's own terms.
+fn finish(
+    settings: &Settings,
+    domain: Domain,
+    req: &Request,
+    r: &Resolved,
+    before: Prelude,
+    gpu: f64,
+    cpu: f64,
+) -> Result<Estimate, ComputeFail> {
+    let p = r.provider.as_ref();
+    let Prelude { mut coefs, mut notes, grid, mut provider } = before;
     let mut values = Values::default();
     values.inputs.insert("gpu_hours".into(), gpu);
     values.inputs.insert("cpu_hours".into(), cpu);
@@ -354,7 +386,6 @@ fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
         formula => ComputeFail::Error(Error::Failed(format!("{domain} provider '{}': {formula}", p.meta().name))),
     })?;
     let outputs = checked_outputs(domain, p, outputs)?;
-    let mut provider = info(p);
     if let Some(g) = grid.as_ref().filter(|g| g.origin == "default") {
         provider.uncertainty = degraded(settings, domain, g)?;
         notes.push(format!(
@@ -514,12 +545,14 @@ pub struct Pricer<'a> {
     settings: &'a Settings,
     domain: Domain,
     resolved: Resolved,
+    /// The prelude of the work priced without the grid's history, made by the first of it.
+    shared: std::sync::OnceLock<Prelude>,
 }
 
 impl<'a> Pricer<'a> {
     /// Resolves the provider for `domain` as every command does (flag, env, config, default).
     pub fn new(settings: &'a Settings, domain: Domain, flag: Option<&str>) -> Result<Pricer<'a>, Error> {
-        Ok(Pricer { settings, domain, resolved: resolve(settings, domain, flag)? })
+        Ok(Pricer { settings, domain, resolved: resolve(settings, domain, flag)?, shared: std::sync::OnceLock::new() })
     }
 
     /// The provider's name.
@@ -543,7 +576,24 @@ impl<'a> Pricer<'a> {
     /// `estimate` gives them.
     pub fn price(&self, gpu_hours: f64, cpu_hours: f64, history: Option<crate::model::HistoryAsk>) -> Result<Estimate, Error> {
         let req = Request { gpu_hours: Some(gpu_hours), cpu_hours: Some(cpu_hours), history, ..Request::default() };
-        match compute(self.settings, self.domain, &req, &self.resolved, gpu_hours, cpu_hours) {
+        let (settings, domain, r) = (self.settings, self.domain, &self.resolved);
+        // Without the history the work brings only its hours: its prelude is every such work's.
+        let priced = match &req.history {
+            Some(_) => compute(settings, domain, &req, r, gpu_hours, cpu_hours),
+            None => (|| {
+                check_inputs(domain, r.provider.as_ref(), gpu_hours, cpu_hours, false)?;
+                let before = match self.shared.get() {
+                    Some(p) => p.clone(),
+                    // A prelude that fails is not kept: the next work meets the same error.
+                    None => {
+                        let made = prelude(settings, domain, &req, r, gpu_hours, cpu_hours)?;
+                        self.shared.get_or_init(|| made).clone()
+                    }
+                };
+                finish(settings, domain, &req, r, before, gpu_hours, cpu_hours)
+            })(),
+        };
+        match priced {
             Ok(e) => Ok(e),
             Err(ComputeFail::Broken(why)) => Err(Error::Failed(why)),
             Err(ComputeFail::Error(e)) => Err(e),

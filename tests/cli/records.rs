@@ -305,6 +305,49 @@ fn a_first_import_killed_mid_write_leaves_the_ledger_as_it_was() {
     assert!(!holds_a_write());
 }
 
+/// Every number as a float, so that 400 and 400.0 compare equal.
+fn floats(v: Value) -> Value {
+    match v {
+        Value::Number(n) => serde_json::json!(n.as_f64().unwrap()),
+        Value::Array(a) => Value::Array(a.into_iter().map(floats).collect()),
+        Value::Object(o) => Value::Object(o.into_iter().map(|(k, v)| (k, floats(v))).collect()),
+        other => other,
+    }
+}
+
+#[test]
+fn an_imported_jobs_estimate_is_what_estimate_says_for_its_hours() {
+    // The importer prices a million jobs alike from what it worked out once; each must still be the very
+    // estimate `exa finops ... estimate` gives for the job's hours, with the grid region's intensity and notes.
+    let env = Env::new().env("TZ", "UTC").env("EXAMLOPS_GRID_REGION", "DE").env("GPU_COST_PER_HOUR", "3.25");
+    let file = env.file("sacct.txt", &sacct_jobs(4));
+    env.json::<Value>(&["import", "slurm", "--file", file.to_str().unwrap()]);
+    let stored = sql(
+        &db(&env),
+        "print(json.dumps([json.loads(e) for (e,) in c.execute('select estimate from record_estimate_json order by record_id')]))",
+    );
+    let stored: Vec<Value> = serde_json::from_str(&stored).unwrap();
+    assert_eq!(stored.len(), 8);
+    for e in stored {
+        let hours = |k: &str| e["inputs"][k].as_f64().unwrap().to_string();
+        let domain = e["domain"].as_str().unwrap().to_string();
+        let asked =
+            env.json::<Value>(&["finops", &domain, "estimate", "--gpu-hours", &hours("gpu_hours"), "--cpu-hours", &hours("cpu_hours")]);
+        assert_eq!(floats(e.clone()), floats(asked), "{domain}");
+        let set = if domain == "carbon" {
+            (&e["grid"]["zone"], &e["grid"]["origin"])
+        } else {
+            (&e["coefficients"]["gpu_rate"]["value"], &e["coefficients"]["gpu_rate"]["source"])
+        };
+        let want = if domain == "carbon" {
+            (serde_json::json!("DE"), serde_json::json!("region"))
+        } else {
+            (serde_json::json!(3.25), serde_json::json!("env"))
+        };
+        assert_eq!((set.0.clone(), set.1.clone()), want, "{e}");
+    }
+}
+
 #[test]
 fn a_run_is_counted_once() {
     let env = crate::common::with_h100(Env::new()).env("FAKE_SMI_POWER", "300");
