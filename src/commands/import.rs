@@ -170,6 +170,14 @@ fn open_input(path: &Path) -> Result<(Box<dyn BufRead>, String), Error> {
     Ok((Box::new(std::io::BufReader::with_capacity(BUFFER, f)), path.display().to_string()))
 }
 
+/// The input's size in bytes where it is a file (0: standard input, or not known).
+fn size_of(path: &Path) -> u64 {
+    if is_stdin(path) {
+        return 0;
+    }
+    std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
+}
+
 fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
@@ -397,7 +405,7 @@ fn read_jobs(sched: Scheduler, args: &ImportArgs, since: Option<i64>, until: Opt
             let (mut input, shown) = open_input(path)?;
             let jobs = match starts_with_brace(path, input.as_mut())? {
                 Some(true) => slurm::parse_json(&read_all(path, input, &shown)?),
-                Some(false) => match slurm::parse_parsable_from(input) {
+                Some(false) => match slurm::parse_parsable_from(input, size_of(path)) {
                     Ok(jobs) => Ok(jobs),
                     Err(slurm::Unread::Io(e)) => return Err(unreadable(path, &e)),
                     Err(slurm::Unread::Input(e)) => Err(e),

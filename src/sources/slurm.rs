@@ -95,7 +95,7 @@ pub fn local_cluster(scontrol: &Path, timeout: Duration) -> Result<String, Strin
 
 /// Reads `sacct -P` output (its header line first); `Err` when the input as a whole cannot be read.
 pub fn parse_parsable(text: &str) -> Result<Jobs, String> {
-    parse_parsable_from(text.as_bytes()).map_err(|e| e.to_string())
+    parse_parsable_from(text.as_bytes(), text.len() as u64).map_err(|e| e.to_string())
 }
 
 /// The longest line read, its line ending aside: `sacct` prints about 150 bytes a job; a comment or
@@ -179,8 +179,16 @@ impl<R: std::io::BufRead> Lines<R> {
     }
 }
 
-/// `parse_parsable` over a reader, a line at a time.
-pub fn parse_parsable_from(input: impl std::io::BufRead) -> Result<Jobs, Unread> {
+/// The bytes a `sacct -P` listing takes for each allocation, about: its line and its steps' (about 400 bytes
+/// with `.batch` and `.extern`, 140 without): the room made for its jobs before reading them.
+const BYTES_PER_JOB: u64 = 256;
+
+/// The most jobs that room is made for before reading (a size that is not the listing's cannot ask for more);
+/// a longer listing's list grows from there as it is read.
+const MOST_RESERVED: usize = 2 << 20;
+
+/// `parse_parsable` over a reader, a line at a time; `size` the input's bytes where known (0 where not).
+pub fn parse_parsable_from(input: impl std::io::BufRead, size: u64) -> Result<Jobs, Unread> {
     let mut lines = Lines { input, text: String::new(), number: 0, offset: 0 };
     let header = match lines.advance().transpose()? {
         None => return Ok(Jobs::default()),
@@ -214,6 +222,10 @@ pub fn parse_parsable_from(input: impl std::io::BufRead) -> Result<Jobs, Unread>
         *slot = col.get(name).copied();
     }
     let mut out = Jobs::default();
+    // Room for the jobs a listing of `size` bytes holds, made once: grown a doubling at a time, a million jobs'
+    // list is copied again and again, and every copy lands in pages the kernel must first zero.
+    // Only room: a reservation the machine refuses is not an error, and the list grows as it would have.
+    let _ = out.jobs.try_reserve(usize::try_from(size / BYTES_PER_JOB).unwrap_or(0).min(MOST_RESERVED));
     // One buffer of fields for every line, emptied and handed back after each (`recycle`).
     let mut spare: Vec<&'static str> = Vec::with_capacity(names.len() + 1);
     while let Some(next) = lines.advance() {
@@ -523,7 +535,7 @@ mod tests {
         assert_eq!((jobs.jobs[0].line, jobs.jobs[1].line), (3, 6));
         assert_eq!((jobs.jobs[0].gpus, jobs.jobs[1].state.as_str()), (2.0, "FAILED"));
         // A one-byte buffer reads the same jobs as the text whole.
-        let slow = parse_parsable_from(std::io::BufReader::with_capacity(1, text.as_bytes())).unwrap();
+        let slow = parse_parsable_from(std::io::BufReader::with_capacity(1, text.as_bytes()), 0).unwrap();
         assert_eq!(slow.jobs, jobs.jobs);
     }
 
@@ -532,7 +544,7 @@ mod tests {
         let mut bytes = b"JobID|State|ElapsedRaw|CPUTimeRAW|AllocTRES\n12|COMPLETED|1|1|\n13|COMP".to_vec();
         let at = bytes.len();
         bytes.extend(b"\xffLETED|1|1|\n");
-        assert_eq!(parse_parsable_from(&bytes[..]).unwrap_err(), Unread::Input(format!("not UTF-8 text (byte {at})")));
+        assert_eq!(parse_parsable_from(&bytes[..], 0).unwrap_err(), Unread::Input(format!("not UTF-8 text (byte {at})")));
         // A line of the longest length is read; one byte more is a bad line, and the lines after it are read.
         for (extra, bad) in [(0, false), (1, true)] {
             let mut text = b"JobID|State|ElapsedRaw|CPUTimeRAW|AllocTRES|JobName\r\n".to_vec();
@@ -540,13 +552,13 @@ mod tests {
             text.extend(line);
             text.resize(text.len() + MAX_LINE - line.len() + extra, b'x');
             text.extend(b"\r\n13|COMPLETED|1|1||\n");
-            let jobs = parse_parsable_from(std::io::BufReader::with_capacity(4096, &text[..])).unwrap();
+            let jobs = parse_parsable_from(std::io::BufReader::with_capacity(4096, &text[..]), text.len() as u64).unwrap();
             assert_eq!(jobs.bad.iter().map(|b| b.line).collect::<Vec<_>>(), if bad { vec![2] } else { vec![] }, "{extra}");
             assert_eq!(jobs.jobs.last().map(|j| (j.line, j.id.as_str())), Some((3, "13")));
         }
         let mut header = vec![b'x'; MAX_LINE + 1];
         header.push(b'\n');
-        assert!(matches!(parse_parsable_from(&header[..]), Err(Unread::Input(e)) if e.contains("the header")));
+        assert!(matches!(parse_parsable_from(&header[..], 0), Err(Unread::Input(e)) if e.contains("the header")));
     }
 
     #[test]
