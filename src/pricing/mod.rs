@@ -577,10 +577,12 @@ impl<'a> Pricer<'a> {
     pub fn price(&self, gpu_hours: f64, cpu_hours: f64, history: Option<crate::model::HistoryAsk>) -> Result<Estimate, Error> {
         let req = Request { gpu_hours: Some(gpu_hours), cpu_hours: Some(cpu_hours), history, ..Request::default() };
         let (settings, domain, r) = (self.settings, self.domain, &self.resolved);
-        // Without the history the work brings only its hours: its prelude is every such work's.
-        let priced = match &req.history {
-            Some(_) => compute(settings, domain, &req, r, gpu_hours, cpu_hours),
-            None => (|| {
+        // Without the history the work brings only its hours: its prelude is every such work's. Not a live
+        // provider's: each work takes the reading (or the cached one, and its age) as it is when priced.
+        let shared = req.history.is_none() && r.provider.meta().live.is_none();
+        let priced = match shared {
+            false => compute(settings, domain, &req, r, gpu_hours, cpu_hours),
+            true => (|| {
                 check_inputs(domain, r.provider.as_ref(), gpu_hours, cpu_hours, false)?;
                 let before = match self.shared.get() {
                     Some(p) => p.clone(),

@@ -17,15 +17,16 @@ use rusqlite::{Connection, OpenFlags};
 /// The end of the error a reader meets where a write was left mid-way: it cannot read until the ledger is put back.
 pub(super) const LEFT_MID_WRITE: &str = "a write was left mid-way (a killed import)";
 
-/// The first bytes of a rollback journal that holds a write (SQLite zeroes them once the write is done).
-const JOURNAL_MAGIC: [u8; 8] = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7];
+/// Whether `path` has a rollback journal beside it at all, even one SQLite has not yet marked as holding a
+/// write: a write under way (`alone`'s), or one left. A reader that takes no locks must not read then.
+pub(super) fn journal_beside(path: &Path) -> bool {
+    std::fs::metadata(journal(path)).is_ok_and(|m| m.len() > 0)
+}
 
-/// Whether `path` has a rollback journal beside it that holds a write left mid-way (`alone`'s, killed).
-pub(super) fn left_mid_write(path: &Path) -> bool {
+fn journal(path: &Path) -> std::ffi::OsString {
     let mut journal = path.as_os_str().to_os_string();
     journal.push("-journal");
-    let mut head = [0u8; 8];
-    std::fs::File::open(journal).and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head)).is_ok() && head == JOURNAL_MAGIC
+    journal
 }
 
 /// Whether a read-only connection met a rollback journal it may not play back (SQLITE_READONLY_ROLLBACK).
@@ -62,8 +63,8 @@ pub(super) fn alone(conn: &Connection, busy: Duration) -> bool {
     let alone = mode.is_ok_and(|m| m.eq_ignore_ascii_case("delete"));
     // FULL: the journal is synced before the file is written, so even a power loss leaves the ledger whole or empty.
     let synced = alone && conn.pragma_update(None, "synchronous", "FULL").is_ok();
-    let _ = conn.busy_timeout(busy);
-    if alone && !synced {
+    let waits = conn.busy_timeout(busy).is_ok();
+    if alone && !(synced && waits) {
         shared_again(conn, busy);
         return false;
     }
@@ -74,10 +75,16 @@ pub(super) fn alone(conn: &Connection, busy: Duration) -> bool {
 /// ledger stays in the rollback journal, which is as safe; the next writer's open puts it back in the WAL.
 pub(super) fn shared_again(conn: &Connection, busy: Duration) {
     let _ = conn.pragma_update(None, "synchronous", "NORMAL");
+    // Each try answers at once; only a busy file is tried again, and only until `busy` has passed.
+    let _ = conn.busy_timeout(Duration::ZERO);
     let started = std::time::Instant::now();
-    while conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0)).is_err() && started.elapsed() < busy {
-        std::thread::sleep(Duration::from_millis(5));
+    loop {
+        match conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0)) {
+            Err(e) if super::busy(&e) && started.elapsed() < busy => std::thread::sleep(Duration::from_millis(5)),
+            _ => break,
+        }
     }
+    let _ = conn.busy_timeout(busy);
 }
 
 /// An index set aside: its name and the statement that made it.
@@ -145,6 +152,6 @@ mod tests {
             .unwrap();
         assert!(!alone(store.conn(), busy));
         assert_eq!(mode(store.conn()), "wal");
-        assert!(!left_mid_write(&path));
+        assert!(!journal_beside(&path));
     }
 }

@@ -485,10 +485,12 @@ impl Store {
 
     /// `open_read`, without putting back a write left mid-way.
     fn open_read_as_is(path: &Path) -> Result<Option<Store>, Error> {
-        if bulk::left_mid_write(path) && unshared(path) {
+        // Read without locks (`unshared`), a file an import is writing through its journal, or one whose write was
+        // left mid-way, could be read half-written: refused.
+        if unshared(path) && bulk::journal_beside(path) {
             return Err(Error::Failed(format!(
-                "{}: a write was left mid-way (a killed import), and this user cannot put the ledger back as it was; \
-                 the next exa command its owner runs does",
+                "{}: a write is under way, or was left mid-way by a killed import, and this user may not take the locks \
+                 that read it safely; try again after it, or run exa as the ledger's owner (which puts a killed write back)",
                 path.display()
             )));
         }
