@@ -624,7 +624,8 @@ fn reading_a_ledger_one_may_not_write_writes_nothing() {
     std::fs::set_permissions(home.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
     std::fs::set_permissions(env.dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(if root { 0o755 } else { 0o555 })).unwrap();
-    for by in ["model", "run", "day"] {
+    // exa as that reader.
+    let reader = |args: &[&str]| {
         let mut c = if root {
             let mut c = Command::new("setpriv");
             c.args(["--reuid=65534", "--regid=65534", "--clear-groups", env!("CARGO_BIN_EXE_exa")]);
@@ -632,13 +633,16 @@ fn reading_a_ledger_one_may_not_write_writes_nothing() {
         } else {
             Command::new(env!("CARGO_BIN_EXE_exa"))
         };
-        let out = c
-            .args(["-o", "json", "--db", db.to_str().unwrap(), "report", "--by", by])
+        c.args(["--db", db.to_str().unwrap()])
+            .args(args)
             .env("HOME", home.path())
             .env("XDG_CONFIG_HOME", home.path())
             .env_remove("EXAMLOPS_DB")
             .output()
-            .unwrap();
+            .unwrap()
+    };
+    for by in ["model", "run", "day"] {
+        let out = reader(&["-o", "json", "report", "--by", by]);
         assert!(out.status.success(), "report --by {by}: {}", stderr(&out));
         if by == "model" {
             let got: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -653,21 +657,7 @@ fn reading_a_ledger_one_may_not_write_writes_nothing() {
     let journal = dir.join("l.sqlite3-journal");
     std::fs::write(&journal, [0u8; 512]).unwrap();
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(if root { 0o755 } else { 0o555 })).unwrap();
-    let mut c = if root {
-        let mut c = Command::new("setpriv");
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", env!("CARGO_BIN_EXE_exa")]);
-        c
-    } else {
-        Command::new(env!("CARGO_BIN_EXE_exa"))
-    };
-    let out = c
-        .args(["--db", db.to_str().unwrap(), "report"])
-        .env("HOME", home.path())
-        .env("XDG_CONFIG_HOME", home.path())
-        .env_remove("EXAMLOPS_DB")
-        .output()
-        .unwrap();
-    fails(&out, 1, "a write is under way, or was left mid-way");
+    fails(&reader(&["report"]), 1, "a write is under way, or was left mid-way");
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
     std::fs::remove_file(&journal).unwrap();
     assert_eq!(std::fs::read(&db).unwrap(), before, "the ledger was written by a reader");
