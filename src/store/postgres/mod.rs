@@ -59,15 +59,16 @@ fn transient(e: &WireError) -> bool {
 pub(super) const RESTART_WAIT: Duration = Duration::from_secs(5);
 
 /// Whether connecting failed as it does while a server restarts: refused, reset or closed before it was
-/// made, or the server saying it is starting up or shutting down (57P03). Never a wrong password, a
-/// missing database or a deadline.
+/// made, or the server saying it is starting up or shutting down (57P03), or ending the new session as
+/// it shuts down (57P01, 57P02: a connection that came just as a fast stop began). Never a wrong
+/// password, a missing database or a deadline.
 pub(super) fn restarting(e: &WireError) -> bool {
     if e.is_closed() {
         return true;
     }
     match e {
         WireError::Db(db) => match db.as_db_error() {
-            Some(d) => d.code().code() == "57P03",
+            Some(d) => matches!(d.code().code(), "57P01" | "57P02" | "57P03"),
             None => {
                 let mut src: Option<&(dyn std::error::Error + 'static)> = Some(db);
                 while let Some(s) = src {
