@@ -160,22 +160,16 @@ fn when(flag: &str, s: &str, end_of_day: bool) -> Result<i64, Error> {
     Ok(if end_of_day && crate::time::is_date_only(s) { t + 86_400 } else { t })
 }
 
-/// The input: a file or standard input, buffered, and how a message names it.
-fn open_input(path: &Path) -> Result<(Box<dyn BufRead>, String), Error> {
+/// The input: a file or standard input, buffered, how a message names it, and its size in bytes where it is
+/// a file (0: standard input, or not known).
+fn open_input(path: &Path) -> Result<(Box<dyn BufRead>, String, u64), Error> {
     const BUFFER: usize = 256 * 1024;
     if is_stdin(path) {
-        return Ok((Box::new(std::io::BufReader::with_capacity(BUFFER, std::io::stdin())), "standard input".to_string()));
+        return Ok((Box::new(std::io::BufReader::with_capacity(BUFFER, std::io::stdin())), "standard input".to_string(), 0));
     }
     let f = std::fs::File::open(path).map_err(|e| unreadable(path, &e))?;
-    Ok((Box::new(std::io::BufReader::with_capacity(BUFFER, f)), path.display().to_string()))
-}
-
-/// The input's size in bytes where it is a file (0: standard input, or not known).
-fn size_of(path: &Path) -> u64 {
-    if is_stdin(path) {
-        return 0;
-    }
-    std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
+    let size = f.metadata().map(|m| m.len()).unwrap_or(0);
+    Ok((Box::new(std::io::BufReader::with_capacity(BUFFER, f)), path.display().to_string(), size))
 }
 
 fn is_stdin(path: &Path) -> bool {
@@ -402,10 +396,10 @@ fn read_jobs(sched: Scheduler, args: &ImportArgs, since: Option<i64>, until: Opt
     Ok(match (sched, &args.file) {
         (Scheduler::Slurm, Some(path)) => {
             // `sacct -P` is read a line at a time, never whole; `sacct --json` is one document.
-            let (mut input, shown) = open_input(path)?;
+            let (mut input, shown, size) = open_input(path)?;
             let jobs = match starts_with_brace(path, input.as_mut())? {
                 Some(true) => slurm::parse_json(&read_all(path, input, &shown)?),
-                Some(false) => match slurm::parse_parsable_from(input, size_of(path)) {
+                Some(false) => match slurm::parse_parsable_from(input, size) {
                     Ok(jobs) => Ok(jobs),
                     Err(slurm::Unread::Io(e)) => return Err(unreadable(path, &e)),
                     Err(slurm::Unread::Input(e)) => Err(e),
@@ -431,7 +425,7 @@ fn read_jobs(sched: Scheduler, args: &ImportArgs, since: Option<i64>, until: Opt
             (slurm::parse_parsable(&text).map_err(|e| Error::Failed(format!("sacct's output: {e}")))?, "sacct".to_string(), Vec::new())
         }
         (Scheduler::Flux, Some(path)) => {
-            let (input, shown) = open_input(path)?;
+            let (input, shown, _) = open_input(path)?;
             let text = read_all(path, input, &shown)?;
             let (jobs, no_r) = flux::parse_file(&text).map_err(|e| Error::Usage(format!("{shown}: {e}")))?;
             (jobs, shown, no_r)

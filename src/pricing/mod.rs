@@ -546,13 +546,13 @@ pub struct Pricer<'a> {
     domain: Domain,
     resolved: Resolved,
     /// The prelude of the work priced without the grid's history, made by the first of it.
-    shared: std::sync::OnceLock<Prelude>,
+    prelude: std::sync::OnceLock<Prelude>,
 }
 
 impl<'a> Pricer<'a> {
     /// Resolves the provider for `domain` as every command does (flag, env, config, default).
     pub fn new(settings: &'a Settings, domain: Domain, flag: Option<&str>) -> Result<Pricer<'a>, Error> {
-        Ok(Pricer { settings, domain, resolved: resolve(settings, domain, flag)?, shared: std::sync::OnceLock::new() })
+        Ok(Pricer { settings, domain, resolved: resolve(settings, domain, flag)?, prelude: std::sync::OnceLock::new() })
     }
 
     /// The provider's name.
@@ -576,29 +576,32 @@ impl<'a> Pricer<'a> {
     /// `estimate` gives them.
     pub fn price(&self, gpu_hours: f64, cpu_hours: f64, history: Option<crate::model::HistoryAsk>) -> Result<Estimate, Error> {
         let req = Request { gpu_hours: Some(gpu_hours), cpu_hours: Some(cpu_hours), history, ..Request::default() };
-        let (settings, domain, r) = (self.settings, self.domain, &self.resolved);
         // Without the history the work brings only its hours: its prelude is every such work's. Not a live
         // provider's: each work takes the reading (or the cached one, and its age) as it is when priced.
-        let shared = req.history.is_none() && r.provider.meta().live.is_none();
-        let priced = match shared {
-            false => compute(settings, domain, &req, r, gpu_hours, cpu_hours),
-            true => (|| {
-                check_inputs(domain, r.provider.as_ref(), gpu_hours, cpu_hours, false)?;
-                let before = match self.shared.get() {
-                    Some(p) => p.clone(),
-                    // A prelude that fails is not kept: the next work meets the same error.
-                    None => {
-                        let made = prelude(settings, domain, &req, r, gpu_hours, cpu_hours)?;
-                        self.shared.get_or_init(|| made).clone()
-                    }
-                };
-                finish(settings, domain, &req, r, before, gpu_hours, cpu_hours)
-            })(),
+        let priced = if req.history.is_none() && self.resolved.provider.meta().live.is_none() {
+            self.compute_shared(&req, gpu_hours, cpu_hours)
+        } else {
+            compute(self.settings, self.domain, &req, &self.resolved, gpu_hours, cpu_hours)
         };
         match priced {
             Ok(e) => Ok(e),
             Err(ComputeFail::Broken(why)) => Err(Error::Failed(why)),
             Err(ComputeFail::Error(e)) => Err(e),
         }
+    }
+
+    /// `compute`, with the prelude the first such work made; a prelude that fails is not kept, so the next work
+    /// meets the same error.
+    fn compute_shared(&self, req: &Request, gpu_hours: f64, cpu_hours: f64) -> Result<Estimate, ComputeFail> {
+        let (settings, domain, r) = (self.settings, self.domain, &self.resolved);
+        check_inputs(domain, r.provider.as_ref(), gpu_hours, cpu_hours, false)?;
+        let before = match self.prelude.get() {
+            Some(p) => p.clone(),
+            None => {
+                let made = prelude(settings, domain, req, r, gpu_hours, cpu_hours)?;
+                self.prelude.get_or_init(|| made).clone()
+            }
+        };
+        finish(settings, domain, req, r, before, gpu_hours, cpu_hours)
     }
 }

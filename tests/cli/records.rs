@@ -334,17 +334,15 @@ fn an_imported_jobs_estimate_is_what_estimate_says_for_its_hours() {
         let asked =
             env.json::<Value>(&["finops", &domain, "estimate", "--gpu-hours", &hours("gpu_hours"), "--cpu-hours", &hours("cpu_hours")]);
         assert_eq!(floats(e.clone()), floats(asked), "{domain}");
-        let set = if domain == "carbon" {
-            (&e["grid"]["zone"], &e["grid"]["origin"])
-        } else {
-            (&e["coefficients"]["gpu_rate"]["value"], &e["coefficients"]["gpu_rate"]["source"])
+        // What the environment set, as the record says it.
+        let (got, want) = match domain.as_str() {
+            "carbon" => ((&e["grid"]["zone"], &e["grid"]["origin"]), (serde_json::json!("DE"), serde_json::json!("region"))),
+            _ => (
+                (&e["coefficients"]["gpu_rate"]["value"], &e["coefficients"]["gpu_rate"]["source"]),
+                (serde_json::json!(3.25), serde_json::json!("env")),
+            ),
         };
-        let want = if domain == "carbon" {
-            (serde_json::json!("DE"), serde_json::json!("region"))
-        } else {
-            (serde_json::json!(3.25), serde_json::json!("env"))
-        };
-        assert_eq!((set.0.clone(), set.1.clone()), want, "{e}");
+        assert_eq!((got.0, got.1), (&want.0, &want.1), "{e}");
     }
 }
 

@@ -14,9 +14,6 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
-/// The end of the error a reader meets where a write was left mid-way: it cannot read until the ledger is put back.
-pub(super) const LEFT_MID_WRITE: &str = "a write was left mid-way (a killed import)";
-
 /// Whether `path` has a rollback journal beside it at all, even one SQLite has not yet marked as holding a
 /// write: a write under way (`alone`'s), or one left. A reader that takes no locks must not read then.
 pub(super) fn journal_beside(path: &Path) -> bool {
@@ -36,9 +33,9 @@ pub(super) fn rollback_needed(e: &rusqlite::Error) -> bool {
 
 /// Puts back a ledger whose write was left mid-way, as any writer's open would: SQLite plays the journal back,
 /// and the ledger is as it was before that write. A reader comes here only when it could not read otherwise.
-pub(super) fn put_back(path: &Path) -> rusqlite::Result<()> {
+pub(super) fn put_back(path: &Path, busy: Duration) -> rusqlite::Result<()> {
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
-    conn.busy_timeout(Duration::from_secs(30))?;
+    conn.busy_timeout(busy)?;
     conn.query_row("SELECT count(*) FROM sqlite_master", [], |_| Ok(()))
 }
 

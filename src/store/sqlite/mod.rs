@@ -468,33 +468,23 @@ impl Store {
     /// Opens the database at `path` to read, never creating, migrating or
     /// writing anything: `None` when it holds no records yet (an empty file).
     pub fn open_read(path: &Path) -> Result<Option<Store>, Error> {
-        match Store::open_read_as_is(path) {
-            Err(Error::Failed(m)) if m.ends_with(bulk::LEFT_MID_WRITE) => {
-                bulk::put_back(path).map_err(|e| {
-                    Error::Failed(format!(
-                        "{}: {}, and putting the ledger back as it was failed: {e}",
-                        path.display(),
-                        bulk::LEFT_MID_WRITE
-                    ))
-                })?;
-                Store::open_read_as_is(path)
-            }
-            other => other,
-        }
+        Store::open_read_once(path, true)
     }
 
-    /// `open_read`, without putting back a write left mid-way.
-    fn open_read_as_is(path: &Path) -> Result<Option<Store>, Error> {
+    /// `open_read`; with `put_back`, a write left mid-way (a killed import's hot journal, which a read-only
+    /// connection may not play back) is put back first, once, as any writer's open would.
+    fn open_read_once(path: &Path, put_back: bool) -> Result<Option<Store>, Error> {
+        let unshared = unshared(path);
         // Read without locks (`unshared`), a file an import is writing through its journal, or one whose write was
         // left mid-way, could be read half-written: refused.
-        if unshared(path) && bulk::journal_beside(path) {
+        if unshared && bulk::journal_beside(path) {
             return Err(Error::Failed(format!(
                 "{}: a write is under way, or was left mid-way by a killed import, and this user may not take the locks \
                  that read it safely; try again after it, or run exa as the ledger's owner (which puts a killed write back)",
                 path.display()
             )));
         }
-        let conn = if unshared(path) {
+        let conn = if unshared {
             // No writer is there (none made the shared-memory file), and this reader cannot make one (a ledger
             // it may read but not write, a read-only filesystem): read the file as it is, writing nothing.
             Connection::open_with_flags(
@@ -506,10 +496,20 @@ impl Store {
         }
         .map_err(|e| db_error(path, e))?;
         conn.busy_timeout(Duration::from_secs(30)).map_err(|e| db_error(path, e))?;
-        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| match bulk::rollback_needed(&e) {
-            true => Error::Failed(format!("{}: {}", path.display(), bulk::LEFT_MID_WRITE)),
-            false => db_error(path, e),
-        })?;
+        let version: i64 = match conn.query_row("PRAGMA user_version", [], |r| r.get(0)) {
+            Ok(v) => v,
+            Err(e) if put_back && bulk::rollback_needed(&e) => {
+                drop(conn);
+                bulk::put_back(path, BUSY).map_err(|e| {
+                    Error::Failed(format!(
+                        "{}: a write was left mid-way (a killed import), and putting the ledger back as it was failed: {e}",
+                        path.display()
+                    ))
+                })?;
+                return Store::open_read_once(path, false);
+            }
+            Err(e) => return Err(db_error(path, e)),
+        };
         known_version(path, version)?;
         if version == 0 {
             let tables: i64 = conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0)).map_err(|e| db_error(path, e))?;
