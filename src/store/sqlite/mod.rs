@@ -129,6 +129,9 @@ ALTER TABLE report_cells ADD COLUMN tokens REAL;
 ALTER TABLE report_cells ADD COLUMN prompt_tokens REAL;
 ALTER TABLE report_cells ADD COLUMN requests REAL;
 "#,
+    // 9: the index by model and time goes: the cells' index leads with the model and holds the time, so a report
+    // of one model reads it there, and a first import no longer sorts a million records a fifth time.
+    "DROP INDEX IF EXISTS records_model_time;",
 ];
 
 /// The schema version whose records keep their work, embodied CO2e and water.
