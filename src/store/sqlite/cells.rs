@@ -99,13 +99,21 @@ pub(crate) struct Written {
     fresh: Option<Fresh>,
 }
 
-/// The lines of a first write into an empty ledger, kept as they were written so that the cells are made from
-/// them (`Fresh::fill`) rather than read back.
+/// The lines of a first write into an empty ledger, kept as they were written so that the cells are counted
+/// from them (`Fresh::count`) rather than read back: in blocks of `BLOCK`, so that a million lines are never
+/// copied to a larger room as they arrive (the writer's thread would wait for it).
 #[derive(Default)]
 struct Fresh {
-    lines: Vec<Kept>,
+    blocks: Vec<Vec<Kept>>,
     names: String,
+    /// The run of the line before, a span of `names`: a job's records name it once there.
+    last_run: Option<(u32, u32)>,
 }
+
+const BLOCK: usize = 1 << 16;
+
+/// A kept line's place in the cells' order: its cell, time and record id.
+type Order = (u32, i64, i64);
 
 /// A line as the cells count it, in half the room of its `Row`: its cell, time, record id, run (a span of
 /// `Fresh::names`; `NO_RUN` for none), flags (carbon, measured, part) and figures (NaN for none: a stored
@@ -184,12 +192,21 @@ impl Written {
             None => self.note(l),
         };
         if let Some(fresh) = &mut self.fresh {
-            let run = l.run_id.as_deref().map_or(NO_RUN, |r| {
-                let span = (u32::try_from(fresh.names.len()).unwrap_or(u32::MAX), u32::try_from(r.len()).unwrap_or(u32::MAX));
-                fresh.names.push_str(r);
-                span
+            let run = l.run_id.as_deref().map_or(NO_RUN, |r| match fresh.last_run {
+                Some(span) if fresh.name(span) == r => span,
+                _ => {
+                    let span = (u32::try_from(fresh.names.len()).unwrap_or(u32::MAX), u32::try_from(r.len()).unwrap_or(u32::MAX));
+                    fresh.names.push_str(r);
+                    fresh.last_run = Some(span);
+                    span
+                }
             });
-            fresh.lines.push(Kept::of(cell, id, run, l));
+            if fresh.blocks.last().is_none_or(|b| b.len() == BLOCK) {
+                fresh.blocks.push(Vec::with_capacity(BLOCK));
+            }
+            if let Some(block) = fresh.blocks.last_mut() {
+                block.push(Kept::of(cell, id, run, l));
+            }
         }
     }
 
@@ -205,7 +222,8 @@ impl Written {
                 i
             }
         };
-        if let Some(run) = &l.run_id {
+        // A first write's runs are known from its lines, on the thread that counts them (`ready`).
+        if let Some(run) = l.run_id.as_ref().filter(|_| self.fresh.is_none()) {
             match self.runs.get_mut(run) {
                 Some(one) => {
                     if *one != Some(cell) {
@@ -223,27 +241,102 @@ impl Written {
 }
 
 impl Fresh {
-    /// Makes every cell from the lines, leaving out the runs `split` names, as `fill` makes them from the
-    /// records: each cell's records in the order of the cells' index (their time, then their id).
-    fn fill(mut self, tx: &Connection, cells: &[Cell], split: &FnvSet<&str>) -> rusqlite::Result<()> {
-        clear(tx, split.iter().copied())?;
-        self.lines.sort_unstable_by_key(|k| (k.cell, k.at, k.id));
-        let name = |(start, len): (u32, u32)| &self.names[start as usize..(start + len) as usize];
-        let mut at = 0;
-        while at < self.lines.len() {
-            let cell = self.lines[at].cell;
-            let mut sums = Sums::default();
-            for k in self.lines[at..].iter().take_while(|k| k.cell == cell) {
-                at += 1;
-                match (k.run != NO_RUN).then(|| name(k.run)) {
+    /// Counts every cell from the lines, leaving out the runs `split` names, as `fill` counts them from the
+    /// records: each cell's records in the order of the cells' index (their time, then their id). Touches no
+    /// database, so it runs beside the indexes being made again.
+    fn count(&self, blocks: &mut [Vec<Kept>], split: &FnvSet<&str>) -> Vec<(u32, Counted)> {
+        // Each block in the cells' order, then all of them merged in it (never copied into one).
+        let order = |k: &Kept| (k.cell, k.at, k.id);
+        for block in blocks.iter_mut() {
+            block.sort_unstable_by_key(order);
+        }
+        let mut next: std::collections::BinaryHeap<std::cmp::Reverse<(Order, usize)>> =
+            blocks.iter().enumerate().filter_map(|(b, block)| block.first().map(|k| std::cmp::Reverse((order(k), b)))).collect();
+        let mut taken = vec![0usize; blocks.len()];
+        let mut counted = Vec::new();
+        let mut at: Option<(u32, Sums)> = None;
+        while let Some(std::cmp::Reverse((_, b))) = next.pop() {
+            let Some(k) = blocks[b].get(taken[b]) else { continue };
+            taken[b] += 1;
+            if let Some(after) = blocks[b].get(taken[b]) {
+                next.push(std::cmp::Reverse((order(after), b)));
+            }
+            if at.as_ref().is_none_or(|(cell, _)| *cell != k.cell) {
+                if let Some((cell, sums)) = at.take() {
+                    counted.push((cell, sums.count()));
+                }
+                at = Some((k.cell, Sums::default()));
+            }
+            if let Some((_, sums)) = &mut at {
+                match (k.run != NO_RUN).then(|| self.name(k.run)) {
                     Some(run) if split.contains(run) => {}
                     Some(run) => sums.runs.push(run, k.row()),
                     None => sums.alone.run_simple(&[k.row()]),
                 }
             }
-            put(tx, &cells[cell as usize], sums)?;
         }
-        Ok(())
+        if let Some((cell, sums)) = at {
+            counted.push((cell, sums.count()));
+        }
+        counted
+    }
+
+    /// The run a span of `names` names.
+    fn name(&self, (start, len): (u32, u32)) -> &str {
+        self.names.get(start as usize..(start as usize).saturating_add(len as usize)).unwrap_or_default()
+    }
+
+    /// The runs written into more than one cell (split).
+    fn split<'a>(&'a self, blocks: &[Vec<Kept>]) -> FnvSet<&'a str> {
+        let mut runs: FnvMap<&str, Option<u32>> = FnvMap::default();
+        for k in blocks.iter().flatten().filter(|k| k.run != NO_RUN) {
+            runs.entry(self.name(k.run))
+                .and_modify(|one| {
+                    if *one != Some(k.cell) {
+                        *one = None;
+                    }
+                })
+                .or_insert(Some(k.cell));
+        }
+        runs.into_iter().filter(|(_, one)| one.is_none()).map(|(run, _)| run).collect()
+    }
+}
+
+/// What a writer leaves for the cells (`after_write`): a first write's cells counted from its lines already, or
+/// what it wrote, for the cells to be made from the records.
+pub(crate) enum Ready {
+    /// Every cell of a first write into an empty ledger, and the runs it wrote into two cells (split).
+    Counted {
+        cells: Vec<(Cell, Counted)>,
+        split: Vec<String>,
+    },
+    Written(Written),
+}
+
+impl Written {
+    /// Whether the cells will be counted from the lines as written (`ready`'s work is then worth a thread).
+    pub(crate) fn counts_lines(&self) -> bool {
+        self.fresh.is_some()
+    }
+
+    /// Counts a first write's cells from its lines (nothing else is done here: that is `after_write`'s, from
+    /// the records, in the writer's transaction). Touches no database.
+    pub(crate) fn ready(mut self) -> Ready {
+        let Some(mut fresh) = self.fresh.take() else {
+            return Ready::Written(self);
+        };
+        // Every record is this write's: a run written into two cells is split, and every cell is counted from
+        // the lines as written.
+        let mut blocks = std::mem::take(&mut fresh.blocks);
+        let split = fresh.split(&blocks);
+        let counted = fresh.count(&mut blocks, &split);
+        let split = split.into_iter().map(str::to_string).collect();
+        let mut cells: Vec<Option<Cell>> = self.cells.into_iter().map(Some).collect();
+        let mut cells: Vec<(Cell, Counted)> =
+            counted.into_iter().filter_map(|(i, c)| cells.get_mut(i as usize).and_then(Option::take).map(|cell| (cell, c))).collect();
+        // In the order of the cells' key, so that each goes in at the end of their table rather than anywhere in it.
+        cells.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        Ready::Counted { cells, split }
     }
 }
 
@@ -257,21 +350,23 @@ fn clear<'a>(tx: &Connection, split: impl Iterator<Item = &'a str>) -> rusqlite:
     Ok(())
 }
 
-/// In a writer's transaction, after it wrote: the cells of what it wrote made again, or every
-/// cell where they were behind before it wrote; they then include every record.
+/// In a writer's transaction, after it wrote: the cells of what it wrote made again (or stored, as counted from
+/// a first write's lines), or every cell where they were behind before it wrote; they then include every record.
 /// `before` is the newest record before the write (0: the ledger was empty, and every record is one it wrote).
-pub(crate) fn after_write(tx: &Connection, were_current: bool, written: Written, before: i64) -> rusqlite::Result<()> {
-    let Written { cells, runs, fresh, .. } = written;
-    if !were_current {
-        rebuild(tx)?;
-    } else if let Some(fresh) = fresh.filter(|_| before == 0) {
-        // Every record is this write's: a run written into two cells is split, and every cell is made from the
-        // lines as written.
-        let split: FnvSet<&str> = runs.iter().filter(|(_, one)| one.is_none()).map(|(run, _)| run.as_str()).collect();
-        fresh.fill(tx, &cells, &split)?;
-    } else {
-        let runs: BTreeMap<String, bool> = runs.into_iter().map(|(r, one)| (r, one.is_some())).collect();
-        refresh(tx, &runs, cells.into_iter().collect(), before)?;
+pub(crate) fn after_write(tx: &Connection, were_current: bool, ready: Ready, before: i64) -> rusqlite::Result<()> {
+    match ready {
+        _ if !were_current => rebuild(tx)?,
+        Ready::Counted { cells, split } if before == 0 => {
+            clear(tx, split.iter().map(String::as_str))?;
+            for (cell, counted) in &cells {
+                store(tx, cell, counted)?;
+            }
+        }
+        Ready::Counted { .. } => rebuild(tx)?,
+        Ready::Written(Written { cells, runs, .. }) => {
+            let runs: BTreeMap<String, bool> = runs.into_iter().map(|(r, one)| (r, one.is_some())).collect();
+            refresh(tx, &runs, cells.into_iter().collect(), before)?;
+        }
     }
     tx.execute("UPDATE report_cells_upto SET id = (SELECT COALESCE(max(id), 0) FROM records)", [])?;
     Ok(())
@@ -413,13 +508,32 @@ fn write(tx: &Connection, cell: &Cell) -> rusqlite::Result<()> {
     put(tx, cell, sums)
 }
 
+/// A cell's sums as the rule counts them, and its notes on what it did not count.
+pub(crate) struct Counted {
+    acc: Acc,
+    notes: Vec<String>,
+}
+
+impl Sums {
+    /// The cell's records counted by the rule.
+    fn count(self) -> Counted {
+        let Sums { runs, alone } = self;
+        let mut sums = [alone];
+        let mut total = Acc::default();
+        let notes = count_runs(runs, &mut sums, &mut total, None);
+        let [acc] = sums;
+        Counted { acc, notes }
+    }
+}
+
 /// Stores a cell's sums (counted by the rule); a cell with no run is removed.
 fn put(tx: &Connection, cell: &Cell, sums: Sums) -> rusqlite::Result<()> {
-    let Sums { runs, alone } = sums;
-    let mut sums = [alone];
-    let mut total = Acc::default();
-    let notes = count_runs(runs, &mut sums, &mut total, None);
-    let a = &sums[0];
+    store(tx, cell, &sums.count())
+}
+
+/// Stores a cell as counted; a cell with no run is removed.
+fn store(tx: &Connection, cell: &Cell, counted: &Counted) -> rusqlite::Result<()> {
+    let Counted { acc: a, notes } = counted;
     let key = params![cell.model, cell.day, cell.user, cell.account, cell.partition];
     if a.runs == 0 {
         tx.prepare_cached(

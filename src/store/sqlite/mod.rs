@@ -600,8 +600,21 @@ impl Store {
             };
             feed(&mut put)?;
         }
-        bulk::restore(&tx, &set_aside).map_err(db)?;
-        cells::after_write(&tx, were_current, written, before).map_err(db)?;
+        // A first write's cells are counted from its lines on a thread of their own while SQLite makes the
+        // indexes again: neither waits for the other, and the cells are stored once both are done.
+        let ready = if written.counts_lines() {
+            std::thread::scope(|s| {
+                let counting = s.spawn(move || written.ready());
+                let restored = bulk::restore(&tx, &set_aside);
+                let ready = counting.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                restored.map(|()| ready)
+            })
+            .map_err(db)?
+        } else {
+            bulk::restore(&tx, &set_aside).map_err(db)?;
+            written.ready()
+        };
+        cells::after_write(&tx, were_current, ready, before).map_err(db)?;
         tx.commit().map_err(db)
     }
 
