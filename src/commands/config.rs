@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use indexmap::IndexMap;
+use crate::model::IndexMap;
 use serde::Serialize;
 
 use crate::error::Error;

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use indexmap::IndexMap;
+use crate::model::IndexMap;
 use serde::Serialize;
 
 use crate::error::Error;

@@ -3,7 +3,7 @@
 //! Reading and checking the file is `settings::config`'s job; these types
 //! only describe it, so every layer can take a block without reaching up.
 
-use indexmap::IndexMap;
+use super::IndexMap;
 use serde::Deserialize;
 
 /// The whole file. Every block is optional.

@@ -1,6 +1,6 @@
 //! An estimate: what was asked, which provider answered, and where every number came from.
 
-use indexmap::IndexMap;
+use super::IndexMap;
 use serde::Serialize;
 
 use super::{Coef, Domain, ProviderKind, Source};

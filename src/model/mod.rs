@@ -20,6 +20,10 @@ pub mod record;
 pub mod refusal;
 pub mod telemetry;
 
+/// An ordered map (insertion order, as the JSON shows it) hashed with foldhash rather than SipHash: its keys are
+/// coefficient, input and output names from exa's own configs, and an importer hashes them millions of times.
+pub type IndexMap<K, V> = indexmap::IndexMap<K, V, foldhash::fast::RandomState>;
+
 pub use domain::{Domain, ProviderKind, COEFFICIENT_VARS, INPUTS};
 pub use estimate::{CoefficientOverride, Estimate, Footprint, GridInfo, ProviderInfo, Request};
 pub use format::Format;

@@ -18,7 +18,7 @@
 //! optionally with the water intensity of the electricity itself
 //! (`grid_water_l_per_kwh`, litres per kWh drawn).
 
-use indexmap::IndexMap;
+use crate::model::IndexMap;
 
 use crate::error::Error;
 use crate::model::{Coef, CoefficientOverride, Source};
@@ -164,7 +164,7 @@ pub fn terms(
     overrides: &[CoefficientOverride],
     gpu: Option<&GpuEntry>,
 ) -> Result<IndexMap<String, Coef>, Error> {
-    let mut out = IndexMap::new();
+    let mut out = IndexMap::default();
     for t in TERMS {
         let default = match (t.name, gpu) {
             ("embodied_gpu_kg", Some(g)) => Some(g.kg),
@@ -254,7 +254,7 @@ mod tests {
 
     fn with(pairs: &[(&str, f64)]) -> IndexMap<String, Coef> {
         let overrides: Vec<CoefficientOverride> = pairs.iter().map(|(n, v)| CoefficientOverride::new(*n, *v, "--set")).collect();
-        terms(&IndexMap::new(), &overrides, None).unwrap()
+        terms(&IndexMap::default(), &overrides, None).unwrap()
     }
 
     fn embodied(a: &Added) -> f64 {
@@ -300,10 +300,10 @@ mod tests {
     #[test]
     fn a_term_out_of_bounds_is_refused_by_name() {
         for (name, v) in [("embodied_lifetime_years", 0.0), ("embodied_gpu_kg", -1.0), ("wue_l_per_kwh", f64::NAN)] {
-            let e = terms(&IndexMap::new(), &[CoefficientOverride::new(name, v, "--set")], None).unwrap_err();
+            let e = terms(&IndexMap::default(), &[CoefficientOverride::new(name, v, "--set")], None).unwrap_err();
             assert!(e.to_string().contains(name), "{e}");
         }
-        let mut config = IndexMap::new();
+        let mut config = IndexMap::default();
         config.insert("embodied_node_gpus".to_string(), 0.0);
         let e = terms(&config, &[], None).unwrap_err().to_string();
         assert!(e.contains("finops.carbon.coefficients.embodied_node_gpus"), "{e}");
@@ -314,13 +314,13 @@ mod tests {
         let pcie = gpu_for_device("NVIDIA A100-PCIE-40GB").unwrap();
         assert_eq!((pcie.name, pcie.kg), ("a100-pcie-40gb", 181.0));
         assert!(gpu_for_device("NVIDIA A100-SXM4-80GB").is_none() && gpu_for_device("NVIDIA H100 80GB HBM3").is_none());
-        let t = terms(&IndexMap::new(), &[], Some(gpu_entry("a100-with-host").unwrap())).unwrap();
+        let t = terms(&IndexMap::default(), &[], Some(gpu_entry("a100-with-host").unwrap())).unwrap();
         assert_eq!((t["embodied_gpu_kg"].value, t["embodied_host_kg"].value), (318.0, 0.0));
         let a = compute(&t, 1.0, 0.0, None, None).unwrap();
         assert!((embodied(&a) - 318_000.0 / 35_040.0).abs() < 1e-9);
         // A value set wins over the table's.
         let set = [CoefficientOverride::new("embodied_gpu_kg", 200.0, "--set")];
-        assert_eq!(terms(&IndexMap::new(), &set, Some(pcie)).unwrap()["embodied_gpu_kg"].value, 200.0);
+        assert_eq!(terms(&IndexMap::default(), &set, Some(pcie)).unwrap()["embodied_gpu_kg"].value, 200.0);
         assert!(gpu_entry("h100").unwrap_err().contains("generic, a100-pcie-40gb, a100-with-host"));
     }
 

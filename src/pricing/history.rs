@@ -9,7 +9,7 @@
 //! parts is said, and each part listed. Never silent: a history that cannot
 //! be read leaves the estimate as it was, with a warning saying why.
 
-use indexmap::IndexMap;
+use crate::model::IndexMap;
 
 use crate::model::history::{Gap, GridHistory, HistoryAsk, Reading, Series, Weight};
 use crate::model::{Coef, GridInfo, Source};

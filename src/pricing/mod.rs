@@ -9,7 +9,7 @@ pub mod region;
 
 use std::sync::Arc;
 
-use indexmap::IndexMap;
+use crate::model::IndexMap;
 
 use crate::error::Error;
 use crate::model::{Coef, CoefficientOverride, Domain, Estimate, GridInfo, ProviderInfo, ProviderKind, Request, Source, Sourced};
@@ -80,7 +80,7 @@ pub fn coefficients(
     overrides: &[CoefficientOverride],
 ) -> Result<(IndexMap<String, Coef>, Vec<String>), Error> {
     let meta = p.meta();
-    let mut out = IndexMap::new();
+    let mut out = IndexMap::default();
     let mut notes = Vec::new();
     for c in &meta.coefficients {
         let mut coef = Coef { value: c.default, source: Source::Default };
@@ -327,6 +327,8 @@ impl From<Error> for ComputeFail {
 #[derive(Clone)]
 struct Prelude {
     coefs: IndexMap<String, Coef>,
+    /// The coefficients' values, as the provider reads them.
+    values: IndexMap<String, f64>,
     notes: Vec<String>,
     grid: Option<GridInfo>,
     provider: ProviderInfo,
@@ -349,7 +351,8 @@ fn prelude(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
             c.value
         ));
     }
-    Ok(Prelude { coefs, notes, grid, provider: info(p) })
+    let values = coefs.iter().map(|(k, c)| (k.clone(), c.value)).collect();
+    Ok(Prelude { coefs, values, notes, grid, provider: info(p) })
 }
 
 fn compute(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu: f64, cpu: f64) -> Result<Estimate, ComputeFail> {
@@ -369,7 +372,7 @@ fn finish(
     cpu: f64,
 ) -> Result<Estimate, ComputeFail> {
     let p = r.provider.as_ref();
-    let Prelude { mut coefs, mut notes, grid, mut provider } = before;
+    let Prelude { mut coefs, values: coefficients, mut notes, grid, mut provider } = before;
     let mut values = Values::default();
     values.inputs.insert("gpu_hours".into(), gpu);
     values.inputs.insert("cpu_hours".into(), cpu);
@@ -380,7 +383,7 @@ fn finish(
     if let Some(kwh) = req.cpu_kwh {
         values.inputs.insert("cpu_kwh".into(), kwh);
     }
-    values.coefficients = coefs.iter().map(|(k, c)| (k.clone(), c.value)).collect();
+    values.coefficients = coefficients;
     let outputs = p.compute(&values).map_err(|e| match e {
         ComputeError::Broken(why) => ComputeFail::Broken(why),
         formula => ComputeFail::Error(Error::Failed(format!("{domain} provider '{}': {formula}", p.meta().name))),
@@ -497,7 +500,7 @@ fn checked_outputs(domain: Domain, p: &dyn Provider, outputs: IndexMap<String, f
 
 /// Each output's band at relative uncertainty `u`; a bound that overflows is an error naming it.
 fn band(domain: Domain, outputs: &IndexMap<String, f64>, u: f64) -> Result<IndexMap<String, [f64; 2]>, ComputeFail> {
-    let mut out = IndexMap::new();
+    let mut out = IndexMap::default();
     for o in domain.outputs() {
         let Some(v) = outputs.get(*o) else { continue };
         let (lo, hi) = (v * (1.0 - u), v * (1.0 + u));

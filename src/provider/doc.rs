@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use indexmap::IndexMap;
+use crate::model::IndexMap;
 use serde::Deserialize;
 
 use super::formula::FormulaProvider;

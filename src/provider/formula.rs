@@ -5,7 +5,7 @@
 
 use std::cell::RefCell;
 
-use indexmap::IndexMap;
+use crate::model::IndexMap;
 
 use super::{ComputeError, Meta, Provider, Values, INPUTS};
 use crate::formula::{compile, Machine, Program, MAX_FORMULAS};
@@ -94,7 +94,7 @@ impl Provider for FormulaProvider {
             let v = values.inputs.get(name).or_else(|| values.coefficients.get(name)).copied().unwrap_or(0.0);
             slots.push(v);
         }
-        let mut out = IndexMap::with_capacity(self.programs.len());
+        let mut out = IndexMap::with_capacity_and_hasher(self.programs.len(), Default::default());
         MACHINE.with(|m| {
             let mut m = m.borrow_mut();
             for (name, p) in &self.programs {

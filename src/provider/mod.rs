@@ -15,7 +15,7 @@ pub mod registry;
 use std::fmt;
 use std::path::PathBuf;
 
-use indexmap::IndexMap;
+use crate::model::IndexMap;
 use serde::Serialize;
 
 pub use registry::{Entry, Registry, Status};

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
-use indexmap::IndexMap;
+use crate::model::IndexMap;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -121,7 +121,7 @@ impl Provider for Plugin {
         let reply = run(&self.program, "compute", &request, self.timeout).map_err(broken)?;
         let outputs =
             reply.get("outputs").and_then(Value::as_object).ok_or_else(|| broken("its answer has no \"outputs\" object".into()))?;
-        let mut out = IndexMap::new();
+        let mut out = IndexMap::default();
         for name in &self.meta.outputs {
             let v = outputs.get(name).ok_or_else(|| broken(format!("its answer has no output '{name}'")))?;
             let n = v.as_f64().filter(|n| n.is_finite()).ok_or_else(|| broken(format!("output '{name}' is {v}, not a finite number")))?;

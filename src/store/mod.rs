@@ -154,9 +154,9 @@ impl EstimateText {
 /// The figures of an estimate, serialised as a split keeps them beside its shape.
 #[derive(serde::Serialize)]
 struct FiguresOf<'a> {
-    inputs: &'a indexmap::IndexMap<String, f64>,
-    outputs: &'a indexmap::IndexMap<String, f64>,
-    range: &'a Option<indexmap::IndexMap<String, [f64; 2]>>,
+    inputs: &'a crate::model::IndexMap<String, f64>,
+    outputs: &'a crate::model::IndexMap<String, f64>,
+    range: &'a Option<crate::model::IndexMap<String, [f64; 2]>>,
 }
 
 /// The shapes of the estimates a writer made last (at most `SHAPES`), each beside an estimate of that shape

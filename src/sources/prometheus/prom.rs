@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use indexmap::IndexMap;
+use crate::model::IndexMap;
 use serde::Deserialize;
 
 use super::Refusal;

@@ -4,7 +4,7 @@
 //! and nothing else. The expression is parsed by a real PromQL parser
 //! (`promql-parser`) and printed back, never edited as text.
 
-use indexmap::IndexMap;
+use crate::model::IndexMap;
 use promql_parser::label::{MatchOp, Matcher, Matchers};
 use promql_parser::parser::{self, Expr, VectorSelector};
 
@@ -107,6 +107,6 @@ mod tests {
         assert!(scoped(r#"up{cluster="other"}"#).unwrap_err().contains("matches the label cluster itself"));
         assert!(scoped(r#"up{cluster=~".+"}"#).is_err());
         assert!(scoped("up{").unwrap_err().contains("not PromQL"));
-        assert_eq!(scope("up", &IndexMap::new()).unwrap(), "up", "a cluster without labels is not rewritten");
+        assert_eq!(scope("up", &IndexMap::default()).unwrap(), "up", "a cluster without labels is not rewritten");
     }
 }
