@@ -11,6 +11,7 @@
 #
 #   bash benches/import.sh [N] [REV]
 #   bash benches/import.sh 200000 HEAD~3
+#   OLD_BIN=path/to/exa bash benches/import.sh 1000000 REV   # REV's exa built already
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-1000000}
@@ -20,7 +21,9 @@ cargo build --release --quiet
 tmp=$(mktemp -d)
 trap 'git worktree remove --force "$tmp/old" >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
 old=""
-if [ -n "$rev" ]; then
+if [ -n "$rev" ] && [ -n "${OLD_BIN:-}" ]; then
+  old=$(realpath "$OLD_BIN")
+elif [ -n "$rev" ]; then
   git worktree add --detach "$tmp/old" "$rev" >/dev/null 2>&1
   CARGO_TARGET_DIR="$PWD/target/ab" cargo build --release --quiet --manifest-path "$tmp/old/Cargo.toml" --bin exa
   old="$PWD/target/ab/release/exa"
