@@ -1,8 +1,8 @@
 //! A first write into an empty ledger (the first import of a cluster's history): the records' secondary
 //! indexes are set aside while the rows go in, and made again from them before the commit.
 //!
-//! Each of those indexes orders the records by something other than their arrival (model, time, run, the
-//! report's cell), so a million rows added one at a time touch index pages all over the file, and once the
+//! Each of those indexes orders the records by something other than their arrival (time, run, the report's
+//! cell), so a million rows added one at a time touch index pages all over the file, and once the
 //! page cache is full every new row writes and reads one back. Made at the end, each index is one sort of
 //! rows already there. All of it is inside the writer's transaction: what a reader or a crash sees is the
 //! ledger before, or the ledger after with every index whole. The index on the idempotency keys stays: it

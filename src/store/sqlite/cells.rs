@@ -88,7 +88,7 @@ pub(crate) fn current(tx: &Connection) -> rusqlite::Result<bool> {
 
 /// What a writer wrote, for the cells: every cell written (each once, known by its place in `cells`), each run
 /// written with the one cell it was written in (None: more than one), and, in a first write into an empty
-/// ledger, every line as the cells count it.
+/// ledger, every line as the cells count it (its runs are then found from those lines, and `runs` stays empty).
 #[derive(Default)]
 pub(crate) struct Written {
     cells: Vec<Cell>,
@@ -100,14 +100,14 @@ pub(crate) struct Written {
 }
 
 /// The lines of a first write into an empty ledger, kept as they were written so that the cells are counted
-/// from them (`Fresh::count`) rather than read back: in blocks of `BLOCK`, so that a million lines are never
-/// copied to a larger room as they arrive (the writer's thread would wait for it).
+/// from them (`Fresh::count`) rather than read back: in blocks of `BLOCK`, so that a million lines are not
+/// copied to a larger room again and again as they arrive (the writer's thread would wait for it).
 #[derive(Default)]
 struct Fresh {
     blocks: Vec<Vec<Kept>>,
     names: String,
     /// The run of the line before, a span of `names`: a job's records name it once there.
-    last_run: Option<(u32, u32)>,
+    last_run: Option<(u64, u64)>,
 }
 
 const BLOCK: usize = 1 << 16;
@@ -115,24 +115,24 @@ const BLOCK: usize = 1 << 16;
 /// A kept line's place in the cells' order: its cell, time and record id.
 type Order = (u32, i64, i64);
 
-/// A line as the cells count it, in half the room of its `Row`: its cell, time, record id, run (a span of
+/// A line as the cells count it, in less room than its `Row`: its cell, time, record id, run (a span of
 /// `Fresh::names`; `NO_RUN` for none), flags (carbon, measured, part) and figures (NaN for none: a stored
 /// figure is never NaN).
 struct Kept {
     cell: u32,
     at: i64,
     id: i64,
-    run: (u32, u32),
+    run: (u64, u64),
     flags: u8,
     figures: [f64; 12],
 }
 
-const NO_RUN: (u32, u32) = (u32::MAX, u32::MAX);
+const NO_RUN: (u64, u64) = (u64::MAX, u64::MAX);
 
 impl Kept {
     /// The line `l`, stored as the record `id`, as `read_row` reads it back: SQLite keeps no NaN (it stores
     /// NULL) and no negative zero (a whole REAL is kept as an integer).
-    fn of(cell: u32, id: i64, run: (u32, u32), l: &Line) -> Kept {
+    fn of(cell: u32, id: i64, run: (u64, u64), l: &Line) -> Kept {
         let real = |v: Option<f64>| v.filter(|x| !x.is_nan()).map_or(f64::NAN, |x| x + 0.0);
         let flags = u8::from(l.domain == "carbon") | u8::from(l.measured) << 1 | u8::from(l.part) << 2;
         let w = &l.work;
@@ -195,14 +195,16 @@ impl Written {
             let run = l.run_id.as_deref().map_or(NO_RUN, |r| match fresh.last_run {
                 Some(span) if fresh.name(span) == r => span,
                 _ => {
-                    let span = (u32::try_from(fresh.names.len()).unwrap_or(u32::MAX), u32::try_from(r.len()).unwrap_or(u32::MAX));
+                    let span = (fresh.names.len() as u64, r.len() as u64);
                     fresh.names.push_str(r);
                     fresh.last_run = Some(span);
                     span
                 }
             });
+            // The first block grows as lines come (a single record's write makes room for few); each after it
+            // is made whole at once.
             if fresh.blocks.last().is_none_or(|b| b.len() == BLOCK) {
-                fresh.blocks.push(Vec::with_capacity(BLOCK));
+                fresh.blocks.push(if fresh.blocks.is_empty() { Vec::new() } else { Vec::with_capacity(BLOCK) });
             }
             if let Some(block) = fresh.blocks.last_mut() {
                 block.push(Kept::of(cell, id, run, l));
@@ -282,8 +284,10 @@ impl Fresh {
     }
 
     /// The run a span of `names` names.
-    fn name(&self, (start, len): (u32, u32)) -> &str {
-        self.names.get(start as usize..(start as usize).saturating_add(len as usize)).unwrap_or_default()
+    fn name(&self, (start, len): (u64, u64)) -> &str {
+        let span = usize::try_from(start).ok().zip(usize::try_from(len).ok()).map(|(s, l)| s..s.saturating_add(l));
+        // Every span is one `add` took from `names`, so it is there.
+        span.and_then(|span| self.names.get(span)).expect("a kept line's run is in the names")
     }
 
     /// The runs written into more than one cell (split).
@@ -362,6 +366,7 @@ pub(crate) fn after_write(tx: &Connection, were_current: bool, ready: Ready, bef
                 store(tx, cell, counted)?;
             }
         }
+        // Never met: lines are counted only in a first write into an empty ledger. Made from the records, if so.
         Ready::Counted { .. } => rebuild(tx)?,
         Ready::Written(Written { cells, runs, .. }) => {
             let runs: BTreeMap<String, bool> = runs.into_iter().map(|(r, one)| (r, one.is_some())).collect();

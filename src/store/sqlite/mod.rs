@@ -130,7 +130,7 @@ ALTER TABLE report_cells ADD COLUMN prompt_tokens REAL;
 ALTER TABLE report_cells ADD COLUMN requests REAL;
 "#,
     // 9: the index by model and time goes: the cells' index leads with the model and holds the time, so a report
-    // of one model reads it there, and a first import no longer sorts a million records a fifth time.
+    // of one model reads it there, and a first import no longer sorts a million records a fourth time.
     "DROP INDEX IF EXISTS records_model_time;",
 ];
 
