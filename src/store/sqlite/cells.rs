@@ -100,8 +100,8 @@ pub(crate) struct Written {
 }
 
 /// The lines of a first write into an empty ledger, kept as they were written so that the cells are counted
-/// from them (`Fresh::count`) rather than read back: in blocks of `BLOCK`, so that a million lines are not
-/// copied to a larger room again and again as they arrive (the writer's thread would wait for it).
+/// from them (`Fresh::count`) rather than read back: in blocks of `BLOCK` as they arrive, so that the writer's
+/// thread never copies a million lines to a larger room; `ready` puts them together, on a thread of its own.
 #[derive(Default)]
 struct Fresh {
     blocks: Vec<Vec<Kept>>,
@@ -111,9 +111,6 @@ struct Fresh {
 }
 
 const BLOCK: usize = 1 << 16;
-
-/// A kept line's place in the cells' order: its cell, time and record id.
-type Order = (u32, i64, i64);
 
 /// A line as the cells count it, in less room than its `Row`: its cell, time, record id, run (a span of
 /// `Fresh::names`; `NO_RUN` for none), flags (carbon, measured, part) and figures (NaN for none: a stored
@@ -246,39 +243,19 @@ impl Fresh {
     /// Counts every cell from the lines, leaving out the runs `split` names, as `fill` counts them from the
     /// records: each cell's records in the order of the cells' index (their time, then their id). Touches no
     /// database, so it runs beside the indexes being made again.
-    fn count(&self, blocks: &mut [Vec<Kept>], split: &FnvSet<&str>) -> Vec<(u32, Counted)> {
-        // Each block in the cells' order, then all of them merged in it (never copied into one).
-        let order = |k: &Kept| (k.cell, k.at, k.id);
-        for block in blocks.iter_mut() {
-            block.sort_unstable_by_key(order);
-        }
-        let mut next: std::collections::BinaryHeap<std::cmp::Reverse<(Order, usize)>> =
-            blocks.iter().enumerate().filter_map(|(b, block)| block.first().map(|k| std::cmp::Reverse((order(k), b)))).collect();
-        let mut taken = vec![0usize; blocks.len()];
+    fn count(&self, lines: &mut [Kept], split: &FnvSet<&str>) -> Vec<(u32, Counted)> {
+        lines.sort_unstable_by_key(|k| (k.cell, k.at, k.id));
         let mut counted = Vec::new();
-        let mut at: Option<(u32, Sums)> = None;
-        while let Some(std::cmp::Reverse((_, b))) = next.pop() {
-            let Some(k) = blocks[b].get(taken[b]) else { continue };
-            taken[b] += 1;
-            if let Some(after) = blocks[b].get(taken[b]) {
-                next.push(std::cmp::Reverse((order(after), b)));
-            }
-            if at.as_ref().is_none_or(|(cell, _)| *cell != k.cell) {
-                if let Some((cell, sums)) = at.take() {
-                    counted.push((cell, sums.count()));
-                }
-                at = Some((k.cell, Sums::default()));
-            }
-            if let Some((_, sums)) = &mut at {
+        for cell in lines.chunk_by(|a, b| a.cell == b.cell) {
+            let mut sums = Sums::default();
+            for k in cell {
                 match (k.run != NO_RUN).then(|| self.name(k.run)) {
                     Some(run) if split.contains(run) => {}
                     Some(run) => sums.runs.push(run, k.row()),
                     None => sums.alone.run_simple(&[k.row()]),
                 }
             }
-        }
-        if let Some((cell, sums)) = at {
-            counted.push((cell, sums.count()));
+            counted.push((cell[0].cell, sums.count()));
         }
         counted
     }
@@ -291,9 +268,9 @@ impl Fresh {
     }
 
     /// The runs written into more than one cell (split).
-    fn split<'a>(&'a self, blocks: &[Vec<Kept>]) -> FnvSet<&'a str> {
+    fn split<'a>(&'a self, lines: &[Kept]) -> FnvSet<&'a str> {
         let mut runs: FnvMap<&str, Option<u32>> = FnvMap::default();
-        for k in blocks.iter().flatten().filter(|k| k.run != NO_RUN) {
+        for k in lines.iter().filter(|k| k.run != NO_RUN) {
             runs.entry(self.name(k.run))
                 .and_modify(|one| {
                     if *one != Some(k.cell) {
@@ -331,15 +308,18 @@ impl Written {
         };
         // Every record is this write's: a run written into two cells is split, and every cell is counted from
         // the lines as written.
-        let mut blocks = std::mem::take(&mut fresh.blocks);
-        let split = fresh.split(&blocks);
-        let counted = fresh.count(&mut blocks, &split);
+        // The blocks into one list here, off the writer's thread.
+        let blocks = std::mem::take(&mut fresh.blocks);
+        let mut lines = Vec::with_capacity(blocks.iter().map(Vec::len).sum());
+        for block in blocks {
+            lines.extend(block);
+        }
+        let split = fresh.split(&lines);
+        let counted = fresh.count(&mut lines, &split);
         let split = split.into_iter().map(str::to_string).collect();
-        let mut cells: Vec<Option<Cell>> = self.cells.into_iter().map(Some).collect();
-        let mut cells: Vec<(Cell, Counted)> =
-            counted.into_iter().filter_map(|(i, c)| cells.get_mut(i as usize).and_then(Option::take).map(|cell| (cell, c))).collect();
-        // In the order of the cells' key, so that each goes in at the end of their table rather than anywhere in it.
-        cells.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        // Counted in the order of the cells' places in `cells` (the lines are sorted by it first).
+        let mut cells = self.cells.into_iter().enumerate();
+        let cells = counted.into_iter().filter_map(|(i, c)| cells.find(|(at, _)| *at == i as usize).map(|(_, cell)| (cell, c))).collect();
         Ready::Counted { cells, split }
     }
 }
@@ -360,14 +340,14 @@ fn clear<'a>(tx: &Connection, split: impl Iterator<Item = &'a str>) -> rusqlite:
 pub(crate) fn after_write(tx: &Connection, were_current: bool, ready: Ready, before: i64) -> rusqlite::Result<()> {
     match ready {
         _ if !were_current => rebuild(tx)?,
-        Ready::Counted { cells, split } if before == 0 => {
+        // Lines are counted only in a first write into an empty ledger (`Written::new`): every record is its.
+        Ready::Counted { cells, split } => {
+            debug_assert_eq!(before, 0);
             clear(tx, split.iter().map(String::as_str))?;
             for (cell, counted) in &cells {
                 store(tx, cell, counted)?;
             }
         }
-        // Never met: lines are counted only in a first write into an empty ledger. Made from the records, if so.
-        Ready::Counted { .. } => rebuild(tx)?,
         Ready::Written(Written { cells, runs, .. }) => {
             let runs: BTreeMap<String, bool> = runs.into_iter().map(|(r, one)| (r, one.is_some())).collect();
             refresh(tx, &runs, cells.into_iter().collect(), before)?;
