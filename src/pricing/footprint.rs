@@ -243,8 +243,7 @@ pub fn compute(terms: &IndexMap<String, Coef>, gpu_hours: f64, cpu_hours: f64, k
         }
         outputs.push(("water_l", tidy(water)));
     }
-    let (lo, hi) = (m * (1.0 - u), m * (1.0 + u));
-    let range = (lo.is_finite() && hi.is_finite()).then(|| [tidy(lo.max(0.0)), tidy(hi)]);
+    let range = Some(crate::num::band(m, u)).filter(|b| b[1].is_finite());
     Ok(Added { outputs, range })
 }
 

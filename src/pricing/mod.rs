@@ -503,11 +503,11 @@ fn band(domain: Domain, outputs: &IndexMap<String, f64>, u: f64) -> Result<Index
     let mut out = IndexMap::default();
     for o in domain.outputs() {
         let Some(v) = outputs.get(*o) else { continue };
-        let (lo, hi) = (v * (1.0 - u), v * (1.0 + u));
-        if !lo.is_finite() || !hi.is_finite() {
+        let band = crate::num::band(*v, u);
+        if !band[1].is_finite() {
             return Err(ComputeFail::Error(Error::Failed(format!("the range of {o} overflowed: {v} ± {}%", u * 100.0))));
         }
-        out.insert((*o).to_string(), [tidy(lo.max(0.0)), tidy(hi)]);
+        out.insert((*o).to_string(), band);
     }
     Ok(out)
 }
