@@ -14,6 +14,7 @@
 //! import each other (`cargo xtask layers`).
 
 pub mod charges;
+pub mod form;
 pub mod postgres;
 pub mod report;
 pub mod rule;
@@ -64,10 +65,14 @@ pub struct Line {
 /// (`"inputs":{}`, `"outputs":{},"range":null`); the figures are the record's own
 /// (`{"inputs":…,"outputs":…,"range":…}`). A store may keep each shape once; `whole` puts the two together
 /// again, byte for byte: a split is made only when it does.
+///
+/// A form (`store::form`) goes further: the figures its line's columns hold are not written again, and only
+/// the rest is kept (`Formed`); the line puts its estimate together (`Line::estimate_json`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EstimateText {
     Whole(String),
     Split { shape: std::sync::Arc<str>, figures: String },
+    Formed { shape: std::sync::Arc<str>, form: std::sync::Arc<form::Form>, rest: Option<String> },
 }
 
 impl From<String> for EstimateText {
@@ -112,12 +117,20 @@ impl EstimateText {
         }
     }
 
-    /// The whole estimate's JSON text; None when a split's parts do not fit together (a store edited by hand).
-    pub fn whole(&self) -> Option<std::borrow::Cow<'_, str>> {
-        let (shape, figures) = match self {
-            EstimateText::Whole(w) => return Some(std::borrow::Cow::Borrowed(w)),
-            EstimateText::Split { shape, figures } => (shape, figures),
-        };
+    /// The whole estimate's JSON text; None when a split's parts do not fit together (a store edited by hand),
+    /// and for a form's, which its line puts together (`Line::estimate_json`).
+    fn whole(&self) -> Option<std::borrow::Cow<'_, str>> {
+        match self {
+            EstimateText::Whole(w) => Some(std::borrow::Cow::Borrowed(w)),
+            EstimateText::Split { shape, figures } => together(shape, figures).map(std::borrow::Cow::Owned),
+            EstimateText::Formed { .. } => None,
+        }
+    }
+}
+
+/// A shape with its figures (`{"inputs":…,"outputs":…,"range":…}`) in their places; None where they do not fit.
+fn together(shape: &str, figures: &str) -> Option<String> {
+    {
         let f: Figures = serde_json::from_str(figures).ok()?;
         let i = shape.find(INPUTS_AT)?;
         let o = i + shape[i..].find(OUTPUTS_AT)?;
@@ -133,21 +146,7 @@ impl EstimateText {
         out.push_str(f.range.get());
         out.push(',');
         out.push_str(&shape[o + OUTPUTS_AT.len()..]);
-        Some(std::borrow::Cow::Owned(out))
-    }
-
-    /// Itself when it is JSON; text that is not (a store edited by hand) is carried as null, never copied on.
-    pub fn checked(self) -> EstimateText {
-        if self.whole().is_some_and(|w| serde_json::from_str::<serde::de::IgnoredAny>(&w).is_ok()) {
-            self
-        } else {
-            EstimateText::Whole("null".into())
-        }
-    }
-
-    /// The whole text, or `null` for parts that do not fit together.
-    pub fn whole_or_null(&self) -> std::borrow::Cow<'_, str> {
-        self.whole().unwrap_or(std::borrow::Cow::Borrowed("null"))
+        Some(out)
     }
 }
 
@@ -163,20 +162,26 @@ struct FiguresOf<'a> {
 /// (its figures emptied): an estimate priced as one of them takes its shape as it is, and only its figures are
 /// serialised. An importer's million estimates from two providers serialise two shapes, not a million.
 #[derive(Default)]
-pub struct Shapes(Vec<(crate::model::Estimate, std::sync::Arc<str>)>);
+pub struct Shapes(Vec<(crate::model::Estimate, std::sync::Arc<str>, Option<std::sync::Arc<form::Form>>)>);
 
 /// How many shapes `Shapes` keeps (and a writer finds by pointer).
 pub(crate) const SHAPES: usize = 4;
 
 impl Shapes {
-    /// The estimate's text: its figures beside a shape made before where it is priced alike, else split afresh
-    /// (and its shape kept), or whole where it does not split.
-    fn text(&mut self, e: &crate::model::Estimate) -> EstimateText {
+    /// The estimate's text as line `l` keeps it: its figures beside a shape made before where it is priced alike,
+    /// else split afresh (and its shape kept), or whole where it does not split; a form where the line's columns
+    /// give its figures back (`form::Form::of`).
+    fn text(&mut self, e: &crate::model::Estimate, l: &Line) -> EstimateText {
         let figures = || serde_json::to_string(&FiguresOf { inputs: &e.inputs, outputs: &e.outputs, range: &e.range });
-        if let Some(at) = self.0.iter().position(|(like, _)| like.same_but_figures(e)) {
-            let found = self.0.remove(at);
-            let text = EstimateText::Split { shape: std::sync::Arc::clone(&found.1), figures: figures().expect("figures serialise") };
-            debug_assert_eq!(text.whole().as_deref(), Some(serde_json::to_string(e).expect("estimates serialise").as_str()));
+        if let Some(at) = self.0.iter().position(|(like, _, _)| like.same_but_figures(e)) {
+            let mut found = self.0.remove(at);
+            let text = match form::Form::of(e, l, found.2.as_ref()) {
+                Some((form, rest)) => {
+                    found.2 = Some(std::sync::Arc::clone(&form));
+                    EstimateText::Formed { shape: std::sync::Arc::clone(&found.1), form, rest }
+                }
+                None => EstimateText::Split { shape: std::sync::Arc::clone(&found.1), figures: figures().expect("figures serialise") },
+            };
             self.0.insert(0, found);
             return text;
         }
@@ -186,15 +191,19 @@ impl Shapes {
             &serde_json::to_string(&e.outputs).expect("figures serialise"),
             &serde_json::to_string(&e.range).expect("figures serialise"),
         );
-        if let EstimateText::Split { shape, .. } = &text {
-            let mut like = e.clone();
-            like.inputs.clear();
-            like.outputs.clear();
-            like.range = None;
-            self.0.truncate(SHAPES - 1);
-            self.0.insert(0, (like, std::sync::Arc::clone(shape)));
+        let EstimateText::Split { shape, .. } = &text else { return text };
+        let mut like = e.clone();
+        like.inputs.clear();
+        like.outputs.clear();
+        like.range = None;
+        let formed = form::Form::of(e, l, None);
+        let form = formed.as_ref().map(|(f, _)| std::sync::Arc::clone(f));
+        self.0.truncate(SHAPES - 1);
+        self.0.insert(0, (like, std::sync::Arc::clone(shape), form));
+        match formed {
+            Some((form, rest)) => EstimateText::Formed { shape: std::sync::Arc::clone(shape), form, rest },
+            None => text,
         }
-        text
     }
 }
 
@@ -209,7 +218,7 @@ impl Line {
         let e = &r.estimate;
         let out = |k: &str| e.outputs.get(k).copied();
         let m = r.measured.as_ref();
-        Line {
+        let mut line = Line {
             key: r.key.clone(),
             model: r.model.clone(),
             run_id: r.run_id.clone(),
@@ -235,8 +244,34 @@ impl Line {
             embodied_co2e_g: out("embodied_co2e_g").filter(|_| e.domain == crate::model::Domain::Carbon),
             water_l: out("water_l").filter(|_| e.domain == crate::model::Domain::Carbon),
             work: r.work.clone(),
-            estimate: shapes.text(e),
+            estimate: EstimateText::Whole(String::new()),
+        };
+        line.estimate = shapes.text(e, &line);
+        debug_assert_eq!(line.estimate_json().as_deref(), Some(serde_json::to_string(e).expect("estimates serialise").as_str()));
+        line
+    }
+
+    /// The whole estimate's JSON text; None when its parts do not fit together (a store edited by hand).
+    pub fn estimate_json(&self) -> Option<std::borrow::Cow<'_, str>> {
+        match &self.estimate {
+            EstimateText::Formed { shape, form, rest } => {
+                form.figures(self, rest.as_deref()).and_then(|figures| together(shape, &figures)).map(std::borrow::Cow::Owned)
+            }
+            other => other.whole(),
         }
+    }
+
+    /// The whole estimate's JSON text, or `null` for parts that do not fit together.
+    pub fn estimate_or_null(&self) -> std::borrow::Cow<'_, str> {
+        self.estimate_json().unwrap_or(std::borrow::Cow::Borrowed("null"))
+    }
+
+    /// Itself when its estimate is JSON; one that is not (a store edited by hand) is carried as null, never copied on.
+    pub fn checked(mut self) -> Line {
+        if self.estimate_json().is_none_or(|w| serde_json::from_str::<serde::de::IgnoredAny>(&w).is_err()) {
+            self.estimate = EstimateText::Whole("null".into());
+        }
+        self
     }
 }
 
@@ -256,7 +291,9 @@ pub trait Ledger {
     fn write(&mut self, lines: &[Line]) -> Result<Vec<(i64, bool)>, Error>;
     /// Appends every line the chunks yield in one transaction: all of them or none (an import: the
     /// chunks are priced as they are written, so a million jobs are never all in memory at once).
-    /// Per line, in order, whether it was written (false: its key was already stored).
+    /// The lines' keys are distinct (an importer's are: one job, one key per domain): a store may then make
+    /// its keys' index once at the end, and two lines with one key fail the write, whole. Per line, in
+    /// order, whether it was written (false: its key was already stored).
     fn write_chunks(&mut self, chunks: &mut dyn Iterator<Item = Result<Vec<Line>, Error>>) -> Result<Vec<bool>, Error>;
     /// Per key, in order, whether a record with that idempotency key is stored.
     fn stored_keys(&mut self, keys: &[String]) -> Result<Vec<bool>, Error>;
@@ -434,7 +471,7 @@ mod tests {
             assert!(!shape.contains("14.383333333333333") && !shape.contains("4142.4"), "{shape}");
             assert_eq!(figures, &format!(r#"{{"inputs":{inputs},"outputs":{outputs},"range":{range}}}"#));
             assert_eq!(t.whole().unwrap(), w);
-            assert_eq!(t.clone().checked(), t);
+            assert_eq!(checked(t.clone()), t);
             // Two estimates priced alike share their shape.
             let other = r#"{"gpu_hours":2.0,"cpu_hours":0.1}"#;
             let u = EstimateText::split(whole(other, outputs, range, notes), other, outputs, range);
@@ -452,9 +489,16 @@ mod tests {
     fn parts_that_do_not_fit_are_null_never_copied_on() {
         let t = EstimateText::Split { shape: r#"{"x":1}"#.into(), figures: r#"{"inputs":{},"outputs":{},"range":null}"#.into() };
         assert_eq!(t.whole(), None);
-        assert_eq!(t.checked(), EstimateText::Whole("null".into()));
-        assert_eq!(EstimateText::from("not json").checked(), EstimateText::Whole("null".into()));
-        assert_eq!(EstimateText::from("{}").checked(), EstimateText::from("{}"));
+        assert_eq!(checked(t), EstimateText::Whole("null".into()));
+        assert_eq!(checked(EstimateText::from("not json")), EstimateText::Whole("null".into()));
+        assert_eq!(checked(EstimateText::from("{}")), EstimateText::from("{}"));
+    }
+
+    /// The estimate text as a line read back carries it (`Line::checked`).
+    fn checked(t: EstimateText) -> EstimateText {
+        let mut l = line_of(&estimate(1.0, 1.0, &[]), &mut super::Shapes::default());
+        l.estimate = t;
+        l.checked().estimate
     }
 
     fn estimate(gpu_hours: f64, pue: f64, notes: &[&str]) -> crate::model::Estimate {
@@ -483,27 +527,82 @@ mod tests {
         }
     }
 
+    /// Estimate `e` as a line of the given hours keeps it, its shape from `shapes`.
+    fn line_of(e: &crate::model::Estimate, shapes: &mut super::Shapes) -> super::Line {
+        let r = crate::model::NewRecord {
+            model: "m".into(),
+            run_id: None,
+            recorded_at: 0,
+            host: "h".into(),
+            estimate: e.clone(),
+            measured: None,
+            part: false,
+            key: "k".into(),
+            labels: crate::model::Labels::default(),
+            work: crate::model::Work::default(),
+        };
+        super::Line::of_alike(&r, shapes)
+    }
+
+    /// The shape an estimate keeps, split or by a form.
+    fn shape_of(t: &EstimateText) -> &std::sync::Arc<str> {
+        match t {
+            EstimateText::Split { shape, .. } | EstimateText::Formed { shape, .. } => shape,
+            EstimateText::Whole(_) => panic!("kept whole: {t:?}"),
+        }
+    }
+
     #[test]
     fn estimates_priced_alike_share_one_shape_and_put_together_as_each_was_written() {
         let mut shapes = super::Shapes::default();
-        let first = shapes.text(&estimate(1.5, 1.2, &[]));
-        let EstimateText::Split { shape, .. } = &first else { panic!("kept whole: {first:?}") };
+        let first = line_of(&estimate(1.5, 1.2, &[]), &mut shapes);
+        let shape = std::sync::Arc::clone(shape_of(&first.estimate));
         // Other figures, the same shape: the very text, not a copy; other coefficients, notes or a zero's sign: another.
         for (e, alike) in [
             (estimate(7.25, 1.2, &[]), true),
             (estimate(2.0, 1.3, &[]), false),
             (estimate(2.0, 1.2, &["a note"]), false),
             (estimate(0.0, 1.2, &[]), true),
+            (estimate(-0.0, 1.2, &[]), true),
             (estimate(3.0, -0.0, &[]), false),
             (estimate(3.0, 0.0, &[]), false),
         ] {
-            let t = shapes.text(&e);
-            assert_eq!(t.whole().as_deref(), Some(serde_json::to_string(&e).unwrap().as_str()), "{e:?}");
-            let EstimateText::Split { shape: s2, .. } = &t else { panic!("kept whole: {t:?}") };
-            assert_eq!(std::sync::Arc::ptr_eq(shape, s2), alike, "{e:?}");
+            let l = line_of(&e, &mut shapes);
+            assert_eq!(l.estimate_json().as_deref(), Some(serde_json::to_string(&e).unwrap().as_str()), "{e:?}");
+            assert_eq!(std::sync::Arc::ptr_eq(&shape, shape_of(&l.estimate)), alike, "{e:?}");
         }
         // Kept among the last few: the first shape is found again after the others.
-        let EstimateText::Split { shape: again, .. } = shapes.text(&estimate(9.0, 1.2, &[])) else { panic!("kept whole") };
-        assert!(std::sync::Arc::ptr_eq(shape, &again));
+        let again = line_of(&estimate(9.0, 1.2, &[]), &mut shapes);
+        assert!(std::sync::Arc::ptr_eq(&shape, shape_of(&again.estimate)));
+    }
+
+    #[test]
+    fn a_form_keeps_only_the_figures_the_columns_do_not_give_back() {
+        let mut shapes = super::Shapes::default();
+        // Its band from its output and the provider's uncertainty, the hours and kWh in their columns: nothing apart.
+        let mut e = estimate(2.0, 1.2, &[]);
+        e.range = Some([("kwh".to_string(), crate::num::band(1.4, 0.3))].into_iter().collect());
+        let l = line_of(&e, &mut shapes);
+        let EstimateText::Formed { form, rest, .. } = &l.estimate else { panic!("no form: {:?}", l.estimate) };
+        assert_eq!(form.text, r#"{"inputs":["gpu_hours"],"outputs":["kwh"],"range":{"kwh":0.3}}"#);
+        assert_eq!(rest, &None);
+        assert_eq!(l.estimate_json().as_deref(), Some(serde_json::to_string(&e).unwrap().as_str()));
+        // A band made otherwise, an input with no column and a negative zero (SQLite keeps a positive one) are kept
+        // apart, as the estimate wrote them; the form is another, and put together gives the very text again.
+        let mut odd = e.clone();
+        odd.range = Some([("kwh".to_string(), [1.0, 2.0])].into_iter().collect());
+        odd.inputs.insert("gpu_kwh".into(), 0.25);
+        odd.outputs.insert("kwh".into(), -0.0);
+        let l = line_of(&odd, &mut shapes);
+        let EstimateText::Formed { form, rest, .. } = &l.estimate else { panic!("no form: {:?}", l.estimate) };
+        assert_eq!(form.text, r#"{"inputs":["gpu_hours","gpu_kwh"],"outputs":["kwh"],"range":{"kwh":null}}"#);
+        assert_eq!(rest.as_deref(), Some(r#"{"inputs":{"gpu_kwh":0.25},"outputs":{"kwh":-0.0},"range":{"kwh":[1.0,2.0]}}"#));
+        assert_eq!(l.estimate_json().as_deref(), Some(serde_json::to_string(&odd).unwrap().as_str()));
+        // A name SQL could not find a figure by: no form, the estimate split as before.
+        let mut quoted = e.clone();
+        quoted.outputs.insert("a\"b".into(), 1.0);
+        let l = line_of(&quoted, &mut shapes);
+        assert!(matches!(l.estimate, EstimateText::Split { .. }), "{:?}", l.estimate);
+        assert_eq!(l.estimate_json().as_deref(), Some(serde_json::to_string(&quoted).unwrap().as_str()));
     }
 }

@@ -236,7 +236,7 @@ fn a_kill_mid_write_leaves_the_store_intact() {
     // Every row that is there is whole.
     let whole = sql(
         &db(&env),
-        "rows = c.execute('select estimate, co2e_g from records left join record_estimates on record_id = id').fetchall()\nprint(all(e is not None and json.loads(e)['outputs']['co2e_g'] == co2 for e, co2 in rows))",
+        "rows = c.execute('select j.estimate, r.co2e_g from records r left join record_estimate_json j on j.record_id = r.id').fetchall()\nprint(all(e is not None and json.loads(e)['outputs']['co2e_g'] == co2 for e, co2 in rows))",
     );
     assert_eq!(whole, "True");
     let rep = report(&env, &[]);
@@ -400,7 +400,7 @@ fn a_store_of_the_first_schema_is_migrated_in_place() {
     // Take the store back to schema 1, as the first release wrote it.
     sql(
         &db(&env),
-        "c.execute('alter table records drop column embodied_co2e_g')\nc.execute('alter table records drop column water_l')\nc.execute('alter table records drop column tokens')\nc.execute('alter table records drop column prompt_tokens')\nc.execute('alter table records drop column requests')\nc.execute('alter table records drop column unit_name')\nc.execute('alter table records drop column units')\nc.execute('drop trigger estimates_no_update')\nc.execute('update record_estimates set estimate = (select j.estimate from record_estimate_json j where j.record_id = record_estimates.record_id)')\nc.execute(\"create trigger estimates_no_update before update on record_estimates begin select raise(abort, 'records are append-only'); end\")\nc.execute('drop view record_estimate_json')\nc.execute('drop trigger shapes_no_update')\nc.execute('drop trigger shapes_no_delete')\nc.execute('alter table record_estimates drop column shape_id')\nc.execute('drop table estimate_shapes')\nc.execute('drop table report_cells')\nc.execute('drop table report_split_runs')\nc.execute('drop table report_cells_upto')\nc.execute('drop index records_run')\nc.execute('drop index records_cell')\nc.execute('drop table mlflow_outbox')\nc.execute('alter table records drop column job_user')\nc.execute('alter table records drop column job_account')\nc.execute('alter table records drop column job_partition')\nc.execute('drop index records_idem_key')\nc.execute('alter table records drop column idem_key')\nc.execute('alter table records drop column part')\nc.execute('pragma user_version = 1')\nc.commit()",
+        "c.execute('insert into record_estimates (record_id, estimate) select record_id, estimate from record_estimate_json j where not exists (select 1 from record_estimates e where e.record_id = j.record_id)')\nc.execute('drop trigger estimates_no_update')\nc.execute('update record_estimates set estimate = (select j.estimate from record_estimate_json j where j.record_id = record_estimates.record_id)')\nc.execute(\"create trigger estimates_no_update before update on record_estimates begin select raise(abort, 'records are append-only'); end\")\nc.execute('drop view record_estimate_json')\nc.execute('drop trigger forms_no_update')\nc.execute('drop trigger forms_no_delete')\nc.execute('drop table estimate_forms')\nc.execute('alter table records drop column form_id')\nc.execute('alter table records drop column figures')\nc.execute('alter table records drop column embodied_co2e_g')\nc.execute('alter table records drop column water_l')\nc.execute('alter table records drop column tokens')\nc.execute('alter table records drop column prompt_tokens')\nc.execute('alter table records drop column requests')\nc.execute('alter table records drop column unit_name')\nc.execute('alter table records drop column units')\nc.execute('drop trigger shapes_no_update')\nc.execute('drop trigger shapes_no_delete')\nc.execute('alter table record_estimates drop column shape_id')\nc.execute('drop table estimate_shapes')\nc.execute('drop table report_cells')\nc.execute('drop table report_split_runs')\nc.execute('drop table report_cells_upto')\nc.execute('drop index records_run')\nc.execute('drop index records_cell')\nc.execute('drop table mlflow_outbox')\nc.execute('alter table records drop column job_user')\nc.execute('alter table records drop column job_account')\nc.execute('alter table records drop column job_partition')\nc.execute('drop index records_idem_key')\nc.execute('alter table records drop column idem_key')\nc.execute('alter table records drop column part')\nc.execute('pragma user_version = 1')\nc.commit()",
     );
     assert_eq!(sql(&db(&env), "print(c.execute('pragma user_version').fetchone()[0])"), "1");
     env.json::<Value>(&["finops", "carbon", "record", "NEW", "--gpu-hours", "2", "--run-id", "p", "--part"]);
@@ -414,8 +414,8 @@ fn a_store_of_the_first_schema_is_migrated_in_place() {
     );
     let out = sql(&db(&env), "try:\n    c.execute('update records set co2e_g = 0')\nexcept sqlite3.DatabaseError as e:\n    print(e)");
     assert_eq!(out, "records are append-only");
-    // The old record's estimate, kept whole, and the new one's, kept as a shape and its figures, read alike
-    // (SQL through record_estimate_json), and copy alike into a new ledger.
+    // The old record's estimate, kept whole, and the new one's, kept by its form (its figures in its columns),
+    // read alike (SQL through record_estimate_json), and copy alike into a new ledger.
     let estimates = |path: &std::path::Path| {
         let out = sql(
             path,
@@ -424,7 +424,11 @@ fn a_store_of_the_first_schema_is_migrated_in_place() {
         serde_json::from_str::<Value>(&out).unwrap()
     };
     let here = estimates(&db(&env));
-    assert_eq!(sql(&db(&env), "print(c.execute('select count(shape_id) from record_estimates').fetchone()[0])"), "1", "{here}");
+    assert_eq!(
+        sql(&db(&env), "print(c.execute('select (select count(*) from record_estimates), count(form_id) from records').fetchone())"),
+        "(1, 1)",
+        "{here}"
+    );
     for (e, hours) in here.as_array().unwrap().iter().zip([1.0, 2.0]) {
         assert_eq!(e["inputs"]["gpu_hours"].as_f64(), Some(hours), "{e}");
         assert_eq!(e["coefficients"]["pue"]["source"], "default", "{e}");

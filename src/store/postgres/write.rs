@@ -91,7 +91,7 @@ pub(super) fn write_many<C: Exec>(c: &mut C, lines: &[Line], touched: &mut Touch
         let (measured, part_of) = (flag(|l| l.measured), flag(|l| l.part));
         let (duration, measured_kwh) = (float(|l| l.duration_s), float(|l| l.measured_kwh));
         let count: Vec<Option<i32>> = part.iter().map(|l| l.device_count.map(|d| i32::try_from(d).unwrap_or(i32::MAX))).collect();
-        let estimate: Vec<JsonText> = part.iter().map(|l| JsonText(l.estimate.whole_or_null())).collect();
+        let estimate: Vec<JsonText> = part.iter().map(|l| JsonText(l.estimate_or_null())).collect();
         let (user, account, partition) =
             (text(|l| l.labels.user.as_deref()), text(|l| l.labels.account.as_deref()), text(|l| l.labels.partition.as_deref()));
         let (embodied, water) = (float(|l| l.embodied_co2e_g), float(|l| l.water_l));
@@ -184,7 +184,7 @@ pub(super) fn write_line<C: Exec>(c: &mut C, l: &Line) -> Result<Option<i64>, Wi
             (&count, Type::INT4),
             (&l.measured_kwh, Type::FLOAT8),
             (&l.part, Type::BOOL),
-            (&JsonText(l.estimate.whole_or_null()), Type::JSONB),
+            (&JsonText(l.estimate_or_null()), Type::JSONB),
             (&l.labels.user, Type::TEXT),
             (&l.labels.account, Type::TEXT),
             (&l.labels.partition, Type::TEXT),

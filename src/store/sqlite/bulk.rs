@@ -5,9 +5,10 @@
 //! cell), so a million rows added one at a time touch index pages all over the file, and once the
 //! page cache is full every new row writes and reads one back. Made at the end, each index is one sort of
 //! rows already there. All of it is inside the writer's transaction: what a reader or a crash sees is the
-//! ledger before, or the ledger after with every index whole. The index on the idempotency keys stays: it
-//! decides, row by row, whether a record is stored (the keys of one import arrive nearly in order, so it is
-//! written at its end).
+//! ledger before, or the ledger after with every index whole. The index on the idempotency keys stays where it
+//! decides, row by row, whether a record is stored; an importer's lines have distinct keys (one job, one key per
+//! domain), and a ledger with no record has none stored, so its first import sets that index aside too and
+//! makes it again last: two lines with one key then fail it, and nothing is written.
 
 use std::path::Path;
 use std::time::Duration;
@@ -90,14 +91,15 @@ pub(super) struct Index {
     sql: String,
 }
 
-/// Drops the records' secondary indexes but the keys', answering what made them.
-pub(super) fn set_aside(tx: &Connection) -> rusqlite::Result<Vec<Index>> {
+/// Drops the records' secondary indexes, the keys' too with `keys` (the lines written have distinct keys, and the
+/// ledger none yet), answering what made them; the keys' is made again last.
+pub(super) fn set_aside(tx: &Connection, keys: bool) -> rusqlite::Result<Vec<Index>> {
     let indexes: Vec<Index> = {
         let mut q = tx.prepare(
             "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records' AND sql IS NOT NULL
-               AND name != 'records_idem_key' ORDER BY name",
+               AND (?1 OR name != 'records_idem_key') ORDER BY name = 'records_idem_key', name",
         )?;
-        let rows = q.query_map([], |r| Ok(Index { name: r.get(0)?, sql: r.get(1)? }))?;
+        let rows = q.query_map([keys], |r| Ok(Index { name: r.get(0)?, sql: r.get(1)? }))?;
         rows.collect::<rusqlite::Result<_>>()?
     };
     for i in &indexes {
@@ -150,5 +152,83 @@ mod tests {
         assert!(!alone(store.conn(), busy));
         assert_eq!(mode(store.conn()), "wal");
         assert!(!journal_beside(&path));
+    }
+
+    /// A record as `Line::of` makes it: a form, and the figures its columns hold.
+    fn line(key: &str, gpu_hours: f64) -> crate::store::Line {
+        use crate::model::{Coef, Domain, Estimate, Labels, NewRecord, ProviderInfo, ProviderKind, Source, Work};
+        let u = 0.3;
+        let kwh = gpu_hours * 0.4;
+        let estimate = Estimate {
+            domain: Domain::Carbon,
+            provider: ProviderInfo {
+                name: "p".into(),
+                kind: ProviderKind::Builtin,
+                uncertainty: Some(u),
+                methodology: "m".into(),
+                source: None,
+                origin: None,
+                digest: "d".into(),
+            },
+            provider_source: Source::Default,
+            requested_provider: None,
+            fallback_reason: None,
+            inputs: [("gpu_hours".to_string(), gpu_hours), ("cpu_hours".to_string(), 0.0)].into_iter().collect(),
+            coefficients: [("gpu_tdp_watts".to_string(), Coef::new(400.0, Source::Default))].into_iter().collect(),
+            outputs: [("kwh".to_string(), kwh)].into_iter().collect(),
+            range: Some([("kwh".to_string(), crate::num::band(kwh, u))].into_iter().collect()),
+            grid: None,
+            footprint: None,
+            notes: Vec::new(),
+        };
+        let r = NewRecord {
+            model: "m".into(),
+            run_id: Some(format!("run-{key}")),
+            recorded_at: 1_790_000_000,
+            host: "h".into(),
+            estimate,
+            measured: None,
+            part: true,
+            key: key.into(),
+            labels: Labels::default(),
+            work: Work::default(),
+        };
+        crate::store::Line::of(&r)
+    }
+
+    #[test]
+    fn a_first_import_makes_the_keys_index_at_its_end_and_refuses_a_key_twice_whole() {
+        use crate::store::Ledger;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.sqlite3");
+        let mut store = crate::store::sqlite::Store::open(&path).unwrap();
+        let indexes = |s: &crate::store::sqlite::Store| -> Vec<String> {
+            let mut q =
+                s.conn().prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records' ORDER BY name").unwrap();
+            q.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap()
+        };
+        let made = indexes(&store);
+        // Two records with one key: refused, nothing written, every index still there.
+        let twice = vec![line("a", 1.0), line("b", 2.0), line("a", 3.0)];
+        let err = store.write_chunks(&mut std::iter::once(Ok(twice))).unwrap_err().to_string();
+        assert!(err.contains("two records of one write have the same key") && err.contains("nothing was written"), "{err}");
+        let count =
+            |s: &crate::store::sqlite::Store| -> i64 { s.conn().query_row("SELECT count(*) FROM records", [], |r| r.get(0)).unwrap() };
+        assert_eq!(count(&store), 0);
+        assert_eq!(indexes(&store), made);
+        // Distinct keys: all new, the figures in their columns (no estimate row), the keys' index made again, and
+        // a key written again later is found there.
+        let lines: Vec<_> = (0..50).map(|i| line(&format!("k{i}"), f64::from(i) / 7.0)).collect();
+        let fresh = store.write_chunks(&mut std::iter::once(Ok(lines.clone()))).unwrap();
+        assert_eq!((fresh.len(), fresh.iter().all(|f| *f)), (50, true));
+        assert_eq!(indexes(&store), made);
+        let rows: i64 = store.conn().query_row("SELECT count(*) FROM record_estimates", [], |r| r.get(0)).unwrap();
+        assert_eq!(rows, 0, "every figure is in its record's columns");
+        let again = store.write(&[line("k7", 1.0)]).unwrap();
+        assert_eq!(again, vec![(8, false)]);
+        let read = store.read(0, 100).unwrap();
+        for ((_, back), written) in read.iter().zip(&lines) {
+            assert_eq!(back.estimate_json(), written.estimate_json());
+        }
     }
 }

@@ -16,14 +16,14 @@ pub fn runs(store: &Store, f: &Filter) -> Result<Vec<RunCharge>, Error> {
     // The version and the rows from one snapshot, as `read_lines` reads them.
     let tx = store.conn().unchecked_transaction().map_err(db)?;
     let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(db)?;
-    let (shapes, coefficients) = super::shapes_join(version);
+    let (estimates, coefficients) = super::coefficients_join(version);
     let work = super::work_columns(version, "r.");
     let sql = format!(
         "SELECT r.id, r.model, r.run_id, r.recorded_at, r.duration_s, r.domain = 'carbon', r.measured, r.part, r.provider,
                 r.provider_digest, r.gpu_hours, r.cpu_hours, r.kwh, r.co2e_g, r.uncertainty, r.cost_usd,
                 json_extract({coefficients}, '$.coefficients.gpu_rate.value'), json_extract({coefficients}, '$.coefficients.cpu_rate.value'),
                 {work}
-         FROM records r JOIN record_estimates e ON e.record_id = r.id {shapes} {filter} ORDER BY r.id"
+         FROM records r {estimates} {filter} ORDER BY r.id"
     );
     let mut stmt = tx.prepare(&sql).map_err(db)?;
     let mut rows = stmt.query(rusqlite::params_from_iter(args.iter())).map_err(db)?;

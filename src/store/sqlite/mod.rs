@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use rusqlite::{params, Connection, OpenFlags, TransactionBehavior};
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension, TransactionBehavior};
 
 mod bulk;
 mod cells;
@@ -18,7 +18,7 @@ mod charges;
 mod report;
 
 use super::rule::Row;
-use super::{EstimateText, Ledger, Line, Location};
+use super::{form, EstimateText, Ledger, Line, Location};
 use crate::error::Error;
 use rusqlite::types::ValueRef;
 
@@ -132,7 +132,60 @@ ALTER TABLE report_cells ADD COLUMN requests REAL;
     // 9: the index by model and time goes: the cells' index leads with the model and holds the time, so a report
     // of one model reads it there, and a first import no longer sorts a million records a fourth time.
     "DROP INDEX IF EXISTS records_model_time;",
+    // 10: a record's figures kept in its own columns (`store::form`): the record names its estimate's form (which
+    // figures it has, and each band's uncertainty) and keeps beside its columns only the figures they cannot give
+    // back, most often none; such a record has no row in record_estimates. The view puts its estimate together.
+    FORMS,
 ];
+
+/// Schema 10: estimates' forms, and the view over both ways a record keeps its estimate.
+const FORMS: &str = r#"
+CREATE TABLE estimate_forms (
+    id        INTEGER PRIMARY KEY,
+    shape_id  INTEGER NOT NULL REFERENCES estimate_shapes (id),
+    layout    TEXT    NOT NULL,     -- {"inputs":[names],"outputs":[names],"range":{name: uncertainty or null} or null}
+    UNIQUE (shape_id, layout)
+);
+CREATE TRIGGER forms_no_update BEFORE UPDATE ON estimate_forms BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
+CREATE TRIGGER forms_no_delete BEFORE DELETE ON estimate_forms BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
+ALTER TABLE records ADD COLUMN form_id INTEGER;     -- the estimate_forms row; NULL: the estimate is in record_estimates
+ALTER TABLE records ADD COLUMN figures TEXT;        -- with a form: the figures the columns do not give back (JSON), or NULL
+DROP VIEW record_estimate_json;
+-- Every record's whole estimate, for reading with SQL. A record with a form: its shape, each input and output
+-- from the record's figures kept apart or else its column, each band from the figures or else its output and the
+-- form's uncertainty, v x (1 - u) (never below 0) to v x (1 + u) at 15 significant digits, as exa makes them.
+CREATE VIEW record_estimate_json AS
+    SELECT e.record_id,
+           CASE WHEN e.shape_id IS NULL THEN e.estimate
+                ELSE json_set(s.shape, '$.inputs', json(json_extract(e.estimate, '$.inputs')),
+                              '$.outputs', json(json_extract(e.estimate, '$.outputs')),
+                              '$.range', json(json_extract(e.estimate, '$.range'))) END AS estimate
+    FROM record_estimates e LEFT JOIN estimate_shapes s ON s.id = e.shape_id
+    UNION ALL
+    SELECT r.id,
+           json_set(s.shape,
+               '$.inputs', json((SELECT json_group_object(n.key, json(CASE WHEN CAST(printf('%!.15g', n.v) AS REAL) = n.v THEN printf('%!.15g', n.v) WHEN CAST(printf('%!.16g', n.v) AS REAL) = n.v THEN printf('%!.16g', n.v) ELSE printf('%!.17g', n.v) END))
+                                 FROM (SELECT i.value AS key, COALESCE(json_extract(r.figures, '$.inputs."' || i.value || '"'),
+                                              CASE i.value WHEN 'gpu_hours' THEN r.gpu_hours WHEN 'cpu_hours' THEN r.cpu_hours END) AS v
+                                       FROM json_each(f.layout, '$.inputs') i) n)),
+               '$.outputs', json((SELECT json_group_object(n.key, json(CASE WHEN CAST(printf('%!.15g', n.v) AS REAL) = n.v THEN printf('%!.15g', n.v) WHEN CAST(printf('%!.16g', n.v) AS REAL) = n.v THEN printf('%!.16g', n.v) ELSE printf('%!.17g', n.v) END))
+                                  FROM (SELECT o.value AS key, COALESCE(json_extract(r.figures, '$.outputs."' || o.value || '"'),
+                                               CASE o.value WHEN 'kwh' THEN r.kwh WHEN 'co2e_g' THEN r.co2e_g WHEN 'cost_usd' THEN r.cost_usd
+                                                            WHEN 'embodied_co2e_g' THEN r.embodied_co2e_g WHEN 'water_l' THEN r.water_l END) AS v
+                                        FROM json_each(f.layout, '$.outputs') o) n)),
+               '$.range', CASE WHEN json_type(f.layout, '$.range') = 'object' THEN json((
+                   SELECT json_group_object(b.key, json(COALESCE(json_extract(r.figures, '$.range."' || b.key || '"'),
+                              CASE WHEN b.v IS NOT NULL AND b.u IS NOT NULL THEN json_array(json(printf('%!.15g', max(b.v * (1.0 - b.u), 0.0))),
+                                                                                           json(printf('%!.15g', b.v * (1.0 + b.u)))) END)))
+                   FROM (SELECT g.key AS key, g.value AS u,
+                                CASE g.key WHEN 'kwh' THEN r.kwh WHEN 'co2e_g' THEN r.co2e_g WHEN 'cost_usd' THEN r.cost_usd
+                                           WHEN 'embodied_co2e_g' THEN r.embodied_co2e_g WHEN 'water_l' THEN r.water_l END AS v
+                         FROM json_each(f.layout, '$.range') g) b)) END) AS estimate
+    FROM records r JOIN estimate_forms f ON f.id = r.form_id JOIN estimate_shapes s ON s.id = f.shape_id;
+"#;
+
+/// The schema version whose records may keep their figures in their columns, by a form.
+pub const FORMS_VERSION: i64 = 10;
 
 /// The schema version whose records keep their work, embodied CO2e and water.
 pub const WORK_VERSION: i64 = 8;
@@ -175,6 +228,23 @@ pub(super) fn shapes_join(version: i64) -> (&'static str, &'static str) {
     }
 }
 
+/// For a reader of records' coefficients (`records r`): the joins that find each record's estimate, by its form
+/// or in record_estimates, and the expression that holds its coefficients.
+pub(super) fn coefficients_join(version: i64) -> (String, &'static str) {
+    let (shapes, coefficients) = shapes_join(version);
+    if version >= FORMS_VERSION {
+        (
+            format!(
+                "LEFT JOIN record_estimates e ON e.record_id = r.id {shapes}
+                 LEFT JOIN estimate_forms f ON f.id = r.form_id LEFT JOIN estimate_shapes fs ON fs.id = f.shape_id"
+            ),
+            "COALESCE(fs.shape, s.shape, e.estimate)",
+        )
+    } else {
+        (format!("JOIN record_estimates e ON e.record_id = r.id {shapes}"), coefficients)
+    }
+}
+
 /// An integer column of the schema's own (NOT NULL where it must be), read without conversion checks.
 pub(super) fn column_int(r: &rusqlite::Row, i: usize) -> i64 {
     match r.get_ref_unwrap(i) {
@@ -213,8 +283,9 @@ pub(super) fn read_row(r: &rusqlite::Row, at: usize) -> Row {
     }
 }
 
-/// Writes one line's columns with the records' INSERT (`write_each`'s); the rows written (0: its key was stored).
-fn insert_line(insert: &mut rusqlite::CachedStatement, l: &Line) -> rusqlite::Result<usize> {
+/// Writes one line's columns with the records' INSERT (`write_each`'s), with its form and the figures its
+/// columns do not give back where it has one; the rows written (0: its key was stored).
+fn insert_line(insert: &mut rusqlite::CachedStatement, l: &Line, form: Option<(i64, Option<&str>)>) -> rusqlite::Result<usize> {
     let unit = l.work.unit.as_ref();
     insert.execute(params![
         l.model,
@@ -247,6 +318,8 @@ fn insert_line(insert: &mut rusqlite::CachedStatement, l: &Line) -> rusqlite::Re
         l.work.requests,
         unit.map(|u| u.0.as_str()),
         unit.map(|u| u.1),
+        form.map(|f| f.0),
+        form.and_then(|f| f.1),
     ])
 }
 
@@ -357,12 +430,18 @@ fn create_private(path: &Path) -> Result<(), Error> {
     }
 }
 
-/// A writer's estimates: each kept as its shape and figures, each shape found or added once.
+/// A writer's estimates: each kept by its form on its record, or as its shape and figures, or whole; each shape
+/// and form found or added once.
 struct Estimates<'t> {
     put: rusqlite::CachedStatement<'t>,
     find: rusqlite::CachedStatement<'t>,
     add: rusqlite::CachedStatement<'t>,
+    find_form: rusqlite::CachedStatement<'t>,
+    add_form: rusqlite::CachedStatement<'t>,
     tx: &'t Connection,
+    /// The forms written last and their ids, newest first: the next record's is most often one of these, shared
+    /// (`store::Shapes`), and found without reading it. None where its shape's digest is another text's.
+    forms: Vec<(std::sync::Arc<crate::store::form::Form>, std::sync::Arc<str>, Option<i64>)>,
     /// By digest: the shape's text and id, or None where the digest is another text's.
     known: std::collections::HashMap<u64, (String, Option<i64>)>,
     /// The shapes written last and their ids (as `known` has them), newest first: the next record's is most
@@ -376,21 +455,56 @@ impl<'t> Estimates<'t> {
             put: tx.prepare_cached("INSERT INTO record_estimates (record_id, estimate, shape_id) VALUES (?1, ?2, ?3)")?,
             find: tx.prepare_cached("SELECT id, shape FROM estimate_shapes WHERE digest = ?1")?,
             add: tx.prepare_cached("INSERT INTO estimate_shapes (digest, shape) VALUES (?1, ?2)")?,
+            find_form: tx.prepare_cached("SELECT id FROM estimate_forms WHERE shape_id = ?1 AND layout = ?2")?,
+            add_form: tx.prepare_cached("INSERT INTO estimate_forms (shape_id, layout) VALUES (?1, ?2)")?,
             tx,
+            forms: Vec::new(),
             known: std::collections::HashMap::new(),
             recent: Vec::new(),
         })
     }
 
-    /// Writes record `id`'s estimate: its figures beside its shape, or whole.
-    fn put(&mut self, id: i64, e: &EstimateText) -> rusqlite::Result<()> {
-        match e {
+    /// The form line `l`'s record names, and the figures it keeps beside its columns; None where its estimate is
+    /// kept in record_estimates (`put`).
+    fn form<'l>(&mut self, l: &'l Line) -> rusqlite::Result<Option<(i64, Option<&'l str>)>> {
+        let EstimateText::Formed { shape, form, rest } = &l.estimate else { return Ok(None) };
+        let id = match self.forms.iter().find(|(f, s, _)| std::sync::Arc::ptr_eq(f, form) && std::sync::Arc::ptr_eq(s, shape)) {
+            Some((_, _, id)) => *id,
+            None => {
+                let id = match self.id(shape)? {
+                    Some(shape_id) => Some(self.find_or_add_form(shape_id, &form.text)?),
+                    None => None,
+                };
+                self.forms.truncate(super::SHAPES * 2 - 1);
+                self.forms.insert(0, (std::sync::Arc::clone(form), std::sync::Arc::clone(shape), id));
+                id
+            }
+        };
+        Ok(id.map(|id| (id, rest.as_deref())))
+    }
+
+    fn find_or_add_form(&mut self, shape_id: i64, layout: &str) -> rusqlite::Result<i64> {
+        let found: Option<i64> = self.find_form.query_row(params![shape_id, layout], |r| r.get(0)).optional()?;
+        match found {
+            Some(id) => Ok(id),
+            None => {
+                self.add_form.execute(params![shape_id, layout])?;
+                Ok(self.tx.last_insert_rowid())
+            }
+        }
+    }
+
+    /// Writes record `id`'s estimate, where its record names no form: its figures beside its shape, or whole.
+    fn put(&mut self, id: i64, l: &Line) -> rusqlite::Result<()> {
+        match &l.estimate {
             EstimateText::Split { shape, figures } => match self.id(shape)? {
                 Some(shape_id) => self.put.execute(params![id, figures, shape_id])?,
                 // Its digest is another shape's: kept whole.
-                None => self.put.execute(params![id, e.whole_or_null(), None::<i64>])?,
+                None => self.put.execute(params![id, l.estimate_or_null(), None::<i64>])?,
             },
             EstimateText::Whole(w) => self.put.execute(params![id, w, None::<i64>])?,
+            // A form whose shape's digest is another shape's: kept whole.
+            EstimateText::Formed { .. } => self.put.execute(params![id, l.estimate_or_null(), None::<i64>])?,
         };
         Ok(())
     }
@@ -431,6 +545,75 @@ impl<'t> Estimates<'t> {
         self.known.insert(digest, (shape.to_string(), id));
         Ok(id)
     }
+}
+
+/// The forms a reader has read, by id, each with its shape: None where either is gone (a store edited by hand).
+type FormsRead = std::collections::HashMap<i64, Option<(std::sync::Arc<str>, std::sync::Arc<form::Form>)>>;
+
+/// A line's columns as `read_lines` selects them, its estimate left empty (`estimate_read`).
+fn line_read(r: &rusqlite::Row) -> rusqlite::Result<Line> {
+    Ok(Line {
+        key: r.get(1)?,
+        model: r.get(2)?,
+        run_id: r.get(3)?,
+        recorded_at: r.get(4)?,
+        host: r.get(5)?,
+        domain: r.get(6)?,
+        provider: r.get(7)?,
+        provider_kind: r.get(8)?,
+        provider_digest: r.get(9)?,
+        gpu_hours: r.get(10)?,
+        cpu_hours: r.get(11)?,
+        kwh: r.get(12)?,
+        co2e_g: r.get(13)?,
+        cost_usd: r.get(14)?,
+        uncertainty: r.get(15)?,
+        measured: r.get(16)?,
+        duration_s: r.get(17)?,
+        device_count: r.get(18)?,
+        measured_kwh: r.get(19)?,
+        part: r.get(20)?,
+        labels: crate::model::Labels { user: r.get(22)?, account: r.get(23)?, partition: r.get(24)? },
+        embodied_co2e_g: r.get(27)?,
+        water_l: r.get(28)?,
+        work: crate::model::Work {
+            tokens: r.get(29)?,
+            prompt_tokens: r.get(30)?,
+            requests: r.get(31)?,
+            unit: r.get::<_, Option<String>>(32)?.map(|u| (u, r.get::<_, Option<f64>>(33).ok().flatten().unwrap_or(0.0))),
+        },
+        estimate: EstimateText::Whole(String::new()),
+    })
+}
+
+/// A line's estimate as `read_lines` selects it: by its form, or from record_estimates (split or whole).
+fn estimate_read(r: &rusqlite::Row, seen: &mut FormsRead) -> rusqlite::Result<EstimateText> {
+    let Some(id) = r.get::<_, Option<i64>>(34)? else {
+        let estimate: Option<String> = r.get(21)?;
+        let shape: Option<String> = r.get(25)?;
+        let shape_id: Option<i64> = r.get(26)?;
+        return Ok(match (estimate, shape, shape_id) {
+            (Some(estimate), Some(shape), _) => EstimateText::Split { shape: shape.into(), figures: estimate },
+            // A shape named but gone (a store edited by hand): the figures alone are no estimate.
+            (Some(_), None, Some(_)) | (None, _, _) => EstimateText::Whole("null".into()),
+            (Some(estimate), None, None) => EstimateText::Whole(estimate),
+        });
+    };
+    let formed = match seen.get(&id) {
+        Some(known) => known.clone(),
+        None => {
+            let layout: Option<String> = r.get(36)?;
+            let shape: Option<String> = r.get(38)?;
+            let made = shape.zip(layout.as_deref().and_then(form::Form::parse)).map(|(s, f)| (s.into(), std::sync::Arc::new(f)));
+            seen.insert(id, made.clone());
+            made
+        }
+    };
+    Ok(match formed {
+        Some((shape, form)) => EstimateText::Formed { shape, form, rest: r.get(35)? },
+        // A form named but gone (a store edited by hand): the figures alone are no estimate.
+        None => EstimateText::Whole("null".into()),
+    })
 }
 
 impl Store {
@@ -554,7 +737,7 @@ impl Store {
     /// Appends lines in one transaction: all of them or none.
     fn write_all(&mut self, lines: &[Line]) -> Result<Vec<(i64, bool)>, Error> {
         let mut ids = Vec::with_capacity(lines.len());
-        self.write_each(&mut |put| {
+        self.write_each(false, &mut |put| {
             for l in lines {
                 ids.push(put(l)?);
             }
@@ -564,8 +747,10 @@ impl Store {
     }
 
     /// One transaction: `feed` hands every line to the `put` it is given, which writes it (unless its key is
-    /// stored) and answers its id and whether it is new. All of them are kept, or none.
-    fn write_each(&mut self, feed: &mut dyn FnMut(&mut Put) -> Result<(), Error>) -> Result<(), Error> {
+    /// stored) and answers its id and whether it is new. All of them are kept, or none. `distinct_keys`: the
+    /// caller's lines have distinct keys (an importer's do), so a first write into an empty ledger makes the
+    /// keys' index once at its end, as the others, rather than asking it at every line.
+    fn write_each(&mut self, distinct_keys: bool, feed: &mut dyn FnMut(&mut Put) -> Result<(), Error>) -> Result<(), Error> {
         let path = self.path.clone();
         let db = |e: rusqlite::Error| db_error(&path, e);
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db)?;
@@ -574,44 +759,57 @@ impl Store {
         // The cells and runs of the records written, whose summaries are made again before the commit (in a first
         // write into an empty ledger, from the lines as written).
         let mut written = cells::Written::new(were_current && before == 0);
-        let set_aside = if before == 0 { bulk::set_aside(&tx).map_err(db)? } else { Vec::new() };
+        let keys_aside = before == 0 && distinct_keys;
+        let set_aside = if before == 0 { bulk::set_aside(&tx, keys_aside).map_err(db)? } else { Vec::new() };
         {
+            // Without the keys' index, no key is stored yet and the lines' are distinct: every line is new.
+            let on_conflict = if keys_aside { "" } else { "ON CONFLICT (idem_key) DO NOTHING" };
             let mut insert = tx
-                .prepare_cached(
+                .prepare_cached(&format!(
                     "INSERT INTO records (model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
                     gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, idem_key,
-                    job_user, job_account, job_partition, embodied_co2e_g, water_l, tokens, prompt_tokens, requests, unit_name, units)
+                    job_user, job_account, job_partition, embodied_co2e_g, water_l, tokens, prompt_tokens, requests, unit_name, units,
+                    form_id, figures)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23,
-                    ?24, ?25, ?26, ?27, ?28, ?29, ?30)
-                 ON CONFLICT (idem_key) DO NOTHING",
-                )
+                    ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32) {on_conflict}"
+                ))
                 .map_err(db)?;
             let mut existing = tx.prepare_cached("SELECT id FROM records WHERE idem_key = ?1").map_err(db)?;
             let mut estimates = Estimates::new(&tx).map_err(db)?;
             let mut put = |l: &Line| -> Result<(i64, bool), Error> {
-                if insert_line(&mut insert, l).map_err(db)? == 0 {
+                let form = estimates.form(l).map_err(db)?;
+                if insert_line(&mut insert, l, form).map_err(db)? == 0 {
                     // Stored before under this key: the same record, not a second one.
                     return Ok((existing.query_row([&l.key], |row| row.get(0)).map_err(db)?, false));
                 }
                 let id = tx.last_insert_rowid();
-                estimates.put(id, &l.estimate).map_err(db)?;
+                if form.is_none() {
+                    estimates.put(id, l).map_err(db)?;
+                }
                 written.add(id, l);
                 Ok((id, true))
             };
             feed(&mut put)?;
         }
+        let restored = |tx: &Connection| {
+            bulk::restore(tx, &set_aside).map_err(|e| match e.sqlite_error_code() {
+                Some(rusqlite::ErrorCode::ConstraintViolation) if keys_aside => {
+                    Error::Failed(format!("{}: two records of one write have the same key ({e}); nothing was written", path.display()))
+                }
+                _ => db(e),
+            })
+        };
         // A first write's cells are counted from its lines on a thread of their own while SQLite makes the
         // indexes again: neither waits for the other, and the cells are stored once both are done.
         let ready = if written.counts_lines() {
             std::thread::scope(|s| {
                 let counting = s.spawn(move || written.ready());
-                let restored = bulk::restore(&tx, &set_aside);
+                let restored = restored(&tx);
                 let ready = counting.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
                 restored.map(|()| ready)
-            })
-            .map_err(db)?
+            })?
         } else {
-            bulk::restore(&tx, &set_aside).map_err(db)?;
+            restored(&tx)?;
             written.ready()
         };
         cells::after_write(&tx, were_current, ready, before).map_err(db)?;
@@ -627,63 +825,34 @@ impl Store {
         let (shapes, _) = shapes_join(version);
         let shape = if version >= SHAPES_VERSION { "s.shape, e.shape_id" } else { "NULL, NULL" };
         let work = work_columns(version, "");
+        // From schema 10 a record keeps its estimate by a form or in record_estimates; before, always the latter.
+        let (estimates, forms, form) = if version >= FORMS_VERSION {
+            (
+                "LEFT JOIN record_estimates e ON e.record_id = r.id",
+                "LEFT JOIN estimate_forms f ON f.id = r.form_id LEFT JOIN estimate_shapes fs ON fs.id = f.shape_id",
+                "r.form_id, r.figures, f.layout, f.shape_id, fs.shape",
+            )
+        } else {
+            ("JOIN record_estimates e ON e.record_id = r.id", "", "NULL, NULL, NULL, NULL, NULL")
+        };
         let mut stmt = tx
             .prepare(&format!(
                 "SELECT r.id, idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours,
                         cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, e.estimate,
-                        job_user, job_account, job_partition, {shape}, {work}
-                 FROM records r JOIN record_estimates e ON e.record_id = r.id {shapes} WHERE r.id > ?1 ORDER BY r.id LIMIT ?2"
+                        job_user, job_account, job_partition, {shape}, {work}, {form}
+                 FROM records r {estimates} {shapes} {forms} WHERE r.id > ?1 ORDER BY r.id LIMIT ?2"
             ))
             .map_err(db)?;
-        let rows = stmt
-            .query_map(params![after, i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
-                let estimate: String = r.get(21)?;
-                let shape: Option<String> = r.get(25)?;
-                let shape_id: Option<i64> = r.get(26)?;
-                Ok((
-                    r.get(0)?,
-                    Line {
-                        key: r.get(1)?,
-                        model: r.get(2)?,
-                        run_id: r.get(3)?,
-                        recorded_at: r.get(4)?,
-                        host: r.get(5)?,
-                        domain: r.get(6)?,
-                        provider: r.get(7)?,
-                        provider_kind: r.get(8)?,
-                        provider_digest: r.get(9)?,
-                        gpu_hours: r.get(10)?,
-                        cpu_hours: r.get(11)?,
-                        kwh: r.get(12)?,
-                        co2e_g: r.get(13)?,
-                        cost_usd: r.get(14)?,
-                        uncertainty: r.get(15)?,
-                        measured: r.get(16)?,
-                        duration_s: r.get(17)?,
-                        device_count: r.get(18)?,
-                        measured_kwh: r.get(19)?,
-                        part: r.get(20)?,
-                        labels: crate::model::Labels { user: r.get(22)?, account: r.get(23)?, partition: r.get(24)? },
-                        embodied_co2e_g: r.get(27)?,
-                        water_l: r.get(28)?,
-                        work: crate::model::Work {
-                            tokens: r.get(29)?,
-                            prompt_tokens: r.get(30)?,
-                            requests: r.get(31)?,
-                            unit: r.get::<_, Option<String>>(32)?.map(|u| (u, r.get::<_, Option<f64>>(33).ok().flatten().unwrap_or(0.0))),
-                        },
-                        estimate: match (shape, shape_id) {
-                            (Some(shape), _) => EstimateText::Split { shape: shape.into(), figures: estimate },
-                            // A shape named but gone (a store edited by hand): the figures alone are no estimate.
-                            (None, Some(_)) => EstimateText::Whole("null".into()),
-                            (None, None) => EstimateText::Whole(estimate),
-                        }
-                        .checked(),
-                    },
-                ))
-            })
-            .map_err(db)?;
-        let lines = rows.collect::<Result<Vec<_>, _>>().map_err(db)?;
+        // Each form and its shape read once, shared by the lines of it (as a writer's are).
+        let mut seen: FormsRead = std::collections::HashMap::new();
+        let mut rows = stmt.query(params![after, i64::try_from(limit).unwrap_or(i64::MAX)]).map_err(db)?;
+        let mut lines = Vec::new();
+        while let Some(r) = rows.next().map_err(db)? {
+            let mut l = line_read(r).map_err(db)?;
+            l.estimate = estimate_read(r, &mut seen).map_err(db)?;
+            lines.push((r.get(0).map_err(db)?, l.checked()));
+        }
+        drop(rows);
         drop(stmt);
         tx.commit().map_err(db)?;
         Ok(lines)
@@ -708,7 +877,7 @@ impl Ledger for Store {
     fn write_chunks(&mut self, chunks: &mut dyn Iterator<Item = Result<Vec<Line>, Error>>) -> Result<Vec<bool>, Error> {
         let mut fresh = Vec::new();
         let alone = bulk::alone(&self.conn, BUSY);
-        let written = self.write_each(&mut |put| {
+        let written = self.write_each(true, &mut |put| {
             for chunk in &mut *chunks {
                 for l in chunk? {
                     fresh.push(put(&l)?.1);
