@@ -31,15 +31,16 @@ est = timed(["-o", "json", "finops", "carbon", "estimate", "--gpu-hours", "12"],
 rec = timed(["-o", "json", "finops", "carbon", "record", "M0", "--gpu-hours", "12", "--run-id", "r"], 30)
 print(f"estimate process: {est * 1000:.1f} ms; record process: {rec * 1000:.1f} ms (median of 30; record/estimate = {rec / est:.2f}x)")
 
-cols = "model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh"
+cols = "model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, form_id, figures"
 for target in (100_000, 1_000_000):
     c = sqlite3.connect(db)
     have = c.execute("select count(*) from records").fetchone()[0]
     c.execute(f"""insert into records ({cols})
         with recursive n(i) as (select 1 union all select i + 1 from n where i < ?)
         select 'M' || (i % 50), 'run-' || i, recorded_at - i * 60, host, domain, provider, provider_kind, provider_digest,
-               gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh
+               gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, form_id, figures
         from n, (select * from records where id = 1)""", (target - have,))
+    # Record 1 keeps its estimate by its form (schema 10), and so do its copies; one kept in record_estimates is copied there.
     c.execute("insert into record_estimates (record_id, estimate, shape_id) select id, (select estimate from record_estimates where record_id = 1), (select shape_id from record_estimates where record_id = 1) from records where id > (select max(record_id) from record_estimates)")
     c.commit()
     c.close()
