@@ -444,6 +444,35 @@ pub fn check_writable(db: &Db) -> Result<(), Error> {
     Ok(())
 }
 
+/// A carbon estimate for the store's tests: provider `p` (±30%), one coefficient (PUE), kWh from the GPU-hours, a
+/// band of its own, and the given notes.
+#[cfg(test)]
+pub(crate) fn test_estimate(gpu_hours: f64, pue: f64, notes: &[&str]) -> crate::model::Estimate {
+    use crate::model::{Coef, Domain, Estimate, ProviderInfo, ProviderKind, Source};
+    Estimate {
+        domain: Domain::Carbon,
+        provider: ProviderInfo {
+            name: "p".into(),
+            kind: ProviderKind::Builtin,
+            uncertainty: Some(0.3),
+            methodology: "m".into(),
+            source: None,
+            origin: None,
+            digest: "d".into(),
+        },
+        provider_source: Source::Default,
+        requested_provider: None,
+        fallback_reason: None,
+        inputs: [("gpu_hours".to_string(), gpu_hours)].into_iter().collect(),
+        coefficients: [("pue".to_string(), Coef::new(pue, Source::Default))].into_iter().collect(),
+        outputs: [("kwh".to_string(), gpu_hours * 0.7)].into_iter().collect(),
+        range: Some([("kwh".to_string(), [gpu_hours * 0.5, gpu_hours])].into_iter().collect()),
+        grid: None,
+        footprint: None,
+        notes: notes.iter().map(ToString::to_string).collect(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::EstimateText;
@@ -502,29 +531,7 @@ mod tests {
     }
 
     fn estimate(gpu_hours: f64, pue: f64, notes: &[&str]) -> crate::model::Estimate {
-        use crate::model::{Coef, Domain, Estimate, ProviderInfo, ProviderKind, Source};
-        Estimate {
-            domain: Domain::Carbon,
-            provider: ProviderInfo {
-                name: "p".into(),
-                kind: ProviderKind::Builtin,
-                uncertainty: Some(0.3),
-                methodology: "m".into(),
-                source: None,
-                origin: None,
-                digest: "d".into(),
-            },
-            provider_source: Source::Default,
-            requested_provider: None,
-            fallback_reason: None,
-            inputs: [("gpu_hours".to_string(), gpu_hours)].into_iter().collect(),
-            coefficients: [("pue".to_string(), Coef::new(pue, Source::Default))].into_iter().collect(),
-            outputs: [("kwh".to_string(), gpu_hours * 0.7)].into_iter().collect(),
-            range: Some([("kwh".to_string(), [gpu_hours * 0.5, gpu_hours])].into_iter().collect()),
-            grid: None,
-            footprint: None,
-            notes: notes.iter().map(ToString::to_string).collect(),
-        }
+        super::test_estimate(gpu_hours, pue, notes)
     }
 
     /// Estimate `e` as a line of the given hours keeps it, its shape from `shapes`.

@@ -156,31 +156,13 @@ mod tests {
 
     /// A record as `Line::of` makes it: a form, and the figures its columns hold.
     fn line(key: &str, gpu_hours: f64) -> crate::store::Line {
-        use crate::model::{Coef, Domain, Estimate, Labels, NewRecord, ProviderInfo, ProviderKind, Source, Work};
+        use crate::model::{Labels, NewRecord, Work};
         let u = 0.3;
         let kwh = gpu_hours * 0.4;
-        let estimate = Estimate {
-            domain: Domain::Carbon,
-            provider: ProviderInfo {
-                name: "p".into(),
-                kind: ProviderKind::Builtin,
-                uncertainty: Some(u),
-                methodology: "m".into(),
-                source: None,
-                origin: None,
-                digest: "d".into(),
-            },
-            provider_source: Source::Default,
-            requested_provider: None,
-            fallback_reason: None,
-            inputs: [("gpu_hours".to_string(), gpu_hours), ("cpu_hours".to_string(), 0.0)].into_iter().collect(),
-            coefficients: [("gpu_tdp_watts".to_string(), Coef::new(400.0, Source::Default))].into_iter().collect(),
-            outputs: [("kwh".to_string(), kwh)].into_iter().collect(),
-            range: Some([("kwh".to_string(), crate::num::band(kwh, u))].into_iter().collect()),
-            grid: None,
-            footprint: None,
-            notes: Vec::new(),
-        };
+        let mut estimate = crate::store::test_estimate(gpu_hours, 1.5, &[]);
+        estimate.inputs.insert("cpu_hours".into(), 0.0);
+        estimate.outputs.insert("kwh".into(), kwh);
+        estimate.range = Some([("kwh".to_string(), crate::num::band(kwh, u))].into_iter().collect());
         let r = NewRecord {
             model: "m".into(),
             run_id: Some(format!("run-{key}")),
