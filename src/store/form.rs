@@ -108,7 +108,7 @@ impl Form {
     /// The form of estimate `e` written as line `l`, and the figures its columns do not give back (the rest, as
     /// JSON; `None` when they give back all). `like` is a form made before for an estimate of the same shape:
     /// its bands' uncertainties are tried first, and it is answered again where this form is the same. `None`
-    /// when the estimate has a name SQL could not find a figure by: it is kept whole then.
+    /// when the estimate has a name SQL could not find a figure by: it is split as before then.
     pub fn of(e: &Estimate, l: &Line, like: Option<&Arc<Form>>) -> Option<(Arc<Form>, Option<String>)> {
         let mut rest = RestOf::default();
         for (name, v) in &e.inputs {
@@ -125,12 +125,12 @@ impl Form {
         if let Some(range) = &e.range {
             let mut made = Vec::with_capacity(range.len());
             for (name, [lo, hi]) in range {
-                // A band is made from its output's column, where that column gives the output back.
-                let from = e.outputs.get(name).filter(|_| !rest.outputs.contains_key(name.as_str())).and(output_column(l, name));
+                // A band is made from its output, where the output's column gives it back (so the reader has it).
+                let from = e.outputs.get(name).filter(|_| !rest.outputs.contains_key(name.as_str()));
                 let u = from.and_then(|v| {
                     let tried = like.and_then(|f| f.band_u(name));
                     let same = |u: f64| {
-                        let [a, b] = crate::num::band(stored(Some(v)).unwrap_or(v), u);
+                        let [a, b] = crate::num::band(*v, u);
                         a.to_bits() == lo.to_bits() && b.to_bits() == hi.to_bits()
                     };
                     tried.into_iter().chain(uncertainties(e)).find(|u| same(*u))
@@ -157,13 +157,17 @@ impl Form {
         if let Some(f) = same {
             return Some((Arc::clone(f), rest));
         }
+        // A name SQL could not find a figure by keeps the estimate split, as before.
+        let names = e.inputs.keys().chain(e.outputs.keys()).chain(e.range.iter().flat_map(IndexMap::keys));
+        if !names.into_iter().all(|n| plain(n)) {
+            return None;
+        }
         let layout = Layout {
             inputs: e.inputs.keys().cloned().collect(),
             outputs: e.outputs.keys().cloned().collect(),
             range: bands.map(|b| b.into_iter().map(|(n, u)| (n.to_string(), u)).collect()),
         };
         let text = serde_json::to_string(&layout).expect("a form serialises");
-        // A name SQL could not find a figure by keeps the estimate whole (`parse` refuses it).
         let form = Form::parse(&text)?;
         // An uncertainty its text does not read back as exactly would make other bands: the form is not used.
         let read_back = form.range.iter().flatten().map(|(_, u)| bits(u)).eq(layout.range.iter().flatten().map(|(_, u)| bits(u)));

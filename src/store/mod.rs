@@ -130,24 +130,22 @@ impl EstimateText {
 
 /// A shape with its figures (`{"inputs":…,"outputs":…,"range":…}`) in their places; None where they do not fit.
 fn together(shape: &str, figures: &str) -> Option<String> {
-    {
-        let f: Figures = serde_json::from_str(figures).ok()?;
-        let i = shape.find(INPUTS_AT)?;
-        let o = i + shape[i..].find(OUTPUTS_AT)?;
-        let mut out = String::with_capacity(shape.len() + figures.len());
-        out.push_str(&shape[..i]);
-        out.push_str("\"inputs\":");
-        out.push_str(f.inputs.get());
-        out.push_str(",\"coefficients\":");
-        out.push_str(&shape[i + INPUTS_AT.len()..o]);
-        out.push_str("\"outputs\":");
-        out.push_str(f.outputs.get());
-        out.push_str(",\"range\":");
-        out.push_str(f.range.get());
-        out.push(',');
-        out.push_str(&shape[o + OUTPUTS_AT.len()..]);
-        Some(out)
-    }
+    let f: Figures = serde_json::from_str(figures).ok()?;
+    let i = shape.find(INPUTS_AT)?;
+    let o = i + shape[i..].find(OUTPUTS_AT)?;
+    let mut out = String::with_capacity(shape.len() + figures.len());
+    out.push_str(&shape[..i]);
+    out.push_str("\"inputs\":");
+    out.push_str(f.inputs.get());
+    out.push_str(",\"coefficients\":");
+    out.push_str(&shape[i + INPUTS_AT.len()..o]);
+    out.push_str("\"outputs\":");
+    out.push_str(f.outputs.get());
+    out.push_str(",\"range\":");
+    out.push_str(f.range.get());
+    out.push(',');
+    out.push_str(&shape[o + OUTPUTS_AT.len()..]);
+    Some(out)
 }
 
 /// The figures of an estimate, serialised as a split keeps them beside its shape.
