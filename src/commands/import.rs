@@ -536,9 +536,9 @@ fn record(ctx: &Ctx, db: &store::Db, chosen: &[Job], answer: &mut Imported) -> R
     let mut said = Said::default();
     if ctx.args.dry_run {
         let mut shown = Vec::with_capacity(chosen.len());
-        let mut shapes = store::Shapes::default();
+        let mut alike = Alike::default();
         for job in chosen {
-            let made = ctx.lines(job, &mut shapes)?;
+            let made = ctx.lines(job, &mut alike)?;
             said.tally(&made);
             shown.push(made.shown(job));
         }
@@ -633,11 +633,11 @@ fn price_and_write(ctx: &Ctx, ledger: &mut dyn store::Ledger, jobs: &[&Job], sai
         let pricing = s.spawn(move || {
             let mut said = Said::default();
             let mut per_job: Vec<usize> = Vec::with_capacity(jobs.len());
-            let mut shapes = store::Shapes::default();
+            let mut alike = Alike::default();
             for chunk in jobs.chunks(CHUNK) {
                 let mut lines = Vec::with_capacity(chunk.len() * 2);
                 for job in chunk {
-                    match ctx.lines(job, &mut shapes) {
+                    match ctx.lines(job, &mut alike) {
                         Ok(made) => {
                             said.tally(&made);
                             per_job.push(made.lines.len());
@@ -720,6 +720,14 @@ struct Ctx<'a> {
     host: &'a str,
     /// The grid's history, with --grid-history.
     history: Option<std::sync::Arc<Series>>,
+}
+
+/// What the jobs priced before leave for the next: the shapes of their estimates, and for each domain the frame
+/// of the estimates priced from a job's hours alone (`Pricer::figures`), once one was.
+#[derive(Default)]
+struct Alike {
+    shapes: store::Shapes,
+    frames: [Option<store::Frame>; 2],
 }
 
 /// A job's records, and what they say.
@@ -819,7 +827,7 @@ impl Ctx<'_> {
         Ok(estimate)
     }
 
-    fn lines(&self, job: &Job, shapes: &mut store::Shapes) -> Result<Made, Error> {
+    fn lines(&self, job: &Job, alike: &mut Alike) -> Result<Made, Error> {
         let cluster = job.cluster.as_deref().unwrap_or("");
         let sched = self.sched.as_str();
         let run_id = format!("{sched}:{cluster}:{}", job.id);
@@ -851,31 +859,7 @@ impl Ctx<'_> {
                 made.notes.push(format!("{domain} provider '{}' has no GPU-hours term: no {domain} record", pricer.name()));
                 continue;
             }
-            let estimate = self.priced(pricer, job, domain, (gpu_hours, cpu), &mut made.notes);
-            let mut estimate = estimate.map_err(|e| Error::Failed(format!("job {run_id}: {e}")))?;
-            if let Some(kwh) = node_kwh.filter(|_| domain == Domain::Carbon) {
-                estimate.notes.push(format!(
-                    "Slurm measured {kwh} kWh for the job's nodes (ConsumedEnergyRaw; the allocation held them alone); kept beside this estimate"
-                ));
-            }
-            match domain {
-                Domain::Carbon => made.co2e_g = estimate.outputs.get("co2e_g").copied(),
-                Domain::Cost => made.cost_usd = estimate.outputs.get("cost_usd").copied(),
-            }
-            let record = NewRecord {
-                model: model.clone(),
-                run_id: Some(run_id.clone()),
-                recorded_at: job.end.or(job.start).unwrap_or(0),
-                host: self.host.to_string(),
-                estimate,
-                measured: None,
-                // Every run of a requeued job is a part of its allocation's work.
-                part: true,
-                key: self.key(job, domain),
-                labels: Labels { user: job.user.clone(), account: job.account.clone(), partition: job.partition.clone() },
-                work: crate::model::Work::default(),
-            };
-            let mut line = Line::of_alike(&record, shapes);
+            let mut line = self.line(job, (domain, pricer), (gpu_hours, cpu), (&run_id, &model), alike, &mut made)?;
             line.duration_s = Some(job.elapsed_s);
             if domain == Domain::Carbon {
                 line.measured_kwh = node_kwh;
@@ -883,5 +867,84 @@ impl Ctx<'_> {
             made.lines.push(line);
         }
         Ok(made)
+    }
+
+    /// A job's line in `domain`: priced from its hours alone into the frame of its provider's first estimate
+    /// where it brings nothing else, else priced whole (and its frame kept, where it is one).
+    fn line(
+        &self,
+        job: &Job,
+        (domain, pricer): (Domain, &Pricer),
+        (gpu_hours, cpu): (f64, f64),
+        (run_id, model): (&str, &str),
+        alike: &mut Alike,
+        made: &mut Made,
+    ) -> Result<Line, Error> {
+        let node_kwh = made.node_kwh;
+        let head = || store::Head {
+            model: model.to_string(),
+            run_id: Some(run_id.to_string()),
+            recorded_at: job.end.or(job.start).unwrap_or(0),
+            host: self.host.to_string(),
+            // Every run of a requeued job is a part of its allocation's work.
+            part: true,
+            key: self.key(job, domain),
+            labels: Labels { user: job.user.clone(), account: job.account.clone(), partition: job.partition.clone() },
+            work: crate::model::Work::default(),
+        };
+        let failed = |e: Error| Error::Failed(format!("job {run_id}: {e}"));
+        // A job that brings only its hours is its provider's first estimate but for its figures: only they are
+        // priced, into the frame of that first one. (Not with the grid's history, nor with a measured energy:
+        // each such estimate says its own.)
+        let alone = self.history.is_none() && (domain == Domain::Cost || node_kwh.is_none());
+        let slot = &mut alike.frames[usize::from(domain == Domain::Cost)];
+        let framed = slot.as_mut().filter(|_| alone).and_then(|frame| Some((pricer.figures(gpu_hours, cpu)?, frame)));
+        match framed {
+            Some((figures, frame)) => {
+                let figures = figures.map_err(failed)?;
+                let out = |k: &str| figures.outputs.get(k).copied();
+                match domain {
+                    Domain::Carbon => made.co2e_g = out("co2e_g"),
+                    Domain::Cost => made.cost_usd = out("cost_usd"),
+                }
+                let line = frame.line(head(), &figures);
+                debug_assert_eq!(
+                    line.estimate_json().as_deref(),
+                    Some(serde_json::to_string(&pricer.price(gpu_hours, cpu, None).expect("priced")).expect("serialises").as_str()),
+                    "a job priced from its figures alone is the estimate priced whole"
+                );
+                Ok(line)
+            }
+            None => {
+                let estimate = self.priced(pricer, job, domain, (gpu_hours, cpu), &mut made.notes);
+                let mut estimate = estimate.map_err(failed)?;
+                if let Some(kwh) = node_kwh.filter(|_| domain == Domain::Carbon) {
+                    estimate.notes.push(format!(
+                        "Slurm measured {kwh} kWh for the job's nodes (ConsumedEnergyRaw; the allocation held them alone); kept beside this estimate"
+                    ));
+                }
+                match domain {
+                    Domain::Carbon => made.co2e_g = estimate.outputs.get("co2e_g").copied(),
+                    Domain::Cost => made.cost_usd = estimate.outputs.get("cost_usd").copied(),
+                }
+                if alone && slot.is_none() {
+                    *slot = store::Frame::of(&estimate);
+                }
+                let h = head();
+                let record = NewRecord {
+                    model: h.model,
+                    run_id: h.run_id,
+                    recorded_at: h.recorded_at,
+                    host: h.host,
+                    estimate,
+                    measured: None,
+                    part: h.part,
+                    key: h.key,
+                    labels: h.labels,
+                    work: h.work,
+                };
+                Ok(Line::of_alike(&record, &mut alike.shapes))
+            }
+        }
     }
 }

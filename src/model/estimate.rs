@@ -87,6 +87,18 @@ pub struct GridInfo {
     pub history: Option<super::GridHistory>,
 }
 
+/// An estimate's own figures: its inputs, outputs and their bands. Estimates priced alike share all else
+/// (`Estimate::same_but_figures`), and an importer prices a job into these alone (`pricing::Pricer::figures`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Figures {
+    /// As `Estimate::inputs`.
+    pub inputs: IndexMap<String, f64>,
+    /// As `Estimate::outputs`.
+    pub outputs: IndexMap<String, f64>,
+    /// As `Estimate::range`.
+    pub range: Option<IndexMap<String, [f64; 2]>>,
+}
+
 /// The answer of an estimate: the JSON contract documented in docs/json.md.
 #[derive(Debug, Clone, Serialize)]
 pub struct Estimate {

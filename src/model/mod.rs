@@ -25,7 +25,7 @@ pub mod telemetry;
 pub type IndexMap<K, V> = indexmap::IndexMap<K, V, foldhash::fast::RandomState>;
 
 pub use domain::{Domain, ProviderKind, COEFFICIENT_VARS, INPUTS};
-pub use estimate::{CoefficientOverride, Estimate, Footprint, GridInfo, ProviderInfo, Request};
+pub use estimate::{CoefficientOverride, Estimate, Figures, Footprint, GridInfo, ProviderInfo, Request};
 pub use format::Format;
 pub use gpu::{Aggregates, Device, DeviceSummary, Throttled};
 pub use history::{GridHistory, HistoryAsk};

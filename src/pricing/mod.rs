@@ -371,7 +371,6 @@ fn finish(
     gpu: f64,
     cpu: f64,
 ) -> Result<Estimate, ComputeFail> {
-    let p = r.provider.as_ref();
     let Prelude { mut coefs, values: coefficients, mut notes, grid, mut provider } = before;
     let mut values = Values::default();
     values.inputs.insert("gpu_hours".into(), gpu);
@@ -384,35 +383,20 @@ fn finish(
         values.inputs.insert("cpu_kwh".into(), kwh);
     }
     values.coefficients = coefficients;
-    let outputs = p.compute(&values).map_err(|e| match e {
-        ComputeError::Broken(why) => ComputeFail::Broken(why),
-        formula => ComputeFail::Error(Error::Failed(format!("{domain} provider '{}': {formula}", p.meta().name))),
-    })?;
-    let outputs = checked_outputs(domain, p, outputs)?;
-    if let Some(g) = grid.as_ref().filter(|g| g.origin == "default") {
-        provider.uncertainty = degraded(settings, domain, g)?;
+    let Figured { outputs, range, degraded, own } =
+        figure(settings, domain, req, r, &values, &coefs, grid.as_ref(), provider.uncertainty, gpu, cpu)?;
+    if let Some(u) = degraded {
+        provider.uncertainty = u;
         notes.push(format!(
             "grid-live used the static grid intensity, so its band is the static methodology's ({}), not the live one's",
-            pct(provider.uncertainty)
+            pct(u)
         ));
     }
-    let mut outputs = outputs;
-    let mut range = provider.uncertainty.map(|u| band(domain, &outputs, u)).transpose()?;
-    let mut footprint = None;
-    if domain == Domain::Carbon {
-        own_names(p, &outputs)?;
-        let (terms, said) = own_terms(settings, req, r)?;
-        let pue = coefs.get("pue").map(|c| c.value);
-        let added = footprint::compute(&terms, gpu, cpu, outputs.get("kwh").copied(), pue)?;
-        outputs.extend(added.outputs.into_iter().map(|(k, v)| (k.to_string(), v)));
-        // Beside the provider's bands; a provider that states no uncertainty has no `range`, and the embodied
-        // figure's band is then its `embodied_uncertainty` alone, never a range the provider did not give.
-        if let (Some(band), Some(r)) = (added.range, range.as_mut()) {
-            r.insert("embodied_co2e_g".into(), band);
-        }
-        footprint = Some(said);
+    let footprint = own.map(|own| {
+        let (terms, said) = own.into_owned();
         coefs.extend(terms);
-    }
+        said
+    });
     Ok(Estimate {
         domain,
         provider,
@@ -429,9 +413,60 @@ fn finish(
     })
 }
 
+/// What a request's hours make of its prelude: the provider's outputs (checked and tidied) with, for carbon, exa's
+/// own beside them, their bands, and what else they change of the estimate: the uncertainty of a live provider that
+/// fell back to the static intensity, and exa's own terms (to add to its coefficients, and how they were made).
+struct Figured<'r> {
+    outputs: IndexMap<String, f64>,
+    range: Option<IndexMap<String, [f64; 2]>>,
+    degraded: Option<Option<f64>>,
+    own: Option<std::borrow::Cow<'r, Own>>,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn figure<'r>(
+    settings: &Settings,
+    domain: Domain,
+    req: &Request,
+    r: &'r Resolved,
+    values: &Values,
+    coefs: &IndexMap<String, Coef>,
+    grid: Option<&GridInfo>,
+    uncertainty: Option<f64>,
+    gpu: f64,
+    cpu: f64,
+) -> Result<Figured<'r>, ComputeFail> {
+    let p = r.provider.as_ref();
+    let outputs = p.compute(values).map_err(|e| match e {
+        ComputeError::Broken(why) => ComputeFail::Broken(why),
+        formula => ComputeFail::Error(Error::Failed(format!("{domain} provider '{}': {formula}", p.meta().name))),
+    })?;
+    let mut outputs = checked_outputs(domain, p, outputs)?;
+    let degraded = match grid.filter(|g| g.origin == "default") {
+        Some(g) => Some(degraded(settings, domain, g)?),
+        None => None,
+    };
+    let mut range = degraded.unwrap_or(uncertainty).map(|u| band(domain, &outputs, u)).transpose()?;
+    let mut own = None;
+    if domain == Domain::Carbon {
+        own_names(p, &outputs)?;
+        let terms = own_terms(settings, req, r)?;
+        let pue = coefs.get("pue").map(|c| c.value);
+        let added = footprint::compute(&terms.0, gpu, cpu, outputs.get("kwh").copied(), pue)?;
+        outputs.extend(added.outputs.into_iter().map(|(k, v)| (k.to_string(), v)));
+        // Beside the provider's bands; a provider that states no uncertainty has no `range`, and the embodied
+        // figure's band is then its `embodied_uncertainty` alone, never a range the provider did not give.
+        if let (Some(band), Some(r)) = (added.range, range.as_mut()) {
+            r.insert("embodied_co2e_g".into(), band);
+        }
+        own = Some(terms);
+    }
+    Ok(Figured { outputs, range, degraded, own })
+}
+
 /// exa's own terms for a carbon request, how they were made, and the GPU of the table they took; made once per
 /// resolved provider for the requests that set no term and name no GPU (an importer prices a million alike).
-fn own_terms(settings: &Settings, req: &Request, r: &Resolved) -> Result<Own, Error> {
+fn own_terms<'r>(settings: &Settings, req: &Request, r: &'r Resolved) -> Result<std::borrow::Cow<'r, Own>, Error> {
     let make = || -> Result<Own, Error> {
         let block = settings.block(Domain::Carbon);
         let gpu_model = match (&block.embodied_gpu, &req.gpu_name) {
@@ -444,13 +479,13 @@ fn own_terms(settings: &Settings, req: &Request, r: &Resolved) -> Result<Own, Er
         Ok((terms, said))
     };
     if !req.overrides.is_empty() || req.gpu_name.is_some() {
-        return make();
+        return make().map(std::borrow::Cow::Owned);
     }
     if let Some(own) = r.own.get() {
-        return Ok(own.clone());
+        return Ok(std::borrow::Cow::Borrowed(own));
     }
     let own = make()?;
-    Ok(r.own.get_or_init(|| own).clone())
+    Ok(std::borrow::Cow::Borrowed(r.own.get_or_init(|| own)))
 }
 
 /// Refuses a carbon provider that names a coefficient or an output as one of exa's own terms beside it
@@ -495,7 +530,11 @@ fn checked_outputs(domain: Domain, p: &dyn Provider, outputs: IndexMap<String, f
             });
         }
     }
-    Ok(outputs.into_iter().map(|(k, v)| (k, tidy(v))).collect())
+    let mut outputs = outputs;
+    for v in outputs.values_mut() {
+        *v = tidy(*v);
+    }
+    Ok(outputs)
 }
 
 /// Each output's band at relative uncertainty `u`; a bound that overflows is an error naming it.
@@ -550,12 +589,20 @@ pub struct Pricer<'a> {
     resolved: Resolved,
     /// The prelude of the work priced without the grid's history, made by the first of it.
     prelude: std::sync::OnceLock<Prelude>,
+    /// The values `figures` prices with: the prelude's coefficients, each work's hours put in their places.
+    values: std::sync::Mutex<Option<Values>>,
 }
 
 impl<'a> Pricer<'a> {
     /// Resolves the provider for `domain` as every command does (flag, env, config, default).
     pub fn new(settings: &'a Settings, domain: Domain, flag: Option<&str>) -> Result<Pricer<'a>, Error> {
-        Ok(Pricer { settings, domain, resolved: resolve(settings, domain, flag)?, prelude: std::sync::OnceLock::new() })
+        Ok(Pricer {
+            settings,
+            domain,
+            resolved: resolve(settings, domain, flag)?,
+            prelude: std::sync::OnceLock::new(),
+            values: Default::default(),
+        })
     }
 
     /// The provider's name.
@@ -591,6 +638,46 @@ impl<'a> Pricer<'a> {
             Err(ComputeFail::Broken(why)) => Err(Error::Failed(why)),
             Err(ComputeFail::Error(e)) => Err(e),
         }
+    }
+
+    /// The figures of GPU-hours and CPU-hours priced as `price` prices them without the grid's history, where every
+    /// such estimate is the first's but for its figures (`Estimate::same_but_figures`): the work brings only its
+    /// hours, the provider is not live, and the prelude is made (by a `price` before). `None` otherwise: `price` it.
+    /// An importer's million jobs are priced so without building a million estimates' coefficients, notes and
+    /// provenance that are all alike; refusals are `price`'s.
+    pub fn figures(&self, gpu_hours: f64, cpu_hours: f64) -> Option<Result<crate::model::Figures, Error>> {
+        let (settings, domain, r) = (self.settings, self.domain, &self.resolved);
+        let before =
+            self.prelude.get().filter(|p| r.provider.meta().live.is_none() && p.grid.as_ref().is_none_or(|g| g.origin != "default"))?;
+        let req = Request { gpu_hours: Some(gpu_hours), cpu_hours: Some(cpu_hours), ..Request::default() };
+        let figured = check_inputs(domain, r.provider.as_ref(), gpu_hours, cpu_hours, false).map_err(ComputeFail::from).and_then(|()| {
+            let mut values = self.values.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let values = values.get_or_insert_with(|| Values { inputs: IndexMap::default(), coefficients: before.values.clone() });
+            for (name, v) in [("gpu_hours", gpu_hours), ("cpu_hours", cpu_hours)] {
+                match values.inputs.get_mut(name) {
+                    Some(at) => *at = v,
+                    None => _ = values.inputs.insert(name.into(), v),
+                }
+            }
+            let f = figure(
+                settings,
+                domain,
+                &req,
+                r,
+                values,
+                &before.coefs,
+                before.grid.as_ref(),
+                before.provider.uncertainty,
+                gpu_hours,
+                cpu_hours,
+            )?;
+            Ok(crate::model::Figures { inputs: values.inputs.clone(), outputs: f.outputs, range: f.range })
+        });
+        Some(match figured {
+            Ok(f) => Ok(f),
+            Err(ComputeFail::Broken(why)) => Err(Error::Failed(why)),
+            Err(ComputeFail::Error(e)) => Err(e),
+        })
     }
 
     /// `compute`, with the prelude the first such work made; a prelude that fails is not kept, so the next work

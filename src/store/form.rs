@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::Line;
+use super::{FiguresOf, Line};
 use crate::model::{Estimate, IndexMap};
 
 /// Which figures an estimate has, in order, and where each comes from: its column, or the record's rest; a band
@@ -105,24 +105,25 @@ fn plain(name: &str) -> bool {
 }
 
 impl Form {
-    /// The form of estimate `e` written as line `l`, and the figures its columns do not give back (the rest, as
-    /// JSON; `None` when they give back all). `like` is a form made before for an estimate of the same shape:
-    /// its bands' uncertainties are tried first, and it is answered again where this form is the same. `None`
-    /// when the estimate has a name SQL could not find a figure by: it is split as before then.
-    pub fn of(e: &Estimate, l: &Line, like: Option<&Arc<Form>>) -> Option<(Arc<Form>, Option<String>)> {
+    /// The form of an estimate with figures `e`, the shape of `shaped` (whose bands' uncertainties it may have),
+    /// written as line `l`; and the figures its columns do not give back (the rest, as JSON; `None` when they give
+    /// back all). `like` is a form made before for an estimate of the same shape: its bands' uncertainties are
+    /// tried first, and it is answered again where this form is the same. `None` when the estimate has a name SQL
+    /// could not find a figure by: it is split as before then.
+    pub(super) fn of(e: FiguresOf, shaped: &Estimate, l: &Line, like: Option<&Arc<Form>>) -> Option<(Arc<Form>, Option<String>)> {
         let mut rest = RestOf::default();
-        for (name, v) in &e.inputs {
+        for (name, v) in e.inputs {
             if !gives_back(input_column(l, name), *v) {
                 rest.inputs.insert(name, *v);
             }
         }
-        for (name, v) in &e.outputs {
+        for (name, v) in e.outputs {
             if !gives_back(output_column(l, name), *v) {
                 rest.outputs.insert(name, *v);
             }
         }
         let mut bands: Option<Vec<(&str, Option<f64>)>> = None;
-        if let Some(range) = &e.range {
+        if let Some(range) = e.range {
             let mut made = Vec::with_capacity(range.len());
             for (name, [lo, hi]) in range {
                 // A band is made from its output, where the output's column gives it back (so the reader has it).
@@ -133,7 +134,7 @@ impl Form {
                         let [a, b] = crate::num::band(*v, u);
                         a.to_bits() == lo.to_bits() && b.to_bits() == hi.to_bits()
                     };
-                    tried.into_iter().chain(uncertainties(e)).find(|u| same(*u))
+                    tried.into_iter().chain(uncertainties(shaped)).find(|u| same(*u))
                 });
                 if u.is_none() {
                     rest.range.insert(name, [*lo, *hi]);

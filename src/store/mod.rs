@@ -149,11 +149,88 @@ fn together(shape: &str, figures: &str) -> Option<String> {
 }
 
 /// The figures of an estimate, serialised as a split keeps them beside its shape.
-#[derive(serde::Serialize)]
+#[derive(serde::Serialize, Clone, Copy)]
 struct FiguresOf<'a> {
     inputs: &'a crate::model::IndexMap<String, f64>,
     outputs: &'a crate::model::IndexMap<String, f64>,
     range: &'a Option<crate::model::IndexMap<String, [f64; 2]>>,
+}
+
+impl<'a> FiguresOf<'a> {
+    fn of(e: &'a crate::model::Estimate) -> FiguresOf<'a> {
+        FiguresOf { inputs: &e.inputs, outputs: &e.outputs, range: &e.range }
+    }
+
+    fn from(f: &'a crate::model::Figures) -> FiguresOf<'a> {
+        FiguresOf { inputs: &f.inputs, outputs: &f.outputs, range: &f.range }
+    }
+}
+
+/// The text of an estimate with figures `f` and the shape of `shaped` (kept as `shape`), written as line `l`: a
+/// form where its columns give its figures back (the last form made for the shape, in `form`, tried first), else
+/// split.
+fn alike(
+    shape: &std::sync::Arc<str>,
+    shaped: &crate::model::Estimate,
+    form: &mut Option<std::sync::Arc<form::Form>>,
+    f: FiguresOf,
+    l: &Line,
+) -> EstimateText {
+    match form::Form::of(f, shaped, l, form.as_ref()) {
+        Some((made, rest)) => {
+            *form = Some(std::sync::Arc::clone(&made));
+            EstimateText::Formed { shape: std::sync::Arc::clone(shape), form: made, rest }
+        }
+        None => EstimateText::Split { shape: std::sync::Arc::clone(shape), figures: serde_json::to_string(&f).expect("figures serialise") },
+    }
+}
+
+/// The shape of estimates priced alike, for lines made from their figures alone (`pricing::Pricer::figures`): each
+/// line's estimate is what `Line::of_alike` makes of the whole one, without the whole one made.
+pub struct Frame {
+    /// An estimate of the shape, its figures emptied.
+    like: crate::model::Estimate,
+    shape: std::sync::Arc<str>,
+    form: Option<std::sync::Arc<form::Form>>,
+}
+
+impl Frame {
+    /// The frame of `e`'s shape; `None` where its JSON does not split into a shape and figures.
+    pub fn of(e: &crate::model::Estimate) -> Option<Frame> {
+        let EstimateText::Split { shape, .. } = EstimateText::split(
+            serde_json::to_string(e).expect("estimates serialise"),
+            &serde_json::to_string(&e.inputs).expect("figures serialise"),
+            &serde_json::to_string(&e.outputs).expect("figures serialise"),
+            &serde_json::to_string(&e.range).expect("figures serialise"),
+        ) else {
+            return None;
+        };
+        let mut like = e.clone();
+        like.inputs.clear();
+        like.outputs.clear();
+        like.range = None;
+        Some(Frame { like, shape, form: None })
+    }
+
+    /// The line of `head` whose estimate is this frame's with figures `f`.
+    pub fn line(&mut self, head: Head, f: &crate::model::Figures) -> Line {
+        let f = FiguresOf::from(f);
+        let mut line = Line::columns(head, &self.like, f, None);
+        line.estimate = alike(&self.shape, &self.like, &mut self.form, f, &line);
+        line
+    }
+}
+
+/// What a line holds beside its estimate: whose work it is, when, and the key it is written once by.
+pub struct Head {
+    pub key: String,
+    pub model: String,
+    pub run_id: Option<String>,
+    pub recorded_at: i64,
+    pub host: String,
+    pub part: bool,
+    pub labels: crate::model::Labels,
+    pub work: crate::model::Work,
 }
 
 /// The shapes of the estimates a writer made last (at most `SHAPES`), each beside an estimate of that shape
@@ -170,16 +247,9 @@ impl Shapes {
     /// else split afresh (and its shape kept), or whole where it does not split; a form where the line's columns
     /// give its figures back (`form::Form::of`).
     fn text(&mut self, e: &crate::model::Estimate, l: &Line) -> EstimateText {
-        let figures = || serde_json::to_string(&FiguresOf { inputs: &e.inputs, outputs: &e.outputs, range: &e.range });
         if let Some(at) = self.0.iter().position(|(like, _, _)| like.same_but_figures(e)) {
             let mut found = self.0.remove(at);
-            let text = match form::Form::of(e, l, found.2.as_ref()) {
-                Some((form, rest)) => {
-                    found.2 = Some(std::sync::Arc::clone(&form));
-                    EstimateText::Formed { shape: std::sync::Arc::clone(&found.1), form, rest }
-                }
-                None => EstimateText::Split { shape: std::sync::Arc::clone(&found.1), figures: figures().expect("figures serialise") },
-            };
+            let text = alike(&found.1, &found.0, &mut found.2, FiguresOf::of(e), l);
             self.0.insert(0, found);
             return text;
         }
@@ -194,7 +264,7 @@ impl Shapes {
         like.inputs.clear();
         like.outputs.clear();
         like.range = None;
-        let formed = form::Form::of(e, l, None);
+        let formed = form::Form::of(FiguresOf::of(e), e, l, None);
         let form = formed.as_ref().map(|(f, _)| std::sync::Arc::clone(f));
         self.0.truncate(SHAPES - 1);
         self.0.insert(0, (like, std::sync::Arc::clone(shape), form));
@@ -214,20 +284,39 @@ impl Line {
     /// The stored form of a new record, its estimate's shape taken from `shapes` where it is one of theirs.
     pub fn of_alike(r: &NewRecord, shapes: &mut Shapes) -> Line {
         let e = &r.estimate;
-        let out = |k: &str| e.outputs.get(k).copied();
-        let m = r.measured.as_ref();
-        let mut line = Line {
+        let head = Head {
             key: r.key.clone(),
             model: r.model.clone(),
             run_id: r.run_id.clone(),
             recorded_at: r.recorded_at,
             host: r.host.clone(),
+            part: r.part,
+            labels: r.labels.clone(),
+            work: r.work.clone(),
+        };
+        let mut line = Line::columns(head, e, FiguresOf::of(e), r.measured.as_ref());
+        line.estimate = shapes.text(e, &line);
+        debug_assert_eq!(line.estimate_json().as_deref(), Some(serde_json::to_string(e).expect("estimates serialise").as_str()));
+        line
+    }
+
+    /// The line of `head` with the columns of an estimate of `e`'s provider and domain with figures `f`, and
+    /// what was measured; its estimate's text is to be made.
+    fn columns(head: Head, e: &crate::model::Estimate, f: FiguresOf, m: Option<&crate::model::Measured>) -> Line {
+        let out = |k: &str| f.outputs.get(k).copied();
+        let Head { key, model, run_id, recorded_at, host, part, labels, work } = head;
+        Line {
+            key,
+            model,
+            run_id,
+            recorded_at,
+            host,
             domain: e.domain.as_str().to_string(),
             provider: e.provider.name.clone(),
             provider_kind: e.provider.kind.to_string(),
             provider_digest: e.provider.digest.clone(),
-            gpu_hours: e.inputs.get("gpu_hours").copied().unwrap_or(0.0),
-            cpu_hours: e.inputs.get("cpu_hours").copied().unwrap_or(0.0),
+            gpu_hours: f.inputs.get("gpu_hours").copied().unwrap_or(0.0),
+            cpu_hours: f.inputs.get("cpu_hours").copied().unwrap_or(0.0),
             kwh: out("kwh"),
             co2e_g: out("co2e_g"),
             cost_usd: out("cost_usd"),
@@ -236,17 +325,14 @@ impl Line {
             duration_s: m.map(|m| m.duration_s),
             device_count: m.map(|m| i64::try_from(m.device_count).unwrap_or(i64::MAX)),
             measured_kwh: m.and_then(|m| m.gpu_kwh),
-            part: r.part,
-            labels: r.labels.clone(),
+            part,
+            labels,
             // Figures beside CO2e are carbon records' (a cost provider's outputs of those names are its own).
             embodied_co2e_g: out("embodied_co2e_g").filter(|_| e.domain == crate::model::Domain::Carbon),
             water_l: out("water_l").filter(|_| e.domain == crate::model::Domain::Carbon),
-            work: r.work.clone(),
+            work,
             estimate: EstimateText::Whole(String::new()),
-        };
-        line.estimate = shapes.text(e, &line);
-        debug_assert_eq!(line.estimate_json().as_deref(), Some(serde_json::to_string(e).expect("estimates serialise").as_str()));
-        line
+        }
     }
 
     /// The whole estimate's JSON text; None when its parts do not fit together (a store edited by hand).
