@@ -283,44 +283,94 @@ pub(super) fn read_row(r: &rusqlite::Row, at: usize) -> Row {
     }
 }
 
-/// Writes one line's columns with the records' INSERT (`write_each`'s), with its form and the figures its
-/// columns do not give back where it has one; the rows written (0: its key was stored).
-fn insert_line(insert: &mut rusqlite::CachedStatement, l: &Line, form: Option<(i64, Option<&str>)>) -> rusqlite::Result<usize> {
-    let unit = l.work.unit.as_ref();
-    insert.execute(params![
-        l.model,
-        l.run_id,
-        l.recorded_at,
-        l.host,
-        l.domain,
-        l.provider,
-        l.provider_kind,
-        l.provider_digest,
-        l.gpu_hours,
-        l.cpu_hours,
-        l.kwh,
-        l.co2e_g,
-        l.cost_usd,
-        l.uncertainty,
-        l.measured,
-        l.duration_s,
-        l.device_count,
-        l.measured_kwh,
-        l.part,
-        l.key,
-        l.labels.user,
-        l.labels.account,
-        l.labels.partition,
-        l.embodied_co2e_g,
-        l.water_l,
-        l.work.tokens,
-        l.work.prompt_tokens,
-        l.work.requests,
-        unit.map(|u| u.0.as_str()),
-        unit.map(|u| u.1),
-        form.map(|f| f.0),
-        form.and_then(|f| f.1),
-    ])
+/// The records' INSERT (`write_each`'s), a statement for each domain. SQLite keeps a statement's bindings from one
+/// row to the next, so a line binds only the words that differ from the last line of its domain: the provider's
+/// name, kind and digest, the host, and most often the model and the labels, are copied into SQLite once, not
+/// for every record (a million jobs' two records bound eleven words each, and SQLite copies every one).
+struct Insert<'c> {
+    sql: String,
+    by_domain: Vec<(String, rusqlite::Statement<'c>, Bound)>,
+}
+
+/// The words a statement holds bound, by place in `WORDS`; `None` where none is yet.
+type Bound = [Option<Option<String>>; WORDS.len()];
+
+/// The parameters that hold words alike from record to record.
+const WORDS: [usize; 10] = [1, 4, 5, 6, 7, 8, 21, 22, 23, 29];
+
+impl<'c> Insert<'c> {
+    fn new(on_conflict: &str) -> Insert<'c> {
+        let sql = format!(
+            "INSERT INTO records (model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
+            gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, idem_key,
+            job_user, job_account, job_partition, embodied_co2e_g, water_l, tokens, prompt_tokens, requests, unit_name, units,
+            form_id, figures)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23,
+            ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32) {on_conflict}"
+        );
+        Insert { sql, by_domain: Vec::with_capacity(2) }
+    }
+
+    /// Writes one line's columns, with its form and the figures its columns do not give back where it has one; the
+    /// rows written (0: its key was stored).
+    fn line(&mut self, tx: &'c Connection, l: &Line, form: Option<(i64, Option<&str>)>) -> rusqlite::Result<usize> {
+        let at = match self.by_domain.iter().position(|(d, _, _)| *d == l.domain) {
+            Some(at) => at,
+            None => {
+                self.by_domain.push((l.domain.clone(), tx.prepare(&self.sql)?, Default::default()));
+                self.by_domain.len() - 1
+            }
+        };
+        let (_, stmt, bound) = &mut self.by_domain[at];
+        let unit = l.work.unit.as_ref();
+        let words: [Option<&str>; WORDS.len()] = [
+            Some(&l.model),
+            Some(&l.host),
+            Some(&l.domain),
+            Some(&l.provider),
+            Some(&l.provider_kind),
+            Some(&l.provider_digest),
+            l.labels.user.as_deref(),
+            l.labels.account.as_deref(),
+            l.labels.partition.as_deref(),
+            unit.map(|u| u.0.as_str()),
+        ];
+        for ((i, word), held) in WORDS.iter().zip(words).zip(bound.iter_mut()) {
+            if held.as_ref().is_some_and(|h| h.as_deref() == word) {
+                continue;
+            }
+            stmt.raw_bind_parameter(*i, word)?;
+            *held = Some(word.map(str::to_string));
+        }
+        let numbers: [(usize, &dyn rusqlite::ToSql); 22] = [
+            (2, &l.run_id),
+            (3, &l.recorded_at),
+            (9, &l.gpu_hours),
+            (10, &l.cpu_hours),
+            (11, &l.kwh),
+            (12, &l.co2e_g),
+            (13, &l.cost_usd),
+            (14, &l.uncertainty),
+            (15, &l.measured),
+            (16, &l.duration_s),
+            (17, &l.device_count),
+            (18, &l.measured_kwh),
+            (19, &l.part),
+            (20, &l.key),
+            (24, &l.embodied_co2e_g),
+            (25, &l.water_l),
+            (26, &l.work.tokens),
+            (27, &l.work.prompt_tokens),
+            (28, &l.work.requests),
+            (30, &unit.map(|u| u.1)),
+            (31, &form.map(|f| f.0)),
+            (32, &form.and_then(|f| f.1)),
+        ];
+        for (i, v) in numbers {
+            stmt.raw_bind_parameter(i, v)?;
+        }
+        stmt.raw_execute()
+    }
 }
 
 /// The schema version that has the report's summary cells.
@@ -764,21 +814,12 @@ impl Store {
         {
             // Without the keys' index, no key is stored yet and the lines' are distinct: every line is new.
             let on_conflict = if keys_aside { "" } else { "ON CONFLICT (idem_key) DO NOTHING" };
-            let mut insert = tx
-                .prepare_cached(&format!(
-                    "INSERT INTO records (model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
-                    gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, idem_key,
-                    job_user, job_account, job_partition, embodied_co2e_g, water_l, tokens, prompt_tokens, requests, unit_name, units,
-                    form_id, figures)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23,
-                    ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32) {on_conflict}"
-                ))
-                .map_err(db)?;
+            let mut insert = Insert::new(on_conflict);
             let mut existing = tx.prepare_cached("SELECT id FROM records WHERE idem_key = ?1").map_err(db)?;
             let mut estimates = Estimates::new(&tx).map_err(db)?;
             let mut put = |l: &Line| -> Result<(i64, bool), Error> {
                 let form = estimates.form(l).map_err(db)?;
-                if insert_line(&mut insert, l, form).map_err(db)? == 0 {
+                if insert.line(&tx, l, form).map_err(db)? == 0 {
                     // Stored before under this key: the same record, not a second one.
                     return Ok((existing.query_row([&l.key], |row| row.get(0)).map_err(db)?, false));
                 }
