@@ -160,10 +160,12 @@ fn when(flag: &str, s: &str, end_of_day: bool) -> Result<i64, Error> {
     Ok(if end_of_day && crate::time::is_date_only(s) { t + 86_400 } else { t })
 }
 
+/// How much of an input is read at a time.
+const BUFFER: usize = 256 * 1024;
+
 /// The input: a file or standard input, buffered, how a message names it, and its size in bytes where it is
 /// a file (0: standard input, or not known).
 fn open_input(path: &Path) -> Result<(Box<dyn BufRead>, String, u64), Error> {
-    const BUFFER: usize = 256 * 1024;
     if is_stdin(path) {
         return Ok((Box::new(std::io::BufReader::with_capacity(BUFFER, std::io::stdin())), "standard input".to_string(), 0));
     }
@@ -397,9 +399,16 @@ fn read_jobs(sched: Scheduler, args: &ImportArgs, since: Option<i64>, until: Opt
         (Scheduler::Slurm, Some(path)) => {
             // `sacct -P` is read a line at a time, never whole; `sacct --json` is one document.
             let (mut input, shown, size) = open_input(path)?;
+            // A long listing's second half is read through the file opened again (`slurm::SPLIT_MIN`).
+            let reopen = |at: u64| -> std::io::Result<Box<dyn BufRead + Send>> {
+                use std::io::Seek;
+                let mut f = std::fs::File::open(path)?;
+                f.seek(std::io::SeekFrom::Start(at))?;
+                Ok(Box::new(std::io::BufReader::with_capacity(BUFFER, f)))
+            };
             let jobs = match starts_with_brace(path, input.as_mut())? {
                 Some(true) => slurm::parse_json(&read_all(path, input, &shown)?),
-                Some(false) => match slurm::parse_parsable_from(input, size) {
+                Some(false) => match slurm::parse_parsable_halves(input, size, (!is_stdin(path)).then_some(&reopen), slurm::SPLIT_MIN) {
                     Ok(jobs) => Ok(jobs),
                     Err(slurm::Unread::Io(e)) => return Err(unreadable(path, &e)),
                     Err(slurm::Unread::Input(e)) => Err(e),

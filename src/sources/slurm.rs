@@ -134,14 +134,20 @@ struct Lines<R> {
     text: String,
     number: usize,
     offset: usize,
+    /// The byte the lines end before: the input's end (`usize::MAX`), or where another reader's begin.
+    stop: usize,
 }
 
 impl<R: std::io::BufRead> Lines<R> {
-    /// The next line that is not blank (the line itself in `line()`), or one too long to keep.
+    /// The next line that is not blank (the line itself in `line()`), or one too long to keep; none from byte
+    /// `stop` on (the lines from there are another's).
     fn advance(&mut self) -> Option<Result<Got, Unread>> {
         use std::io::{BufRead, Read};
         let io = |e: std::io::Error| Some(Err(Unread::Io(e.to_string())));
         loop {
+            if self.offset >= self.stop {
+                return None;
+            }
             let mut buf = std::mem::take(&mut self.text).into_bytes();
             buf.clear();
             // Room for the longest line and its "\r\n": one byte more is a line too long.
@@ -189,7 +195,22 @@ const MOST_RESERVED: usize = 2 << 20;
 
 /// `parse_parsable` over a reader, a line at a time; `size` the input's bytes where known (0 where not).
 pub fn parse_parsable_from(input: impl std::io::BufRead, size: u64) -> Result<Jobs, Unread> {
-    let mut lines = Lines { input, text: String::new(), number: 0, offset: 0 };
+    parse_parsable_halves(input, size, None, SPLIT_MIN)
+}
+
+/// A second reader of the same input from a byte of it on: a file opened again and sought there.
+pub type Reopen<'a> = &'a (dyn Fn(u64) -> std::io::Result<Box<dyn std::io::BufRead + Send>> + Sync);
+
+/// A listing this long, whose input can be opened again (`Reopen`), is parsed in two halves at once: its
+/// second half on a thread of its own, from the first line that starts in it (a step is counted, never
+/// attached to its allocation, so any line may start a half). Parsing, not reading, is most of a listing's
+/// time, and a million jobs' listing takes it on one core otherwise.
+pub const SPLIT_MIN: u64 = 16 << 20;
+
+/// `parse_parsable_from`, in two halves where the input is at least `split_min` bytes and can be opened again:
+/// the same jobs, steps and bad lines, in the same order and with the same line numbers.
+pub fn parse_parsable_halves(input: impl std::io::BufRead, size: u64, reopen: Option<Reopen>, split_min: u64) -> Result<Jobs, Unread> {
+    let mut lines = Lines { input, text: String::new(), number: 0, offset: 0, stop: usize::MAX };
     let header = match lines.advance().transpose()? {
         None => return Ok(Jobs::default()),
         Some(Got::TooLong(n)) => return Err(Unread::Input(format!("line {n}, the header, is longer than {MAX_LINE} bytes"))),
@@ -221,13 +242,58 @@ pub fn parse_parsable_from(input: impl std::io::BufRead, size: u64) -> Result<Jo
     for (slot, name) in cols.iter_mut().zip(USED) {
         *slot = col.get(name).copied();
     }
+    let names = names.len();
+    let mid = reopen.filter(|_| size >= split_min.max(2)).map(|r| (r, size / 2));
+    let Some((reopen, mid)) = mid else {
+        return body(&mut lines, &cols, sep, names, size, None);
+    };
+    std::thread::scope(|s| {
+        let second = s.spawn(move || -> Result<Jobs, Unread> {
+            let io = |e: std::io::Error| Unread::Io(e.to_string());
+            // From the byte before the half: the rest of the line that holds it is the first half's.
+            let mut input = reopen(mid - 1).map_err(io)?;
+            let skipped = input.skip_until(b'\n').map_err(io)?;
+            let offset = usize::try_from(mid - 1).unwrap_or(usize::MAX) + skipped;
+            let mut lines = Lines { input, text: String::new(), number: 0, offset, stop: usize::MAX };
+            body(&mut lines, &cols, sep, names, size - mid, None)
+        });
+        // Room for all the jobs in the first half's list, which the second's join: pages are only touched as used.
+        let first = body(&mut lines, &cols, sep, names, size, Some(usize::try_from(mid).unwrap_or(usize::MAX)));
+        let second = second.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let (mut out, more) = (first?, second?);
+        // The second half's lines are numbered from the first line after the first half's.
+        let before = lines.number;
+        out.jobs.extend(more.jobs.into_iter().map(|mut j| {
+            j.line += before;
+            j
+        }));
+        out.steps += more.steps;
+        out.bad.extend(more.bad.into_iter().map(|mut b| {
+            b.line += before;
+            b
+        }));
+        Ok(out)
+    })
+}
+
+/// The jobs of the lines `lines` reads after the header, up to the first that starts at byte `stop` or after
+/// (to the end without one); room made for those of `size` bytes.
+fn body<R: std::io::BufRead>(
+    lines: &mut Lines<R>,
+    cols: &Cols,
+    sep: char,
+    names: usize,
+    size: u64,
+    stop: Option<usize>,
+) -> Result<Jobs, Unread> {
     let mut out = Jobs::default();
     // Room for the jobs a listing of `size` bytes holds, made once: grown a doubling at a time, a million jobs'
     // list is copied again and again, and every copy lands in pages the kernel must first zero.
     // Only room: a reservation the machine refuses is not an error, and the list grows as it would have.
     let _ = out.jobs.try_reserve(usize::try_from(size / BYTES_PER_JOB).unwrap_or(0).min(MOST_RESERVED));
     // One buffer of fields for every line, emptied and handed back after each (`recycle`).
-    let mut spare: Vec<&'static str> = Vec::with_capacity(names.len() + 1);
+    let mut spare: Vec<&'static str> = Vec::with_capacity(names + 1);
+    lines.stop = stop.unwrap_or(usize::MAX);
     while let Some(next) = lines.advance() {
         let n = match next? {
             Got::Line(n) => n,
@@ -240,20 +306,16 @@ pub fn parse_parsable_from(input: impl std::io::BufRead, size: u64) -> Result<Jo
         let mut fields = recycle(std::mem::take(&mut spare));
         split_at(line, sep, &mut fields);
         // `sacct -p` ends every line with the separator too.
-        if fields.len() == names.len() + 1 && fields.last() == Some(&"") {
+        if fields.len() == names + 1 && fields.last() == Some(&"") {
             fields.pop();
         }
-        if fields.len() == names.len() {
-            match job(&cols, &fields, n).and_then(super::jobs::checked) {
+        if fields.len() == names {
+            match job(cols, &fields, n).and_then(super::jobs::checked) {
                 Ok(j) => out.add(j),
                 Err(b) => out.bad.push(b),
             }
         } else {
-            out.bad.push(BadLine {
-                line: n,
-                field: String::new(),
-                why: format!("{} fields where the header has {}", fields.len(), names.len()),
-            });
+            out.bad.push(BadLine { line: n, field: String::new(), why: format!("{} fields where the header has {names}", fields.len()) });
         }
         spare = recycle(fields);
     }
@@ -537,6 +599,67 @@ mod tests {
         // A one-byte buffer reads the same jobs as the text whole.
         let slow = parse_parsable_from(std::io::BufReader::with_capacity(1, text.as_bytes()), 0).unwrap();
         assert_eq!(slow.jobs, jobs.jobs);
+    }
+
+    /// A listing parsed in two halves at once against the same listing parsed as one: at every split point of a
+    /// listing with jobs, steps, blank lines, bad lines, `\r\n` endings and a line too long, the same jobs, steps
+    /// and bad lines, with the same numbers; and bytes that are not text in either half refused where they are.
+    #[test]
+    fn a_listing_parsed_in_two_halves_is_the_listing_parsed_whole() {
+        let listing = |long: bool| {
+            let mut text = b"JobID|JobIDRaw|State|ElapsedRaw|CPUTimeRAW|AllocTRES\n".to_vec();
+            for i in 0..40 {
+                text.extend(
+                    format!("{i}|{i}|COMPLETED|{}|7200|gres/gpu={}\n{i}.batch|{i}.batch|COMPLETED|60|60|\n", 60 + i, i % 3).as_bytes(),
+                );
+                match i % 7 {
+                    0 => text.extend(b"\n"),
+                    1 => text.extend(b"x|y\r\n"),
+                    2 => text.extend(format!("{i}9|{i}9|COMPLETED|nope|1|\r\n").as_bytes()),
+                    _ => {}
+                }
+                if i == 37 && long {
+                    text.extend(vec![b'z'; MAX_LINE + 1]);
+                    text.extend(b"\n");
+                }
+            }
+            text
+        };
+        let halves = |listing: &[u8]| {
+            let reopen = |from: u64| -> std::io::Result<Box<dyn std::io::BufRead + Send>> {
+                Ok(Box::new(std::io::Cursor::new(listing[usize::try_from(from).unwrap()..].to_vec())))
+            };
+            parse_parsable_halves(std::io::BufReader::with_capacity(7, listing), listing.len() as u64, Some(&reopen), 0)
+        };
+        let short = listing(false);
+        let whole = parse_parsable_from(&short[..], short.len() as u64).unwrap();
+        assert!(
+            whole.jobs.len() == 40 && whole.steps == 40 && whole.bad.len() > 10,
+            "{:?}",
+            (whole.jobs.len(), whole.steps, whole.bad.len())
+        );
+        // Each length puts the middle at another byte: inside a line, on a line's end, in a blank one; and, with a
+        // line too long near the end, inside that line.
+        let long = listing(true);
+        let cuts = (60..short.len()).map(|n| &short[..n]).chain([short.len() + 100, long.len() - 200, long.len()].map(|n| &long[..n]));
+        for text in cuts {
+            let cut = text.len();
+            match (parse_parsable_from(text, cut as u64), halves(text)) {
+                (Ok(one), Ok(two)) => {
+                    assert_eq!(two.jobs, one.jobs, "cut at {cut}");
+                    assert_eq!((two.steps, &two.bad), (one.steps, &one.bad), "cut at {cut}");
+                }
+                (one, two) => assert_eq!(two.map(|j| j.jobs.len()), one.map(|j| j.jobs.len()), "cut at {cut}"),
+            }
+        }
+        // Bytes that are not text are refused at the same byte, whichever half holds them.
+        for at in [short.len() / 4, short.len() * 3 / 4] {
+            let mut bad = short.clone();
+            bad[at] = 0xff;
+            let whole = parse_parsable_from(&bad[..], 0).unwrap_err();
+            assert!(matches!(&whole, Unread::Input(e) if e == &format!("not UTF-8 text (byte {at})")), "{whole:?}");
+            assert_eq!(halves(&bad).unwrap_err(), whole);
+        }
     }
 
     #[test]
