@@ -86,13 +86,42 @@ pub(crate) fn current(tx: &Connection) -> rusqlite::Result<bool> {
     marks(tx).map(|(upto, newest)| upto == newest)
 }
 
+/// The cell of a line, in the line's own words: hashed as `Cell` hashes (the same fields, in order, `str` for
+/// `String`), and equal to the `Cell` it names.
+#[derive(Hash)]
+struct CellOf<'l> {
+    model: &'l str,
+    day: i64,
+    user: &'l str,
+    account: &'l str,
+    partition: &'l str,
+}
+
+impl<'l> CellOf<'l> {
+    fn of(l: &'l Line) -> CellOf<'l> {
+        let or_none = |v: &'l Option<String>| v.as_deref().unwrap_or(NONE);
+        CellOf {
+            model: &l.model,
+            day: l.recorded_at.div_euclid(DAY),
+            user: or_none(&l.labels.user),
+            account: or_none(&l.labels.account),
+            partition: or_none(&l.labels.partition),
+        }
+    }
+}
+
+impl indexmap::Equivalent<Cell> for CellOf<'_> {
+    fn equivalent(&self, c: &Cell) -> bool {
+        self.model == c.model && self.day == c.day && self.user == c.user && self.account == c.account && self.partition == c.partition
+    }
+}
+
 /// What a writer wrote, for the cells: every cell written (each once, known by its place in `cells`), each run
 /// written with the one cell it was written in (None: more than one), and, in a first write into an empty
 /// ledger, every line as the cells count it (its runs are then found from those lines, and `runs` stays empty).
 #[derive(Default)]
 pub(crate) struct Written {
-    cells: Vec<Cell>,
-    index: FnvMap<Cell, u32>,
+    cells: indexmap::IndexSet<Cell, std::hash::BuildHasherDefault<crate::text::Fnv>>,
     runs: FnvMap<String, Option<u32>>,
     /// The run and cell of the line before: a job's records arrive one after another, in one cell.
     last: Option<(String, u32)>,
@@ -211,16 +240,12 @@ impl Written {
 
     /// Notes the cell and run of a line that is not in the line before's: its cell.
     fn note(&mut self, l: &Line) -> u32 {
-        let of = Cell::of(l);
-        let cell = match self.index.get(&of) {
-            Some(i) => *i,
-            None => {
-                let i = u32::try_from(self.cells.len()).unwrap_or(u32::MAX);
-                self.index.insert(of.clone(), i);
-                self.cells.push(of);
-                i
-            }
+        // Found by the line's own words; a cell is made only for one not written before.
+        let at = match self.cells.get_index_of(&CellOf::of(l)) {
+            Some(i) => i,
+            None => self.cells.insert_full(Cell::of(l)).0,
         };
+        let cell = u32::try_from(at).unwrap_or(u32::MAX);
         // A first write's runs are known from its lines, on the thread that counts them (`ready`).
         if let Some(run) = l.run_id.as_ref().filter(|_| self.fresh.is_none()) {
             match self.runs.get_mut(run) {
@@ -561,4 +586,25 @@ fn store(tx: &Connection, cell: &Cell, counted: &Counted) -> rusqlite::Result<()
         a.work[2].map(Sum::value),
     ])?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line's cell is found in its own words (`CellOf`), hashed as the `Cell` they name: no cell is made to be
+    /// looked up, and one made otherwise is still found.
+    #[test]
+    fn a_lines_cell_is_found_in_its_own_words() {
+        use std::hash::BuildHasher;
+        let cell = Cell { model: "m".into(), day: 20_000, user: NONE.into(), account: "a".into(), partition: "gpu".into() };
+        let words = CellOf { model: "m", day: 20_000, user: NONE, account: "a", partition: "gpu" };
+        let hasher = std::hash::BuildHasherDefault::<crate::text::Fnv>::default();
+        assert_eq!(hasher.hash_one(&words), hasher.hash_one(&cell));
+        let mut cells: indexmap::IndexSet<Cell, std::hash::BuildHasherDefault<crate::text::Fnv>> = indexmap::IndexSet::default();
+        cells.insert(Cell { model: "other".into(), ..cell.clone() });
+        cells.insert(cell);
+        assert_eq!(cells.get_index_of(&words), Some(1));
+        assert_eq!(cells.get_index_of(&CellOf { partition: "cpu", ..words }), None);
+    }
 }
