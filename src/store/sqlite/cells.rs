@@ -344,7 +344,11 @@ impl Written {
         let split = split.into_iter().map(str::to_string).collect();
         // Counted in the order of the cells' places in `cells` (the lines are sorted by it first).
         let mut cells = self.cells.into_iter().enumerate();
-        let cells = counted.into_iter().filter_map(|(i, c)| cells.find(|(at, _)| *at == i as usize).map(|(_, cell)| (cell, c))).collect();
+        let mut cells: Vec<(Cell, Counted)> =
+            counted.into_iter().filter_map(|(i, c)| cells.find(|(at, _)| *at == i as usize).map(|(_, cell)| (cell, c))).collect();
+        // In the order of the cells' table (its key's: model, day, user, account, partition), so that each is
+        // added at the end of it rather than into pages all over it.
+        cells.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
         Ready::Counted { cells, split }
     }
 }
