@@ -166,25 +166,6 @@ impl<'a> FiguresOf<'a> {
     }
 }
 
-/// The text of an estimate with figures `f` and the shape of `shaped` (kept as `shape`), written as line `l`: a
-/// form where its columns give its figures back (the last form made for the shape, in `form`, tried first), else
-/// split.
-fn alike(
-    shape: &std::sync::Arc<str>,
-    shaped: &crate::model::Estimate,
-    form: &mut Option<std::sync::Arc<form::Form>>,
-    f: FiguresOf,
-    l: &Line,
-) -> EstimateText {
-    match form::Form::of(f, shaped, l, form.as_ref()) {
-        Some((made, rest)) => {
-            *form = Some(std::sync::Arc::clone(&made));
-            EstimateText::Formed { shape: std::sync::Arc::clone(shape), form: made, rest }
-        }
-        None => EstimateText::Split { shape: std::sync::Arc::clone(shape), figures: serde_json::to_string(&f).expect("figures serialise") },
-    }
-}
-
 /// The shape of estimates priced alike, for lines made from their figures alone (`pricing::Pricer::figures`): each
 /// line's estimate is what `Line::of_alike` makes of the whole one, without the whole one made.
 pub struct Frame {
@@ -216,8 +197,23 @@ impl Frame {
     pub fn line(&mut self, head: Head, f: &crate::model::Figures) -> Line {
         let f = FiguresOf::from(f);
         let mut line = Line::columns(head, &self.like, f, None);
-        line.estimate = alike(&self.shape, &self.like, &mut self.form, f, &line);
+        line.estimate = self.text(f, &line);
         line
+    }
+
+    /// The text of this frame's estimate with figures `f`, written as line `l`: a form where its columns give
+    /// the figures back (the last form made for the frame tried first), else split.
+    fn text(&mut self, f: FiguresOf, l: &Line) -> EstimateText {
+        match form::Form::of(f, &self.like, l, self.form.as_ref()) {
+            Some((made, rest)) => {
+                self.form = Some(std::sync::Arc::clone(&made));
+                EstimateText::Formed { shape: std::sync::Arc::clone(&self.shape), form: made, rest }
+            }
+            None => EstimateText::Split {
+                shape: std::sync::Arc::clone(&self.shape),
+                figures: serde_json::to_string(&f).expect("figures serialise"),
+            },
+        }
     }
 }
 
@@ -237,41 +233,28 @@ pub struct Head {
 /// (its figures emptied): an estimate priced as one of them takes its shape as it is, and only its figures are
 /// serialised. An importer's million estimates from two providers serialise two shapes, not a million.
 #[derive(Default)]
-pub struct Shapes(Vec<(crate::model::Estimate, std::sync::Arc<str>, Option<std::sync::Arc<form::Form>>)>);
+pub struct Shapes(Vec<Frame>);
 
 /// How many shapes `Shapes` keeps (and a writer finds by pointer).
 pub(crate) const SHAPES: usize = 4;
 
 impl Shapes {
-    /// The estimate's text as line `l` keeps it: its figures beside a shape made before where it is priced alike,
-    /// else split afresh (and its shape kept), or whole where it does not split; a form where the line's columns
-    /// give its figures back (`form::Form::of`).
+    /// The estimate's text as line `l` keeps it: in the frame of a shape made before where it is priced alike,
+    /// else in a frame made afresh (and kept), or whole where it does not split (`Frame::text`).
     fn text(&mut self, e: &crate::model::Estimate, l: &Line) -> EstimateText {
-        if let Some(at) = self.0.iter().position(|(like, _, _)| like.same_but_figures(e)) {
-            let mut found = self.0.remove(at);
-            let text = alike(&found.1, &found.0, &mut found.2, FiguresOf::of(e), l);
-            self.0.insert(0, found);
-            return text;
-        }
-        let text = EstimateText::split(
-            serde_json::to_string(e).expect("estimates serialise"),
-            &serde_json::to_string(&e.inputs).expect("figures serialise"),
-            &serde_json::to_string(&e.outputs).expect("figures serialise"),
-            &serde_json::to_string(&e.range).expect("figures serialise"),
-        );
-        let EstimateText::Split { shape, .. } = &text else { return text };
-        let mut like = e.clone();
-        like.inputs.clear();
-        like.outputs.clear();
-        like.range = None;
-        let formed = form::Form::of(FiguresOf::of(e), e, l, None);
-        let form = formed.as_ref().map(|(f, _)| std::sync::Arc::clone(f));
-        self.0.truncate(SHAPES - 1);
-        self.0.insert(0, (like, std::sync::Arc::clone(shape), form));
-        match formed {
-            Some((form, rest)) => EstimateText::Formed { shape: std::sync::Arc::clone(shape), form, rest },
-            None => text,
-        }
+        let at = match self.0.iter().position(|frame| frame.like.same_but_figures(e)) {
+            Some(at) => at,
+            None => {
+                let Some(frame) = Frame::of(e) else { return EstimateText::Whole(serde_json::to_string(e).expect("estimates serialise")) };
+                self.0.truncate(SHAPES - 1);
+                self.0.insert(0, frame);
+                0
+            }
+        };
+        let mut frame = self.0.remove(at);
+        let text = frame.text(FiguresOf::of(e), l);
+        self.0.insert(0, frame);
+        text
     }
 }
 

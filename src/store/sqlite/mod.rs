@@ -292,11 +292,11 @@ struct Insert<'c> {
     by_domain: Vec<(String, rusqlite::Statement<'c>, Bound)>,
 }
 
-/// The words a statement holds bound, by place in `WORDS`; `None` where none is yet.
-type Bound = [Option<Option<String>>; WORDS.len()];
+/// The words a statement holds bound, in the order `Insert::line` lists them; `None` where none is yet.
+type Bound = [Option<Option<String>>; WORDS];
 
-/// The parameters that hold words alike from record to record.
-const WORDS: [usize; 10] = [1, 4, 5, 6, 7, 8, 21, 22, 23, 29];
+/// How many parameters hold words alike from record to record.
+const WORDS: usize = 10;
 
 impl<'c> Insert<'c> {
     fn new(on_conflict: &str) -> Insert<'c> {
@@ -323,23 +323,23 @@ impl<'c> Insert<'c> {
         };
         let (_, stmt, bound) = &mut self.by_domain[at];
         let unit = l.work.unit.as_ref();
-        let words: [Option<&str>; WORDS.len()] = [
-            Some(&l.model),
-            Some(&l.host),
-            Some(&l.domain),
-            Some(&l.provider),
-            Some(&l.provider_kind),
-            Some(&l.provider_digest),
-            l.labels.user.as_deref(),
-            l.labels.account.as_deref(),
-            l.labels.partition.as_deref(),
-            unit.map(|u| u.0.as_str()),
+        let words: [(usize, Option<&str>); WORDS] = [
+            (1, Some(&l.model)),
+            (4, Some(&l.host)),
+            (5, Some(&l.domain)),
+            (6, Some(&l.provider)),
+            (7, Some(&l.provider_kind)),
+            (8, Some(&l.provider_digest)),
+            (21, l.labels.user.as_deref()),
+            (22, l.labels.account.as_deref()),
+            (23, l.labels.partition.as_deref()),
+            (29, unit.map(|u| u.0.as_str())),
         ];
-        for ((i, word), held) in WORDS.iter().zip(words).zip(bound.iter_mut()) {
+        for ((i, word), held) in words.into_iter().zip(bound.iter_mut()) {
             if held.as_ref().is_some_and(|h| h.as_deref() == word) {
                 continue;
             }
-            stmt.raw_bind_parameter(*i, word)?;
+            stmt.raw_bind_parameter(i, word)?;
             *held = Some(word.map(str::to_string));
         }
         let numbers: [(usize, &dyn rusqlite::ToSql); 22] = [
