@@ -107,10 +107,10 @@ fn plain(name: &str) -> bool {
 impl Form {
     /// The form of an estimate with figures `e`, the shape of `shaped` (whose bands' uncertainties it may have),
     /// written as line `l`; and the figures its columns do not give back (the rest, as JSON; `None` when they give
-    /// back all). `like` is a form made before for an estimate of the same shape: its bands' uncertainties are
-    /// tried first, and it is answered again where this form is the same. `None` when the estimate has a name SQL
-    /// could not find a figure by: it is split as before then.
-    pub(super) fn of(e: FiguresOf, shaped: &Estimate, l: &Line, like: Option<&Arc<Form>>) -> Option<(Arc<Form>, Option<String>)> {
+    /// back all). `like` are forms made before for estimates of the same shape, the latest first: their bands'
+    /// uncertainties are tried first, and one is answered again where this form is the same. `None` when the
+    /// estimate has a name SQL could not find a figure by: it is split as before then.
+    pub(super) fn of(e: FiguresOf, shaped: &Estimate, l: &Line, like: &[Arc<Form>]) -> Option<(Arc<Form>, Option<String>)> {
         let mut rest = RestOf::default();
         for (name, v) in e.inputs {
             if !gives_back(input_column(l, name), *v) {
@@ -129,7 +129,7 @@ impl Form {
                 // A band is made from its output, where the output's column gives it back (so the reader has it).
                 let from = e.outputs.get(name).filter(|_| !rest.outputs.contains_key(name.as_str()));
                 let u = from.and_then(|v| {
-                    let tried = like.and_then(|f| f.band_u(name));
+                    let tried = like.iter().find_map(|f| f.band_u(name));
                     let same = |u: f64| {
                         let [a, b] = crate::num::band(*v, u);
                         a.to_bits() == lo.to_bits() && b.to_bits() == hi.to_bits()
@@ -146,7 +146,7 @@ impl Form {
         let rest = (!(rest.inputs.is_empty() && rest.outputs.is_empty() && rest.range.is_empty()))
             .then(|| serde_json::to_string(&rest).expect("figures serialise"));
         let bits = |u: &Option<f64>| u.map(f64::to_bits);
-        let same = like.filter(|f| {
+        let same = like.iter().find(|f| {
             f.inputs.iter().eq(e.inputs.keys())
                 && f.outputs.iter().eq(e.outputs.keys())
                 && match (&f.range, &bands) {

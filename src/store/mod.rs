@@ -172,8 +172,13 @@ pub struct Frame {
     /// An estimate of the shape, its figures emptied.
     like: crate::model::Estimate,
     shape: std::sync::Arc<str>,
-    form: Option<std::sync::Arc<form::Form>>,
+    /// The forms made for it last (at most `FORMS`), the latest first: estimates of one shape often take turns
+    /// between a few (a band its output's column gives back, or not).
+    forms: Vec<std::sync::Arc<form::Form>>,
 }
+
+/// How many forms a `Frame` keeps.
+const FORMS: usize = 4;
 
 impl Frame {
     /// The frame of `e`'s shape; `None` where its JSON does not split into a shape and figures.
@@ -190,7 +195,7 @@ impl Frame {
         like.inputs.clear();
         like.outputs.clear();
         like.range = None;
-        Some(Frame { like, shape, form: None })
+        Some(Frame { like, shape, forms: Vec::new() })
     }
 
     /// The line of `head` whose estimate is this frame's with figures `f`.
@@ -202,11 +207,18 @@ impl Frame {
     }
 
     /// The text of this frame's estimate with figures `f`, written as line `l`: a form where its columns give
-    /// the figures back (the last form made for the frame tried first), else split.
+    /// the figures back (the forms made for the frame tried first, the latest first), else split.
     fn text(&mut self, f: FiguresOf, l: &Line) -> EstimateText {
-        match form::Form::of(f, &self.like, l, self.form.as_ref()) {
+        match form::Form::of(f, &self.like, l, &self.forms) {
             Some((made, rest)) => {
-                self.form = Some(std::sync::Arc::clone(&made));
+                match self.forms.iter().position(|k| std::sync::Arc::ptr_eq(k, &made)) {
+                    Some(0) => {}
+                    Some(at) => self.forms[..=at].rotate_right(1),
+                    None => {
+                        self.forms.truncate(FORMS - 1);
+                        self.forms.insert(0, std::sync::Arc::clone(&made));
+                    }
+                }
                 EstimateText::Formed { shape: std::sync::Arc::clone(&self.shape), form: made, rest }
             }
             None => EstimateText::Split {
