@@ -265,22 +265,62 @@ impl Written {
 }
 
 impl Fresh {
+    /// The kept lines, one after another.
+    fn lines(&self) -> impl Iterator<Item = &Kept> {
+        self.blocks.iter().flatten()
+    }
+
+    /// The `i`th kept line (every block but the last holds `BLOCK`).
+    fn line(&self, i: usize) -> Option<&Kept> {
+        self.blocks.get(i / BLOCK).and_then(|b| b.get(i % BLOCK))
+    }
+
     /// Counts every cell from the lines, leaving out the runs `split` names, as `fill` counts them from the
     /// records: each cell's records in the order of the cells' index (their time, then their id). Touches no
-    /// database, so it runs beside the indexes being made again.
-    fn count(&self, lines: &mut [Kept], split: &FnvSet<&str>) -> Vec<(u32, Counted)> {
-        lines.sort_unstable_by_key(|k| (k.cell, k.at, k.id));
+    /// database, so it runs beside the indexes being made again. `cells`: how many cells the lines name.
+    ///
+    /// The lines stay where they are: their places are put in their cells' order (counted, each cell's places
+    /// after the cells before it's), and each cell's few places then in order of time and id.
+    fn count(&self, cells: usize, split: &FnvSet<&str>) -> Vec<(u32, Counted)> {
+        let mut starts = vec![0usize; cells + 1];
+        for k in self.lines() {
+            if let Some(n) = starts.get_mut(k.cell as usize + 1) {
+                *n += 1;
+            }
+        }
+        let mut sum = 0;
+        for n in &mut starts {
+            sum += *n;
+            *n = sum;
+        }
+        let mut next = starts.clone();
+        let mut order = vec![0usize; starts.last().copied().unwrap_or(0)];
+        for (i, k) in self.lines().enumerate() {
+            if let Some(at) = next.get_mut(k.cell as usize) {
+                if let Some(place) = order.get_mut(*at) {
+                    *place = i;
+                }
+                *at += 1;
+            }
+        }
         let mut counted = Vec::new();
-        for cell in lines.chunk_by(|a, b| a.cell == b.cell) {
+        let mut lines: Vec<&Kept> = Vec::new();
+        for (cell, span) in starts.windows(2).enumerate() {
+            let Some(places) = order.get(span[0]..span[1]).filter(|p| !p.is_empty()) else {
+                continue;
+            };
+            lines.clear();
+            lines.extend(places.iter().filter_map(|&i| self.line(i)));
+            lines.sort_unstable_by_key(|k| (k.at, k.id));
             let mut sums = Sums::default();
-            for k in cell {
+            for k in lines.iter() {
                 match (k.run != NO_RUN).then(|| self.name(k.run)) {
                     Some(run) if split.contains(run) => {}
                     Some(run) => sums.runs.push(run, k.row()),
                     None => sums.alone.run_simple(&[k.row()]),
                 }
             }
-            counted.push((cell[0].cell, sums.count()));
+            counted.push((cell as u32, sums.count()));
         }
         counted
     }
@@ -293,9 +333,15 @@ impl Fresh {
     }
 
     /// The runs written into more than one cell (split).
-    fn split<'a>(&'a self, lines: &[Kept]) -> FnvSet<&'a str> {
+    fn split(&self) -> FnvSet<&str> {
         let mut runs: FnvMap<&str, Option<u32>> = FnvMap::default();
-        for k in lines.iter().filter(|k| k.run != NO_RUN) {
+        let mut last = None;
+        for k in self.lines().filter(|k| k.run != NO_RUN) {
+            // A job's records, one after another in one cell, name their run by one span: looked up once.
+            if last == Some((k.run, k.cell)) {
+                continue;
+            }
+            last = Some((k.run, k.cell));
             runs.entry(self.name(k.run))
                 .and_modify(|one| {
                     if *one != Some(k.cell) {
@@ -328,19 +374,13 @@ impl Written {
     /// Counts a first write's cells from its lines (nothing else is done here: that is `after_write`'s, from
     /// the records, in the writer's transaction). Touches no database.
     pub(crate) fn ready(mut self) -> Ready {
-        let Some(mut fresh) = self.fresh.take() else {
+        let Some(fresh) = self.fresh.take() else {
             return Ready::Written(self);
         };
         // Every record is this write's: a run written into two cells is split, and every cell is counted from
         // the lines as written.
-        // The blocks into one list here, off the writer's thread.
-        let blocks = std::mem::take(&mut fresh.blocks);
-        let mut lines = Vec::with_capacity(blocks.iter().map(Vec::len).sum());
-        for block in blocks {
-            lines.extend(block);
-        }
-        let split = fresh.split(&lines);
-        let counted = fresh.count(&mut lines, &split);
+        let split = fresh.split();
+        let counted = fresh.count(self.cells.len(), &split);
         let split = split.into_iter().map(str::to_string).collect();
         // Counted in the order of the cells' places in `cells` (the lines are sorted by it first).
         let mut cells = self.cells.into_iter().enumerate();
