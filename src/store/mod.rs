@@ -663,6 +663,29 @@ mod tests {
     }
 
     #[test]
+    fn lines_of_one_shape_taking_turns_between_forms_find_each_again() {
+        let mut shapes = super::Shapes::default();
+        let form_of = |l: &super::Line| match &l.estimate {
+            EstimateText::Formed { form, .. } => std::sync::Arc::clone(form),
+            other => panic!("no form: {other:?}"),
+        };
+        // A band its output gives back, and one made otherwise: two forms of one shape, in turns.
+        let mut given = estimate(2.0, 1.2, &[]);
+        given.range = Some([("kwh".to_string(), crate::num::band(1.4, 0.3))].into_iter().collect());
+        let mut apart = given.clone();
+        apart.range = Some([("kwh".to_string(), [1.0, 2.0])].into_iter().collect());
+        let (a, b) = (form_of(&line_of(&given, &mut shapes)), form_of(&line_of(&apart, &mut shapes)));
+        assert!(!std::sync::Arc::ptr_eq(&a, &b));
+        for _ in 0..3 {
+            for (e, form) in [(&given, &a), (&apart, &b)] {
+                let l = line_of(e, &mut shapes);
+                assert!(std::sync::Arc::ptr_eq(form, &form_of(&l)), "a form made again: {:?}", l.estimate);
+                assert_eq!(l.estimate_json().as_deref(), Some(serde_json::to_string(e).unwrap().as_str()));
+            }
+        }
+    }
+
+    #[test]
     fn a_form_keeps_only_the_figures_the_columns_do_not_give_back() {
         let mut shapes = super::Shapes::default();
         // Its band from its output and the provider's uncertainty, the hours and kWh in their columns: nothing apart.
