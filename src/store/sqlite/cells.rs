@@ -137,6 +137,8 @@ struct Fresh {
     names: String,
     /// The run of the line before, a span of `names`: a job's records name it once there.
     last_run: Option<(u64, u64)>,
+    /// How many spans `names` has (at most as many runs).
+    spans: usize,
 }
 
 const BLOCK: usize = 1 << 16;
@@ -224,11 +226,13 @@ impl Written {
                     let span = (fresh.names.len() as u64, r.len() as u64);
                     fresh.names.push_str(r);
                     fresh.last_run = Some(span);
+                    fresh.spans += 1;
                     span
                 }
             });
             // The first block grows as lines come (a single record's write makes room for few); each after it
             // is made whole at once.
+            debug_assert!(fresh.blocks.last().and_then(|b| b.last()).is_none_or(|k| k.id < id), "a first write's ids rise");
             if fresh.blocks.last().is_none_or(|b| b.len() == BLOCK) {
                 fresh.blocks.push(if fresh.blocks.is_empty() { Vec::new() } else { Vec::with_capacity(BLOCK) });
             }
@@ -293,27 +297,26 @@ impl Fresh {
             sum += *n;
             *n = sum;
         }
+        // Each line's time beside its place, so that a cell's places are put in order without reading its lines.
         let mut next = starts.clone();
-        let mut order = vec![0usize; starts.last().copied().unwrap_or(0)];
+        let mut order = vec![(0i64, 0usize); starts.last().copied().unwrap_or(0)];
         for (i, k) in self.lines().enumerate() {
             if let Some(at) = next.get_mut(k.cell as usize) {
                 if let Some(place) = order.get_mut(*at) {
-                    *place = i;
+                    *place = (k.at, i);
                 }
                 *at += 1;
             }
         }
         let mut counted = Vec::new();
-        let mut lines: Vec<&Kept> = Vec::new();
         for (cell, span) in starts.windows(2).enumerate() {
-            let Some(places) = order.get(span[0]..span[1]).filter(|p| !p.is_empty()) else {
+            let Some(places) = order.get_mut(span[0]..span[1]).filter(|p| !p.is_empty()) else {
                 continue;
             };
-            lines.clear();
-            lines.extend(places.iter().filter_map(|&i| self.line(i)));
-            lines.sort_unstable_by_key(|k| (k.at, k.id));
+            // A cell's places come in the lines' order, which is their ids': by time, ties in that order.
+            places.sort_by_key(|&(at, _)| at);
             let mut sums = Sums::default();
-            for k in lines.iter() {
+            for k in places.iter().filter_map(|&(_, i)| self.line(i)) {
                 match (k.run != NO_RUN).then(|| self.name(k.run)) {
                     Some(run) if split.contains(run) => {}
                     Some(run) => sums.runs.push(run, k.row()),
@@ -335,6 +338,7 @@ impl Fresh {
     /// The runs written into more than one cell (split).
     fn split(&self) -> FnvSet<&str> {
         let mut runs: FnvMap<&str, Option<u32>> = FnvMap::default();
+        runs.reserve(self.spans);
         let mut last = None;
         for k in self.lines().filter(|k| k.run != NO_RUN) {
             // A job's records, one after another in one cell, name their run by one span: looked up once.
@@ -384,11 +388,14 @@ impl Written {
         let split = split.into_iter().map(str::to_string).collect();
         // Counted in the order of the cells' places in `cells` (the lines are sorted by it first).
         let mut cells = self.cells.into_iter().enumerate();
-        let mut cells: Vec<(Cell, Counted)> =
+        let cells: Vec<(Cell, Counted)> =
             counted.into_iter().filter_map(|(i, c)| cells.find(|(at, _)| *at == i as usize).map(|(_, cell)| (cell, c))).collect();
         // In the order of the cells' table (its key's: model, day, user, account, partition), so that each is
-        // added at the end of it rather than into pages all over it.
-        cells.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
+        // added at the end of it rather than into pages all over it: their places sorted, each cell then moved once.
+        let mut order: Vec<usize> = (0..cells.len()).collect();
+        order.sort_unstable_by(|&a, &b| cells[a].0.cmp(&cells[b].0));
+        let mut cells: Vec<Option<(Cell, Counted)>> = cells.into_iter().map(Some).collect();
+        let cells = order.into_iter().filter_map(|at| cells.get_mut(at).and_then(Option::take)).collect();
         Ready::Counted { cells, split }
     }
 }
