@@ -109,11 +109,19 @@ pub(super) fn set_aside(tx: &Connection, keys: bool) -> rusqlite::Result<Vec<Ind
 }
 
 /// Makes again the indexes set aside.
-pub(super) fn restore(tx: &Connection, indexes: &[Index]) -> rusqlite::Result<()> {
-    for i in indexes {
-        tx.execute_batch(&i.sql)?;
-    }
-    Ok(())
+///
+/// Each is one sort of every record's key. SQLite sorts in memory up to the page cache's size, so with the
+/// writer's (128 MiB) a million jobs' keys are one sort on this thread. With a cache of 8 MiB and a worker
+/// thread, the keys are sorted in pieces of 8 MiB, each on the worker while this thread reads the next, then
+/// merged (from temporary files, as any sort larger than the cache): the pieces fit the processor's caches, and
+/// two cores share the work (1M jobs: the four indexes in 3.1-3.2 s, was 3.7 s, the cells counted beside them).
+/// The writer's settings are put back after, whether or not the indexes were made.
+pub(super) fn restore(tx: &Connection, indexes: &[Index], cache_kib: i64) -> rusqlite::Result<()> {
+    tx.pragma_update(None, "threads", 1)?;
+    tx.pragma_update(None, "cache_size", -8_192)?;
+    let made = indexes.iter().try_for_each(|i| tx.execute_batch(&i.sql));
+    let back = tx.pragma_update(None, "threads", 0).and_then(|()| tx.pragma_update(None, "cache_size", cache_kib));
+    made.and(back)
 }
 
 #[cfg(test)]
@@ -198,12 +206,19 @@ mod tests {
             |s: &crate::store::sqlite::Store| -> i64 { s.conn().query_row("SELECT count(*) FROM records", [], |r| r.get(0)).unwrap() };
         assert_eq!(count(&store), 0);
         assert_eq!(indexes(&store), made);
+        // The index builds' settings are the writer's again, the write refused or not; the pages are 16 KiB.
+        let settings = |s: &crate::store::sqlite::Store| -> (i64, i64, i64) {
+            let get = |p: &str| s.conn().query_row(&format!("PRAGMA {p}"), [], |r| r.get::<_, i64>(0)).unwrap();
+            (get("threads"), get("cache_size"), get("page_size"))
+        };
+        assert_eq!(settings(&store), (0, -131_072, 16_384));
         // Distinct keys: all new, the figures in their columns (no estimate row), the keys' index made again, and
         // a key written again later is found there.
         let lines: Vec<_> = (0..50).map(|i| line(&format!("k{i}"), f64::from(i) / 7.0)).collect();
         let fresh = store.write_chunks(&mut std::iter::once(Ok(lines.clone()))).unwrap();
         assert_eq!((fresh.len(), fresh.iter().all(|f| *f)), (50, true));
         assert_eq!(indexes(&store), made);
+        assert_eq!(settings(&store), (0, -131_072, 16_384));
         let rows: i64 = store.conn().query_row("SELECT count(*) FROM record_estimates", [], |r| r.get(0)).unwrap();
         assert_eq!(rows, 0, "every figure is in its record's columns");
         let again = store.write(&[line("k7", 1.0)]).unwrap();
