@@ -420,8 +420,10 @@ pub(crate) fn after_write(tx: &Connection, were_current: bool, ready: Ready, bef
         Ready::Counted { cells, split } => {
             debug_assert_eq!(before, 0);
             clear(tx, split.iter().map(String::as_str))?;
-            for (cell, counted) in &cells {
-                store(tx, cell, counted)?;
+            // The cells emptied: each counted one is added, by one statement held for all of them.
+            let mut add = tx.prepare(INSERT)?;
+            for (cell, counted) in cells.iter().filter(|(_, c)| c.acc.runs > 0) {
+                insert(&mut add, cell, counted)?;
             }
         }
         Ready::Written(Written { cells, runs, .. }) => {
@@ -594,23 +596,28 @@ fn put(tx: &Connection, cell: &Cell, sums: Sums) -> rusqlite::Result<()> {
 
 /// Stores a cell as counted; a cell with no run is removed.
 fn store(tx: &Connection, cell: &Cell, counted: &Counted) -> rusqlite::Result<()> {
-    let Counted { acc: a, notes } = counted;
-    let key = params![cell.model, cell.day, cell.user, cell.account, cell.partition];
-    if a.runs == 0 {
+    if counted.acc.runs == 0 {
         tx.prepare_cached(
             "DELETE FROM report_cells WHERE model = ?1 AND day = ?2 AND job_user = ?3 AND job_account = ?4 AND job_partition = ?5",
         )?
-        .execute(key)?;
+        .execute(params![cell.model, cell.day, cell.user, cell.account, cell.partition])?;
         return Ok(());
     }
+    let mut add = tx.prepare_cached(INSERT)?;
+    insert(&mut add, cell, counted)
+}
+
+/// Adds (or replaces) a cell.
+const INSERT: &str = "INSERT OR REPLACE INTO report_cells (model, day, job_user, job_account, job_partition, runs, runs_measured,
+        carbon, cost, not_counted, gpu_hours, cpu_hours, kwh, co2e_g, co2e_low, co2e_high, unknown_uncertainty, cost_usd, notes,
+        embodied_co2e_g, water_l, tokens, prompt_tokens, requests)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)";
+
+/// Stores a cell of at least one run, counted, with `INSERT` prepared.
+fn insert(insert: &mut rusqlite::Statement, cell: &Cell, counted: &Counted) -> rusqlite::Result<()> {
+    let Counted { acc: a, notes } = counted;
     let count = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
-    tx.prepare_cached(
-        "INSERT OR REPLACE INTO report_cells (model, day, job_user, job_account, job_partition, runs, runs_measured, carbon, cost,
-            not_counted, gpu_hours, cpu_hours, kwh, co2e_g, co2e_low, co2e_high, unknown_uncertainty, cost_usd, notes, embodied_co2e_g,
-            water_l, tokens, prompt_tokens, requests)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
-    )?
-    .execute(params![
+    insert.execute(params![
         cell.model,
         cell.day,
         cell.user,
