@@ -279,14 +279,15 @@ impl Fresh {
         self.blocks.get(i / BLOCK).and_then(|b| b.get(i % BLOCK))
     }
 
-    /// Counts every cell from the lines, leaving out the runs `split` names, as `fill` counts them from the
-    /// records: each cell's records in the order of the cells' index (their time, then their id). Touches no
-    /// database, so it runs beside the indexes being made again. `cells`: how many cells the lines name.
+    /// Counts the cells at the places `order` lists (every cell once), in that order, from the lines, leaving out
+    /// the runs `split` names, as `fill` counts them from the records: each cell's records in the order of the
+    /// cells' index (their time, then their id). Touches no database, so it runs beside the indexes being made
+    /// again.
     ///
     /// The lines stay where they are: their places are put in their cells' order (counted, each cell's places
     /// after the cells before it's), and each cell's few places then in order of time and id.
-    fn count(&self, cells: usize, split: &FnvSet<&str>) -> Vec<(u32, Counted)> {
-        let mut starts = vec![0usize; cells + 1];
+    fn count(&self, order: &[usize], split: &FnvSet<&str>) -> Vec<Counted> {
+        let mut starts = vec![0usize; order.len() + 1];
         for k in self.lines() {
             if let Some(n) = starts.get_mut(k.cell as usize + 1) {
                 *n += 1;
@@ -299,20 +300,19 @@ impl Fresh {
         }
         // Each line's time beside its place, so that a cell's places are put in order without reading its lines.
         let mut next = starts.clone();
-        let mut order = vec![(0i64, 0usize); starts.last().copied().unwrap_or(0)];
+        let mut by_cell = vec![(0i64, 0usize); starts.last().copied().unwrap_or(0)];
         for (i, k) in self.lines().enumerate() {
             if let Some(at) = next.get_mut(k.cell as usize) {
-                if let Some(place) = order.get_mut(*at) {
+                if let Some(place) = by_cell.get_mut(*at) {
                     *place = (k.at, i);
                 }
                 *at += 1;
             }
         }
-        let mut counted = Vec::new();
-        for (cell, span) in starts.windows(2).enumerate() {
-            let Some(places) = order.get_mut(span[0]..span[1]).filter(|p| !p.is_empty()) else {
-                continue;
-            };
+        let mut counted = Vec::with_capacity(order.len());
+        for &cell in order {
+            let span = starts.get(cell).zip(starts.get(cell + 1));
+            let places = span.and_then(|(&from, &to)| by_cell.get_mut(from..to)).unwrap_or_default();
             // A cell's places come in the lines' order, which is their ids': by time, ties in that order.
             places.sort_by_key(|&(at, _)| at);
             let mut sums = Sums::default();
@@ -323,7 +323,7 @@ impl Fresh {
                     None => sums.alone.run_simple(&[k.row()]),
                 }
             }
-            counted.push((cell as u32, sums.count()));
+            counted.push(sums.count());
         }
         counted
     }
@@ -384,18 +384,14 @@ impl Written {
         // Every record is this write's: a run written into two cells is split, and every cell is counted from
         // the lines as written.
         let split = fresh.split();
-        let counted = fresh.count(self.cells.len(), &split);
+        // Counted in the order of the cells' table (its key's: model, day, user, account, partition), so that each is
+        // added at the end of it rather than into pages all over it.
+        let mut order: Vec<usize> = (0..self.cells.len()).collect();
+        order.sort_unstable_by(|&a, &b| self.cells[a].cmp(&self.cells[b]));
+        let counted = fresh.count(&order, &split);
         let split = split.into_iter().map(str::to_string).collect();
-        // Counted in the order of the cells' places in `cells` (the lines are sorted by it first).
-        let mut cells = self.cells.into_iter().enumerate();
-        let cells: Vec<(Cell, Counted)> =
-            counted.into_iter().filter_map(|(i, c)| cells.find(|(at, _)| *at == i as usize).map(|(_, cell)| (cell, c))).collect();
-        // In the order of the cells' table (its key's: model, day, user, account, partition), so that each is
-        // added at the end of it rather than into pages all over it: their places sorted, each cell then moved once.
-        let mut order: Vec<usize> = (0..cells.len()).collect();
-        order.sort_unstable_by(|&a, &b| cells[a].0.cmp(&cells[b].0));
-        let mut cells: Vec<Option<(Cell, Counted)>> = cells.into_iter().map(Some).collect();
-        let cells = order.into_iter().filter_map(|at| cells.get_mut(at).and_then(Option::take)).collect();
+        let mut cells: Vec<Option<Cell>> = self.cells.into_iter().map(Some).collect();
+        let cells = order.into_iter().zip(counted).filter_map(|(at, c)| Some((cells.get_mut(at)?.take()?, c))).collect();
         Ready::Counted { cells, split }
     }
 }
