@@ -115,12 +115,14 @@ pub(super) fn set_aside(tx: &Connection, keys: bool) -> rusqlite::Result<Vec<Ind
 /// thread, the keys are sorted in pieces of 8 MiB, each on the worker while this thread reads the next, then
 /// merged (from temporary files, as any sort larger than the cache): the pieces fit the processor's caches, and
 /// two cores share the work (1M jobs: the four indexes in 3.1-3.2 s, was 3.7 s, the cells counted beside them).
-/// The writer's settings are put back after, whether or not the indexes were made.
-pub(super) fn restore(tx: &Connection, indexes: &[Index], cache_kib: i64) -> rusqlite::Result<()> {
+/// The connection's own settings are put back after, whether or not the indexes were made.
+pub(super) fn restore(tx: &Connection, indexes: &[Index]) -> rusqlite::Result<()> {
+    let setting = |name: &str| tx.query_row(&format!("PRAGMA {name}"), [], |r| r.get::<_, i64>(0));
+    let (threads, cache) = (setting("threads")?, setting("cache_size")?);
     tx.pragma_update(None, "threads", 1)?;
     tx.pragma_update(None, "cache_size", -8_192)?;
     let made = indexes.iter().try_for_each(|i| tx.execute_batch(&i.sql));
-    let back = tx.pragma_update(None, "threads", 0).and_then(|()| tx.pragma_update(None, "cache_size", cache_kib));
+    let back = tx.pragma_update(None, "threads", threads).and_then(|()| tx.pragma_update(None, "cache_size", cache));
     made.and(back)
 }
 

@@ -187,9 +187,6 @@ CREATE VIEW record_estimate_json AS
 /// A new ledger's page size, in bytes.
 const PAGE_SIZE: i64 = 16_384;
 
-/// A writer's page cache, as `PRAGMA cache_size` takes it: negative, in KiB (128 MiB).
-const CACHE_KIB: i64 = -131_072;
-
 /// The schema version whose records may keep their figures in their columns, by a form.
 pub const FORMS_VERSION: i64 = 10;
 
@@ -688,7 +685,7 @@ impl Store {
         if version == 0 {
             // A new ledger's pages of 16 KiB (SQLite's default is 4 KiB), set before its first table: an import of a
             // cluster's history writes and reads back a quarter as many pages, each call to the file moving four
-            // times as much (1M jobs: the kernel's time 2.5-2.9 s, was 3.4-4.4 s). A file that has pages keeps its own.
+            // times as much (1M jobs: the kernel's time 2.4-3.4 s, was 3.4-4.8 s). A file that has pages keeps its own.
             store.conn.pragma_update(None, "page_size", PAGE_SIZE).map_err(|e| db_error(path, e))?;
         }
         if version < SCHEMA_VERSION {
@@ -709,7 +706,7 @@ impl Store {
         // A page cache of up to 128 MiB (2 MiB is SQLite's default), filled only as pages are used: a batch (an
         // import, a copy) writes index pages all over the file, and with a small cache it spills them to the WAL
         // and reads them back again and again.
-        store.conn.pragma_update(None, "cache_size", CACHE_KIB).map_err(|e| db_error(path, e))?;
+        store.conn.pragma_update(None, "cache_size", -131_072).map_err(|e| db_error(path, e))?;
         Ok(store)
     }
 
@@ -845,7 +842,7 @@ impl Store {
             feed(&mut put)?;
         }
         let restored = |tx: &Connection| {
-            bulk::restore(tx, &set_aside, CACHE_KIB).map_err(|e| match e.sqlite_error_code() {
+            bulk::restore(tx, &set_aside).map_err(|e| match e.sqlite_error_code() {
                 Some(rusqlite::ErrorCode::ConstraintViolation) if keys_aside => {
                     Error::Failed(format!("{}: two records of one write have the same key ({e}); nothing was written", path.display()))
                 }
