@@ -178,7 +178,20 @@ pub struct Frame {
 }
 
 /// How many forms a `Frame` keeps.
-const FORMS: usize = 4;
+pub(crate) const FORMS: usize = 4;
+
+/// Makes `recent[at]` the first of a list kept latest first, those before it a place back.
+fn to_front<T>(recent: &mut [T], at: usize) {
+    if let Some(head) = recent.get_mut(..=at) {
+        head.rotate_right(1);
+    }
+}
+
+/// Puts `item` first in a list kept latest first, keeping at most `most`.
+pub(crate) fn push_front<T>(recent: &mut Vec<T>, item: T, most: usize) {
+    recent.truncate(most.saturating_sub(1));
+    recent.insert(0, item);
+}
 
 impl Frame {
     /// The frame of `e`'s shape; `None` where its JSON does not split into a shape and figures.
@@ -212,12 +225,8 @@ impl Frame {
         match form::Form::of(f, &self.like, l, &self.forms) {
             Some((made, rest)) => {
                 match self.forms.iter().position(|k| std::sync::Arc::ptr_eq(k, &made)) {
-                    Some(0) => {}
-                    Some(at) => self.forms[..=at].rotate_right(1),
-                    None => {
-                        self.forms.truncate(FORMS - 1);
-                        self.forms.insert(0, std::sync::Arc::clone(&made));
-                    }
+                    Some(at) => to_front(&mut self.forms, at),
+                    None => push_front(&mut self.forms, std::sync::Arc::clone(&made), FORMS),
                 }
                 EstimateText::Formed { shape: std::sync::Arc::clone(&self.shape), form: made, rest }
             }
@@ -254,19 +263,15 @@ impl Shapes {
     /// The estimate's text as line `l` keeps it: in the frame of a shape made before where it is priced alike,
     /// else in a frame made afresh (and kept), or whole where it does not split (`Frame::text`).
     fn text(&mut self, e: &crate::model::Estimate, l: &Line) -> EstimateText {
-        let at = match self.0.iter().position(|frame| frame.like.same_but_figures(e)) {
-            Some(at) => at,
-            None => {
-                let Some(frame) = Frame::of(e) else { return EstimateText::Whole(serde_json::to_string(e).expect("estimates serialise")) };
-                self.0.truncate(SHAPES - 1);
-                self.0.insert(0, frame);
-                0
-            }
-        };
-        let mut frame = self.0.remove(at);
-        let text = frame.text(FiguresOf::of(e), l);
-        self.0.insert(0, frame);
-        text
+        let whole = || EstimateText::Whole(serde_json::to_string(e).expect("estimates serialise"));
+        match self.0.iter().position(|frame| frame.like.same_but_figures(e)) {
+            Some(at) => to_front(&mut self.0, at),
+            None => match Frame::of(e) {
+                Some(frame) => push_front(&mut self.0, frame, SHAPES),
+                None => return whole(),
+            },
+        }
+        self.0.first_mut().map_or_else(whole, |frame| frame.text(FiguresOf::of(e), l))
     }
 }
 

@@ -493,7 +493,8 @@ struct Estimates<'t> {
     add_form: rusqlite::CachedStatement<'t>,
     tx: &'t Connection,
     /// The forms written last and their ids, newest first: the next record's is most often one of these, shared
-    /// (`store::Shapes`), and found without reading it. None where its shape's digest is another text's.
+    /// (`store::Shapes`, each of whose shapes keeps `store::FORMS`), and found without reading it. None where its
+    /// shape's digest is another text's.
     forms: Vec<(std::sync::Arc<crate::store::form::Form>, std::sync::Arc<str>, Option<i64>)>,
     /// By digest: the shape's text and id, or None where the digest is another text's.
     known: std::collections::HashMap<u64, (String, Option<i64>)>,
@@ -528,8 +529,11 @@ impl<'t> Estimates<'t> {
                     Some(shape_id) => Some(self.find_or_add_form(shape_id, &form.text)?),
                     None => None,
                 };
-                self.forms.truncate(super::SHAPES * 2 - 1);
-                self.forms.insert(0, (std::sync::Arc::clone(form), std::sync::Arc::clone(shape), id));
+                super::push_front(
+                    &mut self.forms,
+                    (std::sync::Arc::clone(form), std::sync::Arc::clone(shape), id),
+                    super::SHAPES * super::FORMS,
+                );
                 id
             }
         };
@@ -568,8 +572,7 @@ impl<'t> Estimates<'t> {
             return Ok(*id);
         }
         let id = self.find_or_add(shape)?;
-        self.recent.truncate(super::SHAPES - 1);
-        self.recent.insert(0, (std::sync::Arc::clone(shape), id));
+        super::push_front(&mut self.recent, (std::sync::Arc::clone(shape), id), super::SHAPES);
         Ok(id)
     }
 
