@@ -18,7 +18,7 @@ use serde::Serialize;
 use crate::cli::{ImportArgs, ModelFrom};
 use crate::error::Error;
 use crate::model::history::{Series, Weight};
-use crate::model::{BadLine, Domain, Estimate, HistoryAsk, Job, Jobs, Labels, NewRecord};
+use crate::model::{BadLine, Domain, Estimate, HistoryAsk, Job, Jobs, Labels};
 use crate::pricing::{self, Pricer};
 use crate::settings::Settings;
 use crate::sources::{flux, slurm};
@@ -869,6 +869,10 @@ impl Ctx<'_> {
                 continue;
             }
             let mut line = self.line(job, (domain, pricer), (gpu_hours, cpu), (&run_id, &model), alike, &mut made)?;
+            match domain {
+                Domain::Carbon => made.co2e_g = line.co2e_g,
+                Domain::Cost => made.cost_usd = line.cost_usd,
+            }
             line.duration_s = Some(job.elapsed_s);
             if domain == Domain::Carbon {
                 line.measured_kwh = node_kwh;
@@ -911,11 +915,6 @@ impl Ctx<'_> {
         match framed {
             Some((figures, frame)) => {
                 let figures = figures.map_err(failed)?;
-                let out = |k: &str| figures.outputs.get(k).copied();
-                match domain {
-                    Domain::Carbon => made.co2e_g = out("co2e_g"),
-                    Domain::Cost => made.cost_usd = out("cost_usd"),
-                }
                 let line = frame.line(head(), &figures);
                 debug_assert_eq!(
                     line.estimate_json().as_deref(),
@@ -932,27 +931,10 @@ impl Ctx<'_> {
                         "Slurm measured {kwh} kWh for the job's nodes (ConsumedEnergyRaw; the allocation held them alone); kept beside this estimate"
                     ));
                 }
-                match domain {
-                    Domain::Carbon => made.co2e_g = estimate.outputs.get("co2e_g").copied(),
-                    Domain::Cost => made.cost_usd = estimate.outputs.get("cost_usd").copied(),
-                }
                 if alone && slot.is_none() {
                     *slot = store::Frame::of(&estimate);
                 }
-                let h = head();
-                let record = NewRecord {
-                    model: h.model,
-                    run_id: h.run_id,
-                    recorded_at: h.recorded_at,
-                    host: h.host,
-                    estimate,
-                    measured: None,
-                    part: h.part,
-                    key: h.key,
-                    labels: h.labels,
-                    work: h.work,
-                };
-                Ok(Line::of_alike(&record, &mut alike.shapes))
+                Ok(Line::of_alike(&head().record(estimate), &mut alike.shapes))
             }
         }
     }

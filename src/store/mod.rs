@@ -250,6 +250,28 @@ pub struct Head {
     pub work: crate::model::Work,
 }
 
+impl Head {
+    /// The head of record `r`.
+    fn of(r: &NewRecord) -> Head {
+        Head {
+            key: r.key.clone(),
+            model: r.model.clone(),
+            run_id: r.run_id.clone(),
+            recorded_at: r.recorded_at,
+            host: r.host.clone(),
+            part: r.part,
+            labels: r.labels.clone(),
+            work: r.work.clone(),
+        }
+    }
+
+    /// The record of this head with `estimate`, nothing measured.
+    pub fn record(self, estimate: crate::model::Estimate) -> NewRecord {
+        let Head { key, model, run_id, recorded_at, host, part, labels, work } = self;
+        NewRecord { model, run_id, recorded_at, host, estimate, measured: None, part, key, labels, work }
+    }
+}
+
 /// The shapes of the estimates a writer made last (at most `SHAPES`), each beside an estimate of that shape
 /// (its figures emptied): an estimate priced as one of them takes its shape as it is, and only its figures are
 /// serialised. An importer's million estimates from two providers serialise two shapes, not a million.
@@ -284,17 +306,7 @@ impl Line {
     /// The stored form of a new record, its estimate's shape taken from `shapes` where it is one of theirs.
     pub fn of_alike(r: &NewRecord, shapes: &mut Shapes) -> Line {
         let e = &r.estimate;
-        let head = Head {
-            key: r.key.clone(),
-            model: r.model.clone(),
-            run_id: r.run_id.clone(),
-            recorded_at: r.recorded_at,
-            host: r.host.clone(),
-            part: r.part,
-            labels: r.labels.clone(),
-            work: r.work.clone(),
-        };
-        let mut line = Line::columns(head, e, FiguresOf::of(e), r.measured.as_ref());
+        let mut line = Line::columns(Head::of(r), e, FiguresOf::of(e), r.measured.as_ref());
         line.estimate = shapes.text(e, &line);
         debug_assert_eq!(line.estimate_json().as_deref(), Some(serde_json::to_string(e).expect("estimates serialise").as_str()));
         line
