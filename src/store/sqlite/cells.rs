@@ -116,12 +116,15 @@ impl indexmap::Equivalent<Cell> for CellOf<'_> {
     }
 }
 
+/// Cells, each known by its place.
+type CellSet = indexmap::IndexSet<Cell, std::hash::BuildHasherDefault<crate::text::Fnv>>;
+
 /// What a writer wrote, for the cells: every cell written (each once, known by its place in `cells`), each run
 /// written with the one cell it was written in (None: more than one), and, in a first write into an empty
 /// ledger, every line as the cells count it (its runs are then found from those lines, and `runs` stays empty).
 #[derive(Default)]
 pub(crate) struct Written {
-    cells: indexmap::IndexSet<Cell, std::hash::BuildHasherDefault<crate::text::Fnv>>,
+    cells: CellSet,
     runs: FnvMap<String, Option<u32>>,
     /// The run and cell of the line before: a job's records arrive one after another, in one cell.
     last: Option<(String, u32)>,
@@ -286,7 +289,7 @@ impl Fresh {
     ///
     /// The lines stay where they are: their places are put in their cells' order (counted, each cell's places
     /// after the cells before it's), and each cell's few places then in order of time and id.
-    fn count(&self, order: &[usize], split: &FnvSet<&str>) -> Vec<Counted> {
+    fn count(&self, order: &[u32], split: &FnvSet<&str>) -> Vec<(u32, Counted)> {
         let mut starts = vec![0usize; order.len() + 1];
         for k in self.lines() {
             if let Some(n) = starts.get_mut(k.cell as usize + 1) {
@@ -310,7 +313,8 @@ impl Fresh {
             }
         }
         let mut counted = Vec::with_capacity(order.len());
-        for &cell in order {
+        for &at in order {
+            let cell = at as usize;
             let span = starts.get(cell).zip(starts.get(cell + 1));
             let places = span.and_then(|(&from, &to)| by_cell.get_mut(from..to)).unwrap_or_default();
             // A cell's places come in the lines' order, which is their ids': by time, ties in that order.
@@ -323,7 +327,7 @@ impl Fresh {
                     None => sums.alone.run_simple(&[k.row()]),
                 }
             }
-            counted.push(sums.count());
+            counted.push((at, sums.count()));
         }
         counted
     }
@@ -361,9 +365,11 @@ impl Fresh {
 /// What a writer leaves for the cells (`after_write`): a first write's cells counted from its lines already, or
 /// what it wrote, for the cells to be made from the records.
 pub(crate) enum Ready {
-    /// Every cell of a first write into an empty ledger, and the runs it wrote into two cells (split).
+    /// Every cell of a first write into an empty ledger (each counted, at its place in `cells`, in the order of the
+    /// cells' table), and the runs it wrote into two cells (split).
     Counted {
-        cells: Vec<(Cell, Counted)>,
+        cells: CellSet,
+        counted: Vec<(u32, Counted)>,
         split: Vec<String>,
     },
     Written(Written),
@@ -386,13 +392,14 @@ impl Written {
         let split = fresh.split();
         // Counted in the order of the cells' table (its key's: model, day, user, account, partition), so that each is
         // added at the end of it rather than into pages all over it.
-        let mut order: Vec<usize> = (0..self.cells.len()).collect();
-        order.sort_unstable_by(|&a, &b| self.cells[a].cmp(&self.cells[b]));
+        // The cells stay where they are, and each count is made once into a list made once: a first import's
+        // cells are some 400,000, and a list of them moved and grown would be some 500 MB of pages the kernel
+        // must first zero, on a thread that shares the cores with the indexes being made.
+        let mut order: Vec<u32> = (0..u32::try_from(self.cells.len()).unwrap_or(u32::MAX)).collect();
+        order.sort_unstable_by(|&a, &b| self.cells[a as usize].cmp(&self.cells[b as usize]));
         let counted = fresh.count(&order, &split);
         let split = split.into_iter().map(str::to_string).collect();
-        let mut cells: Vec<Option<Cell>> = self.cells.into_iter().map(Some).collect();
-        let cells = order.into_iter().zip(counted).filter_map(|(at, c)| Some((cells.get_mut(at)?.take()?, c))).collect();
-        Ready::Counted { cells, split }
+        Ready::Counted { cells: self.cells, counted, split }
     }
 }
 
@@ -413,12 +420,14 @@ pub(crate) fn after_write(tx: &Connection, were_current: bool, ready: Ready, bef
     match ready {
         _ if !were_current => rebuild(tx)?,
         // Lines are counted only in a first write into an empty ledger (`Written::new`): every record is its.
-        Ready::Counted { cells, split } => {
+        Ready::Counted { cells, counted, split } => {
             debug_assert_eq!(before, 0);
             clear(tx, split.iter().map(String::as_str))?;
             // The cells emptied: each counted one is added, by one statement held for all of them.
             let mut add = tx.prepare(INSERT)?;
-            for (cell, counted) in cells.iter().filter(|(_, c)| c.acc.runs > 0) {
+            for (cell, counted) in
+                counted.iter().filter(|(_, c)| c.acc.runs > 0).filter_map(|(at, c)| Some((cells.get_index(*at as usize)?, c)))
+            {
                 insert(&mut add, cell, counted)?;
             }
         }
