@@ -97,6 +97,9 @@ pub struct Figures {
     pub outputs: IndexMap<String, f64>,
     /// As `Estimate::range`.
     pub range: Option<IndexMap<String, [f64; 2]>>,
+    /// How pricing made each band of `range`, in its order, where it knows: `[v, u]` when the band is exactly
+    /// `num::band(v, u)`. A store then need not make the band again to know it (`store::form`).
+    pub(crate) made: Vec<Option<[f64; 2]>>,
 }
 
 /// The answer of an estimate: the JSON contract documented in docs/json.md.

@@ -217,6 +217,8 @@ pub fn said(terms: &IndexMap<String, Coef>, gpu: Option<&GpuEntry>) -> crate::mo
 pub struct Added {
     pub outputs: Vec<(&'static str, f64)>,
     pub range: Option<[f64; 2]>,
+    /// The embodied figure's band is `num::band` of these: the figure, and its uncertainty.
+    pub made: [f64; 2],
 }
 
 /// The embodied carbon of `gpu_hours` and `cpu_hours`, and the water of `kwh` (the facility's energy; its
@@ -233,7 +235,11 @@ pub fn compute(terms: &IndexMap<String, Coef>, gpu_hours: f64, cpu_hours: f64, k
         )));
     }
     let u = get("embodied_uncertainty");
-    let mut outputs = vec![("embodied_co2e_g", tidy(m))];
+    // The band is the figure's as shown (tidied), as a provider's bands are its outputs': made from the figure before
+    // it was tidied, half of them differed from it in the 15th digit (at u = 0.5, every odd last digit halves to a
+    // tie), and a store could not make them again from the figure it keeps.
+    let m = tidy(m);
+    let mut outputs = vec![("embodied_co2e_g", m)];
     let (wue, grid) = (v("wue_l_per_kwh"), v("grid_water_l_per_kwh"));
     if let (Some(kwh), true) = (kwh, wue.is_some() || grid.is_some()) {
         let it_kwh = kwh / pue.filter(|p| *p > 0.0).unwrap_or(1.0);
@@ -244,7 +250,7 @@ pub fn compute(terms: &IndexMap<String, Coef>, gpu_hours: f64, cpu_hours: f64, k
         outputs.push(("water_l", tidy(water)));
     }
     let range = Some(crate::num::band(m, u)).filter(|b| b[1].is_finite());
-    Ok(Added { outputs, range })
+    Ok(Added { outputs, range, made: [m, u] })
 }
 
 #[cfg(test)]
@@ -271,6 +277,18 @@ mod tests {
         let [lo, hi] = a.range.unwrap();
         assert!((lo - want * 0.5).abs() < 1e-9 && (hi - want * 1.5).abs() < 1e-9);
         assert_eq!(a.outputs.len(), 1, "no water until a WUE is set");
+    }
+
+    #[test]
+    fn the_embodied_band_is_the_shown_figures_band() {
+        // The docs' example (docs/json.md): 35.6610302511416 g at ± 50%. Its upper bound, 53.4915453767124, is a tie
+        // at the 16th digit; made from the figure before it was tidied, the band read 53.4915453767123.
+        for gpu_hours in [1.0, 2.7, 3.1, 10.0 / 3.0, 123.456] {
+            let a = compute(&with(&[]), gpu_hours, 0.0, None, None).unwrap();
+            let m = embodied(&a);
+            assert_eq!(a.range, Some(crate::num::band(m, 0.5)), "{gpu_hours} GPU-hours");
+            assert_eq!(a.made.map(f64::to_bits), [m.to_bits(), 0.5f64.to_bits()]);
+        }
     }
 
     #[test]

@@ -383,7 +383,7 @@ fn finish(
         values.inputs.insert("cpu_kwh".into(), kwh);
     }
     values.coefficients = coefficients;
-    let Figured { outputs, range, degraded, own } =
+    let Figured { outputs, range, degraded, own, .. } =
         figure(settings, domain, req, r, &values, &coefs, grid.as_ref(), provider.uncertainty, gpu, cpu)?;
     if let Some(u) = degraded {
         provider.uncertainty = u;
@@ -419,6 +419,8 @@ fn finish(
 struct Figured<'r> {
     outputs: IndexMap<String, f64>,
     range: Option<IndexMap<String, [f64; 2]>>,
+    /// How each band of `range` was made (`model::Figures::made`).
+    made: Vec<Option<[f64; 2]>>,
     degraded: Option<Option<f64>>,
     own: Option<std::borrow::Cow<'r, Own>>,
 }
@@ -446,7 +448,13 @@ fn figure<'r>(
         Some(g) => Some(degraded(settings, domain, g)?),
         None => None,
     };
-    let mut range = degraded.unwrap_or(uncertainty).map(|u| band(domain, &outputs, u)).transpose()?;
+    let u = degraded.unwrap_or(uncertainty);
+    let mut range = u.map(|u| band(domain, &outputs, u)).transpose()?;
+    // Each provider band is its output's, tidied, at `u`.
+    let mut made: Vec<Option<[f64; 2]>> = match (&range, u) {
+        (Some(r), Some(u)) => r.keys().map(|o| outputs.get(o).map(|v| [*v, u])).collect(),
+        _ => Vec::new(),
+    };
     let mut own = None;
     if domain == Domain::Carbon {
         own_names(p, &outputs)?;
@@ -457,11 +465,16 @@ fn figure<'r>(
         // Beside the provider's bands; a provider that states no uncertainty has no `range`, and the embodied
         // figure's band is then its `embodied_uncertainty` alone, never a range the provider did not give.
         if let (Some(band), Some(r)) = (added.range, range.as_mut()) {
-            r.insert("embodied_co2e_g".into(), band);
+            // A new name (`own_names`), so it is the last band.
+            if r.insert("embodied_co2e_g".into(), band).is_none() && made.len() + 1 == r.len() {
+                made.push(Some(added.made));
+            } else {
+                made.clear();
+            }
         }
         own = Some(terms);
     }
-    Ok(Figured { outputs, range, degraded, own })
+    Ok(Figured { outputs, range, made, degraded, own })
 }
 
 /// exa's own terms for a carbon request, how they were made, and the GPU of the table they took; made once per
@@ -671,7 +684,7 @@ impl<'a> Pricer<'a> {
                 gpu_hours,
                 cpu_hours,
             )?;
-            Ok(crate::model::Figures { inputs: values.inputs.clone(), outputs: f.outputs, range: f.range })
+            Ok(crate::model::Figures { inputs: values.inputs.clone(), outputs: f.outputs, range: f.range, made: f.made })
         });
         Some(match figured {
             Ok(f) => Ok(f),

@@ -125,12 +125,17 @@ impl Form {
         let mut bands: Option<Vec<(&str, Option<f64>)>> = None;
         if let Some(range) = e.range {
             let mut made = Vec::with_capacity(range.len());
-            for (name, [lo, hi]) in range {
+            for (i, (name, [lo, hi])) in range.iter().enumerate() {
                 // A band is made from its output, where the output's column gives it back (so the reader has it).
                 let from = e.outputs.get(name).filter(|_| !rest.outputs.contains_key(name.as_str()));
+                // Pricing's word for how it made the band, where it gives one: that band needs no making again.
+                let priced = e.made.get(i).copied().flatten().map(|[v, u]| [v.to_bits(), u.to_bits()]);
                 let u = from.and_then(|v| {
                     let tried = like.iter().find_map(|f| f.band_u(name));
                     let same = |u: f64| {
+                        if priced == Some([v.to_bits(), u.to_bits()]) {
+                            return true;
+                        }
                         let [a, b] = crate::num::band(*v, u);
                         a.to_bits() == lo.to_bits() && b.to_bits() == hi.to_bits()
                     };

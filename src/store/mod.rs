@@ -154,15 +154,18 @@ struct FiguresOf<'a> {
     inputs: &'a crate::model::IndexMap<String, f64>,
     outputs: &'a crate::model::IndexMap<String, f64>,
     range: &'a Option<crate::model::IndexMap<String, [f64; 2]>>,
+    /// How pricing made each band, where it says (`model::Figures::made`).
+    #[serde(skip)]
+    made: &'a [Option<[f64; 2]>],
 }
 
 impl<'a> FiguresOf<'a> {
     fn of(e: &'a crate::model::Estimate) -> FiguresOf<'a> {
-        FiguresOf { inputs: &e.inputs, outputs: &e.outputs, range: &e.range }
+        FiguresOf { inputs: &e.inputs, outputs: &e.outputs, range: &e.range, made: &[] }
     }
 
     fn from(f: &'a crate::model::Figures) -> FiguresOf<'a> {
-        FiguresOf { inputs: &f.inputs, outputs: &f.outputs, range: &f.range }
+        FiguresOf { inputs: &f.inputs, outputs: &f.outputs, range: &f.range, made: &f.made }
     }
 }
 
@@ -216,6 +219,11 @@ impl Frame {
         let f = FiguresOf::from(f);
         let mut line = Line::columns(head, &self.like, f, None);
         line.estimate = self.text(f, &line);
+        // A form gives the figures back as they were, pricing's word on its bands taken or not.
+        debug_assert!(match &line.estimate {
+            EstimateText::Formed { form, rest, .. } => form.figures(&line, rest.as_deref()) == serde_json::to_string(&f).ok(),
+            _ => true,
+        });
         line
     }
 
