@@ -218,8 +218,12 @@ fn a_ledger_from_before_work_was_kept_reads_and_migrates() {
     // A writer migrates it; the old record and the new one report together.
     env.json::<Value>(&["--db", d, "finops", "carbon", "record", "OLD", "--run-id", "s", "--gpu-hours", "1", "--tokens", "100"]);
     assert_eq!(version(&db), exa::store::SCHEMA_VERSION);
-    // Schema 9 has no index by model and time: one model from a time within a day is found through the cells' index.
+    // Schema 9 has no index by model and time; from schema 11 the cells' index is by each record's cell's number, and
+    // the record kept before has its number.
     assert_eq!(indexes(&db), ["records_cell", "records_idem_key", "records_run", "records_time"]);
+    let unnumbered: i64 =
+        rusqlite::Connection::open(&db).unwrap().query_row("SELECT count(*) FROM records WHERE cell IS NULL", [], |r| r.get(0)).unwrap();
+    assert_eq!(unnumbered, 0);
     let one: Value = env.json(&["--db", d, "report", "OLD", "--since", "2026-09-21T14:00:00Z", "--until", "2026-09-21T15:00:00Z"]);
     assert_eq!((one["totals"]["runs"].as_u64(), one["totals"]["co2e_g"].as_f64()), (Some(1), Some(360.0)), "{one}");
     let v: Value = env.json(&["--db", d, "report"]);

@@ -68,6 +68,47 @@ CREATE TABLE report_cells_upto (id INTEGER NOT NULL);
 INSERT INTO report_cells_upto VALUES (0);
 ";
 
+/// The cells' index from schema 11: by a record's cell's number, then its time.
+const KEYED_INDEX: &str = "CREATE INDEX records_cell ON records (cell, recorded_at)";
+
+/// A record's cell but for its day, as a number: FNV-1a (64 bits) of its model, user, account and partition (each
+/// `(none)` where it has none, as the cells name it), each followed by a byte UTF-8 text never holds. Records of one
+/// cell have one number; two cells rarely share one, and a cell's records are read by the number and then their
+/// own words (`write`).
+pub(crate) fn key(model: &str, user: Option<&str>, account: Option<&str>, partition: Option<&str>) -> i64 {
+    use std::hash::Hasher;
+    let mut h = crate::text::Fnv::default();
+    for word in [Some(model), user.or(Some(NONE)), account.or(Some(NONE)), partition.or(Some(NONE))].into_iter().flatten() {
+        h.write(word.as_bytes());
+        h.write(&[0xff]);
+    }
+    i64::from_ne_bytes(h.finish().to_ne_bytes())
+}
+
+/// Schema 11: every record kept before gets its cell's number, and the cells' index is made by the numbers. The
+/// records are append-only, so their trigger is set aside for this one update, in the migration's transaction.
+pub(crate) fn keyed(tx: &Connection) -> rusqlite::Result<()> {
+    let keys: Vec<(i64, i64)> = {
+        let mut q = tx.prepare("SELECT id, model, job_user, job_account, job_partition FROM records WHERE cell IS NULL")?;
+        let rows = q.query_map([], |r| {
+            let text = |i: usize| r.get::<_, Option<String>>(i);
+            Ok((r.get(0)?, key(&r.get::<_, String>(1)?, text(2)?.as_deref(), text(3)?.as_deref(), text(4)?.as_deref())))
+        })?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    if !keys.is_empty() {
+        let trigger: String =
+            tx.query_row("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'records_no_update'", [], |r| r.get(0))?;
+        tx.execute_batch("DROP TRIGGER records_no_update")?;
+        let mut set = tx.prepare("UPDATE records SET cell = ?2 WHERE id = ?1")?;
+        for (id, cell) in keys {
+            set.execute([id, cell])?;
+        }
+        tx.execute_batch(&trigger)?;
+    }
+    tx.execute_batch(KEYED_INDEX)
+}
+
 /// The cell of the columns `model, recorded_at, job_user, job_account, job_partition`.
 fn cell_read(r: &rusqlite::Row) -> rusqlite::Result<Cell> {
     let text = |i: usize| r.get::<_, Option<String>>(i).map(|v| v.unwrap_or_else(|| NONE.into()));
@@ -498,14 +539,14 @@ pub(crate) fn rebuild(tx: &Connection) -> rusqlite::Result<()> {
 }
 
 /// Makes every cell from the records, the runs `split` kept out of them, in one pass over the records in the
-/// cells' order (their index, `records_cell`): each cell's records one after another.
+/// cells' order: each cell's records one after another, by time, then id.
 fn fill(tx: &Connection, split: &[String]) -> rusqlite::Result<()> {
     clear(tx, split.iter().map(String::as_str))?;
     let mut q = tx.prepare(
         "SELECT model, recorded_at, job_user, job_account, job_partition, id, run_id, domain = 'carbon', measured, part, gpu_hours,
                 cpu_hours, kwh, co2e_g, uncertainty, cost_usd, embodied_co2e_g, water_l, tokens, prompt_tokens, requests, units
          FROM records WHERE run_id IS NULL OR run_id NOT IN (SELECT run_id FROM report_split_runs)
-         ORDER BY model, COALESCE(job_user, '(none)'), COALESCE(job_account, '(none)'), COALESCE(job_partition, '(none)'), recorded_at",
+         ORDER BY model, COALESCE(job_user, '(none)'), COALESCE(job_account, '(none)'), COALESCE(job_partition, '(none)'), recorded_at, id",
     )?;
     let mut rows = q.query([])?;
     let mut at: Option<(Cell, Sums)> = None;
@@ -559,16 +600,22 @@ impl Sums {
 }
 
 /// Makes one cell from its records, leaving out split runs; a cell left with no run is removed.
+///
+/// Its records are found by its number and day in the cells' index, and those without a number (written otherwise
+/// than by exa) by their day there; each is then known by its own words. In the order `fill` and a first write's
+/// count take them: by time, then id.
 fn write(tx: &Connection, cell: &Cell) -> rusqlite::Result<()> {
     let mut q = tx.prepare_cached(
         "SELECT id, run_id, domain = 'carbon', measured, part, gpu_hours, cpu_hours, kwh, co2e_g, uncertainty, cost_usd,
                 embodied_co2e_g, water_l, tokens, prompt_tokens, requests, units FROM records
-         WHERE model = ?1 AND recorded_at >= ?2 AND recorded_at < ?3 AND COALESCE(job_user, '(none)') = ?4
-           AND COALESCE(job_account, '(none)') = ?5 AND COALESCE(job_partition, '(none)') = ?6
-           AND (run_id IS NULL OR run_id NOT IN (SELECT run_id FROM report_split_runs))",
+         WHERE (cell = ?7 OR cell IS NULL) AND recorded_at >= ?2 AND recorded_at < ?3 AND model = ?1
+           AND COALESCE(job_user, '(none)') = ?4 AND COALESCE(job_account, '(none)') = ?5 AND COALESCE(job_partition, '(none)') = ?6
+           AND (run_id IS NULL OR run_id NOT IN (SELECT run_id FROM report_split_runs))
+         ORDER BY recorded_at, id",
     )?;
     let start = cell.day.saturating_mul(DAY);
-    let mut rows = q.query(params![cell.model, start, start.saturating_add(DAY), cell.user, cell.account, cell.partition])?;
+    let number = key(&cell.model, Some(&cell.user), Some(&cell.account), Some(&cell.partition));
+    let mut rows = q.query(params![cell.model, start, start.saturating_add(DAY), cell.user, cell.account, cell.partition, number])?;
     let mut sums = Sums::default();
     while let Some(r) = rows.next()? {
         sums.add(r, 0);

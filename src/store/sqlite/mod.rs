@@ -136,6 +136,11 @@ ALTER TABLE report_cells ADD COLUMN requests REAL;
     // figures it has, and each band's uncertainty) and keeps beside its columns only the figures they cannot give
     // back, most often none; such a record has no row in record_estimates. The view puts its estimate together.
     FORMS,
+    // 11: a record's cell known by a number (`cells::key`), and the cells' index by it and the time: sorting records
+    // by four words each (the model first, alike in nearly every pair) was the dearest of a first import's indexes.
+    // The records kept before get their numbers, and the index is made again, by `cells::keyed` after this step.
+    "ALTER TABLE records ADD COLUMN cell INTEGER;     -- cells::key of its model, user, account and partition; NULL: written otherwise
+DROP INDEX records_cell;",
 ];
 
 /// Schema 10: estimates' forms, and the view over both ways a record keeps its estimate.
@@ -307,9 +312,9 @@ impl<'c> Insert<'c> {
             "INSERT INTO records (model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
             gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, idem_key,
             job_user, job_account, job_partition, embodied_co2e_g, water_l, tokens, prompt_tokens, requests, unit_name, units,
-            form_id, figures)
+            form_id, figures, cell)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23,
-            ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32) {on_conflict}"
+            ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33) {on_conflict}"
         );
         Insert { sql, by_domain: Vec::with_capacity(2) }
     }
@@ -345,7 +350,8 @@ impl<'c> Insert<'c> {
             stmt.raw_bind_parameter(i, word)?;
             *held = Some(word.map(str::to_string));
         }
-        let numbers: [(usize, &dyn rusqlite::ToSql); 22] = [
+        let cell = cells::key(&l.model, l.labels.user.as_deref(), l.labels.account.as_deref(), l.labels.partition.as_deref());
+        let numbers: [(usize, &dyn rusqlite::ToSql); 23] = [
             (2, &l.run_id),
             (3, &l.recorded_at),
             (9, &l.gpu_hours),
@@ -368,6 +374,7 @@ impl<'c> Insert<'c> {
             (30, &unit.map(|u| u.1)),
             (31, &form.map(|f| f.0)),
             (32, &form.and_then(|f| f.1)),
+            (33, &cell),
         ];
         for (i, v) in numbers {
             stmt.raw_bind_parameter(i, v)?;
@@ -378,6 +385,9 @@ impl<'c> Insert<'c> {
 
 /// The schema version that has the report's summary cells.
 pub const CELLS_VERSION: i64 = 6;
+
+/// The schema version whose records know their cell by a number.
+pub const CELL_KEY_VERSION: i64 = 11;
 
 /// Writes one line in a transaction: its id, and whether it is new (false: its key was stored).
 type Put<'a> = dyn FnMut(&Line) -> Result<(i64, bool), Error> + 'a;
@@ -788,6 +798,10 @@ impl Store {
         for (i, sql) in MIGRATIONS.iter().enumerate().skip(now as usize) {
             tx.execute_batch(sql).map_err(|e| db_error(&path, e))?;
             tx.pragma_update(None, "user_version", i as i64 + 1).map_err(|e| db_error(&path, e))?;
+        }
+        // The records' cells' numbers, and the cells' index by them.
+        if now < CELL_KEY_VERSION {
+            cells::keyed(&tx).map_err(|e| db_error(&path, e))?;
         }
         // The cells, made (or made again with the work's sums) from the records, once every column is there.
         if now < WORK_VERSION {

@@ -310,7 +310,13 @@ mod tests {
         let cols = "model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, part";
         store
             .conn()
-            .execute(&format!("INSERT INTO records ({cols}, idem_key) SELECT {cols}, 'sql' FROM records WHERE id = 1"), [])
+            .execute(
+                &format!(
+                    "INSERT INTO records ({cols}, idem_key) SELECT {}, 'sql' FROM records WHERE id = 1",
+                    cols.replace("run_id", "'behind'")
+                ),
+                [],
+            )
             .unwrap();
         assert!(from_cells(&store, By::Model, &Filter::default()).unwrap().is_none(), "the cells are behind: scan");
         store.write(&[line(&mut g, 99)]).unwrap();
@@ -318,6 +324,18 @@ mod tests {
         let scan = gather(&store, By::Model, &Filter::default(), false).unwrap().finish().unwrap();
         same(&cells.1, &scan.1);
         assert_eq!(cells.1.records.carbon + cells.1.records.cost + cells.1.records_not_counted, 22);
+        // A record into the cell of the one written behind exa's back (the first's model and time, no user, account
+        // or partition), which has no cell number: that cell is made again with both (the one without a number
+        // found by its day).
+        let (_, mut alike) = store.read(0, 1).unwrap().remove(0);
+        (alike.key, alike.run_id, alike.labels) = ("again".into(), Some("again".into()), crate::model::Labels::default());
+        store.write(&[alike]).unwrap();
+        let nulls: i64 = store.conn().query_row("SELECT count(*) FROM records WHERE cell IS NULL", [], |r| r.get(0)).unwrap();
+        assert_eq!(nulls, 1);
+        let cells = from_cells(&store, By::Model, &Filter::default()).unwrap().expect("current").finish().unwrap();
+        let scan = gather(&store, By::Model, &Filter::default(), false).unwrap().finish().unwrap();
+        same(&cells.1, &scan.1);
+        assert_eq!(cells.1.records.carbon + cells.1.records.cost + cells.1.records_not_counted, 23);
     }
 
     #[test]
