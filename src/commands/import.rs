@@ -242,7 +242,7 @@ pub fn run(settings: &Settings, sched: Scheduler, args: &ImportArgs, exclusive: 
         None if args.file.is_none() => (Some(watermark(settings, &db, sched, &mut cluster)?), Some("the last import")),
         None => (None, None),
     };
-    let (Jobs { jobs, steps, bad }, source, no_r) = read_jobs(sched, args, since, until)?;
+    let (Jobs { jobs, later, steps, bad }, source, no_r) = read_jobs(sched, args, since, until)?;
     if !bad.is_empty() && !args.skip_bad {
         let b = &bad[0];
         let field = if b.field.is_empty() { String::new() } else { format!(", field {}", b.field) };
@@ -277,8 +277,8 @@ pub fn run(settings: &Settings, sched: Scheduler, args: &ImportArgs, exclusive: 
         jobs: None,
         grid_history: None,
     };
-    let chosen = choose(jobs, &no_r.into_iter().collect(), sched, args, cluster.as_ref(), &mut answer)?;
-    if sched == Scheduler::Slurm && !exclusive && chosen.iter().any(|j| j.energy_j.is_some_and(|e| e > 0.0)) {
+    let chosen = choose([jobs, later], &no_r.into_iter().collect(), sched, args, cluster.as_ref(), &mut answer)?;
+    if sched == Scheduler::Slurm && !exclusive && chosen.iter().flatten().any(|j| j.energy_j.is_some_and(|e| e > 0.0)) {
         answer.notes.push(
             "Slurm measured energy for some jobs, but it is the whole nodes' (ConsumedEnergyRaw): not kept unless the jobs held \
              their nodes alone (--exclusive); their energy is estimated"
@@ -315,14 +315,14 @@ fn no_history() -> Error {
 fn read_history(
     settings: &Settings,
     carbon: &Pricer,
-    chosen: &[Job],
+    chosen: &Chosen,
     answer: &mut Imported,
 ) -> Result<Option<std::sync::Arc<Series>>, Error> {
     if let Some(by) = carbon.intensity_set_by() {
         answer.notes.push(format!("--grid-history: grid_intensity_g_per_kwh is set by {by}, and wins: the history is not read"));
         return Ok(None);
     }
-    let windows: Vec<(i64, i64)> = chosen.iter().filter_map(weighable).collect();
+    let windows: Vec<(i64, i64)> = chosen.iter().flatten().filter_map(weighable).collect();
     let mut days: Vec<i64> = windows.iter().flat_map(|&(s, e)| pricing::history::days(s, e)).collect();
     days.sort_unstable();
     days.dedup();
@@ -443,29 +443,33 @@ fn read_jobs(sched: Scheduler, args: &ImportArgs, since: Option<i64>, until: Opt
     })
 }
 
-/// The allocations to record, in input order; the others counted in `answer` by why they are not.
+/// The jobs chosen, in input order: those of a listing's first list, then those of its `later` (`Jobs::later`).
+type Chosen = [Vec<Job>; 2];
+
+/// The allocations to record, in input order (`jobs`' two lists, each kept where it is); the others counted in
+/// `answer` by why they are not.
 fn choose(
-    mut jobs: Vec<Job>,
+    mut jobs: Chosen,
     no_r: &HashSet<usize>,
     sched: Scheduler,
     args: &ImportArgs,
     cluster: Option<&(String, &'static str)>,
     answer: &mut Imported,
-) -> Result<Vec<Job>, Error> {
+) -> Result<Chosen, Error> {
     // The jobs the input leaves the cluster of are on --cluster's.
     let mut filled = false;
-    for job in jobs.iter_mut().filter(|j| j.cluster.is_none()) {
+    for job in jobs.iter_mut().flatten().filter(|j| j.cluster.is_none()) {
         job.cluster = cluster.map(|(c, _)| c.clone());
         filled = true;
     }
     // The chosen are kept in the input's own buffer, in order (`retain`): a million jobs are never copied
     // into a second, growing one, and a job listed twice is known by its own fields, not by a copy of them.
-    let mut keep = Vec::with_capacity(jobs.len());
+    let mut keep = Vec::with_capacity(jobs.iter().map(Vec::len).sum());
     let mut clusters: Vec<String> = Vec::new();
     {
         let mut seen: crate::text::FnvSet<(&str, &str, Option<i64>)> = crate::text::FnvSet::default();
-        seen.reserve(jobs.len());
-        for job in &jobs {
+        seen.reserve(keep.capacity());
+        for job in jobs.iter().flatten() {
             answer.jobs_read += 1;
             let why = skipped(job, no_r, sched, args, answer.since, answer.until);
             if let Some(why) = why {
@@ -492,7 +496,9 @@ fn choose(
         }
     }
     let mut kept = keep.into_iter();
-    jobs.retain(|_| kept.next().unwrap_or(false));
+    for list in &mut jobs {
+        list.retain(|_| kept.next().unwrap_or(false));
+    }
     answer.cluster = match (&clusters[..], cluster) {
         ([], Some((c, _))) => c.clone(),
         (many, _) => many.join(","),
@@ -541,18 +547,18 @@ fn skipped(
 
 /// Prices the chosen jobs and writes their records in one transaction (or, for a dry run, lists them).
 /// A job whose records a store already holds is not priced again: it is already there.
-fn record(ctx: &Ctx, db: &store::Db, chosen: &[Job], answer: &mut Imported) -> Result<(), Error> {
+fn record(ctx: &Ctx, db: &store::Db, chosen: &Chosen, answer: &mut Imported) -> Result<(), Error> {
     let mut said = Said::default();
     if ctx.args.dry_run {
-        let mut shown = Vec::with_capacity(chosen.len());
+        let mut shown = Vec::with_capacity(chosen.iter().map(Vec::len).sum());
         let mut alike = Alike::default();
-        for job in chosen {
+        for job in chosen.iter().flatten() {
             let made = ctx.lines(job, &mut alike)?;
             said.tally(&made);
             shown.push(made.shown(job));
         }
         answer.jobs = Some(shown);
-    } else if !chosen.is_empty() {
+    } else if chosen.iter().any(|list| !list.is_empty()) {
         let mut ledger = store::open(db)?;
         let new_jobs = unstored(ctx, ledger.as_mut(), chosen, answer)?;
         let (fresh, per_job) = price_and_write(ctx, ledger.as_mut(), &new_jobs, &mut said)?;
@@ -595,11 +601,11 @@ impl Said {
 /// The chosen jobs whose records the store may not hold yet; those it holds counted as already there.
 /// Only a job that ended no later than the newest its cluster has stored can be stored already: those are
 /// looked up before pricing. (The keys still decide when writing; this only spares the pricing.)
-fn unstored<'j>(ctx: &Ctx, ledger: &mut dyn store::Ledger, chosen: &'j [Job], answer: &mut Imported) -> Result<Vec<&'j Job>, Error> {
+fn unstored<'j>(ctx: &Ctx, ledger: &mut dyn store::Ledger, chosen: &'j Chosen, answer: &mut Imported) -> Result<Vec<&'j Job>, Error> {
     let mut marks: HashMap<&str, Option<i64>> = HashMap::new();
-    let mut new_jobs: Vec<&Job> = Vec::with_capacity(chosen.len());
+    let mut new_jobs: Vec<&Job> = Vec::with_capacity(chosen.iter().map(Vec::len).sum());
     let mut check: Vec<&Job> = Vec::new();
-    for job in chosen {
+    for job in chosen.iter().flatten() {
         let cluster = job.cluster.as_deref().unwrap_or("");
         let mark = match marks.get(cluster) {
             Some(m) => *m,

@@ -58,8 +58,13 @@ pub struct BadLine {
 /// What a scheduler's accounting held.
 #[derive(Debug, Default)]
 pub struct Jobs {
-    /// Every allocation read, in input order.
+    /// Every allocation read, in input order (`later`'s after these).
     pub jobs: Vec<Job>,
+    /// The allocations read after `jobs`, in input order, where a long listing was read in two halves at once
+    /// (`slurm::parse_parsable_halves`): the second half's are kept in a list of their own, not copied after the
+    /// first's (a million jobs' half is some 170 MB, which a copy writes into pages the kernel must first zero).
+    /// Empty otherwise. `all` gives both, in order.
+    pub later: Vec<Job>,
     /// How many steps were read: each is checked as a job is, then counted and dropped, being part of its
     /// allocation's work (two thirds of a `sacct` listing's lines, never kept in memory).
     pub steps: u64,
@@ -68,6 +73,11 @@ pub struct Jobs {
 }
 
 impl Jobs {
+    /// Every allocation read, in input order.
+    pub fn all(&self) -> impl Iterator<Item = &Job> {
+        self.jobs.iter().chain(&self.later)
+    }
+
     /// Keeps an allocation; counts a step.
     pub fn add(&mut self, job: Job) {
         if job.step {

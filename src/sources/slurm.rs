@@ -257,16 +257,16 @@ pub fn parse_parsable_halves(input: impl std::io::BufRead, size: u64, reopen: Op
             let mut lines = Lines { input, text: String::new(), number: 0, offset, stop: usize::MAX };
             body(&mut lines, &cols, sep, names, size - mid, None)
         });
-        // Room for all the jobs in the first half's list, which the second's join: pages are only touched as used.
-        let first = body(&mut lines, &cols, sep, names, size, Some(usize::try_from(mid).unwrap_or(usize::MAX)));
+        let first = body(&mut lines, &cols, sep, names, mid, Some(usize::try_from(mid).unwrap_or(usize::MAX)));
         let second = second.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        let (mut out, more) = (first?, second?);
-        // The second half's lines are numbered from the first line after the first half's.
+        let (mut out, mut more) = (first?, second?);
+        // The second half's lines are numbered from the first line after the first half's; its jobs stay in their
+        // own list (`Jobs::later`).
         let before = lines.number;
-        out.jobs.extend(more.jobs.into_iter().map(|mut j| {
+        for j in &mut more.jobs {
             j.line += before;
-            j
-        }));
+        }
+        out.later = more.jobs;
         out.steps += more.steps;
         out.bad.extend(more.bad.into_iter().map(|mut b| {
             b.line += before;
@@ -646,10 +646,11 @@ mod tests {
             let cut = text.len();
             match (parse_parsable_from(text, cut as u64), halves(text)) {
                 (Ok(one), Ok(two)) => {
-                    assert_eq!(two.jobs, one.jobs, "cut at {cut}");
+                    assert!(one.later.is_empty());
+                    assert_eq!(two.all().collect::<Vec<_>>(), one.all().collect::<Vec<_>>(), "cut at {cut}");
                     assert_eq!((two.steps, &two.bad), (one.steps, &one.bad), "cut at {cut}");
                 }
-                (one, two) => assert_eq!(two.map(|j| j.jobs.len()), one.map(|j| j.jobs.len()), "cut at {cut}"),
+                (one, two) => assert_eq!(two.map(|j| j.all().count()), one.map(|j| j.all().count()), "cut at {cut}"),
             }
         }
         // Bytes that are not text are refused at the same byte, whichever half holds them.

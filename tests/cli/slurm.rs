@@ -392,6 +392,39 @@ fn a_prolog_and_epilog_measure_a_job_submitted_as_usual() {
 }
 
 #[test]
+fn a_listing_read_in_two_halves_is_chosen_and_imported_in_order() {
+    // Over 16 MiB: read in two halves at once, whose jobs are kept in two lists. Pending jobs fill it; a job in each
+    // half is imported, one in the second half is the first half's again, and a pending one is in both halves.
+    let env = Env::new().env("TZ", "UTC");
+    let done = |id: u32| {
+        format!("{id}|{id}|j|u{id}|acc|gpu|c1|COMPLETED|2026-11-02T10:00:00|2026-11-02T12:00:00|7200|4|28800|billing=4,cpu=4,gres/gpu=1,node=1|0\n")
+    };
+    let pending = |id: u32| format!("{id}|{id}|p|u|acc|gpu|c1|PENDING|Unknown|Unknown|0|4|0|billing=4,cpu=4,gres/gpu=1,node=1|0\n");
+    let mut text = format!("{HEADER}\n{}", done(1));
+    let mut id = 100;
+    while text.len() < 17 << 20 {
+        text.push_str(&pending(id));
+        id += 1;
+    }
+    let half = text.len();
+    text.push_str(&done(2));
+    text.push_str(&done(1));
+    while text.len() < 2 * half {
+        text.push_str(&pending(id));
+        id += 1;
+    }
+    let path = env.file("long.txt", &text);
+    let v = env.json::<Value>(&["import", "slurm", "--file", path.to_str().unwrap()]);
+    let pendings = u64::from(id - 100);
+    assert_eq!((v["jobs_read"].as_u64(), v["imported"].as_u64()), (Some(pendings + 3), Some(2)), "{v}");
+    assert_eq!((v["skipped"]["pending"].as_u64(), v["skipped"]["listed twice in the input"].as_u64()), (Some(pendings), Some(1)), "{v}");
+    assert_eq!(v["records_written"], 4, "{v}");
+    let report = env.json::<Value>(&["report", "--by", "run"]);
+    let runs: Vec<&str> = report["groups"].as_array().unwrap().iter().map(|g| g["key"].as_str().unwrap()).collect();
+    assert_eq!(runs, ["slurm:c1:1", "slurm:c1:2"], "{report}");
+}
+
+#[test]
 fn a_job_listed_twice_is_imported_once_and_a_steps_bad_field_is_still_a_bad_line() {
     let env = Env::new().env("TZ", "UTC");
     let job = "11|11|b|u2|acc|cpu|c1|COMPLETED|2026-11-02T10:00:00|2026-11-02T11:00:00|3600|16|57600|billing=16,cpu=16,node=1|0";
