@@ -295,9 +295,20 @@ pub(super) fn read_row(r: &rusqlite::Row, at: usize) -> Row {
 /// row to the next, so a line binds only the words that differ from the last line of its domain: the provider's
 /// name, kind and digest, the host, and most often the model and the labels, are copied into SQLite once, not
 /// for every record (a million jobs' two records bound eleven words each, and SQLite copies every one).
+///
+/// A parameter left NULL by the record before stays bound as it is: most of an importer's records leave the same
+/// dozen columns empty (a cost record its energy and CO2e, every one its work), so those are not bound again.
 struct Insert<'c> {
     sql: String,
-    by_domain: Vec<(String, rusqlite::Statement<'c>, Bound)>,
+    by_domain: Vec<(String, rusqlite::Statement<'c>, Bound, Nulls)>,
+}
+
+/// The parameters a statement holds bound to NULL, as bits (bit `i` for `?i`).
+type Nulls = u64;
+
+/// A parameter's value, or None for NULL.
+fn opt<T: rusqlite::ToSql>(v: &Option<T>) -> Option<&dyn rusqlite::ToSql> {
+    v.as_ref().map(|v| v as &dyn rusqlite::ToSql)
 }
 
 /// The words a statement holds bound, in the order `Insert::line` lists them; `None` where none is yet.
@@ -322,14 +333,14 @@ impl<'c> Insert<'c> {
     /// Writes one line's columns, with its form and the figures its columns do not give back where it has one; the
     /// rows written (0: its key was stored).
     fn line(&mut self, tx: &'c Connection, l: &Line, form: Option<(i64, Option<&str>)>) -> rusqlite::Result<usize> {
-        let at = match self.by_domain.iter().position(|(d, _, _)| *d == l.domain) {
+        let at = match self.by_domain.iter().position(|(d, ..)| *d == l.domain) {
             Some(at) => at,
             None => {
-                self.by_domain.push((l.domain.clone(), tx.prepare(&self.sql)?, Default::default()));
+                self.by_domain.push((l.domain.clone(), tx.prepare(&self.sql)?, Default::default(), 0));
                 self.by_domain.len() - 1
             }
         };
-        let (_, stmt, bound) = &mut self.by_domain[at];
+        let (_, stmt, bound, nulls) = &mut self.by_domain[at];
         let unit = l.work.unit.as_ref();
         let words: [(usize, Option<&str>); WORDS] = [
             (1, Some(&l.model)),
@@ -351,33 +362,46 @@ impl<'c> Insert<'c> {
             *held = Some(word.map(str::to_string));
         }
         let cell = cells::key(&l.model, l.labels.user.as_deref(), l.labels.account.as_deref(), l.labels.partition.as_deref());
-        let numbers: [(usize, &dyn rusqlite::ToSql); 23] = [
-            (2, &l.run_id),
-            (3, &l.recorded_at),
-            (9, &l.gpu_hours),
-            (10, &l.cpu_hours),
-            (11, &l.kwh),
-            (12, &l.co2e_g),
-            (13, &l.cost_usd),
-            (14, &l.uncertainty),
-            (15, &l.measured),
-            (16, &l.duration_s),
-            (17, &l.device_count),
-            (18, &l.measured_kwh),
-            (19, &l.part),
-            (20, &l.key),
-            (24, &l.embodied_co2e_g),
-            (25, &l.water_l),
-            (26, &l.work.tokens),
-            (27, &l.work.prompt_tokens),
-            (28, &l.work.requests),
-            (30, &unit.map(|u| u.1)),
-            (31, &form.map(|f| f.0)),
-            (32, &form.and_then(|f| f.1)),
-            (33, &cell),
+        let (units, form_id, figures) = (unit.map(|u| u.1), form.map(|f| f.0), form.and_then(|f| f.1));
+        // None: NULL.
+        let values: [(usize, Option<&dyn rusqlite::ToSql>); 23] = [
+            (2, opt(&l.run_id)),
+            (3, Some(&l.recorded_at)),
+            (9, Some(&l.gpu_hours)),
+            (10, Some(&l.cpu_hours)),
+            (11, opt(&l.kwh)),
+            (12, opt(&l.co2e_g)),
+            (13, opt(&l.cost_usd)),
+            (14, opt(&l.uncertainty)),
+            (15, Some(&l.measured)),
+            (16, opt(&l.duration_s)),
+            (17, opt(&l.device_count)),
+            (18, opt(&l.measured_kwh)),
+            (19, Some(&l.part)),
+            (20, Some(&l.key)),
+            (24, opt(&l.embodied_co2e_g)),
+            (25, opt(&l.water_l)),
+            (26, opt(&l.work.tokens)),
+            (27, opt(&l.work.prompt_tokens)),
+            (28, opt(&l.work.requests)),
+            (30, opt(&units)),
+            (31, opt(&form_id)),
+            (32, opt(&figures)),
+            (33, Some(&cell)),
         ];
-        for (i, v) in numbers {
-            stmt.raw_bind_parameter(i, v)?;
+        for (i, v) in values {
+            let null = 1 << i;
+            match v {
+                None if *nulls & null != 0 => {}
+                None => {
+                    stmt.raw_bind_parameter(i, rusqlite::types::Null)?;
+                    *nulls |= null;
+                }
+                Some(v) => {
+                    stmt.raw_bind_parameter(i, v)?;
+                    *nulls &= !null;
+                }
+            }
         }
         stmt.raw_execute()
     }
