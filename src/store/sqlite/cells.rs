@@ -307,7 +307,15 @@ impl Written {
                 }
             }
         }
-        self.last = l.run_id.clone().map(|r| (r, cell));
+        // The run kept in the last one's room: a million jobs' first lines make no copy of their run each.
+        match (&mut self.last, &l.run_id) {
+            (Some((last, at)), Some(run)) => {
+                last.clear();
+                last.push_str(run);
+                *at = cell;
+            }
+            (last, run) => *last = run.clone().map(|r| (r, cell)),
+        }
         cell
     }
 }
