@@ -99,7 +99,8 @@ for label in ("first import", "same file again"):
     for name, _ in exas:
         m = statistics.median(times[name][label])
         imp, there, written = said[(name, label)]
-        line.append(f"{name}: {m:.2f} s = {m / floor:.1f}x the floor (imported {imp}, already there {there}, written {written})")
+        each = ", ".join(f"{t:.2f}" for t in times[name][label])
+        line.append(f"{name}: {m:.2f} s = {m / floor:.1f}x the floor (runs {each}; imported {imp}, already there {there}, written {written})")
     if old:
         r = statistics.median(times["this tree"][label]) / statistics.median(times[rev][label])
         line.append(f"new/old {r:.2f}x")
