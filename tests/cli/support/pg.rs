@@ -76,9 +76,17 @@ impl PgServer {
             .output()
             .unwrap();
         assert!(out.status.success(), "initdb: {}", String::from_utf8_lossy(&out.stderr));
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let mut server = PgServer { dir, bin, port, watchdog: None };
-        server.pg_ctl("start");
+        // A free port, found by binding it and letting it go: another process may take it before the server does
+        // (tests start servers side by side), so a start that cannot bind it tries another, three times at most.
+        let free = || std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let mut server = PgServer { dir, bin, port: free(), watchdog: None };
+        for left in (0..3).rev() {
+            match server.try_pg_ctl("start", "-c max_connections=250") {
+                Ok(()) => break,
+                Err(log) if left > 0 && log.contains("could not bind") => server.port = free(),
+                Err(log) => panic!("pg_ctl start: {log}"),
+            }
+        }
         // The watchdog: stops the cluster within a second of this test process ending, however it ends.
         let script = format!(
             "while [ -d /proc/{parent} ]; do sleep 1; done; '{ctl}' -D '{data}' stop -m immediate >/dev/null 2>&1",
@@ -99,6 +107,13 @@ impl PgServer {
     }
 
     fn pg_ctl_with(&self, action: &str, settings: &str) {
+        if let Err(why) = self.try_pg_ctl(action, settings) {
+            panic!("pg_ctl {action}: {why}");
+        }
+    }
+
+    /// Runs `pg_ctl action`; the error and the server's log where it fails.
+    fn try_pg_ctl(&self, action: &str, settings: &str) -> Result<(), String> {
         let opts = format!("-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off {settings}", self.port, self.dir.path().display());
         let out = as_owner(&self.bin.join("pg_ctl"))
             .args(["-D"])
@@ -108,8 +123,11 @@ impl PgServer {
             .args(["-w", "-t", "60", "-m", "fast", action])
             .output()
             .unwrap();
+        if out.status.success() {
+            return Ok(());
+        }
         let log = std::fs::read_to_string(self.dir.path().join("log")).unwrap_or_default();
-        assert!(out.status.success(), "pg_ctl {action}: {}\n{log}", String::from_utf8_lossy(&out.stderr));
+        Err(format!("{}\n{log}", String::from_utf8_lossy(&out.stderr)))
     }
 
     /// Stops and starts the server (fast shutdown: open connections are cut).
