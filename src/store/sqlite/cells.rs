@@ -97,14 +97,20 @@ pub(crate) fn keyed(tx: &Connection) -> rusqlite::Result<()> {
         rows.collect::<rusqlite::Result<_>>()?
     };
     if !keys.is_empty() {
-        let trigger: String =
-            tx.query_row("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'records_no_update'", [], |r| r.get(0))?;
-        tx.execute_batch("DROP TRIGGER records_no_update")?;
+        use rusqlite::OptionalExtension;
+        let trigger: Option<String> = tx
+            .query_row("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'records_no_update'", [], |r| r.get(0))
+            .optional()?;
+        if trigger.is_some() {
+            tx.execute_batch("DROP TRIGGER records_no_update")?;
+        }
         let mut set = tx.prepare("UPDATE records SET cell = ?2 WHERE id = ?1")?;
         for (id, cell) in keys {
             set.execute([id, cell])?;
         }
-        tx.execute_batch(&trigger)?;
+        if let Some(trigger) = trigger {
+            tx.execute_batch(&trigger)?;
+        }
     }
     tx.execute_batch(KEYED_INDEX)
 }

@@ -140,7 +140,7 @@ ALTER TABLE report_cells ADD COLUMN requests REAL;
     // by four words each (the model first, alike in nearly every pair) was the dearest of a first import's indexes.
     // The records kept before get their numbers, and the index is made again, by `cells::keyed` after this step.
     "ALTER TABLE records ADD COLUMN cell INTEGER;     -- cells::key of its model, user, account and partition; NULL: written otherwise
-DROP INDEX records_cell;",
+DROP INDEX IF EXISTS records_cell;",
 ];
 
 /// Schema 10: estimates' forms, and the view over both ways a record keeps its estimate.

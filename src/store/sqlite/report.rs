@@ -339,6 +339,41 @@ mod tests {
     }
 
     #[test]
+    fn a_ledger_from_before_cell_numbers_gets_them_with_its_index_or_trigger_gone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.sqlite3");
+        let mut g = Lcg(5);
+        Store::open(&path).unwrap().write(&(0..30).map(|n| line(&mut g, n)).collect::<Vec<_>>()).unwrap();
+        // As a schema-10 ledger, the cells' index and the append-only trigger dropped by hand.
+        let c = rusqlite::Connection::open(&path).unwrap();
+        c.execute_batch(
+            "DROP INDEX records_cell; DROP TRIGGER records_no_update; ALTER TABLE records DROP COLUMN cell; PRAGMA user_version = 10;",
+        )
+        .unwrap();
+        drop(c);
+        let store = Store::open(&path).unwrap();
+        let mut q = store.conn().prepare("SELECT cell, model, job_user, job_account, job_partition FROM records").unwrap();
+        let rows: Vec<(Option<i64>, i64)> = q
+            .query_map([], |r| {
+                let text = |i: usize| r.get::<_, Option<String>>(i);
+                let key = crate::store::sqlite::cells::key(
+                    &r.get::<_, String>(1)?,
+                    text(2)?.as_deref(),
+                    text(3)?.as_deref(),
+                    text(4)?.as_deref(),
+                );
+                Ok((r.get(0)?, key))
+            })
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(rows.len(), 30);
+        assert!(rows.iter().all(|(cell, key)| *cell == Some(*key)), "{rows:?}");
+        let index: String = store.conn().query_row("SELECT sql FROM sqlite_master WHERE name = 'records_cell'", [], |r| r.get(0)).unwrap();
+        assert!(index.ends_with("(cell, recorded_at)"), "{index}");
+    }
+
+    #[test]
     fn a_first_batch_into_an_empty_ledger_counts_as_records_written_one_at_a_time() {
         let dir = tempfile::tempdir().unwrap();
         let mut g = Lcg(23);
