@@ -63,7 +63,7 @@ pub struct Jobs {
     /// The allocations read after `jobs`, in input order, where a long listing was read in two halves at once
     /// (`slurm::parse_parsable_halves`): the second half's are kept in a list of their own, not copied after the
     /// first's (a million jobs' half is some 170 MB, which a copy writes into pages the kernel must first zero).
-    /// Empty otherwise. `all` gives both, in order.
+    /// Empty otherwise.
     pub later: Vec<Job>,
     /// How many steps were read: each is checked as a job is, then counted and dropped, being part of its
     /// allocation's work (two thirds of a `sacct` listing's lines, never kept in memory).
@@ -73,11 +73,6 @@ pub struct Jobs {
 }
 
 impl Jobs {
-    /// Every allocation read, in input order.
-    pub fn all(&self) -> impl Iterator<Item = &Job> {
-        self.jobs.iter().chain(&self.later)
-    }
-
     /// Keeps an allocation; counts a step.
     pub fn add(&mut self, job: Job) {
         if job.step {
