@@ -466,34 +466,39 @@ fn choose(
     // into a second, growing one, and a job listed twice is known by its own fields, not by a copy of them.
     let mut keep = Vec::with_capacity(jobs.iter().map(Vec::len).sum());
     let mut clusters: Vec<String> = Vec::new();
-    {
-        let mut seen: crate::text::FnvSet<(&str, &str, Option<i64>)> = crate::text::FnvSet::default();
-        seen.reserve(keep.capacity());
-        for job in jobs.iter().flatten() {
-            answer.jobs_read += 1;
-            let why = skipped(job, no_r, sched, args, answer.since, answer.until);
-            if let Some(why) = why {
-                *answer.skipped.entry(why.to_string()).or_insert(0) += 1;
-                keep.push(false);
-                continue;
-            }
-            let Some(c) = job.cluster.as_deref() else {
-                return Err(Error::Usage(format!(
-                    "{} has no Cluster column: name the cluster with --cluster (run ids are {}:<cluster>:<jobid>)",
-                    answer.source,
-                    sched.as_str()
-                )));
-            };
-            if !clusters.iter().any(|k| k == c) {
-                check_cluster(c)?;
-                clusters.push(c.to_string());
-            }
-            let twice = !seen.insert((c, &job.raw_id, job.start));
-            if twice {
-                *answer.skipped.entry("listed twice in the input".into()).or_insert(0) += 1;
-            }
-            keep.push(!twice);
+    // Each job to record by the hash of its cluster, raw id and start, beside its place: sorted, a job listed
+    // twice is next to its first listing. A table of the jobs' words for a million jobs would be some 100 MB of
+    // pages the kernel must first zero; this list is 16 MB.
+    let mut hashed: Vec<(u64, usize)> = Vec::with_capacity(keep.capacity());
+    for (at, job) in jobs.iter().flatten().enumerate() {
+        answer.jobs_read += 1;
+        let why = skipped(job, no_r, sched, args, answer.since, answer.until);
+        if let Some(why) = why {
+            *answer.skipped.entry(why.to_string()).or_insert(0) += 1;
+            keep.push(false);
+            continue;
         }
+        let Some(c) = job.cluster.as_deref() else {
+            return Err(Error::Usage(format!(
+                "{} has no Cluster column: name the cluster with --cluster (run ids are {}:<cluster>:<jobid>)",
+                answer.source,
+                sched.as_str()
+            )));
+        };
+        if !clusters.iter().any(|k| k == c) {
+            check_cluster(c)?;
+            clusters.push(c.to_string());
+        }
+        hashed.push((listed(job), at));
+        keep.push(true);
+    }
+    let twice = listed_twice(&mut hashed, |a, b| {
+        let job = |at: usize| jobs[0].get(at).or_else(|| jobs[1].get(at - jobs[0].len()));
+        job(a).zip(job(b)).is_some_and(|(a, b)| same_listing(a, b))
+    });
+    for at in twice {
+        keep[at] = false;
+        *answer.skipped.entry("listed twice in the input".into()).or_insert(0) += 1;
     }
     let mut kept = keep.into_iter();
     for list in &mut jobs {
@@ -509,6 +514,40 @@ fn choose(
         }
     }
     Ok(jobs)
+}
+
+/// What makes a job's listing one: its cluster, raw id and start.
+fn same_listing(a: &Job, b: &Job) -> bool {
+    a.cluster == b.cluster && a.raw_id == b.raw_id && a.start == b.start
+}
+
+/// The hash of what makes a job's listing one (`same_listing`).
+fn listed(job: &Job) -> u64 {
+    use std::hash::BuildHasher;
+    std::hash::BuildHasherDefault::<crate::text::Fnv>::default().hash_one((job.cluster.as_deref(), job.raw_id.as_str(), job.start))
+}
+
+/// The places of the listings that repeat one before them, from each listing's hash and place (`listed`); `same`
+/// says whether the listings at two places are one. Each later one of equal hashes is held against the first of
+/// each listing among them: a job listed a million times is a million comparisons, not a million squared.
+fn listed_twice(hashed: &mut [(u64, usize)], same: impl Fn(usize, usize) -> bool) -> Vec<usize> {
+    hashed.sort_unstable();
+    let mut twice = Vec::new();
+    let mut firsts: Vec<usize> = Vec::new();
+    for group in hashed.chunk_by(|a, b| a.0 == b.0) {
+        if let [_] = group {
+            continue;
+        }
+        firsts.clear();
+        for &(_, at) in group {
+            if firsts.iter().any(|&first| same(first, at)) {
+                twice.push(at);
+            } else {
+                firsts.push(at);
+            }
+        }
+    }
+    twice
 }
 
 /// Why a job is not recorded, if it is not.
@@ -943,5 +982,29 @@ impl Ctx<'_> {
                 Ok(Line::of_alike(&head().record(estimate), &mut alike.shapes))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::listed_twice;
+
+    #[test]
+    fn a_listing_repeated_is_found_after_its_first_even_where_hashes_collide() {
+        // Places 0..6 list the jobs "a b a c b a"; "c" shares "a"'s hash and is not "a".
+        let jobs = ["a", "b", "a", "c", "b", "a"];
+        let hash = |j: &str| if j == "b" { 2 } else { 1 };
+        let mut hashed: Vec<(u64, usize)> = jobs.iter().enumerate().rev().map(|(at, j)| (hash(j), at)).collect();
+        let mut twice = listed_twice(&mut hashed, |a, b| jobs[a] == jobs[b]);
+        twice.sort_unstable();
+        assert_eq!(twice, vec![2, 4, 5]);
+        // One job listed many times: each later listing is held against the first alone.
+        let compared = std::cell::Cell::new(0);
+        let mut many: Vec<(u64, usize)> = (0..10_000).map(|at| (7, at)).collect();
+        let twice = listed_twice(&mut many, |a, _| {
+            compared.set(compared.get() + 1);
+            a == 0
+        });
+        assert_eq!((twice.len(), compared.get()), (9_999, 9_999));
     }
 }
