@@ -277,7 +277,7 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         live: std::io::IsTerminal::is_terminal(&std::io::stderr()),
         record: m.record.clone().map(|model| (model, m.run_id.clone())),
         part: m.part,
-        labels: crate::model::Labels { user: m.job_user.clone(), account: m.job_account.clone(), partition: m.job_partition.clone() },
+        labels: crate::model::Labels::of(m.job_user.as_deref(), m.job_account.as_deref(), m.job_partition.as_deref()),
         work: m.work.work(),
         tokens_from: m.tokens_from.clone(),
         tokens_model: m.tokens_model.clone(),

@@ -18,7 +18,7 @@ use serde::Serialize;
 use crate::cli::{ImportArgs, ModelFrom};
 use crate::error::Error;
 use crate::model::history::{Series, Weight};
-use crate::model::{BadLine, Domain, Estimate, HistoryAsk, Job, Jobs, Labels};
+use crate::model::{BadLine, Domain, Estimate, HistoryAsk, Job, Jobs, Labels, Word};
 use crate::pricing::{self, Pricer};
 use crate::settings::Settings;
 use crate::sources::{flux, slurm};
@@ -940,14 +940,14 @@ impl Ctx<'_> {
     ) -> Result<Line, Error> {
         let node_kwh = made.node_kwh;
         let head = || store::Head {
-            model: model.to_string(),
-            run_id: Some(run_id.to_string()),
+            model: model.into(),
+            run_id: Some(run_id.into()),
             recorded_at: job.end.or(job.start).unwrap_or(0),
-            host: self.host.to_string(),
+            host: Word::from(&*self.host),
             // Every run of a requeued job is a part of its allocation's work.
             part: true,
             key: self.key(job, domain),
-            labels: Labels { user: job.user.clone(), account: job.account.clone(), partition: job.partition.clone() },
+            labels: Labels::of(job.user.as_deref(), job.account.as_deref(), job.partition.as_deref()),
             work: crate::model::Work::default(),
         };
         let failed = |e: Error| Error::Failed(format!("job {run_id}: {e}"));

@@ -86,13 +86,20 @@ pub enum ProviderKind {
     Plugin,
 }
 
-impl fmt::Display for ProviderKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl ProviderKind {
+    /// Its name, as records and JSON keep it.
+    pub fn as_str(self) -> &'static str {
+        match self {
             ProviderKind::Builtin => "builtin",
             ProviderKind::Yaml => "yaml",
             ProviderKind::Expression => "expression",
             ProviderKind::Plugin => "plugin",
-        })
+        }
+    }
+}
+
+impl fmt::Display for ProviderKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }

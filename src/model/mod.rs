@@ -24,6 +24,11 @@ pub mod telemetry;
 /// coefficient, input and output names from exa's own configs, and an importer hashes them millions of times.
 pub type IndexMap<K, V> = indexmap::IndexMap<K, V, foldhash::fast::RandomState>;
 
+/// A short text a record is labelled with (a model, host, provider, user...): kept in place up to 24 bytes, on the
+/// heap beyond. An importer makes two million records' labels on one thread and writes them on another; kept in
+/// place, each record's are one piece of memory, neither allocated nor freed apart.
+pub type Word = compact_str::CompactString;
+
 pub use domain::{Domain, ProviderKind, COEFFICIENT_VARS, INPUTS};
 pub use estimate::{CoefficientOverride, Estimate, Figures, Footprint, GridInfo, ProviderInfo, Request};
 pub use format::Format;

@@ -20,11 +20,18 @@ pub struct Measured {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Labels {
     /// The user who ran the job.
-    pub user: Option<String>,
+    pub user: Option<super::Word>,
     /// The account (bank) it was charged to.
-    pub account: Option<String>,
+    pub account: Option<super::Word>,
     /// The partition (queue) it ran in.
-    pub partition: Option<String>,
+    pub partition: Option<super::Word>,
+}
+
+impl Labels {
+    /// The labels of these words.
+    pub fn of(user: Option<&str>, account: Option<&str>, partition: Option<&str>) -> Labels {
+        Labels { user: user.map(super::Word::from), account: account.map(super::Word::from), partition: partition.map(super::Word::from) }
+    }
 }
 
 /// The most work one record may count: a quadrillion tokens, requests or units (a count beyond it is a

@@ -23,7 +23,7 @@ pub mod sqlite;
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
-use crate::model::NewRecord;
+use crate::model::{NewRecord, Word};
 pub use sqlite::{Store, SCHEMA_VERSION};
 
 /// A record as a ledger stores it: every column, and the estimate as JSON.
@@ -31,14 +31,14 @@ pub use sqlite::{Store, SCHEMA_VERSION};
 #[derive(Debug, Clone)]
 pub struct Line {
     pub key: String,
-    pub model: String,
-    pub run_id: Option<String>,
+    pub model: Word,
+    pub run_id: Option<Word>,
     pub recorded_at: i64,
-    pub host: String,
-    pub domain: String,
-    pub provider: String,
-    pub provider_kind: String,
-    pub provider_digest: String,
+    pub host: Word,
+    pub domain: Word,
+    pub provider: Word,
+    pub provider_kind: Word,
+    pub provider_digest: Word,
     pub gpu_hours: f64,
     pub cpu_hours: f64,
     pub kwh: Option<f64>,
@@ -244,10 +244,10 @@ impl Frame {
 /// What a line holds beside its estimate: whose work it is, when, and the key it is written once by.
 pub struct Head {
     pub key: String,
-    pub model: String,
-    pub run_id: Option<String>,
+    pub model: Word,
+    pub run_id: Option<Word>,
     pub recorded_at: i64,
-    pub host: String,
+    pub host: Word,
     pub part: bool,
     pub labels: crate::model::Labels,
     pub work: crate::model::Work,
@@ -258,10 +258,10 @@ impl Head {
     fn of(r: &NewRecord) -> Head {
         Head {
             key: r.key.clone(),
-            model: r.model.clone(),
-            run_id: r.run_id.clone(),
+            model: r.model.as_str().into(),
+            run_id: r.run_id.as_deref().map(Word::from),
             recorded_at: r.recorded_at,
-            host: r.host.clone(),
+            host: r.host.as_str().into(),
             part: r.part,
             labels: r.labels.clone(),
             work: r.work.clone(),
@@ -271,7 +271,18 @@ impl Head {
     /// The record of this head with `estimate`, nothing measured.
     pub fn record(self, estimate: crate::model::Estimate) -> NewRecord {
         let Head { key, model, run_id, recorded_at, host, part, labels, work } = self;
-        NewRecord { model, run_id, recorded_at, host, estimate, measured: None, part, key, labels, work }
+        NewRecord {
+            model: model.into(),
+            run_id: run_id.map(Into::into),
+            recorded_at,
+            host: host.into(),
+            estimate,
+            measured: None,
+            part,
+            key,
+            labels,
+            work,
+        }
     }
 }
 
@@ -326,10 +337,10 @@ impl Line {
             run_id,
             recorded_at,
             host,
-            domain: e.domain.as_str().to_string(),
-            provider: e.provider.name.clone(),
-            provider_kind: e.provider.kind.to_string(),
-            provider_digest: e.provider.digest.clone(),
+            domain: e.domain.as_str().into(),
+            provider: e.provider.name.as_str().into(),
+            provider_kind: e.provider.kind.as_str().into(),
+            provider_digest: e.provider.digest.as_str().into(),
             gpu_hours: f.inputs.get("gpu_hours").copied().unwrap_or(0.0),
             cpu_hours: f.inputs.get("cpu_hours").copied().unwrap_or(0.0),
             kwh: out("kwh"),

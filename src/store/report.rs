@@ -327,9 +327,9 @@ pub(crate) struct Cell {
 
 impl Cell {
     pub(crate) fn of(l: &Line) -> Cell {
-        let or_none = |v: &Option<String>| v.clone().unwrap_or_else(|| NONE.into());
+        let or_none = |v: &Option<crate::model::Word>| v.as_deref().unwrap_or(NONE).to_string();
         Cell {
-            model: l.model.clone(),
+            model: l.model.to_string(),
             day: l.recorded_at.div_euclid(DAY),
             user: or_none(&l.labels.user),
             account: or_none(&l.labels.account),
@@ -339,7 +339,7 @@ impl Cell {
 
     /// Whether the line falls in this cell (`Cell::of` it, without making one).
     pub(crate) fn holds(&self, l: &Line) -> bool {
-        let label = |v: &Option<String>, cell: &str| v.as_deref().unwrap_or(NONE) == cell;
+        let label = |v: &Option<crate::model::Word>, cell: &str| v.as_deref().unwrap_or(NONE) == cell;
         l.model == self.model
             && l.recorded_at.div_euclid(DAY) == self.day
             && label(&l.labels.user, &self.user)

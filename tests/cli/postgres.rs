@@ -573,7 +573,7 @@ fn generated(g: &mut Lcg, n: usize) -> exa::store::Line {
         key: format!("gen-{n}"),
         model: ["A", "B", "C"][model as usize].into(),
         part: run.is_some() && g.next(5) == 0,
-        run_id: run,
+        run_id: run.map(Into::into),
         recorded_at: DAY0 + day as i64 * 86_400 + g.next(86_400) as i64,
         host: "h".into(),
         domain: if carbon { "carbon" } else { "cost" }.into(),
@@ -591,7 +591,7 @@ fn generated(g: &mut Lcg, n: usize) -> exa::store::Line {
         device_count: measured.then(|| g.next(8) as i64 + 1),
         measured_kwh: if measured { some(g, 1000, 11.0) } else { None },
         labels: exa::model::Labels {
-            user: ["ann", "bob"].get(who as usize).map(ToString::to_string),
+            user: ["ann", "bob"].get(who as usize).map(|u| exa::model::Word::from(*u)),
             account: Some("proj".into()),
             partition: None,
         },

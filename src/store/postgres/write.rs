@@ -165,14 +165,14 @@ pub(super) fn write_line<C: Exec>(c: &mut C, l: &Line) -> Result<Option<i64>, Wi
         &INSERT,
         &[
             (&l.key, Type::TEXT),
-            (&l.model, Type::TEXT),
-            (&l.run_id, Type::TEXT),
+            (&l.model.as_str(), Type::TEXT),
+            (&l.run_id.as_deref(), Type::TEXT),
             (&l.recorded_at, Type::INT8),
-            (&l.host, Type::TEXT),
-            (&l.domain, Type::TEXT),
-            (&l.provider, Type::TEXT),
-            (&l.provider_kind, Type::TEXT),
-            (&l.provider_digest, Type::TEXT),
+            (&l.host.as_str(), Type::TEXT),
+            (&l.domain.as_str(), Type::TEXT),
+            (&l.provider.as_str(), Type::TEXT),
+            (&l.provider_kind.as_str(), Type::TEXT),
+            (&l.provider_digest.as_str(), Type::TEXT),
             (&l.gpu_hours, Type::FLOAT8),
             (&l.cpu_hours, Type::FLOAT8),
             (&l.kwh, Type::FLOAT8),
@@ -185,9 +185,9 @@ pub(super) fn write_line<C: Exec>(c: &mut C, l: &Line) -> Result<Option<i64>, Wi
             (&l.measured_kwh, Type::FLOAT8),
             (&l.part, Type::BOOL),
             (&JsonText(l.estimate_or_null()), Type::JSONB),
-            (&l.labels.user, Type::TEXT),
-            (&l.labels.account, Type::TEXT),
-            (&l.labels.partition, Type::TEXT),
+            (&l.labels.user.as_deref(), Type::TEXT),
+            (&l.labels.account.as_deref(), Type::TEXT),
+            (&l.labels.partition.as_deref(), Type::TEXT),
             (&l.recorded_at.div_euclid(model::DAY), Type::INT8),
             (&l.embodied_co2e_g, Type::FLOAT8),
             (&l.water_l, Type::FLOAT8),
@@ -220,7 +220,7 @@ pub(super) struct Touched {
 impl Touched {
     fn add(&mut self, l: &Line) {
         if let Some(run) = &l.run_id {
-            self.runs.insert(run.clone());
+            self.runs.insert(run.to_string());
         }
         self.cells.insert(Cell::of(l));
     }

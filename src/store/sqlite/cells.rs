@@ -146,7 +146,7 @@ struct CellOf<'l> {
 
 impl<'l> CellOf<'l> {
     fn of(l: &'l Line) -> CellOf<'l> {
-        let or_none = |v: &'l Option<String>| v.as_deref().unwrap_or(NONE);
+        let or_none = |v: &'l Option<crate::model::Word>| v.as_deref().unwrap_or(NONE);
         CellOf {
             model: &l.model,
             day: l.recorded_at.div_euclid(DAY),
@@ -302,14 +302,14 @@ impl Written {
         let cell = u32::try_from(at).unwrap_or(u32::MAX);
         // A first write's runs are known from its lines, on the thread that counts them (`ready`).
         if let Some(run) = l.run_id.as_ref().filter(|_| self.fresh.is_none()) {
-            match self.runs.get_mut(run) {
+            match self.runs.get_mut(run.as_str()) {
                 Some(one) => {
                     if *one != Some(cell) {
                         *one = None;
                     }
                 }
                 None => {
-                    self.runs.insert(run.clone(), Some(cell));
+                    self.runs.insert(run.to_string(), Some(cell));
                 }
             }
         }
@@ -320,7 +320,7 @@ impl Written {
                 last.push_str(run);
                 *at = cell;
             }
-            (last, run) => *last = run.clone().map(|r| (r, cell)),
+            (last, run) => *last = run.as_deref().map(|r| (r.to_string(), cell)),
         }
         cell
     }

@@ -312,7 +312,7 @@ fn opt<T: rusqlite::ToSql>(v: &Option<T>) -> Option<&dyn rusqlite::ToSql> {
 }
 
 /// The words a statement holds bound, in the order `Insert::line` lists them; `None` where none is yet.
-type Bound = [Option<Option<String>>; WORDS];
+type Bound = [Option<Option<crate::model::Word>>; WORDS];
 
 /// How many parameters hold words alike from record to record.
 const WORDS: usize = 10;
@@ -336,7 +336,7 @@ impl<'c> Insert<'c> {
         let at = match self.by_domain.iter().position(|(d, ..)| *d == l.domain) {
             Some(at) => at,
             None => {
-                self.by_domain.push((l.domain.clone(), tx.prepare(&self.sql)?, Default::default(), 0));
+                self.by_domain.push((l.domain.to_string(), tx.prepare(&self.sql)?, Default::default(), 0));
                 self.by_domain.len() - 1
             }
         };
@@ -359,13 +359,14 @@ impl<'c> Insert<'c> {
                 continue;
             }
             stmt.raw_bind_parameter(i, word)?;
-            *held = Some(word.map(str::to_string));
+            *held = Some(word.map(crate::model::Word::from));
         }
         let cell = cells::key(&l.model, l.labels.user.as_deref(), l.labels.account.as_deref(), l.labels.partition.as_deref());
         let (units, form_id, figures) = (unit.map(|u| u.1), form.map(|f| f.0), form.and_then(|f| f.1));
+        let run_id = l.run_id.as_deref();
         // None: NULL.
         let values: [(usize, Option<&dyn rusqlite::ToSql>); 23] = [
-            (2, opt(&l.run_id)),
+            (2, opt(&run_id)),
             (3, Some(&l.recorded_at)),
             (9, Some(&l.gpu_hours)),
             (10, Some(&l.cpu_hours)),
@@ -644,14 +645,14 @@ type FormsRead = std::collections::HashMap<i64, Option<(std::sync::Arc<str>, std
 fn line_read(r: &rusqlite::Row) -> rusqlite::Result<Line> {
     Ok(Line {
         key: r.get(1)?,
-        model: r.get(2)?,
-        run_id: r.get(3)?,
+        model: r.get::<_, String>(2)?.into(),
+        run_id: r.get::<_, Option<String>>(3)?.map(Into::into),
         recorded_at: r.get(4)?,
-        host: r.get(5)?,
-        domain: r.get(6)?,
-        provider: r.get(7)?,
-        provider_kind: r.get(8)?,
-        provider_digest: r.get(9)?,
+        host: r.get::<_, String>(5)?.into(),
+        domain: r.get::<_, String>(6)?.into(),
+        provider: r.get::<_, String>(7)?.into(),
+        provider_kind: r.get::<_, String>(8)?.into(),
+        provider_digest: r.get::<_, String>(9)?.into(),
         gpu_hours: r.get(10)?,
         cpu_hours: r.get(11)?,
         kwh: r.get(12)?,
@@ -663,7 +664,11 @@ fn line_read(r: &rusqlite::Row) -> rusqlite::Result<Line> {
         device_count: r.get(18)?,
         measured_kwh: r.get(19)?,
         part: r.get(20)?,
-        labels: crate::model::Labels { user: r.get(22)?, account: r.get(23)?, partition: r.get(24)? },
+        labels: crate::model::Labels {
+            user: r.get::<_, Option<String>>(22)?.map(Into::into),
+            account: r.get::<_, Option<String>>(23)?.map(Into::into),
+            partition: r.get::<_, Option<String>>(24)?.map(Into::into),
+        },
         embodied_co2e_g: r.get(27)?,
         water_l: r.get(28)?,
         work: crate::model::Work {

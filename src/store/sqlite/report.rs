@@ -188,7 +188,7 @@ mod tests {
     fn line(g: &mut Lcg, n: usize) -> Line {
         // A run's records mostly share its model, day and user; one in ten strays (a split run).
         let r = g.next(70);
-        let run = (g.next(5) > 0).then(|| format!("r{r}"));
+        let run = (g.next(5) > 0).then(|| crate::model::Word::from(format!("r{r}")));
         let stray = g.next(10) == 0;
         let of_run = |g: &mut Lcg, n: u64| if stray { g.next(n) } else { r % n };
         let (model, day, who) = (of_run(g, 3), of_run(g, 3), of_run(g, 3));
@@ -197,7 +197,7 @@ mod tests {
             let v = g.next(n) as f64 / d;
             (g.next(8) > 0).then_some(v)
         };
-        let user = ["ann", "bob"].get(who as usize).map(ToString::to_string);
+        let user = ["ann", "bob"].get(who as usize).map(|u| crate::model::Word::from(*u));
         Line {
             key: format!("k{n}"),
             model: ["A", "B", "C"][model as usize].into(),
