@@ -20,6 +20,15 @@ pub fn clean(s: &str) -> String {
         .collect()
 }
 
+/// [`clean`] as a [`crate::model::Word`]: printable ASCII (most of a scheduler's words) is copied in place, never
+/// through a `String`.
+pub fn clean_word(s: &str) -> crate::model::Word {
+    if s.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+        return s.into();
+    }
+    clean(s).into()
+}
+
 /// Rendered table text made safe for a terminal: line breaks kept, and
 /// with `keep_sgr` the colour sequences (`ESC [ params m`) the renderer
 /// adds; every other control character, and so every cursor move, title

@@ -459,7 +459,7 @@ fn choose(
     // The jobs the input leaves the cluster of are on --cluster's.
     let mut filled = false;
     for job in jobs.iter_mut().flatten().filter(|j| j.cluster.is_none()) {
-        job.cluster = cluster.map(|(c, _)| c.clone());
+        job.cluster = cluster.map(|(c, _)| Word::from(c.as_str()));
         filled = true;
     }
     // The chosen are kept in the input's own buffer, in order (`retain`): a million jobs are never copied
@@ -801,10 +801,10 @@ impl Made {
         JobRecord {
             run_id: self.run_id,
             model: self.model,
-            state: job.state.clone(),
-            user: job.user.clone(),
-            account: job.account.clone(),
-            partition: job.partition.clone(),
+            state: job.state.to_string(),
+            user: job.user.as_deref().map(str::to_string),
+            account: job.account.as_deref().map(str::to_string),
+            partition: job.partition.as_deref().map(str::to_string),
             ended: job.end,
             gpu_hours: crate::num::tidy(self.gpu_hours),
             cpu_hours: crate::num::tidy(job.cpu_hours),

@@ -9,27 +9,27 @@ pub struct Job {
     /// Where it was read: its line in the input (1-based), or its position in a JSON list.
     pub line: usize,
     /// The id as the scheduler prints it: `12`, `4_1` (an array task), `7+0` (a heterogeneous component).
-    pub id: String,
+    pub id: super::Word,
     /// The scheduler's own unique id (Slurm's JobIDRaw, Flux's job id).
-    pub raw_id: String,
+    pub raw_id: super::Word,
     /// A step of an allocation (`12.batch`, `12.0`): part of its allocation, never counted apart.
     pub step: bool,
     /// The cluster the job ran on, when the input says.
-    pub cluster: Option<String>,
+    pub cluster: Option<super::Word>,
     /// The job's name.
-    pub name: Option<String>,
+    pub name: Option<super::Word>,
     /// The user who ran it.
-    pub user: Option<String>,
+    pub user: Option<super::Word>,
     /// The account (bank) it was charged to.
-    pub account: Option<String>,
+    pub account: Option<super::Word>,
     /// The partition (queue) it ran in.
-    pub partition: Option<String>,
+    pub partition: Option<super::Word>,
     /// Slurm's workload characterization key.
-    pub wckey: Option<String>,
+    pub wckey: Option<super::Word>,
     /// The job's comment.
-    pub comment: Option<String>,
+    pub comment: Option<super::Word>,
     /// Its state, upper case, without detail: `COMPLETED`, `CANCELLED`, `PENDING`...
-    pub state: String,
+    pub state: super::Word,
     /// When it started and ended, seconds since the epoch; `None` when it has not.
     pub start: Option<i64>,
     /// When it ended.

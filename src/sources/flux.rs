@@ -171,13 +171,13 @@ pub fn job(j: &Value, line: usize, r: Option<&Value>) -> Result<(Job, bool), Bad
             (None, _) => (0.0, 0.0, false),
         },
     };
-    let text = |k: &str| j.get(k).and_then(Value::as_str).filter(|s| !s.is_empty()).map(crate::text::clean);
-    let user = text("username").or_else(|| j.get("userid").and_then(Value::as_u64).map(|u| u.to_string()));
+    let text = |k: &str| j.get(k).and_then(Value::as_str).filter(|s| !s.is_empty()).map(crate::text::clean_word);
+    let user = text("username").or_else(|| j.get("userid").and_then(Value::as_u64).map(|u| u.to_string().into()));
     Ok((
         super::jobs::checked(Job {
             line,
-            raw_id: id.clone(),
-            id,
+            raw_id: id.as_str().into(),
+            id: id.into(),
             step: false,
             cluster: None,
             name: text("name"),
@@ -186,7 +186,7 @@ pub fn job(j: &Value, line: usize, r: Option<&Value>) -> Result<(Job, bool), Bad
             partition: text("queue"),
             wckey: None,
             comment: None,
-            state,
+            state: state.into(),
             start: start.map(seconds),
             end: end.map(seconds),
             elapsed_s: runtime,

@@ -13,7 +13,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::child;
-use crate::model::{BadLine, Job, Jobs};
+use crate::model::{BadLine, Job, Jobs, Word};
 
 /// The columns exa asks `sacct` for.
 pub const FIELDS: &str =
@@ -356,10 +356,10 @@ fn job(cols: &Cols, f: &[&str], line: usize) -> Result<Job, BadLine> {
     let step = id.contains('.') || raw.contains('.');
     // A step is checked as a job is, then counted and dropped (`Jobs::add`): its words are never kept, so
     // they are not copied out of the line.
-    let text = |i: usize| if step { None } else { get(i).map(crate::text::clean) };
-    let owned = |v: &str| if step { String::new() } else { v.to_string() };
+    let text = |i: usize| if step { None } else { get(i).map(crate::text::clean_word) };
+    let owned = |v: &str| if step { Word::default() } else { Word::from(v) };
     let state = get(const { at("State") }).ok_or_else(|| bad("State", "empty".into()))?;
-    let state = if step { String::new() } else { state.split_whitespace().next().unwrap_or("").trim_end_matches('+').to_ascii_uppercase() };
+    let state = if step { Word::default() } else { upper(state.split_whitespace().next().unwrap_or("").trim_end_matches('+')) };
     let elapsed = match (get(const { at("ElapsedRaw") }), get(const { at("Elapsed") })) {
         (Some(v), _) => whole(v).map_err(|w| bad("ElapsedRaw", w))?,
         (None, Some(v)) => clock(v).map_err(|w| bad("Elapsed", w))?,
@@ -401,6 +401,13 @@ fn job(cols: &Cols, f: &[&str], line: usize) -> Result<Job, BadLine> {
         cpu_hours,
         energy_j,
     })
+}
+
+/// A state word in upper case, made in place.
+fn upper(s: &str) -> Word {
+    let mut w = Word::from(s);
+    w.make_ascii_uppercase();
+    w
 }
 
 /// A job id: digits, with an array task (`_3`, `_[1-5]`), a component (`+1`) or a step (`.batch`).
@@ -504,7 +511,7 @@ fn whole_id(line: usize, field: &str, v: Option<f64>) -> Result<Option<u64>, Bad
 
 fn json_job(j: &Value, line: usize) -> Result<Job, BadLine> {
     let bad = |field: &str, why: &str| BadLine { line, field: field.into(), why: why.into() };
-    let s = |v: Option<&Value>| v.and_then(Value::as_str).filter(|s| !s.is_empty()).map(crate::text::clean);
+    let s = |v: Option<&Value>| v.and_then(Value::as_str).filter(|s| !s.is_empty()).map(crate::text::clean_word);
     let whole_id = |field: &str, v: Option<f64>| whole_id(line, field, v);
     let id = whole_id("job_id", num(j.get("job_id")))?.filter(|i| *i > 0).ok_or_else(|| bad("job_id", "missing or not a job id"))?;
     let task = whole_id("array.task_id", num(j.pointer("/array/task_id")))?;
@@ -561,8 +568,8 @@ fn json_job(j: &Value, line: usize) -> Result<Job, BadLine> {
     };
     Ok(Job {
         line,
-        id: shown,
-        raw_id: id.to_string(),
+        id: shown.into(),
+        raw_id: id.to_string().into(),
         step: false,
         cluster: s(j.get("cluster")),
         name: s(j.get("name")),
@@ -571,7 +578,7 @@ fn json_job(j: &Value, line: usize) -> Result<Job, BadLine> {
         partition: s(j.get("partition")),
         wckey,
         comment,
-        state,
+        state: state.into(),
         start: time("start"),
         end: time("end"),
         elapsed_s: elapsed,
