@@ -337,15 +337,17 @@ impl Fresh {
         self.blocks.get(i / BLOCK).and_then(|b| b.get(i % BLOCK))
     }
 
-    /// Counts the cells at the places `order` lists (every cell once), in that order, from the lines, leaving out
-    /// the runs `split` names, as `fill` counts them from the records: each cell's records in the order of the
+    /// Counts the `cells` cells (each at its place, the order they were first written in) from the lines, leaving
+    /// out the runs `split` names, as `fill` counts them from the records: each cell's records in the order of the
     /// cells' index (their time, then their id). Touches no database, so it runs beside the indexes being made
     /// again.
     ///
     /// The lines stay where they are: their places are put in their cells' order (counted, each cell's places
-    /// after the cells before it's), and each cell's few places then in order of time and id.
-    fn count(&self, order: &[u32], split: &FnvSet<&str>) -> Vec<(u32, Counted)> {
-        let mut starts = vec![0usize; order.len() + 1];
+    /// after the cells before it's), and each cell's few places then in order of time and id. The cells are
+    /// counted in the order they were first written in, so their lines are read nearly in the order they lie
+    /// (in the order of the cells' table, each cell's lines were a read from anywhere in some 270 MB).
+    fn count(&self, cells: usize, split: &FnvSet<&str>) -> Vec<Counted> {
+        let mut starts = vec![0usize; cells + 1];
         for k in self.lines() {
             if let Some(n) = starts.get_mut(k.cell as usize + 1) {
                 *n += 1;
@@ -367,9 +369,8 @@ impl Fresh {
                 *at += 1;
             }
         }
-        let mut counted = Vec::with_capacity(order.len());
-        for &at in order {
-            let cell = at as usize;
+        let mut counted = Vec::with_capacity(cells);
+        for cell in 0..cells {
             let span = starts.get(cell).zip(starts.get(cell + 1));
             let places = span.and_then(|(&from, &to)| by_cell.get_mut(from..to)).unwrap_or_default();
             // A cell's places come in the lines' order, which is their ids': by time, ties in that order.
@@ -382,7 +383,7 @@ impl Fresh {
                     None => sums.alone.run_simple(&[k.row()]),
                 }
             }
-            counted.push((at, sums.count()));
+            counted.push(sums.count());
         }
         counted
     }
@@ -420,11 +421,12 @@ impl Fresh {
 /// What a writer leaves for the cells (`after_write`): a first write's cells counted from its lines already, or
 /// what it wrote, for the cells to be made from the records.
 pub(crate) enum Ready {
-    /// Every cell of a first write into an empty ledger (each counted, at its place in `cells`, in the order of the
-    /// cells' table), and the runs it wrote into two cells (split).
+    /// Every cell of a first write into an empty ledger, each counted (at its place in `cells`), their places in
+    /// the order of the cells' table, and the runs it wrote into two cells (split).
     Counted {
         cells: CellSet,
-        counted: Vec<(u32, Counted)>,
+        counted: Vec<Counted>,
+        order: Vec<u32>,
         split: Vec<String>,
     },
     Written(Written),
@@ -445,16 +447,16 @@ impl Written {
         // Every record is this write's: a run written into two cells is split, and every cell is counted from
         // the lines as written.
         let split = fresh.split();
-        // Counted in the order of the cells' table (its key's: model, day, user, account, partition), so that each is
+        // Stored in the order of the cells' table (its key's: model, day, user, account, partition), so that each is
         // added at the end of it rather than into pages all over it.
         // The cells stay where they are, and each count is made once into a list made once: a first import's
         // cells are some 400,000, and a list of them moved and grown would be some 500 MB of pages the kernel
         // must first zero, on a thread that shares the cores with the indexes being made.
         let mut order: Vec<u32> = (0..u32::try_from(self.cells.len()).unwrap_or(u32::MAX)).collect();
         order.sort_unstable_by(|&a, &b| self.cells[a as usize].cmp(&self.cells[b as usize]));
-        let counted = fresh.count(&order, &split);
+        let counted = fresh.count(self.cells.len(), &split);
         let split = split.into_iter().map(str::to_string).collect();
-        Ready::Counted { cells: self.cells, counted, split }
+        Ready::Counted { cells: self.cells, counted, order, split }
     }
 }
 
@@ -475,14 +477,13 @@ pub(crate) fn after_write(tx: &Connection, were_current: bool, ready: Ready, bef
     match ready {
         _ if !were_current => rebuild(tx)?,
         // Lines are counted only in a first write into an empty ledger (`Written::new`): every record is its.
-        Ready::Counted { cells, counted, split } => {
+        Ready::Counted { cells, counted, order, split } => {
             debug_assert_eq!(before, 0);
             clear(tx, split.iter().map(String::as_str))?;
-            // The cells emptied: each counted one is added, by one statement held for all of them.
+            // The cells emptied: each counted one is added, in the table's order, by one statement held for all.
             let mut add = tx.prepare(INSERT)?;
-            for (cell, counted) in
-                counted.iter().filter(|(_, c)| c.runs() > 0).filter_map(|(at, c)| Some((cells.get_index(*at as usize)?, c)))
-            {
+            let of = |at: &u32| Some((cells.get_index(*at as usize)?, counted.get(*at as usize)?));
+            for (cell, counted) in order.iter().filter_map(of).filter(|(_, c)| c.runs() > 0) {
                 insert(&mut add, cell, counted)?;
             }
         }
