@@ -6,10 +6,29 @@
 /// `s` with every control character (C0, DEL, C1) replaced by `?`, and
 /// bidirectional overrides removed. Tabs and newlines become spaces.
 pub fn clean(s: &str) -> String {
-    // Printable ASCII (most of what is cleaned) needs no care, and is seen a byte at a time.
-    if s.bytes().all(|b| (b' '..=b'~').contains(&b)) || !s.chars().any(needs_care) {
+    if is_clean(s) {
         return s.to_string();
     }
+    cleaned(s)
+}
+
+/// [`clean`] as a [`crate::model::Word`]: text that needs no care (most of a scheduler's words) is copied in place,
+/// never through a `String`.
+pub fn clean_word(s: &str) -> crate::model::Word {
+    if is_clean(s) {
+        return s.into();
+    }
+    cleaned(s).into()
+}
+
+/// Whether `s` is as [`clean`] would leave it.
+fn is_clean(s: &str) -> bool {
+    // Printable ASCII (most of what is cleaned) needs no care, and is seen a byte at a time.
+    s.bytes().all(|b| (b' '..=b'~').contains(&b)) || !s.chars().any(needs_care)
+}
+
+/// `s` cleaned, the long way.
+fn cleaned(s: &str) -> String {
     s.chars()
         .filter(|c| !is_bidi_control(*c))
         .map(|c| match c {
@@ -18,15 +37,6 @@ pub fn clean(s: &str) -> String {
             c => c,
         })
         .collect()
-}
-
-/// [`clean`] as a [`crate::model::Word`]: printable ASCII (most of a scheduler's words) is copied in place, never
-/// through a `String`.
-pub fn clean_word(s: &str) -> crate::model::Word {
-    if s.bytes().all(|b| (b' '..=b'~').contains(&b)) {
-        return s.into();
-    }
-    clean(s).into()
 }
 
 /// Rendered table text made safe for a terminal: line breaks kept, and
