@@ -483,7 +483,7 @@ pub(crate) fn after_write(tx: &Connection, were_current: bool, ready: Ready, bef
             // The cells emptied: each counted one is added, in the table's order, by one statement held for all.
             let mut add = tx.prepare(INSERT)?;
             let of = |at: &u32| Some((cells.get_index(*at as usize)?, counted.get(*at as usize)?));
-            for (cell, counted) in order.iter().filter_map(of).filter(|(_, c)| c.runs() > 0) {
+            for (cell, counted) in order.iter().filter_map(of).filter(|(_, c)| c.runs > 0) {
                 insert(&mut add, cell, counted)?;
             }
         }
@@ -642,14 +642,26 @@ fn write(tx: &Connection, cell: &Cell) -> rusqlite::Result<()> {
 /// count: a first import counts some 400,000 of them into one list, so each holds its figures rounded once
 /// (160 bytes, where its sums were 360: 80 MB fewer fresh pages beside the indexes being made).
 pub(crate) struct Counted {
-    /// Runs, runs measured, carbon records, cost records, records not counted.
-    counts: [u64; 5],
-    /// GPU-hours, CPU-hours, and the CO2e's low and high.
-    hours: [f64; 4],
-    /// kWh, CO2e, cost, embodied CO2e, water, tokens, prompt tokens, requests; NaN for none (a sum's value never
-    /// is NaN, and SQLite stores a NaN as NULL).
-    figures: [f64; 8],
+    runs: u64,
+    runs_measured: u64,
+    carbon: u64,
+    cost: u64,
+    not_counted: u64,
+    gpu_hours: f64,
+    cpu_hours: f64,
+    co2e_low: f64,
+    co2e_high: f64,
     unknown_uncertainty: bool,
+    /// The figures a cell may have none of, NaN for none (a sum's value never is NaN, and SQLite stores a NaN as
+    /// NULL): kept as numbers, not `Option`s, which would take half as much room again.
+    kwh: f64,
+    co2e_g: f64,
+    cost_usd: f64,
+    embodied_co2e_g: f64,
+    water_l: f64,
+    tokens: f64,
+    prompt_tokens: f64,
+    requests: f64,
     notes: Option<Box<str>>,
 }
 
@@ -657,16 +669,26 @@ impl Counted {
     fn of(a: &Acc, notes: &[String]) -> Counted {
         let v = |s: Option<Sum>| s.map_or(f64::NAN, Sum::value);
         Counted {
-            counts: [a.runs, a.runs_measured, a.carbon, a.cost, a.not_counted],
-            hours: [a.gpu_hours.value(), a.cpu_hours.value(), a.low.value(), a.high.value()],
-            figures: [v(a.kwh), v(a.co2e), v(a.cost_usd), v(a.embodied), v(a.water), v(a.work[0]), v(a.work[1]), v(a.work[2])],
+            runs: a.runs,
+            runs_measured: a.runs_measured,
+            carbon: a.carbon,
+            cost: a.cost,
+            not_counted: a.not_counted,
+            gpu_hours: a.gpu_hours.value(),
+            cpu_hours: a.cpu_hours.value(),
+            co2e_low: a.low.value(),
+            co2e_high: a.high.value(),
             unknown_uncertainty: a.unknown_uncertainty,
+            kwh: v(a.kwh),
+            co2e_g: v(a.co2e),
+            cost_usd: v(a.cost_usd),
+            embodied_co2e_g: v(a.embodied),
+            water_l: v(a.water),
+            tokens: v(a.work[0]),
+            prompt_tokens: v(a.work[1]),
+            requests: v(a.work[2]),
             notes: (!notes.is_empty()).then(|| notes.join("\n").into_boxed_str()),
         }
-    }
-
-    fn runs(&self) -> u64 {
-        self.counts[0]
     }
 }
 
@@ -689,7 +711,7 @@ fn put(tx: &Connection, cell: &Cell, sums: Sums) -> rusqlite::Result<()> {
 
 /// Stores a cell as counted; a cell with no run is removed.
 fn store(tx: &Connection, cell: &Cell, counted: &Counted) -> rusqlite::Result<()> {
-    if counted.runs() == 0 {
+    if counted.runs == 0 {
         tx.prepare_cached(
             "DELETE FROM report_cells WHERE model = ?1 AND day = ?2 AND job_user = ?3 AND job_account = ?4 AND job_partition = ?5",
         )?
@@ -707,8 +729,7 @@ const INSERT: &str = "INSERT OR REPLACE INTO report_cells (model, day, job_user,
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)";
 
 /// Stores a cell of at least one run, counted, with `INSERT` prepared.
-fn insert(insert: &mut rusqlite::Statement, cell: &Cell, counted: &Counted) -> rusqlite::Result<()> {
-    let Counted { counts: c, hours: h, figures: f, unknown_uncertainty, notes } = counted;
+fn insert(insert: &mut rusqlite::Statement, cell: &Cell, c: &Counted) -> rusqlite::Result<()> {
     let count = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
     let figure = |x: f64| Some(x).filter(|x| !x.is_nan());
     insert.execute(params![
@@ -717,25 +738,25 @@ fn insert(insert: &mut rusqlite::Statement, cell: &Cell, counted: &Counted) -> r
         cell.user,
         cell.account,
         cell.partition,
-        count(c[0]),
-        count(c[1]),
-        count(c[2]),
-        count(c[3]),
-        count(c[4]),
-        h[0],
-        h[1],
-        figure(f[0]),
-        figure(f[1]),
-        h[2],
-        h[3],
-        unknown_uncertainty,
-        figure(f[2]),
-        notes.as_deref(),
-        figure(f[3]),
-        figure(f[4]),
-        figure(f[5]),
-        figure(f[6]),
-        figure(f[7]),
+        count(c.runs),
+        count(c.runs_measured),
+        count(c.carbon),
+        count(c.cost),
+        count(c.not_counted),
+        c.gpu_hours,
+        c.cpu_hours,
+        figure(c.kwh),
+        figure(c.co2e_g),
+        c.co2e_low,
+        c.co2e_high,
+        c.unknown_uncertainty,
+        figure(c.cost_usd),
+        c.notes.as_deref(),
+        figure(c.embodied_co2e_g),
+        figure(c.water_l),
+        figure(c.tokens),
+        figure(c.prompt_tokens),
+        figure(c.requests),
     ])?;
     Ok(())
 }
