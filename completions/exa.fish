@@ -99,6 +99,8 @@ complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l gpus -d 'The job\'s GPUs: indices, GPU- or MIG- UUIDs, comma-separated, or none [default: from CUDA_VISIBLE_DEVICES and the like, else all]' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l duration -d 'Without a command, measure the node this long (90s, 10m, 1.5h); Ctrl-C ends it early' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l trace -d 'Write every sample to FILE as JSON lines, for plotting and re-analysis' -r -F
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l pid -d 'Without a command: the run\'s CPU time is this process\'s (and its waited-for children\'s) user + system time over the run; the Python API passes its own' -r
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l cpus -d 'Without a command: the job holds N CPUs here, and its CPU-hours are N times the run\'s length (core-hours, as a scheduler bills them; the Slurm prolog passes the job\'s)' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l report -d 'Write the report to FILE instead of stderr (with a command) or stdout (without)' -r -F
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l carbon-provider -d 'The carbon provider for the measured energy (else env, config, default)' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l cost-provider -d 'The cost provider for the measured hours (else env, config, default)' -r
@@ -123,6 +125,7 @@ csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l strict -d 'Fail (exit 1) instead of falling back to the default provider [env: EXAMLOPS_STRICT=1]'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l co2 -d 'Export the CO2 metrics (energy times the intensity) [env: GENAI_ENABLE_CO2_TRACKING=true]'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l model-is-job-name -d '--record\'s MODEL is a scheduler\'s job name as given: made a model name as `exa import slurm` makes one (control characters dropped, 200 characters at most, `(no name)` when empty), so both name the job alike'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l part -d 'The measured run is one part of the run\'s work (a node of a multi-node job), summed with its other parts'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -s h -l help -d 'Print help (see more with \'--help\')'

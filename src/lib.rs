@@ -275,7 +275,10 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         cost_provider: m.cost_provider.clone(),
         region: m.region.clone(),
         live: std::io::IsTerminal::is_terminal(&std::io::stderr()),
-        record: m.record.clone().map(|model| (model, m.run_id.clone())),
+        record: m.record.clone().map(|model| {
+            let model = if m.model_is_job_name { store::model_of(Some(&model), "name") } else { model };
+            (model, m.run_id.clone())
+        }),
         part: m.part,
         labels: crate::model::Labels::of(m.job_user.as_deref(), m.job_account.as_deref(), m.job_partition.as_deref()),
         work: m.work.work(),
@@ -283,6 +286,7 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         tokens_model: m.tokens_model.clone(),
         mlflow_experiment: m.mlflow_experiment.clone(),
         push_gateway: m.push_gateway.clone(),
+        job_cpu: m.pid.map(commands::measure::JobCpu::Pid).or(m.cpus.map(commands::measure::JobCpu::Held)),
     };
     let report = commands::measure::run(s, args, commands::gpu_source(s), Box::new(output::StderrHooks))?;
     let code = ExitCode::from(report.exit_status());

@@ -80,8 +80,9 @@ class Run:
         self.report: dict | None = None
 
     def __enter__(self) -> "Run":
+        # The block's CPU time is this process's (--pid): a measurement with none would hold 0 CPU-hours.
         args = [exa_path(), "-o", "json", "finops", "measure", "--report", self._report_path,
-                "--trace", self._trace_path, *self._args]
+                "--trace", self._trace_path, "--pid", str(os.getpid()), *self._args]
         # A session of its own: a Ctrl-C at the terminal is the block's to handle, not the measurement's.
         with open(self._stderr_path, "wb") as err, open(self._stdout_path, "wb") as out:
             self._proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=out, stderr=err,

@@ -289,6 +289,14 @@ pub struct Measure {
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
 
+    /// Without a command: the run's CPU time is this process's (and its waited-for children's) user + system time over the run; the Python API passes its own.
+    #[arg(long, value_name = "PID", conflicts_with = "command")]
+    pub pid: Option<u32>,
+
+    /// Without a command: the job holds N CPUs here, and its CPU-hours are N times the run's length (core-hours, as a scheduler bills them; the Slurm prolog passes the job's).
+    #[arg(long, value_name = "N", value_parser = values::cpus, conflicts_with_all = ["command", "pid"])]
+    pub cpus: Option<f64>,
+
     /// Write the report to FILE instead of stderr (with a command) or stdout (without).
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
@@ -312,6 +320,10 @@ pub struct Measure {
     /// The run id for --record.
     #[arg(long, value_name = "ID", requires = "record")]
     pub run_id: Option<String>,
+
+    /// --record's MODEL is a scheduler's job name as given: made a model name as `exa import slurm` makes one (control characters dropped, 200 characters at most, `(no name)` when empty), so both name the job alike.
+    #[arg(long, requires = "record")]
+    pub model_is_job_name: bool,
 
     /// Create an MLflow run in this experiment (made when missing), named after the command, and record under its id.
     #[arg(long, value_name = "NAME", requires = "record", conflicts_with = "run_id")]
@@ -444,15 +456,15 @@ pub struct Recording {
 #[derive(Debug, Clone, Default, Args)]
 pub struct WorkOpts {
     /// Output tokens the work generated, kept on the record for `report --per token`.
-    #[arg(long, value_name = "N", value_parser = values::count, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = values::whole, allow_negative_numbers = true)]
     pub tokens: Option<f64>,
 
     /// Prompt (input) tokens the work read, kept beside --tokens.
-    #[arg(long, value_name = "N", value_parser = values::count, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = values::whole, allow_negative_numbers = true)]
     pub prompt_tokens: Option<f64>,
 
     /// Requests the work served, kept on the record for `report --per request`.
-    #[arg(long, value_name = "N", value_parser = values::count, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = values::whole, allow_negative_numbers = true)]
     pub requests: Option<f64>,
 
     /// Work in a unit of your naming, NAME=N (images=5000), kept for `report --per NAME`.

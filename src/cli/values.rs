@@ -12,13 +12,34 @@ pub fn amount(s: &str) -> Result<f64, String> {
     Ok(v)
 }
 
-/// A count of work (`--tokens`, `--requests`, `--unit`): a number from 0 to `MAX_WORK`.
+/// A count of work of the user's own unit (`--unit`): a number from 0 to `MAX_WORK`, none so small that a
+/// figure per unit would not fit a number (below a millionth).
 pub fn count(s: &str) -> Result<f64, String> {
     let v = amount(s)?;
     if v > crate::model::MAX_WORK {
         return Err(format!("'{s}' is more than {:e}: not one run's work", crate::model::MAX_WORK));
     }
+    if v > 0.0 && v < 1e-6 {
+        return Err(format!("'{s}' is less than a millionth: not a count of work"));
+    }
     Ok(v)
+}
+
+/// Tokens or requests (`--tokens`, `--prompt-tokens`, `--requests`): a whole number from 0 to `MAX_WORK`.
+pub fn whole(s: &str) -> Result<f64, String> {
+    let v = count(s)?;
+    if v.fract() != 0.0 {
+        return Err(format!("'{s}' is not a whole number: tokens and requests are counted one by one"));
+    }
+    Ok(v)
+}
+
+/// A number of CPUs held (`measure --cpus`): above 0, at most a million.
+pub fn cpus(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(n) if n.is_finite() && n > 0.0 && n <= 1e6 => Ok(n),
+        _ => Err(format!("'{}' is not a number of CPUs: a number above 0, at most 1000000", crate::text::clean(s))),
+    }
 }
 
 /// A duration like `90s`, `10m` or `1.5h`.
@@ -84,6 +105,15 @@ pub fn unit_count(s: &str) -> Result<(String, f64), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tokens_are_whole_and_units_never_vanishing() {
+        assert_eq!(whole("1000"), Ok(1000.0));
+        assert!(whole("5e-324").unwrap_err().contains("less than a millionth"));
+        assert!(whole("2.5").unwrap_err().contains("not a whole number"));
+        assert_eq!(count("0.5"), Ok(0.5));
+        assert_eq!(count("0"), Ok(0.0));
+    }
 
     #[test]
     fn amounts() {

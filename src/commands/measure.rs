@@ -63,6 +63,27 @@ pub struct Args {
     pub mlflow_experiment: Option<String>,
     /// Push the run's totals to this Pushgateway at the end.
     pub push_gateway: Option<String>,
+    /// Without a command: whose CPU time the run holds (`--pid`, `--cpus`).
+    pub job_cpu: Option<JobCpu>,
+}
+
+/// Whose CPU time a measurement without a command counts: without one, the GPUs' energy would be
+/// recorded with no CPU-hours, and a measurement supersedes an estimate that has them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum JobCpu {
+    /// A running process's user and system time over the run, its waited-for children's included (`--pid`).
+    Pid(u32),
+    /// The CPUs the job holds on this node for the run's length (`--cpus`): core-hours, as a scheduler bills them.
+    Held(f64),
+}
+
+/// Where the records' run id came from, as `Stored::run_id_from` says it.
+fn run_id_from(args: &Args, given: bool) -> &'static str {
+    match (given, &args.mlflow_experiment) {
+        (true, _) => "given",
+        (false, Some(_)) => "mlflow",
+        (false, None) => "made",
+    }
 }
 
 /// Measures the run: every step below, in order.
@@ -77,12 +98,12 @@ pub fn run(
     let trace = open_trace(args.trace.as_ref())?;
     // The MLflow run is made once everything else is known good, and before the command starts.
     let cpu_source = super::cpu_source(settings)?;
-    let mlflow_run = mlflow_run(settings, &mut args)?;
+    let (given_run_id, mlflow_run, run_id_from) = run_id(settings, &mut args)?;
     signals::catch();
-    let started_unix = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64());
-    let started_at = iso8601(started_unix as i64);
-    let start = Instant::now();
+    let (started_unix, start) =
+        (std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64()), Instant::now());
     let (cpu_sampler, cpu_reason) = start_cpu(settings, cpu_source);
+    let held_from = args.job_cpu.map(|j| (j, started(j)));
     let job = spawn(&args.command)?;
     let opts = Options { interval: Duration::from_secs_f64(settings.gpu.interval.value), trace, live: args.live && job.is_none() };
     let (sampler, no_gpu, hooks) = match source {
@@ -92,8 +113,9 @@ pub fn run(
             (None, Some(e.to_string()), Some(hooks))
         }
     };
-    // Watching the node with nothing to read ends at once, never after a silent --duration.
-    let nothing_to_watch = || sampler.as_ref().is_none_or(Sampler::ended);
+    // Watching the node with nothing to read ends at once, never after a silent --duration; a process or
+    // CPUs held (--pid, --cpus) are something to watch, to its --duration or an interrupt.
+    let nothing_to_watch = || args.job_cpu.is_none() && sampler.as_ref().is_none_or(Sampler::ended);
     // With no GPU to read, a terminal still sees the run go: elapsed time and CPU-hours so far.
     let live_line = hooks.filter(|_| args.live && job.is_some());
     let tick = |elapsed: f64, cpu_s: f64| {
@@ -107,10 +129,10 @@ pub fn run(
         h.live("");
     }
     let duration_s = start.elapsed().as_secs_f64();
-    let (mut gpu, profile) = gpu_of(sampler.map(Sampler::finish), no_gpu, duration_s);
+    let (mut gpu, profile) = gpu_of(sampler.map(Sampler::finish), no_gpu, (started_unix, duration_s));
     gpu.scope = scope.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
-    let cpu = ended.as_ref().map(cpu_of);
-    let cpu_energy = cpu_energy_of(settings, cpu_sampler.and_then(cpu::Sampler::finish), cpu_reason, ended.as_ref());
+    let (cpu, job_time) = job_cpu(settings, ended.as_ref(), held_from, duration_s);
+    let cpu_energy = cpu_energy_of(settings, cpu_sampler.and_then(cpu::Sampler::finish), cpu_reason, job_time);
     let work = Work { gpu: &gpu, cpu: cpu.as_ref(), cpu_energy: &cpu_energy };
     let [(carbon, carbon_error), (cost, cost_error)] = price_both(settings, &args, &work, (started_unix, duration_s), &profile);
     let electricity = electricity(settings, &gpu, &cpu_energy);
@@ -119,12 +141,12 @@ pub fn run(
     let (recorded, record_error) = match &args.record {
         None => (None, None),
         Some((model, run_id)) => {
-            let records = Records { model, run_id: run_id.as_ref(), part: args.part, labels: &args.labels, work: &work_done };
+            let records = Records { model, run_id: run_id.as_ref(), run_id_from, part: args.part, labels: &args.labels, work: &work_done };
             record(settings, &records, [&carbon, &cost], carbon_error.as_deref(), measured)
         }
     };
     let job = args.record.as_ref().map_or("exa_measure", |(m, _)| m.as_str());
-    let run_id = args.record.as_ref().and_then(|(_, r)| r.as_deref());
+    let run_id = given_run_id.as_deref().or(mlflow_run.as_ref().map(|(_, id)| id.as_str()));
     let energy = RunEnergy { gpu_kwh: gpu.energy_kwh, cpu_kwh: cpu_energy.cpu_kwh, dram_kwh: cpu_energy.dram_kwh };
     let pushed = crate::sinks::push::run(settings, args.push_gateway.as_deref(), energy, job, run_id);
     if let Some((tracking, id)) = &mlflow_run {
@@ -138,7 +160,7 @@ pub fn run(
         exit_code: ended.map(|e| e.code),
         killed_by: ended.and_then(|e| e.signal).map(signals::name),
         interrupted,
-        started_at,
+        started_at: iso8601(started_unix as i64),
         duration_s: tidy(duration_s),
         interval_s: settings.gpu.interval.clone(),
         gpu,
@@ -191,6 +213,11 @@ fn check(settings: &Settings, args: &Args) -> Result<Option<crate::sources::toke
     }
     if let Some((model, run_id)) = &args.record {
         check_names(settings, args, model, run_id.as_deref())?;
+    }
+    if let Some(JobCpu::Pid(pid)) = args.job_cpu {
+        if crate::sources::child::process_cpu_s(pid).is_none() {
+            return Err(Error::Usage(format!("--pid {pid}: no such process to read (/proc/{pid}/stat)")));
+        }
     }
     args.tokens_from.as_deref().map(|u| super::tokens_from(u, args.tokens_model.as_deref())).transpose()
 }
@@ -314,10 +341,88 @@ fn wait(
 fn cpu_of(e: &Ended) -> Cpu {
     Cpu {
         hours: tidy((e.user_s + e.system_s) / 3600.0),
-        user_s: tidy(e.user_s),
-        system_s: tidy(e.system_s),
-        source: "user + system time of the command and its children",
+        user_s: Some(tidy(e.user_s)),
+        system_s: Some(tidy(e.system_s)),
+        source: "user + system time of the command and its children".into(),
     }
+}
+
+/// The records' run id: the one given (which alone the Pushgateway groups by: a group a run is kept for
+/// ever), the MLflow run's, else one made here: one act of measuring is one run, its carbon and cost records
+/// share an id. The MLflow run is made now, when asked for.
+#[allow(clippy::type_complexity)]
+fn run_id(
+    settings: &Settings,
+    args: &mut Args,
+) -> Result<(Option<String>, Option<(crate::sinks::mlflow::Tracking, String)>, &'static str), Error> {
+    let given = args.record.as_ref().and_then(|(_, r)| r.clone());
+    let mlflow = mlflow_run(settings, args)?;
+    let from = run_id_from(args, given.is_some());
+    if let Some((_, run_id @ None)) = args.record.as_mut() {
+        *run_id = Some(format!("measure-{}", store::new_key()));
+    }
+    Ok((given, mlflow, from))
+}
+
+/// The run's CPU time, and the job's use of the CPUs for its share of their energy: the command's, else
+/// what `--pid` or `--cpus` says.
+fn job_cpu(
+    settings: &Settings,
+    ended: Option<&Ended>,
+    held: Option<(JobCpu, Option<(f64, f64)>)>,
+    duration_s: f64,
+) -> (Option<Cpu>, Option<JobTime>) {
+    if let Some(e) = ended {
+        return (Some(cpu_of(e)), Some(JobTime::Seconds(e.user_s + e.system_s)));
+    }
+    let Some(h) = held else { return (None, None) };
+    let cpu = held_cpu(settings, h, duration_s);
+    let time = cpu.as_ref().map(|c| match h.0 {
+        JobCpu::Held(n) => JobTime::Held(n),
+        JobCpu::Pid(_) => JobTime::Seconds(c.hours * 3600.0),
+    });
+    (cpu, time)
+}
+
+/// What `--pid` read at the start: the process's CPU seconds then (checked readable before the run).
+fn started(j: JobCpu) -> Option<(f64, f64)> {
+    match j {
+        JobCpu::Pid(pid) => crate::sources::child::process_cpu_s(pid),
+        JobCpu::Held(_) => None,
+    }
+}
+
+/// The CPU time `--pid` or `--cpus` gives a run without a command; a process gone before the end is said,
+/// and its CPU time is then unknown (never 0).
+fn held_cpu(settings: &Settings, (j, at_start): (JobCpu, Option<(f64, f64)>), duration_s: f64) -> Option<Cpu> {
+    match j {
+        JobCpu::Held(n) => Some(Cpu {
+            hours: tidy(n * duration_s / 3600.0),
+            user_s: None,
+            system_s: None,
+            source: format!("{n} CPUs held (--cpus) for the run's {duration_s:.1} s, as a scheduler bills core-hours"),
+        }),
+        JobCpu::Pid(pid) => {
+            let Some(((u0, s0), (u1, s1))) = at_start.zip(crate::sources::child::process_cpu_s(pid)) else {
+                settings.warn(format!("process {pid} (--pid) could not be read at the run's end: its CPU time is not in the run"));
+                return None;
+            };
+            let (user, system) = ((u1 - u0).max(0.0), (s1 - s0).max(0.0));
+            Some(Cpu {
+                hours: tidy((user + system) / 3600.0),
+                user_s: Some(tidy(user)),
+                system_s: Some(tidy(system)),
+                source: format!("user + system time of process {pid} (--pid) and its waited-for children over the run"),
+            })
+        }
+    }
+}
+
+/// The job's CPU use, for its share of the node's CPU energy: seconds of CPU time, or CPUs held.
+#[derive(Clone, Copy)]
+enum JobTime {
+    Seconds(f64),
+    Held(f64),
 }
 
 /// The resolution of the run's energy over time that the grid's history is weighed by: finer than any
@@ -325,10 +430,10 @@ fn cpu_of(e: &Ended) -> Cpu {
 const PROFILE_BUCKET_S: f64 = 60.0;
 
 /// What the sampler measured, and why not when it did not; and the energy over the run, a minute at a time.
-fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, end: f64) -> (Gpu, Vec<(f64, f64, f64)>) {
+fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, (started_unix, end): (f64, f64)) -> (Gpu, Vec<(f64, f64, f64)>) {
     let Some(mut o) = outcome else { return (Gpu { status: "not measured", reason: no_gpu, ..Gpu::empty() }, Vec::new()) };
     clip(&mut o.samples, end);
-    let profile = crate::sources::gpu::energy::profile(&o.samples, PROFILE_BUCKET_S);
+    let profile = crate::sources::gpu::energy::profile(&o.samples, PROFILE_BUCKET_S, started_unix.rem_euclid(PROFILE_BUCKET_S));
     let mut devices = summarize(&o.samples);
     if let Some(shared) = &o.shared {
         for d in &mut devices {
@@ -338,8 +443,14 @@ fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, end: f64) -> (Gpu, V
     let energy: Vec<&DeviceSummary> = devices.iter().filter(|d| d.energy_kwh.is_some()).collect();
     let kwh = (!energy.is_empty()).then(|| energy.iter().filter_map(|d| d.energy_kwh).sum::<f64>());
     let hours = (!energy.is_empty()).then(|| energy.iter().map(|d| d.covered_s).sum::<f64>() / 3600.0);
+    let refused: Vec<String> = devices
+        .iter()
+        .filter_map(|d| d.refused.as_ref().map(|r| format!("GPU {} ({}): {r}", d.index, crate::text::clean(&d.name))))
+        .collect();
     let (status, reason) = match (&o.state, kwh) {
         (Sampling::NoGpu(why), _) => ("not measured", Some(why.clone())),
+        (Sampling::Measured, None) if !refused.is_empty() => ("not measured", Some(refused.join("; "))),
+        (Sampling::Measured, Some(_)) if !refused.is_empty() => ("measured", Some(refused.join("; "))),
         (Sampling::NeverStarted(why), _) => ("not measured", Some(format!("{} never gave a reading: {why}", o.kind))),
         (Sampling::Measured, None) if devices.iter().all(|d| d.peak_power_w.is_none()) => {
             ("not measured", Some("no device reported its power".into()))
@@ -391,17 +502,33 @@ fn mlflow_run(settings: &Settings, args: &mut Args) -> Result<Option<(crate::sin
 
 /// The job's CPU and memory energy: the node's, whole when the job owns the node, else by its share of
 /// the node's busy CPU time over the run.
-fn cpu_energy_of(settings: &Settings, metered: Option<cpu::Metered>, reason: Option<String>, job: Option<&Ended>) -> CpuEnergy {
+fn cpu_energy_of(settings: &Settings, metered: Option<cpu::Metered>, reason: Option<String>, job: Option<JobTime>) -> CpuEnergy {
     let Some(m) = metered else { return CpuEnergy::none(reason.unwrap_or_else(|| "the CPU sampler stopped".into())) };
+    // A figure the hardware could not have made is never a measurement: the CPU-hours' estimate stands.
+    let refused = m.meter.refusals(cpu::Kind::Package);
+    if !refused.is_empty() {
+        return CpuEnergy::none(format!("{}; the CPU energy is not measured", refused.join("; ")));
+    }
+    let dram_refused = m.meter.refusals(cpu::Kind::Dram);
     let kwh = |kind| m.meter.joules(kind).map(|j| j / 3.6e6);
-    let (node_cpu, node_dram) = (kwh(cpu::Kind::Package), kwh(cpu::Kind::Dram));
+    let (node_cpu, node_dram) = (kwh(cpu::Kind::Package), kwh(cpu::Kind::Dram).filter(|_| dram_refused.is_empty()));
     let mut notes = m.notes.clone();
+    notes.extend(dram_refused.into_iter().map(|why| format!("{why}; the memory energy is not measured")));
     notes.extend(m.meter.notes().iter().cloned());
     let (method, why, share) = match job {
         None => ("whole node", "no command: the node is what was watched".to_string(), 1.0),
-        Some(e) => {
+        Some(JobTime::Held(n)) => match cpu::share::online(&settings.cpu.root.value) {
+            Some(online) if online > 0 => (
+                "share by CPUs held",
+                format!("the job holds {n} of the node's {online} CPUs (--cpus)"),
+                (n / online as f64).clamp(0.0, 1.0),
+            ),
+            _ => {
+                return CpuEnergy::none("the node's CPUs are unknown: the share of the CPUs the job holds (--cpus) cannot be taken".into())
+            }
+        },
+        Some(JobTime::Seconds(job_s)) => {
             let own = cpu::share::ownership(&settings.cpu.root.value, settings.cpu.ranks);
-            let job_s = e.user_s + e.system_s;
             match m.busy_s.filter(|b| *b > 0.0) {
                 _ if own.whole => ("whole node", own.why, 1.0),
                 Some(busy) => (
@@ -608,6 +735,7 @@ fn electricity(settings: &Settings, gpu: &Gpu, cpu: &CpuEnergy) -> Option<Electr
 struct Records<'a> {
     model: &'a str,
     run_id: Option<&'a String>,
+    run_id_from: &'static str,
     part: bool,
     labels: &'a crate::model::Labels,
     work: &'a crate::model::Work,
@@ -651,7 +779,9 @@ fn record(
         Ok((ids, st.location().0))
     });
     match stored {
-        Ok((ids, db)) => (Some(Stored { model: to.model.to_string(), run_id: to.run_id.cloned(), ids, db }), None),
+        Ok((ids, db)) => {
+            (Some(Stored { model: to.model.to_string(), run_id: to.run_id.cloned(), run_id_from: to.run_id_from, ids, db }), None)
+        }
         Err(e) => {
             settings.warn(format!("nothing recorded for {}: {e}", to.model));
             (None, Some(e.to_string()))

@@ -20,8 +20,11 @@ pub struct Pushed {
 pub struct Stored {
     /// The model they belong to.
     pub model: String,
-    /// The run id given.
+    /// The run id the records share: the one given, the MLflow run's, or one made for this measurement.
     pub run_id: Option<String>,
+    /// Where the run id came from: `given` (--run-id), `mlflow` (--mlflow-experiment) or `made`
+    /// (neither: one measurement is one run, so its records share an id made for it).
+    pub run_id_from: &'static str,
     /// The ids of the records, carbon first.
     pub ids: Vec<i64>,
     /// The ledger they were written to.
@@ -62,14 +65,14 @@ pub struct Gpu {
 /// The CPU time of the measured command.
 #[derive(Debug, Serialize)]
 pub struct Cpu {
-    /// CPU-core-hours: user + system over 3600.
+    /// CPU-core-hours: user + system over 3600 (or the CPUs held times the run's length, with --cpus).
     pub hours: f64,
-    /// User CPU seconds.
-    pub user_s: f64,
-    /// System CPU seconds.
-    pub system_s: f64,
+    /// User CPU seconds; null when the CPU-hours are the CPUs held (--cpus).
+    pub user_s: Option<f64>,
+    /// System CPU seconds; null when the CPU-hours are the CPUs held (--cpus).
+    pub system_s: Option<f64>,
     /// Where the CPU time came from.
-    pub source: &'static str,
+    pub source: String,
 }
 
 /// CPU and memory energy from RAPL counters, and the job's share of it.

@@ -108,7 +108,10 @@ impl Render for Measurement {
         }
         scope(g, out);
         if let Some(c) = &self.cpu {
-            let _ = writeln!(out, "CPU: {:.6} CPU-hours ({:.2} s user + {:.2} s system)", c.hours, c.user_s, c.system_s);
+            let _ = match (c.user_s, c.system_s) {
+                (Some(u), Some(s)) => writeln!(out, "CPU: {:.6} CPU-hours ({u:.2} s user + {s:.2} s system; {})", c.hours, c.source),
+                _ => writeln!(out, "CPU: {:.6} CPU-hours ({})", c.hours, c.source),
+            };
         }
         cpu_energy(&self.cpu_energy, out);
         if let Some(w) = &self.work {
@@ -117,7 +120,8 @@ impl Render for Measurement {
         priced(self, out);
         if let Some(r) = &self.recorded {
             let ids: Vec<String> = r.ids.iter().map(|i| format!("#{i}")).collect();
-            let _ = writeln!(out, "recorded {} for {} in {}", ids.join(", "), r.model, r.db);
+            let run = r.run_id.as_deref().map(|id| format!(" as run {}", crate::text::clean(id))).unwrap_or_default();
+            let _ = writeln!(out, "recorded {} for {}{run} in {}", ids.join(", "), r.model, r.db);
         }
         for p in &self.pushed {
             let _ = match &p.error {

@@ -141,31 +141,69 @@ pub const MAX_ACCOUNTING: u64 = 2 << 30;
 
 /// Runs a tool whose whole answer matters (a scheduler's accounting): all of its stdout, up to
 /// `MAX_ACCOUNTING` (more is an error, never a cut answer taken as whole); when it fails, the first
-/// line it wrote on stderr, with its exit status.
+/// line it wrote on stderr, with its exit status. Read into memory once, at its size.
 pub fn output(program: &Path, args: &[&str], timeout: Duration) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let file = output_file(program, args, timeout)?;
+    let size = file.metadata().map_or(0, |m| m.len());
+    let mut out = Vec::new();
+    out.try_reserve_exact(usize::try_from(size).unwrap_or(usize::MAX)).map_err(|e| format!("cannot hold its {size} bytes: {e}"))?;
+    (&file).take(MAX_ACCOUNTING).read_to_end(&mut out).map_err(|e| format!("cannot read its output: {e}"))?;
+    Ok(out)
+}
+
+/// `output`, its stdout left in an unlinked file of exa's own (random name, made exclusively, 0600), read from
+/// its start: memory holds none of it, however much the tool prints, and the tool is stopped once it has
+/// printed `MAX_ACCOUNTING` bytes (an endless stream costs that much disk for a moment, never memory).
+pub fn output_file(program: &Path, args: &[&str], timeout: Duration) -> Result<std::fs::File, String> {
     use std::io::{Read, Seek};
-    // Its errors go to an unlinked file of exa's own (random name, made exclusively, 0600): read back only when
-    // it failed. No one can plant it, or read it.
-    let mut err =
-        tempfile::tempfile().map_err(|e| format!("cannot make a file for its errors in {}: {e}", std::env::temp_dir().display()))?;
-    let writer = err.try_clone().map_err(|e| e.to_string())?;
-    let done = run_capped(program, args, None, Stdio::from(writer), timeout, MAX_ACCOUNTING).map_err(|e| match e {
-        RunError::Spawn(e) if e.kind() == std::io::ErrorKind::NotFound => "not found on PATH".to_string(),
-        other => other.to_string(),
-    })?;
-    if done.truncated {
+    let made = |what: &str, e: std::io::Error| format!("cannot make a file for its {what} in {}: {e}", std::env::temp_dir().display());
+    // Its errors too go to a file of exa's own: read back only when it failed. No one can plant it, or read it.
+    let (mut out, mut err) = (tempfile::tempfile().map_err(|e| made("output", e))?, tempfile::tempfile().map_err(|e| made("errors", e))?);
+    let (to_out, to_err) = (out.try_clone().map_err(|e| e.to_string())?, err.try_clone().map_err(|e| e.to_string())?);
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(to_out))
+        .stderr(Stdio::from(to_err))
+        .process_group(0)
+        .spawn()
+        .map_err(|e| if e.kind() == std::io::ErrorKind::NotFound { "not found on PATH".to_string() } else { e.to_string() })?;
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if Instant::now() >= deadline => {
+                kill_group(&mut child);
+                return Err(RunError::Timeout(timeout).to_string());
+            }
+            Ok(None) if out.metadata().is_ok_and(|m| m.len() > MAX_ACCOUNTING) => {
+                kill_group(&mut child);
+                return Err(format!("it printed more than {} GiB; ask for a shorter window (--since, --until)", MAX_ACCOUNTING >> 30));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => {
+                kill_group(&mut child);
+                return Err(format!("cannot wait for it: {e}"));
+            }
+        }
+    };
+    // The tool is done: anything it started in its group goes with it.
+    signal_group(child.id());
+    if out.metadata().is_ok_and(|m| m.len() > MAX_ACCOUNTING) {
         return Err(format!("it printed more than {} GiB; ask for a shorter window (--since, --until)", MAX_ACCOUNTING >> 30));
     }
-    if !done.status.success() {
+    if !status.success() {
         let mut text = String::new();
         let _ = err.seek(std::io::SeekFrom::Start(0)).and_then(|_| (&mut err).take(64 * 1024).read_to_string(&mut text));
         let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("no message");
         // Tools name themselves first ("sacct: error: ..."); the caller names the tool already.
         let name = program.file_name().map(|n| format!("{}: ", n.to_string_lossy())).unwrap_or_default();
         let first = first.strip_prefix(name.as_str()).unwrap_or(first);
-        return Err(format!("{} ({})", crate::text::clean(first), done.status));
+        return Err(format!("{} ({status})", crate::text::clean(first)));
     }
-    Ok(done.stdout)
+    out.seek(std::io::SeekFrom::Start(0)).map_err(|e| format!("cannot read its output: {e}"))?;
+    Ok(out)
 }
 
 /// Kills a child and everything in its process group.
@@ -213,7 +251,7 @@ impl Spawned {
         let mut c = std::process::Command::new(program);
         c.args(args);
         // SAFETY: between fork and exec the closure calls only async-signal-safe functions (prctl, getppid,
-        // _exit) and touches no memory of the parent's.
+        // _exit, signal) and reads one atomic of the parent's.
         unsafe {
             c.pre_exec(move || {
                 if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
@@ -223,6 +261,7 @@ impl Spawned {
                 if libc::getppid() != exa {
                     libc::_exit(137);
                 }
+                crate::sources::signals::as_inherited();
                 Ok(())
             });
         }
@@ -285,6 +324,22 @@ fn seconds(tv: libc::timeval) -> f64 {
     tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6
 }
 
+/// A running process's user and system CPU seconds so far, its waited-for children's included
+/// (`/proc/PID/stat`: utime + cutime, stime + cstime); None when there is no such process to read.
+pub fn process_cpu_s(pid: u32) -> Option<(f64, f64)> {
+    // A process's stat line is a few hundred bytes.
+    let text = crate::files::read_regular_text(std::path::Path::new(&format!("/proc/{pid}/stat")), 4096).ok()?;
+    // The name (field 2) may hold spaces and parentheses: the fields after its last ')' are the numbers.
+    let rest = &text[text.rfind(')')? + 1..];
+    let v: Vec<&str> = rest.split_whitespace().collect();
+    let tick = |i: usize| v.get(i).and_then(|f| f.parse::<u64>().ok());
+    // After the name: state, ppid, pgrp, session, tty, tpgid, flags, minflt, cminflt, majflt, cmajflt, utime (11)...
+    let (ut, st, cut, cst) = (tick(11)?, tick(12)?, tick(13)?, tick(14)?);
+    // SAFETY: sysconf(3) reads no memory of the caller's.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    (hz > 0).then(|| (ut.saturating_add(cut) as f64 / hz as f64, st.saturating_add(cst) as f64 / hz as f64))
+}
+
 /// CPU seconds this process has used (user + system), its children not included.
 pub fn own_cpu_s() -> f64 {
     // SAFETY: getrusage writes into the local, which is valid for the call.
@@ -298,6 +353,13 @@ pub fn own_cpu_s() -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_process_cpu_time_is_read_from_its_stat_line() {
+        let (user, system) = process_cpu_s(std::process::id()).expect("this process");
+        assert!(user >= 0.0 && system >= 0.0 && user.is_finite() && system.is_finite());
+        assert_eq!(process_cpu_s(u32::MAX), None, "no such process");
+    }
 
     #[test]
     fn a_tool_that_never_stops_printing_is_stopped_at_the_cap() {

@@ -541,6 +541,24 @@ pub fn check_record_name(what: &str, s: &str) -> Result<(), Error> {
     Ok(())
 }
 
+/// A model name made from a scheduler's field (a job's name, account, wckey or comment), as the importer and
+/// the Slurm prolog's measurement both make it, so that they name one job alike: the field trimmed, kept when it
+/// is a good name, else without control characters and cut to 200 characters; `(no WHAT)` when empty.
+pub fn model_of(field: Option<&str>, what: &str) -> String {
+    match field.map(str::trim).filter(|f| !f.is_empty()) {
+        Some(f) if check_record_name("model", f).is_ok() => f.to_string(),
+        Some(f) => {
+            let cleaned = f.chars().filter(|c| !c.is_control()).take(200).collect::<String>().trim().to_string();
+            if cleaned.is_empty() || check_record_name("model", &cleaned).is_err() {
+                format!("(no {what})")
+            } else {
+                cleaned
+            }
+        }
+        None => format!("(no {what})"),
+    }
+}
+
 /// Refuses a database that cannot keep a record, before anything runs.
 pub fn check_writable(db: &Db) -> Result<(), Error> {
     let Db::Sqlite(path) = db else { return Ok(()) };

@@ -348,6 +348,8 @@ fn a_prolog_and_epilog_measure_a_job_submitted_as_usual() {
         d = d.display(),
     );
     std::fs::write(hooks.join("exa-slurm.env"), settings).unwrap();
+    // It may hold the ledger's password: root's alone, as docs/deploy.md installs it.
+    std::fs::set_permissions(hooks.join("exa-slurm.env"), std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
     let sl = Slurm::start_with(&format!("Prolog={0}/exa-prolog.sh\nEpilog={0}/exa-epilog.sh", hooks.display()));
     // The prolog asks slurmctld for the job's name: this cluster's slurm.conf is not where a site's is.
     std::os::unix::fs::symlink(sl.conf(), d.join("slurm.conf")).unwrap();
@@ -373,6 +375,8 @@ fn a_prolog_and_epilog_measure_a_job_submitted_as_usual() {
     let g = &groups[0];
     assert_eq!((g["runs_measured"].as_u64(), g["records"]["carbon"].as_u64()), (Some(1), Some(1)), "{g}");
     assert!(g["kwh"].as_f64().is_some_and(|k| k > 0.0), "measured energy: {g}");
+    // The job's 2 CPUs are in the measurement (squeue's %C): CPU work is never dropped for the GPUs' energy.
+    assert!(g["cpu_hours"].as_f64().is_some_and(|h| h > 0.0), "the measurement holds no CPU-hours: {g}");
     // The job's two GPUs only, of the node's four: the measurement's own report says which.
     let measured: Value = serde_json::from_str(&std::fs::read_to_string(run_dir.join(format!("{gpu}.json"))).unwrap()).unwrap();
     assert_eq!(measured["gpu"]["devices"].as_array().unwrap().len(), 2, "{measured}");

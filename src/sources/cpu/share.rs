@@ -31,11 +31,7 @@ pub fn cpu_list(s: &str) -> Option<Vec<u32>> {
 /// first line of `root/proc/stat` (guest time is in user already).
 pub fn node_busy_s(root: &Path) -> Option<f64> {
     let path = root.join("proc/stat");
-    let mut text = String::new();
-    {
-        use std::io::Read;
-        std::fs::File::open(&path).ok()?.take(1 << 16).read_to_string(&mut text).ok()?;
-    }
+    let text = crate::files::read_regular_text(&path, 1 << 20).ok()?;
     let line = text.lines().find(|l| l.starts_with("cpu "))?;
     let v: Vec<u64> = line.split_whitespace().skip(1).map(|f| f.parse().ok()).collect::<Option<_>>()?;
     let ticks: u64 = [0, 1, 2, 5, 6, 7].iter().filter_map(|&i| v.get(i)).fold(0u64, |a, b| a.saturating_add(*b));
@@ -56,6 +52,11 @@ fn allowed_cpus() -> Option<Vec<u32>> {
     let n = u32::try_from(libc::CPU_SETSIZE).unwrap_or(1024);
     // SAFETY: CPU_ISSET reads the set within its size (i < CPU_SETSIZE).
     Some((0..n).filter(|&i| unsafe { libc::CPU_ISSET(i as usize, &set) }).collect())
+}
+
+/// How many CPUs the node has online (`root/sys/devices/system/cpu/online`); None when unreadable.
+pub fn online(root: &Path) -> Option<usize> {
+    small(&root.join("sys/devices/system/cpu/online")).ok().and_then(|s| cpu_list(&s)).map(|l| l.len())
 }
 
 /// Whether the job owns the node's CPUs, and why it is judged so.
