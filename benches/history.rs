@@ -52,7 +52,7 @@ fn main() {
     for _ in 0..7 {
         let t = Instant::now();
         let p: Vec<Weight> =
-            profile(&samples, 60.0).into_iter().map(|(a, b, j)| Weight { from: start + a, to: start + b, weight: j }).collect();
+            profile(&samples, 60.0, 0.0).into_iter().map(|(a, b, j)| Weight { from: start + a, to: start + b, weight: j }).collect();
         build.push(t.elapsed().as_secs_f64() * 1e3);
         let t = Instant::now();
         let w = weigh(&readings, &p, 300.0).expect("a profile");
@@ -71,7 +71,7 @@ fn main() {
     let mut trapezoids = Vec::new();
     for _ in 0..7 {
         let t = Instant::now();
-        let p = profile(&power_only, 60.0);
+        let p = profile(&power_only, 60.0, 0.0);
         trapezoids.push(t.elapsed().as_secs_f64() * 1e3);
         assert_eq!(p.len(), WEEK_S / 60);
     }

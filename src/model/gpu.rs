@@ -126,6 +126,9 @@ pub struct DeviceSummary {
     /// interval), `trapezoid` (the trapezoid rule over power readings), or `counter+trapezoid` (the
     /// counter, and the trapezoid over readings outside its first and last read); null without energy.
     pub energy_method: Option<&'static str>,
+    /// A figure of the device's that was not kept, being beyond what it can draw (an energy counter's jump, a
+    /// power reading of a terawatt) or a counter that never moved, and what stood in; null when none.
+    pub refused: Option<String>,
     /// Other processes seen computing on the device during the run; null where the source cannot list them.
     pub shared_with: Option<usize>,
     /// Seconds covered by integrated intervals.

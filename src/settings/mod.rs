@@ -171,6 +171,7 @@ impl Settings {
     /// (for `config path`, `config init`, `completions` and `man`, which must work when it is broken).
     pub fn from_cli(cli: &Cli, read_config: bool) -> Result<Settings, Error> {
         let format = if cli.json { Format::Json } else { cli.output };
+        let privilege = privilege()?;
         let shared = cli.shared();
         let strict = strict(shared.strict)?;
         let config_path = config_path(cli.config.as_ref())?;
@@ -203,6 +204,8 @@ impl Settings {
         let (opts, otlp_flag) = (shared.telemetry, shared.otlp);
         let mut gpu = gpu_settings(opts.and_then(|t| t.interval), opts.is_some())?;
         gpu_source(shared.gpu_source, &loaded.config, &mut gpu)?;
+        let mut warnings = loaded.warnings;
+        let path = confine(privilege, &mut gpu, &mut warnings);
         if let Some(gpus) = shared.measure {
             let var = |name: &str| std::env::var(name).ok();
             gpu.scope = crate::sources::gpu::scope::decide(gpus, &var).map_err(Error::Usage)?;
@@ -222,7 +225,7 @@ impl Settings {
         let forecast = forecast_endpoint(&loaded.config.finops.carbon.grid);
         let history = history_endpoint(&loaded.config.finops.carbon.grid);
         let grid_region = grid_region(&loaded.config.finops.carbon.grid);
-        let path = std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect()).unwrap_or_default();
+        warnings.extend(exported_co2_note(&telemetry, grid_region.as_ref()));
         Ok(Settings {
             format,
             strict,
@@ -241,7 +244,7 @@ impl Settings {
             grid,
             forecast,
             history,
-            warnings: Mutex::new(loaded.warnings),
+            warnings: Mutex::new(warnings),
         })
     }
 
@@ -406,6 +409,64 @@ fn env_bool(name: &'static str) -> Result<Option<bool>, Error> {
     }
 }
 
+/// The exported CO2 is energy times one intensity, the spec's default a world average: with a grid region set
+/// and that intensity left at its default, the exporter would be taken to export the region's. Said.
+fn exported_co2_note(t: &TelemetrySettings, region: Option<&Sourced<String>>) -> Option<String> {
+    let r = region.filter(|_| t.co2.value && t.intensity.source == Source::Default)?;
+    Some(format!(
+        "the exported gen_ai.co2.emissions is measured energy times {} gCO2e/kWh (GENAI_CARBON_INTENSITY's default, a world \
+         average), not the grid of region {} (from {}): set --carbon-intensity or GENAI_CARBON_INTENSITY to export that grid's",
+        t.intensity.value,
+        crate::text::clean(&r.value),
+        r.source
+    ))
+}
+
+/// The programs' search path of a process with privileges of its own: the system's directories only.
+const SYSTEM_PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+/// Whether this process holds privileges its user does not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Privilege {
+    /// The user's own.
+    User,
+    /// File capabilities (`setcap cap_perfmon+ep`, for perf's RAPL counters): the kernel's AT_SECURE, which
+    /// the dynamic loader heeds too (LD_PRELOAD and LD_LIBRARY_PATH are ignored).
+    Capable,
+}
+
+/// This process's privilege; setuid or setgid is refused outright: every path, plugin and program the
+/// invoking user names would run with another user's rights.
+fn privilege() -> Result<Privilege, Error> {
+    // SAFETY: these calls read the process's credentials and auxiliary vector, and touch no memory of ours.
+    let (uid, euid, gid, egid, secure) =
+        unsafe { (libc::getuid(), libc::geteuid(), libc::getgid(), libc::getegid(), libc::getauxval(libc::AT_SECURE)) };
+    if uid != euid || gid != egid {
+        return Err(Error::Refused(
+            "exa is installed setuid or setgid, and will not run so: grant CAP_PERFMON for RAPL through perf instead (docs/measuring.md)"
+                .into(),
+        ));
+    }
+    Ok(if secure != 0 { Privilege::Capable } else { Privilege::User })
+}
+
+/// What a process with privileges of its own leaves out: a library the user names loads into this process,
+/// so only the system's own is loaded (said); and the programs it runs (plugins, GPU tools) are looked up on
+/// the system's PATH, not the invoking user's. The programs' search path.
+fn confine(privilege: Privilege, gpu: &mut GpuSettings, warnings: &mut Vec<String>) -> Vec<PathBuf> {
+    if let Some(lib) = gpu.nvml_library.take_if(|_| privilege == Privilege::Capable) {
+        warnings.push(format!(
+            "exa runs with file capabilities: the NVML library {} (from {}) is not loaded, only the system's",
+            lib.value.display(),
+            lib.source
+        ));
+    }
+    match privilege {
+        Privilege::Capable => std::env::split_paths(SYSTEM_PATH).collect(),
+        Privilege::User => std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect()).unwrap_or_default(),
+    }
+}
+
 fn config_path(flag: Option<&PathBuf>) -> Result<Sourced<PathBuf>, Error> {
     if let Some(p) = flag {
         return Ok(Sourced::new(p.clone(), Source::Flag));
@@ -562,10 +623,22 @@ fn telemetry_settings(
 
 /// An http:// or https:// URL, or why not (without echoing it: a URL may carry a password).
 pub fn http_url(url: &str) -> Result<&str, String> {
+    const NOT: &str = "not an http:// or https:// URL with a host";
+    // A URL parser drops tabs and line breaks without a word; a line break in a URL shown in a message forges
+    // a line of its own ("error: ..."): no control character or space is part of a URL.
+    if url.chars().any(|c| c.is_control() || c.is_whitespace()) {
+        return Err(format!("{NOT}: it holds a space or a control character"));
+    }
     let rest = url.strip_prefix("http://").or_else(|| url.strip_prefix("https://"));
     match rest {
-        Some(r) if !r.is_empty() && !r.starts_with('/') => Ok(url),
-        _ => Err("not an http:// or https:// URL with a host".into()),
+        Some(r) if !r.is_empty() && !r.starts_with('/') => {}
+        _ => return Err(NOT.into()),
+    }
+    // What the client would refuse later, as a "builder error": a port past 65535, a host that is no host.
+    match reqwest::Url::parse(url) {
+        Ok(u) if u.host_str().is_some_and(|h| !h.is_empty()) => Ok(url),
+        Ok(_) => Err(NOT.into()),
+        Err(e) => Err(format!("{NOT}: {e}")),
     }
 }
 

@@ -364,3 +364,47 @@ fn amd_smi_readings_and_its_energy_accumulator() {
     cfg.config("gpu:\n  source: nvidia-smi\n");
     fails(&cfg.run(&["gpu"]), 1, "GPU source nvidia-smi (from config");
 }
+
+#[test]
+fn an_exa_with_capabilities_loads_no_library_its_user_names() {
+    // `setcap cap_perfmon+ep exa` (for RAPL through perf), run by an ordinary user: a library that user
+    // names (the environment's NVML, say) would run with CAP_PERFMON. It is not loaded, and that is said.
+    let is_root = std::process::Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    if !is_root {
+        eprintln!("skipped: setcap and running as another user need root");
+        return;
+    }
+    let env = with_nvml(&[Nv::default()]);
+    let d = env.dir.path();
+    let exa = d.join("exa");
+    std::fs::copy(env!("CARGO_BIN_EXE_exa"), &exa).unwrap();
+    let caps = std::process::Command::new("setcap").args(["cap_perfmon+ep"]).arg(&exa).output().unwrap();
+    assert!(caps.status.success(), "setcap: {}", String::from_utf8_lossy(&caps.stderr));
+    std::process::Command::new("chmod").args(["-R", "a+rwX"]).arg(d).status().unwrap();
+    let as_nobody = |args: &[&str]| {
+        let mut c = env.cmd_for("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"]).arg(&exa).args(args);
+        c.output().unwrap()
+    };
+    let out = as_nobody(&["-o", "json", "gpu", "--gpu-source", "nvml"]);
+    let said = stderr(&out);
+    assert!(said.contains("exa runs with file capabilities: the NVML library") && said.contains("is not loaded"), "{said}");
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("GPU-00000000"),
+        "the fake NVML was loaded: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(out.status.code(), Some(1), "no system NVML here: {said}");
+    // The same binary without capabilities, as the same user, loads it: the difference is the capability.
+    let plain = d.join("exa-plain");
+    std::fs::copy(env!("CARGO_BIN_EXE_exa"), &plain).unwrap();
+    std::process::Command::new("chmod").args(["a+rx"]).arg(&plain).status().unwrap();
+    let mut c = env.cmd_for("setpriv");
+    let out = c
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(&plain)
+        .args(["-o", "json", "gpu", "--gpu-source", "nvml"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("GPU-00000000"), "{}", stderr(&out));
+}

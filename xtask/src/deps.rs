@@ -25,6 +25,9 @@ const NEEDS: &[(&str, &str)] = &[
     ("mariadb-install-db", "mariadb-server"),
     ("munged", "munge"),
     ("mknod", "coreutils"),
+    // A capable exa loads no library its user names (tests/cli/sources.rs).
+    ("setcap", "libcap2-bin"),
+    ("setpriv", "util-linux"),
     // A real Pushgateway for `measure --push-gateway` (tests/cli/telemetry.rs).
     ("prometheus-pushgateway", "prometheus-pushgateway"),
     // deploy/: systemd's own check of the unit, and Node for the Prometheus operator's schemas (tests/cli/deploy.rs).

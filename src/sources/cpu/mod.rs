@@ -120,8 +120,15 @@ impl CpuChoice {
 }
 
 /// The source `choice` names under the host root `root`; `auto` tries powercap, then perf. The error of
-/// the last tried, with what the others said before it.
+/// the last tried, with what the others said before it; a refusal says once how to grant access.
 pub fn open(choice: CpuChoice, root: &Path) -> Result<Box<dyn CpuSource>, CpuError> {
+    opened(choice, root).map_err(|e| match e {
+        CpuError::NoAccess(why) => CpuError::NoAccess(format!("{why}: {}", powercap::GRANT)),
+        other => other,
+    })
+}
+
+fn opened(choice: CpuChoice, root: &Path) -> Result<Box<dyn CpuSource>, CpuError> {
     match choice {
         CpuChoice::None => Err(CpuError::Missing("the CPU source is none (--cpu-source none)".into())),
         CpuChoice::Powercap => powercap::Powercap::open(root).map(|s| Box::new(s) as Box<dyn CpuSource>),
@@ -139,14 +146,34 @@ pub fn open(choice: CpuChoice, root: &Path) -> Result<Box<dyn CpuSource>, CpuErr
     }
 }
 
+/// The most a zone of this kind can draw, W: no CPU package made draws 1 kW (the largest are rated
+/// 500 W), nor a socket's memory 500 W (twelve channels of two DIMMs at 15 W is 360 W). An increase
+/// beyond this over its interval is no reading of the hardware.
+pub fn ceiling_w(kind: Kind) -> f64 {
+    match kind {
+        Kind::Package => 1000.0,
+        Kind::Dram => 500.0,
+    }
+}
+
+/// Below this span a counter that has not moved may just not have updated yet (RAPL updates every
+/// millisecond or so; a run of a second that reads 0 J did not run on this CPU).
+const STILL_S: f64 = 1.0;
+
 /// Per zone, the energy counted since the first reading, with the counters' traps handled.
 pub struct Meter {
     zones: Vec<Zone>,
     last: Vec<Option<u64>>,
+    /// When each zone was last read, s since the first reading.
+    last_t: Vec<f64>,
     total_uj: Vec<f64>,
     wraps: Vec<u32>,
     /// Zones that stopped answering (by index), said once each.
     lost: Vec<bool>,
+    /// Why a zone's figure is not a measurement (an increase its hardware cannot make), by index.
+    refused: Vec<Option<String>>,
+    /// The span read, s.
+    span_s: f64,
     notes: Vec<String>,
 }
 
@@ -154,13 +181,26 @@ impl Meter {
     /// Starts from the first reading.
     pub fn new(zones: Vec<Zone>, first: Vec<Option<u64>>) -> Meter {
         let n = zones.len();
-        Meter { zones, last: first, total_uj: vec![0.0; n], wraps: vec![0; n], lost: vec![false; n], notes: Vec::new() }
+        Meter {
+            zones,
+            last: first,
+            last_t: vec![0.0; n],
+            total_uj: vec![0.0; n],
+            wraps: vec![0; n],
+            lost: vec![false; n],
+            refused: vec![None; n],
+            span_s: 0.0,
+            notes: Vec::new(),
+        }
     }
 
-    /// Adds a later reading: a counter below its last value wrapped at its zone's range (once: the reader
-    /// reads more often than the shortest wrap time); a zone without a range that went backwards was
-    /// reset, and that interval is not counted. A zone that does not answer keeps its last value.
-    pub fn add(&mut self, now: &[Option<u64>]) {
+    /// Adds a later reading, taken `at_s` seconds after the first: a counter below its last value wrapped at
+    /// its zone's range (once: the reader reads more often than the shortest wrap time); a zone without a
+    /// range that went backwards was reset, and that interval is not counted. A zone that does not answer
+    /// keeps its last value. An increase beyond what the zone can draw over the interval (`ceiling_w`) is
+    /// not counted, and the zone's figure is refused: never kept as a measurement.
+    pub fn add(&mut self, now: &[Option<u64>], at_s: f64) {
+        self.span_s = self.span_s.max(at_s);
         for (i, v) in now.iter().enumerate().take(self.zones.len()) {
             let Some(v) = *v else {
                 if !self.lost[i] {
@@ -170,13 +210,11 @@ impl Meter {
                 }
                 continue;
             };
+            let dt = at_s - self.last_t[i];
             match self.last[i] {
-                Some(last) if v >= last => self.total_uj[i] += (v - last) as f64,
+                Some(last) if v >= last => self.count(i, (v - last) as f64, dt, false),
                 Some(last) => match self.zones[i].range_uj.filter(|r| *r >= last) {
-                    Some(range) => {
-                        self.total_uj[i] += (range - last + v) as f64;
-                        self.wraps[i] += 1;
-                    }
+                    Some(range) => self.count(i, (range - last).saturating_add(v) as f64, dt, true),
                     None => self.notes.push(match self.zones[i].range_uj {
                         Some(r) => format!(
                             "{} ({}) went back from {last} to {v} µJ, above its range of {r}: not a wrap, that interval not counted",
@@ -191,7 +229,47 @@ impl Meter {
                 None => {}
             }
             self.last[i] = Some(v);
+            self.last_t[i] = at_s;
         }
+    }
+
+    /// Counts an increase of `uj` over `dt` seconds into zone `i`, when its hardware could have made it.
+    fn count(&mut self, i: usize, uj: f64, dt: f64, wrapped: bool) {
+        let z = &self.zones[i];
+        // A reading's time is taken beside it, not with it, and a counter may lag its power (the firmware
+        // updates it every millisecond or so, a hypervisor less often): a second's slack. What is refused is
+        // a jump no CPU makes, not a busy moment.
+        let most = ceiling_w(z.kind) * (dt.max(0.0) + 1.0);
+        if uj / 1e6 > most {
+            if self.refused[i].is_none() {
+                self.refused[i] = Some(format!(
+                    "{} ({}) rose {} J in {dt:.3} s, more than it can draw ({} W): not a reading of the hardware",
+                    z.id,
+                    z.name,
+                    crate::num::tidy(uj / 1e6),
+                    ceiling_w(z.kind)
+                ));
+            }
+            return;
+        }
+        self.total_uj[i] += uj;
+        if wrapped {
+            self.wraps[i] += 1;
+        }
+    }
+
+    /// Why the figures of `kind` are no measurement: a zone rose more than its hardware can draw, or never
+    /// moved over a run long enough to (a counter stuck, or not this machine's). Empty when they are.
+    pub fn refusals(&self, kind: Kind) -> Vec<String> {
+        let mut out = Vec::new();
+        for (i, z) in self.zones.iter().enumerate().filter(|(_, z)| z.kind == kind) {
+            if let Some(why) = &self.refused[i] {
+                out.push(why.clone());
+            } else if self.total_uj[i] == 0.0 && self.last_t[i] >= STILL_S {
+                out.push(format!("{} ({}) never moved in {:.1} s: a counter that is not counting", z.id, z.name, self.last_t[i]));
+            }
+        }
+        out
     }
 
     /// Joules of every zone of `kind`; None when there is no such zone.
@@ -290,13 +368,14 @@ impl Sampler {
             if let Some(f) = on_read.as_mut() {
                 f(&meter);
             }
+            let start = std::time::Instant::now();
             while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(every) {
-                meter.add(&source.read());
+                meter.add(&source.read(), start.elapsed().as_secs_f64());
                 if let Some(f) = on_read.as_mut() {
                     f(&meter);
                 }
             }
-            meter.add(&source.read());
+            meter.add(&source.read(), start.elapsed().as_secs_f64());
             let busy_s = busy0.zip(share::node_busy_s(&root)).map(|(a, b)| b - a);
             Metered { meter, kind: source.kind(), busy_s, notes: source.notes() }
         });
@@ -334,13 +413,13 @@ mod tests {
             vec![zone(Kind::Package, Some(65_532_610_987)), zone(Kind::Dram, Some(1_000))],
             vec![Some(65_532_000_000), Some(900)],
         );
-        m.add(&[Some(389_013), Some(100)]);
+        m.add(&[Some(389_013), Some(100)], 1.0);
         // 610,987 to the range, then 389,013 past 0: exactly 1 J; the DRAM counter wraps on its own range.
         assert_eq!(m.joules(Kind::Package), Some(1.0));
         assert_eq!(m.joules(Kind::Dram), Some(200.0 / 1e6));
         assert_eq!(m.wraps(), 2);
-        m.add(&[None, Some(300)]);
-        m.add(&[Some(2_389_013), Some(400)]);
+        m.add(&[None, Some(300)], 2.0);
+        m.add(&[Some(2_389_013), Some(400)], 3.0);
         assert_eq!(m.joules(Kind::Package), Some(3.0), "a missed reading keeps the last value");
         assert_eq!(m.notes().len(), 1, "{:?}", m.notes());
     }
@@ -348,10 +427,34 @@ mod tests {
     #[test]
     fn a_counter_without_a_range_that_goes_back_is_not_counted_as_negative() {
         let mut m = Meter::new(vec![zone(Kind::Package, None)], vec![Some(5_000_000)]);
-        m.add(&[Some(1_000_000)]);
-        m.add(&[Some(3_000_000)]);
+        m.add(&[Some(1_000_000)], 1.0);
+        m.add(&[Some(3_000_000)], 2.0);
         assert_eq!(m.joules(Kind::Package), Some(2.0));
         assert!(m.notes()[0].contains("reset"), "{:?}", m.notes());
         assert_eq!(m.joules(Kind::Dram), None, "no DRAM zone: not measured, not 0");
+    }
+
+    #[test]
+    fn an_increase_no_cpu_can_make_is_refused_and_never_counted() {
+        // A read of 18446744073709551000 µJ 0.3 s after 1 J: 18 TJ, where a package draws at most 1 kW.
+        let mut m = Meter::new(vec![zone(Kind::Package, Some(u64::MAX)), zone(Kind::Dram, Some(1 << 40))], vec![Some(1_000_000), Some(0)]);
+        m.add(&[Some(18_446_744_073_709_551_000), Some(30_000_000)], 0.3);
+        assert_eq!(m.joules(Kind::Package), Some(0.0), "the impossible interval is not counted");
+        let why = m.refusals(Kind::Package);
+        assert!(why.len() == 1 && why[0].contains("more than it can draw (1000 W)"), "{why:?}");
+        assert!(m.refusals(Kind::Dram).is_empty(), "30 J in 0.3 s is 100 W of memory: {:?}", m.refusals(Kind::Dram));
+        // A wrap's arithmetic that comes out too large is refused alike.
+        let mut w = Meter::new(vec![zone(Kind::Package, Some(u64::MAX))], vec![Some(5)]);
+        w.add(&[Some(1)], 1.0);
+        assert_eq!(w.refusals(Kind::Package).len(), 1);
+    }
+
+    #[test]
+    fn a_counter_that_never_moves_over_a_second_is_no_measurement() {
+        let mut m = Meter::new(vec![zone(Kind::Package, Some(1 << 40))], vec![Some(7)]);
+        m.add(&[Some(7)], 0.5);
+        assert!(m.refusals(Kind::Package).is_empty(), "half a second is too short to tell");
+        m.add(&[Some(7)], 10.0);
+        assert!(m.refusals(Kind::Package)[0].contains("never moved in 10.0 s"), "{:?}", m.refusals(Kind::Package));
     }
 }

@@ -10,7 +10,7 @@
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::path::Path;
 
-use super::powercap::{small, GRANT};
+use super::powercap::small;
 use super::share::cpu_list;
 use super::{CpuError, CpuSource, Kind, Zone};
 
@@ -96,7 +96,7 @@ impl Perf {
                 let fd = open_counter(kind, config, cpu_i).map_err(|e| {
                     let what = format!("perf_event_open(power/{event}, type {kind}, CPU {cpu})");
                     match e.raw_os_error() {
-                        Some(libc::EACCES | libc::EPERM) => CpuError::NoAccess(format!("{what}: {e}: {GRANT}")),
+                        Some(libc::EACCES | libc::EPERM) => CpuError::NoAccess(format!("{what}: {e}")),
                         Some(libc::ENOENT | libc::ENODEV | libc::EINVAL | libc::EOPNOTSUPP) => {
                             CpuError::Missing(format!("{what}: {e}: this kernel has no such RAPL event"))
                         }
@@ -125,7 +125,11 @@ impl CpuSource for Perf {
 
     fn read(&mut self) -> Vec<Option<u64>> {
         // Counts in µJ: counts × joules per count × 10^6 (exact to well under a µJ for RAPL's 2^-32 J).
-        self.counters.iter_mut().map(|c| (c.count)().map(|n| (n as f64 * c.scale * 1e6) as u64)).collect()
+        // A count that comes to more µJ than 64 bits hold (a scale no RAPL PMU has) is no reading: never saturated to one.
+        self.counters
+            .iter_mut()
+            .map(|c| (c.count)().map(|n| n as f64 * c.scale * 1e6).filter(|uj| uj.is_finite() && *uj < u64::MAX as f64).map(|uj| uj as u64))
+            .collect()
     }
 
     fn notes(&self) -> Vec<String> {
@@ -164,8 +168,8 @@ mod tests {
             ],
         };
         let mut m = Meter::new(p.zones().to_vec(), p.read());
-        m.add(&p.read());
-        m.add(&p.read());
+        m.add(&p.read(), 1.0);
+        m.add(&p.read(), 2.0);
         assert_eq!(m.joules(Kind::Package), Some(240.0 + 100.0));
         assert_eq!(m.joules(Kind::Dram), Some(40.0));
         assert_eq!(m.wraps(), 0, "the kernel extends the count: no wrap");

@@ -8,7 +8,6 @@
 //! `intel-rapl` zone of the same name, and a package whose counter mirrors
 //! another's (multi-die parts that show one package per die).
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::{CpuError, CpuSource, Kind, Zone};
@@ -16,11 +15,10 @@ use super::{CpuError, CpuSource, Kind, Zone};
 /// A zone file is a number: a few bytes. Anything longer is not a counter.
 const CAP: u64 = 64;
 
-/// What granting access takes, said with the refusal.
-pub const GRANT: &str = "since CVE-2020-8694 only root may read RAPL energy; grant it with a udev rule \
-(/etc/udev/rules.d/99-rapl.rules: ACTION==\"add\", SUBSYSTEM==\"powercap\", KERNEL==\"intel-rapl:*\", RUN+=\"/bin/chmod o+r /sys%p/energy_uj\") \
-or a sysfsutils line (mode class/powercap/intel-rapl:0/energy_uj = 0444), or use --cpu-source perf with CAP_PERFMON \
-(sudo setcap cap_perfmon+ep \"$(command -v exa)\") or kernel.perf_event_paranoid at 0";
+/// What granting access takes, said once with the refusal (`cpu::open`): to a group, never to every user
+/// (a world-readable `energy_uj` is CVE-2020-8694 again: power side channels).
+pub const GRANT: &str = "since CVE-2020-8694 only root may read RAPL energy: let one group read energy_uj with a udev rule \
+(docs/measuring.md), never every user, or give exa CAP_PERFMON for --cpu-source perf";
 
 /// The powercap tree's counters.
 pub struct Powercap {
@@ -31,9 +29,7 @@ pub struct Powercap {
 
 /// A small file's text, capped.
 pub(super) fn small(path: &Path) -> std::io::Result<String> {
-    let mut s = String::new();
-    std::fs::File::open(path)?.take(CAP).read_to_string(&mut s)?;
-    Ok(s.trim().to_string())
+    Ok(crate::files::read_regular_text(path, CAP)?.trim().to_string())
 }
 
 fn counter(path: &Path) -> std::io::Result<u64> {
@@ -101,7 +97,7 @@ impl Powercap {
             }
             let file = base.join(&f.dir).join("energy_uj");
             let first = counter(&file).map_err(|e| match e.kind() {
-                std::io::ErrorKind::PermissionDenied => CpuError::NoAccess(format!("{}: permission denied: {GRANT}", file.display())),
+                std::io::ErrorKind::PermissionDenied => CpuError::NoAccess(format!("{}: permission denied", file.display())),
                 _ => CpuError::Failed(format!("{}: {e}", file.display())),
             })?;
             let range_uj = counter(&base.join(&f.dir).join("max_energy_range_uj")).ok().filter(|r| *r > 0);

@@ -73,13 +73,26 @@ fn counter(samples: &[Sample], index: u32) -> Option<Counted> {
     })
 }
 
-/// The trapezoid rule over consecutive good readings: joules and the seconds covered.
-fn trapezoids(samples: &[Sample], index: u32) -> (f64, f64) {
+/// The most a GPU can draw, W, when its power limit is unknown: none made draws 2 kW (the largest are
+/// rated 1.4 kW).
+pub const GPU_CEILING_W: f64 = 2000.0;
+
+/// The most a device's power can be, W, and why: `GPU_CEILING_W`, whatever it is. Its power limit is no
+/// ceiling: a driver may report the one an administrator set below what the board draws for moments,
+/// or none; what is refused here is a reading no GPU makes, not a busy one.
+fn ceiling() -> (f64, String) {
+    (GPU_CEILING_W, format!("{GPU_CEILING_W} W, more than any GPU draws"))
+}
+
+/// The trapezoid rule over consecutive good readings: joules and the seconds covered. A power reading
+/// outside 0 to `most` W is no reading.
+fn trapezoids(samples: &[Sample], index: u32, most: f64) -> (f64, f64) {
     let mut joules = 0.0;
     let mut covered = 0.0;
+    let good = |w: Option<f64>| w.filter(|w| (0.0..=most).contains(w));
     for pair in samples.windows(2) {
         let (Some(a), Some(b)) = (find(&pair[0], index), find(&pair[1], index)) else { continue };
-        if let (Some(pa), Some(pb)) = (a.power_w, b.power_w) {
+        if let (Some(pa), Some(pb)) = (good(a.power_w), good(b.power_w)) {
             let dt = pair[1].t - pair[0].t;
             if dt > 0.0 {
                 joules += trapezoid(pa, pb, dt);
@@ -93,15 +106,54 @@ fn trapezoids(samples: &[Sample], index: u32) -> (f64, f64) {
 /// A device's energy, the seconds it covers, and how it was found. With a counter, the counter
 /// covers its first read to its last; readings before or after those (a counter read that failed,
 /// or a last reading without one) add their trapezoid, and the method says both.
-fn energy(samples: &[Sample], index: u32) -> (&'static str, f64, f64) {
-    let Some(c) = counter(samples, index) else {
-        let (joules, covered) = trapezoids(samples, index);
-        return ("trapezoid", joules, covered);
-    };
-    let (head_j, head_s) = trapezoids(&samples[..=c.first], index);
-    let (tail_j, tail_s) = trapezoids(&samples[c.last..], index);
-    let method = if head_s + tail_s > 0.0 { "counter+trapezoid" } else { "counter" };
-    (method, c.joules + head_j + tail_j, c.seconds + head_s + tail_s)
+///
+/// Every figure is held to what the device can draw (`ceiling`): a counter that rose faster, or never
+/// moved over a second or more, is not trusted (the trapezoid stands in, and `refused` says why); energy
+/// that is still beyond it, or none at all over a second, is refused whole: never kept as measured.
+fn energy(samples: &[Sample], index: u32, (most, why): (f64, String)) -> Energy {
+    let mut refused = None;
+    let plausible = |j: f64, s: f64| j.is_finite() && j <= most * s && !(j == 0.0 && s >= 1.0);
+    match counter(samples, index) {
+        Some(c) if plausible(c.joules, c.seconds) => {
+            let (head_j, head_s) = trapezoids(&samples[..=c.first], index, most);
+            let (tail_j, tail_s) = trapezoids(&samples[c.last..], index, most);
+            let method = if head_s + tail_s > 0.0 { "counter+trapezoid" } else { "counter" };
+            return Energy { method, joules: c.joules + head_j + tail_j, covered: c.seconds + head_s + tail_s, refused };
+        }
+        Some(c) => {
+            refused = Some(format!(
+                "its energy counter rose {} J in {:.1} s, beyond what it can draw ({why}) or not at all: the power readings' trapezoid stands in",
+                tidy(c.joules),
+                c.seconds
+            ));
+        }
+        None => {}
+    }
+    let (joules, covered) = trapezoids(samples, index, most);
+    let beyond = samples.iter().filter_map(|s| find(s, index)?.power_w).filter(|w| !(0.0..=most).contains(w)).count();
+    if beyond > 0 {
+        let said = format!("{beyond} power readings beyond what it can draw ({why}) were not used");
+        refused = Some(refused.map_or(said.clone(), |r| format!("{r}; {said}")));
+    }
+    if covered > 0.0 && !plausible(joules, covered) {
+        let said =
+            format!("{} J in {covered:.1} s is no reading of a device that draws at most {why}: its energy is not measured", tidy(joules));
+        return Energy {
+            method: "trapezoid",
+            joules: 0.0,
+            covered: 0.0,
+            refused: Some(refused.map_or(said.clone(), |r| format!("{r}; {said}"))),
+        };
+    }
+    Energy { method: "trapezoid", joules, covered, refused }
+}
+
+/// A device's energy, the seconds it covers, how it was found, and what was not trusted.
+struct Energy {
+    method: &'static str,
+    joules: f64,
+    covered: f64,
+    refused: Option<String>,
 }
 
 /// The devices' energy bucket by bucket (`bucket_s` seconds, on the clock of the run), as `(from, to, joules)`
@@ -110,11 +162,15 @@ fn energy(samples: &[Sample], index: u32) -> (&'static str, f64, f64) {
 /// of a bucket is the counter's increase, two readings whatever the bucket holds; else each pair of
 /// readings in it adds its counter increase or its trapezoid. A week read every second is ten thousand
 /// buckets of a minute, and with counters costs ten thousand readings, not six hundred thousand.
-pub fn profile(samples: &[Sample], bucket_s: f64) -> Vec<(f64, f64, f64)> {
+///
+/// The buckets are the clock's (`offset_s`: the run's start past the last whole bucket of the clock, its Unix
+/// time modulo `bucket_s`), not counted from the run's start: a grid's data change on the clock's minutes
+/// and hours, and a bucket across such a change would weigh the energy on both sides alike.
+pub fn profile(samples: &[Sample], bucket_s: f64, offset_s: f64) -> Vec<(f64, f64, f64)> {
     let mut out = Vec::new();
     let mut i = 0;
     while i + 1 < samples.len() {
-        let edge = ((samples[i].t / bucket_s).floor() + 1.0) * bucket_s;
+        let edge = (((samples[i].t + offset_s) / bucket_s).floor() + 1.0) * bucket_s - offset_s;
         // A walk, not a binary search: the readings are in order, and a walk reads them in order.
         let mut j = i + 1;
         while j + 1 < samples.len() && samples[j].t < edge {
@@ -177,8 +233,10 @@ fn pairs(s: &[Sample], want: impl Fn(u32) -> bool) -> f64 {
 fn device(samples: &[Sample], index: u32) -> DeviceSummary {
     let first = samples.iter().position(|s| find(s, index).is_some()).unwrap_or(0);
     let seen: Vec<&Device> = samples.iter().filter_map(|s| find(s, index)).collect();
-    let (method, joules, covered) = energy(samples, index);
-    let mut powers: Vec<f64> = seen.iter().filter_map(|d| d.power_w).collect();
+    let most = ceiling();
+    let top = most.0;
+    let Energy { method, joules, covered, refused } = energy(samples, index, most);
+    let mut powers: Vec<f64> = seen.iter().filter_map(|d| d.power_w).filter(|w| (0.0..=top).contains(w)).collect();
     powers.sort_by(f64::total_cmp);
     let p95 = (!powers.is_empty()).then(|| powers[((powers.len() as f64 * 0.95).ceil() as usize).clamp(1, powers.len()) - 1]);
     let has_energy = covered > 0.0;
@@ -189,6 +247,7 @@ fn device(samples: &[Sample], index: u32) -> DeviceSummary {
         // Figures carry no float noise: 15 significant digits, as every figure exa prints.
         energy_kwh: has_energy.then(|| tidy(joules / J_PER_KWH)),
         energy_method: has_energy.then_some(method),
+        refused,
         shared_with: None,
         covered_s: tidy(covered),
         mean_power_w: has_energy.then(|| tidy(joules / covered)),
@@ -219,11 +278,25 @@ mod tests {
     }
 
     #[test]
+    fn the_profiles_buckets_are_the_clocks_minutes() {
+        // A 16 s run started 8 s before a minute of the clock, at 100 W, then 300 W after the minute: the
+        // minute splits it, so an intensity that changes on the minute weighs each side's own energy.
+        let run: Vec<Sample> = [(0.0, 100.0), (4.0, 100.0), (8.0, 100.0), (8.0, 300.0), (12.0, 300.0), (16.0, 300.0)]
+            .iter()
+            .map(|&(t, w)| at(t, &[Some(w)]))
+            .collect();
+        let p = profile(&run, 60.0, 52.0);
+        assert_eq!(p, vec![(0.0, 8.0, 800.0), (8.0, 16.0, 2400.0)]);
+        // Counted from the run's start, the same run is one bucket: the minute's change lost.
+        assert_eq!(profile(&run, 60.0, 0.0).len(), 1);
+    }
+
+    #[test]
     fn the_profile_is_the_energy_a_bucket_at_a_time_by_counters_or_trapezoids() {
         // Two devices at 100 W and 300 W read every 20 s for 150 s: minute buckets 0-60, 60-120, 120-150.
         let power: Vec<Sample> =
             (0..=7).map(|k| at(f64::from(k) * 20.0, &[Some(100.0), Some(300.0)])).chain([at(150.0, &[Some(100.0), Some(300.0)])]).collect();
-        let p = profile(&power, 60.0);
+        let p = profile(&power, 60.0, 0.0);
         assert_eq!(p, vec![(0.0, 60.0, 24_000.0), (60.0, 120.0, 24_000.0), (120.0, 150.0, 12_000.0)]);
         // With counters, the same energy from the bucket's ends; a failed reading inside changes nothing.
         let mut counted: Vec<Sample> = power.clone();
@@ -235,7 +308,7 @@ mod tests {
             }
         }
         counted[4].result = Err("timed out".into());
-        assert_eq!(profile(&counted, 60.0), p);
+        assert_eq!(profile(&counted, 60.0, 0.0), p);
         // A counter that went back (the driver reloaded at 20 s) is not trusted for its bucket: the pairs that rose count.
         for s in &mut counted[1..] {
             let t = s.t;
@@ -243,7 +316,7 @@ mod tests {
                 d[0].energy_counter_j = Some((t - 20.0) * 100.0);
             }
         }
-        let reset = profile(&counted, 60.0);
+        let reset = profile(&counted, 60.0, 0.0);
         assert_eq!(reset[0].2, 24_000.0 - 2_000.0, "0→20 s of device 0 is lost with the reset, nothing else");
     }
 
