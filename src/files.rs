@@ -3,6 +3,29 @@
 use std::io;
 use std::path::Path;
 
+/// Reads at most `cap` bytes of the regular file at `path`. It is opened without waiting (a FIFO with no
+/// writer, a device, would hold the open or the read for ever) and refused unless it is a regular file; a
+/// file of more than `cap` bytes is refused, never read into memory whole (`/dev/zero` put in its place).
+pub fn read_regular(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let f = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY).open(path)?;
+    if !f.metadata()?.is_file() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"));
+    }
+    let mut bytes = Vec::new();
+    f.take(cap.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, format!("larger than {cap} bytes")));
+    }
+    Ok(bytes)
+}
+
+/// `read_regular`, as text (UTF-8, else an error).
+pub fn read_regular_text(path: &Path, cap: u64) -> io::Result<String> {
+    String::from_utf8(read_regular(path, cap)?).map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))
+}
+
 /// Writes `bytes` to `path` whole or not at all: to a regular file (or a
 /// path not there yet) through a temporary file beside it and a rename, so
 /// a reader sees the old file or the new one, never half. A symlink is
@@ -73,11 +96,23 @@ fn place(p: &Path) -> Option<std::path::PathBuf> {
     Some(std::fs::canonicalize(dir).ok()?.join(name))
 }
 
-/// Whether `path` is a SQLite database (its header says so).
+/// Whether `path` is a SQLite database (its header says so). Only a regular file is one, and only a regular
+/// file is opened to look: `/dev/stdout` on a pipe would be opened as the pipe's reading end, and wait for ever.
 pub fn is_sqlite(path: &Path) -> bool {
     use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
     let mut head = [0u8; 16];
-    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && &head == b"SQLite format 3\0"
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+        .and_then(|f| if f.metadata()?.is_file() { Ok(f) } else { Err(io::Error::from(io::ErrorKind::InvalidInput)) })
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok()
+        && &head == b"SQLite format 3\0"
 }
 
 /// Refuses to write `what` (a flag, such as `--html`) to `path` when that would destroy something: the

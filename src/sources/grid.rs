@@ -126,7 +126,8 @@ fn cache_path(dir: &Path, ep: &Endpoint) -> PathBuf {
 }
 
 fn read_cache(path: &Path, ep: &Endpoint, now: u64) -> Option<CacheEntry> {
-    let entry: CacheEntry = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+    // A cache entry is a few hundred bytes: what stands in its place is read no further than a megabyte.
+    let entry: CacheEntry = serde_json::from_slice(&crate::files::read_regular(path, 1 << 20).ok()?).ok()?;
     let fresh = entry.fetched_at <= now && now - entry.fetched_at < CACHE_TTL_S;
     (fresh && entry.url == ep.shown_url() && entry.zone == ep.zone && entry.reading.value.is_finite() && entry.reading.value > 0.0)
         .then_some(entry)

@@ -15,9 +15,22 @@
 use std::sync::atomic::{AtomicI32, Ordering};
 
 /// Signals not yet taken, one slot each (a signal that comes twice before it is taken is passed on once).
-static PENDING: [AtomicI32; 8] = [const { AtomicI32::new(0) }; 8];
+static PENDING: [AtomicI32; CAUGHT.len()] = [const { AtomicI32::new(0) }; CAUGHT.len()];
 /// Per slot, the process that sent it (0: the kernel or a terminal).
-static SENDERS: [AtomicI32; 8] = [const { AtomicI32::new(0) }; 8];
+static SENDERS: [AtomicI32; CAUGHT.len()] = [const { AtomicI32::new(0) }; CAUGHT.len()];
+/// Whether SIGXFSZ was ignored before `catch` ignored it: the command exa starts gets it as exa got it.
+static XFSZ_IGNORED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// In a child between fork and exec (async-signal-safe): SIGXFSZ as exa's parent left it, not as exa set it.
+pub fn as_inherited() {
+    if !XFSZ_IGNORED.load(Ordering::SeqCst) {
+        // SAFETY: signal(2) is async-signal-safe and takes no memory.
+        unsafe {
+            libc::signal(libc::SIGXFSZ, libc::SIG_DFL);
+        }
+    }
+}
+
 /// The pipe the handler writes to: (read end, write end), -1 until `catch` made it.
 static PIPE: [AtomicI32; 2] = [AtomicI32::new(-1), AtomicI32::new(-1)];
 
@@ -52,13 +65,41 @@ pub fn on_signal(wake: impl Fn() + Send + 'static) {
     });
 }
 
-/// The signals caught and passed on.
-const CAUGHT: [libc::c_int; 8] =
-    [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT, libc::SIGUSR1, libc::SIGUSR2, libc::SIGWINCH, libc::SIGCONT];
+/// The signals caught and passed on: every one whose default would end exa that can be caught and is not a
+/// fault of exa's own (SIGSEGV and the like), so none ends a run without its report.
+const CAUGHT: [libc::c_int; 14] = [
+    libc::SIGINT,
+    libc::SIGTERM,
+    libc::SIGHUP,
+    libc::SIGQUIT,
+    libc::SIGUSR1,
+    libc::SIGUSR2,
+    libc::SIGWINCH,
+    libc::SIGCONT,
+    libc::SIGALRM,
+    libc::SIGVTALRM,
+    libc::SIGPROF,
+    libc::SIGXCPU,
+    libc::SIGPWR,
+    libc::SIGIO,
+];
 
-/// Whether a signal asks the command to stop (the run is then interrupted), rather than tells it something.
+/// Whether a signal asks the command to stop (the run is then interrupted), rather than tells it something:
+/// each whose default ends a process, as SIGTERM's does, but the two Slurm sends to warn of a time limit.
 pub fn stops(sig: i32) -> bool {
-    matches!(sig, libc::SIGINT | libc::SIGTERM | libc::SIGHUP | libc::SIGQUIT)
+    matches!(
+        sig,
+        libc::SIGINT
+            | libc::SIGTERM
+            | libc::SIGHUP
+            | libc::SIGQUIT
+            | libc::SIGALRM
+            | libc::SIGVTALRM
+            | libc::SIGPROF
+            | libc::SIGXCPU
+            | libc::SIGPWR
+            | libc::SIGIO
+    )
 }
 
 /// Whether a terminal sends this signal to its whole foreground group (so the command has it already).
@@ -73,6 +114,10 @@ pub fn catch() {
     // SAFETY: setting a signal's disposition to its default takes no memory.
     unsafe {
         libc::signal(libc::SIGCHLD, libc::SIG_DFL);
+        // A file grown past the job's own `ulimit -f` (the trace, the report) fails its write with EFBIG,
+        // which is said; the signal would end exa and the run with no report.
+        let was = libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+        XFSZ_IGNORED.store(was == libc::SIG_IGN, Ordering::SeqCst);
     }
     if PIPE[0].load(Ordering::SeqCst) < 0 {
         let mut fds = [-1; 2];
@@ -118,6 +163,12 @@ pub fn name(sig: i32) -> String {
         libc::SIGUSR2 => "SIGUSR2".into(),
         libc::SIGWINCH => "SIGWINCH".into(),
         libc::SIGCONT => "SIGCONT".into(),
+        libc::SIGALRM => "SIGALRM".into(),
+        libc::SIGVTALRM => "SIGVTALRM".into(),
+        libc::SIGPROF => "SIGPROF".into(),
+        libc::SIGXCPU => "SIGXCPU".into(),
+        libc::SIGPWR => "SIGPWR".into(),
+        libc::SIGIO => "SIGIO".into(),
         other => format!("signal {other}"),
     }
 }

@@ -184,7 +184,7 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
                 if opts.live {
                     hooks.live(&live_line(t, &devices, energy_j));
                 }
-                trace(&mut opts.trace, t, Ok(&devices));
+                trace(&mut opts.trace, hooks.as_ref(), t, Ok(&devices));
                 samples.push(Sample { t, result: Ok(devices), read_t: Some(read_t) });
             }
             Err(e @ (SampleError::Missing(_) | SampleError::NoDevices(_))) if state.is_none() => {
@@ -195,7 +195,7 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
             Err(e) => {
                 failures += 1;
                 let what = e.to_string();
-                trace(&mut opts.trace, t, Err(&what));
+                trace(&mut opts.trace, hooks.as_ref(), t, Err(&what));
                 if state.is_none() {
                     if failures == 1 {
                         hooks.warn(&format!(
@@ -269,8 +269,10 @@ fn live_line(t: f64, devices: &[super::Device], energy_j: f64) -> String {
     format!("{:>7.1} s  {}  {:.6} kWh", t, watts.join(" "), energy_j / super::energy::J_PER_KWH)
 }
 
-fn trace(w: &mut Option<Box<dyn Write + Send>>, t: f64, r: Result<&Vec<super::Device>, &str>) {
-    let Some(w) = w.as_mut() else { return };
+/// Writes one reading to the trace; a trace that cannot grow (a full disk, the job's own `ulimit -f`, whose
+/// SIGXFSZ exa ignores so that the write fails instead) stops growing, said once, and the run goes on.
+fn trace(trace: &mut Option<Box<dyn Write + Send>>, hooks: &dyn Hooks, t: f64, r: Result<&Vec<super::Device>, &str>) {
+    let Some(w) = trace.as_mut() else { return };
     let unix = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64());
     let line = match r {
         Ok(devices) => json!({"t": t, "unix": unix, "ok": true, "devices": devices}),
@@ -278,8 +280,10 @@ fn trace(w: &mut Option<Box<dyn Write + Send>>, t: f64, r: Result<&Vec<super::De
     };
     // Each reading is in the file as soon as it is taken: a trace can be followed while the run goes
     // (`tail -f`, a Slurm prolog waiting for the first reading), at one write per reading.
-    let _ = writeln!(w, "{line}");
-    let _ = w.flush();
+    if let Err(e) = writeln!(w, "{line}").and_then(|()| w.flush()) {
+        hooks.warn(&format!("the trace stopped growing at {t:.1} s ({e}): the run is measured on without it"));
+        *trace = None;
+    }
 }
 
 #[cfg(test)]

@@ -158,7 +158,7 @@ impl Conn {
                 let host = host_of(&config);
                 let port = config.get_ports().first().copied().unwrap_or(5432).to_string();
                 let db = config.get_dbname().unwrap_or_default().to_string();
-                let text = std::fs::read_to_string(file).unwrap_or_default();
+                let text = crate::files::read_regular_text(file, 1 << 20).unwrap_or_default();
                 if let Some(p) = text.lines().find_map(|l| pgpass_match(l, [&host, &port, &db, &user])) {
                     config.password(p);
                 }

@@ -460,9 +460,21 @@ fn unshared(path: &Path) -> bool {
     };
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let readable = |p: &Path| can(p, libc::R_OK);
-    let can_make = can(dir, libc::W_OK);
+    // A full disk is no place to make them either: a reader that tried would fail ("disk I/O error").
+    let can_make = can(dir, libc::W_OK) && room(dir);
     let can_read = readable(&beside("-shm")) && readable(&beside("-wal"));
     !can_make && !can_read
+}
+
+/// Whether `dir`'s filesystem has room for a reader's shared-memory file (32 KiB, and as much again).
+fn room(dir: &Path) -> bool {
+    let Ok(c) = std::ffi::CString::new(std::os::unix::ffi::OsStrExt::as_bytes(dir.as_os_str())) else { return true };
+    // SAFETY: statvfs(3) reads the NUL-terminated path and writes into the zeroed local, valid for the call.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+        return true;
+    }
+    st.f_bavail.saturating_mul(st.f_frsize) >= 64 << 10
 }
 
 /// `path` as a SQLite URI opened immutable: read as it is, no lock taken, nothing written.
@@ -643,8 +655,24 @@ type FormsRead = std::collections::HashMap<i64, Option<(std::sync::Arc<str>, std
 
 /// A line's columns as `read_lines` selects them, its estimate left empty (`estimate_read`).
 fn line_read(r: &rusqlite::Row) -> rusqlite::Result<Line> {
+    let mut line = line_fields(r)?;
+    // A row written by hand (or by an exa before keys) has no idempotency key: one is made of what the row says,
+    // the same at every read, so a copy of it made twice is one record, never a refusal ("Invalid column type Null").
+    if let Some(key) = r.get::<_, Option<String>>(1)? {
+        line.key = key;
+    } else {
+        let at = line.recorded_at.to_string();
+        let (g, c) = (line.gpu_hours.to_bits().to_string(), line.cpu_hours.to_bits().to_string());
+        let run = line.run_id.as_deref().unwrap_or("");
+        let words = [line.model.as_str(), run, &at, line.host.as_str(), line.domain.as_str(), line.provider.as_str(), &g, &c];
+        line.key = format!("row:{:016x}", crate::text::fnv1a64(&words));
+    }
+    Ok(line)
+}
+
+fn line_fields(r: &rusqlite::Row) -> rusqlite::Result<Line> {
     Ok(Line {
-        key: r.get(1)?,
+        key: String::new(),
         model: r.get::<_, String>(2)?.into(),
         run_id: r.get::<_, Option<String>>(3)?.map(Into::into),
         recorded_at: r.get(4)?,
