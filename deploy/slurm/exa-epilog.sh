@@ -9,10 +9,17 @@ PATH=${PATH:+$PATH:}/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
 here=$(dirname "$0")
 settings="$here/exa-slurm.env"
-if [ -r "$settings" ] && [ -z "$(find "$settings" -prune \( ! -user 0 -o -perm -g+w -o -perm -o+w \) 2>/dev/null)" ]; then
-  set -a
-  . "$settings"
-  set +a
+# It may hold the ledger's password: read only when root owns it and no one else may read or write it
+# (mode 0600); otherwise it is not read, and that is said in the run directory's exa-slurm.log.
+if [ -e "$settings" ]; then
+  if [ -r "$settings" ] && [ -z "$(find "$settings" -prune \( ! -user 0 -o -perm /g+rw -o -perm /o+rw \) 2>/dev/null)" ]; then
+    set -a
+    . "$settings"
+    set +a
+  else
+    d=${EXA_RUN_DIR:-/var/lib/exa-slurm}
+    [ -d "$d" ] && echo "$(date -u +%FT%TZ) $settings is not root's alone (chmod 600, chown root): not read" >> "$d/exa-slurm.log"
+  fi
 fi
 run_dir=${EXA_RUN_DIR:-/var/lib/exa-slurm}
 job=${SLURM_JOB_ID:-}

@@ -52,7 +52,11 @@ pub struct Effective {
 
 fn domain(settings: &Settings, d: Domain) -> Result<DomainSettings, Error> {
     let r = pricing::resolve(settings, d, None)?;
-    let (coefficients, notes) = pricing::coefficients(settings, d, r.provider.as_ref(), &[])?;
+    let (mut coefficients, notes) = pricing::coefficients(settings, d, r.provider.as_ref(), &[])?;
+    // exa's own terms beside every carbon estimate (embodied carbon, water), as they are in effect: set or not.
+    if d == Domain::Carbon {
+        coefficients.extend(pricing::footprint::terms(&settings.block(d).coefficients, &[], None)?);
+    }
     Ok(DomainSettings {
         provider: Sourced::new(r.provider.meta().name.clone(), r.source),
         fallback_reason: r.fallback_reason,

@@ -243,15 +243,7 @@ pub fn run(settings: &Settings, sched: Scheduler, args: &ImportArgs, exclusive: 
         None => (None, None),
     };
     let (Jobs { jobs, later, steps, bad }, source, no_r) = read_jobs(sched, args, since, until)?;
-    if !bad.is_empty() && !args.skip_bad {
-        let b = &bad[0];
-        let field = if b.field.is_empty() { String::new() } else { format!(", field {}", b.field) };
-        let more = if bad.len() > 1 { format!(" ({} bad lines in all)", bad.len()) } else { String::new() };
-        return Err(Error::Usage(format!(
-            "{source} line {}{field}: {}{more}; nothing was imported (--skip-bad leaves such lines out)",
-            b.line, b.why
-        )));
-    }
+    bad_lines(settings, args, &source, &bad)?;
     let mut answer = Imported {
         scheduler: sched,
         cluster: String::new(),
@@ -298,6 +290,28 @@ const LONGEST_WEIGHED_S: i64 = 92 * 86_400;
 
 /// The most UTC days one import reads the grid's history for: ten years.
 const MOST_DAYS: usize = 3_660;
+
+/// A listing's bad lines: a file given imports whole or not at all; the scheduler's own listing leaves them out, said.
+fn bad_lines(settings: &Settings, args: &ImportArgs, source: &str, bad: &[BadLine]) -> Result<(), Error> {
+    let Some(b) = bad.first() else { return Ok(()) };
+    let field = if b.field.is_empty() { String::new() } else { format!(", field {}", b.field) };
+    let more = if bad.len() > 1 { format!(" ({} bad lines in all)", bad.len()) } else { String::new() };
+    // A file given is the user's to mend: whole or nothing. The scheduler's own listing is every user's jobs,
+    // and one job's name (a newline in it, say) never stops the cluster's import: its lines are left out, said.
+    if args.file.is_some() && !args.skip_bad {
+        return Err(Error::Usage(format!(
+            "{source} line {}{field}: {}{more}; nothing was imported (--skip-bad leaves such lines out)",
+            b.line,
+            crate::text::clean(&b.why)
+        )));
+    }
+    settings.warn(format!(
+        "{source} line {}{field}: {}{more}; left out, the rest imported (bad_lines in the JSON report lists them)",
+        b.line,
+        crate::text::clean(&b.why)
+    ));
+    Ok(())
+}
 
 /// A job's start and end, when it has both and ran no longer than `LONGEST_WEIGHED_S`.
 fn weighable(job: &Job) -> Option<(i64, i64)> {
@@ -430,8 +444,20 @@ fn read_jobs(sched: Scheduler, args: &ImportArgs, since: Option<i64>, until: Opt
             let until = until.unwrap_or_else(|| now_unix() + 1);
             let out = slurm::sacct(Path::new("sacct"), since.unwrap_or(0), until, args.cluster.as_deref(), LIST_TIMEOUT)
                 .map_err(|e| Error::Failed(format!("sacct: {e}; a saved `sacct -P` output imports with --file")))?;
-            let text = String::from_utf8_lossy(&out);
-            (slurm::parse_parsable(&text).map_err(|e| Error::Failed(format!("sacct's output: {e}")))?, "sacct".to_string(), Vec::new())
+            // Read a line at a time from the file it was written to, as a saved listing is: memory holds the jobs,
+            // never the text (a long listing's second half read through the file opened again).
+            let size = out.metadata().map_or(0, |m| m.len());
+            let fd = std::os::fd::AsRawFd::as_raw_fd(&out);
+            let reopen = |at: u64| -> std::io::Result<Box<dyn BufRead + Send>> {
+                use std::io::Seek;
+                let mut f = std::fs::File::open(format!("/proc/self/fd/{fd}"))?;
+                f.seek(std::io::SeekFrom::Start(at))?;
+                Ok(Box::new(std::io::BufReader::with_capacity(BUFFER, f)))
+            };
+            let input = std::io::BufReader::with_capacity(BUFFER, &out);
+            let jobs = slurm::parse_parsable_halves(input, size, Some(&reopen), slurm::SPLIT_MIN)
+                .map_err(|e| Error::Failed(format!("sacct's output: {e}")))?;
+            (jobs, "sacct".to_string(), Vec::new())
         }
         (Scheduler::Flux, Some(path)) => {
             let (input, shown, _) = open_input(path)?;
@@ -827,11 +853,7 @@ impl Ctx<'_> {
             ModelFrom::Wckey => (&job.wckey, "wckey"),
             ModelFrom::Comment => (&job.comment, "comment"),
         };
-        match field.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
-            Some(f) if store::check_record_name("model", f).is_ok() => f.to_string(),
-            Some(f) => f.chars().filter(|c| !c.is_control()).take(200).collect::<String>().trim().to_string(),
-            None => format!("(no {what})"),
-        }
+        store::model_of(field.as_deref(), what)
     }
 
     /// A record's idempotency key: the same for a job read from the scheduler, a `-P` file or JSON.

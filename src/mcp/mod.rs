@@ -29,11 +29,14 @@ use crate::settings::Settings;
 pub struct Exa {
     cli: Arc<Cli>,
     slow: Arc<Slow>,
+    /// The clusters configured when the server started: what an organization-wide query weighs.
+    clusters: usize,
 }
 
 /// The calls that wait on something outside (a cluster's Prometheus, the ledger, the GPUs): at most
-/// `SLOW_RUNNING` at once, `SLOW_WAITING` more queued, and any beyond answered "busy" at once. Estimates and
-/// listings never queue behind them.
+/// `SLOW_RUNNING` requests at once, `SLOW_WAITING` more queued, and any beyond answered "busy" at once. A
+/// call weighs the requests it makes: one, or a `metrics_query` without a cluster one per cluster it fans out
+/// to (at most `SLOW_RUNNING`). Estimates and listings never queue behind them.
 struct Slow {
     running: tokio::sync::Semaphore,
     waiting: std::sync::atomic::AtomicUsize,
@@ -50,8 +53,9 @@ fn is_slow(tool: &str) -> bool {
 }
 
 impl Exa {
-    fn new(cli: Cli) -> Exa {
+    fn new(cli: Cli, clusters: usize) -> Exa {
         Exa {
+            clusters,
             cli: Arc::new(cli),
             slow: Arc::new(Slow { running: tokio::sync::Semaphore::new(SLOW_RUNNING), waiting: std::sync::atomic::AtomicUsize::new(0) }),
         }
@@ -90,12 +94,14 @@ impl ServerHandler for Exa {
         let args = request.arguments.unwrap_or_default();
         let _permit = if is_slow(&name) {
             use std::sync::atomic::Ordering;
-            if self.slow.waiting.fetch_add(1, Ordering::SeqCst) >= SLOW_WAITING {
-                self.slow.waiting.fetch_sub(1, Ordering::SeqCst);
+            let org_wide = name == "metrics_query" && args.get("cluster").is_none_or(serde_json::Value::is_null);
+            let weight = if org_wide { self.clusters.clamp(1, SLOW_RUNNING) } else { 1 };
+            if self.slow.waiting.fetch_add(weight, Ordering::SeqCst) + weight > SLOW_WAITING {
+                self.slow.waiting.fetch_sub(weight, Ordering::SeqCst);
                 return Ok(tools::busy(SLOW_RUNNING + SLOW_WAITING).into());
             }
-            let permit = self.slow.running.acquire().await;
-            self.slow.waiting.fetch_sub(1, Ordering::SeqCst);
+            let permit = self.slow.running.acquire_many(u32::try_from(weight).unwrap_or(1)).await;
+            self.slow.waiting.fetch_sub(weight, Ordering::SeqCst);
             permit.ok()
         } else {
             None
@@ -140,7 +146,7 @@ pub fn serve(cli: Cli, listen: Option<&str>, settings: &Settings) -> Result<Exit
         .enable_all()
         .build()
         .map_err(|e| Error::Failed(format!("cannot start the MCP server: {e}")))?;
-    let server = Exa::new(cli);
+    let server = Exa::new(cli, settings.config.clusters.len());
     let hosts = settings.config.mcp.allowed_hosts.clone();
     runtime.block_on(async move {
         match (addr, token) {

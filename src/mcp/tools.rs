@@ -131,7 +131,7 @@ pub fn refusal(e: &Error) -> CallToolResult {
 /// A slow call refused because `limit` are running or queued already: retry shortly.
 pub fn busy(limit: usize) -> CallToolResult {
     let message =
-        format!("exa is busy: {limit} calls that wait on Prometheus, the ledger or the GPUs are running or queued; retry shortly");
+        format!("exa is busy: {limit} requests to Prometheus, the ledger or the GPUs are running or queued (an organization-wide query counts one a cluster); retry shortly");
     let kind = crate::error::Kind { kind: "busy", code: "busy", status: 503 };
     let mut result = CallToolResult::structured_error(crate::error::envelope(kind, &message, Some("1"), crate::error::Door::Mcp));
     result.content = vec![ContentBlock::text(format!("busy (503): {message}"))];

@@ -85,11 +85,12 @@ impl Render for Report {
         };
         if self.groups.is_empty() {
             let what = self.filter.model.as_deref().map_or("the store".to_string(), |m| format!("model {m}"));
-            let _ = writeln!(
-                out,
-                "{what}: not measured (no records{})",
-                if self.filter.since.is_some() || self.filter.until.is_some() { " in that window" } else { "" }
-            );
+            let window = if self.filter.since.is_some() || self.filter.until.is_some() { " in that window" } else { "" };
+            let _ = match &self.filter.per {
+                // Per unit of work: the records may be there, without that unit's count.
+                Some(per) if per.needs_work() => writeln!(out, "{what}: no run with a {} count{window}", per.name()),
+                _ => writeln!(out, "{what}: not measured (no records{window})"),
+            };
             return;
         }
         let trend = self.groups.iter().any(|g| g.trend.len() > 1);
@@ -237,7 +238,7 @@ fn per_table(r: &Report, style: Style, key: &str) -> String {
             right(p.r.map_or("-".into(), |r| num(r, 0))),
             right(each(p.sci_g_per_unit)),
             right(each(p.co2e_g_per_unit)),
-            right(each(p.m_g.zip(p.r).filter(|(_, r)| *r > 0.0).map(|(m, r)| m / r))),
+            right(each(p.m_g.zip(p.r).filter(|(_, r)| *r > 0.0).map(|(m, r)| m / r).filter(|v| v.is_finite()))),
             right(each(p.j_per_unit)),
             right(each(p.cost_usd_per_unit)),
         ]);
@@ -250,6 +251,8 @@ fn per_table(r: &Report, style: Style, key: &str) -> String {
 /// when a spreadsheet would read it as a formula (`=`, `+`, `-`, `@`, tab, CR).
 pub fn csv_field(s: &str) -> String {
     let s = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{s}") } else { s.to_string() };
+    // A ledger row written by hand may hold an escape: a CSV is read in terminals too (`cat`, `column`).
+    let s = crate::text::clean(&s);
     if s.contains([',', '"', '\n', '\r']) || s.starts_with('\'') {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

@@ -71,13 +71,14 @@ const SEP_CHAR: char = '\u{1f}';
 
 /// Runs `sacct` for the allocations active in `[since, until)` (seconds since the epoch), every run of a
 /// requeued job, all users; `cluster` selects one of several in the database.
-pub fn sacct(program: &Path, since: i64, until: i64, cluster: Option<&str>, timeout: Duration) -> Result<Vec<u8>, String> {
+/// Its output is left in an unlinked file (`child::output_file`), for the importer to read a line at a time.
+pub fn sacct(program: &Path, since: i64, until: i64, cluster: Option<&str>, timeout: Duration) -> Result<std::fs::File, String> {
     let (s, u) = (crate::time::local_iso(since), crate::time::local_iso(until));
     let mut args = vec!["-a", "-P", "-X", "-D", "--delimiter", SEP, "--format", FIELDS, "-S", &s, "-E", &u];
     if let Some(c) = cluster {
         args.extend(["-M", c]);
     }
-    child::output(program, &args, timeout)
+    child::output_file(program, &args, timeout)
 }
 
 /// The cluster `scontrol` says this machine belongs to.
@@ -124,6 +125,8 @@ impl std::fmt::Display for Unread {
 enum Got {
     Line(usize),
     TooLong(usize),
+    /// A line that is not UTF-8 (a job's name in another encoding): its number, and the byte where the text stops.
+    NotText(usize, usize),
 }
 
 /// The lines of `input` with their numbers (1-based), read one at a time into one buffer, so a file of
@@ -172,7 +175,8 @@ impl<R: std::io::BufRead> Lines<R> {
             }
             match String::from_utf8(buf) {
                 Ok(t) => self.text = t,
-                Err(e) => return Some(Err(Unread::Input(format!("not UTF-8 text (byte {})", at + e.utf8_error().valid_up_to())))),
+                // One job's line, never the listing: a bad line like any other.
+                Err(e) => return Some(Ok(Got::NotText(self.number, at + e.utf8_error().valid_up_to()))),
             }
             if !self.text.trim().is_empty() {
                 return Some(Ok(Got::Line(self.number)));
@@ -214,6 +218,7 @@ pub fn parse_parsable_halves(input: impl std::io::BufRead, size: u64, reopen: Op
     let header = match lines.advance().transpose()? {
         None => return Ok(Jobs::default()),
         Some(Got::TooLong(n)) => return Err(Unread::Input(format!("line {n}, the header, is longer than {MAX_LINE} bytes"))),
+        Some(Got::NotText(_, byte)) => return Err(Unread::Input(format!("not UTF-8 text (byte {byte})"))),
         Some(Got::Line(_)) => lines.line().to_string(),
     };
     let header = header.as_str();
@@ -299,6 +304,10 @@ fn body<R: std::io::BufRead>(
             Got::Line(n) => n,
             Got::TooLong(n) => {
                 out.bad.push(BadLine { line: n, field: String::new(), why: format!("longer than {MAX_LINE} bytes: not a job's line") });
+                continue;
+            }
+            Got::NotText(n, byte) => {
+                out.bad.push(BadLine { line: n, field: String::new(), why: format!("not UTF-8 text (byte {byte})") });
                 continue;
             }
         };

@@ -45,11 +45,21 @@ pub fn watch(
             let joules = s.total_kwh().map(|k| k * 3.6e6);
             let t = s.tokens.get_or_insert_with(Default::default);
             match read_at {
+                Ok((now, inc)) if !(0.0..=MAX_WORK).contains(&inc.tokens) => {
+                    // A counter that grew (or restarted at) more than one run's work is no count: not added.
+                    warn(&format!(
+                        "--tokens-from {}: the token counter grew by more than {MAX_WORK:e} in one interval: not counted",
+                        redact_url(&scrape.url)
+                    ));
+                    t.j_per_token = None;
+                    before = (now, joules);
+                }
                 Ok((now, inc)) => {
                     failing = false;
                     t.total += inc.tokens;
                     let spent = joules.zip(before.1).map(|(b, a)| b - a);
-                    t.j_per_token = spent.filter(|_| inc.tokens > 0.0).map(|j| tidy(j / inc.tokens));
+                    // A quotient that does not fit a number (a vanishing count after a reset) is none, never infinity.
+                    t.j_per_token = spent.filter(|_| inc.tokens >= 1.0).map(|j| j / inc.tokens).filter(|q| q.is_finite()).map(tidy);
                     before = (now, joules);
                 }
                 Err(e) => {
