@@ -105,14 +105,7 @@ pub fn run(
     let (cpu_sampler, cpu_reason) = start_cpu(settings, cpu_source);
     let held_from = args.job_cpu.map(|j| (j, started(j)));
     let job = spawn(&args.command)?;
-    let opts = Options { interval: Duration::from_secs_f64(settings.gpu.interval.value), trace, live: args.live && job.is_none() };
-    let (sampler, no_gpu, hooks) = match source {
-        Ok(s) => (Some(Sampler::start(s, opts, hooks, start)), None, None),
-        Err(e) => {
-            hooks.info(&format!("no GPU found ({e}): only CPU time is measured"));
-            (None, Some(e.to_string()), Some(hooks))
-        }
-    };
+    let (sampler, no_gpu, hooks) = start_gpus(settings, source, (trace, args.live && job.is_none()), hooks, start);
     // Watching the node with nothing to read ends at once, never after a silent --duration; a process or
     // CPUs held (--pid, --cpus) are something to watch, to its --duration or an interrupt.
     let nothing_to_watch = || args.job_cpu.is_none() && sampler.as_ref().is_none_or(Sampler::ended);
@@ -177,6 +170,26 @@ pub fn run(
         work: measured_work,
         exa_cpu_s: tidy(own_cpu_s()),
     })
+}
+
+/// Starts reading the GPUs now, or says why there are none to read (the hooks then stay with the caller).
+#[allow(clippy::type_complexity)]
+fn start_gpus(
+    settings: &Settings,
+    source: Result<Box<dyn GpuSource>, SampleError>,
+    (trace, live): (Option<Box<dyn Write + Send>>, bool),
+    hooks: Box<dyn Hooks>,
+    start: Instant,
+) -> (Option<Sampler>, Option<String>, Option<Box<dyn Hooks>>) {
+    let opts =
+        Options { interval: Duration::from_secs_f64(settings.gpu.interval.value), trace, live, deadline: settings.gpu.timeout.value };
+    match source {
+        Ok(s) => (Some(Sampler::start(s, opts, hooks, start)), None, None),
+        Err(e) => {
+            hooks.info(&format!("no GPU found ({e}): only CPU time is measured"));
+            (None, Some(e.to_string()), Some(hooks))
+        }
+    }
 }
 
 /// The source, reading only the job's GPUs, and the scope it resolves at its first reading.

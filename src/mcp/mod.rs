@@ -162,9 +162,115 @@ pub fn serve(cli: Cli, listen: Option<&str>, settings: &Settings) -> Result<Exit
 /// How long in-flight calls may still answer once the client has closed stdin.
 const AFTER_EOF: Duration = Duration::from_millis(500);
 
+/// Room in each pipe between the lines read and written and the MCP service.
+const PIPE: usize = 1 << 20;
+
 async fn stdio(server: Exa) -> Result<(), Error> {
     let flow = Arc::new(Flow::default());
-    let pipes = (In { inner: tokio::io::stdin(), flow: Arc::clone(&flow) }, Out { inner: tokio::io::stdout(), flow: Arc::clone(&flow) });
+    let (stdin, stdout) =
+        (In { inner: tokio::io::stdin(), flow: Arc::clone(&flow) }, Out { inner: tokio::io::stdout(), flow: Arc::clone(&flow) });
+    // The service reads its requests and writes its answers through pipes of exa's own, a line at a time: a
+    // request that is JSON no number type holds (1e400) gets JSON-RPC's parse error, where the SDK would drop it.
+    let (to_service, service_in) = tokio::io::duplex(PIPE);
+    let (service_out, from_service) = tokio::io::duplex(PIPE);
+    let (answers, answered) = tokio::sync::mpsc::channel::<Vec<u8>>(64);
+    let (refusals, refused) = tokio::sync::mpsc::channel::<Vec<u8>>(64);
+    tokio::spawn(requests(stdin, to_service, refusals));
+    tokio::spawn(lines_of(from_service, answers));
+    let writer = tokio::spawn(write_out(answered, refused, stdout));
+    let ended = serve_stdio(server, (service_in, service_out), &flow).await;
+    // What the service answered last is written before exa exits.
+    let _ = tokio::time::timeout(AFTER_EOF, writer).await;
+    ended
+}
+
+/// Passes each request line on to the service; one that is JSON by its grammar but holds a number no number
+/// type holds (`1e400`) is answered here with a parse error (-32700), its id kept where it can be read. Text
+/// that is not JSON at all is passed on, for the service to ignore as every official SDK does.
+async fn requests(stdin: In, mut to_service: tokio::io::DuplexStream, refusals: tokio::sync::mpsc::Sender<Vec<u8>>) {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let mut input = tokio::io::BufReader::new(stdin);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match input.read_until(b'\n', &mut line).await {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        if let Some(refusal) = out_of_range(&line) {
+            if refusals.send(refusal).await.is_err() {
+                break;
+            }
+        } else if to_service.write_all(&line).await.is_err() {
+            break;
+        }
+    }
+    let _ = to_service.shutdown().await;
+}
+
+/// The parse error answering `line`, when it is JSON by its grammar that serde_json cannot hold (a number out
+/// of range); None for a line the service reads (or ignores).
+fn out_of_range(line: &[u8]) -> Option<Vec<u8>> {
+    /// The request's id alone: its other members are skipped unread, whatever numbers they hold.
+    #[derive(serde::Deserialize)]
+    struct Id {
+        #[serde(default)]
+        id: Option<serde_json::Value>,
+    }
+    let text = line.strip_suffix(b"\n").unwrap_or(line);
+    if text.iter().all(u8::is_ascii_whitespace) {
+        return None;
+    }
+    let e = serde_json::from_slice::<serde_json::Value>(text).err()?;
+    // Not JSON at all: the service's to ignore.
+    serde_json::from_slice::<serde::de::IgnoredAny>(text).ok()?;
+    // The id as written, when it is a number or a string that serde_json holds (an id of 1e400 is none).
+    let id = serde_json::from_slice::<Id>(text)
+        .ok()
+        .and_then(|i| i.id)
+        .filter(|v| v.is_string() || v.is_number())
+        .unwrap_or(serde_json::Value::Null);
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32700, "message": format!("parse error: {e}")}});
+    let mut bytes = answer.to_string().into_bytes();
+    bytes.push(b'\n');
+    Some(bytes)
+}
+
+/// The service's answers, a line at a time, until it closes its end.
+async fn lines_of(from: tokio::io::DuplexStream, to: tokio::sync::mpsc::Sender<Vec<u8>>) {
+    use tokio::io::AsyncBufReadExt;
+    let mut input = tokio::io::BufReader::new(from);
+    loop {
+        let mut line = Vec::new();
+        match input.read_until(b'\n', &mut line).await {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        if to.send(line).await.is_err() {
+            break;
+        }
+    }
+}
+
+/// Writes whole lines to stdout: the service's answers and the parse errors, until the service is done.
+async fn write_out(mut answers: tokio::sync::mpsc::Receiver<Vec<u8>>, mut refusals: tokio::sync::mpsc::Receiver<Vec<u8>>, mut out: Out) {
+    use tokio::io::AsyncWriteExt;
+    loop {
+        let line = tokio::select! {
+            biased;
+            a = answers.recv() => match a {
+                Some(a) => a,
+                None => break,
+            },
+            Some(r) = refusals.recv() => r,
+        };
+        if out.write_all(&line).await.is_err() || out.flush().await.is_err() {
+            break;
+        }
+    }
+}
+
+async fn serve_stdio(server: Exa, pipes: (tokio::io::DuplexStream, tokio::io::DuplexStream), flow: &Arc<Flow>) -> Result<(), Error> {
     let running = match server.serve(pipes).await {
         Ok(r) => r,
         // A client that closed stdin before initializing: nothing to serve, a clean exit.

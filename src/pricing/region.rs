@@ -149,9 +149,15 @@ pub fn resolve(q: &str) -> Result<Region, String> {
     if let Some(r) = by_iso3.or_else(|| every.iter().find(|r| r.key.eq_ignore_ascii_case(want))) {
         return Ok(r.clone());
     }
-    let keys: Vec<String> = every.iter().map(|r| r.key.to_ascii_lowercase()).collect();
-    let near = crate::suggest::nearest(&want.to_ascii_lowercase(), keys.iter().map(String::as_str));
-    let hint = near.map(|n| format!("; did you mean '{n}'?")).unwrap_or_default();
+    // A US state's two letters alone (VA) are a state first, never the country whose code is nearest (BA).
+    let state = format!("US-{want}");
+    let hint = if every.iter().any(|r| r.key.eq_ignore_ascii_case(&state)) {
+        format!("; did you mean '{}' (the US state)?", state.to_ascii_uppercase())
+    } else {
+        let keys: Vec<String> = every.iter().map(|r| r.key.to_ascii_lowercase()).collect();
+        let near = crate::suggest::nearest(&want.to_ascii_lowercase(), keys.iter().map(String::as_str));
+        near.map(|n| format!("; did you mean '{n}'?")).unwrap_or_default()
+    };
     Err(format!("no grid intensity is known for region '{shown}'{hint} (exa finops carbon regions lists them)"))
 }
 
@@ -163,7 +169,7 @@ mod tests {
     fn every_table_row_is_read_and_every_cloud_region_resolves() {
         let every = all();
         let count = |k: &str| every.iter().filter(|r| r.kind == k).count();
-        assert_eq!((count("country"), count("us-state"), count("us-nerc"), count("cloud")), (213, 51, 5, 121));
+        assert_eq!((count("country"), count("us-state"), count("us-nerc"), count("cloud")), (212, 51, 5, 121));
         assert_eq!(resolve("fra").unwrap().key, "FR");
         assert_eq!(resolve("AWS:US-EAST-1").unwrap().via.as_deref(), Some("US-VA"));
         assert!(resolve("atlantis").is_err());

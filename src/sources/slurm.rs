@@ -671,22 +671,27 @@ mod tests {
                 (one, two) => assert_eq!(two.map(|j| all(&j).len()), one.map(|j| all(&j).len()), "cut at {cut}"),
             }
         }
-        // Bytes that are not text are refused at the same byte, whichever half holds them.
+        // Bytes that are not text make their line a bad line, named by the same byte, whichever half holds them.
         for at in [short.len() / 4, short.len() * 3 / 4] {
             let mut bad = short.clone();
             bad[at] = 0xff;
-            let whole = parse_parsable_from(&bad[..], 0).unwrap_err();
-            assert!(matches!(&whole, Unread::Input(e) if e == &format!("not UTF-8 text (byte {at})")), "{whole:?}");
-            assert_eq!(halves(&bad).unwrap_err(), whole);
+            let whole = parse_parsable_from(&bad[..], 0).unwrap();
+            assert!(whole.bad.iter().any(|b| b.why == format!("not UTF-8 text (byte {at})")), "{:?}", whole.bad);
+            let two = halves(&bad).unwrap();
+            assert_eq!((all(&two), &two.bad), (all(&whole), &whole.bad));
         }
     }
 
     #[test]
-    fn bytes_that_are_not_text_are_refused_where_they_are_and_an_endless_line_is_a_bad_line() {
+    fn bytes_that_are_not_text_make_a_bad_line_where_they_are_and_so_does_an_endless_line() {
         let mut bytes = b"JobID|State|ElapsedRaw|CPUTimeRAW|AllocTRES\n12|COMPLETED|1|1|\n13|COMP".to_vec();
         let at = bytes.len();
         bytes.extend(b"\xffLETED|1|1|\n");
-        assert_eq!(parse_parsable_from(&bytes[..], 0).unwrap_err(), Unread::Input(format!("not UTF-8 text (byte {at})")));
+        let read = parse_parsable_from(&bytes[..], 0).unwrap();
+        assert_eq!(read.bad.iter().map(|b| (b.line, b.why.clone())).collect::<Vec<_>>(), vec![(3, format!("not UTF-8 text (byte {at})"))]);
+        assert_eq!(read.jobs.iter().map(|j| j.id.as_str()).collect::<Vec<_>>(), ["12"], "the job before it is read");
+        // In the header, the listing itself is not text: refused.
+        assert_eq!(parse_parsable_from(&b"Job\xffID|State\n"[..], 0).unwrap_err(), Unread::Input("not UTF-8 text (byte 3)".into()));
         // A line of the longest length is read; one byte more is a bad line, and the lines after it are read.
         for (extra, bad) in [(0, false), (1, true)] {
             let mut text = b"JobID|State|ElapsedRaw|CPUTimeRAW|AllocTRES|JobName\r\n".to_vec();

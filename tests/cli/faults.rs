@@ -147,3 +147,19 @@ fn a_report_on_a_full_disk_reads_without_writing() {
         .collect();
     assert!(made.is_empty(), "reading wrote {made:?}");
 }
+
+#[test]
+fn a_tool_that_hangs_after_its_first_answer_holds_the_end_one_deadline_at_most() {
+    // nvidia-smi answers once, then every call hangs (the look at the processes too). The command ends at
+    // once; exa's end waits one deadline (4 s here) at most, never a hung look and then a last reading's own.
+    let env = fake_smi(Env::new(), crate::telemetry::H100).env("FAKE_SMI_MODE", "hang-after:1").env("EXAMLOPS_NVIDIA_SMI_TIMEOUT", "4");
+    let report = env.dir.path().join("r.json");
+    let started = Instant::now();
+    let out = env.run(&["-o", "json", "finops", "measure", "--interval", "0.2", "--report", report.to_str().unwrap(), "--", "true"]);
+    let took = started.elapsed();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert!(r["gpu"]["samples"].as_u64() >= Some(1), "{r}");
+    // Two deadlines (8 s) were what it took; one and a margin for a slow machine's start is the bound.
+    assert!(took < Duration::from_millis(7500), "the end took {took:?}");
+}

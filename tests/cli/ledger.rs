@@ -133,3 +133,80 @@ fn a_gpu_power_reading_beyond_the_device_is_not_energy() {
     assert!(g["reason"].as_str().unwrap().contains("beyond what it can draw"), "{g}");
     assert!(g["devices"][0]["refused"].as_str().unwrap().contains("2000 W, more than any GPU draws"), "{g}");
 }
+
+#[test]
+fn a_report_per_unit_says_which_count_is_missing() {
+    let env = Env::new();
+    let out = env.run(&["finops", "carbon", "record", "M", "--gpu-hours", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let per = env.run(&["report", "--per", "widgets"]);
+    let said = crate::common::stdout(&per);
+    assert!(said.contains("no run with a widgets count"), "{said}");
+    assert!(!said.contains("no records"), "the store has records: {said}");
+    // A count that would make a figure per unit infinite is no count.
+    crate::common::fails(
+        &env.run(&["finops", "carbon", "record", "M", "--gpu-hours", "1", "--tokens", "5e-324"]),
+        2,
+        "less than a millionth",
+    );
+}
+
+#[test]
+fn urls_are_whole_and_malformed_ones_are_usage_errors() {
+    let env = without_smi();
+    let out = env.run(&["finops", "measure", "--tokens-from", "http://127.0.0.1:99999/x", "--", "true"]);
+    crate::common::fails(&out, 2, "--tokens-from: not an http:// or https:// URL with a host: invalid port number");
+    // A line break in a URL never forges a line of its own.
+    let out = env.run(&["finops", "measure", "--push-gateway", "http://h/\nerror: forged", "--", "true"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(stderr(&out).lines().filter(|l| l.starts_with("error:")).count(), 1, "{}", stderr(&out));
+    assert!(!stderr(&out).contains("forged"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_hand_written_row_is_read_plainly_and_copied_once() {
+    let env = Env::new();
+    let db = env.dir.path().join("hand.sqlite3");
+    let d = db.to_str().unwrap();
+    let out = env.run(&["--db", d, "finops", "carbon", "record", "M", "--gpu-hours", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // Written by hand, as a site's script might: an escape in its model, no idempotency key.
+    let c = rusqlite::Connection::open(&db).unwrap();
+    c.execute_batch(
+        "INSERT INTO records (model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours, cpu_hours,
+            kwh, co2e_g, cost_usd, uncertainty, measured, part)
+         VALUES ('e' || char(27) || '[31mvil', 'hand-1', 1790000000, 'h', 'carbon', 'green-ai-default', 'builtin', 'd', 2, 0, 1.2, 360, NULL, 0.3, 0, 0);",
+    )
+    .unwrap();
+    drop(c);
+    let csv = env.run(&["--db", d, "-o", "csv", "report"]);
+    assert_eq!(csv.status.code(), Some(0), "{}", stderr(&csv));
+    assert!(!csv.stdout.contains(&0x1b), "a raw escape in the CSV: {}", crate::common::stdout(&csv));
+    let to = env.dir.path().join("copy.sqlite3");
+    let copy = |what: &str| {
+        let out = env.run(&["-o", "json", "db", "copy", "--from", d, "--to", to.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{what}: {}", stderr(&out));
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    assert_eq!(copy("first")["copied"], 2);
+    let again = copy("again");
+    assert_eq!((again["copied"].as_u64(), again["already_there"].as_u64()), (Some(0), Some(2)), "{again}");
+}
+
+#[test]
+fn exas_own_terms_are_shown_with_the_settings_and_an_exported_co2_beside_a_region_is_said() {
+    let env = without_smi();
+    env.config("finops:\n  carbon:\n    coefficients:\n      embodied_gpu_kg: 180\n      wue_l_per_kwh: 1.8\n");
+    let c: Value = env.json(&["config", "show"]);
+    let coefs = &c["carbon"]["coefficients"];
+    assert_eq!(
+        (coefs["embodied_gpu_kg"]["value"].as_f64(), coefs["embodied_gpu_kg"]["source"].as_str()),
+        (Some(180.0), Some("config")),
+        "{c}"
+    );
+    assert_eq!(coefs["wue_l_per_kwh"]["value"], 1.8, "{c}");
+    assert_eq!(coefs["embodied_lifetime_years"]["source"], "default", "{c}");
+    let env = env.env("EXAMLOPS_GRID_REGION", "FR");
+    let out = env.run(&["finops", "measure", "--co2", "--duration", "1s"]);
+    assert!(stderr(&out).contains("not the grid of region FR"), "{}", stderr(&out));
+}

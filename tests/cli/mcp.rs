@@ -335,6 +335,11 @@ fn malformed_messages_huge_arguments_and_a_closed_stdin() {
     assert_eq!(r["id"], 4);
     assert_eq!(r["result"]["isError"], true);
     assert_eq!(r["result"]["structuredContent"]["error"]["code"], "bad-request", "{}", &r.to_string()[..300.min(r.to_string().len())]);
+    // JSON by its grammar holding a number no number type holds: JSON-RPC's parse error, with its id; never silence.
+    send(r#"{"jsonrpc":"2.0","id":44,"method":"tools/call","params":{"name":"finops_estimate","arguments":{"gpu_hours":1e400}}}"#);
+    let e = line(&mut out);
+    assert_eq!((e["id"].as_i64(), e["error"]["code"].as_i64()), (Some(44), Some(-32700)), "{e}");
+    assert!(e["error"]["message"].as_str().unwrap().contains("number out of range"), "{e}");
     // A call to a Prometheus that never answers, then the client goes away: exa exits at once, cleanly.
     send(
         r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"metrics_read","arguments":{"action":"node","cluster":"slow","node":"n1"}}}"#,

@@ -67,6 +67,14 @@ fn an_explicit_intensity_wins_and_a_bad_region_is_refused() {
     assert!(e["notes"].to_string().contains("region FR"), "{}", e["notes"]);
     let out = env.run(&["finops", "carbon", "estimate", "--gpu-hours", "1", "--region", "aws:us-east-9"]);
     fails(&out, 2, "no grid intensity is known for region 'aws:us-east-9'; did you mean");
+    // A state's two letters are a US state, never the nearest country code (VA is not Bosnia's BA).
+    fails(&env.run(&["finops", "carbon", "estimate", "--gpu-hours", "1", "--region", "VA"]), 2, "did you mean 'US-VA' (the US state)?");
+    // A country its source gives 0 gCO2e/kWh has no figure here: refused, never priced at 0.
+    fails(
+        &env.run(&["finops", "carbon", "estimate", "--gpu-hours", "1", "--region", "CF"]),
+        2,
+        "no grid intensity is known for region 'CF'",
+    );
     let out = env.run(&["finops", "carbon", "estimate", "--gpu-hours", "1", "--region", "x\u{1b}[2J"]);
     fails(&out, 2, "--region");
     assert!(!crate::common::stderr(&out).contains('\u{1b}'), "no raw control characters shown");
@@ -80,7 +88,7 @@ fn regions_lists_what_is_known_with_sources() {
     let env = Env::new();
     let all: Value = env.json(&["finops", "carbon", "regions"]);
     let regions = all["regions"].as_array().unwrap();
-    assert_eq!(regions.len(), 213 + 51 + 5 + 121);
+    assert_eq!(regions.len(), 212 + 51 + 5 + 121);
     for r in regions {
         assert!(r["g_per_kwh"].as_f64().is_some_and(|v| v >= 0.0) && r["year"].as_u64().is_some() && r["source"].is_string(), "{r}");
     }

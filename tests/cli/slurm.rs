@@ -323,6 +323,26 @@ fn local_times_are_read_in_the_zone_on_either_side_of_a_clock_change() {
 }
 
 #[test]
+fn one_jobs_name_never_stops_the_clusters_import() {
+    // A user's job named with a line break splits its line of `sacct -P`: that job's lines are left out and
+    // said, and every other job of the cluster is imported (a saved file is still whole or nothing).
+    let sl = Slurm::start();
+    let odd = sl.sbatch("-c 1 -J $'two\\nlines' --wrap 'sleep 1'");
+    let plain = sl.sbatch("-c 1 -J plain --wrap 'sleep 1'");
+    sl.wait_states(&[&odd, &plain], &["COMPLETED"]);
+    let env = Env::new().env("SLURM_CONF", &sl.conf()).env("PATH", &system_path());
+    let since = &crate::metrics::iso(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64 - 3600);
+    let out = env.run(&["-o", "json", "import", "slurm", "--since", since]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("left out, the rest imported"), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["imported"], 1, "{v}");
+    assert!(!v["bad_lines"].as_array().unwrap().is_empty(), "{v}");
+    let runs = env.json::<Value>(&["report", "--by", "run"]);
+    assert_eq!(runs["groups"][0]["key"], format!("slurm:testclu:{plain}"), "{runs}");
+}
+
+#[test]
 fn a_prolog_and_epilog_measure_a_job_submitted_as_usual() {
     // deploy/slurm's two scripts, as a site installs them, with their settings beside them: this build of
     // exa, a ledger, and the fake nvidia-smi's four H100s for the node's four GPUs.

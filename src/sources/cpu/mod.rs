@@ -156,6 +156,13 @@ pub fn ceiling_w(kind: Kind) -> f64 {
     }
 }
 
+/// The longest a reader of `zones` may wait between readings: half the time the smallest counter takes to wrap
+/// at its zone's ceiling (`ceiling_w`), so no wrap goes unseen, and `LONGEST_WAIT_S` at most (a 300 J range,
+/// which a 55 W package wraps every 5.5 s, is read every 0.15 s; the common 262 kJ one every 10 s).
+pub fn longest_wait_s(zones: &[Zone]) -> f64 {
+    zones.iter().filter_map(|z| z.range_uj.map(|r| r as f64 / 1e6 / ceiling_w(z.kind) / 2.0)).fold(LONGEST_WAIT_S, f64::min).max(0.05)
+}
+
 /// Below this span a counter that has not moved may just not have updated yet (RAPL updates every
 /// millisecond or so; a run of a second that reads 0 J did not run on this CPU).
 const STILL_S: f64 = 1.0;
@@ -361,6 +368,8 @@ impl Sampler {
         mut on_read: Option<OnRead>,
     ) -> Sampler {
         let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        // As often as the counters' ranges need, whatever the caller asked.
+        let every = every.min(std::time::Duration::from_secs_f64(longest_wait_s(source.zones())));
         let busy0 = share::node_busy_s(&root);
         let first = source.read();
         let thread = std::thread::spawn(move || {
@@ -447,6 +456,13 @@ mod tests {
         let mut w = Meter::new(vec![zone(Kind::Package, Some(u64::MAX))], vec![Some(5)]);
         w.add(&[Some(1)], 1.0);
         assert_eq!(w.refusals(Kind::Package).len(), 1);
+    }
+
+    #[test]
+    fn counters_are_read_as_often_as_their_ranges_need() {
+        assert_eq!(super::longest_wait_s(&[zone(Kind::Package, Some(262_143_328_850))]), super::LONGEST_WAIT_S);
+        assert_eq!(super::longest_wait_s(&[zone(Kind::Package, Some(300_000_000)), zone(Kind::Dram, None)]), 0.15);
+        assert_eq!(super::longest_wait_s(&[zone(Kind::Dram, Some(1_000))]), 0.05, "never more often than 20 times a second");
     }
 
     #[test]

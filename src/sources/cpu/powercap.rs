@@ -8,7 +8,7 @@
 //! `intel-rapl` zone of the same name, and a package whose counter mirrors
 //! another's (multi-die parts that show one package per die).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::{CpuError, CpuSource, Kind, Zone};
 
@@ -23,13 +23,33 @@ pub const GRANT: &str = "since CVE-2020-8694 only root may read RAPL energy: let
 /// The powercap tree's counters.
 pub struct Powercap {
     zones: Vec<Zone>,
-    files: Vec<PathBuf>,
+    /// Each zone's `energy_uj`, opened once and read again from its start at every reading (sysfs makes
+    /// the value anew for a read at offset 0): one system call a zone, where opening it each time took three.
+    files: Vec<std::fs::File>,
     notes: Vec<String>,
 }
 
 /// A small file's text, capped.
 pub(super) fn small(path: &Path) -> std::io::Result<String> {
     Ok(crate::files::read_regular_text(path, CAP)?.trim().to_string())
+}
+
+/// A zone's counter file, opened to be read again and again: only a regular file (sysfs's are), never waited on.
+fn open_counter(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let f = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY).open(path)?;
+    if !f.metadata()?.is_file() {
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file"));
+    }
+    Ok(f)
+}
+
+/// The counter now: the file read from its start, a number of at most `CAP` bytes.
+fn read_again(f: &std::fs::File) -> Option<u64> {
+    use std::os::unix::fs::FileExt;
+    let mut buf = [0u8; CAP as usize];
+    let n = f.read_at(&mut buf, 0).ok()?;
+    std::str::from_utf8(&buf[..n]).ok()?.trim().parse().ok()
 }
 
 fn counter(path: &Path) -> std::io::Result<u64> {
@@ -114,8 +134,9 @@ impl Powercap {
                     continue;
                 }
             }
+            let opened = open_counter(&file).map_err(|e| CpuError::Failed(format!("{}: {e}", file.display())))?;
             p.zones.push(Zone { id, name: f.name.clone(), kind, range_uj });
-            p.files.push(file);
+            p.files.push(opened);
             firsts.push(first);
         }
         if !p.zones.iter().any(|z| z.kind == Kind::Package) {
@@ -135,7 +156,7 @@ impl CpuSource for Powercap {
     }
 
     fn read(&mut self) -> Vec<Option<u64>> {
-        self.files.iter().map(|f| counter(f).ok()).collect()
+        self.files.iter().map(read_again).collect()
     }
 
     fn notes(&self) -> Vec<String> {

@@ -48,6 +48,9 @@ pub fn locate(path: &[PathBuf]) -> Option<PathBuf> {
     path.iter().map(|d| d.join("nvidia-smi")).find(|p| crate::files::is_executable(p))
 }
 
+/// The deadline of a call beside the readings (the processes on the devices, the MIG list).
+const ASIDE: Duration = Duration::from_secs(2);
+
 impl NvidiaSmi {
     /// The program at `program`, each call bounded by `deadline`.
     pub fn new(program: PathBuf, deadline: Duration) -> Self {
@@ -68,7 +71,11 @@ impl NvidiaSmi {
 
     /// One call of the tool with `args`: its stdout, or why there is none.
     fn call(&self, args: &[&str]) -> Result<String, SampleError> {
-        let done = child::run(&self.program, args, None, Stdio::piped(), self.deadline).map_err(|e| match e {
+        self.call_within(args, self.deadline)
+    }
+
+    fn call_within(&self, args: &[&str], deadline: Duration) -> Result<String, SampleError> {
+        let done = child::run(&self.program, args, None, Stdio::piped(), deadline).map_err(|e| match e {
             RunError::Spawn(e) => SampleError::Failed(format!("cannot run {}: {e}", self.program.display())),
             RunError::Timeout(d) => {
                 SampleError::Failed(format!("nvidia-smi gave no answer within {:.0} s and was killed", d.as_secs_f64()))
@@ -132,12 +139,14 @@ impl GpuSource for NvidiaSmi {
     }
 
     fn processes(&mut self) -> Option<Vec<(u32, u32)>> {
-        let text = self.call(&["--query-compute-apps=gpu_uuid,pid", "--format=csv,noheader,nounits"]).ok()?;
+        // A look beside the readings, never in their way: a hung listing holds them a moment, not a deadline.
+        let text =
+            self.call_within(&["--query-compute-apps=gpu_uuid,pid", "--format=csv,noheader,nounits"], self.deadline.min(ASIDE)).ok()?;
         Some(compute_apps(&text, &self.uuids))
     }
 
     fn mig_parent(&mut self, uuid: &str) -> Option<u32> {
-        list_mig(&self.call(&["-L"]).ok()?).into_iter().find(|(mig, _)| mig == uuid).map(|(_, gpu)| gpu)
+        list_mig(&self.call_within(&["-L"], self.deadline.min(ASIDE)).ok()?).into_iter().find(|(mig, _)| mig == uuid).map(|(_, gpu)| gpu)
     }
 
     fn shorten(&mut self, deadline: Duration) {

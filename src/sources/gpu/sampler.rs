@@ -107,7 +107,8 @@ impl Processes {
 
 /// A sampling thread.
 pub struct Sampler {
-    stop: Sender<()>,
+    /// Told when the run ended (the command's exit, an interrupt), and when that was.
+    stop: Sender<Instant>,
     handle: JoinHandle<Outcome>,
 }
 
@@ -119,6 +120,9 @@ pub struct Options {
     pub trace: Option<Box<dyn Write + Send>>,
     /// Whether to call `Hooks::live` after each reading.
     pub live: bool,
+    /// The most the run's end waits on the GPUs: one tool's deadline, counted from the end, whatever call
+    /// (a reading, a look at the processes) was under way then.
+    pub deadline: Duration,
 }
 
 impl Sampler {
@@ -136,7 +140,7 @@ impl Sampler {
 
     /// Takes a last sample (unless sampling already ended) and returns everything.
     pub fn finish(self) -> Outcome {
-        let _ = self.stop.send(());
+        let _ = self.stop.send(Instant::now());
         self.handle.join().expect("the sampler thread does not panic")
     }
 }
@@ -147,10 +151,17 @@ fn step_energy(samples: &[Sample], devices: &[super::Device], t: f64) -> f64 {
     devices.iter().filter_map(|d| Some(trapezoid(prev.iter().find(|p| p.index == d.index)?.power_w?, d.power_w?, t - t0))).sum()
 }
 
-/// Waits until `next`; true when told to stop (or the owner went away) first.
-fn stop_asked(stop: &mpsc::Receiver<()>, next: Instant) -> bool {
-    !matches!(stop.recv_timeout(next.saturating_duration_since(Instant::now())), Err(RecvTimeoutError::Timeout))
+/// Waits until `next`; when told to stop (or the owner went away) first, when the run ended.
+fn stop_asked(stop: &mpsc::Receiver<Instant>, next: Instant) -> Option<Instant> {
+    match stop.recv_timeout(next.saturating_duration_since(Instant::now())) {
+        Ok(at) => Some(at),
+        Err(RecvTimeoutError::Disconnected) => Some(Instant::now()),
+        Err(RecvTimeoutError::Timeout) => None,
+    }
 }
+
+/// Below this, what is left of the deadline is no time to take a last reading in.
+const TOO_LATE: Duration = Duration::from_millis(50);
 
 /// How often a measured job's energy counters are read, besides its first and last readings: the
 /// counter's increase between those two is the energy whatever lies between, and the reads between
@@ -160,7 +171,7 @@ pub const COUNTER_EVERY: std::time::Duration = std::time::Duration::from_secs(30
 /// The deadline of the reading taken when a job that is already measured has ended.
 const LAST_CALL: std::time::Duration = std::time::Duration::from_secs(2);
 
-fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>, start: Instant, stop: mpsc::Receiver<()>) -> Outcome {
+fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>, start: Instant, stop: mpsc::Receiver<Instant>) -> Outcome {
     let mut samples: Vec<Sample> = Vec::new();
     let mut failures = 0usize;
     let mut state: Option<Sampling> = None;
@@ -220,13 +231,13 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
             break;
         }
         next += opts.interval;
-        if stop_asked(&stop, next) {
+        if let Some(ended) = stop_asked(&stop, next) {
             // One last sample counts the tail. After a call that failed (a hung tool, killed at its
-            // deadline) there is none: waiting a second deadline would only hold the job's exit.
-            if failures > 0 {
+            // deadline) there is none: waiting a second deadline would only hold the job's exit. Nor
+            // after one that held the end past most of a deadline (a hung look at the processes).
+            if failures > 0 || !ready_last(source.as_mut(), &samples, opts.deadline.saturating_sub(ended.elapsed())) {
                 break;
             }
-            ready_last(source.as_mut(), &samples);
             last = true;
         }
     }
@@ -247,11 +258,18 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
 /// Readies the source for the reading taken once the command ended: it reads the energy counter,
 /// and a run already measured (two readings) only loses its tail to a slow tool, so that reading
 /// gets a short deadline; a shorter run needs it to be measured at all, and keeps the full one.
-fn ready_last(source: &mut dyn GpuSource, samples: &[Sample]) {
+/// It has what is left of one deadline since the run's end (`left`), so the exit waits one at most; false,
+/// and no last reading, when that is too little to take one in.
+fn ready_last(source: &mut dyn GpuSource, samples: &[Sample], left: Duration) -> bool {
+    if left < TOO_LATE {
+        return false;
+    }
+    source.shorten(left);
     if samples.iter().filter(|s| s.result.is_ok()).count() >= 2 {
         source.shorten(LAST_CALL);
     }
     source.counter_now();
+    true
 }
 
 /// One reading: when the call began (the reading's time, as the trace and the run's end see it) and
@@ -305,7 +323,7 @@ mod tests {
 
     fn sample(source: Fake, run_for: Duration) -> (Outcome, Vec<String>) {
         let said = Said::default();
-        let opts = Options { interval: Duration::from_millis(20), trace: None, live: false };
+        let opts = Options { interval: Duration::from_millis(20), trace: None, live: false, deadline: Duration::from_secs(10) };
         let s = Sampler::start(Box::new(source), opts, Box::new(said.clone()), Instant::now());
         std::thread::sleep(run_for);
         let out = s.finish();
