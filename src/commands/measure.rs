@@ -187,6 +187,14 @@ fn start_gpus(
         Ok(s) => (Some(Sampler::start(s, opts, hooks, start)), None, None),
         Err(e) => {
             hooks.info(&format!("no GPU found ({e}): only CPU time is measured"));
+            // The trace says so at once, as a failed reading: a caller waiting for its first line (the Slurm
+            // prolog, the Python API) goes on, rather than waiting out its startup for a reading never taken.
+            if let Some(mut w) = opts.trace {
+                let line = serde_json::json!({"t": 0.0, "ok": false, "error": format!("no GPU found: {e}")});
+                if writeln!(w, "{line}").and_then(|()| w.flush()).is_err() {
+                    hooks.warn("the trace could not be written: the run is measured on without it");
+                }
+            }
             (None, Some(e.to_string()), Some(hooks))
         }
     }

@@ -260,7 +260,16 @@ async fn write_out(mut answers: tokio::sync::mpsc::Receiver<Vec<u8>>, mut refusa
             biased;
             a = answers.recv() => match a {
                 Some(a) => a,
-                None => break,
+                // The service is done: the parse errors still queued are answered too.
+                None => {
+                    while let Ok(r) = refusals.try_recv() {
+                        if out.write_all(&r).await.is_err() {
+                            break;
+                        }
+                    }
+                    let _ = out.flush().await;
+                    break;
+                }
             },
             Some(r) = refusals.recv() => r,
         };

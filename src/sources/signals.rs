@@ -132,13 +132,20 @@ pub fn catch() {
         }
     }
     for sig in CAUGHT {
-        // SAFETY: a zeroed sigaction with a valid handler and SA_SIGINFO is a well-formed argument to sigaction(2).
+        // SAFETY: a zeroed sigaction with a valid handler and SA_SIGINFO is a well-formed argument to sigaction(2);
+        // the old one is written into a zeroed local.
         unsafe {
             let mut act: libc::sigaction = std::mem::zeroed();
             act.sa_sigaction = record as *const () as usize;
             act.sa_flags = libc::SA_SIGINFO | libc::SA_RESTART;
             libc::sigemptyset(&mut act.sa_mask);
-            libc::sigaction(sig, &act, std::ptr::null_mut());
+            let mut old: libc::sigaction = std::mem::zeroed();
+            libc::sigaction(sig, &act, &mut old);
+            // A signal exa's parent ignores (`nohup`'s SIGHUP, a background job's SIGINT) stays ignored, for exa and
+            // for the command, which inherits it: caught, exec would have reset it to its default for the command.
+            if old.sa_sigaction == libc::SIG_IGN {
+                libc::sigaction(sig, &old, std::ptr::null_mut());
+            }
         }
     }
 }

@@ -163,3 +163,13 @@ fn a_tool_that_hangs_after_its_first_answer_holds_the_end_one_deadline_at_most()
     // Two deadlines (8 s) were what it took; one and a margin for a slow machine's start is the bound.
     assert!(took < Duration::from_millis(7500), "the end took {took:?}");
 }
+
+#[test]
+fn a_signal_exas_parent_ignores_stays_ignored_for_the_command() {
+    // `nohup exa finops measure -- job`: the job still ignores SIGHUP, as it would under nohup alone.
+    let env = Env::new().env("PATH", "/usr/local/bin:/usr/bin:/bin");
+    let line = format!("trap '' HUP; exec {} finops measure -- sh -c 'kill -HUP $$; echo alive'", env!("CARGO_BIN_EXE_exa"));
+    let out = env.cmd_for("sh").args(["-c", &line]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(crate::common::stdout(&out).trim(), "alive");
+}
