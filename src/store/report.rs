@@ -162,10 +162,17 @@ pub struct PerUnit {
 
 impl PerUnit {
     /// The group's figures per unit of `per`.
+    /// A figure of a domain is divided by the work of the runs that have that domain's record: cost per
+    /// token by the tokens of the runs with a cost, never every run's (one run's cost over two runs' tokens).
     pub fn of(per: &Per, g: &Group) -> PerUnit {
         let r = per.of(g).filter(|r| *r > 0.0);
+        let (r_carbon, r_cost) = match per.need() {
+            Some(i) => (g.domain_work[0][i].filter(|r| *r > 0.0), g.domain_work[1][i].filter(|r| *r > 0.0)),
+            None => (r, r),
+        };
         // A quotient that does not fit a number (a figure over a vanishing count) is none, never infinity.
-        let each = |v: Option<f64>| v.zip(r).map(|(v, r)| v / r).filter(|q| q.is_finite()).map(tidy);
+        let over = |v: Option<f64>, r: Option<f64>| v.zip(r).map(|(v, r)| v / r).filter(|q| q.is_finite()).map(tidy);
+        let each = |v: Option<f64>| over(v, r_carbon);
         let kwh_per_unit = each(g.kwh);
         PerUnit {
             unit: per.name().to_string(),
@@ -178,7 +185,7 @@ impl PerUnit {
             co2e_g_per_unit: each(g.co2e_g),
             kwh_per_unit,
             j_per_unit: kwh_per_unit.map(|k| k * 3.6e6).filter(|j| j.is_finite()).map(tidy),
-            cost_usd_per_unit: each(g.cost_usd),
+            cost_usd_per_unit: over(g.cost_usd, r_cost),
             water_l_per_unit: each(g.water_l),
         }
     }
@@ -228,6 +235,10 @@ pub struct Group {
     /// CO2e per UTC day (cost per day for a group without carbon), oldest first, when the filter asked for it.
     #[serde(skip)]
     pub trend: Vec<f64>,
+    /// The work (tokens, prompt tokens, requests, units) of the runs with a counted carbon record, and of those
+    /// with a counted cost record: what a figure per unit of each domain divides by. None where not known.
+    #[serde(skip)]
+    pub domain_work: [[Option<f64>; 4]; 2],
 }
 
 #[derive(Debug, Serialize)]
@@ -369,6 +380,8 @@ pub(crate) struct Acc {
     pub(crate) water: Option<Sum>,
     /// The runs' work: tokens, prompt tokens, requests, units.
     pub(crate) work: [Option<Sum>; 4],
+    /// The same, of the runs with a counted carbon record and of those with a counted cost record.
+    pub(crate) domain_work: [[Option<Sum>; 4]; 2],
     /// CO2e and cost per day, when a trend was asked for.
     pub(crate) trend: Option<Box<Trend>>,
 }
@@ -453,6 +466,13 @@ impl Acc {
         for (sum, w) in self.work.iter_mut().zip(work) {
             add(sum, w);
         }
+        for (d, carbon) in [(0, true), (1, false)] {
+            if used.iter().any(|r| r.carbon == carbon) {
+                for (sum, w) in self.domain_work[d].iter_mut().zip(work) {
+                    add(sum, w);
+                }
+            }
+        }
         self.runs += 1;
         self.runs_measured += u64::from(used.iter().any(|r| r.measured));
         self.gpu_hours.add(gpu_hours);
@@ -527,6 +547,7 @@ impl Acc {
             requests: self.work[2].map(|s| tidy(s.value())),
             units: self.work[3].map(|s| tidy(s.value())),
             per: None,
+            domain_work: self.domain_work.map(|d| d.map(|w| w.map(|s| tidy(s.value())))),
         }
     }
 }
@@ -757,6 +778,7 @@ pub(crate) fn nothing() -> Group {
         units: None,
         per: None,
         trend: Vec::new(),
+        domain_work: [[None; 4]; 2],
     }
 }
 
@@ -793,6 +815,7 @@ pub(crate) fn group(
         units: extra[5].map(tidy),
         per: None,
         trend: Vec::new(),
+        domain_work: [[None; 4]; 2],
     }
 }
 

@@ -281,10 +281,16 @@ pub fn sql_from(d: Dialect, f: Figures, key: &str, source: &str, clause: &str) -
             ", sum(embodied_co2e_g), sum(water_l), sum(tokens), sum(prompt_tokens), sum(requests), sum(units)".to_string(),
         ),
     };
-    // Per unit of work: the runs whose counted records have it, and only their notes.
-    let (having, noted) = match f {
-        Figures::Per(column) => (format!(" HAVING max({column}) IS NOT NULL"), " AND z.run IN (SELECT k.run FROM r AS k WHERE k.g = z.g)"),
-        _ => (String::new(), ""),
+    // Per unit of work: the runs whose counted records have it, and only their notes; and that work again, of
+    // the runs with a counted carbon record and of those with a counted cost record (what each domain's figure
+    // per unit divides by), as two columns after the others.
+    let (having, noted, per_domain) = match f {
+        Figures::Per(column) => (
+            format!(" HAVING max({column}) IS NOT NULL"),
+            " AND z.run IN (SELECT k.run FROM r AS k WHERE k.g = z.g)",
+            format!(", sum({column}) FILTER (WHERE carbon_n > 0), sum({column}) FILTER (WHERE cost_n > 0)"),
+        ),
+        _ => (String::new(), "", String::new()),
     };
     format!(
         "WITH {counted},
@@ -299,7 +305,7 @@ pub fn sql_from(d: Dialect, f: Figures, key: &str, source: &str, clause: &str) -
                    SELECT 'run ' || run || ': ' || string_agg(n || CASE WHEN carbon THEN ' carbon' ELSE ' cost' END || ' records, counted ' || ids || ': ' ||
                           CASE WHEN m_any AND e_any THEN 'a measured record supersedes an estimate'
                                ELSE 'the same work recorded again (--part marks parts of one run)' END, '; ' ORDER BY NOT carbon) AS note
-                   FROM z WHERE n > used AND z.g = r.g{noted} GROUP BY run) notes){of_runs}
+                   FROM z WHERE n > used AND z.g = r.g{noted} GROUP BY run) notes){of_runs}{per_domain}
          FROM r GROUP BY g",
         counted = counted(d, f, key, source, clause)
     )

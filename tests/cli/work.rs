@@ -419,3 +419,25 @@ fn a_gpu_from_exas_table_gives_its_published_figure() {
     let o = env.run(&["finops", "carbon", "estimate", "--gpu-hours", "1"]);
     fails(&o, 2, "not in exa's table (generic, a100-pcie-40gb, a100-with-host)");
 }
+
+#[test]
+fn a_figure_per_token_divides_by_the_tokens_of_the_runs_that_have_it_in_both_stores() {
+    // Run a: carbon and cost, 1,000 tokens; run b: carbon alone, 9,000 tokens. Cost per token is a's cost over
+    // a's tokens (not over 10,000), CO2e per token both runs' CO2e over both runs' tokens.
+    let pg = PgServer::start();
+    let env = Env::new();
+    let lite = env.dir.path().join("r.sqlite3");
+    let url = pg.database("perdomain");
+    for db in [lite.to_str().unwrap(), url.as_str()] {
+        for (domain, run, tokens) in [("carbon", "a", "1000"), ("cost", "a", "1000"), ("carbon", "b", "9000")] {
+            let out = env.run(&["--db", db, "finops", domain, "record", "M", "--gpu-hours", "1", "--run-id", run, "--tokens", tokens]);
+            assert_eq!(out.status.code(), Some(0), "{}", crate::common::stderr(&out));
+        }
+    }
+    let per = |db: &str| env.json::<Value>(&["--db", db, "report", "--per", "token"])["totals"].clone();
+    let (a, b) = (per(lite.to_str().unwrap()), per(&url));
+    let cost = a["cost_usd"].as_f64().unwrap();
+    close(a["per"]["cost_usd_per_unit"].as_f64().unwrap(), cost / 1000.0);
+    close(a["per"]["co2e_g_per_unit"].as_f64().unwrap(), a["co2e_g"].as_f64().unwrap() / 10_000.0);
+    assert_eq!(a["per"], b["per"], "both stores alike");
+}

@@ -131,6 +131,8 @@ pub(super) struct Sums {
     notes: Vec<String>,
     /// Embodied CO2e, water, tokens, prompt tokens, requests, units.
     extra: [Option<f64>; 6],
+    /// Per unit of work (`Figures::Per`): that work of the runs with a carbon record, and with a cost record.
+    per_domain: [Option<f64>; 2],
 }
 
 impl Sums {
@@ -157,10 +159,19 @@ impl Sums {
                 *e = plus(*e, r.get(15 + i));
             }
         }
+        if r.len() > 21 {
+            for (i, e) in self.per_domain.iter_mut().enumerate() {
+                *e = plus(*e, r.get(21 + i));
+            }
+        }
     }
 
     fn group(self, key: String) -> Group {
         let range = if self.unknown { None } else { self.co2e.map(|_| [self.low, self.high]) };
-        model::group(key, self.counts, self.hours, [self.kwh, self.co2e, self.cost], range, self.extra)
+        let mut g = model::group(key, self.counts, self.hours, [self.kwh, self.co2e, self.cost], range, self.extra);
+        // The statement counts the work of the report's one unit (`Figures::Per`): it stands at every kind's
+        // place, the one `PerUnit::of` reads among them.
+        g.domain_work = self.per_domain.map(|w| [w.map(crate::num::tidy); 4]);
+        g
     }
 }
