@@ -141,9 +141,11 @@ pub fn catch() {
             libc::sigemptyset(&mut act.sa_mask);
             let mut old: libc::sigaction = std::mem::zeroed();
             libc::sigaction(sig, &act, &mut old);
-            // A signal exa's parent ignores (`nohup`'s SIGHUP, a background job's SIGINT) stays ignored, for exa and
-            // for the command, which inherits it: caught, exec would have reset it to its default for the command.
-            if old.sa_sigaction == libc::SIG_IGN {
+            // A hang-up exa's parent ignores (`nohup`) stays ignored, for exa and for the command, which inherits
+            // it: caught, exec would have reset it to its default for the command. Not SIGINT or SIGQUIT: a shell
+            // ignores those for every job it starts with `&`, and a script that starts exa so (the Slurm prolog)
+            // ends the run by sending SIGINT.
+            if sig == libc::SIGHUP && old.sa_sigaction == libc::SIG_IGN {
                 libc::sigaction(sig, &old, std::ptr::null_mut());
             }
         }
