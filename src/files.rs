@@ -8,21 +8,29 @@ use std::path::Path;
 /// file of more than `cap` bytes is refused, never read into memory whole (`/dev/zero` put in its place).
 pub fn read_regular(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
     use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    // Looked at before it is opened: opening some devices does something (a watchdog starts counting).
-    if !std::fs::metadata(path)?.is_file() {
-        return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"));
-    }
-    let f = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY).open(path)?;
-    if !f.metadata()?.is_file() {
-        return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"));
-    }
+    let f = open_regular(path)?;
     let mut bytes = Vec::new();
     f.take(cap.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > cap {
         return Err(io::Error::new(io::ErrorKind::InvalidData, format!("larger than {cap} bytes")));
     }
     Ok(bytes)
+}
+
+/// The regular file at `path`, opened to read without waiting, or an error: its type is looked at before it is
+/// opened (opening some devices does something: a watchdog starts counting) and again once open (it may have
+/// been swapped in between).
+pub fn open_regular(path: &Path) -> io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let not = || io::Error::new(io::ErrorKind::InvalidInput, "not a regular file");
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(not());
+    }
+    let f = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY).open(path)?;
+    if !f.metadata()?.is_file() {
+        return Err(not());
+    }
+    Ok(f)
 }
 
 /// `read_regular`, as text (UTF-8, else an error).
@@ -104,19 +112,8 @@ fn place(p: &Path) -> Option<std::path::PathBuf> {
 /// file is opened to look: `/dev/stdout` on a pipe would be opened as the pipe's reading end, and wait for ever.
 pub fn is_sqlite(path: &Path) -> bool {
     use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
-        return false;
-    }
     let mut head = [0u8; 16];
-    std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(path)
-        .and_then(|f| if f.metadata()?.is_file() { Ok(f) } else { Err(io::Error::from(io::ErrorKind::InvalidInput)) })
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok()
-        && &head == b"SQLite format 3\0"
+    open_regular(path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && &head == b"SQLite format 3\0"
 }
 
 /// Refuses to write `what` (a flag, such as `--html`) to `path` when that would destroy something: the

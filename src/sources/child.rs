@@ -157,6 +157,8 @@ pub fn output(program: &Path, args: &[&str], timeout: Duration) -> Result<Vec<u8
 /// printed `MAX_ACCOUNTING` bytes (an endless stream costs that much disk for a moment, never memory).
 pub fn output_file(program: &Path, args: &[&str], timeout: Duration) -> Result<std::fs::File, String> {
     use std::io::{Read, Seek};
+    let past_cap = |f: &std::fs::File| f.metadata().is_ok_and(|m| m.len() > MAX_ACCOUNTING);
+    let too_much = || format!("it printed more than {} GiB; ask for a shorter window (--since, --until)", MAX_ACCOUNTING >> 30);
     let made = |what: &str, e: std::io::Error| format!("cannot make a file for its {what} in {}: {e}", std::env::temp_dir().display());
     // Its errors too go to a file of exa's own: read back only when it failed. No one can plant it, or read it.
     let (mut out, mut err) = (tempfile::tempfile().map_err(|e| made("output", e))?, tempfile::tempfile().map_err(|e| made("errors", e))?);
@@ -177,9 +179,9 @@ pub fn output_file(program: &Path, args: &[&str], timeout: Duration) -> Result<s
                 kill_group(&mut child);
                 return Err(RunError::Timeout(timeout).to_string());
             }
-            Ok(None) if out.metadata().is_ok_and(|m| m.len() > MAX_ACCOUNTING) => {
+            Ok(None) if past_cap(&out) => {
                 kill_group(&mut child);
-                return Err(format!("it printed more than {} GiB; ask for a shorter window (--since, --until)", MAX_ACCOUNTING >> 30));
+                return Err(too_much());
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(5)),
             Err(e) => {
@@ -190,8 +192,8 @@ pub fn output_file(program: &Path, args: &[&str], timeout: Duration) -> Result<s
     };
     // The tool is done: anything it started in its group goes with it.
     signal_group(child.id());
-    if out.metadata().is_ok_and(|m| m.len() > MAX_ACCOUNTING) {
-        return Err(format!("it printed more than {} GiB; ask for a shorter window (--since, --until)", MAX_ACCOUNTING >> 30));
+    if past_cap(&out) {
+        return Err(too_much());
     }
     if !status.success() {
         let mut text = String::new();

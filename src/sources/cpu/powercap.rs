@@ -34,16 +34,6 @@ pub(super) fn small(path: &Path) -> std::io::Result<String> {
     Ok(crate::files::read_regular_text(path, CAP)?.trim().to_string())
 }
 
-/// A zone's counter file, opened to be read again and again: only a regular file (sysfs's are), never waited on.
-fn open_counter(path: &Path) -> std::io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let f = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY).open(path)?;
-    if !f.metadata()?.is_file() {
-        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file"));
-    }
-    Ok(f)
-}
-
 /// The counter now: the file read from its start, a number of at most `CAP` bytes.
 fn read_again(f: &std::fs::File) -> Option<u64> {
     use std::os::unix::fs::FileExt;
@@ -134,7 +124,8 @@ impl Powercap {
                     continue;
                 }
             }
-            let opened = open_counter(&file).map_err(|e| CpuError::Failed(format!("{}: {e}", file.display())))?;
+            // Opened to be read again and again: only a regular file (sysfs's are), never waited on.
+            let opened = crate::files::open_regular(&file).map_err(|e| CpuError::Failed(format!("{}: {e}", file.display())))?;
             p.zones.push(Zone { id, name: f.name.clone(), kind, range_uj });
             p.files.push(opened);
             firsts.push(first);
