@@ -462,13 +462,29 @@ fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, (started_unix, end):
         }
     }
     let energy: Vec<&DeviceSummary> = devices.iter().filter(|d| d.energy_kwh.is_some()).collect();
-    let kwh = (!energy.is_empty()).then(|| energy.iter().filter_map(|d| d.energy_kwh).sum::<f64>());
-    let hours = (!energy.is_empty()).then(|| energy.iter().map(|d| d.covered_s).sum::<f64>() / 3600.0);
-    let refused: Vec<String> = devices
+    let mut kwh = (!energy.is_empty()).then(|| energy.iter().filter_map(|d| d.energy_kwh).sum::<f64>());
+    let mut hours = (!energy.is_empty()).then(|| energy.iter().map(|d| d.covered_s).sum::<f64>() / 3600.0);
+    let mut refused: Vec<String> = devices
         .iter()
         .filter_map(|d| d.refused.as_ref().map(|r| format!("GPU {} ({}): {r}", d.index, crate::text::clean(&d.name))))
         .collect();
+    // A device whose energy was refused whole is never left out of the run (its work gone from a record that
+    // would still supersede the estimate of the job): the run's GPU energy is then not measured, and every
+    // device's hours, from its first reading to its last, are priced by an assumed power, as CPU-hours without
+    // counters are.
+    let whole = devices.iter().filter(|d| d.energy_kwh.is_none() && d.refused.is_some()).count();
+    if whole > 0 {
+        let spans: f64 = devices.iter().map(|d| seen_for(&o.samples, d.index)).sum();
+        refused.push(format!(
+            "the GPUs' energy is not measured for the run ({whole} of {} devices refused): their {} device-hours are priced by an assumed power",
+            devices.len(),
+            tidy(spans / 3600.0)
+        ));
+        kwh = None;
+        hours = (spans > 0.0).then_some(spans / 3600.0);
+    }
     let (status, reason) = match (&o.state, kwh) {
+        (Sampling::Measured, None) if hours.is_some() => ("not measured", Some(refused.join("; "))),
         (Sampling::NoGpu(why), _) => ("not measured", Some(why.clone())),
         (Sampling::Measured, None) if !refused.is_empty() => ("not measured", Some(refused.join("; "))),
         (Sampling::Measured, Some(_)) if !refused.is_empty() => ("measured", Some(refused.join("; "))),
@@ -498,6 +514,15 @@ fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, (started_unix, end):
         devices,
     };
     (gpu, if kwh.is_some() { profile } else { Vec::new() })
+}
+
+/// The seconds from device `index`'s first reading to its last.
+fn seen_for(samples: &[crate::sources::gpu::energy::Sample], index: u32) -> f64 {
+    let at = |s: &&crate::sources::gpu::energy::Sample| s.result.as_ref().is_ok_and(|l| l.iter().any(|d| d.index == index));
+    match (samples.iter().find(at), samples.iter().rev().find(at)) {
+        (Some(a), Some(b)) => (b.t - a.t).max(0.0),
+        _ => 0.0,
+    }
 }
 
 /// Reads the CPU counters from now, at the GPU interval or every `cpu::LONGEST_WAIT_S`, whichever is shorter;

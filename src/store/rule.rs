@@ -1,7 +1,10 @@
 //! The counting rule: which records of a run a report counts. Its one home.
 //!
 //! Per run and domain (carbon, cost): a measured record supersedes
-//! estimated ones; records marked as parts (`--part`) are summed;
+//! estimated ones, when the measurements hold every kind of work the
+//! estimates do (GPU-hours where an estimate has GPU-hours, CPU-hours where
+//! one has CPU-hours; else the estimates count, and the note says the
+//! measurement lacked it); records marked as parts (`--part`) are summed;
 //! otherwise several records of the same kind are the same work recorded
 //! again, and the latest counts once. A run's hours are the most of its
 //! domains' counted hours, and so is its work (tokens, requests, units);
@@ -114,7 +117,8 @@ pub(crate) struct Counted {
 }
 
 /// Chooses, per domain, the records of one run that count: a measured record
-/// supersedes estimated ones; records marked as parts are summed; otherwise
+/// supersedes estimated ones when the measurements hold every kind of work (GPU, CPU) the estimates
+/// hold, and never drops a kind it did not measure (then the estimates count); records marked as parts are summed; otherwise
 /// several records of the same kind are the same work recorded again, and
 /// the latest counts once.
 ///
@@ -127,8 +131,14 @@ pub(crate) fn choose(run: &str, rows: &[Row]) -> Counted {
         if all.is_empty() {
             continue;
         }
-        let measured: Vec<&Row> = all.iter().copied().filter(|r| r.measured).collect();
-        let pool = if measured.is_empty() { all.clone() } else { measured };
+        let (measured, estimated): (Vec<&Row>, Vec<&Row>) = all.iter().copied().partition(|r| r.measured);
+        let pool = if measured.is_empty() {
+            all.clone()
+        } else if covers(&measured, &estimated) {
+            measured
+        } else {
+            estimated
+        };
         let parts: Vec<&Row> = pool.iter().copied().filter(|r| r.part).collect();
         let chosen: Vec<&Row> = if parts.is_empty() { pool.iter().copied().max_by_key(|r| r.id).into_iter().collect() } else { parts };
         let (g, h) = chosen.iter().fold((0.0, 0.0), |acc, r| (acc.0 + r.gpu_hours, acc.1 + r.cpu_hours));
@@ -144,7 +154,9 @@ pub(crate) fn choose(run: &str, rows: &[Row]) -> Counted {
             by_id.sort_unstable();
             let ids: Vec<String> = by_id.iter().map(|id| format!("#{id}")).collect();
             let reason = if chosen.iter().any(|r| r.measured) && all.iter().any(|r| !r.measured) {
-                "a measured record supersedes an estimate"
+                SUPERSEDES
+            } else if all.iter().any(|r| r.measured) && !chosen.iter().any(|r| r.measured) {
+                LACKS
             } else {
                 "the same work recorded again (--part marks parts of one run)"
             };
@@ -158,6 +170,19 @@ pub(crate) fn choose(run: &str, rows: &[Row]) -> Counted {
         c.note = Some(format!("run {}: {}", crate::text::clean(run), why.join("; ")));
     }
     c
+}
+
+/// Why a run's estimates were not counted: its measurements hold every kind of work they do.
+const SUPERSEDES: &str = "a measured record supersedes an estimate";
+/// Why a run's measurements were not counted: they lack a kind of work (GPU or CPU) its estimates hold.
+const LACKS: &str = "a measurement without the GPU or CPU work the estimate holds does not supersede it";
+
+/// Whether measured records hold every kind of work the estimated ones hold: GPU-hours where an
+/// estimate has GPU-hours, CPU-hours where one has CPU-hours. A measurement that took the GPUs' energy
+/// alone, of a job whose import holds its CPU-hours, does not replace the CPU's part with nothing.
+fn covers(measured: &[&Row], estimated: &[&Row]) -> bool {
+    let has = |rows: &[&Row], hours: fn(&Row) -> f64| rows.iter().any(|r| hours(r) > 0.0);
+    [|r: &Row| r.gpu_hours, |r: &Row| r.cpu_hours].into_iter().all(|hours| has(measured, hours) || !has(estimated, hours))
 }
 
 /// True when a run has at most one record of each domain: every record counts, nothing to choose.
@@ -227,11 +252,15 @@ fn counted(d: Dialect, f: Figures, key: &str, source: &str, clause: &str) -> Str
                       co2e_g * (1 - uncertainty) AS low, co2e_g * (1 + uncertainty) AS high, (co2e_g IS NOT NULL AND uncertainty IS NULL) AS unk
                FROM {source} {clause}),
          a AS (SELECT g, run, carbon, count(*) AS n, {any}(measured) AS m_any, {sums}, {any}(unk) AS unk FROM f GROUP BY g, run, carbon),
-         x AS (SELECT f.*, f.measured OR NOT {any}(f.measured) OVER w AS in_pool
+         x AS (SELECT f.*, CASE WHEN {any}(f.measured) OVER w
+                                  AND ({any}(f.measured AND f.gpu_hours > 0) OVER w OR NOT {any}(NOT f.measured AND f.gpu_hours > 0) OVER w)
+                                  AND ({any}(f.measured AND f.cpu_hours > 0) OVER w OR NOT {any}(NOT f.measured AND f.cpu_hours > 0) OVER w)
+                                THEN f.measured ELSE NOT f.measured END AS in_pool
                FROM f JOIN a ON a.g = f.g AND a.run = f.run AND a.carbon = f.carbon WHERE a.n > 1 WINDOW w AS (PARTITION BY f.g, f.run, f.carbon)),
          y AS (SELECT x.*, in_pool AND CASE WHEN {any}(part AND in_pool) OVER w THEN part ELSE id = max(id) FILTER (WHERE in_pool) OVER w END AS c
                FROM x WINDOW w AS (PARTITION BY g, run, carbon)),
-         z AS (SELECT g, run, carbon, count(*) AS n, {any}(measured) AS m_any, {any}(NOT measured) AS e_any, count(*) FILTER (WHERE c) AS used,
+         z AS (SELECT g, run, carbon, count(*) AS n, {any}(measured) AS m_seen, {any}(measured AND c) AS m_any, {any}(NOT measured) AS e_any,
+                 count(*) FILTER (WHERE c) AS used,
                  {chosen_sums}, {any}(unk AND c) AS unk, string_agg('#' || id, ', ' ORDER BY id) FILTER (WHERE c) AS ids
                FROM y GROUP BY g, run, carbon),
          d AS (SELECT g, run, carbon, n, m_any, CAST(1 AS BIGINT) AS used, {figures}, unk FROM a WHERE n = 1
@@ -303,7 +332,7 @@ pub fn sql_from(d: Dialect, f: Figures, key: &str, source: &str, clause: &str) -
                 coalesce(sum(gh), 0), coalesce(sum(ch), 0), sum(kwh), sum(co2e), sum(low), sum(high), coalesce({any}(unknown_u), false), sum(cost),
                 (SELECT string_agg(note, '\n' ORDER BY note) FROM (
                    SELECT 'run ' || run || ': ' || string_agg(n || CASE WHEN carbon THEN ' carbon' ELSE ' cost' END || ' records, counted ' || ids || ': ' ||
-                          CASE WHEN m_any AND e_any THEN 'a measured record supersedes an estimate'
+                          CASE WHEN m_any AND e_any THEN '{SUPERSEDES}' WHEN m_seen AND NOT m_any THEN '{LACKS}'
                                ELSE 'the same work recorded again (--part marks parts of one run)' END, '; ' ORDER BY NOT carbon) AS note
                    FROM z WHERE n > used AND z.g = r.g{noted} GROUP BY run) notes){of_runs}{per_domain}
          FROM r GROUP BY g",

@@ -6,16 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{fake_smi, stderr, Env};
-
-/// A job that ends once the fake nvidia-smi has been called `n` times (a minute at most), however slow the machine.
-fn until_calls(env: &Env, n: usize) -> String {
-    let counter = env.dir.path().join("smi-state/calls");
-    format!(
-        "i=0; until c=$(cat {} 2>/dev/null); [ \"${{c:-0}}\" -ge {n} ] 2>/dev/null || [ $i -ge 1200 ]; do sleep 0.05; i=$((i+1)); done",
-        counter.display()
-    )
-}
+use crate::common::{fake_smi, stderr, until_calls, Env};
 
 #[test]
 fn sigalrm_ends_the_run_as_sigterm_does_with_its_report() {

@@ -30,17 +30,9 @@ fn calls(env: &Env) -> usize {
     std::fs::read_to_string(env.dir.path().join("smi-state/calls")).map_or(0, |s| s.trim().parse().unwrap())
 }
 
-/// A job that ends once the fake tool has been called `n` times, however slow the machine (or after a minute): a run that must
-/// hold so many readings asks for them, never for a wall-clock time that may hold fewer.
+/// `common::until_calls` as a command's words.
 fn until_calls(env: &Env, n: usize) -> Vec<String> {
-    let counter = env.dir.path().join("smi-state/calls");
-    // A minute at most: a tool that stops being called fails the test's assertions rather than hanging it.
-    // The counter is read while the fake may be writing it: an empty read counts as 0, without a word.
-    let job = format!(
-        "i=0; until c=$(cat {} 2>/dev/null); [ \"${{c:-0}}\" -ge {n} ] 2>/dev/null || [ $i -ge 1200 ]; do sleep 0.05; i=$((i+1)); done",
-        counter.display()
-    );
-    vec!["sh".into(), "-c".into(), job]
+    vec!["sh".into(), "-c".into(), crate::common::until_calls(env, n)]
 }
 
 fn gpu_json(env: &Env) -> Value {

@@ -79,6 +79,33 @@ fn a_measurement_without_a_command_holds_the_cpu_work_it_is_told_of() {
 }
 
 #[test]
+fn a_measurement_without_the_jobs_cpu_work_never_drops_it_from_the_import() {
+    // A ledger's measurement of the GPUs alone (the prolog before it passed --cpus): no CPU-hours. The job's import
+    // holds 8 CPU-core-hours; the measurement does not supersede it, and the report says why.
+    let env = fake_smi(Env::new(), crate::telemetry::H100).env("FAKE_SMI_POWER", "300").env("TZ", "UTC");
+    let (out, r) = measure(&env, &["--interval", "0.2", "--record", "train", "--run-id", "slurm:c1:6", "--duration", "1s"], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(r["gpu"]["energy_kwh"].as_f64().unwrap() > 0.0, "{}", r["gpu"]);
+    assert_eq!(r["cpu"]["hours"].as_f64().unwrap_or(0.0), 0.0, "{}", r["cpu"]);
+    let line = "6|6|train|u|acc|gpu|c1|COMPLETED|2026-11-02T10:00:00|2026-11-02T12:00:00|7200|4|28800|billing=4,cpu=4,gres/gpu=1,node=1|0";
+    let header =
+        "JobID|JobIDRaw|JobName|User|Account|Partition|Cluster|State|Start|End|ElapsedRaw|NCPUS|CPUTimeRAW|AllocTRES|ConsumedEnergyRaw";
+    let file = env.file("sacct.txt", &format!("{header}\n{line}\n"));
+    let imported = env.run(&["import", "slurm", "--file", file.to_str().unwrap()]);
+    assert_eq!(imported.status.code(), Some(0), "{}", stderr(&imported));
+    let report = env.json::<Value>(&["report", "--by", "run"]);
+    let g = &report["groups"][0];
+    assert_eq!((g["gpu_hours"].as_f64(), g["cpu_hours"].as_f64()), (Some(2.0), Some(8.0)), "the CPU work dropped: {g}");
+    assert!(g["co2e_g"].as_f64().unwrap() > 0.0 && g["cost_usd"].as_f64().unwrap() > 0.0, "{g}");
+    assert_eq!(g["runs_measured"], 0, "{g}");
+    let notes = report["notes"].to_string();
+    assert!(notes.contains("without the GPU or CPU work the estimate holds does not supersede it"), "{notes}");
+    // By model (the summary cells) the same hours.
+    let by_model = env.json::<Value>(&["report"]);
+    assert_eq!(by_model["totals"]["cpu_hours"].as_f64(), Some(8.0), "{by_model}");
+}
+
+#[test]
 fn a_measurement_of_a_process_holds_its_cpu_time() {
     // The Python API's measurement: its own process, busy for the run.
     let env = without_smi();
@@ -125,13 +152,22 @@ fn counters_that_never_move_are_no_measurement() {
 fn a_gpu_power_reading_beyond_the_device_is_not_energy() {
     // An H100 read at 5 kW: not a reading of the hardware, never integrated into kWh.
     let env = fake_smi(Env::new(), crate::telemetry::H100).env("FAKE_SMI_POWER", "5000");
-    let (out, r) = measure(&env, &["--interval", "0.2", "--record", "M"], &["sleep", "0.6"]);
+    let job = crate::common::until_calls(&env, 4);
+    let (out, r) = measure(&env, &["--interval", "0.2", "--record", "M"], &["sh", "-c", &job]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let g = &r["gpu"];
     assert_eq!(g["status"], "not measured", "{g}");
     assert_eq!(g["energy_kwh"], Value::Null, "{g}");
     assert!(g["reason"].as_str().unwrap().contains("beyond what it can draw"), "{g}");
     assert!(g["devices"][0]["refused"].as_str().unwrap().contains("2000 W, more than any GPU draws"), "{g}");
+    // The device's work stays in the run: its hours priced by an assumed power, never dropped from the record.
+    assert!(g["reason"].as_str().unwrap().contains("device-hours are priced by an assumed power"), "{g}");
+    let hours = g["device_hours"].as_f64().unwrap_or_else(|| panic!("no device-hours: {g}"));
+    assert!(hours > 0.0 && hours <= r["duration_s"].as_f64().unwrap() / 3600.0, "{hours}");
+    assert_ne!(r["carbon"]["coefficients"]["gpu_tdp_watts"]["source"], "measured", "{}", r["carbon"]);
+    let run = &runs(&env)[0];
+    assert!((run["gpu_hours"].as_f64().unwrap() - hours).abs() < 1e-9, "{run}");
+    assert!(run["kwh"].as_f64().unwrap() < 0.001, "{run}");
 }
 
 #[test]

@@ -21,7 +21,10 @@ fn record_mix(env: &Env) {
     rec(&["finops", "cost", "record", "GPT", "--cpu-hours", "5"]);
     rec(&["finops", "carbon", "record", "LLAMA", "--cpu-hours", "7"]);
     rec(&["finops", "carbon", "record", "LLAMA", "--gpu-hours", "7", "--provider", "codecarbon-like", "--run-id", "r4"]);
-    let m = env.run(&["finops", "measure", "--interval", "0.1", "--record", "JPCP", "--run-id", "r2", "--", "sleep", "0.3"]);
+    // Two readings at least, however slow the machine: a measurement with no GPU interval holds no GPU-hours,
+    // and would not supersede r2's estimates.
+    let job = crate::common::until_calls(env, 3);
+    let m = env.run(&["finops", "measure", "--interval", "0.1", "--record", "JPCP", "--run-id", "r2", "--", "sh", "-c", &job]);
     assert!(m.status.success(), "{}", stderr(&m));
 }
 
@@ -580,8 +583,10 @@ fn generated(g: &mut Lcg, n: usize) -> exa::store::Line {
         provider: if carbon { ["green-ai-default", "ccf-like"][g.next(2) as usize] } else { "flat-rate" }.into(),
         provider_kind: "builtin".into(),
         provider_digest: "d".into(),
-        gpu_hours: g.next(97) as f64 / 8.0,
-        cpu_hours: g.next(101) as f64 / 16.0,
+        // A measurement that holds no GPU-hours or no CPU-hours now and then: where its run's estimate holds them,
+        // the estimate counts.
+        gpu_hours: if measured && g.next(5) == 0 { 0.0 } else { g.next(97) as f64 / 8.0 },
+        cpu_hours: if measured && g.next(3) == 0 { 0.0 } else { g.next(101) as f64 / 16.0 },
         kwh: if carbon { some(g, 1000, 7.0) } else { None },
         co2e_g: if carbon { some(g, 100_000, 3.0) } else { None },
         cost_usd: if carbon { None } else { some(g, 10_000, 9.0) },

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::schema::{figures, CELLS_VERSION, WORK_VERSION};
+use super::schema::{figures, RULE_VERSION, WORK_VERSION};
 use super::wire::Exec;
 use super::{Pg, WireError};
 use crate::error::Error;
@@ -52,7 +52,8 @@ impl Pg {
             By::Partition => "job_partition",
             By::Provider | By::Run => return Ok(None),
         };
-        if self.version < CELLS_VERSION {
+        // Cells counted by the rule before its measurements kept every kind of work: the records are counted instead.
+        if self.version < RULE_VERSION {
             return Ok(None);
         }
         let figs = figures(self.version);

@@ -57,6 +57,9 @@ CREATE TRIGGER exa_estimates_no_truncate BEFORE TRUNCATE ON exa_estimates FOR EA
     // CO2e, water), on the records and summed in the cells; the cells' functions made again to keep them, and
     // the cells counted again with them (`work_schema`).
     "",
+    // 9: the counting rule's measurement supersedes an estimate only where it holds every kind of work (GPU, CPU)
+    // the estimate does: the cells' functions made again with the rule, and the cells counted again (`rule_schema`).
+    "",
 ];
 
 /// The schema version that has the report's summary cells.
@@ -69,6 +72,9 @@ pub(super) const KEY_NAMED_VERSION: i64 = 7;
 
 /// The schema version whose records keep their work, embodied CO2e and water, summed in the cells.
 pub(crate) const WORK_VERSION: i64 = 8;
+
+/// The schema version whose cells were counted by the rule that never lets a measurement drop a kind of work.
+pub(crate) const RULE_VERSION: i64 = 9;
 
 /// The records' work and the figures beside CO2e, as a reader of a schema at `version` selects them
 /// (`r` the records' prefix): embodied CO2e, water, tokens, prompt tokens, requests, unit name, units; nulls
@@ -97,6 +103,7 @@ pub(super) fn migration(version: i64) -> String {
         CELLS_VERSION => cells_schema(),
         REFRESH_VERSION => refresh_schema(Figures::Base),
         WORK_VERSION => work_schema(),
+        RULE_VERSION => rule_schema(),
         _ => MIGRATIONS[usize::try_from(version - 1).unwrap_or(0)].to_string(),
     };
     if version >= KEY_NAMED_VERSION {
@@ -168,6 +175,11 @@ SELECT exa_cells_rebuild();",
         cells_functions(Figures::Work),
         refresh_schema(Figures::Work)
     )
+}
+
+/// Migration 9: every cell function made again with the counting rule as it is now, and the cells counted again.
+pub(super) fn rule_schema() -> String {
+    format!("{}\n{}\nSELECT exa_cells_rebuild();", cells_functions(Figures::Work), refresh_schema(Figures::Work))
 }
 
 /// The pieces of the cells' SQL that name the figures beyond the base ones: the report's extra columns'

@@ -141,6 +141,10 @@ ALTER TABLE report_cells ADD COLUMN requests REAL;
     // The records kept before get their numbers, and the index is made again, by `cells::keyed` after this step.
     "ALTER TABLE records ADD COLUMN cell INTEGER;     -- cells::key of its model, user, account and partition; NULL: written otherwise
 DROP INDEX IF EXISTS records_cell;",
+    // 12: the counting rule's measurement supersedes an estimate only where it holds every kind of work (GPU,
+    // CPU) the estimate does (`rule::choose`): the cells, counted by the rule before, are counted again by
+    // `cells::rebuild` after this step, and a reader of an older file scans its records instead.
+    "",
 ];
 
 /// Schema 10: estimates' forms, and the view over both ways a record keeps its estimate.
@@ -413,6 +417,9 @@ pub const CELLS_VERSION: i64 = 6;
 
 /// The schema version whose records know their cell by a number.
 pub const CELL_KEY_VERSION: i64 = 11;
+
+/// The schema version whose cells were counted by the rule that never lets a measurement drop a kind of work.
+pub const RULE_VERSION: i64 = 12;
 
 /// Writes one line in a transaction: its id, and whether it is new (false: its key was stored).
 type Put<'a> = dyn FnMut(&Line) -> Result<(i64, bool), Error> + 'a;
@@ -860,8 +867,9 @@ impl Store {
         if now < CELL_KEY_VERSION {
             cells::keyed(&tx).map_err(|e| db_error(&path, e))?;
         }
-        // The cells, made (or made again with the work's sums) from the records, once every column is there.
-        if now < WORK_VERSION {
+        // The cells, made (or made again with the work's sums, or by the rule that keeps every kind of work) from
+        // the records, once every column is there.
+        if now < RULE_VERSION {
             cells::rebuild(&tx).map_err(|e| db_error(&path, e))?;
         }
         tx.commit().map_err(|e| db_error(&path, e))

@@ -90,8 +90,9 @@ pub(crate) fn gather(store: &Store, by: By, f: &Filter, split_only: bool) -> Res
 /// cannot answer it (grouped by provider or run, bounds within a day, a store without cells).
 fn from_cells(store: &Store, by: By, f: &Filter) -> Result<Option<Gathered>, Error> {
     let Some(conditions) = f.cell_conditions() else { return Ok(None) };
-    // The cells of a schema before the work's: scanned, as their records are (a reader never migrates).
-    if matches!(by, By::Provider | By::Run) || store.version()? < super::WORK_VERSION {
+    // The cells of a schema before the work's, or counted by the rule before its measurements kept every kind of
+    // work: scanned, as their records are (a reader never migrates).
+    if matches!(by, By::Provider | By::Run) || store.version()? < super::RULE_VERSION {
         return Ok(None);
     }
     let db = |e: rusqlite::Error| Error::Failed(format!("{}: {e}", store.path.display()));

@@ -156,7 +156,8 @@ pub fn close(got: f64, want: f64) {
     assert!((got - want).abs() <= 1e-9 * want.abs().max(1.0), "{got} != {want}");
 }
 
-/// `env` with the fake nvidia-smi replaying a real H100 capture first on PATH.
+/// `env` with the fake nvidia-smi replaying a real H100 capture first on PATH, counting its readings in
+/// `<dir>/smi-state` (`until_calls`).
 #[allow(dead_code)]
 pub fn with_h100(env: Env) -> Env {
     let bin = env.dir.path().join("fakebin");
@@ -164,7 +165,8 @@ pub fn with_h100(env: Env) -> Env {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     std::os::unix::fs::symlink(fixtures.join("fake-nvidia-smi"), bin.join("nvidia-smi")).unwrap();
     let capture = fixtures.join("gpu/nvsmi-query-gpu-csv__linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01__load.csv");
-    env.env("FAKE_SMI_CAPTURE", capture.to_str().unwrap()).path_first(&bin)
+    let state = env.dir.path().join("smi-state");
+    env.env("FAKE_SMI_CAPTURE", capture.to_str().unwrap()).env("FAKE_SMI_STATE", state.to_str().unwrap()).path_first(&bin)
 }
 
 /// The tests' Python (`cargo xtask test` makes it with the MCP SDK, MLflow and opentelemetry-proto);
@@ -180,6 +182,17 @@ pub fn test_python(what: &str) -> PathBuf {
 /// The test fixtures: fake tools and real captures.
 pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// A job (a `sh -c` script) that ends once `fake_smi`'s nvidia-smi has been called `n` times, however slow the
+/// machine (or after a minute): a run that must hold so many readings asks for them, never for a wall-clock time
+/// that may hold fewer. The counter is read while the fake may be writing it: an empty read counts as 0.
+pub fn until_calls(env: &Env, n: usize) -> String {
+    let counter = env.dir.path().join("smi-state/calls");
+    format!(
+        "i=0; until c=$(cat {} 2>/dev/null); [ \"${{c:-0}}\" -ge {n} ] 2>/dev/null || [ $i -ge 1200 ]; do sleep 0.05; i=$((i+1)); done",
+        counter.display()
+    )
 }
 
 /// `env` with the fake nvidia-smi first on PATH, replaying the capture `capture` of tests/fixtures/gpu,
