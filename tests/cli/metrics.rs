@@ -224,6 +224,18 @@ pub fn fleet() -> &'static Fleet {
         s.counter("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", &lc, move |x| if mid(x, 5 * MIN) { 1.0 / 60.0 } else { 0.0 });
         s.counter("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", &lc, move |x| if mid(x, MIN) { 1.0 / 60.0 } else { 0.0 });
         host(&mut s, "Hostname", "c1", "aurora", &|_| 0.01);
+        // One-scrape events: an uncorrectable ECC error between the scrapes at t - 2 h and a minute later (x1), and
+        // an XID code read at one scrape only, t - 2 h (x2).
+        for (node, xid) in [("x1", false), ("x2", true)] {
+            dcgm(&mut s, node, "0", &|_| 60.0, &calm, &fb, &none);
+            let l = [("gpu", "1"), ("Hostname", node), ("cluster", "aurora")];
+            if xid {
+                s.add("DCGM_FI_DEV_XID_ERRORS", &l, move |x| Some(if x == t - 2 * HOUR { 79.0 } else { 0.0 }));
+            } else {
+                s.counter("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", &l, move |x| if mid(x, MIN) { 1.0 / 60.0 } else { 0.0 });
+            }
+            host(&mut s, "Hostname", node, "aurora", &|_| 0.01);
+        }
         dcgm(&mut s, "h1", "0", &|_| 60.0, &calm, &fb, &none);
         host(&mut s, "Hostname", "h1", "aurora", &move |x| if mid(x, 20 * MIN) { 0.5 } else { 0.01 });
         dcgm(&mut s, "m1", "0", &|_| 60.0, &calm, &move |x| if mid(x, 15 * MIN) { 79_000.0 } else { 40_000.0 }, &none);
@@ -571,7 +583,7 @@ fn free_promql() {
     assert_eq!(v["truncated"], false);
     assert_eq!(v["series"][0]["values"].as_array().unwrap().len(), 13, "the inclusive [start, end] grid");
     let v = json(&env, &["metrics", "query", "--cluster", "aurora-prod", "--instant", "count(DCGM_FI_DEV_GPU_TEMP{cluster=\"aurora\"})"]);
-    assert_eq!(v["series"][0]["value"], 19.0);
+    assert_eq!(v["series"][0]["value"], 21.0);
     let v = json(&env, &["metrics", "query", "--cluster", "aurora-prod", "--instant", "DCGM_FI_DEV_NO_SUCH_METRIC"]);
     assert_eq!(v["series_total"], 0);
     assert!(v["note"].as_str().unwrap().contains("not an all-clear"));
@@ -617,6 +629,39 @@ fn counter_flags_cover_the_buckets_where_the_counter_rose() {
     assert!(to < t - HOUR - 30 * MIN, "to {}", f["to"]);
     let f = only_flag("c1");
     assert!((4..=7).contains(&f["minutes"].as_u64().unwrap()), "PCIe replays for 5 minutes: {f}");
+}
+
+#[test]
+fn a_one_scrape_event_is_placed_in_its_bucket_whatever_the_windows_phase() {
+    let t = fleet().t;
+    // Six hours in 48 buckets of 450 s, their edges moved through a whole bucket: wherever the edge falls between
+    // the event's two scrapes, the flag covers the bucket of the later one, never the whole window.
+    for shift in [0, 30, 60, 90, 200, 330, 420, 449] {
+        let window = between(t - 6 * HOUR + shift, t - 10 * MIN + shift, 48);
+        for node in ["x1", "x2"] {
+            let f = &flags_of(node, &window, 1)[0];
+            assert_eq!(f["kind"], "comm_errors", "{node}, {shift} s: {f}");
+            let at = |k: &str| exa::time::parse_utc(f[k].as_str().unwrap()).unwrap();
+            let (from, to) = (at("from"), at("to"));
+            assert!(from <= t - 2 * HOUR + MIN && to >= t - 2 * HOUR, "{node}, {shift} s: {f}");
+            assert!(to - from <= 2 * 450, "{node}, {shift} s: one or two buckets, not the window: {f}");
+            assert_eq!(f["clipped"], serde_json::json!({"start": false, "end": false}), "{node}, {shift} s");
+        }
+    }
+}
+
+#[test]
+fn a_short_hot_spell_in_a_long_window_is_its_own_length() {
+    // Seven days in 48 buckets of 3.5 hours: spells of 5 and 10 minutes at 90 °C read as 5 and 10 minutes, not
+    // hidden in a bucket's mean.
+    for (node, minutes, severity) in [("a5", 5, "warn"), ("a10", 10, "high")] {
+        let v = json(&env(), &["metrics", "flags", "--cluster", "aurora-prod", "--node", node, "--range", "7d"]);
+        let flags = v["flags"].as_array().unwrap();
+        assert_eq!(flags.len(), 1, "{node}: {v}");
+        let f = &flags[0];
+        assert_eq!((f["kind"].as_str(), f["severity"].as_str()), (Some("thermal_throttle"), Some(severity)), "{f}");
+        assert!(f["summary"].as_str().unwrap().contains(&format!("for {minutes} min")), "{f}");
+    }
 }
 
 /// The flags of one node over `window`, with exactly `n` of them.

@@ -143,14 +143,39 @@ pub fn for_cluster(c: &Cluster) -> Catalog {
             ReadingKind::Increase(scale) => Some(Reading {
                 family: r.family,
                 field: r.field,
-                // The same counter, its increase within each bucket instead of over the window.
-                exprs: r.exprs.iter().map(|e| e.replace("[{win}s", "[{step}s")).collect(),
+                // The same counter, its rise in each bucket instead of over the window.
+                exprs: r.exprs.iter().map(|e| per_bucket(e)).collect(),
                 kind: ReadingKind::Gauge(scale),
             }),
             _ => None,
         })
         .collect();
     cat
+}
+
+/// A window's reading of a counter made its reading per bucket, each rise in exactly one bucket: the one where
+/// the later of its two scrapes landed. A counter's `increase(X[win])` becomes the counter at the bucket's end
+/// less the counter at its start (`offset`), so a rise whose two scrapes fall in neighbouring buckets is not
+/// lost between them, as `increase(X[step])` loses it (that sees only the scrapes inside one bucket); a reset
+/// counts from 0, and a series that begins inside the bucket counts whole. `changes(X[win])` (the XID code,
+/// a gauge) becomes its changes inside the bucket plus a change across the bucket's start. Other forms (the
+/// clock events' subquery) are read over the bucket instead of the window.
+pub(crate) fn per_bucket(expr: &str) -> String {
+    let rewrite = |e: &str, func: &str, make: &dyn Fn(&str) -> String| -> Option<String> {
+        let at = e.find(&format!("{func}("))?;
+        let inner_from = at + func.len() + 1;
+        let close = e[inner_from..].find("[{win}s])")? + inner_from;
+        let inner = &e[inner_from..close];
+        Some(format!("{}{}{}", &e[..at], make(inner), &e[close + "[{win}s])".len()..]))
+    };
+    let mut e = expr.to_string();
+    while let Some(next) = rewrite(&e, "increase", &|x| format!("({x} - {x} offset {{step}}s >= 0 or {x})")) {
+        e = next;
+    }
+    while let Some(next) = rewrite(&e, "changes", &|x| format!("(changes({x}[{{bucket}}ms]) + ({x} != bool {x} offset {{step}}s))")) {
+        e = next;
+    }
+    e.replace("[{win}s", "[{step}s")
 }
 
 /// The catalog as a data table, one row per reading.
@@ -333,4 +358,25 @@ fn host() -> Vec<Reading> {
             kind: ReadingKind::HostIncrease,
         },
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::per_bucket;
+
+    #[test]
+    fn a_counters_reading_per_bucket_is_its_rise_across_the_bucket() {
+        assert_eq!(
+            per_bucket("sum by (gpu) (increase(X{{sel}}[{win}s]))"),
+            "sum by (gpu) ((X{{sel}} - X{{sel}} offset {step}s >= 0 or X{{sel}}))"
+        );
+        assert_eq!(
+            per_bucket("sum by (gpu) (changes(X{{sel}}[{win}s]))"),
+            "sum by (gpu) ((changes(X{{sel}}[{bucket}ms]) + (X{{sel}} != bool X{{sel}} offset {step}s)))"
+        );
+        assert_eq!(
+            per_bucket("sum by (gpu) (sum_over_time((m % 2)[{win}s:{step}s]))"),
+            "sum by (gpu) (sum_over_time((m % 2)[{step}s:{step}s]))"
+        );
+    }
 }

@@ -21,6 +21,9 @@ const COMM_COUNTERS: [(&str, &str); 7] = [
 /// The GPU temperature at or above which a GPU counts as hot, °C.
 pub const HOT_C: f64 = 83.0;
 
+/// How long a GPU must hold at or above `HOT_C` to be flagged, seconds.
+pub const HOLD_S: i64 = 300;
+
 /// Whether a flag's span was cut by the window's edges.
 #[derive(Debug, Clone, Serialize)]
 pub struct Clipped {
@@ -149,7 +152,9 @@ impl Ctx<'_> {
             .filter_map(|f| g.d.spans.get(f))
             .filter_map(|s| s.values.as_ref())
             .flat_map(|v| v.iter().enumerate().filter(|(_, x)| x.is_some_and(|x| x > 0.0)).map(|(i, _)| i));
-        let Some(first) = rose.next() else { return ((self.w.start, self.w.end), (false, false)) };
+        // No bucket read as rising (a counter read per bucket nowhere): the whole window, which the flag's
+        // span then reaches at both ends, and says so.
+        let Some(first) = rose.next() else { return self.bounds(0, self.w.points.saturating_sub(1) as usize) };
         let (a, b) = rose.fold((first, first), |(a, b), i| (a.min(i), b.max(i)));
         self.bounds(a, b)
     }
@@ -197,7 +202,12 @@ fn thermal_throttle(cx: &Ctx, g: &Gpu) -> Option<Flag> {
     let thermal_s = val(d.values.get("throttle.thermal_s")).filter(|v| *v > 0.0);
     let thermal_events =
         val(d.values.get("clock_events.SW_THERMAL")).unwrap_or(0.0) + val(d.values.get("clock_events.HW_THERMAL")).unwrap_or(0.0);
-    let hot = temp.and_then(|s| longest(s, w, 300, |v| v >= HOT_C));
+    // Buckets no longer than a hold: the longest run of hot bucket means. Longer ones: the seconds each bucket
+    // was hot, summed over a run of buckets with any (`read::HOT_S`), where a bucket's mean hides a short spell.
+    let hot = match d.spans.get(super::read::HOT_S) {
+        Some(s) if w.step_s > HOLD_S => hot_run(s),
+        _ => temp.and_then(|s| longest(s, w, HOLD_S, |v| v >= HOT_C)),
+    };
     if hot.is_none() && thermal_s.is_none() && thermal_events <= 0.0 {
         return None;
     }
@@ -226,6 +236,17 @@ fn thermal_throttle(cx: &Ctx, g: &Gpu) -> Option<Flag> {
     let minutes = hot.map_or_else(|| throttled_minutes(thermal_s, thermal_events, w), |h| h.2 as f64 / 60.0);
     let severity = if minutes >= 10.0 { "high" } else { "warn" };
     Some(cx.flag("thermal_throttle", severity, Some(g.index), span, clipped, evidence, summary, "thermal"))
+}
+
+/// The run of consecutive buckets with hot seconds holding the most of them, if those are a hold or more:
+/// (first, last, seconds).
+fn hot_run(s: &Series) -> Option<(usize, usize, i64)> {
+    let values = s.values.as_ref()?;
+    runs(s, |v| v >= 1.0)
+        .into_iter()
+        .map(|(a, b)| (a, b, values[a..=b].iter().flatten().sum::<f64>().round() as i64))
+        .filter(|r| r.2 >= HOLD_S)
+        .max_by_key(|r| r.2)
 }
 
 /// How long a GPU was throttled, minutes: the throttle timer's seconds, or

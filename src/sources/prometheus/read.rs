@@ -196,11 +196,34 @@ pub fn node_for_flags(t: &Target, node: &str, w: &Window) -> Result<NodeData, Re
     let mut data = self::node(t, node, w)?;
     let rose: BTreeSet<&'static str> =
         data.gpus.values().flat_map(|g| g.values.iter().filter(|(_, v)| v.is_some_and(|x| x > 0.0)).map(|(k, _)| *k)).collect();
-    let jobs: Vec<Job<'_>> = t.catalog.spans.iter().filter(|r| rose.contains(r.field)).map(|r| span_job(t, r, node, w)).collect();
+    // Buckets longer than a hold: a hot spell's seconds in each bucket, read where a GPU peaked hot (a bucket's
+    // mean of 3.5 hours hides a 10-minute spell).
+    let hot = super::flags::HOT_C;
+    let peaked = data.gpus.values().any(|g| g.values.get("peak_temp_c").copied().flatten().is_some_and(|p| p >= hot));
+    let held = (w.step_s > super::flags::HOLD_S && peaked).then(|| super::catalog::Reading {
+        family: "gpu_temp",
+        field: HOT_S,
+        exprs: vec![hot_seconds(t.catalog.device_label, &t.catalog.temp, hot)],
+        kind: ReadingKind::Gauge(1.0),
+    });
+    let mut jobs: Vec<Job<'_>> = t.catalog.spans.iter().filter(|r| rose.contains(r.field)).map(|r| span_job(t, r, node, w)).collect();
+    if let Some(r) = &held {
+        jobs.push(span_job(t, r, node, w));
+    }
     for g in run_all(jobs)? {
         data.add(g);
     }
     Ok(data)
+}
+
+/// The span field holding a GPU's seconds at or above the hot mark in each bucket (`hot_seconds`).
+pub const HOT_S: &str = "hot_s";
+
+/// Per bucket, the seconds a GPU's temperature (any of `temps`) was at or above `hot`: the share of the
+/// bucket's minutes hot, read a minute apart, times the bucket.
+fn hot_seconds(dev: &str, temps: &[String], hot: f64) -> String {
+    let parts: Vec<String> = temps.iter().map(|m| format!("avg_over_time(({m} >= bool {hot})[{{bucket}}ms:60s])")).collect();
+    format!("max by ({dev}) ({}) * {{step}}", parts.join(" or "))
 }
 
 /// A query job, run beside the others.
