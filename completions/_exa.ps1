@@ -169,6 +169,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--duration', '--duration', [CompletionResultType]::ParameterName, 'How long the job runs: 90m, 6h, 1.5d')
             [CompletionResult]::new('--within', '--within', [CompletionResultType]::ParameterName, 'How far from now it may start [default: 24h]')
             [CompletionResult]::new('--power-w', '--power-w', [CompletionResultType]::ParameterName, 'The job''s mean power, watts, for its emissions in grams (without it, intensities only)')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'The grid whose forecast to read: a country (FR) or a cloud region outside the US (gcp:europe-west9), asked as its country''s zone [default: the zone set (EXAMLOPS_GRID_INTENSITY_ZONE, finops.carbon.grid.zone), else the grid region set (EXAMLOPS_GRID_REGION, finops.carbon.grid.region)]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')

@@ -1213,7 +1213,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__when)
-            opts="-o -h -V --duration --within --power-w --output --json --config --help --version"
+            opts="-o -h -V --duration --within --power-w --region --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1228,6 +1228,10 @@ _exa() {
                     return 0
                     ;;
                 --power-w)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --region)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -158,6 +158,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --duration 'How long the job runs: 90m, 6h, 1.5d'
             cand --within 'How far from now it may start [default: 24h]'
             cand --power-w 'The job''s mean power, watts, for its emissions in grams (without it, intensities only)'
+            cand --region 'The grid whose forecast to read: a country (FR) or a cloud region outside the US (gcp:europe-west9), asked as its country''s zone [default: the zone set (EXAMLOPS_GRID_INTENSITY_ZONE, finops.carbon.grid.zone), else the grid region set (EXAMLOPS_GRID_REGION, finops.carbon.grid.region)]'
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'

@@ -185,7 +185,9 @@ fn dispatch(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
             Carbon::Show(a) => show(commands::show::run(s, Domain::Carbon, &a.name)?, s),
             Carbon::Estimate(a) => show(commands::estimate::run(s, Domain::Carbon, &a.request())?, s),
             Carbon::Regions(a) => show(commands::regions::run(a.query.as_deref(), a.sources), s),
-            Carbon::When(a) => show(commands::when::run(s, commands::when::request(&a.duration, a.within.as_deref(), a.power_w)?)?, s),
+            Carbon::When(a) => {
+                show(commands::when::run(s, commands::when::request(&a.duration, a.within.as_deref(), a.power_w)?, a.region.as_deref())?, s)
+            }
             Carbon::Record(r) => record(s, Domain::Carbon, &r.record, &r.estimate.request()),
         },
         Command::Finops(Finops::Cost(c)) => match c {

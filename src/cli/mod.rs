@@ -419,6 +419,11 @@ pub struct WhenArgs {
     /// The job's mean power, watts, for its emissions in grams (without it, intensities only).
     #[arg(long, value_name = "WATTS")]
     pub power_w: Option<f64>,
+    /// The grid whose forecast to read: a country (FR) or a cloud region outside the US (gcp:europe-west9), asked as
+    /// its country's zone [default: the zone set (EXAMLOPS_GRID_INTENSITY_ZONE, finops.carbon.grid.zone), else the
+    /// grid region set (EXAMLOPS_GRID_REGION, finops.carbon.grid.region)].
+    #[arg(long, value_name = "REGION")]
+    pub region: Option<String>,
 }
 
 /// `finops carbon regions`.

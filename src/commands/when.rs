@@ -63,6 +63,10 @@ pub struct ForecastInfo {
     /// The endpoint, its credentials redacted.
     pub url: String,
     pub zone: Option<String>,
+    /// Where the zone came from: `zone (env)` or `zone (config)` for the zone set, `region FR (asked)` for a grid
+    /// region's (`--region` or MCP's `region`; else `(env)`, `(config)` for the region set where no zone is);
+    /// null with no zone.
+    pub zone_from: Option<String>,
     /// Which API's shape the body had.
     pub shape: &'static str,
     pub generated_at: Option<String>,
@@ -93,15 +97,48 @@ pub fn request(duration: &str, within: Option<&str>, power_w: Option<f64>) -> Re
     Ok(WhenRequest { duration_s: secs("--duration", duration)?, within_s: within.map_or(Ok(86_400), |w| secs("--within", w))?, power_w })
 }
 
-/// Reads the configured forecast and answers.
-pub fn run(settings: &Settings, req: WhenRequest) -> Result<When, Error> {
-    let ep = settings
-        .forecast_endpoint()
-        .map_err(Error::Config)?
-        .ok_or_else(|| Error::Refused("no forecast endpoint: set EXAMLOPS_GRID_FORECAST_URL or finops.carbon.grid.forecast_url (the UK National Grid's https://api.carbonintensity.org.uk/intensity/{from}/fw48h needs no key)".into()))?;
+/// Reads the configured forecast for the grid's zone and answers. The zone: `region`'s grid (`--region`), else the
+/// zone set, else the grid region set's (EXAMLOPS_GRID_REGION, the config's).
+pub fn run(settings: &Settings, req: WhenRequest, region: Option<&str>) -> Result<When, Error> {
+    let set = settings.grid_zone();
+    let asked = match (region, &set, &settings.grid_region) {
+        (Some(r), _, _) => Some((r.to_string(), "asked".to_string())),
+        (None, None, Some(r)) => Some((r.value.clone(), r.source.to_string())),
+        _ => None,
+    };
+    let none = || {
+        Error::Refused("no forecast endpoint: set EXAMLOPS_GRID_FORECAST_URL or finops.carbon.grid.forecast_url (the UK National Grid's https://api.carbonintensity.org.uk/intensity/{from}/fw48h needs no key)".into())
+    };
+    let (ep, zone_from) = match asked {
+        Some((r, from)) => {
+            let zone = region_zone(&r, from)?;
+            let ep = settings.forecast_endpoint_in(&zone.0).map_err(Error::Config)?.ok_or_else(none)?;
+            (std::borrow::Cow::Owned(ep), Some(zone.1))
+        }
+        None => {
+            let ep = settings.forecast_endpoint().map_err(Error::Config)?.ok_or_else(none)?;
+            (std::borrow::Cow::Borrowed(ep), set.map(|z| format!("zone ({})", z.source)))
+        }
+    };
     let now = now_unix();
-    let f = forecast::fetch(ep, now).map_err(|e| Error::Failed(format!("the forecast from {}: {e}", ep.shown_url())))?;
-    answer(&f, now, req, ep.shown_url(), ep.zone.clone())
+    let f = forecast::fetch(&ep, now).map_err(|e| Error::Failed(format!("the forecast from {}: {e}", ep.shown_url())))?;
+    let mut w = answer(&f, now, req, ep.shown_url(), ep.zone.clone())?;
+    w.forecast.zone_from = zone_from;
+    Ok(w)
+}
+
+/// The forecast zone of a grid region named by `from`, and how the answer says where it came from.
+fn region_zone(region: &str, from: String) -> Result<(String, String), Error> {
+    let r = crate::pricing::region::resolve(region).map_err(|e| Error::Usage(format!("--region: {e}")))?;
+    let zone = crate::pricing::region::forecast_zone(&r).ok_or_else(|| {
+        Error::Refused(format!(
+            "no forecast zone is known for region {}: forecasts zone US grids by balancing authority (Electricity Maps' \
+             US-MIDA-PJM, WattTime's PJM_DC); set EXAMLOPS_GRID_INTENSITY_ZONE or finops.carbon.grid.zone",
+            r.key
+        ))
+    })?;
+    let via = if zone == r.key { String::new() } else { format!(", its country {zone}") };
+    Ok((zone, format!("region {} ({from}){via}", r.key)))
 }
 
 /// The starts the run may take, from `from` to `latest`, and what the forecast's edges left out; or why
@@ -195,6 +232,7 @@ pub fn answer(f: &Forecast, now: i64, req: WhenRequest, url: String, zone: Optio
         forecast: ForecastInfo {
             url,
             zone,
+            zone_from: None,
             shape: f.shape,
             generated_at: f.generated_at.as_deref().map(crate::text::clean),
             from: first,

@@ -181,6 +181,10 @@ pub struct When {
     #[serde(default, deserialize_with = "amount")]
     #[schemars(extend("exclusiveMinimum" = 0, "maximum" = 1e7))]
     pub power_w: Option<f64>,
+    /// the grid region whose forecast to read: a country (FR) or a cloud region outside the US (gcp:europe-west9); the configured zone or region when unset
+    #[serde(default, deserialize_with = "text")]
+    #[schemars(length(max = 64))]
+    pub region: Option<String>,
 }
 
 /// A tool that takes no arguments (`metrics_clusters`, `gpu_read`).

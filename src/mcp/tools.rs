@@ -242,7 +242,7 @@ pub fn call(cli: &Cli, name: &str, args: &Map<String, Value>) -> CallToolResult 
             "finops_when" => {
                 let a: params::When = params::read(args)?;
                 let duration = a.duration.as_deref().ok_or_else(|| bad("duration is required (90m, 6h)".into()))?;
-                answer(&commands::when::run(&s, commands::when::request(duration, a.within.as_deref(), a.power_w)?)?)
+                answer(&commands::when::run(&s, commands::when::request(duration, a.within.as_deref(), a.power_w)?, a.region.as_deref())?)
             }
             "gpu_read" => {
                 params::read::<params::Nothing>(args)?;

@@ -131,14 +131,18 @@ impl Render for crate::commands::regions::Regions {
             out.push_str(a);
             return;
         }
-        let mut t = style.table(&["Region", "Kind", "Place", "gCO2e/kWh", "Year", "Source"]);
+        let mut t = style.table(&["Region", "Kind", "Place", "gCO2e/kWh", "Basis", "Year", "Source"]);
         for r in &self.regions {
-            let source = r.via.as_ref().map_or_else(|| r.source.clone(), |v| format!("{} (via {v})", r.source));
+            let mut source = r.via.as_ref().map_or_else(|| r.source.clone(), |v| format!("{} (via {v})", r.source));
+            if let Some(p) = &r.provider_figure {
+                source.push_str(&format!("; not used: {} {} ({}, {})", p.basis, plain(p.g_per_kwh), p.source, p.year));
+            }
             t.add_row(vec![
                 Cell::new(&r.key),
                 Cell::new(r.kind),
                 Cell::new(&r.name),
                 Cell::new(plain(r.g_per_kwh)),
+                Cell::new(r.basis),
                 Cell::new(r.year),
                 Cell::new(source),
             ]);
@@ -169,7 +173,10 @@ impl Render for crate::commands::when::When {
             "forecast: {} ({} shape{}), {} intervals from {} to {}; no uncertainty band given",
             f.url,
             f.shape,
-            f.zone.as_ref().map(|z| format!(", zone {z}")).unwrap_or_default(),
+            f.zone
+                .as_ref()
+                .map(|z| format!(", zone {z}{}", f.zone_from.as_ref().map(|w| format!(" from {w}")).unwrap_or_default()))
+                .unwrap_or_default(),
             f.intervals,
             crate::time::iso8601(f.from),
             crate::time::iso8601(f.to)

@@ -4,9 +4,11 @@
 //!
 //! A query is a country (ISO 3166 alpha-2 or alpha-3), a US state
 //! (`US-VA`), a NERC region (`SERC`), or a cloud region
-//! (`aws:us-east-1`, `gcp:europe-west4`, `azure:westeurope`). A cloud
-//! region takes its provider's own figure where one is published (GCP),
-//! else its US state's, else its country's; the answer says which.
+//! (`aws:us-east-1`, `gcp:europe-west4`, `azure:westeurope`). Every cloud
+//! region takes the figure of the grid it draws from on one basis, whoever
+//! runs it: its US state's (eGRID) in the US, else its country's; a
+//! provider's own published figure (Google's, for GCP) is shown beside,
+//! never used, so Northern Virginia is one figure for AWS, Azure and GCP.
 
 use serde::Serialize;
 
@@ -35,8 +37,24 @@ pub struct Region {
     pub year: u16,
     /// Whose figure it is.
     pub source: String,
-    /// For a cloud region: the region whose figure it takes (`US-VA`), where not its own.
+    /// For a cloud region: the region whose figure it takes (`US-VA`, `NL`).
     pub via: Option<String>,
+    /// What the figure is the average of: `country` (a country's generation), `us-state` (a US state's, eGRID),
+    /// `us-nerc` (a NERC region's, eGRID). A cloud region's is that of the region it takes its figure from.
+    pub basis: &'static str,
+    /// The cloud provider's own published figure for the region (Google's, for GCP), on its own basis: shown
+    /// beside, not used, since the other clouds in the same grid have none.
+    pub provider_figure: Option<ProviderFigure>,
+}
+
+/// A cloud provider's own figure for one of its regions.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProviderFigure {
+    pub g_per_kwh: f64,
+    pub year: u16,
+    pub source: &'static str,
+    /// `provider's own`: the provider's location-based figure for the region's grid, hour by hour.
+    pub basis: &'static str,
 }
 
 impl Region {
@@ -66,6 +84,8 @@ fn countries() -> Vec<(Region, &'static str)> {
                 year: r.get(3)?.parse().ok()?,
                 source: OWID.into(),
                 via: None,
+                basis: "country",
+                provider_figure: None,
             };
             Some((region, *r.first()?))
         })
@@ -88,6 +108,8 @@ fn us() -> Vec<Region> {
                 year: r.get(3)?.parse().ok()?,
                 source: r.get(5)?.to_string(),
                 via: None,
+                basis: kind,
+                provider_figure: None,
             })
         })
         .collect()
@@ -98,10 +120,12 @@ fn clouds(countries: &[(Region, &str)], us: &[Region]) -> Vec<Region> {
         .filter_map(|r| {
             let key = format!("{}:{}", r.first()?, r.get(1)?);
             let name = r.get(2)?.to_string();
-            if let (Some(v), Ok(year)) = (r.get(6).and_then(|v| number(v)), r.get(7)?.parse::<u16>()) {
-                let source = "Google region-carbon-info".to_string();
-                return Some(Region { key, kind: "cloud", name, g_per_kwh: v, year, source, via: None });
-            }
+            let provider_figure = match (r.get(6).and_then(|v| number(v)), r.get(7).and_then(|y| y.parse::<u16>().ok())) {
+                (Some(g_per_kwh), Some(year)) => {
+                    Some(ProviderFigure { g_per_kwh, year, source: "Google region-carbon-info", basis: "provider's own" })
+                }
+                _ => None,
+            };
             let state = r.get(4).filter(|s| !s.is_empty()).map(|s| format!("US-{s}"));
             let base = state
                 .and_then(|s| us.iter().find(|u| u.key == s))
@@ -114,9 +138,24 @@ fn clouds(countries: &[(Region, &str)], us: &[Region]) -> Vec<Region> {
                 year: base.year,
                 source: base.source.clone(),
                 via: Some(base.key.clone()),
+                basis: base.basis,
+                provider_figure,
             })
         })
         .collect()
+}
+
+/// The zone a grid forecast names region `r`'s grid by: a country's ISO 3166 alpha-2 code (Electricity Maps' zone
+/// for most countries), also for a cloud region outside the US (its country's). None for a US state, a NERC region
+/// or a cloud region in the US: forecasts zone US grids by balancing authority (Electricity Maps' US-MIDA-PJM,
+/// WattTime's PJM_DC), which the tables do not map.
+pub fn forecast_zone(r: &Region) -> Option<String> {
+    let country = match r.kind {
+        "country" => Some(r.key.as_str()),
+        "cloud" if r.basis == "country" => r.via.as_deref(),
+        _ => None,
+    };
+    country.filter(|c| *c != "US").map(str::to_string)
 }
 
 /// The tables, read once per process: an import prices every job through `resolve`.
@@ -172,6 +211,11 @@ mod tests {
         assert_eq!((count("country"), count("us-state"), count("us-nerc"), count("cloud")), (212, 51, 5, 121));
         assert_eq!(resolve("fra").unwrap().key, "FR");
         assert_eq!(resolve("AWS:US-EAST-1").unwrap().via.as_deref(), Some("US-VA"));
+        // One grid, one figure on one basis, whichever cloud: Northern Virginia's is Virginia's.
+        let (aws, gcp) = (resolve("aws:us-east-1").unwrap(), resolve("gcp:us-east4").unwrap());
+        assert_eq!((aws.g_per_kwh, aws.basis), (gcp.g_per_kwh, "us-state"));
+        assert_eq!(gcp.provider_figure.map(|p| p.g_per_kwh), Some(323.05));
+        assert_eq!(resolve("gcp:europe-west9").unwrap().via.as_deref(), Some("FR"));
         assert!(resolve("atlantis").is_err());
     }
 }

@@ -325,6 +325,18 @@ impl Settings {
         self.forecast.as_ref().map(Option::as_ref).map_err(Clone::clone)
     }
 
+    /// The grid zone set by EXAMLOPS_GRID_INTENSITY_ZONE or the config, and where; None when neither is.
+    pub fn grid_zone(&self) -> Option<Sourced<String>> {
+        zone_set(&self.config.finops.carbon.grid)
+    }
+
+    /// The forecast endpoint asking for `zone` instead of the zone set: `Ok(None)` when none is configured.
+    pub fn forecast_endpoint_in(&self, zone: &str) -> Result<Option<Endpoint>, String> {
+        let g = &self.config.finops.carbon.grid;
+        let Some(base) = env("EXAMLOPS_GRID_FORECAST_URL").or_else(|| g.forecast_url.clone()) else { return Ok(None) };
+        endpoint(g, base, "forecast", Some(Sourced::new(zone.to_string(), Source::Config)))
+    }
+
     /// The grid's history endpoint: `Ok(None)` when none is configured, `Err` why it is unusable.
     pub fn history_endpoint(&self) -> Result<Option<&Endpoint>, String> {
         self.history.as_ref().map(Option::as_ref).map_err(Clone::clone)
@@ -680,14 +692,23 @@ fn grid_region(g: &crate::model::config::GridConfig) -> Option<Sourced<String>> 
 /// The grid endpoint from the environment, else the config.
 fn grid_endpoint(g: &crate::model::config::GridConfig) -> Result<Option<Endpoint>, String> {
     let Some(base) = env("EXAMLOPS_GRID_INTENSITY_URL").or_else(|| g.url.clone()) else { return Ok(None) };
-    endpoint(g, base, "grid-intensity")
+    endpoint(g, base, "grid-intensity", zone_set(g))
 }
 
 /// The forecast endpoint (`carbon when`) from the environment, else the config; the zone, API, token and
 /// timeout are the grid endpoint's.
 fn forecast_endpoint(g: &crate::model::config::GridConfig) -> Result<Option<Endpoint>, String> {
     let Some(base) = env("EXAMLOPS_GRID_FORECAST_URL").or_else(|| g.forecast_url.clone()) else { return Ok(None) };
-    endpoint(g, base, "forecast")
+    endpoint(g, base, "forecast", zone_set(g))
+}
+
+/// The grid zone set (EXAMLOPS_GRID_INTENSITY_ZONE, else the config's), and where: None when neither is.
+fn zone_set(g: &crate::model::config::GridConfig) -> Option<Sourced<String>> {
+    match (env("EXAMLOPS_GRID_INTENSITY_ZONE"), &g.zone) {
+        (Some(z), _) => Some(Sourced::new(z, Source::Env("EXAMLOPS_GRID_INTENSITY_ZONE"))),
+        (None, Some(z)) => Some(Sourced::new(z.clone(), Source::Config)),
+        (None, None) => None,
+    }
 }
 
 /// The history endpoint (measured runs, `import --grid-history`) from the environment, else the config; it
@@ -700,12 +721,17 @@ fn history_endpoint(g: &crate::model::config::GridConfig) -> Result<Option<Endpo
             crate::text::redact_url(&base)
         ));
     }
-    endpoint(g, base, "history")
+    endpoint(g, base, "history", zone_set(g))
 }
 
 /// An endpoint at `base` with the grid's zone, key, API and timeout; `what` names its URL in errors.
-fn endpoint(g: &crate::model::config::GridConfig, base: String, what: &str) -> Result<Option<Endpoint>, String> {
-    let zone = env("EXAMLOPS_GRID_INTENSITY_ZONE").or_else(|| g.zone.clone());
+fn endpoint(
+    g: &crate::model::config::GridConfig,
+    base: String,
+    what: &str,
+    zone: Option<Sourced<String>>,
+) -> Result<Option<Endpoint>, String> {
+    let zone = zone.map(|z| z.value);
     let token = env("EXAMLOPS_GRID_INTENSITY_TOKEN").or_else(|| g.token.clone());
     let shown = crate::text::redact_url(&base);
     if !(base.starts_with("http://") || base.starts_with("https://")) {

@@ -24,13 +24,14 @@ fn a_region_sets_the_grid_intensity_and_says_where_it_came_from() {
     assert!(e["grid"]["detail"].as_str().unwrap().contains("region FR (Ember via OWID, 2024)"), "{}", e["grid"]);
     let kwh = e["outputs"]["kwh"].as_f64().unwrap();
     assert!((e["outputs"]["co2e_g"].as_f64().unwrap() - kwh * fr).abs() < 1e-6 * kwh * fr);
-    // A cloud region: Google's own figure for GCP, the state's for an AWS region in the US, the country's for Azure in NL.
-    let gcp = table("cloud.tsv", 1, "europe-west4", 6);
+    // A cloud region: its grid's figure on one basis whoever runs it, the state's in the US, else the country's;
+    // Google's own figure for a GCP region is not used (Northern Virginia is one figure for AWS and GCP).
     let va = table("us.tsv", 1, "VA", 4);
     let nl = table("countries.tsv", 1, "NL", 4);
     for (region, want, said) in [
-        ("gcp:europe-west4", gcp, "Google region-carbon-info, 2024"),
+        ("gcp:europe-west4", nl, "via NL"),
         ("aws:us-east-1", va, "via US-VA"),
+        ("gcp:us-east4", va, "via US-VA"),
         ("azure:westeurope", nl, "via NL"),
     ] {
         let e: Value = env.json(&["finops", "carbon", "estimate", "--gpu-hours", "1", "--region", region]);
@@ -92,6 +93,12 @@ fn regions_lists_what_is_known_with_sources() {
     for r in regions {
         assert!(r["g_per_kwh"].as_f64().is_some_and(|v| v >= 0.0) && r["year"].as_u64().is_some() && r["source"].is_string(), "{r}");
     }
+    // Every row says its basis; a GCP region's own figure is shown beside its grid's, on its own basis.
+    assert!(regions.iter().all(|r| ["country", "us-state", "us-nerc"].contains(&r["basis"].as_str().unwrap())), "a basis per row");
+    let east4 = regions.iter().find(|r| r["key"] == "gcp:us-east4").unwrap();
+    assert_eq!((east4["basis"].as_str(), east4["via"].as_str()), (Some("us-state"), Some("US-VA")), "{east4}");
+    assert_eq!(east4["provider_figure"]["g_per_kwh"].as_f64(), Some(table("cloud.tsv", 1, "us-east4", 6)), "{east4}");
+    assert_eq!(east4["provider_figure"]["basis"], "provider's own");
     let aws: Value = env.json(&["finops", "carbon", "regions", "aws:"]);
     assert!(aws["regions"].as_array().unwrap().iter().all(|r| r["key"].as_str().unwrap().starts_with("aws:")));
     assert!(!aws["regions"].as_array().unwrap().is_empty());

@@ -176,3 +176,50 @@ fn no_forecast_a_bad_one_or_bad_input_is_refused_by_name() {
         "forecast URL",
     );
 }
+
+#[test]
+fn a_region_chooses_the_forecasts_zone_on_the_command_line_and_from_the_setting() {
+    let t0 = now();
+    let hour = t0 - t0.rem_euclid(3600) + 3600;
+    let em: Vec<String> = (0..24).map(|k| format!(r#"{{"carbonIntensity":{},"datetime":"{}"}}"#, 100 + k, iso(hour + k * 3600))).collect();
+    let srv = Server::start(json(format!(r#"{{"zone":"FR","forecast":[{}]}}"#, em.join(","))));
+    let url = srv.url("/v3/carbon-intensity/forecast?zone={zone}");
+    let asked = |n: usize| srv.requests()[n].lines().next().unwrap_or_default().to_string();
+    // --region: a country's zone is its code.
+    let env = Env::new().env("EXAMLOPS_GRID_FORECAST_URL", &url);
+    let w = env.json::<Value>(&["finops", "carbon", "when", "--duration", "1h", "--region", "fra"]);
+    assert_eq!((w["forecast"]["zone"].as_str(), w["forecast"]["zone_from"].as_str()), (Some("FR"), Some("region FR (asked)")), "{w}");
+    assert!(asked(0).contains("zone=FR"), "{}", asked(0));
+    // MCP's finops_when takes the same region.
+    let out = crate::mcp::stdio(&env, serde_json::json!([{"name": "finops_when", "arguments": {"duration": "1h", "region": "FR"}}]));
+    assert_eq!(out["results"][0]["structured"]["forecast"]["zone_from"], "region FR (asked)", "{out}");
+    let env = Env::new().env("EXAMLOPS_GRID_FORECAST_URL", &url);
+    // A cloud region outside the US: its country's zone; and --region wins over a zone set.
+    let env = env.env("EXAMLOPS_GRID_INTENSITY_ZONE", "DE");
+    let w = env.json::<Value>(&["finops", "carbon", "when", "--duration", "1h", "--region", "gcp:europe-west9"]);
+    assert_eq!(w["forecast"]["zone_from"], "region gcp:europe-west9 (asked), its country FR", "{w}");
+    assert!(asked(2).contains("zone=FR"), "{}", asked(2));
+    // The zone set, with no --region: that zone, said so.
+    let w = env.json::<Value>(&["finops", "carbon", "when", "--duration", "1h"]);
+    assert_eq!((w["forecast"]["zone"].as_str(), w["forecast"]["zone_from"].as_str()), (Some("DE"), Some("zone (env)")));
+    // The region setting, with no zone set: its grid's zone.
+    let env = Env::new().env("EXAMLOPS_GRID_FORECAST_URL", &url).env("EXAMLOPS_GRID_REGION", "azure:westeurope");
+    let w = env.json::<Value>(&["finops", "carbon", "when", "--duration", "1h"]);
+    assert_eq!(
+        (w["forecast"]["zone"].as_str(), w["forecast"]["zone_from"].as_str()),
+        (Some("NL"), Some("region azure:westeurope (env), its country NL"))
+    );
+    // A US grid has no zone exa can name; an unknown region is malformed input. Neither asks the server.
+    let before = srv.requests().len();
+    fails(
+        &env.run(&["finops", "carbon", "when", "--duration", "1h", "--region", "aws:us-east-1"]),
+        1,
+        "no forecast zone is known for region aws:us-east-1",
+    );
+    fails(
+        &env.run(&["finops", "carbon", "when", "--duration", "1h", "--region", "atlantis"]),
+        2,
+        "--region: no grid intensity is known for region 'atlantis'",
+    );
+    assert_eq!(srv.requests().len(), before);
+}
