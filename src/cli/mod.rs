@@ -289,7 +289,7 @@ pub struct Measure {
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
 
-    /// Without a command: the run's CPU time is this process's (and its waited-for children's) user + system time over the run; the Python API passes its own.
+    /// Without a command: the run's CPU time is this process's (and its waited-for children's) user + system time over the run; the Python API passes its own. The run ends when the process does (a pid given to a later process is not it).
     #[arg(long, value_name = "PID", conflicts_with = "command")]
     pub pid: Option<u32>,
 

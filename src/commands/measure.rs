@@ -21,7 +21,7 @@ use crate::num::tidy;
 use crate::pricing;
 use crate::settings::Settings;
 use crate::sinks::catalog::RunEnergy;
-use crate::sources::child::{own_cpu_s, Ended, Spawned};
+use crate::sources::child::{own_cpu_s, Ended, ProcessCpu, Spawned};
 use crate::sources::cpu;
 use crate::sources::gpu::energy::{summarize, DeviceSummary, Sample};
 use crate::sources::gpu::sampler::{Hooks, Options, Outcome, Sampler, Sampling};
@@ -104,11 +104,18 @@ pub fn run(
         (std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64()), Instant::now());
     let (cpu_sampler, cpu_reason) = start_cpu(settings, cpu_source);
     let held_from = args.job_cpu.map(|j| (j, started(j)));
+    // --pid: the process read as the run goes, its last reading kept; the run ends when it does (or its pid is
+    // another process's).
+    let watched = std::cell::Cell::new(held_from.and_then(|h| h.1));
     let job = spawn(&args.command)?;
     let (sampler, no_gpu, hooks) = start_gpus(settings, source, (trace, args.live && job.is_none()), hooks, start);
     // Watching the node with nothing to read ends at once, never after a silent --duration; a process or
     // CPUs held (--pid, --cpus) are something to watch, to its --duration or an interrupt.
-    let nothing_to_watch = || args.job_cpu.is_none() && sampler.as_ref().is_none_or(Sampler::ended);
+    let nothing_to_watch = || match args.job_cpu {
+        Some(JobCpu::Pid(pid)) => !still(pid, &watched),
+        Some(JobCpu::Held(_)) => false,
+        None => sampler.as_ref().is_none_or(Sampler::ended),
+    };
     // With no GPU to read, a terminal still sees the run go: elapsed time and CPU-hours so far.
     let live_line = hooks.filter(|_| args.live && job.is_some());
     let tick = |elapsed: f64, cpu_s: f64| {
@@ -124,7 +131,8 @@ pub fn run(
     let duration_s = start.elapsed().as_secs_f64();
     let (mut gpu, profile) = gpu_of(sampler.map(Sampler::finish), no_gpu, (started_unix, duration_s));
     gpu.scope = scope.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
-    let (cpu, job_time) = job_cpu(settings, ended.as_ref(), held_from, duration_s);
+    let held = held_from.map(|(j, first)| (j, first.zip(watched.get())));
+    let (cpu, job_time) = job_cpu(settings, ended.as_ref(), held, duration_s);
     let cpu_energy = cpu_energy_of(settings, cpu_sampler.and_then(cpu::Sampler::finish), cpu_reason, job_time);
     let work = Work { gpu: &gpu, cpu: cpu.as_ref(), cpu_energy: &cpu_energy };
     let [(carbon, carbon_error), (cost, cost_error)] = price_both(settings, &args, &work, (started_unix, duration_s), &profile);
@@ -390,7 +398,7 @@ fn run_id(
 fn job_cpu(
     settings: &Settings,
     ended: Option<&Ended>,
-    held: Option<(JobCpu, Option<(f64, f64)>)>,
+    held: Option<(JobCpu, Option<(ProcessCpu, ProcessCpu)>)>,
     duration_s: f64,
 ) -> (Option<Cpu>, Option<JobTime>) {
     if let Some(e) = ended {
@@ -406,16 +414,29 @@ fn job_cpu(
 }
 
 /// What `--pid` read at the start: the process's CPU seconds then (checked readable before the run).
-fn started(j: JobCpu) -> Option<(f64, f64)> {
+fn started(j: JobCpu) -> Option<ProcessCpu> {
     match j {
-        JobCpu::Pid(pid) => crate::sources::child::process_cpu_s(pid),
+        JobCpu::Pid(pid) => crate::sources::child::process_cpu(pid),
         JobCpu::Held(_) => None,
+    }
+}
+
+/// Whether the `--pid` process read last (`last`) is still there, its reading kept in `last` when it is: false once
+/// it ended (a zombie too, its last reading kept) or its pid is another process's (a later start).
+fn still(pid: u32, last: &std::cell::Cell<Option<ProcessCpu>>) -> bool {
+    let Some(was) = last.get() else { return false };
+    match crate::sources::child::process_cpu(pid) {
+        Some(now) if now.started == was.started => {
+            last.set(Some(now));
+            !now.ended
+        }
+        _ => false,
     }
 }
 
 /// The CPU time `--pid` or `--cpus` gives a run without a command; a process gone before the end is said,
 /// and its CPU time is then unknown (never 0).
-fn held_cpu(settings: &Settings, (j, at_start): (JobCpu, Option<(f64, f64)>), duration_s: f64) -> Option<Cpu> {
+fn held_cpu(settings: &Settings, (j, read): (JobCpu, Option<(ProcessCpu, ProcessCpu)>), duration_s: f64) -> Option<Cpu> {
     match j {
         JobCpu::Held(n) => Some(Cpu {
             hours: tidy(n * duration_s / 3600.0),
@@ -424,16 +445,20 @@ fn held_cpu(settings: &Settings, (j, at_start): (JobCpu, Option<(f64, f64)>), du
             source: format!("{n} CPUs held (--cpus) for the run's {duration_s:.1} s, as a scheduler bills core-hours"),
         }),
         JobCpu::Pid(pid) => {
-            let Some(((u0, s0), (u1, s1))) = at_start.zip(crate::sources::child::process_cpu_s(pid)) else {
-                settings.warn(format!("process {pid} (--pid) could not be read at the run's end: its CPU time is not in the run"));
+            let Some((first, last)) = read else {
+                settings.warn(format!("process {pid} (--pid) could not be read: its CPU time is not in the run"));
                 return None;
             };
-            let (user, system) = ((u1 - u0).max(0.0), (s1 - s0).max(0.0));
+            // Its reading at the end where it is still the same process, else its last reading while it was.
+            let end = crate::sources::child::process_cpu(pid).filter(|p| p.started == first.started && !p.ended);
+            let gone = if end.is_none() { " until it ended, the run ending with it" } else { "" };
+            let end = end.unwrap_or(last);
+            let (user, system) = ((end.user_s - first.user_s).max(0.0), (end.system_s - first.system_s).max(0.0));
             Some(Cpu {
                 hours: tidy((user + system) / 3600.0),
                 user_s: Some(tidy(user)),
                 system_s: Some(tidy(system)),
-                source: format!("user + system time of process {pid} (--pid) and its waited-for children over the run"),
+                source: format!("user + system time of process {pid} (--pid) and its waited-for children over the run{gone}"),
             })
         }
     }
@@ -517,8 +542,8 @@ fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, (started_unix, end):
 }
 
 /// The seconds from device `index`'s first reading to its last.
-fn seen_for(samples: &[crate::sources::gpu::energy::Sample], index: u32) -> f64 {
-    let at = |s: &&crate::sources::gpu::energy::Sample| s.result.as_ref().is_ok_and(|l| l.iter().any(|d| d.index == index));
+fn seen_for(samples: &[Sample], index: u32) -> f64 {
+    let at = |s: &&Sample| s.result.as_ref().is_ok_and(|l| l.iter().any(|d| d.index == index));
     match (samples.iter().find(at), samples.iter().rev().find(at)) {
         (Some(a), Some(b)) => (b.t - a.t).max(0.0),
         _ => 0.0,

@@ -25,6 +25,9 @@ pub struct ProviderDetail {
     pub live: Option<String>,
     pub formulas: Vec<Formula>,
     pub coefficients: Vec<Coefficient>,
+    /// Carbon: exa's own terms beside every estimate of any provider (embodied carbon, water), as they are in
+    /// effect here, set or not (`exa config show` lists the same); empty for cost.
+    pub exa_terms: crate::model::IndexMap<String, crate::model::Coef>,
 }
 
 pub fn run(settings: &Settings, domain: Domain, name: &str) -> Result<ProviderDetail, Error> {
@@ -39,5 +42,10 @@ pub fn run(settings: &Settings, domain: Domain, name: &str) -> Result<ProviderDe
         live: m.live.clone(),
         formulas: m.formulas.iter().map(|(o, f)| Formula { output: o.clone(), formula: f.clone() }).collect(),
         coefficients: m.coefficients.clone(),
+        exa_terms: if domain == Domain::Carbon {
+            pricing::footprint::terms(&settings.block(domain).coefficients, &[], None)?
+        } else {
+            crate::model::IndexMap::default()
+        },
     })
 }

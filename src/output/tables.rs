@@ -225,6 +225,13 @@ impl Render for ProviderDetail {
             }
             let _ = writeln!(out, "{t}");
         }
+        if !self.exa_terms.is_empty() {
+            let mut t = style.table(&["exa's own term", "Value", "Set by"]);
+            for (name, c) in &self.exa_terms {
+                t.add_row(vec![Cell::new(name), Cell::new(plain(c.value)), Cell::new(c.source)]);
+            }
+            let _ = writeln!(out, "{t}\nexa's own terms are priced beside every carbon estimate, whichever provider (docs/estimating.md)");
+        }
     }
 }
 

@@ -53,6 +53,20 @@ pub fn run(program: &Path, args: &[&str], stdin: Option<&[u8]>, stderr: Stdio, t
     run_capped(program, args, stdin, stderr, timeout, MAX_OUTPUT)
 }
 
+/// A command for `program` that starts with SIGXFSZ as exa's parent left it (exa ignores it for its own trace),
+/// so a tool that reaches its file-size limit meets it as it would outside exa.
+fn command(program: &Path) -> Command {
+    let mut c = Command::new(program);
+    // SAFETY: between fork and exec the closure calls only signal(2), async-signal-safe, and reads one atomic.
+    unsafe {
+        c.pre_exec(|| {
+            crate::sources::signals::as_inherited();
+            Ok(())
+        });
+    }
+    c
+}
+
 /// As `run`, keeping at most `cap` bytes of stdout (a scheduler's accounting can be large).
 pub fn run_capped(
     program: &Path,
@@ -62,7 +76,7 @@ pub fn run_capped(
     timeout: Duration,
     cap: u64,
 ) -> Result<Finished, RunError> {
-    let mut child = Command::new(program)
+    let mut child = command(program)
         .args(args)
         .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
@@ -163,7 +177,7 @@ pub fn output_file(program: &Path, args: &[&str], timeout: Duration) -> Result<s
     // Its errors too go to a file of exa's own: read back only when it failed. No one can plant it, or read it.
     let (mut out, mut err) = (tempfile::tempfile().map_err(|e| made("output", e))?, tempfile::tempfile().map_err(|e| made("errors", e))?);
     let (to_out, to_err) = (out.try_clone().map_err(|e| e.to_string())?, err.try_clone().map_err(|e| e.to_string())?);
-    let mut child = Command::new(program)
+    let mut child = command(program)
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::from(to_out))
@@ -326,9 +340,27 @@ fn seconds(tv: libc::timeval) -> f64 {
     tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6
 }
 
+/// A running process's CPU seconds so far and when it started.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProcessCpu {
+    /// User seconds, its waited-for children's included.
+    pub user_s: f64,
+    /// System seconds, its waited-for children's included.
+    pub system_s: f64,
+    /// Its start, in clock ticks after boot: a process given a pid that an ended one had starts later.
+    pub started: u64,
+    /// Whether it has ended and waits to be reaped (a zombie): it uses no more CPU.
+    pub ended: bool,
+}
+
 /// A running process's user and system CPU seconds so far, its waited-for children's included
 /// (`/proc/PID/stat`: utime + cutime, stime + cstime); None when there is no such process to read.
 pub fn process_cpu_s(pid: u32) -> Option<(f64, f64)> {
+    process_cpu(pid).map(|p| (p.user_s, p.system_s))
+}
+
+/// `process_cpu_s` with the process's start time.
+pub fn process_cpu(pid: u32) -> Option<ProcessCpu> {
     // A process's stat line is a few hundred bytes.
     let text = crate::files::read_regular_text(std::path::Path::new(&format!("/proc/{pid}/stat")), 4096).ok()?;
     // The name (field 2) may hold spaces and parentheses: the fields after its last ')' are the numbers.
@@ -336,10 +368,16 @@ pub fn process_cpu_s(pid: u32) -> Option<(f64, f64)> {
     let v: Vec<&str> = rest.split_whitespace().collect();
     let tick = |i: usize| v.get(i).and_then(|f| f.parse::<u64>().ok());
     // After the name: state, ppid, pgrp, session, tty, tpgid, flags, minflt, cminflt, majflt, cmajflt, utime (11)...
-    let (ut, st, cut, cst) = (tick(11)?, tick(12)?, tick(13)?, tick(14)?);
+    // ... cstime (14), priority, nice, num_threads, itrealvalue, starttime (19).
+    let (ut, st, cut, cst, started) = (tick(11)?, tick(12)?, tick(13)?, tick(14)?, tick(19)?);
     // SAFETY: sysconf(3) reads no memory of the caller's.
     let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
-    (hz > 0).then(|| (ut.saturating_add(cut) as f64 / hz as f64, st.saturating_add(cst) as f64 / hz as f64))
+    (hz > 0).then(|| ProcessCpu {
+        user_s: ut.saturating_add(cut) as f64 / hz as f64,
+        system_s: st.saturating_add(cst) as f64 / hz as f64,
+        started,
+        ended: matches!(v.first(), Some(&("Z" | "X" | "x"))),
+    })
 }
 
 /// CPU seconds this process has used (user + system), its children not included.

@@ -72,6 +72,31 @@ fn a_job_may_still_reach_its_own_file_size_limit() {
 }
 
 #[test]
+fn the_tools_exa_runs_get_the_file_size_signal_as_exa_got_it() {
+    // nvidia-smi (a wrapper noting the signals it ignores) run by a measurement: SIGXFSZ is not among them, though
+    // exa ignores it for its own trace.
+    let env = fake_smi(Env::new(), crate::telemetry::H100);
+    let log = env.dir.path().join("sigign");
+    // The fake's own place on PATH, its link replaced by the wrapper.
+    let smi = env.dir.path().join("smibin/nvidia-smi");
+    let real = crate::common::fixtures().join("fake-nvidia-smi");
+    std::fs::remove_file(&smi).unwrap();
+    std::fs::write(&smi, format!("#!/bin/sh\ngrep SigIgn /proc/self/status >> {}\nexec {} \"$@\"\n", log.display(), real.display()))
+        .unwrap();
+    std::fs::set_permissions(&smi, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let trace = env.dir.path().join("t.jsonl");
+    let job = until_calls(&env, 2);
+    let out = env.run(&["finops", "measure", "--interval", "0.2", "--trace", trace.to_str().unwrap(), "--", "sh", "-c", &job]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let seen = std::fs::read_to_string(&log).unwrap();
+    assert!(!seen.is_empty());
+    for line in seen.lines() {
+        let mask = u64::from_str_radix(line.split_whitespace().nth(1).unwrap(), 16).unwrap();
+        assert_eq!(mask & (1 << (25 - 1)), 0, "nvidia-smi started with SIGXFSZ ignored: {line}");
+    }
+}
+
+#[test]
 fn a_slow_reader_never_hangs_measure_on_a_fifo_where_a_file_should_be() {
     // A FIFO where the host root's /proc/stat should be: never opened to block, the run ends and is reported.
     let (env, root) = crate::cpu::host(Env::new(), "intel-xeon-2s", "0");

@@ -122,6 +122,24 @@ fn a_measurement_of_a_process_holds_its_cpu_time() {
 }
 
 #[test]
+fn a_measurement_of_a_process_ends_with_it_and_keeps_its_cpu_time() {
+    // The process waits for the run to start (its trace's first line, written after the process is first read),
+    // is busy, then ends long before the run's --duration: the run ends with it, holding its CPU time.
+    let env = without_smi();
+    let trace = env.dir.path().join("t.jsonl");
+    let busy = format!("until [ -s {} ]; do sleep 0.05; done; i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done", trace.display());
+    let mut child = Command::new("sh").args(["-c", &busy]).stdout(Stdio::null()).spawn().unwrap();
+    let pid = child.id().to_string();
+    let (out, r) = measure(&env, &["--record", "py", "--pid", &pid, "--duration", "600s", "--trace", trace.to_str().unwrap()], &[]);
+    let _ = child.wait();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(r["duration_s"].as_f64().unwrap() < 600.0, "the run outlived its process: {r}");
+    let cpu = &r["cpu"];
+    assert!(cpu["user_s"].as_f64().unwrap() > 0.0, "the CPU time it had used was lost: {cpu}");
+    assert!(cpu["source"].as_str().unwrap().contains("until it ended"), "{cpu}");
+}
+
+#[test]
 fn an_energy_counter_read_no_cpu_can_make_is_never_recorded_as_measured() {
     // One read of 18446744073709551000 µJ during a short job: 18 TJ, where the 7.7 GWh came from.
     let (env, root) = host(Env::new(), "intel-xeon-2s", "0");
@@ -242,6 +260,12 @@ fn exas_own_terms_are_shown_with_the_settings_and_an_exported_co2_beside_a_regio
     );
     assert_eq!(coefs["wue_l_per_kwh"]["value"], 1.8, "{c}");
     assert_eq!(coefs["embodied_lifetime_years"]["source"], "default", "{c}");
+    // A provider's page shows them too, beside the provider's own coefficients: they price every carbon estimate.
+    let shown: Value = env.json(&["finops", "carbon", "show", "green-ai-default"]);
+    let terms = &shown["exa_terms"];
+    assert_eq!((terms["embodied_gpu_kg"]["value"].as_f64(), terms["wue_l_per_kwh"]["value"].as_f64()), (Some(180.0), Some(1.8)), "{shown}");
+    let table = crate::common::stdout(&env.run(&["finops", "carbon", "show", "green-ai-default"]));
+    assert!(table.contains("wue_l_per_kwh") && table.contains("exa's own terms"), "{table}");
     let env = env.env("EXAMLOPS_GRID_REGION", "FR");
     let out = env.run(&["finops", "measure", "--co2", "--duration", "1s"]);
     assert!(stderr(&out).contains("not the grid of region FR"), "{}", stderr(&out));
