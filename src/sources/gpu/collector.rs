@@ -93,19 +93,31 @@ impl Collected {
         (!self.totals.is_empty()).then(|| self.totals.values().map(|t| t.energy_j).sum::<f64>() / J_PER_KWH)
     }
 
-    /// Adds a reading taken at `t` s after `prev` (the previous good reading and its time).
-    fn add(&mut self, prev: Option<&(f64, Vec<Device>)>, t: f64, now: &[Device]) {
+    /// Adds a reading taken at `t` s after `prev` (the previous good reading and its time). Held to what a GPU can
+    /// draw, as a measurement's readings are (`energy::GPU_CEILING_W`): a power reading beyond it is no reading, a
+    /// counter that rose faster gives way to the trapezoid, and an interval still beyond it adds nothing. The
+    /// devices with such a reading, by index, are returned (each said once by the caller).
+    fn add(&mut self, prev: Option<&(f64, Vec<Device>)>, t: f64, now: &[Device]) -> Vec<u32> {
         let mut interval_j = 0.0;
+        let mut refused = Vec::new();
+        let most = super::energy::GPU_CEILING_W;
         for d in now {
             let before = prev.and_then(|(_, p)| p.iter().find(|x| x.index == d.index));
             let dt = prev.map_or(0.0, |(t0, _)| t - t0);
-            let joules = match (before, d) {
-                (Some(b), d) if b.energy_counter_j.zip(d.energy_counter_j).is_some_and(|(a, c)| c >= a) => {
-                    d.energy_counter_j.unwrap_or(0.0) - b.energy_counter_j.unwrap_or(0.0)
-                }
-                (Some(b), d) => b.power_w.zip(d.power_w).map_or(0.0, |(a, c)| trapezoid(a, c, dt)),
+            let power = |x: &Device| x.power_w.filter(|w| (0.0..=most).contains(w));
+            let counted = before.and_then(|b| {
+                let rise = d.energy_counter_j? - b.energy_counter_j?;
+                (rise >= 0.0).then_some(rise)
+            });
+            let joules = match (before, counted) {
+                (Some(_), Some(rise)) if rise <= most * dt => rise,
+                (Some(b), _) => power(b).zip(power(d)).map_or(0.0, |(a, c)| trapezoid(a, c, dt)),
                 (None, _) => 0.0,
             };
+            let beyond = counted.is_some_and(|rise| rise > most * dt) || d.power_w.is_some_and(|w| !(0.0..=most).contains(&w));
+            if beyond {
+                refused.push(d.index);
+            }
             interval_j += joules;
             if d.power_w.is_none() && !self.totals.contains_key(&d.index) {
                 // A device with no power reading has no energy, cost or CO2: no totals at all.
@@ -118,11 +130,12 @@ impl Collected {
                 power: Histogram::new(POWER_BOUNDS_W),
             });
             e.energy_j += joules;
-            if let Some(w) = d.power_w {
+            if let Some(w) = power(d) {
                 e.power.record(w);
             }
         }
         self.last_interval = prev.map(|(t0, _)| (interval_j, t - t0)).filter(|(_, dt)| *dt > 0.0);
+        refused
     }
 }
 
@@ -178,6 +191,7 @@ fn run(
     let mut failures = 0;
     let mut started = false;
     let mut next = start;
+    let mut said: std::collections::BTreeSet<u32> = std::collections::BTreeSet::new();
     loop {
         let result = source.sample();
         let t = start.elapsed().as_secs_f64();
@@ -192,7 +206,14 @@ fn run(
                     f(&devices);
                 }
                 let mut s = lock(state);
-                s.add(prev.as_ref(), t, &devices);
+                for gpu in s.add(prev.as_ref(), t, &devices) {
+                    if said.insert(gpu) {
+                        hooks.warn(&format!(
+                            "GPU {gpu}: a reading beyond what a GPU can draw ({} W) was not counted as energy (said once per GPU)",
+                            super::energy::GPU_CEILING_W
+                        ));
+                    }
+                }
                 s.latest = Some(devices.clone());
                 s.status = Status::Running;
                 prev = Some((t, devices));
@@ -251,5 +272,17 @@ mod tests {
         assert_eq!(s.totals[&1].power.count, 2);
         assert_eq!(s.last_interval, Some((4500.0, 10.0)));
         assert!((s.total_kwh().unwrap() - 4500.0 / J_PER_KWH).abs() < 1e-15);
+    }
+
+    #[test]
+    fn a_reading_no_gpu_can_make_is_no_energy() {
+        let mut s = Collected::new();
+        let a = vec![dev(0, Some(100.0), Some(1000.0)), dev(1, Some(100.0), None)];
+        assert!(s.add(None, 0.0, &a).is_empty());
+        // A counter that rose 18 TJ in 10 s gives way to the trapezoid; a 5 kW reading is no reading.
+        let b = vec![dev(0, Some(300.0), Some(1.8e13)), dev(1, Some(5000.0), None)];
+        assert_eq!(s.add(Some(&(0.0, a)), 10.0, &b), vec![0, 1]);
+        assert_eq!((s.totals[&0].energy_j, s.totals[&1].energy_j), (2000.0, 0.0));
+        assert_eq!(s.totals[&1].power.count, 1, "the 5 kW reading is not in the power histogram");
     }
 }

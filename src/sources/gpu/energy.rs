@@ -189,11 +189,12 @@ pub fn profile(samples: &[Sample], bucket_s: f64, offset_s: f64) -> Vec<(f64, f6
 /// the other devices by their pairs of readings, in one pass.
 fn span_joules(s: &[Sample]) -> f64 {
     let (Ok(a), Ok(b)) = (&s[0].result, &s[s.len() - 1].result) else { return pairs(s, |_| true) };
-    let mut total = 0.0;
+    let (mut total, span) = (0.0, s[s.len() - 1].t - s[0].t);
     let mut rest: Vec<u32> = Vec::new();
     for (k, da) in a.iter().enumerate() {
         match (da.energy_counter_j, same(b, k, da.index).and_then(|d| d.energy_counter_j)) {
-            (Some(x), Some(y)) if y >= x => total += y - x,
+            // Held to what a GPU can draw, as the totals are (`energy`): a weight is never a reading no GPU makes.
+            (Some(x), Some(y)) if y >= x && y - x <= GPU_CEILING_W * span => total += y - x,
             _ => rest.push(da.index),
         }
     }
@@ -220,8 +221,9 @@ fn pairs(s: &[Sample], want: impl Fn(u32) -> bool) -> f64 {
         }
         for (k, da) in a.iter().enumerate().filter(|(_, d)| want(d.index)) {
             let Some(db) = same(b, k, da.index) else { continue };
-            joules += match (da.energy_counter_j, db.energy_counter_j, da.power_w, db.power_w) {
-                (Some(x), Some(y), _, _) if y >= x => y - x,
+            let good = |w: Option<f64>| w.filter(|w| (0.0..=GPU_CEILING_W).contains(w));
+            joules += match (da.energy_counter_j, db.energy_counter_j, good(da.power_w), good(db.power_w)) {
+                (Some(x), Some(y), _, _) if y >= x && y - x <= GPU_CEILING_W * dt => y - x,
                 (_, _, Some(pa), Some(pb)) => trapezoid(pa, pb, dt),
                 _ => 0.0,
             };
@@ -289,6 +291,27 @@ mod tests {
         assert_eq!(p, vec![(0.0, 8.0, 800.0), (8.0, 16.0, 2400.0)]);
         // Counted from the run's start, the same run is one bucket: the minute's change lost.
         assert_eq!(profile(&run, 60.0, 0.0).len(), 1);
+    }
+
+    #[test]
+    fn a_profile_never_weighs_a_reading_no_gpu_makes() {
+        // 100 W read every 20 s over two minutes; one counter read jumps by 18 TJ in the second minute. The
+        // weights stay the trapezoids' 6 kJ a minute, not all of the run's weight on the jump's minute.
+        let run: Vec<Sample> = (0..=6)
+            .map(|k| {
+                let mut s = at(f64::from(k) * 20.0, &[Some(100.0)]);
+                let counter = if k == 6 { 1.8e13 } else { f64::from(k) * 2000.0 };
+                if let Ok(d) = &mut s.result {
+                    d[0].energy_counter_j = Some(counter);
+                }
+                s
+            })
+            .collect();
+        let p = profile(&run, 60.0, 0.0);
+        assert_eq!(p.iter().map(|b| b.2).collect::<Vec<_>>(), vec![6000.0, 6000.0], "{p:?}");
+        // A 5 kW reading is no reading either.
+        let run = [at(0.0, &[Some(100.0)]), at(30.0, &[Some(5000.0)]), at(60.0, &[Some(100.0)])];
+        assert!(profile(&run, 60.0, 0.0).is_empty());
     }
 
     #[test]
