@@ -543,12 +543,14 @@ pub fn check_record_name(what: &str, s: &str) -> Result<(), Error> {
 
 /// A model name made from a scheduler's field (a job's name, account, wckey or comment), as the importer and
 /// the Slurm prolog's measurement both make it, so that they name one job alike: the field trimmed, kept when it
-/// is a good name, else without control characters and cut to 200 characters; `(no WHAT)` when empty.
+/// is a good name, else cleaned as the importer's parsers clean every field (`text::clean`: a tab or line break a
+/// space, another control character `?`) and cut to 200 characters; `(no WHAT)` when empty. Cleaning twice is
+/// cleaning once, so a name the importer read already cleaned and the prolog's raw one make the same model.
 pub fn model_of(field: Option<&str>, what: &str) -> String {
     match field.map(str::trim).filter(|f| !f.is_empty()) {
         Some(f) if check_record_name("model", f).is_ok() => f.to_string(),
         Some(f) => {
-            let cleaned = f.chars().filter(|c| !c.is_control()).take(200).collect::<String>().trim().to_string();
+            let cleaned = crate::text::clean(f).chars().take(200).collect::<String>().trim().to_string();
             if cleaned.is_empty() || check_record_name("model", &cleaned).is_err() {
                 format!("(no {what})")
             } else {
@@ -603,6 +605,17 @@ pub(crate) fn test_estimate(gpu_hours: f64, pue: f64, notes: &[&str]) -> crate::
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_raw_name_and_the_importers_cleaned_one_make_one_model() {
+        let long = "n".repeat(250);
+        for raw in ["-dash", "tab\there", "esc\u{1b}[2Jname", long.as_str(), "  plain  ", "\u{1b}", "line\nbreak"] {
+            let imported = crate::text::clean_word(raw);
+            assert_eq!(super::model_of(Some(raw), "name"), super::model_of(Some(&imported), "name"), "{raw:?}");
+        }
+        assert_eq!(super::model_of(Some("esc\u{1b}[2J"), "name"), "esc?[2J");
+        assert_eq!(super::model_of(Some(&long), "name").chars().count(), 200);
+    }
     use super::EstimateText;
 
     /// An estimate's JSON as serde writes it, with coefficients named like the figures and the given notes.

@@ -376,7 +376,15 @@ fn a_prolog_and_epilog_measure_a_job_submitted_as_usual() {
     // Submitted as any job is: nothing in it names exa.
     let gpu = sl.sbatch("--gres=gpu:2 -c 2 -J train-llm -p gpu --wrap 'sleep 3'");
     let cpu = sl.sbatch("-c 1 -J prep --wrap 'sleep 1'");
-    sl.wait_states(&[&gpu, &cpu], &["COMPLETED"]);
+    // Names a user may choose, each the user's data: a leading '-', a tab, an escape, 250 characters.
+    let long = "n".repeat(250);
+    let odd: Vec<String> = ["--job-name=-dash", "-J $'tab\there'", "-J $'esc\x1b[2Jname'", &format!("-J {long}")]
+        .iter()
+        .map(|name| sl.sbatch(&format!("--gres=gpu:1 -c 1 -p gpu {name} --wrap 'sleep 2'")))
+        .collect();
+    let mut all: Vec<&str> = vec![&gpu, &cpu];
+    all.extend(odd.iter().map(String::as_str));
+    sl.wait_states(&all, &["COMPLETED"]);
     let run = format!("slurm:testclu:{gpu}");
     let report = |by: &str| env.json::<Value>(&["--db", db.to_str().unwrap(), "report", "--by", by]);
     let started = Instant::now();
@@ -389,10 +397,26 @@ fn a_prolog_and_epilog_measure_a_job_submitted_as_usual() {
         );
         std::thread::sleep(Duration::from_millis(300));
     }
+    // Every odd name was measured too, under the model the importer makes of it: importing the jobs adds their
+    // estimates to the same runs and models, which the measurements supersede.
+    let started = Instant::now();
+    let measured_all = || {
+        let runs = report("run");
+        odd.iter().all(|j| runs["groups"].as_array().unwrap().iter().any(|g| g["key"] == format!("slurm:testclu:{j}").as_str()))
+    };
+    while !measured_all() {
+        assert!(started.elapsed() < Duration::from_secs(60), "a job with an odd name was never measured: {}", report("run"));
+        std::thread::sleep(Duration::from_millis(300));
+    }
     let by_run = report("run");
-    let groups = by_run["groups"].as_array().unwrap();
+    let groups: Vec<&Value> = by_run["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| !odd.iter().any(|j| g["key"] == format!("slurm:testclu:{j}").as_str()))
+        .collect();
     assert_eq!(groups.len(), 1, "the CPU-only job is left to the importer: {by_run}");
-    let g = &groups[0];
+    let g = groups[0];
     assert_eq!((g["runs_measured"].as_u64(), g["records"]["carbon"].as_u64()), (Some(1), Some(1)), "{g}");
     assert!(g["kwh"].as_f64().is_some_and(|k| k > 0.0), "measured energy: {g}");
     // The job's 2 CPUs are in the measurement (squeue's %C): CPU work is never dropped for the GPUs' energy.
@@ -402,7 +426,10 @@ fn a_prolog_and_epilog_measure_a_job_submitted_as_usual() {
     assert_eq!(measured["gpu"]["devices"].as_array().unwrap().len(), 2, "{measured}");
     assert!(measured["interrupted"].as_str().is_some(), "ended by the epilog: {measured}");
     // Who ran it and where, as Slurm says: the record groups by them.
-    let key = |by: &str| report(by)["groups"][0]["key"].as_str().unwrap().to_string();
+    let key = |by: &str| {
+        let r = env.json::<Value>(&["--db", db.to_str().unwrap(), "report", "--by", by, "train-llm"]);
+        r["groups"][0]["key"].as_str().unwrap().to_string()
+    };
     assert_eq!((key("user"), key("account"), key("partition")), ("root".to_string(), "root".to_string(), "gpu".to_string()));
     // The model is the job's name; no pid file is left behind.
     assert_eq!(key("model"), "train-llm");
@@ -413,6 +440,25 @@ fn a_prolog_and_epilog_measure_a_job_submitted_as_usual() {
         std::thread::sleep(Duration::from_millis(100));
     }
     assert!(!run_dir.join(format!("{gpu}.pid")).exists());
+    let imported = Command::new(env!("CARGO_BIN_EXE_exa"))
+        .args(["--db", db.to_str().unwrap(), "-o", "json", "import", "slurm", "--since", "-1d"])
+        .env("SLURM_CONF", sl.conf())
+        .env("PATH", system_path())
+        .env("HOME", d)
+        .output()
+        .unwrap();
+    assert!(imported.status.success(), "{}", stderr(&imported));
+    for (j, name) in odd.iter().zip(["-dash", "tab\there", "esc\u{1b}[2Jname", long.as_str()]) {
+        let (run, model) = (format!("slurm:testclu:{j}"), exa::store::model_of(Some(name), "name"));
+        assert!(!model.contains('\u{1b}') && !model.contains('\t') && model.chars().count() <= 200, "{model:?}");
+        let runs = env.json::<Value>(&["--db", db.to_str().unwrap(), "report", "--by", "run", "--", &model]);
+        let g = runs["groups"].as_array().unwrap().iter().find(|g| g["key"] == run.as_str());
+        let all = || env.json::<Value>(&["--db", db.to_str().unwrap(), "report", "--by", "model"]);
+        let g = g.unwrap_or_else(|| panic!("{run} is not under the importer's model {model:?}: {}", all()));
+        // The measurement counted, the import's estimates (carbon and cost) superseded by it.
+        let counted = (g["runs_measured"].as_u64(), g["records"]["carbon"].as_u64(), g["records_not_counted"].as_u64());
+        assert_eq!(counted, (Some(1), Some(1), Some(2)), "the measurement and the import: {g}");
+    }
 }
 
 #[test]
