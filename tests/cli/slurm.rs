@@ -397,17 +397,6 @@ fn a_prolog_and_epilog_measure_a_job_submitted_as_usual() {
         );
         std::thread::sleep(Duration::from_millis(300));
     }
-    // Every odd name was measured too, under the model the importer makes of it: importing the jobs adds their
-    // estimates to the same runs and models, which the measurements supersede.
-    let started = Instant::now();
-    let measured_all = || {
-        let runs = report("run");
-        odd.iter().all(|j| runs["groups"].as_array().unwrap().iter().any(|g| g["key"] == format!("slurm:testclu:{j}").as_str()))
-    };
-    while !measured_all() {
-        assert!(started.elapsed() < Duration::from_secs(60), "a job with an odd name was never measured: {}", report("run"));
-        std::thread::sleep(Duration::from_millis(300));
-    }
     let by_run = report("run");
     let groups: Vec<&Value> = by_run["groups"]
         .as_array()
@@ -440,6 +429,28 @@ fn a_prolog_and_epilog_measure_a_job_submitted_as_usual() {
         std::thread::sleep(Duration::from_millis(100));
     }
     assert!(!run_dir.join(format!("{gpu}.pid")).exists());
+    odd_names_are_one_model_each(&env, &sl, &db, &odd, &long);
+}
+
+/// Imports the prolog test's jobs: each job with an odd name (`odd`, named as `names` says) is one run under the model
+/// the importer makes of its name, its measurement superseding the import's estimates.
+fn odd_names_are_one_model_each(env: &Env, sl: &Slurm, db: &Path, odd: &[String], long: &str) {
+    let d = env.dir.path();
+    // Every odd name was measured too, under the model the importer makes of it: importing the jobs adds their
+    // estimates to the same runs and models, which the measurements supersede.
+    let started = Instant::now();
+    let measured_all = || {
+        let runs = env.json::<Value>(&["--db", db.to_str().unwrap(), "report", "--by", "run"]);
+        odd.iter().all(|j| runs["groups"].as_array().unwrap().iter().any(|g| g["key"] == format!("slurm:testclu:{j}").as_str()))
+    };
+    while !measured_all() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "a job with an odd name was never measured: {}",
+            env.json::<Value>(&["--db", db.to_str().unwrap(), "report", "--by", "run"])
+        );
+        std::thread::sleep(Duration::from_millis(300));
+    }
     let imported = Command::new(env!("CARGO_BIN_EXE_exa"))
         .args(["--db", db.to_str().unwrap(), "-o", "json", "import", "slurm", "--since", "-1d"])
         .env("SLURM_CONF", sl.conf())
@@ -448,7 +459,7 @@ fn a_prolog_and_epilog_measure_a_job_submitted_as_usual() {
         .output()
         .unwrap();
     assert!(imported.status.success(), "{}", stderr(&imported));
-    for (j, name) in odd.iter().zip(["-dash", "tab\there", "esc\u{1b}[2Jname", long.as_str()]) {
+    for (j, name) in odd.iter().zip(["-dash", "tab\there", "esc\u{1b}[2Jname", long]) {
         let (run, model) = (format!("slurm:testclu:{j}"), exa::store::model_of(Some(name), "name"));
         assert!(!model.contains('\u{1b}') && !model.contains('\t') && model.chars().count() <= 200, "{model:?}");
         let runs = env.json::<Value>(&["--db", db.to_str().unwrap(), "report", "--by", "run", "--", &model]);
