@@ -353,6 +353,50 @@ fn malformed_messages_huge_arguments_and_a_closed_stdin() {
 }
 
 #[test]
+fn an_organization_wide_query_asks_a_few_clusters_at_a_time_within_the_busy_cap() {
+    // Ten clusters whose Prometheus never answers (3 s each): a metrics_query without a cluster asks 8 at a time,
+    // and weighs 10 of the 16 running requests, so a second such call waits for the first. Until the first 8 time
+    // out, the server sees at most 8 requests; asking every cluster of both calls at once would be 20.
+    let silent = crate::http::Server::start(crate::http::Answer::Silence);
+    let env = Env::new();
+    let clusters: String = (0..10)
+        .map(|i| {
+            format!(
+                "  c{i}:\n    prometheus: http://127.0.0.1:{}\n    gpu_vendor: nvidia\n    gpu_model: H100\n    timeout_s: 3\n",
+                silent.port
+            )
+        })
+        .collect();
+    env.config(&format!("clusters:\n{clusters}"));
+    let mut child = raw(&env);
+    let mut stdin = child.stdin.take().unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut send = |v: &str| {
+        stdin.write_all(v.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+    };
+    send(
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#,
+    );
+    assert_eq!(line(&mut out)["result"]["serverInfo"]["name"], "exa");
+    send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    for id in [2, 3] {
+        send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "metrics_query", "arguments": {"query": "up", "instant": true}}}).to_string());
+    }
+    // From the first request, less than a timeout: however slow the machine, no later chunk can have started.
+    let started = Instant::now();
+    while silent.requests().is_empty() {
+        assert!(started.elapsed() < Duration::from_secs(30), "no cluster was asked");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_secs(2));
+    let asked = silent.requests().len();
+    assert!((1..=8).contains(&asked), "{asked} clusters asked at once");
+    drop(stdin);
+    assert_eq!(wait(&mut child, Duration::from_secs(10)), 0);
+}
+
+#[test]
 fn streamable_http_needs_the_bearer_token() {
     let env = Env::new();
     // No token: refused before listening.
