@@ -64,8 +64,14 @@ const fn at(name: &str) -> usize {
     panic!("a column exa does not read")
 }
 
-/// The field separator exa asks `sacct` for: a character no job name or comment holds (ASCII unit separator).
+/// The field separator exa asks `sacct` for: a character a job name or comment seldom holds (ASCII unit
+/// separator), followed by a token of `TOKEN_LEN` random hex digits made for each listing (`sacct`). A user can put
+/// the unit separator and a line break in a job's name or comment, and so write what reads as a line of another
+/// job's (another user's, another account's); never the token, made after the job was named. A line whose fields
+/// do not each follow the separator and this listing's token is not sacct's own: a bad line.
 const SEP: &str = "\u{1f}";
+/// The length of a listing's token.
+const TOKEN_LEN: usize = 16;
 /// The same separator, as a `char` to split by.
 const SEP_CHAR: char = '\u{1f}';
 
@@ -74,7 +80,9 @@ const SEP_CHAR: char = '\u{1f}';
 /// Its output is left in an unlinked file (`child::output_file`), for the importer to read a line at a time.
 pub fn sacct(program: &Path, since: i64, until: i64, cluster: Option<&str>, timeout: Duration) -> Result<std::fs::File, String> {
     let (s, u) = (crate::time::local_iso(since), crate::time::local_iso(until));
-    let mut args = vec!["-a", "-P", "-X", "-D", "--delimiter", SEP, "--format", FIELDS, "-S", &s, "-E", &u];
+    let token = uuid::Uuid::new_v4().simple().to_string();
+    let delimiter = format!("{SEP}{}", &token[..TOKEN_LEN]);
+    let mut args = vec!["-a", "-P", "-X", "-D", "--delimiter", &delimiter, "--format", FIELDS, "-S", &s, "-E", &u];
     if let Some(c) = cluster {
         args.extend(["-M", c]);
     }
@@ -224,7 +232,9 @@ pub fn parse_parsable_halves(input: impl std::io::BufRead, size: u64, reopen: Op
     let header = header.as_str();
     let header = header.trim_end_matches('\r');
     let sep = if header.contains(SEP) { SEP_CHAR } else { '|' };
-    let names: Vec<&str> = header.trim_end_matches(sep).split(sep).map(str::trim).collect();
+    let token = token_of(header, sep);
+    let names: Vec<&str> =
+        header.trim_end_matches(sep).split(sep).enumerate().map(|(i, n)| if i == 0 { n } else { &n[token.len()..] }.trim()).collect();
     let col: HashMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
     if !col.contains_key("JobID") && !col.contains_key("JobIDRaw") {
         return Err(Unread::Input(format!(
@@ -250,7 +260,7 @@ pub fn parse_parsable_halves(input: impl std::io::BufRead, size: u64, reopen: Op
     let names = names.len();
     let mid = reopen.filter(|_| size >= split_min.max(2)).map(|r| (r, size / 2));
     let Some((reopen, mid)) = mid else {
-        return body(&mut lines, &cols, sep, names, size, None);
+        return body(&mut lines, &cols, (sep, token), names, size, None);
     };
     std::thread::scope(|s| {
         let second = s.spawn(move || -> Result<Jobs, Unread> {
@@ -260,9 +270,9 @@ pub fn parse_parsable_halves(input: impl std::io::BufRead, size: u64, reopen: Op
             let skipped = input.skip_until(b'\n').map_err(io)?;
             let offset = usize::try_from(mid - 1).unwrap_or(usize::MAX) + skipped;
             let mut lines = Lines { input, text: String::new(), number: 0, offset, stop: usize::MAX };
-            body(&mut lines, &cols, sep, names, size - mid, None)
+            body(&mut lines, &cols, (sep, token), names, size - mid, None)
         });
-        let first = body(&mut lines, &cols, sep, names, mid, Some(usize::try_from(mid).unwrap_or(usize::MAX)));
+        let first = body(&mut lines, &cols, (sep, token), names, mid, Some(usize::try_from(mid).unwrap_or(usize::MAX)));
         let second = second.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         let (mut out, mut more) = (first?, second?);
         // The second half's lines are numbered from the first line after the first half's; its jobs stay in their
@@ -286,7 +296,7 @@ pub fn parse_parsable_halves(input: impl std::io::BufRead, size: u64, reopen: Op
 fn body<R: std::io::BufRead>(
     lines: &mut Lines<R>,
     cols: &Cols,
-    sep: char,
+    (sep, token): (char, &str),
     names: usize,
     size: u64,
     stop: Option<usize>,
@@ -314,6 +324,17 @@ fn body<R: std::io::BufRead>(
         let line = lines.line().trim_end_matches('\r');
         let mut fields = recycle(std::mem::take(&mut spare));
         split_at(line, sep, &mut fields);
+        // Each field after the first follows the separator and this listing's token; a line that does not is not
+        // sacct's own (a job's name or comment holding a line break and separators).
+        if !token.is_empty() && !strip_token(&mut fields, token) {
+            out.bad.push(BadLine {
+                line: n,
+                field: String::new(),
+                why: "a field without this listing's separator: not sacct's own line".into(),
+            });
+            spare = recycle(fields);
+            continue;
+        }
         // `sacct -p` ends every line with the separator too.
         if fields.len() == names + 1 && fields.last() == Some(&"") {
             fields.pop();
@@ -329,6 +350,30 @@ fn body<R: std::io::BufRead>(
         spare = recycle(fields);
     }
     Ok(out)
+}
+
+/// The token after each separator of a header exa asked for (`sacct`): the `TOKEN_LEN` hex digits after its first
+/// separator, where every separator is followed by them; empty for any other header (a saved `sacct -P`).
+fn token_of(header: &str, sep: char) -> &str {
+    let Some(at) = header.find(sep).map(|i| i + sep.len_utf8()) else { return "" };
+    let Some(token) = header.get(at..at + TOKEN_LEN).filter(|t| t.bytes().all(|b| b.is_ascii_hexdigit())) else { return "" };
+    let every = header.trim_end_matches(sep).split(sep).skip(1).all(|f| f.starts_with(token));
+    if sep == SEP_CHAR && every {
+        token
+    } else {
+        ""
+    }
+}
+
+/// Takes the token from the start of every field after the first; false when one lacks it.
+fn strip_token(fields: &mut [&str], token: &str) -> bool {
+    for f in fields.iter_mut().skip(1) {
+        match f.strip_prefix(token) {
+            Some(rest) => *f = rest,
+            None => return false,
+        }
+    }
+    true
 }
 
 /// Appends the fields of `line` between the ASCII separator `sep`, a byte at a time: the fields are short,
@@ -600,6 +645,22 @@ fn json_job(j: &Value, line: usize) -> Result<Job, BadLine> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_without_the_listings_token_is_no_job() {
+        let d = format!("{SEP}0123456789abcdef");
+        let header = ["JobID", "JobIDRaw", "JobName", "State", "ElapsedRaw", "CPUTimeRAW", "AllocTRES"].join(&d);
+        let line = |id: &str, name: &str, sep: &str| [id, id, name, "COMPLETED", "3600", "7200", "gres/gpu=2"].join(sep);
+        // A name holding a line break and a line of a job of its own, with the bare separator: that line is bad.
+        let forged = line("99", "forged", SEP);
+        let text = format!("{header}\n{}\n{}\n", line("12", "ok", &d), line("13", &format!("x\n{forged}"), &d));
+        let jobs = parse_parsable(&text).unwrap();
+        assert_eq!(jobs.jobs.iter().map(|j| j.raw_id.as_str()).collect::<Vec<_>>(), ["12"]);
+        assert!(jobs.bad.iter().any(|b| b.why.contains("not sacct's own line")), "{:?}", jobs.bad);
+        // A saved listing without a token reads as before.
+        let plain = format!("{}\n{}\n", header.replace(&d, SEP), line("12", "ok", SEP));
+        assert_eq!(parse_parsable(&plain).unwrap().jobs.len(), 1);
+    }
 
     #[test]
     fn a_listing_is_read_a_line_at_a_time_as_it_was_read_whole() {

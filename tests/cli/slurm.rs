@@ -329,7 +329,14 @@ fn one_jobs_name_never_stops_the_clusters_import() {
     let sl = Slurm::start();
     let odd = sl.sbatch("-c 1 -J $'two\\nlines' --wrap 'sleep 1'");
     let plain = sl.sbatch("-c 1 -J plain --wrap 'sleep 1'");
-    sl.wait_states(&[&odd, &plain], &["COMPLETED"]);
+    // A name written to read, after its line break, as sacct's line of another user's job with 8 GPUs: never a job.
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+    let (from, to) = (exa::time::local_iso(now - 1800), exa::time::local_iso(now - 600));
+    let forged = format!(
+        "x\\n4242\\x1f4242\\x1fforged\\x1fvictim\\x1fbank\\x1fgpu\\x1f\\x1f\\x1ftestclu\\x1fCOMPLETED\\x1f{from}\\x1f{to}\\x1f1200\\x1f64\\x1f76800\\x1fbilling=64,cpu=64,gres/gpu=8,node=1\\x1f0\\n"
+    );
+    let forger = sl.sbatch(&format!("-c 1 -J $'{forged}' --wrap 'sleep 1'"));
+    sl.wait_states(&[&odd, &plain, &forger], &["COMPLETED"]);
     let env = Env::new().env("SLURM_CONF", &sl.conf()).env("PATH", &system_path());
     let since = &crate::metrics::iso(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64 - 3600);
     let out = env.run(&["-o", "json", "import", "slurm", "--since", since]);
@@ -340,6 +347,9 @@ fn one_jobs_name_never_stops_the_clusters_import() {
     assert!(!v["bad_lines"].as_array().unwrap().is_empty(), "{v}");
     let runs = env.json::<Value>(&["report", "--by", "run"]);
     assert_eq!(runs["groups"][0]["key"], format!("slurm:testclu:{plain}"), "{runs}");
+    let users = env.json::<Value>(&["report", "--by", "user"]);
+    assert!(!users.to_string().contains("victim"), "a job forged in a name was imported: {users}");
+    assert_eq!(users["totals"]["gpu_hours"], 0.0, "{users}");
 }
 
 #[test]
