@@ -149,7 +149,7 @@ pub struct Providers {
 pub struct Report {
     /// how records are grouped
     #[serde(default, deserialize_with = "text")]
-    #[schemars(extend("enum" = ["model", "run", "provider", "day", "user", "account", "partition"], "default" = "model"))]
+    #[schemars(schema_with = "group_by")]
     pub by: Option<String>,
     /// one model's records only
     #[serde(default, deserialize_with = "text")]
@@ -164,6 +164,17 @@ pub struct Report {
     #[serde(default, deserialize_with = "text")]
     #[schemars(regex(pattern = r"^[a-z][a-z0-9_-]{0,39}$"))]
     pub per: Option<String>,
+}
+
+/// The groupings `report --by` takes, from the one enum the CLI parses them with: never restated.
+pub fn group_by_names() -> Vec<String> {
+    use clap::ValueEnum;
+    crate::cli::GroupBy::value_variants().iter().filter_map(ValueEnum::to_possible_value).map(|p| p.get_name().to_string()).collect()
+}
+
+/// `by`'s schema: a string, one of `group_by_names`, `model` when unset.
+fn group_by(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"type": "string", "enum": group_by_names(), "default": "model"})
 }
 
 /// `finops_when`: the least-carbon start for a job of a known length.

@@ -63,7 +63,8 @@ pub fn list() -> Vec<Tool> {
         Tool::new(
             "finops_estimate",
             "Energy and CO2e (domain carbon) or cost (domain cost) of GPU-hours and CPU-hours, by the resolved provider, with \
-             every coefficient and where it came from. Writes no record.",
+             every coefficient and where it came from; region names the grid whose intensity prices the carbon. Writes no \
+             record.",
             params::schema::<params::Estimate>(),
         )
         .with_annotations(read_only("Estimate carbon or cost")),
@@ -75,15 +76,19 @@ pub fn list() -> Vec<Tool> {
         .with_annotations(read_only("List providers")),
         Tool::new(
             "finops_report",
-            "Totals of the stored records grouped by model, run, provider or day: runs, GPU-h, CPU-h, kWh, CO2e with its range, \
-             USD; each run counted once.",
+            format!(
+                "Totals of the stored records grouped by {} (by): runs, GPU-h, CPU-h, kWh, CO2e with its range, USD; each run \
+                 counted once; with per, figures per unit of work (token, request, run, or a unit recorded with --unit).",
+                params::group_by_names().join(", ")
+            ),
             params::schema::<params::Report>(),
         )
         .with_annotations(read_only("Report stored records")),
         Tool::new(
             "finops_when",
             "The start within a window that gives a job of a known length the least carbon by the configured grid forecast \
-             (UK National Grid, Electricity Maps, WattTime or the Carbon Aware SDK), with the saving against starting now.",
+             (UK National Grid, Electricity Maps, WattTime or the Carbon Aware SDK), with the saving against starting now; \
+             region names the grid whose forecast zone is asked for.",
             params::schema::<params::When>(),
         )
         .with_annotations(read_only("Best time to run")),
@@ -200,18 +205,9 @@ fn finops_estimate(s: &Settings, a: params::Estimate) -> Result<CallToolResult, 
 }
 
 fn finops_report(s: &Settings, a: params::Report) -> Result<CallToolResult, Error> {
-    let by = match a.by.as_deref().unwrap_or("model") {
-        "model" => GroupBy::Model,
-        "run" => GroupBy::Run,
-        "provider" => GroupBy::Provider,
-        "day" => GroupBy::Day,
-        "user" => GroupBy::User,
-        "account" => GroupBy::Account,
-        "partition" => GroupBy::Partition,
-        other => {
-            return Err(bad(format!("by '{}' is not model, run, provider, day, user, account or partition", crate::text::clean(other))))
-        }
-    };
+    let asked = a.by.as_deref().unwrap_or("model");
+    let by = <GroupBy as clap::ValueEnum>::from_str(asked, false)
+        .map_err(|_| bad(format!("by '{}' is not one of {}", crate::text::clean(asked), params::group_by_names().join(", "))))?;
     let mut filter = commands::report::filter(a.model.as_deref(), a.since.as_deref(), a.until.as_deref())?;
     if let Some(unit) = &a.per {
         let unit = crate::cli::per_unit(unit).map_err(|e| bad(format!("per: {e}")))?;

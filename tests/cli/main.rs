@@ -31,6 +31,7 @@ mod providers;
 mod records;
 mod regions;
 mod reports;
+mod rule;
 mod slurm;
 mod sources;
 mod telemetry;

@@ -452,3 +452,22 @@ fn streamable_http_needs_the_bearer_token() {
     assert!(Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success());
     assert_eq!(wait(&mut child, Duration::from_secs(10)), 0);
 }
+
+#[test]
+fn docs_mcp_names_every_argument_and_value_the_schemas_take() {
+    // docs/mcp.md's row for each tool names each property of its input schema, and each value of an enum.
+    let docs = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/mcp.md")).unwrap();
+    let out = stdio(&Env::new(), json!([]));
+    for tool in out["tools"].as_array().unwrap() {
+        let name = tool["name"].as_str().unwrap();
+        let row =
+            docs.lines().find(|l| l.starts_with(&format!("| `{name}` |"))).unwrap_or_else(|| panic!("docs/mcp.md has no row for {name}"));
+        for (prop, schema) in tool["inputSchema"]["properties"].as_object().into_iter().flatten() {
+            assert!(row.contains(&format!("`{prop}`")), "docs/mcp.md's {name} row does not name `{prop}`: {row}");
+            for v in schema["enum"].as_array().into_iter().flatten() {
+                let v = v.as_str().unwrap();
+                assert!(row.contains(&format!("`{v}`")), "docs/mcp.md's {name} row does not name {prop}'s value `{v}`: {row}");
+            }
+        }
+    }
+}

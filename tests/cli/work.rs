@@ -336,9 +336,11 @@ fn mixed_runs(env: &Env, db: &str) {
     // r2: two parts, 9 GPU-hours without tokens and 1 with 1000: the whole run counts, its 1000 tokens.
     carbon(&["--run-id", "r2", "--part", "--gpu-hours", "9"]);
     carbon(&["--run-id", "r2", "--part", "--gpu-hours", "1", "--tokens", "1000"]);
-    // r3: an estimate with tokens, then a measurement without: what counts (the measurement) has no tokens.
-    carbon(&["--run-id", "r3", "--gpu-hours", "1", "--tokens", "100"]);
-    let measured = env.run(&["--db", db, "finops", "measure", "--gpus", "none", "--record", "M", "--run-id", "r3", "--", "true"]);
+    // r3: an estimate of CPU work with tokens, then a measurement of that CPU work without them: what counts (the
+    // measurement, which holds every kind of work the estimate does) has no tokens.
+    carbon(&["--run-id", "r3", "--cpu-hours", "1", "--tokens", "100"]);
+    let measure = ["--db", db, "finops", "measure", "--gpus", "none", "--record", "M", "--run-id", "r3", "--cpus", "1", "--duration", "1s"];
+    let measured = env.run(&measure);
     assert!(measured.status.success(), "{}", stderr(&measured));
 }
 

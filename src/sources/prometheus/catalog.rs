@@ -17,6 +17,13 @@
 
 use crate::model::config::Cluster;
 
+/// The GPU temperature at or above which a GPU counts as hot, °C (the thermal flag's mark, which the readings for
+/// flags are made for).
+pub const HOT_C: f64 = 83.0;
+
+/// How long a GPU must hold at or above `HOT_C` to be flagged, seconds.
+pub const HOLD_S: i64 = 300;
+
 /// The fixed vocabulary of metric families.
 pub const FAMILIES: &[&str] = &[
     "gpu_temp",

@@ -18,11 +18,7 @@ const COMM_COUNTERS: [(&str, &str); 7] = [
     ("errors.xid", "xid"),
 ];
 
-/// The GPU temperature at or above which a GPU counts as hot, °C.
-pub const HOT_C: f64 = 83.0;
-
-/// How long a GPU must hold at or above `HOT_C` to be flagged, seconds.
-pub const HOLD_S: i64 = 300;
+pub use super::catalog::{HOLD_S, HOT_C};
 
 /// Whether a flag's span was cut by the window's edges.
 #[derive(Debug, Clone, Serialize)]

@@ -198,9 +198,9 @@ pub fn node_for_flags(t: &Target, node: &str, w: &Window) -> Result<NodeData, Re
         data.gpus.values().flat_map(|g| g.values.iter().filter(|(_, v)| v.is_some_and(|x| x > 0.0)).map(|(k, _)| *k)).collect();
     // Buckets longer than a hold: a hot spell's seconds in each bucket, read where a GPU peaked hot (a bucket's
     // mean of 3.5 hours hides a 10-minute spell).
-    let hot = super::flags::HOT_C;
+    let hot = super::catalog::HOT_C;
     let peaked = data.gpus.values().any(|g| g.values.get("peak_temp_c").copied().flatten().is_some_and(|p| p >= hot));
-    let held = (w.step_s > super::flags::HOLD_S && peaked).then(|| super::catalog::Reading {
+    let held = (w.step_s > super::catalog::HOLD_S && peaked).then(|| super::catalog::Reading {
         family: "gpu_temp",
         field: HOT_S,
         exprs: vec![hot_seconds(t.catalog.device_label, &t.catalog.temp, hot)],
