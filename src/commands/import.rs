@@ -909,7 +909,8 @@ impl Ctx<'_> {
         let run_id = format!("{sched}:{cluster}:{}", job.id);
         let model = self.model(job);
         let gpu_hours = job.gpus * job.elapsed_s / 3600.0;
-        let node_kwh = job.energy_j.filter(|e| self.exclusive && *e > 0.0).map(|e| crate::num::tidy(e / 3.6e6));
+        let node_kwh =
+            job.energy_j.filter(|e| self.exclusive && *e > 0.0).map(|e| crate::num::tidy(crate::model::energy::Joules(e).kwh().0));
         let mut made = Made {
             run_id: run_id.clone(),
             model: model.clone(),

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
+use crate::model::energy::{Joules, Kwh};
 use crate::model::history::Weight;
 use crate::model::{
     Cpu, CpuEnergy, CpuZone, Domain, Electricity, Estimate, Gpu, HistoryAsk, Measured, Measurement, NewRecord, Request, Stored,
@@ -581,7 +582,7 @@ fn cpu_energy_of(settings: &Settings, metered: Option<cpu::Metered>, reason: Opt
         return CpuEnergy::none(format!("{}; the CPU energy is not measured", refused.join("; ")));
     }
     let dram_refused = m.meter.refusals(cpu::Kind::Dram);
-    let kwh = |kind| m.meter.joules(kind).map(|j| j / 3.6e6);
+    let kwh = |kind| m.meter.joules(kind).map(|j| Joules(j).kwh().0);
     let (node_cpu, node_dram) = (kwh(cpu::Kind::Package), kwh(cpu::Kind::Dram).filter(|_| dram_refused.is_empty()));
     let mut notes = m.notes.clone();
     notes.extend(dram_refused.into_iter().map(|why| format!("{why}; the memory energy is not measured")));
@@ -774,7 +775,7 @@ fn history_ask(
         }
     };
     let mut profile: Vec<Weight> = gpu.iter().map(|&(a, b, j)| Weight { from: start + a, to: start + b, weight: j }).collect();
-    let cpu_j = work.cpu_energy.job_kwh().map_or(0.0, |k| k * 3.6e6);
+    let cpu_j = work.cpu_energy.job_kwh().map_or(0.0, |k| Kwh(k).joules().0);
     let weighted_by = match (profile.is_empty(), cpu_j > 0.0) {
         (false, true) => "GPU energy per minute, and the measured CPU and memory energy spread evenly over the run",
         (false, false) if work.cpu.is_some_and(|c| c.hours > 0.0) => {

@@ -10,6 +10,7 @@
 use serde::Serialize;
 
 use crate::error::Error;
+use crate::model::energy::Joules;
 use crate::num::tidy;
 use crate::settings::Settings;
 use crate::sources::forecast::{self, Forecast, Interval};
@@ -186,7 +187,7 @@ pub fn answer(f: &Forecast, now: i64, req: WhenRequest, url: String, zone: Optio
     let integral = Integral::of(&f.intervals);
     let start = |s: i64| -> Start {
         let mean = tidy(integral.mean(s, s + req.duration_s));
-        let kwh = req.power_w.map(|p| p * req.duration_s as f64 / 3.6e6);
+        let kwh = req.power_w.map(|p| Joules::of_power(p, req.duration_s as f64).kwh().0);
         Start { start: s, end: s + req.duration_s, begin: local_iso(s), mean_g_per_kwh: mean, co2e_g: kwh.map(|k| tidy(k * mean)) }
     };
     // Every start where the run's start or end meets an interval's edge, within [from, latest].
@@ -218,7 +219,7 @@ pub fn answer(f: &Forecast, now: i64, req: WhenRequest, url: String, zone: Optio
         ));
     }
     let saving = tidy(now_start.mean_g_per_kwh - best.mean_g_per_kwh);
-    let kwh = req.power_w.map(|p| tidy(p * req.duration_s as f64 / 3.6e6));
+    let kwh = req.power_w.map(|p| tidy(Joules::of_power(p, req.duration_s as f64).kwh().0));
     Ok(When {
         duration_s: req.duration_s,
         within_s: req.within_s,

@@ -9,6 +9,7 @@
 
 pub mod config;
 pub mod domain;
+pub mod energy;
 pub mod estimate;
 pub mod format;
 pub mod gpu;

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use super::http;
 use super::inference::{self, Counters, Server};
+use crate::model::energy::Kwh;
 use crate::model::{MeasuredWork, Work, MAX_WORK};
 use crate::num::tidy;
 use crate::text::redact_url;
@@ -31,7 +32,7 @@ pub fn watch(
 ) -> std::thread::JoinHandle<()> {
     use std::sync::atomic::Ordering;
     std::thread::spawn(move || {
-        let joules_now = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner).total_kwh().map(|k| k * 3.6e6);
+        let joules_now = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner).total_kwh().map(|k| Kwh(k).joules().0);
         let mut before = (scrape.start.clone(), joules_now);
         let mut failing = false;
         state.lock().unwrap_or_else(std::sync::PoisonError::into_inner).tokens = Some(Default::default());
@@ -42,7 +43,7 @@ pub fn watch(
             }
             let read_at = read(&scrape.url, scrape.model.as_deref()).and_then(|c| inference::increase(&before.0, &c).map(|i| (c, i)));
             let mut s = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            let joules = s.total_kwh().map(|k| k * 3.6e6);
+            let joules = s.total_kwh().map(|k| Kwh(k).joules().0);
             let t = s.tokens.get_or_insert_with(Default::default);
             match read_at {
                 Ok((now, inc)) if !(0.0..=MAX_WORK).contains(&inc.tokens) => {
@@ -112,7 +113,7 @@ fn server_name(s: Server) -> &'static str {
 /// The run's work: the flags' counts, or the counters' increase since `start`, and how it was found (None
 /// when neither was given).
 pub fn counted(scrape: Option<Scrape>, given: &Work, gpu_kwh: Option<f64>) -> (Work, Option<MeasuredWork>) {
-    let per_token = |work: &Work| work.tokens.filter(|t| *t > 0.0).zip(gpu_kwh).map(|(t, kwh)| tidy(kwh * 3.6e6 / t));
+    let per_token = |work: &Work| work.tokens.filter(|t| *t > 0.0).zip(gpu_kwh).map(|(t, kwh)| tidy(Kwh(kwh).joules().0 / t));
     let Some(s) = scrape else {
         if given.is_empty() {
             return (Work::default(), None);

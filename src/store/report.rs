@@ -184,7 +184,7 @@ impl PerUnit {
             sci_g_per_unit: each(g.co2e_g.zip(g.embodied_co2e_g).map(|(o, m)| o + m)),
             co2e_g_per_unit: each(g.co2e_g),
             kwh_per_unit,
-            j_per_unit: kwh_per_unit.map(|k| k * 3.6e6).filter(|j| j.is_finite()).map(tidy),
+            j_per_unit: kwh_per_unit.map(|k| crate::model::energy::Kwh(k).joules().0).filter(|j| j.is_finite()).map(tidy),
             cost_usd_per_unit: over(g.cost_usd, r_cost),
             water_l_per_unit: each(g.water_l),
         }

@@ -37,7 +37,7 @@ pub fn trapezoid(watts_a: f64, watts_b: f64, dt: f64) -> f64 {
 }
 
 /// Joules in a kilowatt-hour.
-pub const J_PER_KWH: f64 = 3_600_000.0;
+pub use crate::model::energy::J_PER_KWH;
 
 /// Summarises every device seen in `samples`.
 pub fn summarize(samples: &[Sample]) -> Vec<DeviceSummary> {
