@@ -155,7 +155,7 @@ fn a_real_slurms_finished_jobs_become_records_once() {
     assert_eq!((g["model"].as_str(), g["partition"].as_str(), g["user"].as_str()), (Some("train-llm"), Some("gpu"), Some("root")));
     crate::common::close(g["gpu_hours"].as_f64().unwrap(), 2.0 * f[0] / 3600.0);
     crate::common::close(g["cpu_hours"].as_f64().unwrap(), f[1] / 3600.0);
-    assert!(g["node_kwh"].is_null(), "no energy plugin: energy not measured, never 0");
+    assert!(g.get("node_kwh").is_some_and(Value::is_null), "no energy plugin: energy not measured, never 0");
     let a = job(&dry, &format!("slurm:testclu:{cpu}"));
     assert_eq!((a["user"].as_str(), a["account"].as_str(), a["gpu_hours"].as_f64()), (Some("exaalice"), Some("accta"), Some(0.0)));
     assert!(dry["jobs"].as_array().unwrap().iter().any(|j| j["run_id"] == format!("slurm:testclu:{array}_1")), "array tasks: {dry}");
@@ -237,11 +237,11 @@ fn a_saved_file_imports_whole_or_not_at_all() {
         env.json::<Value>(&[&["import", "slurm", "--file", p.to_str().unwrap(), "--dry-run"][..], extra].concat())
     };
     let shared = dry(&[]);
-    assert!(job(&shared, "slurm:c1:10")["node_kwh"].is_null());
+    assert!(job(&shared, "slurm:c1:10").get("node_kwh").is_some_and(Value::is_null));
     assert!(shared["notes"][0].as_str().unwrap().contains("whole nodes"), "{}", shared["notes"]);
     let exclusive = dry(&["--exclusive"]);
     assert_eq!(job(&exclusive, "slurm:c1:10")["node_kwh"], 10.0, "36,000,000 J");
-    assert!(job(&exclusive, "slurm:c1:11")["node_kwh"].is_null(), "0 J is not a measurement");
+    assert!(job(&exclusive, "slurm:c1:11").get("node_kwh").is_some_and(Value::is_null), "0 J is not a measurement");
     assert_eq!(exclusive["energy_measured"], 1);
     assert_eq!(job(&exclusive, "slurm:c1:10")["gpu_hours"], 4.0);
     assert_eq!(job(&exclusive, "slurm:c1:11")["cpu_hours"], 16.0);

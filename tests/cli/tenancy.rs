@@ -136,7 +136,7 @@ fn the_envelope_as_the_spec_draws_it() {
     let g0 = &node["gpus"]["0"];
     assert_eq!(g0["peak_temp_c"], 85.0, "the highest reading, not the highest 5-minute mean ({})", g0["temp_c"]["max"]);
     assert!(g0["temp_c"]["max"].as_f64().unwrap() < 85.0);
-    assert_eq!(node["host"]["north_south"], Value::Null);
+    assert_eq!(node["host"].get("north_south"), Some(&Value::Null));
     assert!(node["coverage"]["missing"].as_array().unwrap().iter().any(|f| f == "north_south"));
     assert!(node["note"].as_str().unwrap().contains("north_south"));
     // The reference: one p95 over every reading of every GPU on the minute grid, as Prometheus's quantile interpolates.
