@@ -47,11 +47,6 @@ const SLOW_RUNNING: usize = 16;
 /// Slow calls queued behind them before a call is refused as busy.
 const SLOW_WAITING: usize = 64;
 
-/// Whether a tool waits on the world outside exa.
-fn is_slow(tool: &str) -> bool {
-    matches!(tool, "metrics_read" | "metrics_query" | "finops_report" | "finops_when" | "gpu_read")
-}
-
 impl Exa {
     fn new(cli: Cli, clusters: usize) -> Exa {
         Exa {
@@ -86,15 +81,14 @@ impl ServerHandler for Exa {
     }
 
     async fn call_tool(&self, request: CallToolRequestParams, _context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
-        if !tools::NAMES.contains(&request.name.as_ref()) {
+        let Some(name) = tools::Name::of(&request.name) else {
             return Err(ErrorData::invalid_params(format!("no tool '{}'", crate::text::clean(&request.name)), None));
-        }
+        };
         let cli = Arc::clone(&self.cli);
-        let name = request.name.to_string();
         let args = request.arguments.unwrap_or_default();
-        let _permit = if is_slow(&name) {
+        let _permit = if name.waits_outside() {
             use std::sync::atomic::Ordering;
-            let org_wide = name == "metrics_query" && args.get("cluster").is_none_or(serde_json::Value::is_null);
+            let org_wide = name == tools::Name::MetricsQuery && args.get("cluster").is_none_or(serde_json::Value::is_null);
             let weight = if org_wide { self.clusters.clamp(1, SLOW_RUNNING) } else { 1 };
             if self.slow.waiting.fetch_add(weight, Ordering::SeqCst) + weight > SLOW_WAITING {
                 self.slow.waiting.fetch_sub(weight, Ordering::SeqCst);
@@ -106,7 +100,7 @@ impl ServerHandler for Exa {
         } else {
             None
         };
-        let result = tokio::task::spawn_blocking(move || tools::call(&cli, &name, &args))
+        let result = tokio::task::spawn_blocking(move || tools::call(&cli, name, &args))
             .await
             .unwrap_or_else(|e| tools::refusal(&Error::Failed(format!("the call did not finish: {e}"))));
         Ok(result.into())

@@ -21,17 +21,61 @@ use crate::model::{CoefficientOverride, Domain, Request};
 use crate::output::{Render, Style};
 use crate::settings::Settings;
 
-/// The tool names: the interface agents are configured with.
-pub const NAMES: [&str; 8] = [
-    "metrics_read",
-    "metrics_query",
-    "metrics_clusters",
-    "finops_estimate",
-    "finops_providers",
-    "finops_report",
-    "finops_when",
-    "gpu_read",
-];
+/// The tools, each named once: the interface agents are configured with. A tool added here must be listed
+/// (`list`) and run (`call`): both match every one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Name {
+    MetricsRead,
+    MetricsQuery,
+    MetricsClusters,
+    FinopsEstimate,
+    FinopsProviders,
+    FinopsReport,
+    FinopsWhen,
+    GpuRead,
+}
+
+impl Name {
+    /// Every tool, in the order they are listed.
+    pub const ALL: [Name; 8] = [
+        Name::MetricsRead,
+        Name::MetricsQuery,
+        Name::MetricsClusters,
+        Name::FinopsEstimate,
+        Name::FinopsProviders,
+        Name::FinopsReport,
+        Name::FinopsWhen,
+        Name::GpuRead,
+    ];
+
+    /// The name agents call it by.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Name::MetricsRead => "metrics_read",
+            Name::MetricsQuery => "metrics_query",
+            Name::MetricsClusters => "metrics_clusters",
+            Name::FinopsEstimate => "finops_estimate",
+            Name::FinopsProviders => "finops_providers",
+            Name::FinopsReport => "finops_report",
+            Name::FinopsWhen => "finops_when",
+            Name::GpuRead => "gpu_read",
+        }
+    }
+
+    /// The tool called `name`, if there is one.
+    pub fn of(name: &str) -> Option<Name> {
+        Name::ALL.into_iter().find(|n| n.as_str() == name)
+    }
+
+    /// Whether it waits on the world outside exa (a cluster, the ledger, a forecast, the GPUs): such calls share
+    /// the busy cap.
+    pub fn waits_outside(self) -> bool {
+        match self {
+            Name::MetricsRead | Name::MetricsQuery | Name::FinopsReport | Name::FinopsWhen | Name::GpuRead => true,
+            Name::MetricsClusters | Name::FinopsEstimate | Name::FinopsProviders => false,
+        }
+    }
+}
 
 fn read_only(title: &str) -> ToolAnnotations {
     ToolAnnotations::with_title(title).read_only(true).destructive(false).idempotent(true)
@@ -41,27 +85,27 @@ fn read_only(title: &str) -> ToolAnnotations {
 pub fn list() -> Vec<Tool> {
     vec![
         Tool::new(
-            "metrics_read",
+            Name::MetricsRead.as_str(),
             "What the cluster's own monitoring saw on a node's or a workload's GPUs and host over a window, or the flags it raises \
              with their evidence. Read only. Answers the spec's envelope: cluster, window, reference temperature, coverage, readings.",
             params::schema::<params::MetricsRead>(),
         )
         .with_annotations(read_only("Read cluster telemetry and flags")),
         Tool::new(
-            "metrics_query",
+            Name::MetricsQuery.as_str(),
             "One PromQL expression over the organization's monitoring: one cluster's, or without cluster every cluster \
              configured, each scoped to its own series. Read only.",
             params::schema::<params::MetricsQuery>(),
         )
         .with_annotations(read_only("Run a PromQL query")),
         Tool::new(
-            "metrics_clusters",
+            Name::MetricsClusters.as_str(),
             "The configured clusters: name, GPU vendor and model, where their monitoring is.",
             params::schema::<params::Nothing>(),
         )
         .with_annotations(read_only("List clusters")),
         Tool::new(
-            "finops_estimate",
+            Name::FinopsEstimate.as_str(),
             "Energy and CO2e (domain carbon) or cost (domain cost) of GPU-hours and CPU-hours, by the resolved provider, with \
              every coefficient and where it came from; region names the grid whose intensity prices the carbon. Writes no \
              record.",
@@ -69,13 +113,13 @@ pub fn list() -> Vec<Tool> {
         )
         .with_annotations(read_only("Estimate carbon or cost")),
         Tool::new(
-            "finops_providers",
+            Name::FinopsProviders.as_str(),
             "The carbon or cost providers: name, kind, status, which is the default and which is selected.",
             params::schema::<params::Providers>(),
         )
         .with_annotations(read_only("List providers")),
         Tool::new(
-            "finops_report",
+            Name::FinopsReport.as_str(),
             format!(
                 "Totals of the stored records grouped by {} (by): runs, GPU-h, CPU-h, kWh, CO2e with its range, USD; each run \
                  counted once; with per, figures per unit of work (token, request, run, or a unit recorded with --unit).",
@@ -85,7 +129,7 @@ pub fn list() -> Vec<Tool> {
         )
         .with_annotations(read_only("Report stored records")),
         Tool::new(
-            "finops_when",
+            Name::FinopsWhen.as_str(),
             "The start within a window that gives a job of a known length the least carbon by the configured grid forecast \
              (UK National Grid, Electricity Maps, WattTime or the Carbon Aware SDK), with the saving against starting now; \
              region names the grid whose forecast zone is asked for.",
@@ -93,7 +137,7 @@ pub fn list() -> Vec<Tool> {
         )
         .with_annotations(read_only("Best time to run")),
         Tool::new(
-            "gpu_read",
+            Name::GpuRead.as_str(),
             "One reading of every GPU on this host (NVML, nvidia-smi or amd-smi, as exa gpu chooses), and the aggregates.",
             params::schema::<params::Nothing>(),
         )
@@ -217,34 +261,33 @@ fn finops_report(s: &Settings, a: params::Report) -> Result<CallToolResult, Erro
 }
 
 /// Runs one tool with fresh settings (the config is read on each call, so an edit applies at once).
-pub fn call(cli: &Cli, name: &str, args: &Map<String, Value>) -> CallToolResult {
+pub fn call(cli: &Cli, name: Name, args: &Map<String, Value>) -> CallToolResult {
     let run = || -> Result<CallToolResult, Error> {
         let mut s = Settings::from_cli(cli, true)?;
         // An agent names providers; it never points exa at a file or a program.
         s.names_only = true;
         let mut result = match name {
-            "metrics_read" => metrics_read(&s, params::read(args)?)?,
-            "metrics_query" => metrics_query(&s, params::read(args)?)?,
-            "metrics_clusters" => {
+            Name::MetricsRead => metrics_read(&s, params::read(args)?)?,
+            Name::MetricsQuery => metrics_query(&s, params::read(args)?)?,
+            Name::MetricsClusters => {
                 params::read::<params::Nothing>(args)?;
                 answer(&cm::clusters(&s))
             }
-            "finops_estimate" => finops_estimate(&s, params::read(args)?)?,
-            "finops_providers" => {
+            Name::FinopsEstimate => finops_estimate(&s, params::read(args)?)?,
+            Name::FinopsProviders => {
                 let a: params::Providers = params::read(args)?;
                 answer(&commands::providers::run(&s, domain(a.domain.as_deref())?))
             }
-            "finops_report" => finops_report(&s, params::read(args)?)?,
-            "finops_when" => {
+            Name::FinopsReport => finops_report(&s, params::read(args)?)?,
+            Name::FinopsWhen => {
                 let a: params::When = params::read(args)?;
                 let duration = a.duration.as_deref().ok_or_else(|| bad("duration is required (90m, 6h)".into()))?;
                 answer(&commands::when::run(&s, commands::when::request(duration, a.within.as_deref(), a.power_w)?, a.region.as_deref())?)
             }
-            "gpu_read" => {
+            Name::GpuRead => {
                 params::read::<params::Nothing>(args)?;
                 answer(&commands::gpu::run(commands::gpu_source(&s))?)
             }
-            other => return Err(bad(format!("no tool '{}'", crate::text::clean(other)))),
         };
         for w in s.take_warnings() {
             result.content.push(ContentBlock::text(format!("warning: {}", crate::text::clean_lines(&w))));
