@@ -551,10 +551,11 @@ fn seen_for(samples: &[Sample], index: u32) -> f64 {
     }
 }
 
-/// Reads the CPU counters from now, at the GPU interval or every `cpu::LONGEST_WAIT_S`, whichever is shorter;
-/// or why they are not read.
+/// Reads the CPU counters from now, as often as their ranges need (`cpu::longest_wait_s`: a wrap never unseen) and
+/// every `cpu::LONGEST_WAIT_S` at most, and once more at the end; or why they are not read. Only the run's totals
+/// are kept, so reading at the GPUs' interval would cost a core's time for nothing.
 fn start_cpu(settings: &Settings, source: Result<Box<dyn cpu::CpuSource>, String>) -> (Option<cpu::Sampler>, Option<String>) {
-    let every = Duration::from_secs_f64(settings.gpu.interval.value.clamp(0.05, cpu::LONGEST_WAIT_S));
+    let every = Duration::from_secs_f64(cpu::LONGEST_WAIT_S);
     match source {
         Ok(source) => (Some(cpu::Sampler::start(source, every, settings.cpu.root.value.clone(), None)), None),
         Err(why) => (None, Some(why)),
