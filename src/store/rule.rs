@@ -132,15 +132,22 @@ pub(crate) fn choose(run: &str, rows: &[Row]) -> Counted {
             continue;
         }
         let (measured, estimated): (Vec<&Row>, Vec<&Row>) = all.iter().copied().partition(|r| r.measured);
-        let pool = if measured.is_empty() {
-            all.clone()
-        } else if covers(&measured, &estimated) {
-            measured
-        } else {
-            estimated
+        // Within a pool, its parts summed, else its latest record alone.
+        let pick = |pool: &[&Row]| -> Vec<Row> {
+            let parts: Vec<Row> = pool.iter().filter(|r| r.part).map(|r| **r).collect();
+            if parts.is_empty() {
+                pool.iter().max_by_key(|r| r.id).map(|r| **r).into_iter().collect()
+            } else {
+                parts
+            }
         };
-        let parts: Vec<&Row> = pool.iter().copied().filter(|r| r.part).collect();
-        let chosen: Vec<&Row> = if parts.is_empty() { pool.iter().copied().max_by_key(|r| r.id).into_iter().collect() } else { parts };
+        // The measurements that would count, held to the estimates' kinds of work: what counts must hold them.
+        let chosen = match pick(&measured) {
+            m if !m.is_empty() && covers(&m, &estimated) => m,
+            _ if measured.is_empty() => pick(&all),
+            _ => pick(&estimated),
+        };
+        let chosen: Vec<&Row> = chosen.iter().collect();
         let (g, h) = chosen.iter().fold((0.0, 0.0), |acc, r| (acc.0 + r.gpu_hours, acc.1 + r.cpu_hours));
         c.gpu_hours = c.gpu_hours.max(g);
         c.cpu_hours = c.cpu_hours.max(h);
@@ -177,12 +184,13 @@ const SUPERSEDES: &str = "a measured record supersedes an estimate";
 /// Why a run's measurements were not counted: they lack a kind of work (GPU or CPU) its estimates hold.
 const LACKS: &str = "a measurement without the GPU or CPU work the estimate holds does not supersede it";
 
-/// Whether measured records hold every kind of work the estimated ones hold: GPU-hours where an
-/// estimate has GPU-hours, CPU-hours where one has CPU-hours. A measurement that took the GPUs' energy
+/// Whether the measured records that would count hold every kind of work the estimated ones hold: GPU-hours
+/// where an estimate has GPU-hours, CPU-hours where one has CPU-hours. A measurement that took the GPUs' energy
 /// alone, of a job whose import holds its CPU-hours, does not replace the CPU's part with nothing.
-fn covers(measured: &[&Row], estimated: &[&Row]) -> bool {
-    let has = |rows: &[&Row], hours: fn(&Row) -> f64| rows.iter().any(|r| hours(r) > 0.0);
-    [|r: &Row| r.gpu_hours, |r: &Row| r.cpu_hours].into_iter().all(|hours| has(measured, hours) || !has(estimated, hours))
+fn covers(measured: &[Row], estimated: &[&Row]) -> bool {
+    [|r: &Row| r.gpu_hours, |r: &Row| r.cpu_hours]
+        .into_iter()
+        .all(|hours| measured.iter().any(|r| hours(r) > 0.0) || !estimated.iter().any(|r| hours(r) > 0.0))
 }
 
 /// True when a run has at most one record of each domain: every record counts, nothing to choose.
@@ -229,8 +237,10 @@ impl Dialect {
 /// Nearly every run has at most one record of each domain, and then that
 /// record counts: those are summed in one aggregation. Only the few groups of
 /// several records go through the choice (windows over just those rows): the
-/// pool is the measured records when there are any, else all; its parts are
-/// summed when it has parts, else its latest record counts alone.
+/// measured records that would count (`cm`: their parts, else their latest) are
+/// held to the estimates' kinds of work; the pool is the measured records when
+/// those hold them, the estimates when they do not, all when none is measured;
+/// its parts are summed when it has parts, else its latest record counts alone.
 fn counted(d: Dialect, f: Figures, key: &str, source: &str, clause: &str) -> String {
     let (any, bytes) = (d.any(), d.bytes());
     let extra = f.extra();
@@ -252,11 +262,14 @@ fn counted(d: Dialect, f: Figures, key: &str, source: &str, clause: &str) -> Str
                       co2e_g * (1 - uncertainty) AS low, co2e_g * (1 + uncertainty) AS high, (co2e_g IS NOT NULL AND uncertainty IS NULL) AS unk
                FROM {source} {clause}),
          a AS (SELECT g, run, carbon, count(*) AS n, {any}(measured) AS m_any, {sums}, {any}(unk) AS unk FROM f GROUP BY g, run, carbon),
-         x AS (SELECT f.*, CASE WHEN {any}(f.measured) OVER w
-                                  AND ({any}(f.measured AND f.gpu_hours > 0) OVER w OR NOT {any}(NOT f.measured AND f.gpu_hours > 0) OVER w)
-                                  AND ({any}(f.measured AND f.cpu_hours > 0) OVER w OR NOT {any}(NOT f.measured AND f.cpu_hours > 0) OVER w)
-                                THEN f.measured ELSE NOT f.measured END AS in_pool
+         m AS (SELECT f.*, f.measured AND CASE WHEN {any}(f.part AND f.measured) OVER w THEN f.part
+                                                ELSE f.id = max(f.id) FILTER (WHERE f.measured) OVER w END AS cm
                FROM f JOIN a ON a.g = f.g AND a.run = f.run AND a.carbon = f.carbon WHERE a.n > 1 WINDOW w AS (PARTITION BY f.g, f.run, f.carbon)),
+         x AS (SELECT m.*, CASE WHEN {any}(cm) OVER w
+                                  AND ({any}(cm AND gpu_hours > 0) OVER w OR NOT {any}(NOT measured AND gpu_hours > 0) OVER w)
+                                  AND ({any}(cm AND cpu_hours > 0) OVER w OR NOT {any}(NOT measured AND cpu_hours > 0) OVER w)
+                                THEN measured ELSE NOT measured END AS in_pool
+               FROM m WINDOW w AS (PARTITION BY g, run, carbon)),
          y AS (SELECT x.*, in_pool AND CASE WHEN {any}(part AND in_pool) OVER w THEN part ELSE id = max(id) FILTER (WHERE in_pool) OVER w END AS c
                FROM x WINDOW w AS (PARTITION BY g, run, carbon)),
          z AS (SELECT g, run, carbon, count(*) AS n, {any}(measured) AS m_seen, {any}(measured AND c) AS m_any, {any}(NOT measured) AS e_any,

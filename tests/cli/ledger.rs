@@ -270,3 +270,27 @@ fn exas_own_terms_are_shown_with_the_settings_and_an_exported_co2_beside_a_regio
     let out = env.run(&["finops", "measure", "--co2", "--duration", "1s"]);
     assert!(stderr(&out).contains("not the grid of region FR"), "{}", stderr(&out));
 }
+
+#[test]
+fn the_measurement_that_counts_must_hold_the_estimates_work_not_an_older_one() {
+    // An estimate of 1 GPU-hour and 1 CPU-hour; a measurement holding both; a later one holding the GPU only.
+    // The later measurement is the one that would count, and it lacks the CPU work: the estimate counts.
+    let env = Env::new();
+    let db = env.dir.path().join("l.sqlite3");
+    drop(exa::store::open(&exa::store::Db::Sqlite(db.clone())).unwrap());
+    let c = rusqlite::Connection::open(&db).unwrap();
+    for (id, measured, cpu) in [(1, false, 1.0), (2, true, 1.0), (3, true, 0.0)] {
+        c.execute(
+            "INSERT INTO records (id, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
+                                  gpu_hours, cpu_hours, kwh, co2e_g, uncertainty, measured, part, idem_key)
+             VALUES (?1, 'M', 'r', 1790000000, 'h', 'carbon', 'p', 'builtin', 'd', 1.0, ?2, 1.0, 300.0, 0.3, ?3, 0, 'k' || ?1)",
+            rusqlite::params![id, cpu, measured],
+        )
+        .unwrap();
+    }
+    drop(c);
+    let r: Value = env.json(&["--db", db.to_str().unwrap(), "report", "--by", "run"]);
+    let g = &r["groups"][0];
+    assert_eq!((g["cpu_hours"].as_f64(), g["runs_measured"].as_u64()), (Some(1.0), Some(0)), "{r}");
+    assert!(r["notes"].to_string().contains("counted #1: a measurement without the GPU or CPU work"), "{r}");
+}
