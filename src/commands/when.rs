@@ -99,12 +99,14 @@ pub fn request(duration: &str, within: Option<&str>, power_w: Option<f64>) -> Re
 }
 
 /// Reads the configured forecast for the grid's zone and answers. The zone: `region`'s grid (`--region`), else the
-/// zone set, else the grid region set's (EXAMLOPS_GRID_REGION, the config's).
+/// zone set, else the grid region set's (EXAMLOPS_GRID_REGION, the config's) where the forecast asks for a zone.
 pub fn run(settings: &Settings, req: WhenRequest, region: Option<&str>) -> Result<When, Error> {
     let set = settings.grid_zone();
     let asked = match (region, &set, &settings.grid_region) {
         (Some(r), _, _) => Some((r.to_string(), "asked".to_string())),
-        (None, None, Some(r)) => Some((r.value.clone(), r.source.to_string())),
+        // The region set prices estimates everywhere; it names the forecast's grid only where the forecast's URL
+        // asks for a zone (a URL naming its own grid is read as it is).
+        (None, None, Some(r)) if settings.forecast_wants_zone() => Some((r.value.clone(), r.source.to_string())),
         _ => None,
     };
     let none = || {

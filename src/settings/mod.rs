@@ -330,6 +330,18 @@ impl Settings {
         zone_set(&self.config.finops.carbon.grid)
     }
 
+    /// Whether the forecast configured names a grid zone: its URL has `{zone}`, or its API is Electricity Maps'
+    /// (which takes `zone=`). A URL that names its own grid (WattTime's `region=`, the UK's, the Carbon Aware SDK's
+    /// `location=`) is asked as it is.
+    pub fn forecast_wants_zone(&self) -> bool {
+        let g = &self.config.finops.carbon.grid;
+        let Some(base) = env("EXAMLOPS_GRID_FORECAST_URL").or_else(|| g.forecast_url.clone()) else { return false };
+        let api = env("EXAMLOPS_GRID_INTENSITY_API").or_else(|| g.api.clone());
+        base.contains("{zone}")
+            || api.is_some_and(|a| matches!(grid_auth(&a), Ok(Auth::AuthToken)))
+            || host_of(&base).is_some_and(|h| h.contains("electricitymap"))
+    }
+
     /// The forecast endpoint asking for `zone` instead of the zone set: `Ok(None)` when none is configured.
     pub fn forecast_endpoint_in(&self, zone: &str) -> Result<Option<Endpoint>, String> {
         let g = &self.config.finops.carbon.grid;

@@ -376,7 +376,8 @@ pub fn process_cpu(pid: u32) -> Option<ProcessCpu> {
         user_s: ut.saturating_add(cut) as f64 / hz as f64,
         system_s: st.saturating_add(cst) as f64 / hz as f64,
         started,
-        ended: matches!(v.first(), Some(&("Z" | "X" | "x"))),
+        // A zombie leader whose other threads still run (its main thread called pthread_exit) has not ended.
+        ended: matches!(v.first(), Some(&("Z" | "X" | "x"))) && tick(17).is_none_or(|threads| threads <= 1),
     })
 }
 

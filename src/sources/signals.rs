@@ -21,9 +21,12 @@ static SENDERS: [AtomicI32; CAUGHT.len()] = [const { AtomicI32::new(0) }; CAUGHT
 /// Whether SIGXFSZ was ignored before `catch` ignored it: the command exa starts gets it as exa got it.
 static XFSZ_IGNORED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+/// Whether `catch` set SIGXFSZ to be ignored: only then has exa anything to undo for a child.
+static XFSZ_SET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// In a child between fork and exec (async-signal-safe): SIGXFSZ as exa's parent left it, not as exa set it.
 pub fn as_inherited() {
-    if !XFSZ_IGNORED.load(Ordering::SeqCst) {
+    if XFSZ_SET.load(Ordering::SeqCst) && !XFSZ_IGNORED.load(Ordering::SeqCst) {
         // SAFETY: signal(2) is async-signal-safe and takes no memory.
         unsafe {
             libc::signal(libc::SIGXFSZ, libc::SIG_DFL);
@@ -118,6 +121,7 @@ pub fn catch() {
         // which is said; the signal would end exa and the run with no report.
         let was = libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
         XFSZ_IGNORED.store(was == libc::SIG_IGN, Ordering::SeqCst);
+        XFSZ_SET.store(true, Ordering::SeqCst);
     }
     if PIPE[0].load(Ordering::SeqCst) < 0 {
         let mut fds = [-1; 2];

@@ -547,14 +547,16 @@ pub fn check_record_name(what: &str, s: &str) -> Result<(), Error> {
 /// space, another control character `?`) and cut to 200 characters; `(no WHAT)` when empty. Cleaning twice is
 /// cleaning once, so a name the importer read already cleaned and the prolog's raw one make the same model.
 pub fn model_of(field: Option<&str>, what: &str) -> String {
-    match field.map(str::trim).filter(|f| !f.is_empty()) {
+    // Cleaned first, then trimmed: what the importer's parser already did to the field, done again, is nothing.
+    let cleaned = field.map(crate::text::clean);
+    match cleaned.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
         Some(f) if check_record_name("model", f).is_ok() => f.to_string(),
         Some(f) => {
-            let cleaned = crate::text::clean(f).chars().take(200).collect::<String>().trim().to_string();
-            if cleaned.is_empty() || check_record_name("model", &cleaned).is_err() {
+            let cut = f.chars().take(200).collect::<String>().trim().to_string();
+            if cut.is_empty() || check_record_name("model", &cut).is_err() {
                 format!("(no {what})")
             } else {
-                cleaned
+                cut
             }
         }
         None => format!("(no {what})"),
@@ -609,7 +611,18 @@ mod tests {
     #[test]
     fn a_raw_name_and_the_importers_cleaned_one_make_one_model() {
         let long = "n".repeat(250);
-        for raw in ["-dash", "tab\there", "esc\u{1b}[2Jname", long.as_str(), "  plain  ", "\u{1b}", "line\nbreak"] {
+        for raw in [
+            "-dash",
+            "tab\there",
+            "esc\u{1b}[2Jname",
+            long.as_str(),
+            "  plain  ",
+            "\u{1b}",
+            "line\nbreak",
+            "run\u{200f}1",
+            "\u{b}job",
+            "job\u{85}",
+        ] {
             let imported = crate::text::clean_word(raw);
             assert_eq!(super::model_of(Some(raw), "name"), super::model_of(Some(&imported), "name"), "{raw:?}");
         }

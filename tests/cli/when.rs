@@ -209,6 +209,11 @@ fn a_region_chooses_the_forecasts_zone_on_the_command_line_and_from_the_setting(
         (w["forecast"]["zone"].as_str(), w["forecast"]["zone_from"].as_str()),
         (Some("NL"), Some("region azure:westeurope (env), its country NL"))
     );
+    // A forecast URL that names its own grid (WattTime's region=, say) is read as it is, whatever region is set.
+    let own =
+        Env::new().env("EXAMLOPS_GRID_FORECAST_URL", &srv.url("/v3/forecast?region=CAISO_NORTH")).env("EXAMLOPS_GRID_REGION", "US-CA");
+    let w = own.json::<Value>(&["finops", "carbon", "when", "--duration", "1h"]);
+    assert_eq!((w["forecast"].get("zone"), w["forecast"].get("zone_from")), (Some(&Value::Null), Some(&Value::Null)), "{w}");
     // A US grid has no zone exa can name; an unknown region is malformed input. Neither asks the server.
     let before = srv.requests().len();
     fails(
