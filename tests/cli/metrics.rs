@@ -236,6 +236,10 @@ pub fn fleet() -> &'static Fleet {
             }
             host(&mut s, "Hostname", node, "aurora", &|_| 0.01);
         }
+        // A GPU hot one minute in every ten for two hours: twelve hot minutes, never a held spell.
+        let flicker = move |x: i64| if (t - 4 * HOUR..t - 2 * HOUR).contains(&x) && (x / 60) % 10 == 0 { 90.0 } else { 60.0 };
+        dcgm(&mut s, "f1", "0", &flicker, &calm, &fb, &none);
+        host(&mut s, "Hostname", "f1", "aurora", &|_| 0.01);
         dcgm(&mut s, "h1", "0", &|_| 60.0, &calm, &fb, &none);
         host(&mut s, "Hostname", "h1", "aurora", &move |x| if mid(x, 20 * MIN) { 0.5 } else { 0.01 });
         dcgm(&mut s, "m1", "0", &|_| 60.0, &calm, &move |x| if mid(x, 15 * MIN) { 79_000.0 } else { 40_000.0 }, &none);
@@ -583,7 +587,7 @@ fn free_promql() {
     assert_eq!(v["truncated"], false);
     assert_eq!(v["series"][0]["values"].as_array().unwrap().len(), 13, "the inclusive [start, end] grid");
     let v = json(&env, &["metrics", "query", "--cluster", "aurora-prod", "--instant", "count(DCGM_FI_DEV_GPU_TEMP{cluster=\"aurora\"})"]);
-    assert_eq!(v["series"][0]["value"], 21.0);
+    assert_eq!(v["series"][0]["value"], 22.0);
     let v = json(&env, &["metrics", "query", "--cluster", "aurora-prod", "--instant", "DCGM_FI_DEV_NO_SUCH_METRIC"]);
     assert_eq!(v["series_total"], 0);
     assert!(v["note"].as_str().unwrap().contains("not an all-clear"));
@@ -661,6 +665,12 @@ fn a_short_hot_spell_in_a_long_window_is_its_own_length() {
         let f = &flags[0];
         assert_eq!((f["kind"].as_str(), f["severity"].as_str()), (Some("thermal_throttle"), Some(severity)), "{f}");
         assert!(f["summary"].as_str().unwrap().contains(&format!("for {minutes} min")), "{f}");
+    }
+    // Minutes hot scattered over buckets are no spell held, however many they add up to.
+    let t = fleet().t;
+    for window in [vec!["--range".to_string(), "7d".to_string()], between(t - 14 * 86_400, t, 48)] {
+        let v = json(&env(), &args(&["metrics", "flags", "--cluster", "aurora-prod", "--node", "f1"], &window));
+        assert!(v["flags"].as_array().unwrap().iter().all(|f| f["kind"] != "thermal_throttle"), "{window:?}: {v}");
     }
 }
 

@@ -163,9 +163,10 @@ pub fn for_cluster(c: &Cluster) -> Catalog {
 /// A window's reading of a counter made its reading per bucket, each rise in exactly one bucket: the one where
 /// the later of its two scrapes landed. A counter's `increase(X[win])` becomes the counter at the bucket's end
 /// less the counter at its start (`offset`), so a rise whose two scrapes fall in neighbouring buckets is not
-/// lost between them, as `increase(X[step])` loses it (that sees only the scrapes inside one bucket); a reset
-/// counts from 0, and a series that begins inside the bucket counts whole. `changes(X[win])` (the XID code,
-/// a gauge) becomes its changes inside the bucket plus a change across the bucket's start. Other forms (the
+/// lost between them, as `increase(X[step])` loses it (that sees only the scrapes inside one bucket); where the
+/// counter has no reading at one end (it reset, began or went stale inside the bucket) its increase inside the
+/// bucket stands in. `changes(X[win])` (the XID code, a gauge) becomes its changes inside the bucket plus a
+/// change across the bucket's start, or its changes inside alone where one end has no reading. Other forms (the
 /// clock events' subquery) are read over the bucket instead of the window.
 pub(crate) fn per_bucket(expr: &str) -> String {
     let rewrite = |e: &str, func: &str, make: &dyn Fn(&str) -> String| -> Option<String> {
@@ -176,10 +177,12 @@ pub(crate) fn per_bucket(expr: &str) -> String {
         Some(format!("{}{}{}", &e[..at], make(inner), &e[close + "[{win}s])".len()..]))
     };
     let mut e = expr.to_string();
-    while let Some(next) = rewrite(&e, "increase", &|x| format!("({x} - {x} offset {{step}}s >= 0 or {x})")) {
+    while let Some(next) = rewrite(&e, "increase", &|x| format!("({x} - {x} offset {{step}}s >= 0 or increase({x}[{{bucket}}ms]))")) {
         e = next;
     }
-    while let Some(next) = rewrite(&e, "changes", &|x| format!("(changes({x}[{{bucket}}ms]) + ({x} != bool {x} offset {{step}}s))")) {
+    while let Some(next) = rewrite(&e, "changes", &|x| {
+        format!("((changes({x}[{{bucket}}ms]) + ({x} != bool {x} offset {{step}}s)) or changes({x}[{{bucket}}ms]))")
+    }) {
         e = next;
     }
     e.replace("[{win}s", "[{step}s")
@@ -375,11 +378,11 @@ mod tests {
     fn a_counters_reading_per_bucket_is_its_rise_across_the_bucket() {
         assert_eq!(
             per_bucket("sum by (gpu) (increase(X{{sel}}[{win}s]))"),
-            "sum by (gpu) ((X{{sel}} - X{{sel}} offset {step}s >= 0 or X{{sel}}))"
+            "sum by (gpu) ((X{{sel}} - X{{sel}} offset {step}s >= 0 or increase(X{{sel}}[{bucket}ms])))"
         );
         assert_eq!(
             per_bucket("sum by (gpu) (changes(X{{sel}}[{win}s]))"),
-            "sum by (gpu) ((changes(X{{sel}}[{bucket}ms]) + (X{{sel}} != bool X{{sel}} offset {step}s)))"
+            "sum by (gpu) (((changes(X{{sel}}[{bucket}ms]) + (X{{sel}} != bool X{{sel}} offset {step}s)) or changes(X{{sel}}[{bucket}ms])))"
         );
         assert_eq!(
             per_bucket("sum by (gpu) (sum_over_time((m % 2)[{win}s:{step}s]))"),

@@ -200,17 +200,20 @@ fn thermal_throttle(cx: &Ctx, g: &Gpu) -> Option<Flag> {
         val(d.values.get("clock_events.SW_THERMAL")).unwrap_or(0.0) + val(d.values.get("clock_events.HW_THERMAL")).unwrap_or(0.0);
     // Buckets no longer than a hold: the longest run of hot bucket means. Longer ones: the seconds each bucket
     // was hot, summed over a run of buckets with any (`read::HOT_S`), where a bucket's mean hides a short spell.
-    let hot = match d.spans.get(super::read::HOT_S) {
-        Some(s) if w.step_s > HOLD_S => hot_run(s),
-        _ => temp.and_then(|s| longest(s, w, HOLD_S, |v| v >= HOT_C)),
+    let hot = if w.step_s > HOLD_S {
+        d.spans.get(super::read::HOT_MINUTES).and_then(|s| held_minutes(s, w))
+    } else {
+        temp.and_then(|s| longest(s, w, HOLD_S, |v| v >= HOT_C)).map(|(a, b, secs)| {
+            let (span, clipped) = cx.bounds(a, b);
+            (span, clipped, secs)
+        })
     };
     if hot.is_none() && thermal_s.is_none() && thermal_events <= 0.0 {
         return None;
     }
     let evidence = json!({"peak_temp_c": peak, "reference_p95_c": cx.reference, "thermal_s": thermal_s, "thermal_clock_events": (thermal_events > 0.0).then_some(thermal_events)});
     let (span, clipped, summary) = match hot {
-        Some((a, b, secs)) => {
-            let (span, clipped) = cx.bounds(a, b);
+        Some((span, clipped, secs)) => {
             let refp = cx.reference.map(|r| format!(", reference p95 {r} °C")).unwrap_or_default();
             let s = format!(
                 "{on} held at or above {HOT_C} °C for {} min inside this window (peak {} °C{refp})",
@@ -234,15 +237,16 @@ fn thermal_throttle(cx: &Ctx, g: &Gpu) -> Option<Flag> {
     Some(cx.flag("thermal_throttle", severity, Some(g.index), span, clipped, evidence, summary, "thermal"))
 }
 
-/// The run of consecutive buckets with hot seconds holding the most of them, if those are a hold or more:
-/// (first, last, seconds).
-fn hot_run(s: &Series) -> Option<(usize, usize, i64)> {
-    let values = s.values.as_ref()?;
-    runs(s, |v| v >= 1.0)
-        .into_iter()
-        .map(|(a, b)| (a, b, values[a..=b].iter().flatten().sum::<f64>().round() as i64))
-        .filter(|r| r.2 >= HOLD_S)
-        .max_by_key(|r| r.2)
+/// A spell held: its span (from, to), whether it reaches the window's start and end, and its seconds.
+type Held = ((i64, i64), (bool, bool), i64);
+
+/// The longest spell a GPU held at or above `HOT_C`, read a minute at a time (`read::HOT_MINUTES`), if it lasted a
+/// hold or more: its span, whether it reaches the window's edges, and its seconds.
+fn held_minutes(s: &Series, w: &Window) -> Option<Held> {
+    let (a, b) = runs(s, |v| v >= HOT_C).into_iter().max_by_key(|(a, b)| b - a)?;
+    let secs = (b - a + 1) as i64 * s.step_s;
+    let span = (s.t0 + a as i64 * s.step_s - s.step_s, s.t0 + b as i64 * s.step_s);
+    (secs >= HOLD_S).then_some((span, (span.0 <= w.start, span.1 >= w.end), secs))
 }
 
 /// How long a GPU was throttled, minutes: the throttle timer's seconds, or

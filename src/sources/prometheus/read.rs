@@ -213,11 +213,45 @@ pub fn node_for_flags(t: &Target, node: &str, w: &Window) -> Result<NodeData, Re
     for g in run_all(jobs)? {
         data.add(g);
     }
+    if held.is_some() {
+        hot_minutes(t, node, w, &mut data)?;
+    }
     Ok(data)
 }
 
 /// The span field holding a GPU's seconds at or above the hot mark in each bucket (`hot_seconds`).
 pub const HOT_S: &str = "hot_s";
+
+/// The span field holding a GPU's temperature minute by minute over the buckets where it was hot (`hot_minutes`):
+/// whether a hot spell was held is judged there, never from seconds summed over buckets (a minute hot in every
+/// ten adds up to a spell that never was).
+pub const HOT_MINUTES: &str = "hot_minutes";
+
+/// Reads, a minute at a time, the temperature of the GPUs with hot seconds over the stretch from their first hot
+/// bucket to their last, into `HOT_MINUTES` (a series on a grid of its own: `t0`, 60 s steps).
+fn hot_minutes(t: &Target, node: &str, w: &Window, data: &mut NodeData) -> Result<(), Refusal> {
+    let hot_buckets = |g: &GpuData| -> Option<(usize, usize)> {
+        let v = g.spans.get(HOT_S)?.values.as_ref()?;
+        let first = v.iter().position(|x| x.is_some_and(|x| x >= 1.0))?;
+        let last = v.iter().rposition(|x| x.is_some_and(|x| x >= 1.0))?;
+        Some((first, last))
+    };
+    let Some((a, b)) = data.gpus.values().filter_map(hot_buckets).reduce(|x, y| (x.0.min(y.0), x.1.max(y.1))) else { return Ok(()) };
+    let (from, to) = (w.at(a as u32) - w.step_s, w.at(b as u32));
+    let minutes = Window { start: from, end: to, step_s: 60, points: u32::try_from((to - from) / 60).unwrap_or(u32::MAX) };
+    let parts: Vec<String> = t.catalog.temp.iter().map(|m| format!("avg_over_time({m}[59999ms])")).collect();
+    let query = t.fill(&format!("avg by ({}) ({})", t.catalog.device_label, parts.join(" or ")), Some(node), w);
+    let dev = t.catalog.device_label;
+    for s in t.client.range(&query, minutes.at(0), minutes.at(minutes.points.saturating_sub(1)), 60)?.series() {
+        let Some(key) = s.labels.get(dev) else { continue };
+        if let (Some(g), Some(series)) = (data.gpus.get_mut(key), Series::on_grid(&minutes, &s.samples, 1.0)) {
+            if hot_buckets(g).is_some() {
+                g.spans.insert(HOT_MINUTES, series);
+            }
+        }
+    }
+    Ok(())
+}
 
 /// Per bucket, the seconds a GPU's temperature (any of `temps`) was at or above `hot`: the share of the
 /// bucket's minutes hot, read a minute apart, times the bucket.
