@@ -187,6 +187,29 @@ fn audited(s: &mut Series, t: i64) {
     pod(s, "aurora", "busy-dep-5f6d7c8b9-qz7km", "u1", "ReplicaSet", "busy-dep-5f6d7c8b9", &always);
 }
 
+/// Nodes whose events test the flags' placement: one-scrape ECC (x1) and XID (x2) events at t - 2 h, and a GPU
+/// hot one minute in ten for two hours (f1).
+fn events(s: &mut Series, t: i64) {
+    let mid = move |x: i64, len: i64| (t - 2 * HOUR..t - 2 * HOUR + len).contains(&x);
+    let (calm, fb, none) = (|_: i64| 0.8, |_: i64| 40_000.0, |_: i64| 0.0);
+    // One-scrape events: an uncorrectable ECC error between the scrapes at t - 2 h and a minute later (x1), and
+    // an XID code read at one scrape only, t - 2 h (x2).
+    for (node, xid) in [("x1", false), ("x2", true)] {
+        dcgm(s, node, "0", &|_| 60.0, &calm, &fb, &none);
+        let l = [("gpu", "1"), ("Hostname", node), ("cluster", "aurora")];
+        if xid {
+            s.add("DCGM_FI_DEV_XID_ERRORS", &l, move |x| Some(if x == t - 2 * HOUR { 79.0 } else { 0.0 }));
+        } else {
+            s.counter("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", &l, move |x| if mid(x, MIN) { 1.0 / 60.0 } else { 0.0 });
+        }
+        host(s, "Hostname", node, "aurora", &|_| 0.01);
+    }
+    // A GPU hot one minute in every ten for two hours: twelve hot minutes, never a held spell.
+    let flicker = move |x: i64| if (t - 4 * HOUR..t - 2 * HOUR).contains(&x) && (x / 60) % 10 == 0 { 90.0 } else { 60.0 };
+    dcgm(s, "f1", "0", &flicker, &calm, &fb, &none);
+    host(s, "Hostname", "f1", "aurora", &|_| 0.01);
+}
+
 pub fn fleet() -> &'static Fleet {
     static FLEET: OnceLock<Fleet> = OnceLock::new();
     FLEET.get_or_init(|| {
@@ -224,22 +247,7 @@ pub fn fleet() -> &'static Fleet {
         s.counter("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", &lc, move |x| if mid(x, 5 * MIN) { 1.0 / 60.0 } else { 0.0 });
         s.counter("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", &lc, move |x| if mid(x, MIN) { 1.0 / 60.0 } else { 0.0 });
         host(&mut s, "Hostname", "c1", "aurora", &|_| 0.01);
-        // One-scrape events: an uncorrectable ECC error between the scrapes at t - 2 h and a minute later (x1), and
-        // an XID code read at one scrape only, t - 2 h (x2).
-        for (node, xid) in [("x1", false), ("x2", true)] {
-            dcgm(&mut s, node, "0", &|_| 60.0, &calm, &fb, &none);
-            let l = [("gpu", "1"), ("Hostname", node), ("cluster", "aurora")];
-            if xid {
-                s.add("DCGM_FI_DEV_XID_ERRORS", &l, move |x| Some(if x == t - 2 * HOUR { 79.0 } else { 0.0 }));
-            } else {
-                s.counter("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", &l, move |x| if mid(x, MIN) { 1.0 / 60.0 } else { 0.0 });
-            }
-            host(&mut s, "Hostname", node, "aurora", &|_| 0.01);
-        }
-        // A GPU hot one minute in every ten for two hours: twelve hot minutes, never a held spell.
-        let flicker = move |x: i64| if (t - 4 * HOUR..t - 2 * HOUR).contains(&x) && (x / 60) % 10 == 0 { 90.0 } else { 60.0 };
-        dcgm(&mut s, "f1", "0", &flicker, &calm, &fb, &none);
-        host(&mut s, "Hostname", "f1", "aurora", &|_| 0.01);
+        events(&mut s, t);
         dcgm(&mut s, "h1", "0", &|_| 60.0, &calm, &fb, &none);
         host(&mut s, "Hostname", "h1", "aurora", &move |x| if mid(x, 20 * MIN) { 0.5 } else { 0.01 });
         dcgm(&mut s, "m1", "0", &|_| 60.0, &calm, &move |x| if mid(x, 15 * MIN) { 79_000.0 } else { 40_000.0 }, &none);
