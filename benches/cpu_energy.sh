@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# What reading CPU energy costs `exa finops measure`: the same `sleep S` measured with
-# --cpu-source powercap (a 2-socket powercap tree: four counters read every second) and with
+# What reading CPU energy costs `exa finops measure`: the same `sleep S` measured at --interval 1 with
+# --cpu-source powercap (a 2-socket powercap tree: four counters, read as their ranges need) and with
 # --cpu-source none, alternating, ROUNDS times; exa's own CPU time (the report's exa_cpu_s)
 # is compared, as a share of one core over the run. Then the steady cost, exa's start-up taken
 # out: each source's runs of S and of 4S seconds, the difference of their CPU times over the 3S
@@ -43,7 +43,7 @@ for i in range(rounds):
             assert r["cpu_energy"]["status"] == "measured", r["cpu_energy"]
         cost[src].append(r["exa_cpu_s"] / r["duration_s"])
 p, n = statistics.median(cost["powercap"]), statistics.median(cost["none"])
-print(f"sleep {s:g} s, median of {rounds}: exa uses {p * 100:.4f}% of a core reading CPU energy every second, {n * 100:.4f}% without; "
+print(f"sleep {s:g} s, median of {rounds}: exa uses {p * 100:.4f}% of a core reading CPU energy, {n * 100:.4f}% without; "
       f"the reading adds {(p - n) * 100:.4f}% of a core (ratio {p / n if n else float('inf'):.2f}x)")
 # The steady cost: CPU seconds of a 4S run less those of an S run, over the 3S seconds between, per source.
 steady = {"powercap": [], "none": []}
@@ -58,5 +58,5 @@ for i in range(rounds):
         steady[src].append((used[1][0] - used[0][0]) / (used[1][1] - used[0][1]))
 p, n = statistics.median(steady["powercap"]), statistics.median(steady["none"])
 print(f"steady, start-up taken out ({4 * s:g} s less {s:g} s runs, median of {rounds}): {p * 100:.4f}% of a core with powercap, "
-      f"{n * 100:.4f}% without; reading CPU energy every second adds {(p - n) * 100:.4f}% of a core")
+      f"{n * 100:.4f}% without; reading CPU energy adds {(p - n) * 100:.4f}% of a core")
 PY
