@@ -498,11 +498,16 @@ fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, (started_unix, end):
     // would still supersede the estimate of the job): the run's GPU energy is then not measured, and every
     // device's hours, from its first reading to its last, are priced by an assumed power, as CPU-hours without
     // counters are.
-    let whole = devices.iter().filter(|d| d.energy_kwh.is_none() && d.refused.is_some()).count();
+    // So is a device read twice or more that gave no energy at all (its power `[N/A]` throughout): the run's
+    // GPU-hours are every device's, its energy measured for all of them or for none.
+    let refused_whole = devices.iter().filter(|d| d.energy_kwh.is_none() && d.refused.is_some()).count();
+    let silent = devices.iter().filter(|d| d.energy_kwh.is_none() && d.refused.is_none() && d.samples >= 2).count();
+    let whole = refused_whole + silent;
     if whole > 0 {
         let spans: f64 = devices.iter().map(|d| seen_for(&o.samples, d.index)).sum();
         refused.push(format!(
-            "the GPUs' energy is not measured for the run ({whole} of {} devices refused): their {} device-hours are priced by an assumed power",
+            "the GPUs' energy is not measured for the run ({whole} of {} devices without energy: refused, or no power read): \
+             their {} device-hours are priced by an assumed power",
             devices.len(),
             tidy(spans / 3600.0)
         ));

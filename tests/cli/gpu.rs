@@ -255,7 +255,13 @@ fn a_device_without_power_has_no_energy() {
     let d = r["gpu"]["devices"].as_array().unwrap();
     assert!(d[0]["energy_kwh"].as_f64().unwrap() > 0.0);
     assert_eq!(d[1].get("energy_kwh"), Some(&Value::Null));
-    assert_eq!(r["gpu"]["energy_kwh"], d[0]["energy_kwh"], "the total is over devices with power only");
+    // The run's GPU energy is every device's or none's: not measured, and both devices' hours priced by an assumed
+    // power, never device 0's alone standing for the run.
+    let g = &r["gpu"];
+    assert_eq!((g["status"].as_str(), g.get("energy_kwh")), (Some("not measured"), Some(&Value::Null)), "{g}");
+    assert!(g["reason"].as_str().unwrap().contains("(1 of 2 devices without energy"), "{g}");
+    let hours = g["device_hours"].as_f64().unwrap();
+    assert!(hours > 1.5 * d[0]["covered_s"].as_f64().unwrap() / 3600.0, "both devices' hours: {g}");
 }
 
 #[test]
