@@ -282,6 +282,20 @@ fn raw(env: &Env) -> Child {
     env.cmd().arg("mcp").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()
 }
 
+/// `exa mcp` on stdio with its pipes: the server, its stdin, and its stdout read a line at a time.
+fn piped(env: &Env) -> (Child, std::process::ChildStdin, BufReader<std::process::ChildStdout>) {
+    let mut child = raw(env);
+    let stdin = child.stdin.take().unwrap();
+    let out = BufReader::new(child.stdout.take().unwrap());
+    (child, stdin, out)
+}
+
+/// Writes one JSON-RPC message and its line break.
+fn line_to(stdin: &mut impl Write, v: &str) {
+    stdin.write_all(v.as_bytes()).unwrap();
+    stdin.write_all(b"\n").unwrap();
+}
+
 fn line(out: &mut impl BufRead) -> Value {
     let mut s = String::new();
     out.read_line(&mut s).unwrap();
@@ -307,13 +321,8 @@ fn malformed_messages_huge_arguments_and_a_closed_stdin() {
         "clusters:\n  slow:\n    prometheus: http://127.0.0.1:{}\n    gpu_vendor: nvidia\n    gpu_model: H100\n    timeout_s: 60\n",
         silent.port
     ));
-    let mut child = raw(&env);
-    let mut stdin = child.stdin.take().unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut send = |v: &str| {
-        stdin.write_all(v.as_bytes()).unwrap();
-        stdin.write_all(b"\n").unwrap();
-    };
+    let (mut child, mut stdin, mut out) = piped(&env);
+    let mut send = |v: &str| line_to(&mut stdin, v);
     // Not JSON at all: ignored, as every official SDK does (answering could start an error storm); the server goes on.
     send("this is not json {{{");
     send(
@@ -368,13 +377,8 @@ fn an_organization_wide_query_asks_a_few_clusters_at_a_time_within_the_busy_cap(
         })
         .collect();
     env.config(&format!("clusters:\n{clusters}"));
-    let mut child = raw(&env);
-    let mut stdin = child.stdin.take().unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut send = |v: &str| {
-        stdin.write_all(v.as_bytes()).unwrap();
-        stdin.write_all(b"\n").unwrap();
-    };
+    let (mut child, mut stdin, mut out) = piped(&env);
+    let mut send = |v: &str| line_to(&mut stdin, v);
     send(
         r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#,
     );
