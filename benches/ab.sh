@@ -43,21 +43,27 @@ if pg:
     side_by_side("record (PostgreSQL)", ["-o", "json", "finops", "carbon", "record", "M0", "--gpu-hours", "12", "--run-id", "r"],
                  lambda e: pg, 60)
 
-# 100,000 records, made once by one real record copied in SQL; both binaries report the same file.
-db = f"{tmp}/big.sqlite3"
-subprocess.run([new, "--db", db, "-o", "json", "finops", "carbon", "record", "M0", "--gpu-hours", "12"], check=True, stdout=subprocess.DEVNULL, env=env)
-cols = "model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, idem_key"
-c = sqlite3.connect(db)
+# 100,000 records, made once by one real record copied in SQL, by the older exa (whose schema the newer reads and
+# migrates, never the other way); then a copy of that file for each binary, each brought up to date by one record
+# its binary writes (the newer migrating its copy and counting its cells), so each reports a ledger of its own schema.
+base = f"{tmp}/big.sqlite3"
+subprocess.run([old, "--db", base, "-o", "json", "finops", "carbon", "record", "M0", "--gpu-hours", "12"], check=True, stdout=subprocess.DEVNULL, env=env)
+# A record keeps its estimate by a form since schema 10 (form_id, figures), else in record_estimates: both copied.
+cols = "model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, form_id, figures, idem_key"
+c = sqlite3.connect(base)
 c.execute(f"""insert into records ({cols})
     with recursive n(i) as (select 1 union all select i + 1 from n where i < 99999)
     select 'M' || (i % 50), 'run-' || i, recorded_at - i * 60, host, domain, provider, provider_kind, provider_digest,
-           gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, 'ab-' || i
+           gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, form_id, figures, 'ab-' || i
     from n, (select * from records where id = 1)""")
-c.execute("insert into record_estimates (record_id, estimate, shape_id) select id, (select estimate from record_estimates where record_id = 1), (select shape_id from record_estimates where record_id = 1) from records where id > 1")
+c.execute("insert into record_estimates (record_id, estimate, shape_id) select id, (select estimate from record_estimates where record_id = 1), (select shape_id from record_estimates where record_id = 1) from records where id > 1 and exists (select 1 from record_estimates where record_id = 1)")
 c.commit()
 c.close()
-# A writer brings the summary cells up to date once, before either binary reads.
-subprocess.run([new, "--db", db, "-o", "json", "finops", "carbon", "record", "M0", "--gpu-hours", "1"], check=True, stdout=subprocess.DEVNULL, env=env)
-side_by_side("report --by model (100k records)", ["-o", "json", "report"], lambda e: db, 20)
-side_by_side("report --by run (100k records)", ["-o", "json", "report", "--by", "run"], lambda e: db, 10)
+dbs = {}
+for exa in (old, new):
+    dbs[exa] = f"{tmp}/big-{'old' if exa == old else 'new'}.sqlite3"
+    shutil.copy(base, dbs[exa])
+    subprocess.run([exa, "--db", dbs[exa], "-o", "json", "finops", "carbon", "record", "M0", "--gpu-hours", "1"], check=True, stdout=subprocess.DEVNULL, env=env)
+side_by_side("report --by model (100k records)", ["-o", "json", "report"], lambda e: dbs[e], 20)
+side_by_side("report --by run (100k records)", ["-o", "json", "report", "--by", "run"], lambda e: dbs[e], 10)
 PY
