@@ -12,6 +12,15 @@ pub fn clean(s: &str) -> String {
     cleaned(s)
 }
 
+/// [`clean`] borrowing `s` where it needs no care (most text), so the common case allocates nothing.
+pub fn clean_cow(s: &str) -> std::borrow::Cow<'_, str> {
+    if is_clean(s) {
+        std::borrow::Cow::Borrowed(s)
+    } else {
+        std::borrow::Cow::Owned(cleaned(s))
+    }
+}
+
 /// [`clean`] as a [`crate::model::Word`]: text that needs no care (most of a scheduler's words) is copied in place,
 /// never through a `String`.
 pub fn clean_word(s: &str) -> crate::model::Word {

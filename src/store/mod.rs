@@ -548,7 +548,7 @@ pub fn check_record_name(what: &str, s: &str) -> Result<(), Error> {
 /// cleaning once, so a name the importer read already cleaned and the prolog's raw one make the same model.
 pub fn model_of(field: Option<&str>, what: &str) -> String {
     // Cleaned first, then trimmed: what the importer's parser already did to the field, done again, is nothing.
-    let cleaned = field.map(crate::text::clean);
+    let cleaned = field.map(crate::text::clean_cow);
     match cleaned.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
         Some(f) if check_record_name("model", f).is_ok() => f.to_string(),
         Some(f) => {
