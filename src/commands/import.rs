@@ -613,10 +613,10 @@ fn skipped(
 /// Prices the chosen jobs and writes their records in one transaction (or, for a dry run, lists them).
 /// A job whose records a store already holds is not priced again: it is already there.
 fn record(ctx: &Ctx, db: &store::Db, chosen: &Chosen, answer: &mut Imported) -> Result<(), Error> {
-    let mut said = Said::default();
+    let mut said = NoteTally::default();
     if ctx.args.dry_run {
         let mut shown = Vec::with_capacity(chosen.iter().map(Vec::len).sum());
-        let mut alike = Alike::default();
+        let mut alike = PricedBefore::default();
         for job in chosen.iter().flatten() {
             let made = ctx.lines(job, &mut alike)?;
             said.tally(&made);
@@ -649,13 +649,13 @@ fn record(ctx: &Ctx, db: &store::Db, chosen: &Chosen, answer: &mut Imported) -> 
 
 /// What the priced jobs said: each note with how many jobs said it, and how many had measured energy.
 #[derive(Default)]
-struct Said {
+struct NoteTally {
     notes: BTreeMap<String, u64>,
     energy: u64,
 }
 
-impl Said {
-    fn tally(&mut self, made: &Made) {
+impl NoteTally {
+    fn tally(&mut self, made: &JobLines) {
         for n in &made.notes {
             *self.notes.entry(n.clone()).or_insert(0) += 1;
         }
@@ -702,7 +702,12 @@ fn unstored<'j>(ctx: &Ctx, ledger: &mut dyn store::Ledger, chosen: &'j Chosen, a
 
 /// Prices the jobs on a thread of its own, a chunk at a time, while the ledger writes the chunks before
 /// them in one transaction (all or none). Per line whether it was new, and per job how many lines it made.
-fn price_and_write(ctx: &Ctx, ledger: &mut dyn store::Ledger, jobs: &[&Job], said: &mut Said) -> Result<(Vec<bool>, Vec<usize>), Error> {
+fn price_and_write(
+    ctx: &Ctx,
+    ledger: &mut dyn store::Ledger,
+    jobs: &[&Job],
+    said: &mut NoteTally,
+) -> Result<(Vec<bool>, Vec<usize>), Error> {
     // Set by the pricing thread when it stops of its own accord (every job priced, or an error sent): a channel
     // that closes without it closed in a panic, and the writer must not take that for the end of the jobs.
     let finished = std::sync::atomic::AtomicBool::new(false);
@@ -711,9 +716,9 @@ fn price_and_write(ctx: &Ctx, ledger: &mut dyn store::Ledger, jobs: &[&Job], sai
         let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Vec<Line>, Error>>(2);
         let finished = &finished;
         let pricing = s.spawn(move || {
-            let mut said = Said::default();
+            let mut said = NoteTally::default();
             let mut per_job: Vec<usize> = Vec::with_capacity(jobs.len());
-            let mut alike = Alike::default();
+            let mut alike = PricedBefore::default();
             for chunk in jobs.chunks(CHUNK) {
                 let mut lines = Vec::with_capacity(chunk.len() * 2);
                 for job in chunk {
@@ -805,13 +810,13 @@ struct Ctx<'a> {
 /// What the jobs priced before leave for the next: the shapes of their estimates, and for each domain the frame
 /// of the estimates priced from a job's hours alone (`Pricer::figures`), once one was.
 #[derive(Default)]
-struct Alike {
+struct PricedBefore {
     shapes: store::Shapes,
     frames: [Option<store::Frame>; 2],
 }
 
 /// A job's records, and what they say.
-struct Made {
+struct JobLines {
     run_id: String,
     model: String,
     gpu_hours: f64,
@@ -822,7 +827,7 @@ struct Made {
     notes: Vec<String>,
 }
 
-impl Made {
+impl JobLines {
     fn shown(self, job: &Job) -> JobRecord {
         JobRecord {
             run_id: self.run_id,
@@ -903,7 +908,7 @@ impl Ctx<'_> {
         Ok(estimate)
     }
 
-    fn lines(&self, job: &Job, alike: &mut Alike) -> Result<Made, Error> {
+    fn lines(&self, job: &Job, alike: &mut PricedBefore) -> Result<JobLines, Error> {
         let cluster = job.cluster.as_deref().unwrap_or("");
         let sched = self.sched.as_str();
         let run_id = format!("{sched}:{cluster}:{}", job.id);
@@ -911,7 +916,7 @@ impl Ctx<'_> {
         let gpu_hours = job.gpus * job.elapsed_s / 3600.0;
         let node_kwh =
             job.energy_j.filter(|e| self.exclusive && *e > 0.0).map(|e| crate::num::tidy(crate::model::energy::Joules(e).kwh().0));
-        let mut made = Made {
+        let mut made = JobLines {
             run_id: run_id.clone(),
             model: model.clone(),
             gpu_hours,
@@ -958,8 +963,8 @@ impl Ctx<'_> {
         (domain, pricer): (Domain, &Pricer),
         (gpu_hours, cpu): (f64, f64),
         (run_id, model): (&str, &str),
-        alike: &mut Alike,
-        made: &mut Made,
+        alike: &mut PricedBefore,
+        made: &mut JobLines,
     ) -> Result<Line, Error> {
         let node_kwh = made.node_kwh;
         let head = || store::Head {
