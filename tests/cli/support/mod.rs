@@ -6,6 +6,7 @@
 
 pub mod common;
 pub mod contract;
+pub mod doors;
 pub mod http;
 pub mod pg;
 pub mod prometheus;
