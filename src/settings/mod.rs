@@ -335,7 +335,7 @@ impl Settings {
     /// `location=`) is asked as it is.
     pub fn forecast_wants_zone(&self) -> bool {
         let g = &self.config.finops.carbon.grid;
-        let Some(base) = env("EXAMLOPS_GRID_FORECAST_URL").or_else(|| g.forecast_url.clone()) else { return false };
+        let Some(base) = forecast_base(g) else { return false };
         let api = env("EXAMLOPS_GRID_INTENSITY_API").or_else(|| g.api.clone());
         base.contains("{zone}")
             || api.is_some_and(|a| matches!(grid_auth(&a), Ok(Auth::AuthToken)))
@@ -345,8 +345,8 @@ impl Settings {
     /// The forecast endpoint asking for `zone` instead of the zone set: `Ok(None)` when none is configured.
     pub fn forecast_endpoint_in(&self, zone: &str) -> Result<Option<Endpoint>, String> {
         let g = &self.config.finops.carbon.grid;
-        let Some(base) = env("EXAMLOPS_GRID_FORECAST_URL").or_else(|| g.forecast_url.clone()) else { return Ok(None) };
-        endpoint(g, base, "forecast", Some(Sourced::new(zone.to_string(), Source::Config)))
+        let Some(base) = forecast_base(g) else { return Ok(None) };
+        endpoint(g, base, "forecast", Some(zone.to_string()))
     }
 
     /// The grid's history endpoint: `Ok(None)` when none is configured, `Err` why it is unusable.
@@ -704,14 +704,19 @@ fn grid_region(g: &crate::model::config::GridConfig) -> Option<Sourced<String>> 
 /// The grid endpoint from the environment, else the config.
 fn grid_endpoint(g: &crate::model::config::GridConfig) -> Result<Option<Endpoint>, String> {
     let Some(base) = env("EXAMLOPS_GRID_INTENSITY_URL").or_else(|| g.url.clone()) else { return Ok(None) };
-    endpoint(g, base, "grid-intensity", zone_set(g))
+    endpoint(g, base, "grid-intensity", zone_set(g).map(|z| z.value))
 }
 
 /// The forecast endpoint (`carbon when`) from the environment, else the config; the zone, API, token and
 /// timeout are the grid endpoint's.
 fn forecast_endpoint(g: &crate::model::config::GridConfig) -> Result<Option<Endpoint>, String> {
-    let Some(base) = env("EXAMLOPS_GRID_FORECAST_URL").or_else(|| g.forecast_url.clone()) else { return Ok(None) };
-    endpoint(g, base, "forecast", zone_set(g))
+    let Some(base) = forecast_base(g) else { return Ok(None) };
+    endpoint(g, base, "forecast", zone_set(g).map(|z| z.value))
+}
+
+/// The forecast's URL template: EXAMLOPS_GRID_FORECAST_URL, else the config's; None when neither is set.
+fn forecast_base(g: &crate::model::config::GridConfig) -> Option<String> {
+    env("EXAMLOPS_GRID_FORECAST_URL").or_else(|| g.forecast_url.clone())
 }
 
 /// The grid zone set (EXAMLOPS_GRID_INTENSITY_ZONE, else the config's), and where: None when neither is.
@@ -733,17 +738,11 @@ fn history_endpoint(g: &crate::model::config::GridConfig) -> Result<Option<Endpo
             crate::text::redact_url(&base)
         ));
     }
-    endpoint(g, base, "history", zone_set(g))
+    endpoint(g, base, "history", zone_set(g).map(|z| z.value))
 }
 
 /// An endpoint at `base` with the grid's zone, key, API and timeout; `what` names its URL in errors.
-fn endpoint(
-    g: &crate::model::config::GridConfig,
-    base: String,
-    what: &str,
-    zone: Option<Sourced<String>>,
-) -> Result<Option<Endpoint>, String> {
-    let zone = zone.map(|z| z.value);
+fn endpoint(g: &crate::model::config::GridConfig, base: String, what: &str, zone: Option<String>) -> Result<Option<Endpoint>, String> {
     let token = env("EXAMLOPS_GRID_INTENSITY_TOKEN").or_else(|| g.token.clone());
     let shown = crate::text::redact_url(&base);
     if !(base.starts_with("http://") || base.starts_with("https://")) {

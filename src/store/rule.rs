@@ -132,22 +132,10 @@ pub(crate) fn choose(run: &str, rows: &[Row]) -> Counted {
             continue;
         }
         let (measured, estimated): (Vec<&Row>, Vec<&Row>) = all.iter().copied().partition(|r| r.measured);
-        // Within a pool, its parts summed, else its latest record alone.
-        let pick = |pool: &[&Row]| -> Vec<Row> {
-            let parts: Vec<Row> = pool.iter().filter(|r| r.part).map(|r| **r).collect();
-            if parts.is_empty() {
-                pool.iter().max_by_key(|r| r.id).map(|r| **r).into_iter().collect()
-            } else {
-                parts
-            }
-        };
         // The measurements that would count, held to the estimates' kinds of work: what counts must hold them.
-        let chosen = match pick(&measured) {
-            m if !m.is_empty() && covers(&m, &estimated) => m,
-            _ if measured.is_empty() => pick(&all),
-            _ => pick(&estimated),
-        };
-        let chosen: Vec<&Row> = chosen.iter().collect();
+        // (With none measured, the estimates are every record.)
+        let counted = pick(&measured);
+        let chosen = if !counted.is_empty() && covers(&counted, &estimated) { counted } else { pick(&estimated) };
         let (g, h) = chosen.iter().fold((0.0, 0.0), |acc, r| (acc.0 + r.gpu_hours, acc.1 + r.cpu_hours));
         c.gpu_hours = c.gpu_hours.max(g);
         c.cpu_hours = c.cpu_hours.max(h);
@@ -179,6 +167,16 @@ pub(crate) fn choose(run: &str, rows: &[Row]) -> Counted {
     c
 }
 
+/// Within a pool of a run's records of one domain: its parts, to be summed, else its latest record alone.
+fn pick<'r>(pool: &[&'r Row]) -> Vec<&'r Row> {
+    let parts: Vec<&Row> = pool.iter().copied().filter(|r| r.part).collect();
+    if parts.is_empty() {
+        pool.iter().copied().max_by_key(|r| r.id).into_iter().collect()
+    } else {
+        parts
+    }
+}
+
 /// Why a run's estimates were not counted: its measurements hold every kind of work they do.
 const SUPERSEDES: &str = "a measured record supersedes an estimate";
 /// Why a run's measurements were not counted: they lack a kind of work (GPU or CPU) its estimates hold.
@@ -187,7 +185,7 @@ const LACKS: &str = "a measurement without the GPU or CPU work the estimate hold
 /// Whether the measured records that would count hold every kind of work the estimated ones hold: GPU-hours
 /// where an estimate has GPU-hours, CPU-hours where one has CPU-hours. A measurement that took the GPUs' energy
 /// alone, of a job whose import holds its CPU-hours, does not replace the CPU's part with nothing.
-fn covers(measured: &[Row], estimated: &[&Row]) -> bool {
+fn covers(measured: &[&Row], estimated: &[&Row]) -> bool {
     [|r: &Row| r.gpu_hours, |r: &Row| r.cpu_hours]
         .into_iter()
         .all(|hours| measured.iter().any(|r| hours(r) > 0.0) || !estimated.iter().any(|r| hours(r) > 0.0))

@@ -16,7 +16,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::energy::{trapezoid, J_PER_KWH};
+use super::energy::J_PER_KWH;
 use super::sampler::{Hooks, MAX_FAILURES};
 use super::{Device, GpuSource, SampleError};
 use crate::model::telemetry::Histogram;
@@ -105,17 +105,8 @@ impl Collected {
             let before = prev.and_then(|(_, p)| p.iter().find(|x| x.index == d.index));
             let dt = prev.map_or(0.0, |(t0, _)| t - t0);
             let power = |x: &Device| x.power_w.filter(|w| (0.0..=most).contains(w));
-            let counted = before.and_then(|b| {
-                let rise = d.energy_counter_j? - b.energy_counter_j?;
-                (rise >= 0.0).then_some(rise)
-            });
-            let joules = match (before, counted) {
-                (Some(_), Some(rise)) if rise <= most * dt => rise,
-                (Some(b), _) => power(b).zip(power(d)).map_or(0.0, |(a, c)| trapezoid(a, c, dt)),
-                (None, _) => 0.0,
-            };
-            let beyond = counted.is_some_and(|rise| rise > most * dt) || d.power_w.is_some_and(|w| !(0.0..=most).contains(&w));
-            if beyond {
+            let (joules, beyond) = before.map_or((0.0, false), |b| super::energy::between(b, d, dt));
+            if beyond || d.power_w.is_some_and(|w| power(d) != Some(w)) {
                 refused.push(d.index);
             }
             interval_j += joules;

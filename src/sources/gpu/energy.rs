@@ -221,15 +221,27 @@ fn pairs(s: &[Sample], want: impl Fn(u32) -> bool) -> f64 {
         }
         for (k, da) in a.iter().enumerate().filter(|(_, d)| want(d.index)) {
             let Some(db) = same(b, k, da.index) else { continue };
-            let good = |w: Option<f64>| w.filter(|w| (0.0..=GPU_CEILING_W).contains(w));
-            joules += match (da.energy_counter_j, db.energy_counter_j, good(da.power_w), good(db.power_w)) {
-                (Some(x), Some(y), _, _) if y >= x && y - x <= GPU_CEILING_W * dt => y - x,
-                (_, _, Some(pa), Some(pb)) => trapezoid(pa, pb, dt),
-                _ => 0.0,
-            };
+            joules += between(da, db, dt).0;
         }
     }
     joules
+}
+
+/// One device's energy between two of its readings `dt` seconds apart, held to what a GPU can draw
+/// (`GPU_CEILING_W`): its counter's rise where the device could have made it, else the trapezoid of its two
+/// powers where both are readings a GPU makes, else nothing; and whether a figure was set aside as beyond the
+/// device (a counter that rose faster, a power out of range). The one rule the totals' profile and the exporter's
+/// collector both count by.
+pub fn between(a: &Device, b: &Device, dt: f64) -> (f64, bool) {
+    let good = |w: Option<f64>| w.filter(|w| (0.0..=GPU_CEILING_W).contains(w));
+    let rise = a.energy_counter_j.zip(b.energy_counter_j).map(|(x, y)| y - x).filter(|r| *r >= 0.0);
+    let beyond = rise.is_some_and(|r| r > GPU_CEILING_W * dt) || [a.power_w, b.power_w].iter().any(|w| w.is_some() && good(*w).is_none());
+    let joules = match (rise, good(a.power_w), good(b.power_w)) {
+        (Some(r), _, _) if r <= GPU_CEILING_W * dt => r,
+        (_, Some(pa), Some(pb)) => trapezoid(pa, pb, dt),
+        _ => 0.0,
+    };
+    (joules, beyond)
 }
 
 fn device(samples: &[Sample], index: u32) -> DeviceSummary {
