@@ -21,8 +21,8 @@ use crate::model::{CoefficientOverride, Domain, Request};
 use crate::output::{Render, Style};
 use crate::settings::Settings;
 
-/// The tools, each named once: the interface agents are configured with. A tool added here must be listed
-/// (`list`) and run (`call`): both match every one.
+/// The tools, each named once: the interface agents are configured with. A tool added here must be described
+/// (`tool`) and run (`call`): both match every one, and `list` lists `Name::ALL`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Name {
     MetricsRead,
@@ -83,66 +83,68 @@ fn read_only(title: &str) -> ToolAnnotations {
 
 /// Every tool, with its input schema (derived from its arguments' type, `params`) and annotations.
 pub fn list() -> Vec<Tool> {
-    vec![
-        Tool::new(
-            Name::MetricsRead.as_str(),
+    Name::ALL.into_iter().map(tool).collect()
+}
+
+/// One tool as agents are shown it: its description, its input schema and its title.
+fn tool(name: Name) -> Tool {
+    let (description, schema, title): (String, _, &str) = match name {
+        Name::MetricsRead => (
             "What the cluster's own monitoring saw on a node's or a workload's GPUs and host over a window, or the flags it raises \
-             with their evidence. Read only. Answers the spec's envelope: cluster, window, reference temperature, coverage, readings.",
+                 with their evidence. Read only. Answers the spec's envelope: cluster, window, reference temperature, coverage, readings."
+                .into(),
             params::schema::<params::MetricsRead>(),
-        )
-        .with_annotations(read_only("Read cluster telemetry and flags")),
-        Tool::new(
-            Name::MetricsQuery.as_str(),
+            "Read cluster telemetry and flags",
+        ),
+        Name::MetricsQuery => (
             "One PromQL expression over the organization's monitoring: one cluster's, or without cluster every cluster \
-             configured, each scoped to its own series. Read only.",
+                 configured, each scoped to its own series. Read only."
+                .into(),
             params::schema::<params::MetricsQuery>(),
-        )
-        .with_annotations(read_only("Run a PromQL query")),
-        Tool::new(
-            Name::MetricsClusters.as_str(),
-            "The configured clusters: name, GPU vendor and model, where their monitoring is.",
+            "Run a PromQL query",
+        ),
+        Name::MetricsClusters => (
+            "The configured clusters: name, GPU vendor and model, where their monitoring is.".into(),
             params::schema::<params::Nothing>(),
-        )
-        .with_annotations(read_only("List clusters")),
-        Tool::new(
-            Name::FinopsEstimate.as_str(),
+            "List clusters",
+        ),
+        Name::FinopsEstimate => (
             "Energy and CO2e (domain carbon) or cost (domain cost) of GPU-hours and CPU-hours, by the resolved provider, with \
-             every coefficient and where it came from; region names the grid whose intensity prices the carbon. Writes no \
-             record.",
+                 every coefficient and where it came from; region names the grid whose intensity prices the carbon. Writes no \
+                 record."
+                .into(),
             params::schema::<params::Estimate>(),
-        )
-        .with_annotations(read_only("Estimate carbon or cost")),
-        Tool::new(
-            Name::FinopsProviders.as_str(),
-            "The carbon or cost providers: name, kind, status, which is the default and which is selected.",
+            "Estimate carbon or cost",
+        ),
+        Name::FinopsProviders => (
+            "The carbon or cost providers: name, kind, status, which is the default and which is selected.".into(),
             params::schema::<params::Providers>(),
-        )
-        .with_annotations(read_only("List providers")),
-        Tool::new(
-            Name::FinopsReport.as_str(),
+            "List providers",
+        ),
+        Name::FinopsReport => (
             format!(
                 "Totals of the stored records grouped by {} (by): runs, GPU-h, CPU-h, kWh, CO2e with its range, USD; each run \
-                 counted once; with per, figures per unit of work (token, request, run, or a unit recorded with --unit).",
+                     counted once; with per, figures per unit of work (token, request, run, or a unit recorded with --unit).",
                 params::group_by_names().join(", ")
             ),
             params::schema::<params::Report>(),
-        )
-        .with_annotations(read_only("Report stored records")),
-        Tool::new(
-            Name::FinopsWhen.as_str(),
+            "Report stored records",
+        ),
+        Name::FinopsWhen => (
             "The start within a window that gives a job of a known length the least carbon by the configured grid forecast \
-             (UK National Grid, Electricity Maps, WattTime or the Carbon Aware SDK), with the saving against starting now; \
-             region names the grid whose forecast zone is asked for.",
+                 (UK National Grid, Electricity Maps, WattTime or the Carbon Aware SDK), with the saving against starting now; \
+                 region names the grid whose forecast zone is asked for."
+                .into(),
             params::schema::<params::When>(),
-        )
-        .with_annotations(read_only("Best time to run")),
-        Tool::new(
-            Name::GpuRead.as_str(),
-            "One reading of every GPU on this host (NVML, nvidia-smi or amd-smi, as exa gpu chooses), and the aggregates.",
+            "Best time to run",
+        ),
+        Name::GpuRead => (
+            "One reading of every GPU on this host (NVML, nvidia-smi or amd-smi, as exa gpu chooses), and the aggregates.".into(),
             params::schema::<params::Nothing>(),
-        )
-        .with_annotations(read_only("Read this host's GPUs")),
-    ]
+            "Read this host's GPUs",
+        ),
+    };
+    Tool::new(name.as_str(), description, schema).with_annotations(read_only(title))
 }
 
 /// A malformed argument: a usage error, the spec's bad-request (422), as the CLI's exit 2.
