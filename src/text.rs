@@ -6,10 +6,7 @@
 /// `s` with every control character (C0, DEL, C1) replaced by `?`, and
 /// bidirectional overrides removed. Tabs and newlines become spaces.
 pub fn clean(s: &str) -> String {
-    if is_clean(s) {
-        return s.to_string();
-    }
-    cleaned(s)
+    clean_cow(s).into_owned()
 }
 
 /// [`clean`] borrowing `s` where it needs no care (most text), so the common case allocates nothing.
