@@ -22,7 +22,7 @@ use crate::model::{BadLine, Domain, Estimate, HistoryAsk, Job, Jobs, Labels, Wor
 use crate::pricing::{self, Pricer};
 use crate::settings::Settings;
 use crate::sources::{flux, slurm};
-use crate::store::{self, Line};
+use crate::store::{self, columns::Figure, Line};
 use crate::time::{iso8601, now_unix};
 
 /// Which scheduler.
@@ -943,12 +943,12 @@ impl Ctx<'_> {
             }
             let mut line = self.line(job, (domain, pricer), (gpu_hours, cpu), (&run_id, &model), alike, &mut made)?;
             match domain {
-                Domain::Carbon => made.co2e_g = line.co2e_g,
-                Domain::Cost => made.cost_usd = line.cost_usd,
+                Domain::Carbon => made.co2e_g = line.figures.get(Figure::Co2eG),
+                Domain::Cost => made.cost_usd = line.figures.get(Figure::CostUsd),
             }
-            line.duration_s = Some(job.elapsed_s);
+            line.figures.set(Figure::DurationS, Some(job.elapsed_s));
             if domain == Domain::Carbon {
-                line.measured_kwh = node_kwh;
+                line.figures.set(Figure::MeasuredKwh, node_kwh);
             }
             made.lines.push(line);
         }

@@ -78,14 +78,7 @@ fn input_column(l: &Line, name: &str) -> Option<f64> {
 /// An output's column. Embodied CO2e and water are a carbon record's (`Line::of_alike`); a cost provider's
 /// outputs of those names have none.
 fn output_column(l: &Line, name: &str) -> Option<f64> {
-    match name {
-        "kwh" => l.kwh,
-        "co2e_g" => l.co2e_g,
-        "cost_usd" => l.cost_usd,
-        "embodied_co2e_g" => l.embodied_co2e_g,
-        "water_l" => l.water_l,
-        _ => None,
-    }
+    super::columns::Figure::of_output(name).and_then(|f| l.figures.get(f))
 }
 
 /// A figure as a store reads back from its column: no NaN (SQLite keeps NULL) and no negative zero (a whole REAL

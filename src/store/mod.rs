@@ -14,6 +14,7 @@
 //! import each other (`cargo xtask layers`).
 
 pub mod charges;
+pub mod columns;
 pub mod form;
 pub mod postgres;
 pub mod report;
@@ -27,7 +28,7 @@ use crate::model::{NewRecord, Word};
 pub use sqlite::{Store, SCHEMA_VERSION};
 
 /// A record as a ledger stores it: every column, and the estimate as JSON.
-/// Inserts and `exa db copy` both write these.
+/// Inserts and `exa db copy` both write these; each store writes and reads them by `columns::RECORD`.
 #[derive(Debug, Clone)]
 pub struct Line {
     pub key: String,
@@ -41,19 +42,12 @@ pub struct Line {
     pub provider_digest: Word,
     pub gpu_hours: f64,
     pub cpu_hours: f64,
-    pub kwh: Option<f64>,
-    pub co2e_g: Option<f64>,
-    pub cost_usd: Option<f64>,
-    pub uncertainty: Option<f64>,
+    /// The figures it may have none of (`columns::Figure`).
+    pub figures: columns::FigureSet,
     pub measured: bool,
-    pub duration_s: Option<f64>,
     pub device_count: Option<i64>,
-    pub measured_kwh: Option<f64>,
     pub part: bool,
     pub labels: crate::model::Labels,
-    /// The hardware's embodied carbon, beside `co2e_g` (never in it); the water used, where a WUE is set.
-    pub embodied_co2e_g: Option<f64>,
-    pub water_l: Option<f64>,
     /// The work done, as its owner counted it.
     pub work: crate::model::Work,
     /// The estimate as JSON text, serialised once (a store writes it as it is).
@@ -329,8 +323,17 @@ impl Line {
     /// The line of `head` with the columns of an estimate of `e`'s provider and domain with figures `f`, and
     /// what was measured; its estimate's text is to be made.
     fn columns(head: Head, e: &crate::model::Estimate, f: FiguresOf, m: Option<&crate::model::Measured>) -> Line {
-        let out = |k: &str| f.outputs.get(k).copied();
         let Head { key, model, run_id, recorded_at, host, part, labels, work } = head;
+        let carbon = e.domain == crate::model::Domain::Carbon;
+        let mut figures = columns::FigureSet::default()
+            .with(columns::Figure::Uncertainty, e.provider.uncertainty)
+            .with(columns::Figure::DurationS, m.map(|m| m.duration_s))
+            .with(columns::Figure::MeasuredKwh, m.and_then(|m| m.gpu_kwh));
+        for c in columns::RECORD {
+            if let (Some(figure), columns::Origin::Output { carbon: only }) = (c.figure, c.origin) {
+                figures.set(figure, f.outputs.get(c.name).copied().filter(|_| carbon || !only));
+            }
+        }
         Line {
             key,
             model,
@@ -343,20 +346,36 @@ impl Line {
             provider_digest: e.provider.digest.as_str().into(),
             gpu_hours: f.inputs.get("gpu_hours").copied().unwrap_or(0.0),
             cpu_hours: f.inputs.get("cpu_hours").copied().unwrap_or(0.0),
-            kwh: out("kwh"),
-            co2e_g: out("co2e_g"),
-            cost_usd: out("cost_usd"),
-            uncertainty: e.provider.uncertainty,
+            figures,
             measured: m.is_some(),
-            duration_s: m.map(|m| m.duration_s),
             device_count: m.map(|m| i64::try_from(m.device_count).unwrap_or(i64::MAX)),
-            measured_kwh: m.and_then(|m| m.gpu_kwh),
             part,
             labels,
-            // Figures beside CO2e are carbon records' (a cost provider's outputs of those names are its own).
-            embodied_co2e_g: out("embodied_co2e_g").filter(|_| e.domain == crate::model::Domain::Carbon),
-            water_l: out("water_l").filter(|_| e.domain == crate::model::Domain::Carbon),
             work,
+            estimate: EstimateText::Whole(String::new()),
+        }
+    }
+
+    /// A line with no column set, for a store to fill (`columns::line`).
+    pub(crate) fn empty() -> Line {
+        Line {
+            key: String::new(),
+            model: Word::default(),
+            run_id: None,
+            recorded_at: 0,
+            host: Word::default(),
+            domain: Word::default(),
+            provider: Word::default(),
+            provider_kind: Word::default(),
+            provider_digest: Word::default(),
+            gpu_hours: 0.0,
+            cpu_hours: 0.0,
+            figures: columns::FigureSet::default(),
+            measured: false,
+            device_count: None,
+            part: false,
+            labels: crate::model::Labels::default(),
+            work: crate::model::Work::default(),
             estimate: EstimateText::Whole(String::new()),
         }
     }

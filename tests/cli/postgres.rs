@@ -561,6 +561,7 @@ const DAY0: i64 = 1_795_000_000 / 86_400 * 86_400;
 /// One generated record: of one of 40 runs (or none), its parts, repeats, measurements and estimates
 /// of both domains, a run split over days, models and users one time in eight.
 fn generated(g: &mut Lcg, n: usize) -> exa::store::Line {
+    use exa::store::columns::{Figure, FigureSet};
     let r = g.next(40);
     let run = (g.next(6) > 0).then(|| format!("run-{r}"));
     let stray = g.next(8) == 0;
@@ -572,42 +573,56 @@ fn generated(g: &mut Lcg, n: usize) -> exa::store::Line {
         let v = g.next(k) as f64 / d;
         (g.next(10) > 0).then_some(v)
     };
+    let key = format!("gen-{n}");
+    let model = ["A", "B", "C"][model as usize].into();
+    let part = run.is_some() && g.next(5) == 0;
+    let recorded_at = DAY0 + day as i64 * 86_400 + g.next(86_400) as i64;
+    let domain = if carbon { "carbon" } else { "cost" }.into();
+    let provider = if carbon { ["green-ai-default", "ccf-like"][g.next(2) as usize] } else { "flat-rate" }.into();
+    // A measurement that holds no GPU-hours or no CPU-hours now and then: where its run's estimate holds them,
+    // the estimate counts.
+    let gpu_hours = if measured && g.next(5) == 0 { 0.0 } else { g.next(97) as f64 / 8.0 };
+    let cpu_hours = if measured && g.next(3) == 0 { 0.0 } else { g.next(101) as f64 / 16.0 };
+    // Drawn in the order the generator always drew them.
+    let mut figures = FigureSet::default();
+    figures.set(Figure::Kwh, if carbon { some(g, 1000, 7.0) } else { None });
+    figures.set(Figure::Co2eG, if carbon { some(g, 100_000, 3.0) } else { None });
+    figures.set(Figure::CostUsd, if carbon { None } else { some(g, 10_000, 9.0) });
+    figures.set(Figure::Uncertainty, if carbon { some(g, 4, 10.0) } else { None });
+    figures.set(Figure::DurationS, measured.then(|| g.next(3600) as f64));
+    let device_count = measured.then(|| g.next(8) as i64 + 1);
+    figures.set(Figure::MeasuredKwh, if measured { some(g, 1000, 11.0) } else { None });
+    let labels = exa::model::Labels {
+        user: ["ann", "bob"].get(who as usize).map(|u| exa::model::Word::from(*u)),
+        account: Some("proj".into()),
+        partition: None,
+    };
+    figures.set(Figure::EmbodiedCo2eG, if carbon { some(g, 1000, 13.0) } else { None });
+    figures.set(Figure::WaterL, if carbon { some(g, 100, 7.0) } else { None });
+    let work = exa::model::Work {
+        tokens: some(g, 100_000, 1.0),
+        prompt_tokens: some(g, 100_000, 1.0),
+        requests: some(g, 1000, 1.0),
+        unit: (g.next(4) == 0).then(|| (["images", "pages"][g.next(2) as usize].to_string(), g.next(500) as f64)),
+    };
     exa::store::Line {
-        key: format!("gen-{n}"),
-        model: ["A", "B", "C"][model as usize].into(),
-        part: run.is_some() && g.next(5) == 0,
+        key,
+        model,
+        part,
         run_id: run.map(Into::into),
-        recorded_at: DAY0 + day as i64 * 86_400 + g.next(86_400) as i64,
+        recorded_at,
         host: "h".into(),
-        domain: if carbon { "carbon" } else { "cost" }.into(),
-        provider: if carbon { ["green-ai-default", "ccf-like"][g.next(2) as usize] } else { "flat-rate" }.into(),
+        domain,
+        provider,
         provider_kind: "builtin".into(),
         provider_digest: "d".into(),
-        // A measurement that holds no GPU-hours or no CPU-hours now and then: where its run's estimate holds them,
-        // the estimate counts.
-        gpu_hours: if measured && g.next(5) == 0 { 0.0 } else { g.next(97) as f64 / 8.0 },
-        cpu_hours: if measured && g.next(3) == 0 { 0.0 } else { g.next(101) as f64 / 16.0 },
-        kwh: if carbon { some(g, 1000, 7.0) } else { None },
-        co2e_g: if carbon { some(g, 100_000, 3.0) } else { None },
-        cost_usd: if carbon { None } else { some(g, 10_000, 9.0) },
-        uncertainty: if carbon { some(g, 4, 10.0) } else { None },
+        gpu_hours,
+        cpu_hours,
+        figures,
         measured,
-        duration_s: measured.then(|| g.next(3600) as f64),
-        device_count: measured.then(|| g.next(8) as i64 + 1),
-        measured_kwh: if measured { some(g, 1000, 11.0) } else { None },
-        labels: exa::model::Labels {
-            user: ["ann", "bob"].get(who as usize).map(|u| exa::model::Word::from(*u)),
-            account: Some("proj".into()),
-            partition: None,
-        },
-        embodied_co2e_g: if carbon { some(g, 1000, 13.0) } else { None },
-        water_l: if carbon { some(g, 100, 7.0) } else { None },
-        work: exa::model::Work {
-            tokens: some(g, 100_000, 1.0),
-            prompt_tokens: some(g, 100_000, 1.0),
-            requests: some(g, 1000, 1.0),
-            unit: (g.next(4) == 0).then(|| (["images", "pages"][g.next(2) as usize].to_string(), g.next(500) as f64)),
-        },
+        device_count,
+        labels,
+        work,
         estimate: "{}".into(),
     }
 }

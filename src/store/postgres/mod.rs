@@ -25,7 +25,7 @@ pub use conn::{form, Conn, Form, CONNECT_TIMEOUT};
 pub use schema::SCHEMA_VERSION;
 use wire::{Client, Exec, WireError};
 
-use super::{Ledger, Line, Location};
+use super::{columns, Ledger, Line, Location};
 use crate::error::Error;
 use crate::store::report::{self as model, By, Filter, Group, Report};
 use crate::store::rule::{sql, Dialect};
@@ -420,53 +420,19 @@ impl Ledger for Pg {
         self.check()?;
         let conn = self.conn.clone();
         let q = format!(
-            "SELECT r.id, idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours,
-                    cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, e.estimate,
-                    job_user, job_account, job_partition, {}
+            "SELECT r.id, {}, e.estimate
              FROM exa_records r JOIN exa_estimates e ON e.record_id = r.id WHERE r.id > $1 ORDER BY r.id LIMIT $2",
-            schema::work_columns(self.version, "r.")
+            columns::select(columns::Store::Postgres, self.version, "r.")
         );
         let rows = self.client.query(&q, &[&after, &i64::try_from(limit).unwrap_or(i64::MAX)]).map_err(|e| conn.error(&e))?;
-        Ok(rows
-            .iter()
+        let estimate_at = 1 + columns::RECORD.len();
+        rows.iter()
             .map(|r| {
-                (
-                    r.get(0),
-                    Line {
-                        key: r.get(1),
-                        model: r.get::<_, &str>(2).into(),
-                        run_id: r.get::<_, Option<&str>>(3).map(Into::into),
-                        recorded_at: r.get(4),
-                        host: r.get::<_, &str>(5).into(),
-                        domain: r.get::<_, &str>(6).into(),
-                        provider: r.get::<_, &str>(7).into(),
-                        provider_kind: r.get::<_, &str>(8).into(),
-                        provider_digest: r.get::<_, &str>(9).into(),
-                        gpu_hours: r.get(10),
-                        cpu_hours: r.get(11),
-                        kwh: r.get(12),
-                        co2e_g: r.get(13),
-                        cost_usd: r.get(14),
-                        uncertainty: r.get(15),
-                        measured: r.get(16),
-                        duration_s: r.get(17),
-                        device_count: r.get::<_, Option<i32>>(18).map(i64::from),
-                        measured_kwh: r.get(19),
-                        part: r.get(20),
-                        labels: crate::model::Labels::of(r.get(22), r.get(23), r.get(24)),
-                        embodied_co2e_g: r.get(25),
-                        water_l: r.get(26),
-                        work: crate::model::Work {
-                            tokens: r.get(27),
-                            prompt_tokens: r.get(28),
-                            requests: r.get(29),
-                            unit: r.get::<_, Option<String>>(30).map(|u| (u, r.get::<_, Option<f64>>(31).unwrap_or(0.0))),
-                        },
-                        estimate: r.get::<_, serde_json::Value>(21).to_string().into(),
-                    },
-                )
+                let line = columns::line(|i, c| value(r, 1 + i, c.kind))
+                    .map_err(|c| Error::Failed(format!("{}: record {}'s {} is not of its type", conn.shown, r.get::<_, i64>(0), c.name)))?;
+                Ok((r.get(0), Line { estimate: r.get::<_, serde_json::Value>(estimate_at).to_string().into(), ..line }))
             })
-            .collect())
+            .collect()
     }
 
     fn schema_version(&mut self) -> Result<i64, Error> {
@@ -522,5 +488,17 @@ impl Ledger for Pg {
 
     fn location(&self) -> Location {
         Location(self.conn.shown.clone())
+    }
+}
+
+/// A record's column as PostgreSQL gives it back, read as its type.
+fn value(r: &tokio_postgres::Row, i: usize, kind: columns::Kind) -> columns::Value<'_> {
+    use columns::{Kind, Value};
+    match kind {
+        Kind::Word | Kind::Text => r.get::<_, Option<&str>>(i).map_or(Value::Null, Value::Text),
+        Kind::Real => r.get::<_, Option<f64>>(i).map_or(Value::Null, Value::Real),
+        Kind::Int4 => r.get::<_, Option<i32>>(i).map_or(Value::Null, |v| Value::Int(i64::from(v))),
+        Kind::Int8 => r.get::<_, Option<i64>>(i).map_or(Value::Null, Value::Int),
+        Kind::Flag => r.get::<_, Option<bool>>(i).map_or(Value::Null, Value::Flag),
     }
 }

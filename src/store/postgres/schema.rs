@@ -1,5 +1,6 @@
 //! The PostgreSQL ledger's schema: its migrations, the summary cells and the functions that keep them.
 
+use crate::store::columns;
 use crate::store::rule::{sql, sql_from, Dialect, Figures};
 
 /// Schema migrations, in order; entry N takes the database from version N to N + 1.
@@ -104,7 +105,11 @@ pub(super) fn migration(version: i64) -> String {
         REFRESH_VERSION => refresh_schema(Figures::Base),
         WORK_VERSION => work_schema(),
         RULE_VERSION => rule_schema(),
-        _ => MIGRATIONS[usize::try_from(version - 1).unwrap_or(0)].to_string(),
+        _ => match usize::try_from(version - 1).ok().and_then(|i| MIGRATIONS.get(i)) {
+            Some(sql) => (*sql).to_string(),
+            // A step past those written out: the columns `columns::RECORD` says it adds.
+            None => columns::added(columns::RECORD, columns::Store::Postgres, version, MIGRATIONS.len(), "exa_records"),
+        },
     };
     if version >= KEY_NAMED_VERSION {
         format!("{sql}\n{}", key_named(version))
@@ -430,4 +435,4 @@ END $fn$;
 ";
 
 /// The schema version this exa writes.
-pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+pub const SCHEMA_VERSION: i64 = columns::newest(columns::RECORD, columns::Store::Postgres, MIGRATIONS.len());

@@ -4,7 +4,8 @@ use super::schema::{add_to_cell, key_constraint, SCHEMA_VERSION};
 use super::wire::{Exec, WireError};
 use crate::store::report::{self as model, Cell};
 use crate::store::rule::Figures;
-use crate::store::Line;
+use crate::store::{columns, Line};
+use tokio_postgres::types::{IsNull, ToSql, Type};
 
 /// One record into both tables at once (a data-modifying CTE); its id when it is new. A run's first record
 /// (its key new in `exa_runs`), or one without a run, is added to its cell in the same statement and marked
@@ -16,27 +17,27 @@ use crate::store::Line;
 /// function, whose body a new backend parses.
 pub(super) static INSERT: std::sync::LazyLock<String> = std::sync::LazyLock::new(insert_sql);
 
-/// The columns exa writes to a record, in the order of `INSERT`'s and `INSERT_MANY`'s parameters (less the
-/// estimate, `$21`, which goes to `exa_estimates`).
-pub(super) const COLUMNS: &str =
-    "idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours, \
-                       cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, job_user, \
-                       job_account, job_partition, embodied_co2e_g, water_l, tokens, prompt_tokens, requests, unit_name, units";
+/// The parameter after the record's columns that holds its estimate (which goes to `exa_estimates`), and the one
+/// after it that holds its UTC day (`INSERT`'s, for its cell).
+const ESTIMATE: usize = columns::RECORD.len() + 1;
+const DAY: usize = columns::RECORD.len() + 2;
 
-/// The SQL of `INSERT`.
+/// The SQL of `INSERT`: the columns of `columns::RECORD` as `$1`… in its order, then the estimate and the day.
 pub(super) fn insert_sql() -> String {
+    let names = columns::names();
+    let params = (1..=columns::RECORD.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ");
+    let run = columns::at("run_id") + 1;
     format!(
-        "WITH run AS (INSERT INTO exa_runs (run_id) SELECT $3 WHERE $3 IS NOT NULL ON CONFLICT DO NOTHING RETURNING run_id),
+        "WITH run AS (INSERT INTO exa_runs (run_id) SELECT ${run} WHERE ${run} IS NOT NULL ON CONFLICT DO NOTHING RETURNING run_id),
     ins AS (
-        INSERT INTO exa_records ({COLUMNS}, cells_kept)
-        SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $22, $23, $24,
-               $26, $27, $28, $29, $30, $31, $32, $3 IS NULL OR EXISTS (SELECT 1 FROM run)
+        INSERT INTO exa_records ({names}, cells_kept)
+        SELECT {params}, ${run} IS NULL OR EXISTS (SELECT 1 FROM run)
         ON CONFLICT ON CONSTRAINT {key} DO NOTHING RETURNING *),
-    est AS (INSERT INTO exa_estimates (record_id, estimate) SELECT id, $21 FROM ins),
+    est AS (INSERT INTO exa_estimates (record_id, estimate) SELECT id, ${ESTIMATE} FROM ins),
     cell AS ({add})
     SELECT id FROM ins",
         key = key_constraint(SCHEMA_VERSION),
-        add = add_to_cell(Figures::Work, "n.", "$25", "ins AS n", "WHERE n.cells_kept")
+        add = add_to_cell(Figures::Work, "n.", &format!("${DAY}"), "ins AS n", "WHERE n.cells_kept")
     )
 }
 
@@ -45,25 +46,76 @@ pub(super) fn insert_sql() -> String {
 /// at its end (`exa_cells_refresh`). Per record its place in the arrays and its id, none when its key was
 /// stored already. Only at this exa's schema version, as `INSERT`.
 pub(super) static INSERT_MANY: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let names = columns::names();
+    let arrays = columns::RECORD.iter().enumerate().map(|(i, c)| format!("${}::{}[]", i + 1, c.kind.postgres())).collect::<Vec<_>>();
     format!(
-        "WITH l AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int8[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-                               $10::float8[], $11::float8[], $12::float8[], $13::float8[], $14::float8[], $15::float8[], $16::bool[],
-                               $17::float8[], $18::int4[], $19::float8[], $20::bool[], $21::jsonb[], $22::text[], $23::text[], $24::text[],
-                               $25::float8[], $26::float8[], $27::float8[], $28::float8[], $29::float8[], $30::text[], $31::float8[])
-          WITH ORDINALITY AS l (idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours,
-                                cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part,
-                                estimate, job_user, job_account, job_partition, embodied_co2e_g, water_l, tokens, prompt_tokens, requests,
-                                unit_name, units, n)),
+        "WITH l AS (SELECT * FROM unnest({arrays}, ${ESTIMATE}::jsonb[]) WITH ORDINALITY AS l ({names}, estimate, n)),
     ins AS (
-        INSERT INTO exa_records ({COLUMNS}, cells_kept)
-        SELECT {COLUMNS}, true FROM l ORDER BY n
+        INSERT INTO exa_records ({names}, cells_kept)
+        SELECT {names}, true FROM l ORDER BY n
         ON CONFLICT ON CONSTRAINT {key} DO NOTHING RETURNING id, idem_key),
     est AS (INSERT INTO exa_estimates (record_id, estimate)
             SELECT DISTINCT ON (ins.id) ins.id, l.estimate FROM ins JOIN l USING (idem_key) ORDER BY ins.id, l.n)
     SELECT l.n, ins.id FROM l LEFT JOIN ins USING (idem_key)",
+        arrays = arrays.join(", "),
         key = key_constraint(SCHEMA_VERSION)
     )
 });
+
+/// A column's value as PostgreSQL binds it, of the column's type.
+#[derive(Debug)]
+struct Param<'a>(columns::Value<'a>, columns::Kind);
+
+impl ToSql for Param<'_> {
+    fn to_sql(&self, ty: &Type, out: &mut bytes::BytesMut) -> Result<IsNull, Box<dyn std::error::Error + Sync + Send>> {
+        use columns::Value;
+        match (self.0, self.1) {
+            (Value::Null, _) => Ok(IsNull::Yes),
+            (Value::Text(t), _) => t.to_sql(ty, out),
+            (Value::Real(x), _) => x.to_sql(ty, out),
+            (Value::Int(i), columns::Kind::Int4) => int4(i).to_sql(ty, out),
+            (Value::Int(i), _) => i.to_sql(ty, out),
+            (Value::Flag(b), _) => b.to_sql(ty, out),
+        }
+    }
+
+    fn accepts(ty: &Type) -> bool {
+        [Type::TEXT, Type::FLOAT8, Type::INT4, Type::INT8, Type::BOOL].contains(ty)
+    }
+
+    tokio_postgres::types::to_sql_checked!();
+}
+
+/// A whole number as a 32-bit column keeps it, at its bounds where it is beyond them.
+fn int4(i: i64) -> i32 {
+    i32::try_from(i).unwrap_or(if i < 0 { i32::MIN } else { i32::MAX })
+}
+
+/// A column's type, and its array's.
+fn types(kind: columns::Kind) -> (Type, Type) {
+    match kind {
+        columns::Kind::Word | columns::Kind::Text => (Type::TEXT, Type::TEXT_ARRAY),
+        columns::Kind::Real => (Type::FLOAT8, Type::FLOAT8_ARRAY),
+        columns::Kind::Int4 => (Type::INT4, Type::INT4_ARRAY),
+        columns::Kind::Int8 => (Type::INT8, Type::INT8_ARRAY),
+        columns::Kind::Flag => (Type::BOOL, Type::BOOL_ARRAY),
+    }
+}
+
+/// One column of many lines, as an array of its type.
+fn array<'l>(c: &columns::Column, lines: &'l [Line]) -> Box<dyn ToSql + Sync + 'l> {
+    use columns::Value;
+    let values = lines.iter().map(|l| (c.get)(l));
+    match c.kind {
+        columns::Kind::Word | columns::Kind::Text => {
+            Box::new(values.map(|v| if let Value::Text(t) = v { Some(t) } else { None }).collect::<Vec<_>>())
+        }
+        columns::Kind::Real => Box::new(values.map(|v| if let Value::Real(x) = v { Some(x) } else { None }).collect::<Vec<_>>()),
+        columns::Kind::Int4 => Box::new(values.map(|v| if let Value::Int(i) = v { Some(int4(i)) } else { None }).collect::<Vec<_>>()),
+        columns::Kind::Int8 => Box::new(values.map(|v| if let Value::Int(i) = v { Some(i) } else { None }).collect::<Vec<_>>()),
+        columns::Kind::Flag => Box::new(values.map(|v| if let Value::Flag(b) = v { Some(b) } else { None }).collect::<Vec<_>>()),
+    }
+}
 
 /// Records in one statement each time.
 pub(super) const MANY: usize = 1_000;
@@ -75,64 +127,15 @@ pub(super) type Written = (Option<i64>, bool);
 /// `touched`: per line its id (none when its key was stored before the batch) and whether it is new (a key
 /// twice in the batch: its first line).
 pub(super) fn write_many<C: Exec>(c: &mut C, lines: &[Line], touched: &mut Touched) -> Result<Vec<Written>, WireError> {
-    use tokio_postgres::types::Type;
     let mut out = Vec::with_capacity(lines.len());
     let mut seen: std::collections::HashMap<&str, i64> = std::collections::HashMap::new();
     for part in lines.chunks(MANY) {
-        let text = |f: fn(&Line) -> Option<&str>| part.iter().map(f).collect::<Vec<_>>();
-        let float = |f: fn(&Line) -> Option<f64>| part.iter().map(f).collect::<Vec<_>>();
-        let flag = |f: fn(&Line) -> bool| part.iter().map(f).collect::<Vec<_>>();
-        let (key, model, run) = (text(|l| Some(&l.key)), text(|l| Some(&l.model)), text(|l| l.run_id.as_deref()));
-        let at: Vec<i64> = part.iter().map(|l| l.recorded_at).collect();
-        let (host, domain, provider) = (text(|l| Some(&l.host)), text(|l| Some(&l.domain)), text(|l| Some(&l.provider)));
-        let (kind, digest) = (text(|l| Some(&l.provider_kind)), text(|l| Some(&l.provider_digest)));
-        let (gpu, cpu) = (float(|l| Some(l.gpu_hours)), float(|l| Some(l.cpu_hours)));
-        let (kwh, co2e, cost, unc) = (float(|l| l.kwh), float(|l| l.co2e_g), float(|l| l.cost_usd), float(|l| l.uncertainty));
-        let (measured, part_of) = (flag(|l| l.measured), flag(|l| l.part));
-        let (duration, measured_kwh) = (float(|l| l.duration_s), float(|l| l.measured_kwh));
-        let count: Vec<Option<i32>> = part.iter().map(|l| l.device_count.map(|d| i32::try_from(d).unwrap_or(i32::MAX))).collect();
+        let arrays: Vec<Box<dyn ToSql + Sync>> = columns::RECORD.iter().map(|c| array(c, part)).collect();
         let estimate: Vec<JsonText> = part.iter().map(|l| JsonText(l.estimate_or_null())).collect();
-        let (user, account, partition) =
-            (text(|l| l.labels.user.as_deref()), text(|l| l.labels.account.as_deref()), text(|l| l.labels.partition.as_deref()));
-        let (embodied, water) = (float(|l| l.embodied_co2e_g), float(|l| l.water_l));
-        let (tokens, prompt, requests) = (float(|l| l.work.tokens), float(|l| l.work.prompt_tokens), float(|l| l.work.requests));
-        let (unit, units) = (text(|l| l.work.unit.as_ref().map(|u| u.0.as_str())), float(|l| l.work.unit.as_ref().map(|u| u.1)));
-        let rows = c.query_typed(
-            &INSERT_MANY,
-            &[
-                (&key, Type::TEXT_ARRAY),
-                (&model, Type::TEXT_ARRAY),
-                (&run, Type::TEXT_ARRAY),
-                (&at, Type::INT8_ARRAY),
-                (&host, Type::TEXT_ARRAY),
-                (&domain, Type::TEXT_ARRAY),
-                (&provider, Type::TEXT_ARRAY),
-                (&kind, Type::TEXT_ARRAY),
-                (&digest, Type::TEXT_ARRAY),
-                (&gpu, Type::FLOAT8_ARRAY),
-                (&cpu, Type::FLOAT8_ARRAY),
-                (&kwh, Type::FLOAT8_ARRAY),
-                (&co2e, Type::FLOAT8_ARRAY),
-                (&cost, Type::FLOAT8_ARRAY),
-                (&unc, Type::FLOAT8_ARRAY),
-                (&measured, Type::BOOL_ARRAY),
-                (&duration, Type::FLOAT8_ARRAY),
-                (&count, Type::INT4_ARRAY),
-                (&measured_kwh, Type::FLOAT8_ARRAY),
-                (&part_of, Type::BOOL_ARRAY),
-                (&estimate, Type::JSONB_ARRAY),
-                (&user, Type::TEXT_ARRAY),
-                (&account, Type::TEXT_ARRAY),
-                (&partition, Type::TEXT_ARRAY),
-                (&embodied, Type::FLOAT8_ARRAY),
-                (&water, Type::FLOAT8_ARRAY),
-                (&tokens, Type::FLOAT8_ARRAY),
-                (&prompt, Type::FLOAT8_ARRAY),
-                (&requests, Type::FLOAT8_ARRAY),
-                (&unit, Type::TEXT_ARRAY),
-                (&units, Type::FLOAT8_ARRAY),
-            ],
-        )?;
+        let mut params: Vec<(&(dyn ToSql + Sync), Type)> =
+            arrays.iter().zip(columns::RECORD).map(|(a, c)| (a.as_ref() as &(dyn ToSql + Sync), types(c.kind).1)).collect();
+        params.push((&estimate, Type::JSONB_ARRAY));
+        let rows = c.query_typed(&INSERT_MANY, &params)?;
         let mut ids = vec![None; part.len()];
         for r in &rows {
             let n: i64 = r.get(0);
@@ -159,45 +162,13 @@ pub(super) fn write_many<C: Exec>(c: &mut C, lines: &[Line], touched: &mut Touch
 /// reads it). The parameters' types are given, so the statement is parsed, bound and run in one round trip
 /// (no separate prepare).
 pub(super) fn write_line<C: Exec>(c: &mut C, l: &Line) -> Result<Option<i64>, WireError> {
-    use tokio_postgres::types::Type;
-    let count = l.device_count.map(|d| i32::try_from(d).unwrap_or(i32::MAX));
-    let row = c.query_typed_opt(
-        &INSERT,
-        &[
-            (&l.key, Type::TEXT),
-            (&l.model.as_str(), Type::TEXT),
-            (&l.run_id.as_deref(), Type::TEXT),
-            (&l.recorded_at, Type::INT8),
-            (&l.host.as_str(), Type::TEXT),
-            (&l.domain.as_str(), Type::TEXT),
-            (&l.provider.as_str(), Type::TEXT),
-            (&l.provider_kind.as_str(), Type::TEXT),
-            (&l.provider_digest.as_str(), Type::TEXT),
-            (&l.gpu_hours, Type::FLOAT8),
-            (&l.cpu_hours, Type::FLOAT8),
-            (&l.kwh, Type::FLOAT8),
-            (&l.co2e_g, Type::FLOAT8),
-            (&l.cost_usd, Type::FLOAT8),
-            (&l.uncertainty, Type::FLOAT8),
-            (&l.measured, Type::BOOL),
-            (&l.duration_s, Type::FLOAT8),
-            (&count, Type::INT4),
-            (&l.measured_kwh, Type::FLOAT8),
-            (&l.part, Type::BOOL),
-            (&JsonText(l.estimate_or_null()), Type::JSONB),
-            (&l.labels.user.as_deref(), Type::TEXT),
-            (&l.labels.account.as_deref(), Type::TEXT),
-            (&l.labels.partition.as_deref(), Type::TEXT),
-            (&l.recorded_at.div_euclid(model::DAY), Type::INT8),
-            (&l.embodied_co2e_g, Type::FLOAT8),
-            (&l.water_l, Type::FLOAT8),
-            (&l.work.tokens, Type::FLOAT8),
-            (&l.work.prompt_tokens, Type::FLOAT8),
-            (&l.work.requests, Type::FLOAT8),
-            (&l.work.unit.as_ref().map(|u| u.0.as_str()), Type::TEXT),
-            (&l.work.unit.as_ref().map(|u| u.1), Type::FLOAT8),
-        ],
-    )?;
+    let values: Vec<Param> = columns::RECORD.iter().map(|c| Param((c.get)(l), c.kind)).collect();
+    let (estimate, day) = (JsonText(l.estimate_or_null()), l.recorded_at.div_euclid(model::DAY));
+    let mut params: Vec<(&(dyn ToSql + Sync), Type)> =
+        values.iter().zip(columns::RECORD).map(|(v, c)| (v as &(dyn ToSql + Sync), types(c.kind).0)).collect();
+    params.push((&estimate, Type::JSONB));
+    params.push((&day, Type::INT8));
+    let row = c.query_typed_opt(&INSERT, &params)?;
     Ok(row.map(|r| r.get(0)))
 }
 

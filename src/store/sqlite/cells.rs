@@ -30,7 +30,7 @@ use rusqlite::{params, Connection};
 use super::read_row;
 use crate::store::report::{count_runs, Acc, Cell, Runs, Sum, DAY, NONE};
 use crate::store::rule::Row;
-use crate::store::Line;
+use crate::store::{columns::Figure, Line};
 use crate::text::{FnvMap, FnvSet};
 
 /// The migration that makes the cells, and fills them from the records already stored (`rebuild`).
@@ -217,12 +217,12 @@ impl Kept {
         let figures = [
             real(Some(l.gpu_hours)),
             real(Some(l.cpu_hours)),
-            real(l.kwh),
-            real(l.co2e_g),
-            real(l.uncertainty),
-            real(l.cost_usd),
-            real(l.embodied_co2e_g),
-            real(l.water_l),
+            real(l.figures.get(Figure::Kwh)),
+            real(l.figures.get(Figure::Co2eG)),
+            real(l.figures.get(Figure::Uncertainty)),
+            real(l.figures.get(Figure::CostUsd)),
+            real(l.figures.get(Figure::EmbodiedCo2eG)),
+            real(l.figures.get(Figure::WaterL)),
             real(w.tokens),
             real(w.prompt_tokens),
             real(w.requests),

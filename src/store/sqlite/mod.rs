@@ -18,7 +18,7 @@ mod charges;
 mod report;
 
 use super::rule::Row;
-use super::{form, EstimateText, Ledger, Line, Location};
+use super::{columns, form, EstimateText, Ledger, Line, Location};
 use crate::error::Error;
 use rusqlite::types::ValueRef;
 
@@ -295,10 +295,12 @@ pub(super) fn read_row(r: &rusqlite::Row, at: usize) -> Row {
     }
 }
 
-/// The records' INSERT (`write_each`'s), a statement for each domain. SQLite keeps a statement's bindings from one
-/// row to the next, so a line binds only the words that differ from the last line of its domain: the provider's
-/// name, kind and digest, the host, and most often the model and the labels, are copied into SQLite once, not
-/// for every record (a million jobs' two records bound eleven words each, and SQLite copies every one).
+/// The records' INSERT (`write_each`'s), a statement for each domain: the columns of `columns::RECORD` in its
+/// order, then the record's form, its figures kept beside its columns, and its cell's number. SQLite keeps a
+/// statement's bindings from one row to the next, so a line binds only the words (`Kind::Word`) that differ from
+/// the last line of its domain: the provider's name, kind and digest, the host, and most often the model and the
+/// labels, are copied into SQLite once, not for every record (a million jobs' two records bound eleven words
+/// each, and SQLite copies every one).
 ///
 /// A parameter left NULL by the record before stays bound as it is: most of an importer's records leave the same
 /// dozen columns empty (a cost record its energy and CO2e, every one its work), so those are not bound again.
@@ -310,27 +312,32 @@ struct Insert<'c> {
 /// The parameters a statement holds bound to NULL, as bits (bit `i` for `?i`).
 type Nulls = u64;
 
-/// A parameter's value, or None for NULL.
-fn opt<T: rusqlite::ToSql>(v: &Option<T>) -> Option<&dyn rusqlite::ToSql> {
-    v.as_ref().map(|v| v as &dyn rusqlite::ToSql)
+/// The words a statement holds bound, per column of `columns::RECORD` (`None` where none is yet, or it is no word).
+type Bound = Vec<Option<Option<crate::model::Word>>>;
+
+/// The parameters after the record's columns: its form, its figures kept apart, its cell's number.
+const AFTER_COLUMNS: usize = 3;
+
+// Every parameter has its bit in `Nulls`.
+const _: () = assert!(columns::RECORD.len() + AFTER_COLUMNS < Nulls::BITS as usize);
+
+/// A column's value as SQLite binds it.
+fn bound(v: columns::Value<'_>) -> rusqlite::types::ToSqlOutput<'_> {
+    use rusqlite::types::{ToSqlOutput, Value as Owned, ValueRef};
+    match v {
+        columns::Value::Null => ToSqlOutput::Owned(Owned::Null),
+        columns::Value::Text(t) => ToSqlOutput::Borrowed(ValueRef::Text(t.as_bytes())),
+        columns::Value::Real(x) => ToSqlOutput::Owned(Owned::Real(x)),
+        columns::Value::Int(i) => ToSqlOutput::Owned(Owned::Integer(i)),
+        columns::Value::Flag(b) => ToSqlOutput::Owned(Owned::Integer(i64::from(b))),
+    }
 }
-
-/// The words a statement holds bound, in the order `Insert::line` lists them; `None` where none is yet.
-type Bound = [Option<Option<crate::model::Word>>; WORDS];
-
-/// How many parameters hold words alike from record to record.
-const WORDS: usize = 10;
 
 impl<'c> Insert<'c> {
     fn new(on_conflict: &str) -> Insert<'c> {
-        let sql = format!(
-            "INSERT INTO records (model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest,
-            gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, idem_key,
-            job_user, job_account, job_partition, embodied_co2e_g, water_l, tokens, prompt_tokens, requests, unit_name, units,
-            form_id, figures, cell)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23,
-            ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33) {on_conflict}"
-        );
+        let n = columns::RECORD.len() + AFTER_COLUMNS;
+        let params = (1..=n).map(|i| format!("?{i}")).collect::<Vec<_>>().join(", ");
+        let sql = format!("INSERT INTO records ({}, form_id, figures, cell) VALUES ({params}) {on_conflict}", columns::names());
         Insert { sql, by_domain: Vec::with_capacity(2) }
     }
 
@@ -340,74 +347,46 @@ impl<'c> Insert<'c> {
         let at = match self.by_domain.iter().position(|(d, ..)| *d == l.domain) {
             Some(at) => at,
             None => {
-                self.by_domain.push((l.domain.to_string(), tx.prepare(&self.sql)?, Default::default(), 0));
+                let bound = vec![None; columns::RECORD.len()];
+                self.by_domain.push((l.domain.to_string(), tx.prepare(&self.sql)?, bound, 0));
                 self.by_domain.len() - 1
             }
         };
-        let (_, stmt, bound, nulls) = &mut self.by_domain[at];
-        let unit = l.work.unit.as_ref();
-        let words: [(usize, Option<&str>); WORDS] = [
-            (1, Some(&l.model)),
-            (4, Some(&l.host)),
-            (5, Some(&l.domain)),
-            (6, Some(&l.provider)),
-            (7, Some(&l.provider_kind)),
-            (8, Some(&l.provider_digest)),
-            (21, l.labels.user.as_deref()),
-            (22, l.labels.account.as_deref()),
-            (23, l.labels.partition.as_deref()),
-            (29, unit.map(|u| u.0.as_str())),
-        ];
-        for ((i, word), held) in words.into_iter().zip(bound.iter_mut()) {
-            if held.as_ref().is_some_and(|h| h.as_deref() == word) {
-                continue;
-            }
-            stmt.raw_bind_parameter(i, word)?;
-            *held = Some(word.map(crate::model::Word::from));
-        }
-        let cell = cells::key(&l.model, l.labels.user.as_deref(), l.labels.account.as_deref(), l.labels.partition.as_deref());
-        let (units, form_id, figures) = (unit.map(|u| u.1), form.map(|f| f.0), form.and_then(|f| f.1));
-        let run_id = l.run_id.as_deref();
-        // None: NULL.
-        let values: [(usize, Option<&dyn rusqlite::ToSql>); 23] = [
-            (2, opt(&run_id)),
-            (3, Some(&l.recorded_at)),
-            (9, Some(&l.gpu_hours)),
-            (10, Some(&l.cpu_hours)),
-            (11, opt(&l.kwh)),
-            (12, opt(&l.co2e_g)),
-            (13, opt(&l.cost_usd)),
-            (14, opt(&l.uncertainty)),
-            (15, Some(&l.measured)),
-            (16, opt(&l.duration_s)),
-            (17, opt(&l.device_count)),
-            (18, opt(&l.measured_kwh)),
-            (19, Some(&l.part)),
-            (20, Some(&l.key)),
-            (24, opt(&l.embodied_co2e_g)),
-            (25, opt(&l.water_l)),
-            (26, opt(&l.work.tokens)),
-            (27, opt(&l.work.prompt_tokens)),
-            (28, opt(&l.work.requests)),
-            (30, opt(&units)),
-            (31, opt(&form_id)),
-            (32, opt(&figures)),
-            (33, Some(&cell)),
-        ];
-        for (i, v) in values {
+        let (_, stmt, held, nulls) = &mut self.by_domain[at];
+        let mut bind = |i: usize, v: columns::Value<'_>| -> rusqlite::Result<()> {
             let null = 1 << i;
             match v {
-                None if *nulls & null != 0 => {}
-                None => {
+                columns::Value::Null if *nulls & null != 0 => {}
+                columns::Value::Null => {
                     stmt.raw_bind_parameter(i, rusqlite::types::Null)?;
                     *nulls |= null;
                 }
-                Some(v) => {
-                    stmt.raw_bind_parameter(i, v)?;
+                v => {
+                    stmt.raw_bind_parameter(i, bound(v))?;
                     *nulls &= !null;
                 }
             }
+            Ok(())
+        };
+        for (i, (c, held)) in columns::RECORD.iter().zip(held.iter_mut()).enumerate() {
+            let v = (c.get)(l);
+            if c.kind == columns::Kind::Word {
+                let word = match v {
+                    columns::Value::Text(t) => Some(t),
+                    _ => None,
+                };
+                if held.as_ref().is_some_and(|h| h.as_deref() == word) {
+                    continue;
+                }
+                *held = Some(word.map(crate::model::Word::from));
+            }
+            bind(i + 1, v)?;
         }
+        let cell = cells::key(&l.model, l.labels.user.as_deref(), l.labels.account.as_deref(), l.labels.partition.as_deref());
+        let n = columns::RECORD.len();
+        bind(n + 1, form.map_or(columns::Value::Null, |f| columns::Value::Int(f.0)))?;
+        bind(n + 2, form.and_then(|f| f.1).map_or(columns::Value::Null, columns::Value::Text))?;
+        bind(n + 3, columns::Value::Int(cell))?;
         stmt.raw_execute()
     }
 }
@@ -425,7 +404,7 @@ pub const RULE_VERSION: i64 = 12;
 type Put<'a> = dyn FnMut(&Line) -> Result<(i64, bool), Error> + 'a;
 
 /// The schema version this exa writes.
-pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+pub const SCHEMA_VERSION: i64 = columns::newest(columns::RECORD, columns::Store::Sqlite, MIGRATIONS.len());
 
 /// An open SQLite ledger.
 pub struct Store {
@@ -660,14 +639,33 @@ impl<'t> Estimates<'t> {
 /// The forms a reader has read, by id, each with its shape: None where either is gone (a store edited by hand).
 type FormsRead = std::collections::HashMap<i64, Option<(std::sync::Arc<str>, std::sync::Arc<form::Form>)>>;
 
-/// A line's columns as `read_lines` selects them, its estimate left empty (`estimate_read`).
+/// A column's value as SQLite gives it back.
+fn value(v: ValueRef<'_>) -> columns::Value<'_> {
+    match v {
+        ValueRef::Null | ValueRef::Blob(_) => columns::Value::Null,
+        ValueRef::Integer(i) => columns::Value::Int(i),
+        ValueRef::Real(x) => columns::Value::Real(x),
+        // Text a store was given is UTF-8; a byte that is not (a store edited by hand) reads as no value.
+        ValueRef::Text(t) => std::str::from_utf8(t).map_or(columns::Value::Null, columns::Value::Text),
+    }
+}
+
+/// Where `read_lines` selects the estimate's columns: after the record's id and its columns.
+const ESTIMATE_AT: usize = 1 + columns::RECORD.len();
+
+/// A line's columns as `read_lines` selects them (from column 1), its estimate left empty (`estimate_read`).
 fn line_read(r: &rusqlite::Row) -> rusqlite::Result<Line> {
-    let mut line = line_fields(r)?;
+    let mut line = columns::line(|i, _| value(r.get_ref_unwrap(1 + i))).map_err(|c| {
+        let id = r.get_ref_unwrap(0).as_i64().unwrap_or(0);
+        rusqlite::Error::InvalidColumnType(
+            1 + columns::at(c.name),
+            format!("record {id}'s {}", c.name),
+            r.get_ref_unwrap(1 + columns::at(c.name)).data_type(),
+        )
+    })?;
     // A row written by hand (or by an exa before keys) has no idempotency key: one is made of what the row says,
     // the same at every read, so a copy of it made twice is one record, never a refusal ("Invalid column type Null").
-    if let Some(key) = r.get::<_, Option<String>>(1)? {
-        line.key = key;
-    } else {
+    if line.key.is_empty() && r.get_ref_unwrap(1 + columns::at("idem_key")) == ValueRef::Null {
         let at = line.recorded_at.to_string();
         let (g, c) = (line.gpu_hours.to_bits().to_string(), line.cpu_hours.to_bits().to_string());
         let run = line.run_id.as_deref().unwrap_or("");
@@ -677,51 +675,13 @@ fn line_read(r: &rusqlite::Row) -> rusqlite::Result<Line> {
     Ok(line)
 }
 
-fn line_fields(r: &rusqlite::Row) -> rusqlite::Result<Line> {
-    Ok(Line {
-        key: String::new(),
-        model: r.get::<_, String>(2)?.into(),
-        run_id: r.get::<_, Option<String>>(3)?.map(Into::into),
-        recorded_at: r.get(4)?,
-        host: r.get::<_, String>(5)?.into(),
-        domain: r.get::<_, String>(6)?.into(),
-        provider: r.get::<_, String>(7)?.into(),
-        provider_kind: r.get::<_, String>(8)?.into(),
-        provider_digest: r.get::<_, String>(9)?.into(),
-        gpu_hours: r.get(10)?,
-        cpu_hours: r.get(11)?,
-        kwh: r.get(12)?,
-        co2e_g: r.get(13)?,
-        cost_usd: r.get(14)?,
-        uncertainty: r.get(15)?,
-        measured: r.get(16)?,
-        duration_s: r.get(17)?,
-        device_count: r.get(18)?,
-        measured_kwh: r.get(19)?,
-        part: r.get(20)?,
-        labels: crate::model::Labels {
-            user: r.get::<_, Option<String>>(22)?.map(Into::into),
-            account: r.get::<_, Option<String>>(23)?.map(Into::into),
-            partition: r.get::<_, Option<String>>(24)?.map(Into::into),
-        },
-        embodied_co2e_g: r.get(27)?,
-        water_l: r.get(28)?,
-        work: crate::model::Work {
-            tokens: r.get(29)?,
-            prompt_tokens: r.get(30)?,
-            requests: r.get(31)?,
-            unit: r.get::<_, Option<String>>(32)?.map(|u| (u, r.get::<_, Option<f64>>(33).ok().flatten().unwrap_or(0.0))),
-        },
-        estimate: EstimateText::Whole(String::new()),
-    })
-}
-
 /// A line's estimate as `read_lines` selects it: by its form, or from record_estimates (split or whole).
 fn estimate_read(r: &rusqlite::Row, seen: &mut FormsRead) -> rusqlite::Result<EstimateText> {
-    let Some(id) = r.get::<_, Option<i64>>(34)? else {
-        let estimate: Option<String> = r.get(21)?;
-        let shape: Option<String> = r.get(25)?;
-        let shape_id: Option<i64> = r.get(26)?;
+    let at = ESTIMATE_AT;
+    let Some(id) = r.get::<_, Option<i64>>(at + 3)? else {
+        let estimate: Option<String> = r.get(at)?;
+        let shape: Option<String> = r.get(at + 1)?;
+        let shape_id: Option<i64> = r.get(at + 2)?;
         return Ok(match (estimate, shape, shape_id) {
             (Some(estimate), Some(shape), _) => EstimateText::Split { shape: shape.into(), figures: estimate },
             // A shape named but gone (a store edited by hand): the figures alone are no estimate.
@@ -732,15 +692,15 @@ fn estimate_read(r: &rusqlite::Row, seen: &mut FormsRead) -> rusqlite::Result<Es
     let formed = match seen.get(&id) {
         Some(known) => known.clone(),
         None => {
-            let layout: Option<String> = r.get(36)?;
-            let shape: Option<String> = r.get(38)?;
+            let layout: Option<String> = r.get(at + 5)?;
+            let shape: Option<String> = r.get(at + 7)?;
             let made = shape.zip(layout.as_deref().and_then(form::Form::parse)).map(|(s, f)| (s.into(), std::sync::Arc::new(f)));
             seen.insert(id, made.clone());
             made
         }
     };
     Ok(match formed {
-        Some((shape, form)) => EstimateText::Formed { shape, form, rest: r.get(35)? },
+        Some((shape, form)) => EstimateText::Formed { shape, form, rest: r.get(at + 4)? },
         // A form named but gone (a store edited by hand): the figures alone are no estimate.
         None => EstimateText::Whole("null".into()),
     })
@@ -859,9 +819,14 @@ impl Store {
                 )));
             }
         }
-        for (i, sql) in MIGRATIONS.iter().enumerate().skip(now as usize) {
-            tx.execute_batch(sql).map_err(|e| db_error(&path, e))?;
-            tx.pragma_update(None, "user_version", i as i64 + 1).map_err(|e| db_error(&path, e))?;
+        // Each step: its migration written out above, or the columns `columns::RECORD` says it adds.
+        for version in now + 1..=SCHEMA_VERSION {
+            let sql = match usize::try_from(version - 1).ok().and_then(|i| MIGRATIONS.get(i)) {
+                Some(sql) => (*sql).to_string(),
+                None => columns::added(columns::RECORD, columns::Store::Sqlite, version, MIGRATIONS.len(), "records"),
+            };
+            tx.execute_batch(&sql).map_err(|e| db_error(&path, e))?;
+            tx.pragma_update(None, "user_version", version).map_err(|e| db_error(&path, e))?;
         }
         // The records' cells' numbers, and the cells' index by them.
         if now < CELL_KEY_VERSION {
@@ -956,7 +921,7 @@ impl Store {
         let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(db)?;
         let (shapes, _) = shapes_join(version);
         let shape = if version >= SHAPES_VERSION { "s.shape, e.shape_id" } else { "NULL, NULL" };
-        let work = work_columns(version, "");
+        let record = columns::select(columns::Store::Sqlite, version, "r.");
         // From schema 10 a record keeps its estimate by a form or in record_estimates; before, always the latter.
         let (estimates, forms, form) = if version >= FORMS_VERSION {
             (
@@ -969,9 +934,7 @@ impl Store {
         };
         let mut stmt = tx
             .prepare(&format!(
-                "SELECT r.id, idem_key, model, run_id, recorded_at, host, domain, provider, provider_kind, provider_digest, gpu_hours,
-                        cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, duration_s, device_count, measured_kwh, part, e.estimate,
-                        job_user, job_account, job_partition, {shape}, {work}, {form}
+                "SELECT r.id, {record}, e.estimate, {shape}, {form}
                  FROM records r {estimates} {shapes} {forms} WHERE r.id > ?1 ORDER BY r.id LIMIT ?2"
             ))
             .map_err(db)?;

@@ -172,6 +172,7 @@ pub fn run(store: &Store, by: By, filter: Filter) -> Result<Report, Error> {
 mod tests {
     use super::{from_cells, gather};
     use crate::model::Labels;
+    use crate::store::columns::{Figure, FigureSet};
     use crate::store::report::{By, Filter, Group};
     use crate::store::{Ledger, Line, Store};
 
@@ -199,7 +200,7 @@ mod tests {
             (g.next(8) > 0).then_some(v)
         };
         let user = ["ann", "bob"].get(who as usize).map(|u| crate::model::Word::from(*u));
-        Line {
+        let mut line = Line {
             key: format!("k{n}"),
             model: ["A", "B", "C"][model as usize].into(),
             part: run.is_some() && g.next(6) == 0,
@@ -212,20 +213,28 @@ mod tests {
             provider_digest: "d".into(),
             gpu_hours: g.next(100) as f64 / 8.0,
             cpu_hours: g.next(100) as f64 / 16.0,
-            kwh: if carbon { maybe(g, 1000, 7.0) } else { None },
-            co2e_g: if carbon { maybe(g, 100_000, 3.0) } else { None },
-            cost_usd: if carbon { None } else { maybe(g, 10_000, 9.0) },
-            uncertainty: if carbon { maybe(g, 1, 1.0 / 0.3) } else { None },
+            // Drawn in this order, as the generator always has.
+            figures: {
+                let kwh = if carbon { maybe(g, 1000, 7.0) } else { None };
+                let co2e = if carbon { maybe(g, 100_000, 3.0) } else { None };
+                let cost = if carbon { None } else { maybe(g, 10_000, 9.0) };
+                let u = if carbon { maybe(g, 1, 1.0 / 0.3) } else { None };
+                FigureSet::default()
+                    .with(Figure::Kwh, kwh)
+                    .with(Figure::Co2eG, co2e)
+                    .with(Figure::CostUsd, cost)
+                    .with(Figure::Uncertainty, u)
+            },
             measured: g.next(3) == 0,
-            duration_s: None,
             device_count: None,
-            measured_kwh: None,
             labels: Labels { user, account: Some("proj".into()), partition: None },
-            embodied_co2e_g: if carbon { maybe(g, 1000, 11.0) } else { None },
-            water_l: if carbon { maybe(g, 100, 3.0) } else { None },
-            work: crate::model::Work { tokens: maybe(g, 100_000, 1.0), requests: maybe(g, 100, 1.0), ..Default::default() },
+            work: crate::model::Work::default(),
             estimate: "{}".into(),
-        }
+        };
+        line.figures.set(Figure::EmbodiedCo2eG, if carbon { maybe(g, 1000, 11.0) } else { None });
+        line.figures.set(Figure::WaterL, if carbon { maybe(g, 100, 3.0) } else { None });
+        line.work = crate::model::Work { tokens: maybe(g, 100_000, 1.0), requests: maybe(g, 100, 1.0), ..Default::default() };
+        line
     }
 
     fn close(a: f64, b: f64) -> bool {
