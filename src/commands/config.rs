@@ -104,7 +104,7 @@ pub fn show(settings: &Settings) -> Result<Effective, Error> {
 }
 
 #[derive(Debug, Serialize)]
-pub struct Written {
+pub struct ConfigWritten {
     pub path: String,
     pub replaced: bool,
     /// The directories made beside it for your provider files and plugins.
@@ -112,7 +112,7 @@ pub struct Written {
 }
 
 /// Writes the starter file whole or not at all: a temporary file beside it, then a rename.
-pub fn init(settings: &Settings, force: bool) -> Result<Written, Error> {
+pub fn init(settings: &Settings, force: bool) -> Result<ConfigWritten, Error> {
     let path: &Path = &settings.config_path.value;
     let exists = path.exists();
     if exists && !force {
@@ -127,5 +127,5 @@ pub fn init(settings: &Settings, force: bool) -> Result<Written, Error> {
         std::fs::create_dir_all(&d).map_err(|e| Error::Failed(format!("cannot create {}: {e}", d.display())))?;
         directories.push(d.display().to_string());
     }
-    Ok(Written { path: path.display().to_string(), replaced: exists, directories })
+    Ok(ConfigWritten { path: path.display().to_string(), replaced: exists, directories })
 }

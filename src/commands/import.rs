@@ -967,7 +967,7 @@ impl Ctx<'_> {
         made: &mut JobLines,
     ) -> Result<Line, Error> {
         let node_kwh = made.node_kwh;
-        let head = || store::Head {
+        let head = || store::Stamp {
             model: model.into(),
             run_id: Some(run_id.into()),
             recorded_at: job.end.or(job.start).unwrap_or(0),

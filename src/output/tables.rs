@@ -5,7 +5,7 @@ use std::fmt::Write;
 use comfy_table::Cell;
 
 use super::{num, pct, Render, Style};
-use crate::commands::config::{ConfigPath, Effective, Written};
+use crate::commands::config::{ConfigPath, ConfigWritten, Effective};
 use crate::commands::providers::ProviderList;
 use crate::commands::show::ProviderDetail;
 use crate::model::Estimate;
@@ -290,7 +290,7 @@ impl Render for Effective {
     }
 }
 
-impl Render for Written {
+impl Render for ConfigWritten {
     fn render(&self, _: Style, out: &mut String) {
         let _ = writeln!(out, "{} {}", if self.replaced { "replaced" } else { "wrote" }, self.path);
         for d in &self.directories {

@@ -209,7 +209,7 @@ impl Frame {
     }
 
     /// The line of `head` whose estimate is this frame's with figures `f`.
-    pub fn line(&mut self, head: Head, f: &crate::model::Figures) -> Line {
+    pub fn line(&mut self, head: Stamp, f: &crate::model::Figures) -> Line {
         let f = FiguresOf::from(f);
         let mut line = Line::columns(head, &self.like, f, None);
         line.estimate = self.text(f, &line);
@@ -236,7 +236,7 @@ impl Frame {
 }
 
 /// What a line holds beside its estimate: whose work it is, when, and the key it is written once by.
-pub struct Head {
+pub struct Stamp {
     pub key: String,
     pub model: Word,
     pub run_id: Option<Word>,
@@ -247,10 +247,10 @@ pub struct Head {
     pub work: crate::model::Work,
 }
 
-impl Head {
+impl Stamp {
     /// The head of record `r`.
-    fn of(r: &NewRecord) -> Head {
-        Head {
+    fn of(r: &NewRecord) -> Stamp {
+        Stamp {
             key: r.key.clone(),
             model: r.model.as_str().into(),
             run_id: r.run_id.as_deref().map(Word::from),
@@ -264,7 +264,7 @@ impl Head {
 
     /// The record of this head with `estimate`, nothing measured.
     pub fn record(self, estimate: crate::model::Estimate) -> NewRecord {
-        let Head { key, model, run_id, recorded_at, host, part, labels, work } = self;
+        let Stamp { key, model, run_id, recorded_at, host, part, labels, work } = self;
         NewRecord {
             model: model.into(),
             run_id: run_id.map(Into::into),
@@ -314,7 +314,7 @@ impl Line {
     /// The stored form of a new record, its estimate's shape taken from `shapes` where it is one of theirs.
     pub fn of_alike(r: &NewRecord, shapes: &mut Shapes) -> Line {
         let e = &r.estimate;
-        let mut line = Line::columns(Head::of(r), e, FiguresOf::of(e), r.measured.as_ref());
+        let mut line = Line::columns(Stamp::of(r), e, FiguresOf::of(e), r.measured.as_ref());
         line.estimate = shapes.text(e, &line);
         debug_assert_eq!(line.estimate_json().as_deref(), Some(serde_json::to_string(e).expect("estimates serialise").as_str()));
         line
@@ -322,8 +322,8 @@ impl Line {
 
     /// The line of `head` with the columns of an estimate of `e`'s provider and domain with figures `f`, and
     /// what was measured; its estimate's text is to be made.
-    fn columns(head: Head, e: &crate::model::Estimate, f: FiguresOf, m: Option<&crate::model::Measured>) -> Line {
-        let Head { key, model, run_id, recorded_at, host, part, labels, work } = head;
+    fn columns(head: Stamp, e: &crate::model::Estimate, f: FiguresOf, m: Option<&crate::model::Measured>) -> Line {
+        let Stamp { key, model, run_id, recorded_at, host, part, labels, work } = head;
         let carbon = e.domain == crate::model::Domain::Carbon;
         let mut figures = columns::FigureSet::default()
             .with(columns::Figure::Uncertainty, e.provider.uncertainty)
@@ -464,9 +464,9 @@ impl Db {
     /// other scheme is refused, never taken for a file name.
     pub fn parse(s: &str, password: Option<&str>, pgpass: Option<&Path>, deadline: std::time::Duration) -> Result<Db, Error> {
         let keywords = match postgres::form(s)? {
-            postgres::Form::Path => return Ok(Db::Sqlite(PathBuf::from(s))),
-            postgres::Form::Url => false,
-            postgres::Form::Keywords => true,
+            postgres::Spelling::Path => return Ok(Db::Sqlite(PathBuf::from(s))),
+            postgres::Spelling::Url => false,
+            postgres::Spelling::Keywords => true,
         };
         Ok(Db::Postgres(Box::new(postgres::Conn::parse(s, keywords, password, pgpass, deadline)?)))
     }

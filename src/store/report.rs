@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::rule::{choose, most, simple, Counted, Row, Work};
+use super::rule::{choose, most, simple, Row, RunCount, WorkCounts};
 use super::Line;
 use crate::error::Error;
 use crate::num::tidy;
@@ -116,7 +116,7 @@ impl Per {
         *self != Per::Run
     }
 
-    /// The kind of work (its index in `rule::Work`) a run's counted records must have for the run to
+    /// The kind of work (its index in `rule::WorkCounts`) a run's counted records must have for the run to
     /// count: none per run.
     pub(crate) fn need(&self) -> Option<usize> {
         match self {
@@ -459,7 +459,7 @@ impl Acc {
     }
 
     /// Adds one run: the records it counts, its hours once, and what it did not count.
-    fn run(&mut self, used: &[Row], gpu_hours: f64, cpu_hours: f64, work: Work, not_counted: u64) {
+    fn run(&mut self, used: &[Row], gpu_hours: f64, cpu_hours: f64, work: WorkCounts, not_counted: u64) {
         for r in used {
             self.push(r);
         }
@@ -513,7 +513,7 @@ impl Acc {
         self.run(rows, g, h, simple_work(rows), 0);
     }
 
-    pub(crate) fn counted(&mut self, c: &Counted) {
+    pub(crate) fn counted(&mut self, c: &RunCount) {
         self.run(&c.used, c.gpu_hours, c.cpu_hours, c.work, c.not_counted);
     }
 
@@ -680,7 +680,7 @@ impl Gathered {
 pub(crate) fn count_runs(runs: Runs, groups: &mut [Acc], total: &mut Acc, need: Option<usize>) -> Vec<String> {
     let mut notes = Vec::new();
     let mut part = Vec::new();
-    let has = |work: &Work| need.is_none_or(|i| work[i].is_some());
+    let has = |work: &WorkCounts| need.is_none_or(|i| work[i].is_some());
     runs.each(|run, rows| {
         let one_group = rows.iter().all(|r| r.group == rows[0].group);
         if simple(rows) {
@@ -725,7 +725,7 @@ pub(crate) fn count_runs(runs: Runs, groups: &mut [Acc], total: &mut Acc, need: 
 }
 
 /// The work of a run whose records all count: per kind, the most of its records'.
-pub(crate) fn simple_work(rows: &[Row]) -> Work {
+pub(crate) fn simple_work(rows: &[Row]) -> WorkCounts {
     let mut work = [None; 4];
     for (i, w) in work.iter_mut().enumerate() {
         *w = rows.iter().fold(None, |m, r| most(m, r.work[i]));

@@ -53,11 +53,11 @@ pub(crate) struct Row {
     pub(crate) embodied: Option<f64>,
     pub(crate) water: Option<f64>,
     /// The work done: tokens, prompt tokens, requests, units (a run's, once: like its hours).
-    pub(crate) work: Work,
+    pub(crate) work: WorkCounts,
 }
 
 /// A record's work: tokens, prompt tokens, requests and units of its own naming.
-pub(crate) type Work = [Option<f64>; 4];
+pub(crate) type WorkCounts = [Option<f64>; 4];
 
 /// The larger of two counts of the same work, either missing.
 pub(crate) fn most(a: Option<f64>, b: Option<f64>) -> Option<f64> {
@@ -106,12 +106,12 @@ impl Row {
 }
 
 /// What one run counts: the records used, its hours, and why others were not counted.
-pub(crate) struct Counted {
+pub(crate) struct RunCount {
     pub(crate) used: Vec<Row>,
     pub(crate) gpu_hours: f64,
     pub(crate) cpu_hours: f64,
     /// The run's work: per kind, the most of its domains' counted sums.
-    pub(crate) work: Work,
+    pub(crate) work: WorkCounts,
     pub(crate) not_counted: u64,
     pub(crate) note: Option<String>,
 }
@@ -123,8 +123,8 @@ pub(crate) struct Counted {
 /// the latest counts once.
 ///
 /// The rule's first statement (see the module's header for the second).
-pub(crate) fn choose(run: &str, rows: &[Row]) -> Counted {
-    let mut c = Counted { used: Vec::new(), gpu_hours: 0.0, cpu_hours: 0.0, work: [None; 4], not_counted: 0, note: None };
+pub(crate) fn choose(run: &str, rows: &[Row]) -> RunCount {
+    let mut c = RunCount { used: Vec::new(), gpu_hours: 0.0, cpu_hours: 0.0, work: [None; 4], not_counted: 0, note: None };
     let mut why = Vec::new();
     for carbon in [true, false] {
         let all: Vec<&Row> = rows.iter().filter(|r| r.carbon == carbon).collect();
@@ -239,7 +239,7 @@ impl Dialect {
 /// held to the estimates' kinds of work; the pool is the measured records when
 /// those hold them, the estimates when they do not, all when none is measured;
 /// its parts are summed when it has parts, else its latest record counts alone.
-fn counted(d: Dialect, f: Figures, key: &str, source: &str, clause: &str) -> String {
+fn counted(d: Dialect, f: Summed, key: &str, source: &str, clause: &str) -> String {
     let (any, bytes) = (d.any(), d.bytes());
     let extra = f.extra();
     let figures =
@@ -281,40 +281,40 @@ fn counted(d: Dialect, f: Figures, key: &str, source: &str, clause: &str) -> Str
 
 /// Per group: runs, runs measured, records counted per domain and not counted, hours, sums, the
 /// range, and the notes; over the records' table, rows selected by `clause` (a WHERE clause or
-/// empty). Figures as columns 1–13, the notes (newline-separated) last.
-pub fn sql(d: Dialect, f: Figures, key: &str, clause: &str) -> String {
+/// empty). The figures as columns 1–13, the notes (newline-separated) last.
+pub fn sql(d: Dialect, f: Summed, key: &str, clause: &str) -> String {
     sql_from(d, f, key, d.records(), clause)
 }
 
 /// Which figures the statement counts: those every schema has (the SQL the oldest cell functions were
-/// made with), or also the work and the figures beside CO2e, after them (`Figures::extra`).
+/// made with), or also the work and the figures beside CO2e, after them (`Summed::extra`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Figures {
+pub enum Summed {
     Base,
     Work,
     /// `Work`, counting only the runs whose counted records have this column's work (`report --per`).
     Per(&'static str),
 }
 
-impl Figures {
+impl Summed {
     /// The records' columns it counts beyond the base ones: summed over counted carbon records (embodied
     /// CO2e, water), or a run's work (the most of its domains' sums, as its hours).
     pub fn extra(self) -> &'static [&'static str] {
         match self {
-            Figures::Base => &[],
-            Figures::Work | Figures::Per(_) => &["embodied_co2e_g", "water_l", "tokens", "prompt_tokens", "requests", "units"],
+            Summed::Base => &[],
+            Summed::Work | Summed::Per(_) => &["embodied_co2e_g", "water_l", "tokens", "prompt_tokens", "requests", "units"],
         }
     }
 }
 
 /// `sql` over the records `source` gives (a table, or a subquery named as the records' table).
-/// With `Figures::Work`, six more columns after the notes: embodied CO2e, water, tokens, prompt tokens,
+/// With `Summed::Work`, six more columns after the notes: embodied CO2e, water, tokens, prompt tokens,
 /// requests, units.
-pub fn sql_from(d: Dialect, f: Figures, key: &str, source: &str, clause: &str) -> String {
+pub fn sql_from(d: Dialect, f: Summed, key: &str, source: &str, clause: &str) -> String {
     let any = d.any();
     let (per_run, of_runs) = match f {
-        Figures::Base => (String::new(), String::new()),
-        Figures::Work | Figures::Per(_) => (
+        Summed::Base => (String::new(), String::new()),
+        Summed::Work | Summed::Per(_) => (
             ", sum(embodied_co2e_g) FILTER (WHERE carbon) AS embodied_co2e_g, sum(water_l) FILTER (WHERE carbon) AS water_l, \
              max(tokens) AS tokens, max(prompt_tokens) AS prompt_tokens, max(requests) AS requests, max(units) AS units"
                 .to_string(),
@@ -325,7 +325,7 @@ pub fn sql_from(d: Dialect, f: Figures, key: &str, source: &str, clause: &str) -
     // the runs with a counted carbon record and of those with a counted cost record (what each domain's figure
     // per unit divides by), as two columns after the others.
     let (having, noted, per_domain) = match f {
-        Figures::Per(column) => (
+        Summed::Per(column) => (
             format!(" HAVING max({column}) IS NOT NULL"),
             " AND z.run IN (SELECT k.run FROM r AS k WHERE k.g = z.g)",
             format!(", sum({column}) FILTER (WHERE carbon_n > 0), sum({column}) FILTER (WHERE cost_n > 0)"),

@@ -39,7 +39,7 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How a ledger's location is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Form {
+pub enum Spelling {
     /// A `postgres://` or `postgresql://` URL (the scheme in any case).
     Url,
     /// A libpq keyword string: `host=db.example dbname=exa user=exa`.
@@ -49,11 +49,11 @@ pub enum Form {
 }
 
 /// How `s` names a ledger; an error for a URL of another scheme, which is never taken for a file name.
-pub fn form(s: &str) -> Result<Form, Error> {
+pub fn form(s: &str) -> Result<Spelling, Error> {
     if let Some((scheme, _)) = s.split_once("://") {
         if !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')) {
             return if scheme.eq_ignore_ascii_case("postgres") || scheme.eq_ignore_ascii_case("postgresql") {
-                Ok(Form::Url)
+                Ok(Spelling::Url)
             } else {
                 Err(Error::Usage(format!(
                     "ledger {}: a {scheme}:// URL is not a ledger; give a SQLite file or a postgres:// URL",
@@ -65,8 +65,8 @@ pub fn form(s: &str) -> Result<Form, Error> {
     // `key=value` first, as libpq's keyword strings start: never a file name (write ./a=b for a file).
     let first = s.split_whitespace().next().unwrap_or("");
     match first.split_once('=') {
-        Some((k, _)) if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphabetic() || c == '_') => Ok(Form::Keywords),
-        _ => Ok(Form::Path),
+        Some((k, _)) if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphabetic() || c == '_') => Ok(Spelling::Keywords),
+        _ => Ok(Spelling::Path),
     }
 }
 

@@ -21,7 +21,7 @@ mod schema;
 mod wire;
 mod write;
 
-pub use conn::{form, Conn, Form, CONNECT_TIMEOUT};
+pub use conn::{form, Conn, Spelling, CONNECT_TIMEOUT};
 pub use schema::SCHEMA_VERSION;
 use wire::{Client, Exec, WireError};
 
@@ -271,7 +271,7 @@ impl Pg {
         // Room to group a million runs in memory rather than on disk; this session only.
         let _ = self.client.batch_execute("SET work_mem = '256MB'");
         let figs = match f.per.as_ref().and_then(crate::store::report::Per::need_column) {
-            Some(column) => crate::store::rule::Figures::Per(column),
+            Some(column) => crate::store::rule::Summed::Per(column),
             None => schema::figures(self.version),
         };
         let rows = self.client.query(&sql(Dialect::Postgres, figs, key, &clause), &params).map_err(|e| conn.error(&e))?;

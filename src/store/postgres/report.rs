@@ -132,7 +132,7 @@ pub(super) struct Sums {
     notes: Vec<String>,
     /// Embodied CO2e, water, tokens, prompt tokens, requests, units.
     extra: [Option<f64>; 6],
-    /// Per unit of work (`Figures::Per`): that work of the runs with a carbon record, and with a cost record.
+    /// Per unit of work (`Summed::Per`): that work of the runs with a carbon record, and with a cost record.
     per_domain: [Option<f64>; 2],
 }
 
@@ -170,7 +170,7 @@ impl Sums {
     fn group(self, key: String) -> Group {
         let range = if self.unknown { None } else { self.co2e.map(|_| [self.low, self.high]) };
         let mut g = model::group(key, self.counts, self.hours, [self.kwh, self.co2e, self.cost], range, self.extra);
-        // The statement counts the work of the report's one unit (`Figures::Per`): it stands at every kind's
+        // The statement counts the work of the report's one unit (`Summed::Per`): it stands at every kind's
         // place, the one `PerUnit::of` reads among them.
         g.domain_work = self.per_domain.map(|w| [w.map(crate::num::tidy); 4]);
         g

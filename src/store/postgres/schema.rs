@@ -1,7 +1,7 @@
 //! The PostgreSQL ledger's schema: its migrations, the summary cells and the functions that keep them.
 
 use crate::store::columns;
-use crate::store::rule::{sql, sql_from, Dialect, Figures};
+use crate::store::rule::{sql, sql_from, Dialect, Summed};
 
 /// Schema migrations, in order; entry N takes the database from version N to N + 1.
 pub(super) const MIGRATIONS: &[&str] = &[
@@ -89,11 +89,11 @@ pub(super) fn work_columns(version: i64, r: &str) -> String {
 }
 
 /// Which figures a schema's reports count.
-pub(super) fn figures(version: i64) -> Figures {
+pub(super) fn figures(version: i64) -> Summed {
     if version >= WORK_VERSION {
-        Figures::Work
+        Summed::Work
     } else {
-        Figures::Base
+        Summed::Base
     }
 }
 
@@ -102,7 +102,7 @@ pub(super) fn figures(version: i64) -> Figures {
 pub(super) fn migration(version: i64) -> String {
     let sql = match version {
         CELLS_VERSION => cells_schema(),
-        REFRESH_VERSION => refresh_schema(Figures::Base),
+        REFRESH_VERSION => refresh_schema(Summed::Base),
         WORK_VERSION => work_schema(),
         RULE_VERSION => rule_schema(),
         _ => match usize::try_from(version - 1).ok().and_then(|i| MIGRATIONS.get(i)) {
@@ -159,7 +159,7 @@ pub(super) fn cell_on(r: &str, day: &str) -> String {
 /// the cell's row locked; runs whose records fall in two cells are kept out of every cell, and reports read them. The trigger
 /// does not fire for exa's common case (its WHEN), so a record pays no PL/pgSQL start-up in a new backend.
 pub(super) fn cells_schema() -> String {
-    format!("{CELLS_TABLES}\n{}\n{CELLS_START}", cells_functions(Figures::Base))
+    format!("{CELLS_TABLES}\n{}\n{CELLS_START}", cells_functions(Summed::Base))
 }
 
 /// The cells' new columns (after the base ones, in this order), summed as the report's SQL sums them.
@@ -177,14 +177,14 @@ ALTER TABLE exa_report_cells ADD COLUMN IF NOT EXISTS embodied_co2e_g float8, AD
 {}
 {}
 SELECT exa_cells_rebuild();",
-        cells_functions(Figures::Work),
-        refresh_schema(Figures::Work)
+        cells_functions(Summed::Work),
+        refresh_schema(Summed::Work)
     )
 }
 
 /// Migration 9: every cell function made again with the counting rule as it is now, and the cells counted again.
 pub(super) fn rule_schema() -> String {
-    format!("{}\n{}\nSELECT exa_cells_rebuild();", cells_functions(Figures::Work), refresh_schema(Figures::Work))
+    format!("{}\n{}\nSELECT exa_cells_rebuild();", cells_functions(Summed::Work), refresh_schema(Summed::Work))
 }
 
 /// The pieces of the cells' SQL that name the figures beyond the base ones: the report's extra columns'
@@ -195,8 +195,8 @@ struct WorkSql {
     select: String,
 }
 
-fn work_sql(f: Figures) -> WorkSql {
-    let cells: &[&str] = if f == Figures::Work { &WORK_CELLS } else { &[] };
+fn work_sql(f: Summed) -> WorkSql {
+    let cells: &[&str] = if f == Summed::Work { &WORK_CELLS } else { &[] };
     WorkSql {
         aliases: f.extra().iter().map(|c| format!(", {c}")).collect(),
         set: cells.iter().map(|c| format!(", {c} = q.{c}")).collect(),
@@ -205,7 +205,7 @@ fn work_sql(f: Figures) -> WorkSql {
 }
 
 /// The cells' functions, counting `f`'s figures.
-fn cells_functions(f: Figures) -> String {
+fn cells_functions(f: Summed) -> String {
     let cell = "model = _model AND recorded_at >= _day * 86400 AND recorded_at < (_day + 1) * 86400 \
                 AND COALESCE(job_user, '(none)') = _user AND COALESCE(job_account, '(none)') = _account \
                 AND COALESCE(job_partition, '(none)') = _partition AND (run_id IS NULL OR run_id NOT IN (SELECT run_id FROM exa_split_runs))";
@@ -237,9 +237,9 @@ fn cells_functions(f: Figures) -> String {
 /// to its cell as a run's only record counts. The upsert locks the cell's row, as a recount of the cell
 /// does (`exa_cell_recount`). Its numbers are typed as the columns are (`0::float8`), so a new backend
 /// parses it without searching the catalog for an operator that takes an integer and a float.
-pub(super) fn add_to_cell(f: Figures, r: &str, day: &str, from: &str, filter: &str) -> String {
+pub(super) fn add_to_cell(f: Summed, r: &str, day: &str, from: &str, filter: &str) -> String {
     let carbon = format!("{r}domain = 'carbon'");
-    let (values, set) = if f == Figures::Work {
+    let (values, set) = if f == Summed::Work {
         (
             format!(", CASE WHEN {carbon} THEN {r}embodied_co2e_g END, CASE WHEN {carbon} THEN {r}water_l END, {r}tokens, {r}prompt_tokens, {r}requests"),
             WORK_CELLS.iter().map(|c| format!(",\n        {c} = CASE WHEN EXCLUDED.{c} IS NULL THEN x.{c} ELSE COALESCE(x.{c}, 0::float8) + EXCLUDED.{c} END")).collect(),
@@ -362,7 +362,7 @@ END $fn$;
 /// whose records now fall in two cells (adding their other cells), locks every cell's row, in order, and
 /// counts the cells again with the report's SQL in a statement begun after the locks, as `exa_cell_recount`
 /// does for one cell.
-pub(super) fn refresh_schema(f: Figures) -> String {
+pub(super) fn refresh_schema(f: Summed) -> String {
     let rec_cell = cell_of("");
     // The records of the cells in `todo` (each a JSON array of its five values), found by the cells' index.
     let source = "unnest(todo) AS k CROSS JOIN LATERAL (

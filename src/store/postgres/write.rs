@@ -3,7 +3,7 @@
 use super::schema::{add_to_cell, key_constraint, SCHEMA_VERSION};
 use super::wire::{Exec, WireError};
 use crate::store::report::{self as model, Cell};
-use crate::store::rule::Figures;
+use crate::store::rule::Summed;
 use crate::store::{columns, Line};
 use tokio_postgres::types::{IsNull, ToSql, Type};
 
@@ -37,7 +37,7 @@ pub(super) fn insert_sql() -> String {
     cell AS ({add})
     SELECT id FROM ins",
         key = key_constraint(SCHEMA_VERSION),
-        add = add_to_cell(Figures::Work, "n.", &format!("${DAY}"), "ins AS n", "WHERE n.cells_kept")
+        add = add_to_cell(Summed::Work, "n.", &format!("${DAY}"), "ins AS n", "WHERE n.cells_kept")
     )
 }
 
@@ -121,12 +121,12 @@ fn array<'l>(c: &columns::Column, lines: &'l [Line]) -> Box<dyn ToSql + Sync + '
 pub(super) const MANY: usize = 1_000;
 
 /// A written line: its id (none when its key was stored already) and whether it is new.
-pub(super) type Written = (Option<i64>, bool);
+pub(super) type LineWritten = (Option<i64>, bool);
 
 /// Writes lines with `INSERT_MANY`, `MANY` at a time, in the caller's transaction, noting the new ones in
 /// `touched`: per line its id (none when its key was stored before the batch) and whether it is new (a key
 /// twice in the batch: its first line).
-pub(super) fn write_many<C: Exec>(c: &mut C, lines: &[Line], touched: &mut Touched) -> Result<Vec<Written>, WireError> {
+pub(super) fn write_many<C: Exec>(c: &mut C, lines: &[Line], touched: &mut Touched) -> Result<Vec<LineWritten>, WireError> {
     let mut out = Vec::with_capacity(lines.len());
     let mut seen: std::collections::HashMap<&str, i64> = std::collections::HashMap::new();
     for part in lines.chunks(MANY) {

@@ -170,20 +170,20 @@ type CellSet = indexmap::IndexSet<Cell, std::hash::BuildHasherDefault<crate::tex
 /// written with the one cell it was written in (None: more than one), and, in a first write into an empty
 /// ledger, every line as the cells count it (its runs are then found from those lines, and `runs` stays empty).
 #[derive(Default)]
-pub(crate) struct Written {
+pub(crate) struct CellsTouched {
     cells: CellSet,
     runs: FnvMap<String, Option<u32>>,
     /// The run and cell of the line before: a job's records arrive one after another, in one cell.
     last: Option<(String, u32)>,
-    fresh: Option<Fresh>,
+    fresh: Option<FirstWrite>,
 }
 
 /// The lines of a first write into an empty ledger, kept as they were written so that the cells are counted
-/// from them (`Fresh::count`) rather than read back: in blocks of `BLOCK` as they arrive, so that the writer's
+/// from them (`FirstWrite::count`) rather than read back: in blocks of `BLOCK` as they arrive, so that the writer's
 /// thread never copies a million lines to a larger room; `ready` puts them together, on a thread of its own.
 #[derive(Default)]
-struct Fresh {
-    blocks: Vec<Vec<Kept>>,
+struct FirstWrite {
+    blocks: Vec<Vec<CellLine>>,
     names: String,
     /// The run of the line before, a span of `names`: a job's records name it once there.
     last_run: Option<(u64, u64)>,
@@ -194,9 +194,9 @@ struct Fresh {
 const BLOCK: usize = 1 << 16;
 
 /// A line as the cells count it, in less room than its `Row`: its cell, time, record id, run (a span of
-/// `Fresh::names`; `NO_RUN` for none), flags (carbon, measured, part) and figures (NaN for none: a stored
+/// `FirstWrite::names`; `NO_RUN` for none), flags (carbon, measured, part) and figures (NaN for none: a stored
 /// figure is never NaN).
-struct Kept {
+struct CellLine {
     cell: u32,
     at: i64,
     id: i64,
@@ -207,10 +207,10 @@ struct Kept {
 
 const NO_RUN: (u64, u64) = (u64::MAX, u64::MAX);
 
-impl Kept {
+impl CellLine {
     /// The line `l`, stored as the record `id`, as `read_row` reads it back: SQLite keeps no NaN (it stores
     /// NULL) and no negative zero (a whole REAL is kept as an integer).
-    fn of(cell: u32, id: i64, run: (u64, u64), l: &Line) -> Kept {
+    fn of(cell: u32, id: i64, run: (u64, u64), l: &Line) -> CellLine {
         let real = |v: Option<f64>| v.filter(|x| !x.is_nan()).map_or(f64::NAN, |x| x + 0.0);
         let flags = u8::from(l.domain == "carbon") | u8::from(l.measured) << 1 | u8::from(l.part) << 2;
         let w = &l.work;
@@ -228,7 +228,7 @@ impl Kept {
             real(w.requests),
             real(w.unit.as_ref().map(|u| u.1)),
         ];
-        Kept { cell, at: l.recorded_at, id, run, flags, figures }
+        CellLine { cell, at: l.recorded_at, id, run, flags, figures }
     }
 
     fn row(&self) -> Row {
@@ -253,10 +253,10 @@ impl Kept {
     }
 }
 
-impl Written {
+impl CellsTouched {
     /// What a writer writes; `fresh`: the ledger is empty, and its cells include every record (none).
-    pub(crate) fn new(fresh: bool) -> Written {
-        Written { fresh: fresh.then(Fresh::default), ..Written::default() }
+    pub(crate) fn new(fresh: bool) -> CellsTouched {
+        CellsTouched { fresh: fresh.then(FirstWrite::default), ..CellsTouched::default() }
     }
 
     /// Notes a line written as the record `id`.
@@ -287,7 +287,7 @@ impl Written {
                 fresh.blocks.push(if fresh.blocks.is_empty() { Vec::new() } else { Vec::with_capacity(BLOCK) });
             }
             if let Some(block) = fresh.blocks.last_mut() {
-                block.push(Kept::of(cell, id, run, l));
+                block.push(CellLine::of(cell, id, run, l));
             }
         }
     }
@@ -326,14 +326,14 @@ impl Written {
     }
 }
 
-impl Fresh {
+impl FirstWrite {
     /// The kept lines, one after another.
-    fn lines(&self) -> impl Iterator<Item = &Kept> {
+    fn lines(&self) -> impl Iterator<Item = &CellLine> {
         self.blocks.iter().flatten()
     }
 
     /// The `i`th kept line (every block but the last holds `BLOCK`).
-    fn line(&self, i: usize) -> Option<&Kept> {
+    fn line(&self, i: usize) -> Option<&CellLine> {
         self.blocks.get(i / BLOCK).and_then(|b| b.get(i % BLOCK))
     }
 
@@ -346,7 +346,7 @@ impl Fresh {
     /// after the cells before it's), and each cell's few places then in order of time and id. The cells are
     /// counted in the order they were first written in, so their lines are read nearly in the order they lie
     /// (in the order of the cells' table, each cell's lines were a read from anywhere in some 270 MB).
-    fn count(&self, cells: usize, split: &FnvSet<&str>) -> Vec<Counted> {
+    fn count(&self, cells: usize, split: &FnvSet<&str>) -> Vec<CellSums> {
         let mut starts = vec![0usize; cells + 1];
         for k in self.lines() {
             if let Some(n) = starts.get_mut(k.cell as usize + 1) {
@@ -423,16 +423,16 @@ impl Fresh {
 pub(crate) enum Ready {
     /// Every cell of a first write into an empty ledger, each counted (at its place in `cells`), their places in
     /// the order of the cells' table, and the runs it wrote into two cells (split).
-    Counted {
+    CellSums {
         cells: CellSet,
-        counted: Vec<Counted>,
+        counted: Vec<CellSums>,
         order: Vec<u32>,
         split: Vec<String>,
     },
-    Written(Written),
+    CellsTouched(CellsTouched),
 }
 
-impl Written {
+impl CellsTouched {
     /// Whether the cells will be counted from the lines as written (`ready`'s work is then worth a thread).
     pub(crate) fn counts_lines(&self) -> bool {
         self.fresh.is_some()
@@ -442,7 +442,7 @@ impl Written {
     /// the records, in the writer's transaction). Touches no database.
     pub(crate) fn ready(mut self) -> Ready {
         let Some(fresh) = self.fresh.take() else {
-            return Ready::Written(self);
+            return Ready::CellsTouched(self);
         };
         // Every record is this write's: a run written into two cells is split, and every cell is counted from
         // the lines as written.
@@ -456,7 +456,7 @@ impl Written {
         order.sort_unstable_by(|&a, &b| self.cells[a as usize].cmp(&self.cells[b as usize]));
         let counted = fresh.count(self.cells.len(), &split);
         let split = split.into_iter().map(str::to_string).collect();
-        Ready::Counted { cells: self.cells, counted, order, split }
+        Ready::CellSums { cells: self.cells, counted, order, split }
     }
 }
 
@@ -476,8 +476,8 @@ fn clear<'a>(tx: &Connection, split: impl Iterator<Item = &'a str>) -> rusqlite:
 pub(crate) fn after_write(tx: &Connection, were_current: bool, ready: Ready, before: i64) -> rusqlite::Result<()> {
     match ready {
         _ if !were_current => rebuild(tx)?,
-        // Lines are counted only in a first write into an empty ledger (`Written::new`): every record is its.
-        Ready::Counted { cells, counted, order, split } => {
+        // Lines are counted only in a first write into an empty ledger (`CellsTouched::new`): every record is its.
+        Ready::CellSums { cells, counted, order, split } => {
             debug_assert_eq!(before, 0);
             clear(tx, split.iter().map(String::as_str))?;
             // The cells emptied: each counted one is added, in the table's order, by one statement held for all.
@@ -487,7 +487,7 @@ pub(crate) fn after_write(tx: &Connection, were_current: bool, ready: Ready, bef
                 insert(&mut add, cell, counted)?;
             }
         }
-        Ready::Written(Written { cells, runs, .. }) => {
+        Ready::CellsTouched(CellsTouched { cells, runs, .. }) => {
             let runs: BTreeMap<String, bool> = runs.into_iter().map(|(r, one)| (r, one.is_some())).collect();
             refresh(tx, &runs, cells.into_iter().collect(), before)?;
         }
@@ -641,7 +641,7 @@ fn write(tx: &Connection, cell: &Cell) -> rusqlite::Result<()> {
 /// A cell's sums as the rule counts them, as the cells' table keeps them, and its notes on what it did not
 /// count: a first import counts some 400,000 of them into one list, so each holds its figures rounded once
 /// (160 bytes, where its sums were 360: 80 MB fewer fresh pages beside the indexes being made).
-pub(crate) struct Counted {
+pub(crate) struct CellSums {
     runs: u64,
     runs_measured: u64,
     carbon: u64,
@@ -665,10 +665,10 @@ pub(crate) struct Counted {
     notes: Option<Box<str>>,
 }
 
-impl Counted {
-    fn of(a: &Acc, notes: &[String]) -> Counted {
+impl CellSums {
+    fn of(a: &Acc, notes: &[String]) -> CellSums {
         let v = |s: Option<Sum>| s.map_or(f64::NAN, Sum::value);
-        Counted {
+        CellSums {
             runs: a.runs,
             runs_measured: a.runs_measured,
             carbon: a.carbon,
@@ -694,13 +694,13 @@ impl Counted {
 
 impl Sums {
     /// The cell's records counted by the rule.
-    fn count(self) -> Counted {
+    fn count(self) -> CellSums {
         let Sums { runs, alone } = self;
         let mut sums = [alone];
         let mut total = Acc::default();
         let notes = count_runs(runs, &mut sums, &mut total, None);
         let [acc] = sums;
-        Counted::of(&acc, &notes)
+        CellSums::of(&acc, &notes)
     }
 }
 
@@ -710,7 +710,7 @@ fn put(tx: &Connection, cell: &Cell, sums: Sums) -> rusqlite::Result<()> {
 }
 
 /// Stores a cell as counted; a cell with no run is removed.
-fn store(tx: &Connection, cell: &Cell, counted: &Counted) -> rusqlite::Result<()> {
+fn store(tx: &Connection, cell: &Cell, counted: &CellSums) -> rusqlite::Result<()> {
     if counted.runs == 0 {
         tx.prepare_cached(
             "DELETE FROM report_cells WHERE model = ?1 AND day = ?2 AND job_user = ?3 AND job_account = ?4 AND job_partition = ?5",
@@ -729,7 +729,7 @@ const INSERT: &str = "INSERT OR REPLACE INTO report_cells (model, day, job_user,
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)";
 
 /// Stores a cell of at least one run, counted, with `INSERT` prepared.
-fn insert(insert: &mut rusqlite::Statement, cell: &Cell, c: &Counted) -> rusqlite::Result<()> {
+fn insert(insert: &mut rusqlite::Statement, cell: &Cell, c: &CellSums) -> rusqlite::Result<()> {
     let count = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
     let figure = |x: f64| Some(x).filter(|x| !x.is_nan());
     insert.execute(params![

@@ -864,7 +864,7 @@ impl Store {
         let before: i64 = tx.query_row("SELECT COALESCE(max(id), 0) FROM records", [], |r| r.get(0)).map_err(db)?;
         // The cells and runs of the records written, whose summaries are made again before the commit (in a first
         // write into an empty ledger, from the lines as written).
-        let mut written = cells::Written::new(were_current && before == 0);
+        let mut written = cells::CellsTouched::new(were_current && before == 0);
         let keys_aside = before == 0 && distinct_keys;
         let set_aside = if before == 0 { bulk::set_aside(&tx, keys_aside).map_err(db)? } else { Vec::new() };
         {

@@ -5,7 +5,7 @@
 //! ledger; `rule::both_statements_count_alike_without_postgresql` runs the check on every test run.
 
 use exa::store::report::{By, Filter, Group};
-use exa::store::rule::{sql, Dialect, Figures};
+use exa::store::rule::{sql, Dialect, Summed};
 use exa::store::{open, open_read, Db};
 
 /// Fills the ledger with `n` records.
@@ -42,7 +42,7 @@ pub struct SqlGroup {
 
 pub fn by_sql(c: &rusqlite::Connection) -> (Vec<SqlGroup>, Vec<SqlGroup>) {
     let run = |key: &str| {
-        let mut st = c.prepare(&sql(Dialect::Sqlite, Figures::Work, key, "")).expect("the rule's SQL on SQLite");
+        let mut st = c.prepare(&sql(Dialect::Sqlite, Summed::Work, key, "")).expect("the rule's SQL on SQLite");
         let rows = st
             .query_map([], |r| {
                 Ok(SqlGroup {
