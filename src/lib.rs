@@ -289,6 +289,7 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         mlflow_experiment: m.mlflow_experiment.clone(),
         push_gateway: m.push_gateway.clone(),
         job_cpu: m.pid.map(commands::measure::JobCpu::Pid).or(m.cpus.map(commands::measure::JobCpu::Held)),
+        idle_share: m.idle_share,
     };
     let report = commands::measure::run(s, args, commands::gpu_source(s), Box::new(output::StderrHooks))?;
     let code = ExitCode::from(report.exit_status());

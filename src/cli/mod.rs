@@ -301,6 +301,10 @@ pub struct Measure {
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
 
+    /// On a GPU other processes share: where the device's idle energy goes. The job always gets its part of the busy energy by its SM activity (NVML); `none` charges it no idle, `even` an equal part among the processes seen, `by-activity` a part by its activity over the run.
+    #[arg(long, value_name = "POLICY", value_enum, default_value_t)]
+    pub idle_share: crate::model::gpu::IdlePolicy,
+
     /// The carbon provider for the measured energy (else env, config, default).
     #[arg(long, value_name = "NAME")]
     pub carbon_provider: Option<String>,

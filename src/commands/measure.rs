@@ -66,6 +66,8 @@ pub struct Args {
     pub push_gateway: Option<String>,
     /// Without a command: whose CPU time the run holds (`--pid`, `--cpus`).
     pub job_cpu: Option<JobCpu>,
+    /// Where a shared GPU's idle energy goes (`--idle-share`).
+    pub idle_share: crate::model::gpu::IdlePolicy,
 }
 
 /// Whose CPU time a measurement without a command counts: without one, the GPUs' energy would be
@@ -130,12 +132,12 @@ pub fn run(
         h.live("");
     }
     let duration_s = start.elapsed().as_secs_f64();
-    let (mut gpu, profile) = gpu_of(sampler.map(Sampler::finish), no_gpu, (started_unix, duration_s));
+    let (mut gpu, profile) = gpu_of(sampler.map(Sampler::finish), no_gpu, (started_unix, duration_s), args.idle_share);
     gpu.scope = scope.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
     let held = held_from.map(|(j, first)| (j, first.zip(watched.get())));
     let (cpu, job_time) = job_cpu(settings, ended.as_ref(), held, duration_s);
     let cpu_energy = cpu_energy_of(settings, cpu_sampler.and_then(cpu::Sampler::finish), cpu_reason, job_time);
-    let work = Work { gpu: &gpu, cpu: cpu.as_ref(), cpu_energy: &cpu_energy };
+    let work = Readings { gpu: &gpu, cpu: cpu.as_ref(), cpu_energy: &cpu_energy };
     let [(carbon, carbon_error), (cost, cost_error)] = price_both(settings, &args, &work, (started_unix, duration_s), &profile);
     let electricity = electricity(settings, &gpu, &cpu_energy);
     let measured = Measured { duration_s, device_count: gpu.devices.len(), gpu_kwh: gpu.energy_kwh };
@@ -477,7 +479,12 @@ enum JobTime {
 const PROFILE_BUCKET_S: f64 = 60.0;
 
 /// What the sampler measured, and why not when it did not; and the energy over the run, a minute at a time.
-fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, (started_unix, end): (f64, f64)) -> (Gpu, Vec<(f64, f64, f64)>) {
+fn gpu_of(
+    outcome: Option<Outcome>,
+    no_gpu: Option<String>,
+    (started_unix, end): (f64, f64),
+    idle: crate::model::gpu::IdlePolicy,
+) -> (Gpu, Vec<(f64, f64, f64)>) {
     let Some(mut o) = outcome else { return (Gpu { status: "not measured", reason: no_gpu, ..Gpu::empty() }, Vec::new()) };
     clip(&mut o.samples, end);
     let profile = crate::sources::gpu::energy::profile(&o.samples, PROFILE_BUCKET_S, started_unix.rem_euclid(PROFILE_BUCKET_S));
@@ -487,8 +494,15 @@ fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, (started_unix, end):
             d.shared_with = Some(shared.get(&d.index).map_or(0, std::collections::BTreeSet::len));
         }
     }
+    if let Some(activity) = &o.activity {
+        for d in devices.iter_mut().filter(|d| d.shared_with.is_some_and(|n| n > 0)) {
+            d.share = share_of(&o.samples, activity, d, idle);
+        }
+    }
     let energy: Vec<&DeviceSummary> = devices.iter().filter(|d| d.energy_kwh.is_some()).collect();
-    let mut kwh = (!energy.is_empty()).then(|| energy.iter().filter_map(|d| d.energy_kwh).sum::<f64>());
+    // A shared device counts the job's share of it, the device's whole energy only where no share could be made.
+    let counted = |d: &DeviceSummary| d.share.as_ref().map_or(d.energy_kwh, |s| Some(s.job_kwh));
+    let mut kwh = (!energy.is_empty()).then(|| energy.iter().filter_map(|d| counted(d)).sum::<f64>());
     let mut hours = (!energy.is_empty()).then(|| energy.iter().map(|d| d.covered_s).sum::<f64>() / 3600.0);
     let mut refused: Vec<String> = devices
         .iter()
@@ -545,6 +559,32 @@ fn gpu_of(outcome: Option<Outcome>, no_gpu: Option<String>, (started_unix, end):
         devices,
     };
     (gpu, if kwh.is_some() { profile } else { Vec::new() })
+}
+
+/// Device `d`'s energy split among the processes seen busy on it (`split`), where it has energy.
+fn share_of(
+    samples: &[Sample],
+    activity: &[crate::sources::gpu::split::Activity],
+    d: &DeviceSummary,
+    idle: crate::model::gpu::IdlePolicy,
+) -> Option<crate::model::GpuShare> {
+    use crate::sources::gpu::split::{split, windows_of, Party};
+    let kwh = d.energy_kwh?;
+    let mj = |kwh: f64| (kwh * 3.6e9).round().max(0.0) as u64;
+    let to_kwh = |mj: u64| tidy(mj as f64 / 3.6e9);
+    let s = split(&windows_of(samples, activity, d.index, mj(kwh)), idle);
+    Some(crate::model::GpuShare {
+        job_kwh: to_kwh(s.part(Party::Job)),
+        device_kwh: kwh,
+        others_kwh: to_kwh(s.others_mj()),
+        idle_kwh: to_kwh(s.idle_mj),
+        idle_seen_kwh: to_kwh(s.idle_seen_mj),
+        idle_w: s.idle_w.map(tidy),
+        idle_policy: idle.as_str(),
+        weight: "sm",
+        co_tenants: d.shared_with.unwrap_or(0),
+        uncertainty: s.weight_uncertainty().map(tidy),
+    })
 }
 
 /// The seconds from device `index`'s first reading to its last.
@@ -672,7 +712,7 @@ fn clip(samples: &mut Vec<Sample>, end: f64) {
 fn price_both(
     settings: &Settings,
     args: &Args,
-    work: &Work,
+    work: &Readings,
     span: (f64, f64),
     profile: &[(f64, f64, f64)],
 ) -> [(Option<Estimate>, Option<String>); 2] {
@@ -689,10 +729,10 @@ fn price(
     settings: &Settings,
     domain: Domain,
     (provider, region): (Option<&String>, Option<&String>),
-    work: &Work,
+    work: &Readings,
     history: Result<Option<HistoryAsk>, String>,
 ) -> (Option<Estimate>, Option<String>) {
-    let Work { gpu, cpu, cpu_energy } = *work;
+    let Readings { gpu, cpu, cpu_energy } = *work;
     let (history, unread) = match history {
         Ok(h) => (h, None),
         Err(why) => (None, Some(why)),
@@ -750,7 +790,7 @@ fn price(
 
 /// What was measured, as the pricing reads it.
 #[derive(Clone, Copy)]
-struct Work<'a> {
+struct Readings<'a> {
     gpu: &'a Gpu,
     cpu: Option<&'a Cpu>,
     cpu_energy: &'a CpuEnergy,
@@ -765,7 +805,7 @@ fn history_ask(
     provider: Option<&str>,
     (start, duration_s): (f64, f64),
     gpu: &[(f64, f64, f64)],
-    work: &Work,
+    work: &Readings,
 ) -> Result<Option<HistoryAsk>, String> {
     let fixed = pricing::Pricer::new(settings, Domain::Carbon, provider).ok().and_then(|p| p.intensity_set_by());
     if let Some(series) = fixed.and_then(|_| pricing::history::unread(settings)) {

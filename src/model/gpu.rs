@@ -131,6 +131,9 @@ pub struct DeviceSummary {
     pub refused: Option<String>,
     /// Other processes seen computing on the device during the run; null where the source cannot list them.
     pub shared_with: Option<usize>,
+    /// This job's share of the device's energy, where others computed on it too and the source said how busy
+    /// each kept it; null otherwise (a device of the job's alone, or a source that cannot say).
+    pub share: Option<GpuShare>,
     /// Seconds covered by integrated intervals.
     pub covered_s: f64,
     /// Mean power over the integrated intervals, W.
@@ -147,6 +150,58 @@ pub struct DeviceSummary {
     pub missed: usize,
     /// Whether it was throttled, and why.
     pub throttled: Throttled,
+}
+
+/// Where a shared device's idle energy goes (`measure --idle-share`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IdlePolicy {
+    /// Kept apart as idle: no process pays for it.
+    None,
+    /// Shared evenly among the processes seen on the device.
+    Even,
+    /// Shared by each process's activity over the run.
+    #[default]
+    ByActivity,
+}
+
+impl IdlePolicy {
+    /// Its name, as the flag takes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IdlePolicy::None => "none",
+            IdlePolicy::Even => "even",
+            IdlePolicy::ByActivity => "by-activity",
+        }
+    }
+}
+
+/// A shared device's energy split among the processes on it (`sources::gpu::split`): the parts and the idle
+/// left add up to the device's energy.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GpuShare {
+    /// This job's part, kWh: what the run counts for the device.
+    pub job_kwh: f64,
+    /// The device's energy over the run, kWh (as `energy_kwh`).
+    pub device_kwh: f64,
+    /// The other processes' parts together, kWh.
+    pub others_kwh: f64,
+    /// Idle energy charged to no process, kWh (all the idle energy under the `none` policy).
+    pub idle_kwh: f64,
+    /// The idle energy the device used, charged or not, kWh.
+    pub idle_seen_kwh: f64,
+    /// The device's idle power, W, where it idled for a reading interval in the run; null where it never did
+    /// (its idle energy is then inside the busy intervals' shares).
+    pub idle_w: Option<f64>,
+    /// Where idle energy went: `none`, `even` or `by-activity`.
+    pub idle_policy: &'static str,
+    /// What each process was weighed by: `sm` (its SM activity, percent times seconds).
+    pub weight: &'static str,
+    /// The other processes seen on the device.
+    pub co_tenants: usize,
+    /// The relative difference of the job's part weighed by memory activity instead: how much the choice of
+    /// weight moves it; null where the job's part is 0.
+    pub uncertainty: Option<f64>,
 }
 
 /// Aggregates over the devices that reported each value.

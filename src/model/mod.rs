@@ -33,7 +33,7 @@ pub type Word = compact_str::CompactString;
 pub use domain::{Domain, ProviderKind, COEFFICIENT_VARS, INPUTS};
 pub use estimate::{CoefficientOverride, Estimate, Figures, Footprint, GridInfo, ProviderInfo, Request};
 pub use format::Format;
-pub use gpu::{Aggregates, Device, DeviceSummary, Throttled};
+pub use gpu::{Aggregates, Device, DeviceSummary, GpuShare, Throttled};
 pub use history::{GridHistory, HistoryAsk};
 pub use job::{BadLine, Job, Jobs};
 pub use measurement::{Cpu, CpuEnergy, CpuZone, Electricity, Gpu, MeasuredWork, Measurement, Stored};

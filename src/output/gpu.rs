@@ -182,12 +182,30 @@ fn scope(g: &crate::model::Gpu, out: &mut String) {
     }
     for d in g.devices.iter().filter(|d| d.shared_with.is_some_and(|n| n > 0)) {
         let n = d.shared_with.unwrap_or(0);
-        let _ = writeln!(
-            out,
-            "note: GPU {} was shared with {n} other process{}: its energy is the device's, not this job's alone",
-            d.index,
-            if n == 1 { "" } else { "es" }
-        );
+        let others = format!("{n} other process{}", if n == 1 { "" } else { "es" });
+        let _ = match &d.share {
+            Some(s) => writeln!(
+                out,
+                "note: GPU {} was shared with {others}: this job's share is {} of the device's {} kWh (by SM activity{}; \
+                 idle energy {} kWh, shared {}{})",
+                d.index,
+                s.job_kwh,
+                s.device_kwh,
+                s.uncertainty.map(|u| format!(", ±{:.0} % by the weight chosen", u * 100.0)).unwrap_or_default(),
+                s.idle_seen_kwh,
+                s.idle_policy,
+                s.idle_w.map_or_else(
+                    || ", the device never idled: its idle power is inside the shares".to_string(),
+                    |w| format!(", at {w} W idle")
+                ),
+            ),
+            None => writeln!(
+                out,
+                "note: GPU {} was shared with {others}: its energy is the device's, not this job's alone (the source gives no \
+                 per-process activity to split it by)",
+                d.index
+            ),
+        };
     }
 }
 

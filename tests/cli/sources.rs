@@ -320,6 +320,8 @@ fn other_processes_on_a_measured_gpu_are_counted() {
     let env = fake_smi(Env::new(), H100).env("FAKE_SMI_APPS", "0:1");
     let (_, r) = measure(&env, &["--interval", "0.1"], &["true"]);
     assert_eq!(r["gpu"]["devices"][0]["shared_with"], 1);
+    // nvidia-smi says nothing of each process's activity: the device is charged whole, and the share is null.
+    assert!(r["gpu"]["devices"][0].get("share") == Some(&Value::Null), "{}", r["gpu"]["devices"][0]);
 }
 
 #[test]
@@ -407,4 +409,101 @@ fn an_exa_with_capabilities_loads_no_library_its_user_names() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("GPU-00000000"), "{}", stderr(&out));
+}
+
+/// The fake NVML's processes: `index pid sm_pct mem_pct w_per_sm_pct start_ms end_ms` per line.
+fn with_processes(env: Env, lines: &str) -> Env {
+    let file = env.file("nvml-processes.txt", lines);
+    env.env("FAKE_NVML_PROCESSES", file.to_str().unwrap())
+}
+
+/// A device's share block, its parts checked to add up to the device's energy.
+fn share_of(r: &Value) -> &Value {
+    let d = &r["gpu"]["devices"][0];
+    let s = &d["share"];
+    let part = |k: &str| s[k].as_f64().unwrap_or_else(|| panic!("no {k} in {s}"));
+    assert_eq!(s["device_kwh"], d["energy_kwh"], "{d}");
+    let device = part("device_kwh");
+    let sum = part("job_kwh") + part("others_kwh") + part("idle_kwh");
+    assert!((sum - device).abs() <= 1e-9 * device, "parts {sum} kWh against the device's {device} kWh: {s}");
+    // The run counts the job's share of the device, not the device.
+    assert_eq!(r["gpu"]["energy_kwh"], s["job_kwh"], "{}", r["gpu"]);
+    s
+}
+
+/// Two processes compute on one GPU the whole run: this job at 60 % SM drawing 2.0 W a percent, another at 40 %
+/// drawing 2.4 W a percent, over 100 W idle. The job's true part, its idle shared by activity as the default
+/// policy shares it, is 2.0 x 60 + 100 x 0.6 = 180 W of the device's 316 W; a split by SM activity says 60 %, 5.3 %
+/// over. The parts add up to the device's counter, and the run counts the job's part.
+#[test]
+fn a_shared_gpu_is_split_by_activity_within_ten_percent_of_the_truth() {
+    let env = with_processes(
+        with_nvml(&[Nv { lo_w: Some(100.0), hi_w: 100.0, ..Nv::default() }]),
+        "0 self 60 30 2.0 0 -1\n0 4242 40 50 2.4 0 -1\n",
+    );
+    let (out, r) = measure(&env, &["--interval", "0.1"], &["sleep", "1.5"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let s = share_of(&r);
+    assert_eq!((s["idle_policy"].as_str(), s["weight"].as_str(), s["co_tenants"].as_u64()), (Some("by-activity"), Some("sm"), Some(1)));
+    let job = s["job_kwh"].as_f64().unwrap() / s["device_kwh"].as_f64().unwrap();
+    let truth = 180.0 / 316.0;
+    let error = (job - truth).abs() / truth;
+    assert!(error <= 0.10, "the job's part {job:.4} of the device against the truth {truth:.4}: {:.1} % off", error * 100.0);
+    // The device never idled: its idle power is unknown and inside the shares, said as null.
+    assert!(s.get("idle_w") == Some(&Value::Null), "{s}");
+    // Weighed by memory activity instead (30 % against 50 %), the job's part would be 37.5 %: that difference is
+    // the stated uncertainty of the weight.
+    let u = s["uncertainty"].as_f64().unwrap();
+    assert!((u - (0.6 - 0.375) / 0.6).abs() < 0.02, "{u}");
+    // The table says it in words.
+    let report = env.dir.path().join("shared.txt");
+    let table = env.run(&["finops", "measure", "--interval", "0.1", "--report", report.to_str().unwrap(), "--", "sleep", "0.5"]);
+    assert!(table.status.success(), "{}", stderr(&table));
+    let text = std::fs::read_to_string(&report).unwrap();
+    assert!(text.contains("GPU 0 was shared with 1 other process: this job's share is"), "{text}");
+}
+
+/// The co-tenants start once the device has idled at 100 W for three readings (the command makes the fake's go
+/// file when the trace holds them): the device's idle power is read there, and with `--idle-share none` no
+/// process pays for it. Both draw alike per percent, so the busy energy above idle splits 60 : 40 exactly; the
+/// idle energy is kept apart and said.
+#[test]
+fn idle_energy_goes_where_the_policy_says() {
+    let env = with_processes(
+        with_nvml(&[Nv { lo_w: Some(100.0), hi_w: 100.0, ..Nv::default() }]),
+        "0 self 60 60 2.0 go -1\n0 4242 40 40 2.0 go -1\n",
+    );
+    let (go, trace) = (env.dir.path().join("go"), env.dir.path().join("trace.jsonl"));
+    let env = env.env("FAKE_NVML_GO", go.to_str().unwrap());
+    // Idle for three readings, then busy for ten more.
+    let script = format!(
+        "until [ \"$(wc -l < {t} 2>/dev/null || echo 0)\" -ge 3 ]; do sleep 0.02; done; touch {g}; \
+         until [ \"$(wc -l < {t})\" -ge 13 ]; do sleep 0.02; done",
+        t = trace.display(),
+        g = go.display()
+    );
+    let run = |policy: &str| {
+        let _ = std::fs::remove_file(&go);
+        let (out, r) =
+            measure(&env, &["--interval", "0.1", "--idle-share", policy, "--trace", trace.to_str().unwrap()], &["sh", "-c", &script]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        r
+    };
+    let r = run("none");
+    let s = share_of(&r);
+    assert_eq!(s["idle_policy"], "none");
+    let idle_w = s["idle_w"].as_f64().unwrap_or_else(|| panic!("no idle power read: {s}"));
+    assert!((idle_w - 100.0).abs() < 1.0, "idle power {idle_w} W against the fake's 100 W");
+    let (job, others, idle) = (s["job_kwh"].as_f64().unwrap(), s["others_kwh"].as_f64().unwrap(), s["idle_kwh"].as_f64().unwrap());
+    assert!((job / others - 1.5).abs() < 0.01, "{job} against {others}");
+    assert!(idle > 0.0 && s["idle_kwh"] == s["idle_seen_kwh"], "{s}");
+    // The same run shared by activity charges the idle too: nothing is left idle, and the job pays 60 % of it.
+    let r = run("by-activity");
+    let s = share_of(&r);
+    assert_eq!(s["idle_kwh"].as_f64(), Some(0.0));
+    let (device, seen) = (s["device_kwh"].as_f64().unwrap(), s["idle_seen_kwh"].as_f64().unwrap());
+    let job = s["job_kwh"].as_f64().unwrap();
+    assert!((job - 0.6 * device).abs() <= 0.01 * device && seen > 0.0, "{s}");
+    // A policy exa does not know is malformed input.
+    fails(&env.run(&["finops", "measure", "--idle-share", "half", "--", "true"]), 2, "--idle-share");
 }

@@ -52,7 +52,7 @@ fn find(s: &Sample, index: u32) -> Option<&Device> {
 }
 
 /// A counter's increase: joules, the seconds it spans, and the first and last samples it was read in.
-struct Counted {
+struct Increase {
     joules: f64,
     seconds: f64,
     first: usize,
@@ -60,12 +60,12 @@ struct Counted {
 }
 
 /// The counter's increase over the readings that read it, when the device has a counter that only went up.
-fn counter(samples: &[Sample], index: u32) -> Option<Counted> {
+fn counter(samples: &[Sample], index: u32) -> Option<Increase> {
     let read: Vec<(usize, f64, f64)> =
         samples.iter().enumerate().filter_map(|(i, s)| Some((i, s.read_t.unwrap_or(s.t), find(s, index)?.energy_counter_j?))).collect();
     let (first, last) = (read.first()?, read.last()?);
     let rising = read.windows(2).all(|w| w[1].2 >= w[0].2);
-    (read.len() >= 2 && rising && last.1 > first.1).then_some(Counted {
+    (read.len() >= 2 && rising && last.1 > first.1).then_some(Increase {
         joules: last.2 - first.2,
         seconds: last.1 - first.1,
         first: first.0,
@@ -263,6 +263,7 @@ fn device(samples: &[Sample], index: u32) -> DeviceSummary {
         energy_method: has_energy.then_some(method),
         refused,
         shared_with: None,
+        share: None,
         covered_s: tidy(covered),
         mean_power_w: has_energy.then(|| tidy(joules / covered)),
         p95_power_w: p95,
@@ -301,7 +302,7 @@ mod tests {
             .collect();
         let p = profile(&run, 60.0, 52.0);
         assert_eq!(p, vec![(0.0, 8.0, 800.0), (8.0, 16.0, 2400.0)]);
-        // Counted from the run's start, the same run is one bucket: the minute's change lost.
+        // Increase from the run's start, the same run is one bucket: the minute's change lost.
         assert_eq!(profile(&run, 60.0, 0.0).len(), 1);
     }
 

@@ -12,6 +12,7 @@ pub mod nvidia_smi;
 pub mod nvml;
 pub mod sampler;
 pub mod scope;
+pub mod split;
 
 pub use crate::model::gpu::{Aggregates, Device};
 
@@ -46,6 +47,11 @@ pub trait GpuSource: Send {
     fn kind(&self) -> &'static str;
     /// The processes computing on each device now, as (device index, pid); None where the source cannot list them.
     fn processes(&mut self) -> Option<Vec<(u32, u32)>> {
+        None
+    }
+    /// Each process's activity on each device since the last call, as (device index, pid, SM percent, memory
+    /// percent); None where the source cannot say (then a shared device is charged whole, and the report says so).
+    fn process_activity(&mut self) -> Option<Vec<(u32, u32, f64, f64)>> {
         None
     }
     /// The index of the GPU a MIG instance (`MIG-…` UUID) belongs to, where the source can tell.

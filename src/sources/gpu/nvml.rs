@@ -34,6 +34,8 @@ pub struct Nvml {
     /// it at the next reading).
     counter_every: Duration,
     counter_read: Option<Instant>,
+    /// Per device, the newest per-process utilisation sample's time (µs) seen: the next call asks for newer ones.
+    activity_seen: std::collections::BTreeMap<u32, u64>,
 }
 
 /// Why NVML cannot be used, in words.
@@ -58,9 +60,15 @@ impl Nvml {
             builder.lib_path(OsStr::new(LIBRARY));
         }
         match builder.init() {
-            Ok(nvml) => {
-                Ok(Nvml { nvml, library, notices: Vec::new(), lost: Vec::new(), counter_every: Duration::ZERO, counter_read: None })
-            }
+            Ok(nvml) => Ok(Nvml {
+                nvml,
+                library,
+                notices: Vec::new(),
+                lost: Vec::new(),
+                counter_every: Duration::ZERO,
+                counter_read: None,
+                activity_seen: std::collections::BTreeMap::new(),
+            }),
             Err(e @ NvmlError::LibloadingError(_)) if path.is_none() => {
                 Err(SampleError::Missing(format!("NVML ({library}) is not on this host: {}", why(&e))))
             }
@@ -177,6 +185,36 @@ impl GpuSource for Nvml {
             out.extend(d.running_compute_processes().ok()?.into_iter().map(|p| (index, p.pid)));
         }
         Some(out)
+    }
+
+    /// NVML's per-process utilisation (`nvmlDeviceGetProcessUtilization`): one sample per process busy on the
+    /// device in its last sampling period, newer than the last call's; several for one process are averaged. No
+    /// sample (`NVML_ERROR_NOT_FOUND`) is no process busy. None where no device can say (the call unsupported,
+    /// or a library without it).
+    fn process_activity(&mut self) -> Option<Vec<(u32, u32, f64, f64)>> {
+        let count = self.nvml.device_count().ok()?;
+        let mut out = Vec::new();
+        let mut answered = false;
+        for index in 0..count {
+            let Ok(d) = self.nvml.device_by_index(index) else { continue };
+            let seen = self.activity_seen.get(&index).copied();
+            let samples = match d.process_utilization_stats(seen) {
+                Ok(s) => s,
+                Err(NvmlError::NotFound) => Vec::new(),
+                Err(_) => continue,
+            };
+            answered = true;
+            if let Some(newest) = samples.iter().map(|s| s.timestamp).max() {
+                self.activity_seen.insert(index, newest);
+            }
+            let mut by_pid: std::collections::BTreeMap<u32, (f64, f64, f64)> = std::collections::BTreeMap::new();
+            for s in samples {
+                let e = by_pid.entry(s.pid).or_default();
+                *e = (e.0 + f64::from(s.sm_util.min(100)), e.1 + f64::from(s.mem_util.min(100)), e.2 + 1.0);
+            }
+            out.extend(by_pid.into_iter().map(|(pid, (sm, mem, n))| (index, pid, sm / n, mem / n)));
+        }
+        answered.then_some(out)
     }
 
     fn mig_parent(&mut self, uuid: &str) -> Option<u32> {

@@ -54,6 +54,9 @@ pub struct Outcome {
     pub kind: &'static str,
     /// Other processes seen computing on each device (by index); None where the source cannot list them.
     pub shared: Option<BTreeMap<u32, BTreeSet<u32>>>,
+    /// Each process's activity at each reading, where the source says it (`GpuSource::process_activity`); None
+    /// where it cannot.
+    pub activity: Option<Vec<super::split::Activity>>,
 }
 
 /// Seconds between two looks at the processes on the devices (and one at the first and the last reading).
@@ -80,11 +83,15 @@ fn ours(pid: u32) -> bool {
     false
 }
 
-/// The other processes seen on each device: looked at on the first reading, every minute, and the last.
+/// The other processes seen on each device: looked at on the first reading, every minute, and the last; and
+/// each process's activity at every reading, where the source says it.
 #[derive(Default)]
 struct Processes {
     shared: Option<BTreeMap<u32, BTreeSet<u32>>>,
     next: f64,
+    activity: Option<Vec<super::split::Activity>>,
+    /// Whether each pid seen is exa's or the command's, looked up once.
+    ours: BTreeMap<u32, bool>,
 }
 
 impl Processes {
@@ -98,9 +105,25 @@ impl Processes {
         let seen = self.shared.get_or_insert_with(BTreeMap::new);
         for (index, pid) in list {
             let others = seen.entry(index).or_default();
-            if !ours(pid) {
+            if !*self.ours.entry(pid).or_insert_with(|| ours(pid)) {
                 others.insert(pid);
             }
+        }
+    }
+
+    /// Notes each process's activity the source says at the reading `at`; a process busy on a device is on it.
+    fn busy(&mut self, source: &mut dyn GpuSource, at: usize) {
+        use super::split::{Activity, Party};
+        let Some(list) = source.process_activity() else { return };
+        let activity = self.activity.get_or_insert_with(Vec::new);
+        for (device, pid, sm, mem) in list {
+            let party = if *self.ours.entry(pid).or_insert_with(|| ours(pid)) {
+                Party::Job
+            } else {
+                self.shared.get_or_insert_with(BTreeMap::new).entry(device).or_default().insert(pid);
+                Party::Other(pid)
+            };
+            activity.push(Activity { at, device, party, sm, mem });
         }
     }
 }
@@ -197,6 +220,7 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
                 }
                 trace(&mut opts.trace, hooks.as_ref(), t, Ok(&devices));
                 samples.push(Sample { t, result: Ok(devices), read_t: Some(read_t) });
+                processes.busy(source.as_mut(), samples.len() - 1);
             }
             Err(e @ (SampleError::Missing(_) | SampleError::NoDevices(_))) if state.is_none() => {
                 hooks.info(&format!("no GPU found ({e}): only CPU time is measured"));
@@ -252,6 +276,7 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
         gave_up,
         kind: source.kind(),
         shared: processes.shared,
+        activity: processes.activity,
     }
 }
 

@@ -177,6 +177,10 @@ impl GpuSource for Scoped {
         self.inner.processes()
     }
 
+    fn process_activity(&mut self) -> Option<Vec<(u32, u32, f64, f64)>> {
+        self.inner.process_activity()
+    }
+
     fn mig_parent(&mut self, uuid: &str) -> Option<u32> {
         self.inner.mig_parent(uuid)
     }
