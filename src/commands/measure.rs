@@ -80,6 +80,16 @@ pub enum JobCpu {
     Held(f64),
 }
 
+impl JobCpu {
+    /// The process watched (`--pid`), whose descendants are the job's.
+    fn pid(self) -> Option<u32> {
+        match self {
+            JobCpu::Pid(pid) => Some(pid),
+            JobCpu::Held(_) => None,
+        }
+    }
+}
+
 /// Where the records' run id came from, as `Stored::run_id_from` says it.
 fn run_id_from(args: &Args, given: bool) -> &'static str {
     match (given, &args.mlflow_experiment) {
@@ -107,11 +117,11 @@ pub fn run(
         (std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64()), Instant::now());
     let (cpu_sampler, cpu_reason) = start_cpu(settings, cpu_source);
     let held_from = args.job_cpu.map(|j| (j, started(j)));
-    // --pid: the process read as the run goes, its last reading kept; the run ends when it does (or its pid is
-    // another process's).
+    // --pid: the process read as the run goes, its last reading kept; the run ends when it does (or is another's).
     let watched = std::cell::Cell::new(held_from.and_then(|h| h.1));
     let job = spawn(&args.command)?;
-    let (sampler, no_gpu, hooks) = start_gpus(settings, source, (trace, args.live && job.is_none()), hooks, start);
+    let root = args.job_cpu.and_then(JobCpu::pid);
+    let (sampler, no_gpu, hooks) = start_gpus(settings, source, (trace, args.live && job.is_none()), (hooks, root), start);
     // Watching the node with nothing to read ends at once, never after a silent --duration; a process or
     // CPUs held (--pid, --cpus) are something to watch, to its --duration or an interrupt.
     let nothing_to_watch = || match args.job_cpu {
@@ -128,11 +138,10 @@ pub fn run(
     };
     let tick = live_line.as_ref().map(|_| &tick as &dyn Fn(f64, f64));
     let (ended, interrupted) = wait(job.as_ref(), args.duration, start, &nothing_to_watch, tick);
-    if let Some(h) = &live_line {
-        h.live("");
-    }
+    live_line.iter().for_each(|h| h.live(""));
     let duration_s = start.elapsed().as_secs_f64();
-    let (mut gpu, profile) = gpu_of(sampler.map(Sampler::finish), no_gpu, (started_unix, duration_s), args.idle_share);
+    let split = (args.idle_share, job.is_some() || root.is_some());
+    let (mut gpu, profile) = gpu_of(sampler.map(Sampler::finish), no_gpu, (started_unix, duration_s), split);
     gpu.scope = scope.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
     let held = held_from.map(|(j, first)| (j, first.zip(watched.get())));
     let (cpu, job_time) = job_cpu(settings, ended.as_ref(), held, duration_s);
@@ -189,11 +198,16 @@ fn start_gpus(
     settings: &Settings,
     source: Result<Box<dyn GpuSource>, SampleError>,
     (trace, live): (Option<Box<dyn Write + Send>>, bool),
-    hooks: Box<dyn Hooks>,
+    (hooks, job_root): (Box<dyn Hooks>, Option<u32>),
     start: Instant,
 ) -> (Option<Sampler>, Option<String>, Option<Box<dyn Hooks>>) {
-    let opts =
-        Options { interval: Duration::from_secs_f64(settings.gpu.interval.value), trace, live, deadline: settings.gpu.timeout.value };
+    let opts = Options {
+        interval: Duration::from_secs_f64(settings.gpu.interval.value),
+        trace,
+        live,
+        deadline: settings.gpu.timeout.value,
+        job_root,
+    };
     match source {
         Ok(s) => (Some(Sampler::start(s, opts, hooks, start)), None, None),
         Err(e) => {
@@ -483,7 +497,7 @@ fn gpu_of(
     outcome: Option<Outcome>,
     no_gpu: Option<String>,
     (started_unix, end): (f64, f64),
-    idle: crate::model::gpu::IdlePolicy,
+    (idle, knows_job): (crate::model::gpu::IdlePolicy, bool),
 ) -> (Gpu, Vec<(f64, f64, f64)>) {
     let Some(mut o) = outcome else { return (Gpu { status: "not measured", reason: no_gpu, ..Gpu::empty() }, Vec::new()) };
     clip(&mut o.samples, end);
@@ -494,7 +508,9 @@ fn gpu_of(
             d.shared_with = Some(shared.get(&d.index).map_or(0, std::collections::BTreeSet::len));
         }
     }
-    if let Some(activity) = &o.activity {
+    // Split only where the job's processes are known (a command's, or --pid's): watching a node alone, every
+    // process is another's, and the job would be charged nothing.
+    if let (Some(activity), true) = (&o.activity, knows_job) {
         for d in devices.iter_mut().filter(|d| d.shared_with.is_some_and(|n| n > 0)) {
             d.share = share_of(&o.samples, activity, d, idle);
         }
@@ -570,6 +586,10 @@ fn share_of(
 ) -> Option<crate::model::GpuShare> {
     use crate::sources::gpu::split::{split, windows_of, Party};
     let kwh = d.energy_kwh?;
+    // No process's activity said for the device in the whole run: nothing to split by; charged whole.
+    if !activity.iter().any(|a| a.device == d.index) {
+        return None;
+    }
     let mj = |kwh: f64| (kwh * 3.6e9).round().max(0.0) as u64;
     let to_kwh = |mj: u64| tidy(mj as f64 / 3.6e9);
     let s = split(&windows_of(samples, activity, d.index, mj(kwh)), idle);

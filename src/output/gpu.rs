@@ -201,8 +201,8 @@ fn scope(g: &crate::model::Gpu, out: &mut String) {
             ),
             None => writeln!(
                 out,
-                "note: GPU {} was shared with {others}: its energy is the device's, not this job's alone (the source gives no \
-                 per-process activity to split it by)",
+                "note: GPU {} was shared with {others}: its energy is the device's, not this job's alone (not split: the source \
+                 said no process's activity, or, watching without a command or --pid, no process is known as the job's)",
                 d.index
             ),
         };

@@ -55,7 +55,30 @@ impl Figure {
     /// the outputs `Origin::Output` names whose column the forms' SQL view reads (those the schema had when forms
     /// came, `sqlite::FORMS_VERSION`); any other output is kept in the estimate's own text.
     pub fn of_output(name: &str) -> Option<Figure> {
-        RECORD.iter().find(|c| matches!(c.origin, Origin::Output { .. }) && c.name == name && c.since[0] <= FORMED).and_then(|c| c.figure)
+        // Asked for every output of every record an import writes: the few such columns, listed once.
+        static OUTPUTS: std::sync::LazyLock<Vec<(&'static str, Figure)>> = std::sync::LazyLock::new(|| {
+            RECORD
+                .iter()
+                .filter(|c| matches!(c.origin, Origin::Output { .. }) && c.since[0] <= FORMED)
+                .filter_map(|c| Some((c.name, c.figure?)))
+                .collect()
+        });
+        OUTPUTS.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
+    }
+
+    /// The figures taken from an estimate's outputs of their names (`Origin::Output`), each with whether only a
+    /// carbon record keeps it: listed once, for every record made.
+    pub fn outputs() -> &'static [(Figure, &'static str, bool)] {
+        static OUTPUTS: std::sync::LazyLock<Vec<(Figure, &'static str, bool)>> = std::sync::LazyLock::new(|| {
+            RECORD
+                .iter()
+                .filter_map(|c| match (c.figure, c.origin) {
+                    (Some(f), Origin::Output { carbon }) => Some((f, c.name, carbon)),
+                    _ => None,
+                })
+                .collect()
+        });
+        &OUTPUTS
     }
 }
 

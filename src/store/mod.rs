@@ -329,10 +329,8 @@ impl Line {
             .with(columns::Figure::Uncertainty, e.provider.uncertainty)
             .with(columns::Figure::DurationS, m.map(|m| m.duration_s))
             .with(columns::Figure::MeasuredKwh, m.and_then(|m| m.gpu_kwh));
-        for c in columns::RECORD {
-            if let (Some(figure), columns::Origin::Output { carbon: only }) = (c.figure, c.origin) {
-                figures.set(figure, f.outputs.get(c.name).copied().filter(|_| carbon || !only));
-            }
+        for &(figure, name, only) in columns::Figure::outputs() {
+            figures.set(figure, f.outputs.get(name).copied().filter(|_| carbon || !only));
         }
         Line {
             key,

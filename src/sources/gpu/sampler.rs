@@ -62,12 +62,13 @@ pub struct Outcome {
 /// Seconds between two looks at the processes on the devices (and one at the first and the last reading).
 const PROCESS_LIST_EVERY_S: f64 = 60.0;
 
-/// True when `pid` is exa or one of its descendants (the measured command and whatever it started).
-fn ours(pid: u32) -> bool {
+/// True when `pid` is exa or one of its descendants (the measured command and whatever it started), or
+/// `root` (the process `measure --pid` watches) or one of its.
+fn ours(pid: u32, root: Option<u32>) -> bool {
     let me = std::process::id();
     let mut p = pid;
     for _ in 0..64 {
-        if p == me {
+        if p == me || Some(p) == root {
             return true;
         }
         let Ok(stat) = std::fs::read_to_string(format!("/proc/{p}/stat")) else { return false };
@@ -92,6 +93,8 @@ struct Processes {
     activity: Option<Vec<super::split::Activity>>,
     /// Whether each pid seen is exa's or the command's, looked up once.
     ours: BTreeMap<u32, bool>,
+    /// The process whose descendants are the job's too (`measure --pid`).
+    root: Option<u32>,
 }
 
 impl Processes {
@@ -105,7 +108,7 @@ impl Processes {
         let seen = self.shared.get_or_insert_with(BTreeMap::new);
         for (index, pid) in list {
             let others = seen.entry(index).or_default();
-            if !*self.ours.entry(pid).or_insert_with(|| ours(pid)) {
+            if !*self.ours.entry(pid).or_insert_with(|| ours(pid, self.root)) {
                 others.insert(pid);
             }
         }
@@ -117,7 +120,7 @@ impl Processes {
         let Some(list) = source.process_activity() else { return };
         let activity = self.activity.get_or_insert_with(Vec::new);
         for (device, pid, sm, mem) in list {
-            let party = if *self.ours.entry(pid).or_insert_with(|| ours(pid)) {
+            let party = if *self.ours.entry(pid).or_insert_with(|| ours(pid, self.root)) {
                 Party::Job
             } else {
                 self.shared.get_or_insert_with(BTreeMap::new).entry(device).or_default().insert(pid);
@@ -146,6 +149,8 @@ pub struct Options {
     /// The most the run's end waits on the GPUs: one tool's deadline, counted from the end, whatever call
     /// (a reading, a look at the processes) was under way then.
     pub deadline: Duration,
+    /// A process whose descendants are the job's, besides exa's own (`measure --pid`).
+    pub job_root: Option<u32>,
 }
 
 impl Sampler {
@@ -202,7 +207,7 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
     let mut energy_j = 0.0;
     let mut next = start;
     let mut last = false;
-    let mut processes = Processes::default();
+    let mut processes = Processes { root: opts.job_root, ..Processes::default() };
     source.counter_every(COUNTER_EVERY);
     loop {
         let (t, read_t, result) = timed(source.as_mut(), start);
@@ -348,7 +353,8 @@ mod tests {
 
     fn sample(source: Fake, run_for: Duration) -> (Outcome, Vec<String>) {
         let said = Said::default();
-        let opts = Options { interval: Duration::from_millis(20), trace: None, live: false, deadline: Duration::from_secs(10) };
+        let opts =
+            Options { interval: Duration::from_millis(20), trace: None, live: false, deadline: Duration::from_secs(10), job_root: None };
         let s = Sampler::start(Box::new(source), opts, Box::new(said.clone()), Instant::now());
         std::thread::sleep(run_for);
         let out = s.finish();

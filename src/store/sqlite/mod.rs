@@ -321,16 +321,25 @@ const AFTER_COLUMNS: usize = 3;
 // Every parameter has its bit in `Nulls`.
 const _: () = assert!(columns::RECORD.len() + AFTER_COLUMNS < Nulls::BITS as usize);
 
-/// A column's value as SQLite binds it.
-fn bound(v: columns::Value<'_>) -> rusqlite::types::ToSqlOutput<'_> {
-    use rusqlite::types::{ToSqlOutput, Value as Owned, ValueRef};
+/// Binds parameter `i` to `v`, leaving a parameter that holds NULL (its bit in `nulls`) as it is.
+#[inline(always)]
+fn bind(stmt: &mut rusqlite::Statement<'_>, nulls: &mut Nulls, i: usize, v: columns::Value<'_>) -> rusqlite::Result<()> {
+    let null = 1 << i;
     match v {
-        columns::Value::Null => ToSqlOutput::Owned(Owned::Null),
-        columns::Value::Text(t) => ToSqlOutput::Borrowed(ValueRef::Text(t.as_bytes())),
-        columns::Value::Real(x) => ToSqlOutput::Owned(Owned::Real(x)),
-        columns::Value::Int(i) => ToSqlOutput::Owned(Owned::Integer(i)),
-        columns::Value::Flag(b) => ToSqlOutput::Owned(Owned::Integer(i64::from(b))),
+        columns::Value::Null if *nulls & null != 0 => return Ok(()),
+        columns::Value::Null => {
+            stmt.raw_bind_parameter(i, rusqlite::types::Null)?;
+            *nulls |= null;
+            return Ok(());
+        }
+        // Each type bound as itself: a conversion through `ToSqlOutput` cost an import 2 % more instructions.
+        columns::Value::Text(t) => stmt.raw_bind_parameter(i, t)?,
+        columns::Value::Real(x) => stmt.raw_bind_parameter(i, x)?,
+        columns::Value::Int(n) => stmt.raw_bind_parameter(i, n)?,
+        columns::Value::Flag(b) => stmt.raw_bind_parameter(i, b)?,
     }
+    *nulls &= !null;
+    Ok(())
 }
 
 impl<'c> Insert<'c> {
@@ -353,21 +362,7 @@ impl<'c> Insert<'c> {
             }
         };
         let (_, stmt, held, nulls) = &mut self.by_domain[at];
-        let mut bind = |i: usize, v: columns::Value<'_>| -> rusqlite::Result<()> {
-            let null = 1 << i;
-            match v {
-                columns::Value::Null if *nulls & null != 0 => {}
-                columns::Value::Null => {
-                    stmt.raw_bind_parameter(i, rusqlite::types::Null)?;
-                    *nulls |= null;
-                }
-                v => {
-                    stmt.raw_bind_parameter(i, bound(v))?;
-                    *nulls &= !null;
-                }
-            }
-            Ok(())
-        };
+        let mut bind = |i: usize, v: columns::Value<'_>| bind(stmt, nulls, i, v);
         for (i, (c, held)) in columns::RECORD.iter().zip(held.iter_mut()).enumerate() {
             let v = (c.get)(l);
             if c.kind == columns::Kind::Word {
