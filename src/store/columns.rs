@@ -374,7 +374,11 @@ pub fn added(columns: &[Column], store: Store, version: i64, migrations: usize, 
     columns
         .iter()
         .filter(|c| c.since[store as usize] == version)
-        .map(|c| format!("ALTER TABLE {table} ADD COLUMN {} {};\n", c.name, c.ddl_type(store)))
+        // PostgreSQL's steps add what they add if it is not there, as its written-out ones do.
+        .map(|c| match store {
+            Store::Sqlite => format!("ALTER TABLE {table} ADD COLUMN {} {};\n", c.name, c.ddl_type(store)),
+            Store::Postgres => format!("ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {} {};\n", c.name, c.ddl_type(store)),
+        })
         .collect()
 }
 
@@ -463,16 +467,22 @@ mod tests {
     /// is the schema's newest; the steps written out add nothing again.
     #[test]
     fn a_new_column_is_added_by_the_step_it_names() {
-        let newer = Column { name: "heat_j", since: [13, 10], ..made!("x", Real, true, [1, 1], |_| Value::Null, |_, _| {}) };
-        let table: Vec<Column> = RECORD.iter().copied().chain([newer]).collect();
-        assert_eq!(newest(RECORD, Store::Sqlite, 12), 12);
+        let old = made!("x", Real, true, [1, 1], |_| Value::Null, |_, _| {});
+        let newer = Column { name: "heat_j", since: [13, 10], ..old };
+        let table = [old, newer];
+        assert_eq!(newest(&table[..1], Store::Sqlite, 12), 12);
         assert_eq!(newest(&table, Store::Sqlite, 12), 13);
         assert_eq!(newest(&table, Store::Postgres, 9), 10);
         assert_eq!(added(&table, Store::Sqlite, 13, 12, "records"), "ALTER TABLE records ADD COLUMN heat_j REAL;\n");
-        assert_eq!(added(&table, Store::Postgres, 10, 9, "exa_records"), "ALTER TABLE exa_records ADD COLUMN heat_j float8;\n");
+        assert_eq!(
+            added(&table, Store::Postgres, 10, 9, "exa_records"),
+            "ALTER TABLE exa_records ADD COLUMN IF NOT EXISTS heat_j float8;\n"
+        );
         // The hand-written steps' own columns are theirs: none is added again.
         assert_eq!(added(&table, Store::Sqlite, 8, 12, "records"), "");
-        // A schema that lacks it reads it as NULL; one that has it, by name.
-        assert!(select(Store::Sqlite, 12, "r.").ends_with("r.units"));
+        // A schema that lacks a column reads it as NULL (of its type, in PostgreSQL); one that has it, by name.
+        assert_eq!(select(Store::Sqlite, 0, "r."), vec!["NULL"; RECORD.len()].join(", "));
+        let all = select(Store::Postgres, i64::MAX, "r.");
+        assert!(!all.contains("NULL") && all.split(", ").all(|c| c.starts_with("r.")), "{all}");
     }
 }
