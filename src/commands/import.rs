@@ -807,12 +807,11 @@ struct Ctx<'a> {
     history: Option<std::sync::Arc<Series>>,
 }
 
-/// What the jobs priced before leave for the next: the shapes of their estimates, and for each domain the frame
-/// of the estimates priced from a job's hours alone (`Pricer::figures`), once one was.
+/// What the jobs priced before leave for the next: the store's encoder, which keeps the shapes of their estimates
+/// and each domain's frame for jobs priced from their hours alone (`Pricer::figures`).
 #[derive(Default)]
 struct PricedBefore {
-    shapes: store::Shapes,
-    frames: [Option<store::Frame>; 2],
+    encoder: store::Encoder,
 }
 
 /// A job's records, and what they say.
@@ -983,12 +982,11 @@ impl Ctx<'_> {
         // priced, into the frame of that first one. (Not with the grid's history, nor with a measured energy:
         // each such estimate says its own.)
         let alone = self.history.is_none() && (domain == Domain::Cost || node_kwh.is_none());
-        let slot = &mut alike.frames[usize::from(domain == Domain::Cost)];
-        let framed = slot.as_mut().filter(|_| alone).and_then(|frame| Some((pricer.figures(gpu_hours, cpu)?, frame)));
+        let framed = (alone && alike.encoder.has_frame(domain)).then(|| pricer.figures(gpu_hours, cpu)).flatten();
         match framed {
-            Some((figures, frame)) => {
+            Some(figures) => {
                 let figures = figures.map_err(failed)?;
-                let line = frame.line(head(), &figures);
+                let line = alike.encoder.framed(domain, head(), &figures).expect("the domain has a frame");
                 debug_assert_eq!(
                     line.estimate_json().as_deref(),
                     Some(serde_json::to_string(&pricer.price(gpu_hours, cpu, None).expect("priced")).expect("serialises").as_str()),
@@ -1004,10 +1002,7 @@ impl Ctx<'_> {
                         "Slurm measured {kwh} kWh for the job's nodes (ConsumedEnergyRaw; the allocation held them alone); kept beside this estimate"
                     ));
                 }
-                if alone && slot.is_none() {
-                    *slot = store::Frame::of(&estimate);
-                }
-                Ok(Line::of_alike(&head().record(estimate), &mut alike.shapes))
+                Ok(alike.encoder.whole(head(), estimate, alone))
             }
         }
     }

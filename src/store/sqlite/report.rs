@@ -356,9 +356,15 @@ mod tests {
         Store::open(&path).unwrap().write(&(0..30).map(|n| line(&mut g, n)).collect::<Vec<_>>()).unwrap();
         // As a schema-10 ledger, the cells' index and the append-only trigger dropped by hand.
         let c = rusqlite::Connection::open(&path).unwrap();
-        c.execute_batch(
-            "DROP INDEX records_cell; DROP TRIGGER records_no_update; ALTER TABLE records DROP COLUMN cell; PRAGMA user_version = 10;",
-        )
+        // And without every record column the column table says came after schema 10.
+        let later: String = crate::store::columns::RECORD
+            .iter()
+            .filter(|c| c.since[0] > 10)
+            .map(|c| format!("ALTER TABLE records DROP COLUMN {};", c.name))
+            .collect();
+        c.execute_batch(&format!(
+            "DROP INDEX records_cell; DROP TRIGGER records_no_update; ALTER TABLE records DROP COLUMN cell; {later} PRAGMA user_version = 10;"
+        ))
         .unwrap();
         drop(c);
         let store = Store::open(&path).unwrap();
