@@ -794,6 +794,9 @@ fn price(
                     "the measured CPU and memory energy ({kwh:.6} kWh) is not in this figure: with no CPU-hours to price it over, it is reported in cpu_energy alone"
                 ));
             }
+            if domain == Domain::Carbon {
+                widen_for_shares(&mut e, gpu);
+            }
             if unpriced_cpu {
                 let figure =
                     if cpu_hours < 0.01 { format!("{:.3} CPU-seconds", cpu_hours * 3600.0) } else { format!("{cpu_hours:.3} CPU-hours") };
@@ -806,6 +809,29 @@ fn price(
         }
         Err(e) => (None, Some(e.to_string())),
     }
+}
+
+/// Widens a measured run's energy and CO2e bands by how far its shared GPUs' parts could move with the weight
+/// chosen (`GpuShare::uncertainty`), added in quadrature to the provider's, and says so.
+fn widen_for_shares(e: &mut Estimate, gpu: &Gpu) {
+    let moved: f64 = gpu.devices.iter().filter_map(|d| d.share.as_ref()).map(|s| s.job_kwh * s.uncertainty.unwrap_or(0.0)).sum();
+    let Some(kwh) = e.outputs.get("kwh").copied().filter(|k| *k > 0.0 && moved > 0.0) else { return };
+    let share_u = moved / kwh;
+    let Some(range) = e.range.as_mut() else { return };
+    for key in ["kwh", "co2e_g"] {
+        let (Some(v), Some(band)) = (e.outputs.get(key).copied(), range.get_mut(key)) else { continue };
+        if v <= 0.0 {
+            continue;
+        }
+        let provider_u = ((band[1] - v) / v).max(0.0);
+        let u = provider_u.hypot(share_u);
+        *band = [tidy((v * (1.0 - u)).max(0.0)), tidy(v * (1.0 + u))];
+    }
+    e.notes.push(format!(
+        "the band includes the shared GPUs' split: the job's part could be {:.1} % of the run's energy more or less by the activity it is \
+         weighed by (SM or memory), added in quadrature to the provider's uncertainty",
+        share_u * 100.0
+    ));
 }
 
 /// What was measured, as the pricing reads it.

@@ -455,6 +455,12 @@ fn a_shared_gpu_is_split_by_activity_within_ten_percent_of_the_truth() {
     // the stated uncertainty of the weight.
     let u = s["uncertainty"].as_f64().unwrap();
     assert!((u - (0.6 - 0.375) / 0.6).abs() < 0.02, "{u}");
+    // It widens the run's CO2e band beyond the provider's own, and the estimate says so.
+    let carbon = &r["carbon"];
+    let (v, hi) = (carbon["outputs"]["co2e_g"].as_f64().unwrap(), carbon["range"]["co2e_g"][1].as_f64().unwrap());
+    let provider_u = carbon["provider"]["uncertainty"].as_f64().unwrap();
+    assert!((hi - v) / v > provider_u + 0.05, "band {hi} over {v} against the provider's {provider_u}: {carbon}");
+    assert!(carbon["notes"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().contains("shared GPUs' split")), "{}", carbon["notes"]);
     // The table says it in words.
     let report = env.dir.path().join("shared.txt");
     let table = env.run(&["finops", "measure", "--interval", "0.1", "--report", report.to_str().unwrap(), "--", "sleep", "0.5"]);
