@@ -500,7 +500,12 @@ fn gpu_of(
     (idle, knows_job): (crate::model::gpu::IdlePolicy, bool),
 ) -> (Gpu, Vec<(f64, f64, f64)>) {
     let Some(mut o) = outcome else { return (Gpu { status: "not measured", reason: no_gpu, ..Gpu::empty() }, Vec::new()) };
+    let read = o.samples.len();
     clip(&mut o.samples, end);
+    // A lone reading copied to the run's start moved every reading one place on: so does what was said at each.
+    if o.samples.len() > read {
+        o.activity.iter_mut().flatten().for_each(|a| a.at += 1);
+    }
     let profile = crate::sources::gpu::energy::profile(&o.samples, PROFILE_BUCKET_S, started_unix.rem_euclid(PROFILE_BUCKET_S));
     let mut devices = summarize(&o.samples);
     if let Some(shared) = &o.shared {
@@ -510,7 +515,10 @@ fn gpu_of(
     }
     // Split only where the job's processes are known (a command's, or --pid's): watching a node alone, every
     // process is another's, and the job would be charged nothing.
-    if let (Some(activity), true) = (&o.activity, knows_job) {
+    // And only where some process of the job's was seen busy on a GPU: where none was (a container whose PID
+    // namespace hides the host's PIDs, a job that left exa's process tree), whose work is whose is not known.
+    let job_seen = o.activity.as_ref().is_some_and(|a| a.iter().any(|a| a.party == crate::sources::gpu::split::Party::Job));
+    if let (Some(activity), true) = (&o.activity, knows_job && job_seen) {
         for d in devices.iter_mut().filter(|d| d.shared_with.is_some_and(|n| n > 0)) {
             d.share = share_of(&o.samples, activity, d, idle);
         }
@@ -592,7 +600,12 @@ fn share_of(
     }
     let mj = |kwh: f64| (kwh * 3.6e9).round().max(0.0) as u64;
     let to_kwh = |mj: u64| tidy(mj as f64 / 3.6e9);
-    let s = split(&windows_of(samples, activity, d.index, mj(kwh)), idle);
+    let windows = windows_of(samples, activity, d.index, mj(kwh));
+    // Nobody busy in any window (what was said came before the run): nobody to split among; charged whole.
+    if windows.iter().all(|w| w.busy.is_empty()) {
+        return None;
+    }
+    let s = split(&windows, idle);
     Some(crate::model::GpuShare {
         job_kwh: to_kwh(s.part(Party::Job)),
         device_kwh: kwh,
@@ -814,6 +827,9 @@ fn price(
 /// Widens a measured run's energy and CO2e bands by how far its shared GPUs' parts could move with the weight
 /// chosen (`GpuShare::uncertainty`), added in quadrature to the provider's, and says so.
 fn widen_for_shares(e: &mut Estimate, gpu: &Gpu) {
+    if gpu.energy_kwh.is_none() {
+        return;
+    }
     let moved: f64 = gpu.devices.iter().filter_map(|d| d.share.as_ref()).map(|s| s.job_kwh * s.uncertainty.unwrap_or(0.0)).sum();
     let Some(kwh) = e.outputs.get("kwh").copied().filter(|k| *k > 0.0 && moved > 0.0) else { return };
     let share_u = moved / kwh;

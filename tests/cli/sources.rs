@@ -514,15 +514,18 @@ fn idle_energy_goes_where_the_policy_says() {
     fails(&env.run(&["finops", "measure", "--idle-share", "half", "--", "true"]), 2, "--idle-share");
 }
 
-/// Watching a node with no command and no `--pid`, no process is known as the job's: a shared device is charged
-/// whole (and said), never split down to nothing.
+/// Watching a node with no command and no `--pid`, no process is known as the job's; and with a command whose
+/// processes were never seen busy (a container's PID namespace hides the host's PIDs NVML gives), whose work is
+/// whose is not known either: a shared device is then charged whole (and said), never split down to nothing.
 #[test]
-fn without_a_command_or_a_pid_a_shared_gpu_is_charged_whole() {
+fn a_shared_gpu_is_charged_whole_where_the_jobs_processes_are_not_known() {
     let env = with_processes(with_nvml(&[Nv { lo_w: Some(100.0), hi_w: 100.0, ..Nv::default() }]), "0 4242 40 50 2.4 0 -1\n");
-    let (out, r) = measure(&env, &["--interval", "0.1", "--duration", "1s"], &[]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let d = &r["gpu"]["devices"][0];
-    assert_eq!(d["shared_with"], 1, "{d}");
-    assert!(d.get("share") == Some(&Value::Null), "{d}");
-    assert_eq!(r["gpu"]["energy_kwh"], d["energy_kwh"]);
+    for (args, cmd) in [(&["--interval", "0.1", "--duration", "1s"][..], &[][..]), (&["--interval", "0.1"][..], &["sleep", "1"][..])] {
+        let (out, r) = measure(&env, args, cmd);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let d = &r["gpu"]["devices"][0];
+        assert_eq!(d["shared_with"], 1, "{d}");
+        assert!(d.get("share") == Some(&Value::Null), "{d}");
+        assert_eq!(r["gpu"]["energy_kwh"], d["energy_kwh"]);
+    }
 }

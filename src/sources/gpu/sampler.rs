@@ -76,7 +76,8 @@ fn ours(pid: u32, root: Option<u32>) -> bool {
         let Some(parent) = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok()) else {
             return false;
         };
-        if parent <= 1 {
+        // The parent is looked at as the next `p` (exa may be PID 1, a container's entrypoint); no parent ends it.
+        if parent == 0 || parent == p {
             return false;
         }
         p = parent;

@@ -96,6 +96,9 @@ impl Split {
 /// first): the parts add up to `total` exactly. No weight (or none above 0): None.
 pub fn apportion(total: u64, weights: &[f64]) -> Option<Vec<u64>> {
     let w: Vec<f64> = weights.iter().map(|w| if w.is_finite() && *w > 0.0 { *w } else { 0.0 }).collect();
+    // Each weight over the largest: finite weights whose sum would not be stay in proportion.
+    let largest = w.iter().copied().fold(0.0, f64::max);
+    let w: Vec<f64> = w.iter().map(|x| if largest > 0.0 { x / largest } else { 0.0 }).collect();
     let sum: f64 = w.iter().sum();
     if !(sum > 0.0 && sum.is_finite()) {
         return None;
@@ -244,24 +247,36 @@ pub fn windows_of(samples: &[super::energy::Sample], activity: &[Activity], devi
             list.push(a);
         }
     }
-    let busy_in = |from: usize, to: usize, seconds: f64| -> Vec<Busy> {
-        at.get(from + 1..=to)
-            .unwrap_or_default()
-            .iter()
-            .flatten()
-            .map(|a| Busy { party: a.party, sm: a.sm * seconds, mem: a.mem * seconds })
-            .collect()
+    // Each process's SM and memory percent said at the readings `from` (not) to `to`.
+    let rates_in = |from: usize, to: usize| -> Vec<(Party, f64, f64)> {
+        at.get(from + 1..=to).unwrap_or_default().iter().flatten().map(|a| (a.party, a.sm, a.mem)).collect()
+    };
+    // The device busy at reading `k` by its own utilisation (None: it does not say).
+    let busy_at = |k: usize| -> Option<bool> {
+        samples.get(k)?.result.as_ref().ok()?.iter().find(|d| d.index == device)?.utilization_pct.map(|u| u > 0.0)
     };
     let weights: Vec<f64> = spans.iter().map(|s| s.2).collect();
     match apportion(total_mj, &weights) {
-        Some(energy) => spans
-            .iter()
-            .zip(energy)
-            .map(|(&(j, k, _, mean_w), energy_mj)| {
-                let seconds = (samples[k].t - samples[j].t).max(0.0);
-                Window { energy_mj, seconds, busy: busy_in(j, k, seconds), mean_w: Some(mean_w) }
-            })
-            .collect(),
+        Some(energy) => {
+            // A window in which the driver said no process is busy while the device says it is (exa read sooner
+            // than the driver sampled) goes on as the window before: no new sample is no idling.
+            let mut before: Vec<(Party, f64, f64)> = Vec::new();
+            spans
+                .iter()
+                .zip(energy)
+                .map(|(&(j, k, _, mean_w), energy_mj)| {
+                    let seconds = (samples[k].t - samples[j].t).max(0.0);
+                    let mut rates = rates_in(j, k);
+                    if rates.is_empty() && busy_at(k) == Some(true) {
+                        rates.clone_from(&before);
+                    } else {
+                        before.clone_from(&rates);
+                    }
+                    let busy = rates.iter().map(|&(party, sm, mem)| Busy { party, sm: sm * seconds, mem: mem * seconds }).collect();
+                    Window { energy_mj, seconds, busy, mean_w: Some(mean_w) }
+                })
+                .collect()
+        }
         None => {
             let seconds = samples.last().map_or(0.0, |s| s.t) - samples.first().map_or(0.0, |s| s.t);
             let seconds = seconds.max(0.0);
@@ -350,6 +365,34 @@ mod tests {
         assert_eq!(by.weight_uncertainty(), Some(0.0));
     }
 
+    /// A window whose reading brought no new activity sample while the device says it is busy goes on as the
+    /// window before (the driver samples slower than exa may read); one where the device says it is idle is idle.
+    #[test]
+    fn a_reading_without_a_new_sample_is_not_idling_while_the_device_is_busy() {
+        use crate::sources::gpu::energy::Sample;
+        use crate::sources::gpu::Device;
+        let reading = |t: f64, util: f64| Sample {
+            t,
+            result: Ok(vec![Device { index: 0, power_w: Some(200.0), utilization_pct: Some(util), ..Device::default() }]),
+            read_t: Some(t),
+        };
+        // Readings at 0..4 s; the device idle at the first two, busy after; samples said at readings 2 and 4 only.
+        let samples = [reading(0.0, 0.0), reading(1.0, 0.0), reading(2.0, 50.0), reading(3.0, 50.0), reading(4.0, 50.0)];
+        let said = |at: usize, party: Party, sm: f64| Activity { at, device: 0, party, sm, mem: sm };
+        let activity =
+            [said(2, Party::Job, 30.0), said(2, Party::Other(7), 20.0), said(4, Party::Job, 30.0), said(4, Party::Other(7), 20.0)];
+        let w = windows_of(&samples, &activity, 0, 4_000_000);
+        assert_eq!(w.len(), 4);
+        assert_eq!(w.iter().map(|w| w.energy_mj).sum::<u64>(), 4_000_000);
+        assert!(w[0].busy.is_empty(), "idle by the device's word: {:?}", w[0]);
+        // Window 2..3 had no new sample but the device was busy: it carries 2's rates.
+        assert_eq!(w[2].busy, w[1].busy);
+        assert_eq!(w[1].busy.iter().map(|b| b.sm).sum::<f64>(), 50.0);
+        let s = split(&w, IdlePolicy::None);
+        assert_eq!(s.idle_w, Some(200.0));
+        assert_eq!(s.parts.iter().map(|(_, mj)| mj).sum::<u64>() + s.idle_mj, 4_000_000);
+    }
+
     /// Remainders go to the largest fractions, and the parts always add up.
     #[test]
     fn apportion_gives_every_unit_out() {
@@ -358,5 +401,7 @@ mod tests {
         assert_eq!(apportion(5, &[0.0, 0.0]), None);
         assert_eq!(apportion(5, &[f64::NAN, 1.0]), Some(vec![0, 5]));
         assert_eq!(apportion(u64::MAX, &[1.0, 3.0]).map(|p| p.iter().map(|x| u128::from(*x)).sum::<u128>()), Some(u128::from(u64::MAX)));
+        // Finite weights whose sum is not: still in proportion, still every unit.
+        assert_eq!(apportion(9, &[f64::MAX, f64::MAX, f64::MAX / 2.0]), Some(vec![4, 3, 2]));
     }
 }
