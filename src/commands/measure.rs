@@ -808,7 +808,7 @@ fn price(
                 ));
             }
             if domain == Domain::Carbon {
-                widen_for_shares(&mut e, gpu);
+                widen_for_shares(&mut e, gpu, req.gpu_kwh.unwrap_or(0.0) + req.cpu_kwh.unwrap_or(0.0));
             }
             if unpriced_cpu {
                 let figure =
@@ -825,14 +825,18 @@ fn price(
 }
 
 /// Widens a measured run's energy and CO2e bands by how far its shared GPUs' parts could move with the weight
-/// chosen (`GpuShare::uncertainty`), added in quadrature to the provider's, and says so.
-fn widen_for_shares(e: &mut Estimate, gpu: &Gpu) {
-    if gpu.energy_kwh.is_none() {
+/// chosen (`GpuShare::uncertainty`), as a share of the run's measured energy (`measured_kwh`: before any PUE, which
+/// scales both alike; CPU energy priced by an assumed power is not in it, so the band errs wide), added in
+/// quadrature to the provider's, and says so.
+fn widen_for_shares(e: &mut Estimate, gpu: &Gpu, measured_kwh: f64) {
+    if gpu.energy_kwh.is_none() || measured_kwh <= 0.0 {
         return;
     }
     let moved: f64 = gpu.devices.iter().filter_map(|d| d.share.as_ref()).map(|s| s.job_kwh * s.uncertainty.unwrap_or(0.0)).sum();
-    let Some(kwh) = e.outputs.get("kwh").copied().filter(|k| *k > 0.0 && moved > 0.0) else { return };
-    let share_u = moved / kwh;
+    if moved <= 0.0 {
+        return;
+    }
+    let share_u = moved / measured_kwh;
     let Some(range) = e.range.as_mut() else { return };
     for key in ["kwh", "co2e_g"] {
         let (Some(v), Some(band)) = (e.outputs.get(key).copied(), range.get_mut(key)) else { continue };

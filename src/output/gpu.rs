@@ -184,25 +184,23 @@ fn scope(g: &crate::model::Gpu, out: &mut String) {
         let n = d.shared_with.unwrap_or(0);
         let others = format!("{n} other process{}", if n == 1 { "" } else { "es" });
         let _ = match &d.share {
-            Some(s) => writeln!(
-                out,
-                "note: GPU {} was shared with {others}: this job's share is {} of the device's {} kWh (by SM activity{}; \
-                 idle energy {} kWh, shared {}{})",
-                d.index,
-                s.job_kwh,
-                s.device_kwh,
-                s.uncertainty.map(|u| format!(", ±{:.0} % by the weight chosen", u * 100.0)).unwrap_or_default(),
-                s.idle_seen_kwh,
-                s.idle_policy,
-                s.idle_w.map_or_else(
+            Some(s) => {
+                let weight = s.uncertainty.map(|u| format!(", ±{:.0} % by the weight chosen", u * 100.0)).unwrap_or_default();
+                let idle = s.idle_w.map_or_else(
                     || ", the device never idled: its idle power is inside the shares".to_string(),
-                    |w| format!(", at {w} W idle")
-                ),
-            ),
+                    |w| format!(", at {w:.0} W idle"),
+                );
+                writeln!(
+                    out,
+                    "note: GPU {} was shared with {others}: this job's share is {:.6} of the device's {:.6} kWh (by SM activity{weight}; \
+                     idle energy {:.6} kWh, shared {}{idle})",
+                    d.index, s.job_kwh, s.device_kwh, s.idle_seen_kwh, s.idle_policy
+                )
+            }
             None => writeln!(
                 out,
                 "note: GPU {} was shared with {others}: its energy is the device's, not this job's alone (not split: the source \
-                 said no process's activity, or, watching without a command or --pid, no process is known as the job's)",
+                 said no process's activity, or no process is known as the job's: no command or --pid, or none of its seen busy)",
                 d.index
             ),
         };
