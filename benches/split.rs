@@ -9,6 +9,7 @@
 
 use std::time::Instant;
 
+use exa::model::energy::Kwh;
 use exa::sources::gpu::energy::{summarize, Sample};
 use exa::sources::gpu::split::{split, windows_of, Activity, IdlePolicy, Party};
 use exa::sources::gpu::Device;
@@ -56,7 +57,7 @@ fn main() {
         plain.push(t.elapsed().as_secs_f64());
         let t = Instant::now();
         for d in &summary {
-            let total = (d.energy_kwh.unwrap_or(0.0) * 3.6e9).round() as u64;
+            let total = Kwh(d.energy_kwh.unwrap_or(0.0)).joules().whole_millijoules();
             let s = split(&windows_of(&samples, &activity, d.index, total), IdlePolicy::ByActivity);
             check = check.wrapping_add(s.part(Party::Job));
         }

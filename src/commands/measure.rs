@@ -598,9 +598,8 @@ fn share_of(
     if !activity.iter().any(|a| a.device == d.index) {
         return None;
     }
-    let mj = |kwh: f64| (kwh * 3.6e9).round().max(0.0) as u64;
-    let to_kwh = |mj: u64| tidy(mj as f64 / 3.6e9);
-    let windows = windows_of(samples, activity, d.index, mj(kwh));
+    let to_kwh = |mj: u64| tidy(Joules::of_millijoules(mj).kwh().0);
+    let windows = windows_of(samples, activity, d.index, Kwh(kwh).joules().whole_millijoules());
     // Nobody busy in any window (what was said came before the run): nobody to split among; charged whole.
     if windows.iter().all(|w| w.busy.is_empty()) {
         return None;

@@ -23,6 +23,16 @@ impl Joules {
         Kwh(self.0 / J_PER_KWH)
     }
 
+    /// The energy in whole millijoules (rounded; none below 0, and at most `u64::MAX`), as a counter keeps it.
+    pub fn whole_millijoules(self) -> u64 {
+        (self.0 * 1000.0).round().max(0.0) as u64
+    }
+
+    /// An energy of whole millijoules.
+    pub fn of_millijoules(mj: u64) -> Joules {
+        Joules(mj as f64 / 1000.0)
+    }
+
     /// The energy of a flat `watts` drawn for `seconds`.
     pub fn of_power(watts: f64, seconds: f64) -> Joules {
         Joules(watts * seconds)
@@ -45,5 +55,7 @@ mod tests {
         assert_eq!(Kwh(1.0).joules(), Joules(3.6e6));
         assert_eq!(Joules::of_power(1500.0, 7200.0).kwh(), Kwh(3.0));
         assert_eq!(serde_json::to_string(&Kwh(0.25)).unwrap(), "0.25");
+        assert_eq!((Kwh(0.001).joules().whole_millijoules(), Joules(-1.0).whole_millijoules()), (3_600_000, 0));
+        assert_eq!(Joules::of_millijoules(3_600_000_000).kwh(), Kwh(1.0));
     }
 }

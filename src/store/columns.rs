@@ -26,59 +26,61 @@ pub enum Figure {
     WaterL,
 }
 
-/// How many `Figure`s there are.
-const FIGURES: usize = 8;
+/// How many `Figure`s there are: one for each figure column of `RECORD`.
+const FIGURES: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < RECORD.len() {
+        if RECORD[i].figure.is_some() {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
+
+// Each figure column holds its own `Figure`, numbered from 0 below `FIGURES`: a `FigureSet` has a place for each.
+const _: () = {
+    let mut seen = [false; FIGURES];
+    let mut i = 0;
+    while i < RECORD.len() {
+        if let Some(f) = RECORD[i].figure {
+            assert!((f as usize) < FIGURES && !seen[f as usize], "a figure column per Figure, and no Figure without one");
+            seen[f as usize] = true;
+        }
+        i += 1;
+    }
+};
+
+/// An estimate output kept in a figure's column (`Origin::Output`): the figure, the output's name, whether only a
+/// carbon record keeps it, and whether its column gives it back to a form (`Figure::of_output`).
+type Output = (Figure, &'static str, bool, bool);
 
 impl Figure {
-    pub const ALL: [Figure; FIGURES] = [
-        Figure::Kwh,
-        Figure::Co2eG,
-        Figure::CostUsd,
-        Figure::Uncertainty,
-        Figure::DurationS,
-        Figure::MeasuredKwh,
-        Figure::EmbodiedCo2eG,
-        Figure::WaterL,
-    ];
-
-    /// Its column in `RECORD`.
-    pub fn column(self) -> &'static Column {
-        RECORD.iter().find(|c| c.figure == Some(self)).expect("every figure has a column")
-    }
-
-    /// Its column's name, and the estimate output it is taken from where it is one.
-    pub fn name(self) -> &'static str {
-        self.column().name
+    /// The estimate outputs kept in figures' columns: listed once, for every record made.
+    fn output_columns() -> &'static [Output] {
+        static OUTPUTS: std::sync::LazyLock<Vec<Output>> = std::sync::LazyLock::new(|| {
+            RECORD
+                .iter()
+                .filter_map(|c| match (c.figure, c.origin) {
+                    (Some(f), Origin::Output { carbon }) => Some((f, c.name, carbon, c.since[0] <= FORMED)),
+                    _ => None,
+                })
+                .collect()
+        });
+        &OUTPUTS
     }
 
     /// The figure an estimate's output of this name is kept in, where its column may give it back (`store::form`):
     /// the outputs `Origin::Output` names whose column the forms' SQL view reads (those the schema had when forms
     /// came, `sqlite::FORMS_VERSION`); any other output is kept in the estimate's own text.
     pub fn of_output(name: &str) -> Option<Figure> {
-        // Asked for every output of every record an import writes: the few such columns, listed once.
-        static OUTPUTS: std::sync::LazyLock<Vec<(&'static str, Figure)>> = std::sync::LazyLock::new(|| {
-            RECORD
-                .iter()
-                .filter(|c| matches!(c.origin, Origin::Output { .. }) && c.since[0] <= FORMED)
-                .filter_map(|c| Some((c.name, c.figure?)))
-                .collect()
-        });
-        OUTPUTS.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
+        Figure::output_columns().iter().find(|o| o.1 == name && o.3).map(|o| o.0)
     }
 
-    /// The figures taken from an estimate's outputs of their names (`Origin::Output`), each with whether only a
-    /// carbon record keeps it: listed once, for every record made.
-    pub fn outputs() -> &'static [(Figure, &'static str, bool)] {
-        static OUTPUTS: std::sync::LazyLock<Vec<(Figure, &'static str, bool)>> = std::sync::LazyLock::new(|| {
-            RECORD
-                .iter()
-                .filter_map(|c| match (c.figure, c.origin) {
-                    (Some(f), Origin::Output { carbon }) => Some((f, c.name, carbon)),
-                    _ => None,
-                })
-                .collect()
-        });
-        &OUTPUTS
+    /// The figures taken from an estimate's outputs of their names, each with whether only a carbon record keeps it.
+    pub fn outputs() -> impl Iterator<Item = (Figure, &'static str, bool)> {
+        Figure::output_columns().iter().map(|&(f, name, carbon, _)| (f, name, carbon))
     }
 }
 
@@ -430,7 +432,7 @@ mod tests {
         l.provider_digest = "d".into();
         l.gpu_hours = 1.5;
         l.cpu_hours = 2.5;
-        for (i, f) in Figure::ALL.into_iter().enumerate() {
+        for (i, f) in RECORD.iter().filter_map(|c| c.figure).enumerate() {
             l.figures.set(f, Some(10.0 + i as f64));
         }
         l.measured = true;
@@ -448,16 +450,13 @@ mod tests {
         assert_eq!(seen.len(), RECORD.len());
     }
 
-    /// A column newer than a store's first schema may be NULL (its ALTER adds it to records that have none), every
-    /// figure has one column, and no two columns share a name.
+    /// A column newer than a store's first schema may be NULL (its ALTER adds it to records that have none), and no
+    /// two columns share a name (a figure's one column is checked as the crate builds).
     #[test]
     fn the_table_is_whole() {
         for c in RECORD {
             assert!(c.null || c.since.iter().all(|&s| s <= 3), "{} is NOT NULL but added later", c.name);
             assert_eq!(RECORD.iter().filter(|d| d.name == c.name).count(), 1, "{}", c.name);
-        }
-        for f in Figure::ALL {
-            assert_eq!(RECORD.iter().filter(|c| c.figure == Some(f)).count(), 1, "{f:?}");
         }
         assert_eq!(Figure::of_output("water_l"), Some(Figure::WaterL));
         assert_eq!(Figure::of_output("duration_s"), None);

@@ -86,7 +86,7 @@ impl Line {
             .with(columns::Figure::Uncertainty, e.provider.uncertainty)
             .with(columns::Figure::DurationS, m.map(|m| m.duration_s))
             .with(columns::Figure::MeasuredKwh, m.and_then(|m| m.gpu_kwh));
-        for &(figure, name, only) in columns::Figure::outputs() {
+        for (figure, name, only) in columns::Figure::outputs() {
             figures.set(figure, f.outputs.get(name).copied().filter(|_| carbon || !only));
         }
         Line {

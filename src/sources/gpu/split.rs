@@ -16,7 +16,7 @@
 //! How wrong it can be: activity is not power. Two kernels at the same SM percent can draw different power (a
 //! memory-bound kernel less than a tensor-core one), and a split by SM activity charges them alike. The
 //! split is made a second time weighing each process's memory activity instead; the difference between the
-//! two is the share's stated uncertainty, beside the part of the run no activity sample covered.
+//! two is the share's stated uncertainty.
 
 /// Who a share is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -70,8 +70,6 @@ pub struct Split {
     pub idle_w: Option<f64>,
     /// The job's part had the split weighed memory activity instead of SM activity.
     pub job_by_memory_mj: u64,
-    /// How many windows the run was split in.
-    pub windows: usize,
 }
 
 impl Split {
@@ -157,10 +155,10 @@ fn split_by(windows: &[Window], policy: IdlePolicy, by_memory: bool) -> (Vec<(Pa
     for w in windows {
         let weights: Vec<f64> =
             who.iter().map(|p| w.busy.iter().filter(|b| b.party == *p).map(weight).filter(|x| x.is_finite() && *x > 0.0).sum()).collect();
-        let Some(_) = weights.iter().find(|x| **x > 0.0) else {
+        if !weights.iter().any(|x| *x > 0.0) {
             idle += w.energy_mj;
             continue;
-        };
+        }
         // The idle part of a busy window: the idle power times its length, at most its energy.
         let idle_part = idle_w.map_or(0, |p| ((p * w.seconds * 1000.0).round().max(0.0) as u64).min(w.energy_mj));
         idle += idle_part;
@@ -193,15 +191,7 @@ pub fn split(windows: &[Window], policy: IdlePolicy) -> Split {
     let (parts, idle_mj, idle_seen_mj, idle_w) = split_by(windows, policy, false);
     let (by_memory, ..) = split_by(windows, policy, true);
     let job_by_memory_mj = by_memory.iter().find(|(p, _)| *p == Party::Job).map_or(0, |(_, mj)| *mj);
-    Split {
-        total_mj: windows.iter().map(|w| w.energy_mj).sum(),
-        parts,
-        idle_mj,
-        idle_seen_mj,
-        idle_w,
-        job_by_memory_mj,
-        windows: windows.len(),
-    }
+    Split { total_mj: windows.iter().map(|w| w.energy_mj).sum(), parts, idle_mj, idle_seen_mj, idle_w, job_by_memory_mj }
 }
 
 /// A process's activity on a device as the source said it at one reading (`at`, the reading's place in the
