@@ -6,7 +6,7 @@
 
 use std::process::ExitCode;
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum Error {
     /// A malformed argument or input value (exit 2).
     #[error("{0}")]

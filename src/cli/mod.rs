@@ -1011,62 +1011,42 @@ pub struct WindowOpts {
     pub points: Option<u32>,
 }
 
-/// The flags several commands share, found on whichever command was given: what the settings
-/// resolve for it. Each flag is declared once (`DbOpt`, `StrictOpt`, `GpuSourceOpt`,
-/// `TelemetryOpts`); this is the one place that knows which commands take which.
+/// `--db` and `--strict`, found wherever they were given: before the command, or after one that takes them.
+/// Each flag is declared once (`DbOpt`, `StrictOpt`); this is the one place that knows which commands take
+/// which, and it names every command, so a new one is a decision here, not a flag silently dropped.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Shared<'a> {
+pub struct GlobalFlags<'a> {
     /// `--db`, after the command or before it.
     pub db: Option<&'a PathBuf>,
     /// `--strict`, after the command or before it.
     pub strict: bool,
-    /// `--gpu-source`.
-    pub gpu_source: Option<&'a str>,
-    /// What reading GPUs over time takes (measure and the exporters).
-    pub telemetry: Option<&'a TelemetryOpts>,
-    /// `--otlp` (measure's push at its end, or the exporter's endpoint).
-    pub otlp: Option<&'a str>,
-    /// `measure --gpus`, and whether the command is `measure` (the job's GPUs are then decided).
-    pub measure: Option<Option<&'a str>>,
 }
 
 impl Cli {
-    /// The shared flags of the command given, `--db` and `--strict` also from before it.
-    pub fn shared(&self) -> Shared<'_> {
-        fn telemetry<'a>(t: &'a TelemetryOpts, otlp: Option<&'a str>) -> Shared<'a> {
-            Shared { gpu_source: t.gpu_source.gpu_source.as_deref(), telemetry: Some(t), otlp, ..Shared::default() }
-        }
-        let mut s = Shared::default();
-        match &self.command {
-            Command::Finops(Finops::Carbon(Carbon::Estimate(e))) => s.strict = e.hours.strict.strict,
-            Command::Finops(Finops::Cost(Cost::Estimate(e))) => s.strict = e.hours.strict.strict,
-            Command::Finops(Finops::Carbon(Carbon::Record(r))) => {
-                s.strict = r.estimate.hours.strict.strict;
-                s.db = r.record.db.db.as_ref();
-            }
-            Command::Finops(Finops::Cost(Cost::Record(r))) => {
-                s.strict = r.estimate.hours.strict.strict;
-                s.db = r.record.db.db.as_ref();
-            }
-            Command::Finops(Finops::Measure(m)) => {
-                s = telemetry(&m.telemetry, m.otlp.as_deref());
-                s.strict = m.strict.strict;
-                s.db = m.db.db.as_ref();
-                s.measure = Some(m.gpus.as_deref());
-            }
-            Command::Gpu(GpuArgs { action: Some(GpuCmd::Serve(g)), .. }) => s = telemetry(&g.telemetry, None),
-            Command::Gpu(GpuArgs { action: Some(GpuCmd::Export(g)), .. }) => s = telemetry(&g.telemetry, g.otlp.as_deref()),
-            Command::Gpu(g) => s.gpu_source = g.gpu_source.gpu_source.as_deref(),
-            Command::Config(ConfigCmd::Show(o)) => s.strict = o.strict,
-            Command::Report(r) => s.db = r.db.db.as_ref(),
-            Command::Mcp(m) => s.db = m.db.db.as_ref(),
-            Command::Db(DbCmd::Migrate(d)) | Command::Sync(SyncCmd::Mlflow(d)) => s.db = d.db.as_ref(),
-            Command::Import(ImportCmd::Slurm(i)) => s.db = i.common.db.db.as_ref(),
-            Command::Import(ImportCmd::Flux(i)) => s.db = i.common.db.db.as_ref(),
-            _ => {}
-        }
-        s.db = s.db.or(self.db.db.as_ref());
-        s.strict |= self.strict.strict;
-        s
+    /// `--db` and `--strict` of the command given, or from before it.
+    pub fn global_flags(&self) -> GlobalFlags<'_> {
+        let (db, strict) = match &self.command {
+            Command::Finops(Finops::Carbon(c)) => match c {
+                Carbon::Estimate(e) => (None, e.hours.strict.strict),
+                Carbon::Record(r) => (r.record.db.db.as_ref(), r.estimate.hours.strict.strict),
+                Carbon::Providers | Carbon::Show(_) | Carbon::Regions(_) | Carbon::When(_) => (None, false),
+            },
+            Command::Finops(Finops::Cost(c)) => match c {
+                Cost::Estimate(e) => (None, e.hours.strict.strict),
+                Cost::Record(r) => (r.record.db.db.as_ref(), r.estimate.hours.strict.strict),
+                Cost::Providers | Cost::Show(_) => (None, false),
+            },
+            Command::Finops(Finops::Measure(m)) => (m.db.db.as_ref(), m.strict.strict),
+            Command::Config(ConfigCmd::Show(o)) => (None, o.strict),
+            Command::Config(ConfigCmd::Path | ConfigCmd::Init { .. }) => (None, false),
+            Command::Report(r) => (r.db.db.as_ref(), false),
+            Command::Mcp(m) => (m.db.db.as_ref(), false),
+            Command::Db(DbCmd::Migrate(d)) | Command::Sync(SyncCmd::Mlflow(d)) => (d.db.as_ref(), false),
+            Command::Db(DbCmd::Copy { .. }) => (None, false),
+            Command::Import(ImportCmd::Slurm(i)) => (i.common.db.db.as_ref(), false),
+            Command::Import(ImportCmd::Flux(i)) => (i.common.db.db.as_ref(), false),
+            Command::Gpu(_) | Command::Metrics(_) | Command::Completions { .. } | Command::Man { .. } => (None, false),
+        };
+        GlobalFlags { db: db.or(self.db.db.as_ref()), strict: strict || self.strict.strict }
     }
 }

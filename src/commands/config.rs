@@ -75,7 +75,7 @@ pub struct CpuInEffect {
     pub reason: Option<String>,
 }
 
-fn cpu_in_effect(settings: &Settings) -> CpuInEffect {
+fn cpu_in_effect(settings: &crate::settings::Reading<'_>) -> CpuInEffect {
     match crate::sources::cpu::open(settings.cpu.source.value, &settings.cpu.root.value) {
         Ok(s) => {
             CpuInEffect { source: Some(s.kind()), zones: s.zones().iter().map(|z| z.id.clone()).collect(), notes: s.notes(), reason: None }
@@ -89,7 +89,7 @@ fn cpu_in_effect(settings: &Settings) -> CpuInEffect {
     }
 }
 
-pub fn show(settings: &Settings) -> Result<Effective, Error> {
+pub fn show(settings: &crate::settings::Reading<'_>) -> Result<Effective, Error> {
     Ok(Effective {
         config: path(settings),
         strict: settings.strict.clone(),

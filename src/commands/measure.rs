@@ -20,7 +20,7 @@ use crate::model::{
 };
 use crate::num::tidy;
 use crate::pricing;
-use crate::settings::Settings;
+use crate::settings::{Reading, Settings};
 use crate::sinks::catalog::RunEnergy;
 use crate::sources::child::{own_cpu_s, Ended, ProcessCpu, Spawned};
 use crate::sources::cpu;
@@ -101,7 +101,7 @@ fn run_id_from(args: &Args, given: bool) -> &'static str {
 
 /// Measures the run: every step below, in order.
 pub fn run(
-    settings: &Settings,
+    settings: &Reading<'_>,
     mut args: Args,
     source: Result<Box<dyn GpuSource>, SampleError>,
     hooks: Box<dyn Hooks>,
@@ -195,7 +195,7 @@ pub fn run(
 /// Starts reading the GPUs now, or says why there are none to read (the hooks then stay with the caller).
 #[allow(clippy::type_complexity)]
 fn start_gpus(
-    settings: &Settings,
+    settings: &Reading<'_>,
     source: Result<Box<dyn GpuSource>, SampleError>,
     (trace, live): (Option<Box<dyn Write + Send>>, bool),
     (hooks, job_root): (Box<dyn Hooks>, Option<u32>),
@@ -229,7 +229,7 @@ fn start_gpus(
 /// A source named by flag, environment or config that cannot be used refuses the run before it starts.
 #[allow(clippy::type_complexity)]
 fn scoped(
-    settings: &Settings,
+    settings: &Reading<'_>,
     source: Result<Box<dyn GpuSource>, SampleError>,
 ) -> Result<(Result<Box<dyn GpuSource>, SampleError>, Arc<Mutex<Scope>>), Error> {
     if let Err(SampleError::Failed(why)) = &source {
@@ -631,7 +631,7 @@ fn seen_for(samples: &[Sample], index: u32) -> f64 {
 /// Reads the CPU counters from now, as often as their ranges need (`cpu::longest_wait_s`: a wrap never unseen) and
 /// every `cpu::LONGEST_WAIT_S` at most, and once more at the end; or why they are not read. Only the run's totals
 /// are kept, so reading at the GPUs' interval would cost a core's time for nothing.
-fn start_cpu(settings: &Settings, source: Result<Box<dyn cpu::CpuSource>, String>) -> (Option<cpu::Sampler>, Option<String>) {
+fn start_cpu(settings: &Reading<'_>, source: Result<Box<dyn cpu::CpuSource>, String>) -> (Option<cpu::Sampler>, Option<String>) {
     let every = Duration::from_secs_f64(cpu::LONGEST_WAIT_S);
     match source {
         Ok(source) => (Some(cpu::Sampler::start(source, every, settings.cpu.root.value.clone(), None)), None),
@@ -652,7 +652,7 @@ fn mlflow_run(settings: &Settings, args: &mut Args) -> Result<Option<(crate::sin
 
 /// The job's CPU and memory energy: the node's, whole when the job owns the node, else by its share of
 /// the node's busy CPU time over the run.
-fn cpu_energy_of(settings: &Settings, metered: Option<cpu::Metered>, reason: Option<String>, job: Option<JobTime>) -> CpuEnergy {
+fn cpu_energy_of(settings: &Reading<'_>, metered: Option<cpu::Metered>, reason: Option<String>, job: Option<JobTime>) -> CpuEnergy {
     let Some(m) = metered else { return CpuEnergy::none(reason.unwrap_or_else(|| "the CPU sampler stopped".into())) };
     // A figure the hardware could not have made is never a measurement: the CPU-hours' estimate stands.
     let refused = m.meter.refusals(cpu::Kind::Package);
@@ -902,7 +902,7 @@ fn history_ask(
     Ok(Some(HistoryAsk { series: std::sync::Arc::new(series), profile, weighted_by: weighted_by.to_string() }))
 }
 
-fn electricity(settings: &Settings, gpu: &Gpu, cpu: &CpuEnergy) -> Option<Electricity> {
+fn electricity(settings: &Reading<'_>, gpu: &Gpu, cpu: &CpuEnergy) -> Option<Electricity> {
     let price = settings.power_cost_per_kwh.clone()?;
     let (kwh, note) = match (gpu.energy_kwh, cpu.job_kwh()) {
         (Some(g), Some(c)) => (tidy(g + c), "measured GPU, CPU and memory energy times the price"),

@@ -17,7 +17,7 @@ pub mod telemetry;
 pub mod when;
 
 use crate::error::Error;
-use crate::settings::{GpuChoice, Settings};
+use crate::settings::{GpuChoice, Reading};
 use crate::sources::cpu;
 use crate::sources::gpu::amd_smi::AmdSmi;
 use crate::sources::gpu::nvidia_smi::NvidiaSmi;
@@ -34,7 +34,7 @@ pub(crate) fn tokens_from(url: &str, model: Option<&str>) -> Result<crate::sourc
         .map_err(|e| Error::Failed(format!("--tokens-from {}: {e}; nothing was run", crate::text::redact_url(url))))
 }
 
-pub(crate) fn cpu_source(settings: &Settings) -> Result<Result<Box<dyn cpu::CpuSource>, String>, Error> {
+pub(crate) fn cpu_source(settings: &Reading<'_>) -> Result<Result<Box<dyn cpu::CpuSource>, String>, Error> {
     let choice = &settings.cpu.source;
     match cpu::open(choice.value, &settings.cpu.root.value) {
         Ok(s) => Ok(Ok(s)),
@@ -60,7 +60,7 @@ fn boxed<S: GpuSource + 'static>(s: S) -> Box<dyn GpuSource> {
 /// `auto` takes NVML if it loads, else nvidia-smi, else amd-smi; with none of them the host has no GPU
 /// to read (`Missing`). A source named by the flag, the environment or the config that cannot be used
 /// is `Failed`, and so is an NVML library named by path that does not load: never a silent fallback.
-pub fn gpu_source(settings: &Settings) -> Result<Box<dyn GpuSource>, SampleError> {
+pub fn gpu_source(settings: &Reading<'_>) -> Result<Box<dyn GpuSource>, SampleError> {
     let g = &settings.gpu;
     let lib = g.nvml_library.as_ref().map(|p| p.value.as_path());
     let nvml = || Nvml::open(lib).map(boxed);

@@ -8,7 +8,7 @@ use std::time::Duration;
 use crate::error::Error;
 use crate::model::telemetry::Semconv;
 use crate::model::Device;
-use crate::settings::{Settings, TelemetrySettings};
+use crate::settings::{Reading, TelemetrySettings};
 use crate::sinks::catalog::{device_attributes, families, names};
 use crate::sinks::exporters;
 use crate::sources::cpu;
@@ -44,7 +44,7 @@ pub struct Hooked<'a> {
 /// Starts the collector into `state` when there is a GPU source (and returns it with the source's
 /// name); without one, marks `state` so. A named source that cannot be used is an error.
 fn collector(
-    settings: &Settings,
+    settings: &Reading<'_>,
     h: &Hooked,
     on_reading: Option<OnReading>,
     state: &Arc<Mutex<Collected>>,
@@ -70,7 +70,7 @@ fn collector(
 }
 
 /// Reads the node's CPU counters into `state` at the exporter's interval, when a CPU source can be read.
-fn cpu_collector(settings: &Settings, h: &Hooked, state: &Arc<Mutex<Collected>>) -> Result<Option<cpu::Sampler>, Error> {
+fn cpu_collector(settings: &Reading<'_>, h: &Hooked, state: &Arc<Mutex<Collected>>) -> Result<Option<cpu::Sampler>, Error> {
     let source = match super::cpu_source(settings)? {
         Ok(s) => s,
         Err(why) => {
@@ -111,7 +111,7 @@ fn stopped(exporter: &'static str, cfg: &TelemetrySettings, state: &Mutex<Collec
 
 /// `exa gpu serve`: serves /metrics until SIGTERM or Ctrl-C; with an inference server's metrics URL (and
 /// model), its tokens and the GPUs' energy per token too (a server that cannot be read refuses to start).
-pub fn serve(settings: &Settings, listen: &str, tokens: Option<(&str, Option<&str>)>, h: &Hooked) -> Result<Stopped, Error> {
+pub fn serve(settings: &Reading<'_>, listen: &str, tokens: Option<(&str, Option<&str>)>, h: &Hooked) -> Result<Stopped, Error> {
     let cfg = settings.telemetry.clone();
     let state = Arc::new(Mutex::new(Collected::new()));
     let scrape = tokens.map(|(url, model)| super::tokens_from(url, model)).transpose()?;
@@ -150,7 +150,7 @@ pub fn serve(settings: &Settings, listen: &str, tokens: Option<(&str, Option<&st
 }
 
 /// `exa gpu export --otlp`: sends every interval until SIGTERM or Ctrl-C, then once more.
-pub fn export(settings: &Settings, h: &Hooked) -> Result<Stopped, Error> {
+pub fn export(settings: &Reading<'_>, h: &Hooked) -> Result<Stopped, Error> {
     let cfg = settings.telemetry.clone();
     let url = cfg.otlp.as_ref().map(|u| u.value.clone()).ok_or_else(|| Error::Usage("--otlp is required".into()))?;
     let state = Arc::new(Mutex::new(Collected::new()));

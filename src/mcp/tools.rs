@@ -19,7 +19,7 @@ use crate::commands::metrics as cm;
 use crate::error::Error;
 use crate::model::{CoefficientOverride, Domain, Request};
 use crate::output::{Render, Style};
-use crate::settings::Settings;
+use crate::settings::{Global, Reading, ReadingFlags, Settings};
 
 /// The tools, each named once: the interface agents are configured with. A tool added here must be described
 /// (`tool`) and run (`call`): both match every one, and `list` lists `Name::ALL`.
@@ -265,9 +265,8 @@ fn finops_report(s: &Settings, a: params::Report) -> Result<CallToolResult, Erro
 /// Runs one tool with fresh settings (the config is read on each call, so an edit applies at once).
 pub fn call(cli: &Cli, name: Name, args: &Map<String, Value>) -> CallToolResult {
     let run = || -> Result<CallToolResult, Error> {
-        let mut s = Settings::from_cli(cli, true)?;
         // An agent names providers; it never points exa at a file or a program.
-        s.names_only = true;
+        let s = Settings::resolve(&Global { names_only: true, ..Global::of(cli) }, true)?;
         let mut result = match name {
             Name::MetricsRead => metrics_read(&s, params::read(args)?)?,
             Name::MetricsQuery => metrics_query(&s, params::read(args)?)?,
@@ -288,7 +287,7 @@ pub fn call(cli: &Cli, name: Name, args: &Map<String, Value>) -> CallToolResult 
             }
             Name::GpuRead => {
                 params::read::<params::Nothing>(args)?;
-                answer(&commands::gpu::run(commands::gpu_source(&s))?)
+                answer(&commands::gpu::run(commands::gpu_source(&Reading::resolve(&s, ReadingFlags::default())?))?)
             }
         };
         for w in s.take_warnings() {

@@ -10,12 +10,12 @@
 
 pub mod config;
 pub mod paths;
+pub mod reading;
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
-use crate::cli::{Cli, TelemetryOpts};
 use crate::error::Error;
 pub use crate::model::config::{Config, DomainConfig};
 pub use crate::model::gpu::GpuChoice;
@@ -25,6 +25,7 @@ use crate::provider::registry::Context;
 use crate::sources::grid::{Auth, Endpoint};
 
 pub use crate::model::COEFFICIENT_VARS;
+pub use reading::{CpuSettings, GpuSettings, Reading, ReadingFlags, TelemetrySettings, GENAI_INTENSITY};
 
 /// Default seconds between GPU readings.
 pub const INTERVAL_S: f64 = 5.0;
@@ -69,64 +70,38 @@ pub fn seconds(what: &str, s: f64, min: f64) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(s))
 }
 
-/// The GPU settings shared by `exa gpu` and `measure`.
+/// What the command line says that every command resolves alike: the flags given before the command
+/// (`-o`, `--config`), and `--db` and `--strict` wherever they were given. The command's own flags
+/// resolve in a settings type of its own ([`Reading`] for the commands that read GPUs over time).
 #[derive(Debug, Clone)]
-pub struct GpuSettings {
-    /// Seconds between readings.
-    pub interval: Sourced<f64>,
-    /// The deadline of one call of the GPU tool.
-    pub timeout: Sourced<Duration>,
-    /// Where readings come from: `auto`, `nvml`, `nvidia-smi` or `amd-smi`.
-    pub source: Sourced<GpuChoice>,
-    /// The NVML library to load, when one is named (else `libnvidia-ml.so.1` from the loader's path).
-    pub nvml_library: Option<Sourced<PathBuf>>,
-    /// The GPUs `measure` reads: the job's (from `--gpus` or the scheduler's variables), else all.
-    pub scope: crate::sources::gpu::scope::Scope,
-    /// Whether CUDA numbers devices in PCI bus order (`CUDA_DEVICE_ORDER=PCI_BUS_ID`).
-    pub pci_order: bool,
+pub struct Global {
+    /// How to render the answer.
+    pub format: Format,
+    /// `--config`.
+    pub config: Option<PathBuf>,
+    /// `--db`, before the command or after it.
+    pub db: Option<PathBuf>,
+    /// `--strict`, before the command or after it.
+    pub strict: bool,
+    /// Providers resolve by name only, never by a path: the door for agents (`exa mcp`) says so.
+    pub names_only: bool,
 }
 
-/// Where `measure` reads CPU and memory energy.
-pub struct CpuSettings {
-    /// `auto`, `powercap`, `perf` or `none`.
-    pub source: Sourced<crate::sources::cpu::CpuChoice>,
-    /// The host root holding `sys/` and `proc/` (`/`, or EXAMLOPS_HOST_ROOT: a container's mount of the host).
-    pub root: Sourced<PathBuf>,
-    /// Ranks the launcher placed on this node, and the variable that says so; more than one share it.
-    pub ranks: Option<(u32, &'static str)>,
-}
-
-/// The CPU source: `--cpu-source`, else `EXAMLOPS_CPU_SOURCE`, else `cpu.source` in the config, else auto;
-/// the host root from `EXAMLOPS_HOST_ROOT`; the ranks on this node from the launcher's variables.
-fn cpu_settings(flag: Option<&str>, config: &Config) -> Result<CpuSettings, Error> {
-    use crate::sources::cpu::CpuChoice;
-    let source = if let Some(f) = flag {
-        Sourced::new(f.parse::<CpuChoice>().map_err(|e| Error::Usage(format!("--cpu-source: {e}")))?, Source::Flag)
-    } else if let Some(v) = env("EXAMLOPS_CPU_SOURCE") {
-        let choice = v.trim().parse().map_err(|e| Error::Config(format!("environment variable EXAMLOPS_CPU_SOURCE: {e}")))?;
-        Sourced::new(choice, Source::Env("EXAMLOPS_CPU_SOURCE"))
-    } else if let Some(v) = &config.cpu.source {
-        Sourced::new(v.parse().map_err(|e| Error::Config(format!("cpu.source in the config: {e}")))?, Source::Config)
-    } else {
-        Sourced::new(CpuChoice::Auto, Source::Default)
-    };
-    let root = match env("EXAMLOPS_HOST_ROOT") {
-        Some(r) if r.trim().is_empty() => return Err(Error::Config("environment variable EXAMLOPS_HOST_ROOT is empty".into())),
-        Some(r) => Sourced::new(PathBuf::from(r), Source::Env("EXAMLOPS_HOST_ROOT")),
-        None => Sourced::new(PathBuf::from("/"), Source::Default),
-    };
-    let mut ranks = None;
-    for name in ["SLURM_NTASKS_PER_NODE", "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"] {
-        // A launcher's variable, not exa's: one that is not a count is not exa's to refuse, and is passed over.
-        if let Some(n) = env(name).and_then(|v| v.trim().parse::<u32>().ok()) {
-            ranks = Some((n, name));
-            break;
+impl Global {
+    /// What the parsed command line says for every command.
+    pub fn of(cli: &crate::cli::Cli) -> Global {
+        let flags = cli.global_flags();
+        Global {
+            format: if cli.json { Format::Json } else { cli.output },
+            config: cli.config.clone(),
+            db: flags.db.cloned(),
+            strict: flags.strict,
+            names_only: false,
         }
     }
-    Ok(CpuSettings { source, root, ranks })
 }
 
-/// Everything resolved for one invocation.
+/// Everything resolved once for one invocation, whatever the command.
 pub struct Settings {
     /// How to render the answer.
     pub format: Format,
@@ -138,24 +113,20 @@ pub struct Settings {
     pub config_exists: bool,
     /// The config file's contents (the default when absent).
     pub config: Config,
-    /// The records database.
+    /// Where the records are, as given (a path or a URL), and where that came from.
     pub db: Option<Sourced<PathBuf>>,
+    /// The records database, parsed (and its password found) once, when first asked for.
+    ledger: OnceLock<Result<crate::store::Db, Error>>,
     /// How long one exchange with a PostgreSQL ledger may wait for its answer.
     pub db_timeout: Sourced<Duration>,
-    /// GPU reading settings.
-    pub gpu: GpuSettings,
-    /// CPU energy reading settings.
-    pub cpu: CpuSettings,
     /// The grid region for the static intensity, from the environment or the config (`--region` comes with the request).
     pub grid_region: Option<Sourced<String>>,
-    /// The electricity price for `measure`, when one is set.
-    pub power_cost_per_kwh: Option<Sourced<f64>>,
-    /// What the exporters (and `measure`'s push) export, and where.
-    pub telemetry: TelemetrySettings,
     /// The program search path, for plugins and GPU tools.
     pub path: Vec<PathBuf>,
     /// Providers resolve by name only, never by a path (the door for agents: `exa mcp`).
     pub names_only: bool,
+    /// Whether this process holds privileges its user does not (a library the user names is then not loaded).
+    privilege: Privilege,
     /// The live grid endpoint, or why there is none.
     grid: Result<Option<Endpoint>, String>,
     /// The grid's forecast endpoint, or why it is unusable.
@@ -167,14 +138,12 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// Resolves the settings; with `read_config` false the config file is located but not read
-    /// (for `config path`, `config init`, `completions` and `man`, which must work when it is broken).
-    pub fn from_cli(cli: &Cli, read_config: bool) -> Result<Settings, Error> {
-        let format = if cli.json { Format::Json } else { cli.output };
+    /// Resolves the settings every command shares; with `read_config` false the config file is located but
+    /// not read (for `config path`, `config init`, `completions` and `man`, which must work when it is broken).
+    pub fn resolve(global: &Global, read_config: bool) -> Result<Settings, Error> {
         let privilege = privilege()?;
-        let shared = cli.shared();
-        let strict = strict(shared.strict)?;
-        let config_path = config_path(cli.config.as_ref())?;
+        let strict = strict(global.strict)?;
+        let config_path = config_path(global.config.as_ref())?;
         let loaded = if read_config {
             if config_path.source != Source::Default && !config_path.value.exists() {
                 return Err(Error::Config(format!(
@@ -187,7 +156,7 @@ impl Settings {
         } else {
             config::Loaded { exists: config_path.value.exists(), ..config::Loaded::default() }
         };
-        let db = match (shared.db, env("EXAMLOPS_DB"), &loaded.config.db.url) {
+        let db = match (&global.db, env("EXAMLOPS_DB"), &loaded.config.db.url) {
             (Some(p), _, _) => Some(Sourced::new(p.clone(), Source::Flag)),
             (None, Some(p), _) => Some(Sourced::new(PathBuf::from(p), Source::Env("EXAMLOPS_DB"))),
             (None, None, Some(p)) => Some(Sourced::new(PathBuf::from(p), Source::Config)),
@@ -200,24 +169,6 @@ impl Settings {
                 None => Sourced::new(DB_TIMEOUT, Source::Default),
             },
         };
-        // The commands that read GPUs over time (measure and the exporters) have telemetry options.
-        let (opts, otlp_flag) = (shared.telemetry, shared.otlp);
-        let mut gpu = gpu_settings(opts.and_then(|t| t.interval), opts.is_some())?;
-        gpu_source(shared.gpu_source, &loaded.config, &mut gpu)?;
-        let mut warnings = loaded.warnings;
-        let path = confine(privilege, &mut gpu, &mut warnings);
-        if let Some(gpus) = shared.measure {
-            let var = |name: &str| std::env::var(name).ok();
-            gpu.scope = crate::sources::gpu::scope::decide(gpus, &var).map_err(Error::Usage)?;
-        }
-        let cpu = cpu_settings(opts.and_then(|t| t.cpu_source.as_deref()), &loaded.config)?;
-        let power_cost_per_kwh = match opts.and_then(|t| t.power_cost_per_kwh) {
-            Some(p) => Some(Sourced::new(p, Source::Flag)),
-            None => {
-                env_amount("EXAMLOPS_POWER_COST_PER_KWH")?.or(if opts.is_some() { env_amount("GENAI_POWER_COST_PER_KWH")? } else { None })
-            }
-        };
-        let telemetry = telemetry_settings(opts, otlp_flag, power_cost_per_kwh.clone(), gpu.interval.clone())?;
         if let Some(api) = env("EXAMLOPS_GRID_INTENSITY_API") {
             grid_auth(&api).map_err(|e| Error::Config(format!("environment variable EXAMLOPS_GRID_INTENSITY_API: {e}")))?;
         }
@@ -225,26 +176,23 @@ impl Settings {
         let forecast = forecast_endpoint(&loaded.config.finops.carbon.grid);
         let history = history_endpoint(&loaded.config.finops.carbon.grid);
         let grid_region = grid_region(&loaded.config.finops.carbon.grid);
-        warnings.extend(exported_co2_note(&telemetry, grid_region.as_ref()));
         Ok(Settings {
-            format,
+            format: global.format,
             strict,
             config_path,
             config_exists: loaded.exists,
             config: loaded.config,
             db,
+            ledger: OnceLock::new(),
             db_timeout,
-            gpu,
-            cpu,
             grid_region,
-            power_cost_per_kwh,
-            telemetry,
-            path,
-            names_only: false,
+            path: search_path(privilege),
+            names_only: global.names_only,
+            privilege,
             grid,
             forecast,
             history,
-            warnings: Mutex::new(warnings),
+            warnings: Mutex::new(loaded.warnings),
         })
     }
 
@@ -257,9 +205,9 @@ impl Settings {
     }
 
     /// The records database: a SQLite file, or a `postgres://` URL with its password from
-    /// the URL, PGPASSWORD or the pgpass file (PGPASSFILE, else ~/.pgpass).
+    /// the URL, PGPASSWORD or the pgpass file (PGPASSFILE, else ~/.pgpass). Parsed once, when first asked.
     pub fn db(&self) -> Result<crate::store::Db, Error> {
-        self.db_at(&self.db_path()?.to_string_lossy())
+        self.ledger.get_or_init(|| self.db_at(&self.db_path()?.to_string_lossy())).clone()
     }
 
     /// A database named on the command line (`exa db copy --from/--to`), read as `--db` is.
@@ -433,19 +381,6 @@ fn env_bool(name: &'static str) -> Result<Option<bool>, Error> {
     }
 }
 
-/// The exported CO2 is energy times one intensity, the spec's default a world average: with a grid region set
-/// and that intensity left at its default, the exporter would be taken to export the region's. Said.
-fn exported_co2_note(t: &TelemetrySettings, region: Option<&Sourced<String>>) -> Option<String> {
-    let r = region.filter(|_| t.co2.value && t.intensity.source == Source::Default)?;
-    Some(format!(
-        "the exported gen_ai.co2.emissions is measured energy times {} gCO2e/kWh (GENAI_CARBON_INTENSITY's default, a world \
-         average), not the grid of region {} (from {}): set --carbon-intensity or GENAI_CARBON_INTENSITY to export that grid's",
-        t.intensity.value,
-        crate::text::clean(&r.value),
-        r.source
-    ))
-}
-
 /// The programs' search path of a process with privileges of its own: the system's directories only.
 const SYSTEM_PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
@@ -474,17 +409,9 @@ fn privilege() -> Result<Privilege, Error> {
     Ok(if secure != 0 { Privilege::Capable } else { Privilege::User })
 }
 
-/// What a process with privileges of its own leaves out: a library the user names loads into this process,
-/// so only the system's own is loaded (said); and the programs it runs (plugins, GPU tools) are looked up on
-/// the system's PATH, not the invoking user's. The programs' search path.
-fn confine(privilege: Privilege, gpu: &mut GpuSettings, warnings: &mut Vec<String>) -> Vec<PathBuf> {
-    if let Some(lib) = gpu.nvml_library.take_if(|_| privilege == Privilege::Capable) {
-        warnings.push(format!(
-            "exa runs with file capabilities: the NVML library {} (from {}) is not loaded, only the system's",
-            lib.value.display(),
-            lib.source
-        ));
-    }
+/// The programs' search path (plugins, GPU tools): a process with privileges of its own looks them up on the
+/// system's PATH, not the invoking user's.
+fn search_path(privilege: Privilege) -> Vec<PathBuf> {
     match privilege {
         Privilege::Capable => std::env::split_paths(SYSTEM_PATH).collect(),
         Privilege::User => std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect()).unwrap_or_default(),
@@ -502,39 +429,6 @@ fn config_path(flag: Option<&PathBuf>) -> Result<Sourced<PathBuf>, Error> {
     Ok(Sourced::new(dir.join("finops.yaml"), Source::Default))
 }
 
-/// The GPU settings; `genai` when the command reads GPUs over time, the only commands for which the
-/// spec's `GENAI_*` variables mean anything (a value another tool set is no concern of the others).
-fn gpu_settings(interval_flag: Option<f64>, genai: bool) -> Result<GpuSettings, Error> {
-    let interval = match interval_flag {
-        Some(f) => Sourced::new(f, Source::Flag),
-        None => env_amount("EXAMLOPS_GPU_INTERVAL")?
-            .or(if genai { env_amount("GENAI_GPU_COLLECTION_INTERVAL")? } else { None })
-            .unwrap_or(Sourced::new(INTERVAL_S, Source::Default)),
-    };
-    let bounded = |what: &str| match interval.source {
-        Source::Flag => Error::Usage(what.to_string()),
-        _ => Error::Config(what.to_string()),
-    };
-    if interval.value < MIN_INTERVAL_S {
-        return Err(bounded(&format!("the sampling interval {} s is too short ({MIN_INTERVAL_S} s at least)", interval.value)));
-    }
-    let what = match interval.source {
-        Source::Env(v) => format!("environment variable {v}"),
-        _ => "--interval".to_string(),
-    };
-    seconds(&what, interval.value, MIN_INTERVAL_S).map_err(|e| bounded(&e))?;
-    let timeout = match env_amount("EXAMLOPS_NVIDIA_SMI_TIMEOUT")?.filter(|t| t.value > 0.0) {
-        Some(t) => {
-            let d = seconds("environment variable EXAMLOPS_NVIDIA_SMI_TIMEOUT", t.value, 0.001).map_err(Error::Config)?;
-            Sourced::new(d, t.source)
-        }
-        None => Sourced::new(Duration::from_secs_f64(GPU_TOOL_TIMEOUT_S), Source::Default),
-    };
-    let source = Sourced::new(GpuChoice::Auto, Source::Default);
-    let pci_order = std::env::var("CUDA_DEVICE_ORDER").is_ok_and(|v| v.trim() == "PCI_BUS_ID");
-    Ok(GpuSettings { interval, timeout, source, nvml_library: None, scope: crate::sources::gpu::scope::Scope::all(), pci_order })
-}
-
 /// The MLflow tracking server records are logged to, as resolved from MLflow's own variables and the config.
 #[derive(Debug, Clone)]
 pub struct MlflowTarget {
@@ -548,101 +442,6 @@ pub struct MlflowTarget {
     pub insecure: bool,
     /// How long one request may take.
     pub timeout: std::time::Duration,
-}
-
-/// The exporters' settings: the metric names, price, carbon intensity, CO2 switch and OTLP endpoint.
-#[derive(Debug, Clone)]
-pub struct TelemetrySettings {
-    /// gen_ai.* or hw.*.
-    pub semconv: Sourced<crate::model::telemetry::Semconv>,
-    /// USD per kWh for gen_ai.power.cost, when set.
-    pub cost_per_kwh: Option<Sourced<f64>>,
-    /// gCO2e per kWh for gen_ai.co2.emissions.
-    pub intensity: Sourced<f64>,
-    /// Whether the CO2 metrics are exported.
-    pub co2: Sourced<bool>,
-    /// Seconds between readings.
-    pub interval: Sourced<f64>,
-    /// The OTLP/HTTP metrics URL (with its path), when OTLP was asked for.
-    pub otlp: Option<Sourced<String>>,
-    /// Lines to log once at start (a GENAI_CO2_* variable that has no effect).
-    pub notes: Vec<String>,
-}
-
-/// The spec's default carbon intensity, gCO2e/kWh: a world average, not any grid's.
-pub const GENAI_INTENSITY: f64 = 475.0;
-
-/// An OTLP base URL with the metrics path (before its query, if it has one); a URL whose path already ends
-/// with it is kept.
-fn with_metrics_path(base: &str) -> String {
-    let path_ends = reqwest::Url::parse(base).is_ok_and(|u| u.path().trim_end_matches('/').ends_with("/v1/metrics"));
-    if path_ends {
-        return base.to_string();
-    }
-    // A URL that does not parse is kept as given, and refused where endpoints are checked.
-    crate::sources::http::with_path(base, &["v1/metrics"]).unwrap_or_else(|_| base.to_string())
-}
-
-/// The exporters' settings from `opts` (measure's or an exporter's flags); without them (every other
-/// command) the defaults, with no variable read.
-fn telemetry_settings(
-    opts: Option<&TelemetryOpts>,
-    otlp: Option<&str>,
-    cost_per_kwh: Option<Sourced<f64>>,
-    interval: Sourced<f64>,
-) -> Result<TelemetrySettings, Error> {
-    let mut t = TelemetrySettings {
-        semconv: Sourced::new(crate::model::telemetry::Semconv::Genai, Source::Default),
-        cost_per_kwh,
-        intensity: Sourced::new(GENAI_INTENSITY, Source::Default),
-        co2: Sourced::new(false, Source::Default),
-        interval,
-        otlp: None,
-        notes: Vec::new(),
-    };
-    let Some(opts) = opts else { return Ok(t) };
-    t.semconv = match (opts.semconv.as_deref(), env("EXAMLOPS_SEMCONV")) {
-        (Some(f), _) => Sourced::new(f.parse().map_err(Error::Usage)?, Source::Flag),
-        (None, Some(v)) => Sourced::new(
-            v.trim().parse().map_err(|e| Error::Config(format!("environment variable EXAMLOPS_SEMCONV: {e}")))?,
-            Source::Env("EXAMLOPS_SEMCONV"),
-        ),
-        (None, None) => t.semconv,
-    };
-    if let Some(g) = opts.carbon_intensity {
-        t.intensity = Sourced::new(g, Source::Flag);
-    } else if let Some(g) = env_amount("EXAMLOPS_CARBON_INTENSITY")?.or(env_amount("GENAI_CARBON_INTENSITY")?) {
-        t.intensity = g;
-    }
-    if opts.co2 {
-        t.co2 = Sourced::new(true, Source::Flag);
-    } else if let Some(on) = env_bool("GENAI_ENABLE_CO2_TRACKING")? {
-        t.co2 = Sourced::new(on, Source::Env("GENAI_ENABLE_CO2_TRACKING"));
-    }
-    t.otlp = match otlp {
-        None => None,
-        Some(url) if !url.is_empty() => Some(Sourced::new(otlp_url(url).map_err(|e| Error::Usage(format!("--otlp: {e}")))?, Source::Flag)),
-        Some(_) => {
-            const METRICS: &str = "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT";
-            const BASE: &str = "OTEL_EXPORTER_OTLP_ENDPOINT";
-            let bad = |name: &str, e: String| Error::Config(format!("environment variable {name}: {e}"));
-            // The metrics endpoint is used as it is; the base endpoint gets the metrics path, as the SDKs do.
-            if let Some(u) = env(METRICS) {
-                Some(Sourced::new(http_url(u.trim()).map_err(|e| bad(METRICS, e))?.to_string(), Source::Env(METRICS)))
-            } else if let Some(u) = env(BASE) {
-                Some(Sourced::new(otlp_url(u.trim()).map_err(|e| bad(BASE, e))?, Source::Env(BASE)))
-            } else {
-                return Err(Error::Usage(format!("--otlp without a URL needs {METRICS} or {BASE}")));
-            }
-        }
-    };
-    t.notes = std::env::vars_os()
-        .filter_map(|(k, _)| k.into_string().ok())
-        .filter(|k| k.starts_with("GENAI_CO2_"))
-        .map(|k| format!("{k} is accepted and has no effect: CO2 here is measured GPU energy times one intensity (GENAI_CARBON_INTENSITY)"))
-        .collect();
-    t.notes.sort();
-    Ok(t)
 }
 
 /// An http:// or https:// URL, or why not (without echoing it: a URL may carry a password).
@@ -664,32 +463,6 @@ pub fn http_url(url: &str) -> Result<&str, String> {
         Ok(_) => Err(NOT.into()),
         Err(e) => Err(format!("{NOT}: {e}")),
     }
-}
-
-/// An OTLP base URL with the metrics path added (a URL already ending with it is kept).
-fn otlp_url(base: &str) -> Result<String, String> {
-    http_url(base).map(with_metrics_path)
-}
-
-/// The GPU source: `--gpu-source`, else `EXAMLOPS_GPU_SOURCE`, else `gpu.source` in the config, else auto;
-/// and the NVML library: `EXAMLOPS_NVML_LIBRARY`, else `gpu.nvml_library`.
-fn gpu_source(flag: Option<&str>, config: &Config, gpu: &mut GpuSettings) -> Result<(), Error> {
-    gpu.source = if let Some(f) = flag {
-        Sourced::new(f.parse().map_err(Error::Usage)?, Source::Flag)
-    } else if let Some(v) = env("EXAMLOPS_GPU_SOURCE") {
-        let choice = v.trim().parse().map_err(|e| Error::Config(format!("environment variable EXAMLOPS_GPU_SOURCE: {e}")))?;
-        Sourced::new(choice, Source::Env("EXAMLOPS_GPU_SOURCE"))
-    } else if let Some(v) = &config.gpu.source {
-        Sourced::new(v.parse().map_err(|e| Error::Config(format!("gpu.source in the config: {e}")))?, Source::Config)
-    } else {
-        Sourced::new(GpuChoice::Auto, Source::Default)
-    };
-    gpu.nvml_library = match (env("EXAMLOPS_NVML_LIBRARY"), &config.gpu.nvml_library) {
-        (Some(p), _) => Some(Sourced::new(PathBuf::from(p), Source::Env("EXAMLOPS_NVML_LIBRARY"))),
-        (None, Some(p)) => Some(Sourced::new(p.clone(), Source::Config)),
-        (None, None) => None,
-    };
-    Ok(())
 }
 
 /// The grid region for the static intensity: the environment's, else the config's.

@@ -8,10 +8,10 @@ use std::time::Duration;
 use super::catalog::{run_totals, RunEnergy};
 use super::exporters;
 use crate::model::measurement::Pushed;
-use crate::settings::Settings;
+use crate::settings::Reading;
 
 /// Sends a measured run's totals once, to a Pushgateway and/or over OTLP; a failure is a warning and a field.
-pub fn run(settings: &Settings, gateway: Option<&str>, energy: RunEnergy, job: &str, run_id: Option<&str>) -> Vec<Pushed> {
+pub fn run(settings: &Reading<'_>, gateway: Option<&str>, energy: RunEnergy, job: &str, run_id: Option<&str>) -> Vec<Pushed> {
     let cfg = &settings.telemetry;
     let mut labels: Vec<(&'static str, String)> = vec![("job", job.to_string())];
     if let Some(r) = run_id {

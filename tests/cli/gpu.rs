@@ -462,6 +462,15 @@ fn bad_measure_input() {
     fails(&env.run(&["finops", "measure", "--duration", "soon"]), 2, "soon");
     fails(&env.env("EXAMLOPS_GPU_INTERVAL", "fast").run(&["finops", "measure", "--", "true"]), 2, "EXAMLOPS_GPU_INTERVAL");
     let env = with_smi(H100);
+    // Each command resolves its own settings: a GPU reader's malformed variable is refused by the commands
+    // that read GPUs, and is none of an estimate's or a report's business.
+    for var in ["EXAMLOPS_GPU_INTERVAL", "EXAMLOPS_CPU_SOURCE", "EXAMLOPS_SEMCONV"] {
+        let bad = env.clone_with(var, "fast");
+        fails(&bad.run(&["finops", "measure", "--duration", "1s"]), 2, var);
+        let out = bad.run(&["finops", "carbon", "estimate", "--gpu-hours", "1"]);
+        assert!(out.status.success(), "{var}: {}", stderr(&out));
+    }
+    fails(&env.clone_with("EXAMLOPS_GPU_INTERVAL", "fast").run(&["gpu"]), 2, "EXAMLOPS_GPU_INTERVAL");
     fails(&env.run(&["finops", "measure", "--", "/nonexistent/job"]), 1, "cannot run '/nonexistent/job'");
 }
 

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// From the top of the crate to the bottom. A module may use its own layer and those below.
 pub const LAYERS: &[&[&str]] = &[
-    &["lib", "main", "codegen", "mcp"],
+    &["lib", "main", "codegen", "dispatch", "mcp"],
     &["output"],
     &["commands"],
     &["sinks"],
