@@ -50,7 +50,7 @@ fn sampled_j(p: fn(f64) -> f64, interval: f64) -> f64 {
             read_t: None,
         })
         .collect();
-    summarize(&samples)[0].energy_kwh.unwrap() * J_PER_KWH
+    summarize(&samples)[0].energy_kwh.unwrap().joules().0
 }
 
 fn main() {

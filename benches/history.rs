@@ -32,7 +32,7 @@ fn main() {
                 .map(|i| Device {
                     index: i,
                     power_w: Some(400.0),
-                    energy_counter_j: Some(t as f64 * (400.0 + f64::from(i))),
+                    energy_counter_j: Some(exa::model::energy::Joules(t as f64 * (400.0 + f64::from(i)))),
                     ..Device::default()
                 })
                 .collect()),

@@ -9,7 +9,7 @@
 
 use std::time::Instant;
 
-use exa::model::energy::Kwh;
+use exa::model::energy::Joules;
 use exa::sources::gpu::energy::{summarize, Sample};
 use exa::sources::gpu::split::{split, windows_of, Activity, IdlePolicy, Party};
 use exa::sources::gpu::Device;
@@ -25,7 +25,7 @@ fn main() {
                 .map(|index| Device {
                     index,
                     power_w: Some(100.0 + ((k * 7 + index as usize) % 300) as f64),
-                    energy_counter_j: Some(1e6 + k as f64 * 250.0),
+                    energy_counter_j: Some(Joules(1e6 + k as f64 * 250.0)),
                     ..Device::default()
                 })
                 .collect()),
@@ -57,7 +57,7 @@ fn main() {
         plain.push(t.elapsed().as_secs_f64());
         let t = Instant::now();
         for d in &summary {
-            let total = Kwh(d.energy_kwh.unwrap_or(0.0)).joules().whole_millijoules();
+            let total = d.energy_kwh.unwrap_or_default().joules().whole_millijoules();
             let s = split(&windows_of(&samples, &activity, d.index, total), IdlePolicy::ByActivity);
             check = check.wrapping_add(s.part(Party::Job));
         }

@@ -99,6 +99,11 @@ fn run_id_from(args: &Args, given: bool) -> &'static str {
     }
 }
 
+/// An energy without float noise: 15 significant digits, as every figure exa prints.
+fn tidied(k: Kwh) -> Kwh {
+    Kwh(tidy(k.0))
+}
+
 /// Measures the run: every step below, in order.
 pub fn run(
     settings: &Reading<'_>,
@@ -149,8 +154,8 @@ pub fn run(
     let work = Readings { gpu: &gpu, cpu: cpu.as_ref(), cpu_energy: &cpu_energy };
     let [(carbon, carbon_error), (cost, cost_error)] = price_both(settings, &args, &work, (started_unix, duration_s), &profile);
     let electricity = electricity(settings, &gpu, &cpu_energy);
-    let measured = Measured { duration_s, device_count: gpu.devices.len(), gpu_kwh: gpu.energy_kwh };
-    let (work_done, measured_work) = work_done(settings, scrape, &args.work, gpu.energy_kwh);
+    let measured = Measured { duration_s, device_count: gpu.devices.len(), gpu_kwh: gpu.energy_kwh.map(|k| k.0) };
+    let (work_done, measured_work) = work_done(settings, scrape, &args.work, gpu.energy_kwh.map(|k| k.0));
     let (recorded, record_error) = match &args.record {
         None => (None, None),
         Some((model, run_id)) => {
@@ -160,7 +165,8 @@ pub fn run(
     };
     let job = args.record.as_ref().map_or("exa_measure", |(m, _)| m.as_str());
     let run_id = given_run_id.as_deref().or(mlflow_run.as_ref().map(|(_, id)| id.as_str()));
-    let energy = RunEnergy { gpu_kwh: gpu.energy_kwh, cpu_kwh: cpu_energy.cpu_kwh, dram_kwh: cpu_energy.dram_kwh };
+    let joules = |k: Option<Kwh>| k.map(Kwh::joules);
+    let energy = RunEnergy { gpu: joules(gpu.energy_kwh), cpu: joules(cpu_energy.cpu_kwh), dram: joules(cpu_energy.dram_kwh) };
     let pushed = crate::sinks::push::run(settings, args.push_gateway.as_deref(), energy, job, run_id);
     if let Some((tracking, id)) = &mlflow_run {
         let ok = ended.as_ref().is_some_and(|e| e.code == 0);
@@ -526,7 +532,7 @@ fn gpu_of(
     let energy: Vec<&DeviceSummary> = devices.iter().filter(|d| d.energy_kwh.is_some()).collect();
     // A shared device counts the job's share of it, the device's whole energy only where no share could be made.
     let counted = |d: &DeviceSummary| d.share.as_ref().map_or(d.energy_kwh, |s| Some(s.job_kwh));
-    let mut kwh = (!energy.is_empty()).then(|| energy.iter().filter_map(|d| counted(d)).sum::<f64>());
+    let mut kwh = (!energy.is_empty()).then(|| energy.iter().filter_map(|d| counted(d)).sum::<Kwh>());
     let mut hours = (!energy.is_empty()).then(|| energy.iter().map(|d| d.covered_s).sum::<f64>() / 3600.0);
     let mut refused: Vec<String> = devices
         .iter()
@@ -577,8 +583,8 @@ fn gpu_of(
         samples: o.samples.iter().filter(|s| s.result.is_ok()).count(),
         missed: o.samples.iter().filter(|s| s.result.is_err()).count(),
         gave_up: o.gave_up,
-        mean_power_w: kwh.zip(hours).map(|(k, h)| tidy(k * 1000.0 / h)),
-        energy_kwh: kwh.map(tidy),
+        mean_power_w: kwh.zip(hours).map(|(k, h)| tidy(k.0 * 1000.0 / h)),
+        energy_kwh: kwh.map(tidied),
         device_hours: hours.map(tidy),
         devices,
     };
@@ -598,8 +604,8 @@ fn share_of(
     if !activity.iter().any(|a| a.device == d.index) {
         return None;
     }
-    let to_kwh = |mj: u64| tidy(Joules::of_millijoules(mj).kwh().0);
-    let windows = windows_of(samples, activity, d.index, Kwh(kwh).joules().whole_millijoules());
+    let to_kwh = |mj: u64| tidied(Joules::of_millijoules(mj).kwh());
+    let windows = windows_of(samples, activity, d.index, kwh.joules().whole_millijoules());
     // Nobody busy in any window (what was said came before the run): nobody to split among; charged whole.
     if windows.iter().all(|w| w.busy.is_empty()) {
         return None;
@@ -660,7 +666,7 @@ fn cpu_energy_of(settings: &Reading<'_>, metered: Option<cpu::Metered>, reason: 
         return CpuEnergy::none(format!("{}; the CPU energy is not measured", refused.join("; ")));
     }
     let dram_refused = m.meter.refusals(cpu::Kind::Dram);
-    let kwh = |kind| m.meter.joules(kind).map(|j| Joules(j).kwh().0);
+    let kwh = |kind| m.meter.joules(kind).map(|j| Joules(j).kwh());
     let (node_cpu, node_dram) = (kwh(cpu::Kind::Package), kwh(cpu::Kind::Dram).filter(|_| dram_refused.is_empty()));
     let mut notes = m.notes.clone();
     notes.extend(dram_refused.into_iter().map(|why| format!("{why}; the memory energy is not measured")));
@@ -705,10 +711,10 @@ fn cpu_energy_of(settings: &Reading<'_>, metered: Option<cpu::Metered>, reason: 
         method: Some(method),
         method_reason: Some(why),
         share: Some(tidy(share)),
-        node_cpu_kwh: node_cpu.map(tidy),
-        node_dram_kwh: node_dram.map(tidy),
-        cpu_kwh: node_cpu.map(|k| tidy(k * share)),
-        dram_kwh: node_dram.map(|k| tidy(k * share)),
+        node_cpu_kwh: node_cpu.map(tidied),
+        node_dram_kwh: node_dram.map(tidied),
+        cpu_kwh: node_cpu.map(|k| tidied(k * share)),
+        dram_kwh: node_dram.map(|k| tidied(k * share)),
         wraps: m.meter.wraps(),
         notes,
     }
@@ -782,8 +788,8 @@ fn price(
     let req = Request {
         gpu_hours: Some(gpu_hours),
         cpu_hours: Some(if unpriced_cpu { 0.0 } else { cpu_hours }),
-        gpu_kwh: gpu.energy_kwh,
-        cpu_kwh: cpu_energy.job_kwh().filter(|_| cpu_hours > 0.0 && !unpriced_cpu),
+        gpu_kwh: gpu.energy_kwh.map(|k| k.0),
+        cpu_kwh: cpu_energy.job_kwh().map(|k| k.0).filter(|_| cpu_hours > 0.0 && !unpriced_cpu),
         provider: provider.cloned(),
         region: region.cloned(),
         overrides: Vec::new(),
@@ -831,7 +837,7 @@ fn widen_for_shares(e: &mut Estimate, gpu: &Gpu, measured_kwh: f64) {
     if gpu.energy_kwh.is_none() || measured_kwh <= 0.0 {
         return;
     }
-    let moved: f64 = gpu.devices.iter().filter_map(|d| d.share.as_ref()).map(|s| s.job_kwh * s.uncertainty.unwrap_or(0.0)).sum();
+    let moved: f64 = gpu.devices.iter().filter_map(|d| d.share.as_ref()).map(|s| s.job_kwh.0 * s.uncertainty.unwrap_or(0.0)).sum();
     if moved <= 0.0 {
         return;
     }
@@ -886,7 +892,7 @@ fn history_ask(
         }
     };
     let mut profile: Vec<Weight> = gpu.iter().map(|&(a, b, j)| Weight { from: start + a, to: start + b, weight: j }).collect();
-    let cpu_j = work.cpu_energy.job_kwh().map_or(0.0, |k| Kwh(k).joules().0);
+    let cpu_j = work.cpu_energy.job_kwh().map_or(0.0, |k| k.joules().0);
     let weighted_by = match (profile.is_empty(), cpu_j > 0.0) {
         (false, true) => "GPU energy per minute, and the measured CPU and memory energy spread evenly over the run",
         (false, false) if work.cpu.is_some_and(|c| c.hours > 0.0) => {
@@ -905,9 +911,9 @@ fn history_ask(
 fn electricity(settings: &Reading<'_>, gpu: &Gpu, cpu: &CpuEnergy) -> Option<Electricity> {
     let price = settings.power_cost_per_kwh.clone()?;
     let (kwh, note) = match (gpu.energy_kwh, cpu.job_kwh()) {
-        (Some(g), Some(c)) => (tidy(g + c), "measured GPU, CPU and memory energy times the price"),
-        (Some(g), None) => (g, "measured GPU energy times the price; CPU and RAM energy are not measured"),
-        (None, Some(c)) => (tidy(c), "measured CPU and memory energy times the price; no GPU energy was measured"),
+        (Some(g), Some(c)) => (tidy((g + c).0), "measured GPU, CPU and memory energy times the price"),
+        (Some(g), None) => (g.0, "measured GPU energy times the price; CPU and RAM energy are not measured"),
+        (None, Some(c)) => (tidy(c.0), "measured CPU and memory energy times the price; no GPU energy was measured"),
         (None, None) => return None,
     };
     Some(Electricity { cost_usd: tidy(kwh * price.value), price_per_kwh: price, kwh, note })

@@ -105,7 +105,7 @@ fn stopped(exporter: &'static str, cfg: &TelemetrySettings, state: &Mutex<Collec
         semconv: cfg.semconv.value.name(),
         source,
         status,
-        energy_kwh: s.total_kwh().map(crate::num::tidy),
+        energy_kwh: s.total().map(|j| crate::num::tidy(j.kwh().0)),
     }
 }
 

@@ -1,6 +1,8 @@
 //! Energy as types: joules and kilowatt-hours, converted in this one place. Each is serialised as the plain
 //! number it holds, so a JSON answer reads as it did when they were bare numbers; rounding stays where figures
-//! are shown.
+//! are shown. What a measurement holds is typed end to end: a device's counter and its energy over the run, a
+//! shared device's parts, the CPU packages' and DRAM's, the exporters' running totals and a run's push, so the
+//! exporters take joules from the joules counted, never back from a rounded kWh.
 
 use serde::{Deserialize, Serialize};
 
@@ -36,6 +38,61 @@ impl Joules {
     /// The energy of a flat `watts` drawn for `seconds`.
     pub fn of_power(watts: f64, seconds: f64) -> Joules {
         Joules(watts * seconds)
+    }
+}
+
+/// As its number, with the precision asked (`{:.6}`): the unit is the caller's to write.
+impl std::fmt::Display for Kwh {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.0, f)
+    }
+}
+
+/// As its number, with the precision asked: the unit is the caller's to write.
+impl std::fmt::Display for Joules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl std::ops::Add for Kwh {
+    type Output = Kwh;
+    fn add(self, other: Kwh) -> Kwh {
+        Kwh(self.0 + other.0)
+    }
+}
+
+impl std::ops::Mul<f64> for Kwh {
+    type Output = Kwh;
+    /// A share of it, or a rate times it.
+    fn mul(self, by: f64) -> Kwh {
+        Kwh(self.0 * by)
+    }
+}
+
+impl std::iter::Sum for Kwh {
+    fn sum<I: Iterator<Item = Kwh>>(it: I) -> Kwh {
+        Kwh(it.map(|k| k.0).sum())
+    }
+}
+
+impl std::ops::Add for Joules {
+    type Output = Joules;
+    fn add(self, other: Joules) -> Joules {
+        Joules(self.0 + other.0)
+    }
+}
+
+impl std::ops::Sub for Joules {
+    type Output = Joules;
+    fn sub(self, other: Joules) -> Joules {
+        Joules(self.0 - other.0)
+    }
+}
+
+impl std::iter::Sum for Joules {
+    fn sum<I: Iterator<Item = Joules>>(it: I) -> Joules {
+        Joules(it.map(|j| j.0).sum())
     }
 }
 

@@ -4,6 +4,8 @@
 
 use serde::Serialize;
 
+use super::energy::{Joules, Kwh};
+
 /// Where GPU readings come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -97,7 +99,7 @@ pub struct Device {
     /// Uncorrected ECC errors since the driver loaded.
     pub ecc_uncorrected: Option<u64>,
     /// The device's energy counter, J since the driver loaded (NVML on Volta and newer, AMD's accumulator).
-    pub energy_counter_j: Option<f64>,
+    pub energy_counter_j: Option<Joules>,
 }
 
 /// Whether a device was ever throttled over a run, and why.
@@ -121,7 +123,7 @@ pub struct DeviceSummary {
     /// The device's UUID, where the source gives it.
     pub uuid: Option<String>,
     /// None when the device never gave two power readings in a row.
-    pub energy_kwh: Option<f64>,
+    pub energy_kwh: Option<Kwh>,
     /// How the energy was found: `counter` (the device's energy counter's increase, exact whatever the
     /// interval), `trapezoid` (the trapezoid rule over power readings), or `counter+trapezoid` (the
     /// counter, and the trapezoid over readings outside its first and last read); null without energy.
@@ -181,15 +183,15 @@ impl IdlePolicy {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GpuShare {
     /// This job's part, kWh: what the run counts for the device.
-    pub job_kwh: f64,
+    pub job_kwh: Kwh,
     /// The device's energy over the run, kWh (as `energy_kwh`).
-    pub device_kwh: f64,
+    pub device_kwh: Kwh,
     /// The other processes' parts together, kWh.
-    pub others_kwh: f64,
+    pub others_kwh: Kwh,
     /// Idle energy charged to no process, kWh (all the idle energy under the `none` policy).
-    pub idle_kwh: f64,
+    pub idle_kwh: Kwh,
     /// The idle energy the device used, charged or not, kWh.
-    pub idle_seen_kwh: f64,
+    pub idle_seen_kwh: Kwh,
     /// The device's idle power, W, where it idled for a reading interval in the run; null where it never did
     /// (its idle energy is then inside the busy intervals' shares).
     pub idle_w: Option<f64>,

@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use super::energy::Kwh;
 use super::{DeviceSummary, Estimate, Sourced};
 
 /// Where a measured run's totals were sent, and whether they arrived.
@@ -55,7 +56,7 @@ pub struct Gpu {
     /// Each device's energy, power and temperature.
     pub devices: Vec<DeviceSummary>,
     /// GPU energy only: the sum over devices that had a power reading.
-    pub energy_kwh: Option<f64>,
+    pub energy_kwh: Option<Kwh>,
     /// Device-hours covered by integrated intervals.
     pub device_hours: Option<f64>,
     /// Mean GPU power over the covered device-hours, W.
@@ -93,13 +94,13 @@ pub struct CpuEnergy {
     /// The job's share of the node's energy (1 for the whole node).
     pub share: Option<f64>,
     /// The node's package energy over the run, kWh.
-    pub node_cpu_kwh: Option<f64>,
+    pub node_cpu_kwh: Option<Kwh>,
     /// The node's DRAM energy over the run, kWh; null where no DRAM counter exists.
-    pub node_dram_kwh: Option<f64>,
+    pub node_dram_kwh: Option<Kwh>,
     /// The job's package energy, kWh.
-    pub cpu_kwh: Option<f64>,
+    pub cpu_kwh: Option<Kwh>,
     /// The job's DRAM energy, kWh.
-    pub dram_kwh: Option<f64>,
+    pub dram_kwh: Option<Kwh>,
     /// Times a counter wrapped and was carried on.
     pub wraps: u32,
     /// What was left out and why (psys, duplicates), and what happened to the counters.
@@ -138,8 +139,8 @@ impl CpuEnergy {
     }
 
     /// The job's CPU and memory energy, kWh, when measured.
-    pub fn job_kwh(&self) -> Option<f64> {
-        self.cpu_kwh.map(|c| c + self.dram_kwh.unwrap_or(0.0))
+    pub fn job_kwh(&self) -> Option<Kwh> {
+        self.cpu_kwh.map(|c| c + self.dram_kwh.unwrap_or_default())
     }
 }
 

@@ -6,11 +6,11 @@
 //! gauge while readings fail or after they stopped (a gap, never the last
 //! value repeated), and energy, cost and CO2 for a device without power.
 
+use crate::model::energy::Joules;
 use crate::model::telemetry::{Family, Histogram, Kind, Point, Semconv, Value};
 use crate::model::{Aggregates, Device};
 use crate::settings::TelemetrySettings;
 use crate::sources::gpu::collector::Collected;
-use crate::sources::gpu::energy::J_PER_KWH;
 
 /// One per-device reading of the spec's set: name, UCUM unit (the Prometheus suffix is made from it), kind, help, the reading.
 type DeviceGauge = (&'static str, &'static str, Kind, &'static str, fn(&Device) -> Option<f64>);
@@ -172,10 +172,10 @@ fn energy(state: &Collected, cfg: &TelemetrySettings) -> Vec<Family> {
             })
             .collect()
     };
-    let total = state.total_kwh();
+    let total = state.total().map(|j| j.kwh().0);
     let whole = |v: Option<f64>| v.into_iter().map(|x| number(Vec::new(), x)).collect::<Vec<_>>();
-    let mut consumed = per_device(&|t| Value::Number(t.energy_j / J_PER_KWH));
-    consumed.extend(cpu_points(state.cpu.as_ref(), |j| j / J_PER_KWH, |c| vec![("component", c.to_string())]));
+    let mut consumed = per_device(&|t| Value::Number(t.energy.kwh().0));
+    consumed.extend(cpu_points(state.cpu.as_ref(), |j| j.kwh().0, |c| vec![("component", c.to_string())]));
     let mut out = vec![
         family(
             "gen_ai.energy.consumed",
@@ -200,7 +200,7 @@ fn energy(state: &Collected, cfg: &TelemetrySettings) -> Vec<Family> {
     if cfg.co2.value {
         let g = cfg.intensity.value;
         out.push(co2(whole(total.map(|k| k * g))));
-        let rate = state.latest.as_ref().and(state.last_interval).map(|(j, dt)| j / J_PER_KWH * g / dt);
+        let rate = state.latest.as_ref().and(state.last_interval).map(|(j, dt)| j.kwh().0 * g / dt);
         out.push(family(
             "gen_ai.co2.emissions_rate",
             "g/s",
@@ -238,12 +238,12 @@ fn tokens(state: &Collected) -> Vec<Family> {
 /// The node's CPU (package) and DRAM energy as points, `value` of joules, attributes by component name.
 fn cpu_points(
     live: Option<&crate::sources::cpu::Live>,
-    value: impl Fn(f64) -> f64,
+    value: impl Fn(Joules) -> f64,
     attrs: impl Fn(&str) -> Vec<(&'static str, String)>,
 ) -> Vec<Point> {
     let Some(c) = live else { return Vec::new() };
-    let mut out = vec![number(attrs("cpu"), value(c.package_j))];
-    out.extend(c.dram_j.map(|j| number(attrs("dram"), value(j))));
+    let mut out = vec![number(attrs("cpu"), value(c.package))];
+    out.extend(c.dram.map(|j| number(attrs("dram"), value(j))));
     out
 }
 
@@ -264,8 +264,8 @@ fn hw(state: &Collected) -> Vec<Family> {
         }
     }
     let mut points: Vec<Point> =
-        state.totals.iter().map(|(i, t)| number(device_attributes(Semconv::Hw, *i, &t.name, t.uuid.as_deref()), t.energy_j)).collect();
-    points.extend(cpu_points(state.cpu.as_ref(), |j| j, hw_cpu));
+        state.totals.iter().map(|(i, t)| number(device_attributes(Semconv::Hw, *i, &t.name, t.uuid.as_deref()), t.energy.0)).collect();
+    points.extend(cpu_points(state.cpu.as_ref(), |j| j.0, hw_cpu));
     out.push(family(
         "hw.energy",
         "J",
@@ -277,12 +277,12 @@ fn hw(state: &Collected) -> Vec<Family> {
     out
 }
 
-/// A measured run's energy, kWh: its GPUs', and its share of the node's CPU packages and DRAM.
+/// A measured run's energy: its GPUs', and its share of the node's CPU packages and DRAM.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RunEnergy {
-    pub gpu_kwh: Option<f64>,
-    pub cpu_kwh: Option<f64>,
-    pub dram_kwh: Option<f64>,
+    pub gpu: Option<Joules>,
+    pub cpu: Option<Joules>,
+    pub dram: Option<Joules>,
 }
 
 /// The final totals of a measured run, for a push at its end: energy (GPU, and CPU and DRAM where
@@ -294,11 +294,11 @@ pub fn run_totals(e: RunEnergy, cfg: &TelemetrySettings, labels: &[(&'static str
         a.extend(extra);
         number(a, v)
     };
-    let cpu = [("cpu", e.cpu_kwh), ("dram", e.dram_kwh)];
+    let cpu = [("cpu", e.cpu), ("dram", e.dram)];
     match cfg.semconv.value {
         Semconv::Hw => {
-            let mut points: Vec<Point> = e.gpu_kwh.map(|k| at(k * J_PER_KWH)).unwrap_or_default();
-            points.extend(cpu.iter().filter_map(|(c, k)| Some(with(hw_cpu(c), (*k)? * J_PER_KWH))));
+            let mut points: Vec<Point> = e.gpu.map(|j| at(j.0)).unwrap_or_default();
+            points.extend(cpu.iter().filter_map(|(c, j)| Some(with(hw_cpu(c), (*j)?.0))));
             if points.is_empty() {
                 return Vec::new();
             }
@@ -312,7 +312,7 @@ pub fn run_totals(e: RunEnergy, cfg: &TelemetrySettings, labels: &[(&'static str
         }
         Semconv::Genai => {
             let mut out = Vec::new();
-            if let Some(kwh) = e.gpu_kwh {
+            if let Some(kwh) = e.gpu.map(|j| j.kwh().0) {
                 out.push(energy_total("GPU energy of the measured run (GPU only)", at(kwh)));
                 if let Some(price) = &cfg.cost_per_kwh {
                     out.push(cost(at(kwh * price.value)));
@@ -321,7 +321,8 @@ pub fn run_totals(e: RunEnergy, cfg: &TelemetrySettings, labels: &[(&'static str
                     out.push(co2(at(kwh * cfg.intensity.value)));
                 }
             }
-            let consumed: Vec<Point> = cpu.iter().filter_map(|(c, k)| Some(with(vec![("component", (*c).to_string())], (*k)?))).collect();
+            let consumed: Vec<Point> =
+                cpu.iter().filter_map(|(c, j)| Some(with(vec![("component", (*c).to_string())], (*j)?.kwh().0))).collect();
             if !consumed.is_empty() {
                 out.push(family(
                     "gen_ai.energy.consumed",
@@ -349,6 +350,7 @@ pub fn names(cfg: &TelemetrySettings) -> Vec<(&'static str, &'static str, Kind, 
 #[cfg(test)]
 mod tests {
     use super::{run_totals, RunEnergy};
+    use crate::model::energy::Kwh;
     use crate::model::telemetry::{Semconv, Value};
 
     fn cfg(semconv: Semconv) -> crate::settings::TelemetrySettings {
@@ -366,7 +368,7 @@ mod tests {
 
     #[test]
     fn a_run_pushes_its_cpu_and_dram_energy_as_components_and_keeps_the_total_gpu_only() {
-        let e = RunEnergy { gpu_kwh: Some(2.0), cpu_kwh: Some(0.5), dram_kwh: Some(0.1) };
+        let e = RunEnergy { gpu: Some(Kwh(2.0).joules()), cpu: Some(Kwh(0.5).joules()), dram: Some(Kwh(0.1).joules()) };
         let f = run_totals(e, &cfg(Semconv::Genai), &[]);
         let names: Vec<&str> = f.iter().map(|x| x.name).collect();
         assert_eq!(names, ["gen_ai.energy.total", "gen_ai.energy.consumed"]);
@@ -374,7 +376,7 @@ mod tests {
         let parts: Vec<(String, f64)> =
             f[1].points.iter().map(|p| (p.attributes[0].1.clone(), if let Value::Number(v) = p.value { v } else { f64::NAN })).collect();
         assert_eq!(parts, [("cpu".to_string(), 0.5), ("dram".to_string(), 0.1)]);
-        let hw = run_totals(RunEnergy { gpu_kwh: None, cpu_kwh: Some(0.5), dram_kwh: None }, &cfg(Semconv::Hw), &[]);
+        let hw = run_totals(RunEnergy { gpu: None, cpu: Some(Kwh(0.5).joules()), dram: None }, &cfg(Semconv::Hw), &[]);
         assert_eq!(hw.len(), 1);
         assert_eq!(hw[0].points.len(), 1);
         assert!(hw[0].points[0].attributes.contains(&("hw.type", "cpu".to_string())));

@@ -18,7 +18,7 @@ pub fn run(settings: &Reading<'_>, gateway: Option<&str>, energy: RunEnergy, job
         labels.push(("run_id", r.to_string()));
     }
     let mut out = Vec::new();
-    if energy.gpu_kwh.is_none() && energy.cpu_kwh.is_none() && (gateway.is_some() || cfg.otlp.is_some()) {
+    if energy.gpu.is_none() && energy.cpu.is_none() && (gateway.is_some() || cfg.otlp.is_some()) {
         settings.warn("nothing was pushed: no GPU or CPU energy was measured".to_string());
         return out;
     }

@@ -32,7 +32,7 @@ pub fn watch(
 ) -> std::thread::JoinHandle<()> {
     use std::sync::atomic::Ordering;
     std::thread::spawn(move || {
-        let joules_now = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner).total_kwh().map(|k| Kwh(k).joules().0);
+        let joules_now = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner).total().map(|j| j.0);
         let mut before = (scrape.start.clone(), joules_now);
         let mut failing = false;
         state.lock().unwrap_or_else(std::sync::PoisonError::into_inner).tokens = Some(Default::default());
@@ -43,7 +43,7 @@ pub fn watch(
             }
             let read_at = read(&scrape.url, scrape.model.as_deref()).and_then(|c| inference::increase(&before.0, &c).map(|i| (c, i)));
             let mut s = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            let joules = s.total_kwh().map(|k| Kwh(k).joules().0);
+            let joules = s.total().map(|j| j.0);
             let t = s.tokens.get_or_insert_with(Default::default);
             match read_at {
                 Ok((now, inc)) if !(0.0..=MAX_WORK).contains(&inc.tokens) => {

@@ -13,6 +13,8 @@ pub mod share;
 
 use std::path::Path;
 
+use crate::model::energy::Joules;
+
 /// The longest wait between two readings of the CPU counters: an AMD package counter at 360 W wraps in
 /// about three minutes, and one wrap between readings is all a reader can tell apart.
 pub const LONGEST_WAIT_S: f64 = 10.0;
@@ -311,10 +313,10 @@ impl Meter {
 /// What an exporter shows of the CPU counters: the node's energy so far and its last interval's power.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Live {
-    /// Package energy since the start, J.
-    pub package_j: f64,
-    /// DRAM energy since the start, J; None without a DRAM counter.
-    pub dram_j: Option<f64>,
+    /// Package energy since the start.
+    pub package: Joules,
+    /// DRAM energy since the start; None without a DRAM counter.
+    pub dram: Option<Joules>,
     /// The last interval's package power, W.
     pub package_w: Option<f64>,
     /// The last interval's DRAM power, W.
@@ -326,13 +328,13 @@ pub struct Live {
 impl Live {
     /// The meter's totals read `at_s` seconds after the start, with the power since the last reading.
     pub fn update(&mut self, m: &Meter, at_s: f64) {
-        let (pkg, dram) = (m.joules(Kind::Package).unwrap_or(0.0), m.joules(Kind::Dram));
+        let (pkg, dram) = (Joules(m.joules(Kind::Package).unwrap_or(0.0)), m.joules(Kind::Dram).map(Joules));
         if let Some(dt) = self.at_s.map(|t| at_s - t).filter(|dt| *dt > 0.0) {
-            self.package_w = Some((pkg - self.package_j) / dt);
-            self.dram_w = dram.zip(self.dram_j).map(|(now, was)| (now - was) / dt);
+            self.package_w = Some((pkg - self.package).0 / dt);
+            self.dram_w = dram.zip(self.dram).map(|(now, was)| (now - was).0 / dt);
         }
-        self.package_j = pkg;
-        self.dram_j = dram;
+        self.package = pkg;
+        self.dram = dram;
         self.at_s = Some(at_s);
     }
 }

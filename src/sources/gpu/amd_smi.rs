@@ -144,7 +144,7 @@ fn parse(v: &Value, names: &[Static]) -> Result<Vec<Device>, SampleError> {
             throttle_hw_slowdown: None,
             ecc_corrected: count("total_correctable_count"),
             ecc_uncorrected: count("total_uncorrectable_count"),
-            energy_counter_j: joules(d),
+            energy_counter_j: joules(d).map(crate::model::energy::Joules),
         });
     }
     if out.is_empty() {
@@ -212,7 +212,7 @@ mod tests {
             let d = &parse(&shape, &names).unwrap()[0];
             assert_eq!((d.name.as_str(), d.utilization_pct, d.memory_utilization_pct), ("AMD Instinct MI300X", Some(40.0), None));
             assert_eq!((d.power_w, d.power_limit_w, d.temperature_c), (Some(133.0), Some(750.0), Some(35.0)));
-            assert_eq!(d.energy_counter_j, Some(78_098_902.25));
+            assert_eq!(d.energy_counter_j, Some(crate::model::energy::Joules(78_098_902.25)));
         }
         let micro = json!({"energy": {"total_energy_consumption": {"value": 2_000_000.0, "unit": "uJ"}}});
         assert_eq!(joules(&micro), Some(2.0));

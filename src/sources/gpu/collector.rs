@@ -16,9 +16,9 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::energy::J_PER_KWH;
 use super::sampler::{Hooks, MAX_FAILURES};
 use super::{Device, GpuSource, SampleError};
+use crate::model::energy::Joules;
 use crate::model::telemetry::Histogram;
 
 /// Upper bounds of the power histogram, W.
@@ -45,7 +45,7 @@ pub struct Totals {
     /// Its UUID, where the source gives it.
     pub uuid: Option<String>,
     /// Energy since the start, J (counter increments, else the trapezoid between consecutive readings).
-    pub energy_j: f64,
+    pub energy: Joules,
     /// Its power readings.
     pub power: Histogram,
 }
@@ -58,7 +58,7 @@ pub struct Collected {
     /// Each device's totals, by index.
     pub totals: BTreeMap<u32, Totals>,
     /// The last interval's energy over all devices, J, and its length, s: the rate of emissions.
-    pub last_interval: Option<(f64, f64)>,
+    pub last_interval: Option<(Joules, f64)>,
     /// Where collection stands.
     pub status: Status,
     /// The node's CPU and DRAM counters, when a CPU source is read.
@@ -88,9 +88,9 @@ impl Collected {
         Collected { latest: None, totals: BTreeMap::new(), last_interval: None, status: Status::Starting, cpu: None, tokens: None }
     }
 
-    /// Energy over all devices since the start, kWh; None before any device had energy.
-    pub fn total_kwh(&self) -> Option<f64> {
-        (!self.totals.is_empty()).then(|| self.totals.values().map(|t| t.energy_j).sum::<f64>() / J_PER_KWH)
+    /// Energy over all devices since the start; None before any device had energy.
+    pub fn total(&self) -> Option<Joules> {
+        (!self.totals.is_empty()).then(|| self.totals.values().map(|t| t.energy).sum())
     }
 
     /// Adds a reading taken at `t` s after `prev` (the previous good reading and its time). Held to what a GPU can
@@ -117,15 +117,15 @@ impl Collected {
             let e = self.totals.entry(d.index).or_insert_with(|| Totals {
                 name: d.name.clone(),
                 uuid: d.uuid.clone(),
-                energy_j: 0.0,
+                energy: Joules(0.0),
                 power: Histogram::new(POWER_BOUNDS_W),
             });
-            e.energy_j += joules;
+            e.energy = e.energy + Joules(joules);
             if let Some(w) = power(d) {
                 e.power.record(w);
             }
         }
-        self.last_interval = prev.map(|(t0, _)| (interval_j, t - t0)).filter(|(_, dt)| *dt > 0.0);
+        self.last_interval = prev.map(|(t0, _)| (Joules(interval_j), t - t0)).filter(|(_, dt)| *dt > 0.0);
         refused
     }
 }
@@ -247,7 +247,7 @@ mod tests {
     use super::*;
 
     fn dev(index: u32, w: Option<f64>, counter: Option<f64>) -> Device {
-        Device { index, name: "g".into(), power_w: w, energy_counter_j: counter, ..Device::default() }
+        Device { index, name: "g".into(), power_w: w, energy_counter_j: counter.map(crate::model::energy::Joules), ..Device::default() }
     }
 
     #[test]
@@ -257,12 +257,12 @@ mod tests {
         s.add(None, 0.0, &a);
         let b = vec![dev(0, Some(100.0), Some(3500.0)), dev(1, Some(300.0), None), dev(2, None, None)];
         s.add(Some(&(0.0, a)), 10.0, &b);
-        assert_eq!(s.totals[&0].energy_j, 2500.0);
-        assert_eq!(s.totals[&1].energy_j, 2000.0);
+        assert_eq!(s.totals[&0].energy, Joules(2500.0));
+        assert_eq!(s.totals[&1].energy, Joules(2000.0));
         assert!(!s.totals.contains_key(&2));
         assert_eq!(s.totals[&1].power.count, 2);
-        assert_eq!(s.last_interval, Some((4500.0, 10.0)));
-        assert!((s.total_kwh().unwrap() - 4500.0 / J_PER_KWH).abs() < 1e-15);
+        assert_eq!(s.last_interval, Some((Joules(4500.0), 10.0)));
+        assert_eq!(s.total(), Some(Joules(4500.0)));
     }
 
     #[test]
@@ -273,7 +273,7 @@ mod tests {
         // A counter that rose 18 TJ in 10 s gives way to the trapezoid; a 5 kW reading is no reading.
         let b = vec![dev(0, Some(300.0), Some(1.8e13)), dev(1, Some(5000.0), None)];
         assert_eq!(s.add(Some(&(0.0, a)), 10.0, &b), vec![0, 1]);
-        assert_eq!((s.totals[&0].energy_j, s.totals[&1].energy_j), (2000.0, 0.0));
+        assert_eq!((s.totals[&0].energy, s.totals[&1].energy), (Joules(2000.0), Joules(0.0)));
         assert_eq!(s.totals[&1].power.count, 1, "the 5 kW reading is not in the power histogram");
     }
 }

@@ -16,6 +16,7 @@
 //! read add their trapezoid (`counter+trapezoid`).
 
 use super::Device;
+use crate::model::energy::{Joules, Kwh};
 pub use crate::model::gpu::{DeviceSummary, Throttled};
 use crate::num::tidy;
 
@@ -62,7 +63,7 @@ struct Increase {
 /// The counter's increase over the readings that read it, when the device has a counter that only went up.
 fn counter(samples: &[Sample], index: u32) -> Option<Increase> {
     let read: Vec<(usize, f64, f64)> =
-        samples.iter().enumerate().filter_map(|(i, s)| Some((i, s.read_t.unwrap_or(s.t), find(s, index)?.energy_counter_j?))).collect();
+        samples.iter().enumerate().filter_map(|(i, s)| Some((i, s.read_t.unwrap_or(s.t), find(s, index)?.energy_counter_j?.0))).collect();
     let (first, last) = (read.first()?, read.last()?);
     let rising = read.windows(2).all(|w| w[1].2 >= w[0].2);
     (read.len() >= 2 && rising && last.1 > first.1).then_some(Increase {
@@ -192,7 +193,7 @@ fn span_joules(s: &[Sample]) -> f64 {
     let (mut total, span) = (0.0, s[s.len() - 1].t - s[0].t);
     let mut rest: Vec<u32> = Vec::new();
     for (k, da) in a.iter().enumerate() {
-        match (da.energy_counter_j, same(b, k, da.index).and_then(|d| d.energy_counter_j)) {
+        match (da.energy_counter_j.map(|j| j.0), same(b, k, da.index).and_then(|d| d.energy_counter_j).map(|j| j.0)) {
             // Held to what a GPU can draw, as the totals are (`energy`): a weight is never a reading no GPU makes.
             (Some(x), Some(y)) if y >= x && y - x <= GPU_CEILING_W * span => total += y - x,
             _ => rest.push(da.index),
@@ -234,7 +235,7 @@ fn pairs(s: &[Sample], want: impl Fn(u32) -> bool) -> f64 {
 /// collector both count by.
 pub fn between(a: &Device, b: &Device, dt: f64) -> (f64, bool) {
     let good = |w: Option<f64>| w.filter(|w| (0.0..=GPU_CEILING_W).contains(w));
-    let rise = a.energy_counter_j.zip(b.energy_counter_j).map(|(x, y)| y - x).filter(|r| *r >= 0.0);
+    let rise = a.energy_counter_j.zip(b.energy_counter_j).map(|(x, y)| (y - x).0).filter(|r| *r >= 0.0);
     let beyond = rise.is_some_and(|r| r > GPU_CEILING_W * dt) || [a.power_w, b.power_w].iter().any(|w| w.is_some() && good(*w).is_none());
     let joules = match (rise, good(a.power_w), good(b.power_w)) {
         (Some(r), _, _) if r <= GPU_CEILING_W * dt => r,
@@ -259,7 +260,7 @@ fn device(samples: &[Sample], index: u32) -> DeviceSummary {
         name: seen.first().map(|d| d.name.clone()).unwrap_or_default(),
         uuid: seen.iter().find_map(|d| d.uuid.clone()),
         // Figures carry no float noise: 15 significant digits, as every figure exa prints.
-        energy_kwh: has_energy.then(|| tidy(joules / J_PER_KWH)),
+        energy_kwh: has_energy.then(|| Kwh(tidy(Joules(joules).kwh().0))),
         energy_method: has_energy.then_some(method),
         refused,
         shared_with: None,
@@ -315,7 +316,7 @@ mod tests {
                 let mut s = at(f64::from(k) * 20.0, &[Some(100.0)]);
                 let counter = if k == 6 { 1.8e13 } else { f64::from(k) * 2000.0 };
                 if let Ok(d) = &mut s.result {
-                    d[0].energy_counter_j = Some(counter);
+                    d[0].energy_counter_j = Some(Joules(counter));
                 }
                 s
             })
@@ -339,7 +340,7 @@ mod tests {
         for s in &mut counted {
             let t = s.t;
             for d in s.result.as_mut().unwrap() {
-                d.energy_counter_j = Some(1e6 + t * if d.index == 0 { 100.0 } else { 300.0 });
+                d.energy_counter_j = Some(Joules(1e6 + t * if d.index == 0 { 100.0 } else { 300.0 }));
                 d.power_w = None;
             }
         }
@@ -349,7 +350,7 @@ mod tests {
         for s in &mut counted[1..] {
             let t = s.t;
             if let Ok(d) = s.result.as_mut() {
-                d[0].energy_counter_j = Some((t - 20.0) * 100.0);
+                d[0].energy_counter_j = Some(Joules((t - 20.0) * 100.0));
             }
         }
         let reset = profile(&counted, 60.0, 0.0);
@@ -364,7 +365,7 @@ mod tests {
     fn three_hundred_watts_for_an_hour_is_0_3_kwh() {
         let samples: Vec<Sample> = (0..=720).map(|i| at(f64::from(i) * 5.0, &[Some(300.0)])).collect();
         let d = &summarize(&samples)[0];
-        assert!((d.energy_kwh.unwrap() - 0.3).abs() < 1e-12, "{:?}", d.energy_kwh);
+        assert!((d.energy_kwh.unwrap().0 - 0.3).abs() < 1e-12, "{:?}", d.energy_kwh);
         assert_eq!(d.mean_power_w, Some(300.0));
         assert_eq!(d.covered_s, 3600.0);
     }
@@ -372,7 +373,7 @@ mod tests {
     #[test]
     fn trapezoid_between_two_readings() {
         let d = &summarize(&[at(0.0, &[Some(100.0)]), at(10.0, &[Some(300.0)])])[0];
-        assert!((d.energy_kwh.unwrap() * J_PER_KWH - 2000.0).abs() < 1e-9);
+        assert!((d.energy_kwh.unwrap().joules().0 - 2000.0).abs() < 1e-9);
         assert_eq!((d.peak_power_w, d.p95_power_w), (Some(300.0), Some(300.0)));
     }
 
@@ -381,7 +382,7 @@ mod tests {
         let s = [at(0.0, &[Some(100.0)]), at(5.0, &[Some(100.0)]), failed(10.0), at(15.0, &[Some(100.0)]), at(20.0, &[Some(100.0)])];
         let d = &summarize(&s)[0];
         assert_eq!(d.covered_s, 10.0);
-        assert!((d.energy_kwh.unwrap() * J_PER_KWH - 1000.0).abs() < 1e-9);
+        assert!((d.energy_kwh.unwrap().joules().0 - 1000.0).abs() < 1e-9);
         assert_eq!((d.samples, d.missed), (4, 1));
     }
 
@@ -395,7 +396,7 @@ mod tests {
     }
 
     fn counted(t: f64, watts: f64, joules: Option<f64>) -> Sample {
-        let d = Device { index: 0, name: "gpu".into(), power_w: Some(watts), energy_counter_j: joules, ..Device::default() };
+        let d = Device { index: 0, name: "gpu".into(), power_w: Some(watts), energy_counter_j: joules.map(Joules), ..Device::default() };
         Sample { t, result: Ok(vec![d]), read_t: None }
     }
 
@@ -405,7 +406,7 @@ mod tests {
         let s = [counted(0.0, 100.0, Some(5_000.0)), failed(5.0), counted(10.0, 100.0, Some(7_500.0))];
         let d = &summarize(&s)[0];
         assert_eq!(d.energy_method, Some("counter"));
-        assert!((d.energy_kwh.unwrap() * J_PER_KWH - 2_500.0).abs() < 1e-9);
+        assert!((d.energy_kwh.unwrap().joules().0 - 2_500.0).abs() < 1e-9);
         assert_eq!(d.covered_s, 10.0);
         assert_eq!(d.mean_power_w, Some(250.0));
     }
@@ -418,7 +419,7 @@ mod tests {
         s.push(counted(30.0, 100.0, Some(7_000.0)));
         let d = &summarize(&s)[0];
         assert_eq!(d.energy_method, Some("counter"));
-        assert!((d.energy_kwh.unwrap() * J_PER_KWH - 6_000.0).abs() < 1e-9);
+        assert!((d.energy_kwh.unwrap().joules().0 - 6_000.0).abs() < 1e-9);
         assert_eq!(d.covered_s, 30.0);
     }
 
@@ -428,7 +429,7 @@ mod tests {
         let s = [counted(0.0, 100.0, Some(0.0)), counted(10.0, 100.0, Some(3_000.0)), counted(14.0, 300.0, None)];
         let d = &summarize(&s)[0];
         assert_eq!(d.energy_method, Some("counter+trapezoid"));
-        assert!((d.energy_kwh.unwrap() * J_PER_KWH - (3_000.0 + 800.0)).abs() < 1e-9);
+        assert!((d.energy_kwh.unwrap().joules().0 - (3_000.0 + 800.0)).abs() < 1e-9);
         assert_eq!(d.covered_s, 14.0);
     }
 
@@ -477,7 +478,7 @@ mod tests {
             .collect();
         let trapezoid = &summarize(&no_counter)[0];
         assert_eq!(trapezoid.energy_method, Some("trapezoid"));
-        let ratio = counter / trapezoid.energy_kwh.unwrap();
+        let ratio = counter.0 / trapezoid.energy_kwh.unwrap().0;
         assert!((ratio - 1.0).abs() < 0.01, "counter / trapezoid = {ratio}");
     }
 
@@ -486,7 +487,7 @@ mod tests {
         let s = [counted(0.0, 100.0, Some(9_000.0)), counted(10.0, 100.0, Some(1_000.0))];
         let d = &summarize(&s)[0];
         assert_eq!(d.energy_method, Some("trapezoid"));
-        assert!((d.energy_kwh.unwrap() * J_PER_KWH - 1_000.0).abs() < 1e-9);
+        assert!((d.energy_kwh.unwrap().joules().0 - 1_000.0).abs() < 1e-9);
     }
 
     #[test]

@@ -119,7 +119,11 @@ impl Nvml {
             throttle_hw_slowdown: has(ThrottleReasons::HW_SLOWDOWN),
             ecc_corrected: d.total_ecc_errors(MemoryError::Corrected, EccCounter::Volatile).ok(),
             ecc_uncorrected: d.total_ecc_errors(MemoryError::Uncorrected, EccCounter::Volatile).ok(),
-            energy_counter_j: if counter { d.total_energy_consumption().ok().map(|mj| mj as f64 / 1000.0) } else { None },
+            energy_counter_j: if counter {
+                d.total_energy_consumption().ok().map(crate::model::energy::Joules::of_millijoules)
+            } else {
+                None
+            },
         }))
     }
 }

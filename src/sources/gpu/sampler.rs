@@ -315,7 +315,7 @@ fn timed(source: &mut dyn GpuSource, start: Instant) -> (f64, f64, Result<Vec<su
 /// The live status line: time, each device's power, and the energy so far.
 fn live_line(t: f64, devices: &[super::Device], energy_j: f64) -> String {
     let watts: Vec<String> = devices.iter().map(|d| d.power_w.map_or("n/a".into(), |w| format!("{w:.0} W"))).collect();
-    format!("{:>7.1} s  {}  {:.6} kWh", t, watts.join(" "), energy_j / super::energy::J_PER_KWH)
+    format!("{:>7.1} s  {}  {:.6} kWh", t, watts.join(" "), crate::model::energy::Joules(energy_j).kwh())
 }
 
 /// Writes one reading to the trace; a trace that cannot grow (a full disk, the job's own `ulimit -f`, whose
@@ -372,7 +372,7 @@ mod tests {
         assert_eq!(d.len(), 2);
         for dev in d {
             let kwh = dev.energy_kwh.unwrap();
-            assert!((kwh * 3_600_000.0 - 300.0 * dev.covered_s).abs() < 1e-6, "{kwh} kWh over {} s", dev.covered_s);
+            assert!((kwh.joules().0 - 300.0 * dev.covered_s).abs() < 1e-6, "{kwh} kWh over {} s", dev.covered_s);
         }
         assert_eq!(o.source, "fake (in-process)");
     }
