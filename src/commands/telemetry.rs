@@ -58,7 +58,8 @@ fn collector(
         Ok(src) => {
             let kind = src.kind();
             let interval = Duration::from_secs_f64(cfg.interval.value);
-            Ok((Some(Collector::start(src, interval, (h.hooks)(), on_reading, Arc::clone(state))), Some(kind)))
+            let root = settings.cpu.root.value.clone();
+            Ok((Some(Collector::start(src, interval, (h.hooks)(), on_reading, (Arc::clone(state), root))), Some(kind)))
         }
         Err(SampleError::Failed(why)) => Err(Error::Failed(format!("cannot read the GPUs: {why}"))),
         Err(e) => {
@@ -125,10 +126,7 @@ pub fn serve(settings: &Reading<'_>, listen: &str, tokens: Option<(&str, Option<
     });
     let shared = Arc::clone(&state);
     let render_cfg = cfg.clone();
-    let render = Arc::new(move || {
-        let families = families(&shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner), &render_cfg);
-        exporters::openmetrics(families)
-    });
+    let render = Arc::new(move || exporters::openmetrics(exported(&shared, &render_cfg)));
     let say = (h.hooks)();
     let mut bound = None;
     let served = exporters::serve(listen, render, |addr| {
@@ -149,14 +147,21 @@ pub fn serve(settings: &Reading<'_>, listen: &str, tokens: Option<(&str, Option<
     Ok(out)
 }
 
+/// The families now, the groups' series marked as exported (a group gone is then dropped at the next reading).
+fn exported(state: &Mutex<Collected>, cfg: &TelemetrySettings) -> Vec<crate::model::telemetry::Family> {
+    let mut s = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let out = families(&s, cfg);
+    s.exported();
+    out
+}
+
 /// `exa gpu export --otlp`: sends every interval until SIGTERM or Ctrl-C, then once more.
 pub fn export(settings: &Reading<'_>, h: &Hooked) -> Result<Stopped, Error> {
     let cfg = settings.telemetry.clone();
     let url = cfg.otlp.as_ref().map(|u| u.value.clone()).ok_or_else(|| Error::Usage("--otlp is required".into()))?;
     let state = Arc::new(Mutex::new(Collected::new()));
     let (read, family_cfg) = (Arc::clone(&state), cfg.clone());
-    let source: exporters::Source =
-        Arc::new(move || families(&read.lock().unwrap_or_else(std::sync::PoisonError::into_inner), &family_cfg));
+    let source: exporters::Source = Arc::new(move || exported(&read, &family_cfg));
     let interval = Duration::from_secs_f64(cfg.interval.value);
     let hooks = Mutex::new((h.hooks)());
     let say: exporters::Say = Arc::new(move |m: &str| hooks.lock().unwrap_or_else(std::sync::PoisonError::into_inner).warn(m));

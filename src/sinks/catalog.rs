@@ -135,7 +135,32 @@ fn genai(state: &Collected, cfg: &TelemetrySettings) -> Vec<Family> {
         a.and_then(|a| Some((a.max_temperature_c?, a.temperature_count))),
     ));
     out.extend(energy(state, cfg));
+    out.push(attributed(state, Semconv::Genai));
     out
+}
+
+/// Each device's energy split among the groups (a Slurm job, a pod, a container, a user, the host, idle) whose
+/// processes kept it busy, in whole millijoules that add up to the device's energy over the intervals split
+/// (`collector::Collected::attribute`); no points where the source cannot say each process's activity.
+fn attributed(state: &Collected, semconv: Semconv) -> Family {
+    let points = state
+        .groups
+        .iter()
+        .map(|((device, group), a)| {
+            let t = state.totals.get(device);
+            let mut attributes = device_attributes(semconv, *device, t.map_or("", |t| t.name.as_str()), t.and_then(|t| t.uuid.as_deref()));
+            attributes.push(("group_kind", group.kind.as_str().to_string()));
+            attributes.push(("group_id", group.id.clone()));
+            let j = Joules::of_millijoules(a.millijoules);
+            number(attributes, if semconv == Semconv::Hw { j.0 } else { j.kwh().0 })
+        })
+        .collect();
+    let help = "Each GPU's energy since the exporter started, split among the jobs, pods and containers that kept it busy \
+                (by SM activity) and idle; the parts of a GPU add up to its energy";
+    match semconv {
+        Semconv::Genai => family("gen_ai.gpu.energy.attributed", "kWh", Kind::Counter, help, points),
+        Semconv::Hw => family("exa.gpu.energy.attributed", "J", Kind::Counter, help, points),
+    }
 }
 
 /// `gen_ai.power.cost`: energy times the electricity price.
@@ -273,6 +298,7 @@ fn hw(state: &Collected) -> Vec<Family> {
         "Energy consumed since the exporter started: each GPU, and the node's CPU packages and memory (RAPL)",
         points,
     ));
+    out.push(attributed(state, Semconv::Hw));
     out.extend(tokens(state));
     out
 }

@@ -10,6 +10,14 @@
 //! (no latest reading: the gauges have no point, a gap) and its energy is
 //! not integrated; five failures in a row stop collection with one warning,
 //! and the gauges stay absent from then on, never repeated as a flat line.
+//!
+//! Where the source says how busy each process kept each device (NVML), each interval's energy of a device is
+//! split among the groups the processes work for (`sources::owner`: a Slurm job, a pod, a container, a user),
+//! by their SM activity, in whole millijoules that add up to the interval's energy: the part of a busy
+//! interval the device would have drawn idle (its idle power, the least of its intervals no process was busy
+//! in so far, times the interval) and every idle interval go to `idle`. One series per group per device, kept
+//! until it has been exported once after the group's last activity, then dropped: a node that ran a
+//! thousand jobs today exports the few running now.
 
 use std::collections::BTreeMap;
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -20,6 +28,7 @@ use super::sampler::{Hooks, MAX_FAILURES};
 use super::{Device, GpuSource, SampleError};
 use crate::model::energy::Joules;
 use crate::model::telemetry::Histogram;
+use crate::sources::owner::{Group, GroupKind};
 
 /// Upper bounds of the power histogram, W.
 pub const POWER_BOUNDS_W: &[f64] = &[25.0, 50.0, 100.0, 150.0, 200.0, 250.0, 300.0, 400.0, 500.0, 600.0, 700.0, 800.0, 1000.0, 1500.0];
@@ -65,6 +74,21 @@ pub struct Collected {
     pub cpu: Option<crate::sources::cpu::Live>,
     /// The inference server's work beside the energy, when `gpu serve --tokens-from` reads one.
     pub tokens: Option<Tokens>,
+    /// Each device's energy split among the groups that kept it busy, by (device, group): only where the source
+    /// says each process's activity.
+    pub groups: BTreeMap<(u32, Group), Attributed>,
+    /// Each device's idle power, W: the least mean power of its intervals no process was busy in, so far.
+    idle_w: BTreeMap<u32, f64>,
+}
+
+/// A group's part of a device's energy since the exporter started (or since the group came back).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Attributed {
+    /// Its energy, mJ.
+    pub millijoules: u64,
+    /// Whether it has been exported since the group was last busy (it is then dropped at the next reading
+    /// the group is not busy in).
+    exported: bool,
 }
 
 /// An inference server's output tokens, read beside the GPUs' energy.
@@ -85,7 +109,61 @@ impl Default for Collected {
 impl Collected {
     /// Nothing read yet.
     pub fn new() -> Collected {
-        Collected { latest: None, totals: BTreeMap::new(), last_interval: None, status: Status::Starting, cpu: None, tokens: None }
+        Collected {
+            latest: None,
+            totals: BTreeMap::new(),
+            last_interval: None,
+            status: Status::Starting,
+            cpu: None,
+            tokens: None,
+            groups: BTreeMap::new(),
+            idle_w: BTreeMap::new(),
+        }
+    }
+
+    /// Marks every group's series as exported: a group no longer busy is dropped at the next reading.
+    pub fn exported(&mut self) {
+        for a in self.groups.values_mut() {
+            a.exported = true;
+        }
+    }
+
+    /// Splits each device's energy over the last interval (`spent`: device, joules, seconds) among the groups
+    /// busy on it (`busy`: device, group, SM percent), in whole millijoules that add up to it; the idle part to
+    /// `idle`. A group gone since its series was exported is dropped.
+    pub fn attribute(&mut self, spent: &[(u32, f64, f64)], busy: &[(u32, Group, f64)]) {
+        let idle = Group::of(GroupKind::Idle);
+        let mut now: Vec<(u32, &Group)> = Vec::new();
+        for &(device, joules, seconds) in spent {
+            let mj = Joules(joules).whole_millijoules();
+            let mut who: Vec<(&Group, f64)> = Vec::new();
+            for (_, g, sm) in busy.iter().filter(|(d, _, sm)| *d == device && sm.is_finite() && *sm > 0.0) {
+                match who.iter_mut().find(|(w, _)| *w == g) {
+                    Some(w) => w.1 += sm,
+                    None => who.push((g, *sm)),
+                }
+            }
+            let weights: Vec<f64> = who.iter().map(|(_, w)| *w).collect();
+            let idle_mj = if weights.is_empty() {
+                if seconds > 0.0 {
+                    let w = joules / seconds;
+                    self.idle_w.entry(device).and_modify(|x| *x = x.min(w)).or_insert(w);
+                }
+                mj
+            } else {
+                self.idle_w.get(&device).map_or(0, |w| Joules::of_power(*w, seconds).whole_millijoules().min(mj))
+            };
+            let parts = super::split::apportion(mj - idle_mj, &weights).unwrap_or_default();
+            for ((g, _), part) in who.iter().zip(parts) {
+                let a = self.groups.entry((device, (*g).clone())).or_default();
+                a.millijoules = a.millijoules.saturating_add(part);
+                a.exported = false;
+                now.push((device, g));
+            }
+            let a = self.groups.entry((device, idle.clone())).or_default();
+            a.millijoules = a.millijoules.saturating_add(idle_mj);
+        }
+        self.groups.retain(|(d, g), a| g.kind == GroupKind::Idle || !a.exported || now.iter().any(|(nd, ng)| nd == d && *ng == g));
     }
 
     /// Energy over all devices since the start; None before any device had energy.
@@ -97,9 +175,10 @@ impl Collected {
     /// draw, as a measurement's readings are (`energy::GPU_CEILING_W`): a power reading beyond it is no reading, a
     /// counter that rose faster gives way to the trapezoid, and an interval still beyond it adds nothing. The
     /// devices with such a reading, by index, are returned (each said once by the caller).
-    fn add(&mut self, prev: Option<&(f64, Vec<Device>)>, t: f64, now: &[Device]) -> Vec<u32> {
+    fn add(&mut self, prev: Option<&(f64, Vec<Device>)>, t: f64, now: &[Device]) -> (Vec<u32>, Vec<(u32, f64, f64)>) {
         let mut interval_j = 0.0;
         let mut refused = Vec::new();
+        let mut spent = Vec::new();
         let most = super::energy::GPU_CEILING_W;
         for d in now {
             let before = prev.and_then(|(_, p)| p.iter().find(|x| x.index == d.index));
@@ -110,6 +189,9 @@ impl Collected {
                 refused.push(d.index);
             }
             interval_j += joules;
+            if let Some((t0, _)) = prev.filter(|_| before.is_some()) {
+                spent.push((d.index, joules, t - t0));
+            }
             if d.power_w.is_none() && !self.totals.contains_key(&d.index) {
                 // A device with no power reading has no energy, cost or CO2: no totals at all.
                 continue;
@@ -126,7 +208,7 @@ impl Collected {
             }
         }
         self.last_interval = prev.map(|(t0, _)| (Joules(interval_j), t - t0)).filter(|(_, dt)| *dt > 0.0);
-        refused
+        (refused, spent)
     }
 }
 
@@ -144,17 +226,21 @@ pub type ReadingHook = dyn Fn(&[Device]) + Send;
 pub type OnReading = Box<ReadingHook>;
 
 impl Collector {
-    /// Starts reading `source` every `interval` into `state`.
+    /// Starts reading `source` every `interval` into `state`; the processes' groups are read under `root` (the
+    /// host's `/`, or where a container mounts it).
     pub fn start(
         source: Box<dyn GpuSource>,
         interval: Duration,
         hooks: Box<dyn Hooks>,
         on_reading: Option<OnReading>,
-        state: Arc<Mutex<Collected>>,
+        (state, root): (Arc<Mutex<Collected>>, std::path::PathBuf),
     ) -> Collector {
         let (stop, rx) = mpsc::channel();
         let shared = Arc::clone(&state);
-        let handle = std::thread::spawn(move || run(source, interval, hooks.as_ref(), on_reading.as_deref(), &shared, &rx));
+        let handle = std::thread::spawn(move || {
+            let mut owners = Owners { root, known: std::collections::HashMap::new() };
+            run(source, interval, (hooks.as_ref(), on_reading.as_deref()), (&shared, &mut owners), &rx);
+        });
         Collector { state, stop, handle }
     }
 
@@ -169,12 +255,34 @@ fn lock(state: &Mutex<Collected>) -> std::sync::MutexGuard<'_, Collected> {
     state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// The groups processes work for, read once per pid (a pid's control group is its job's for its life).
+struct Owners {
+    root: std::path::PathBuf,
+    known: std::collections::HashMap<u32, Group>,
+}
+
+impl Owners {
+    /// The processes' activity by group: (device, group, SM percent).
+    fn of(&mut self, activity: Vec<(u32, u32, f64, f64)>) -> Vec<(u32, Group, f64)> {
+        // Pids are reused: the cache is let go of before it could hold a node's worth of dead ones.
+        if self.known.len() > 4096 {
+            self.known.clear();
+        }
+        activity
+            .into_iter()
+            .map(|(device, pid, sm, _)| {
+                let g = self.known.entry(pid).or_insert_with(|| crate::sources::owner::group_of(&self.root, pid));
+                (device, g.clone(), sm)
+            })
+            .collect()
+    }
+}
+
 fn run(
     mut source: Box<dyn GpuSource>,
     interval: Duration,
-    hooks: &dyn Hooks,
-    on_reading: Option<&ReadingHook>,
-    state: &Mutex<Collected>,
+    (hooks, on_reading): (&dyn Hooks, Option<&ReadingHook>),
+    (state, owners): (&Mutex<Collected>, &mut Owners),
     stop: &mpsc::Receiver<()>,
 ) {
     let start = Instant::now();
@@ -196,8 +304,13 @@ fn run(
                 if let Some(f) = on_reading {
                     f(&devices);
                 }
+                let busy = source.process_activity().map(|a| owners.of(a));
                 let mut s = lock(state);
-                for gpu in s.add(prev.as_ref(), t, &devices) {
+                let (refused, spent) = s.add(prev.as_ref(), t, &devices);
+                if let Some(busy) = busy {
+                    s.attribute(&spent, &busy);
+                }
+                for gpu in refused {
                     if said.insert(gpu) {
                         hooks.warn(&format!(
                             "GPU {gpu}: a reading beyond what a GPU can draw ({} W) was not counted as energy (said once per GPU)",
@@ -250,6 +363,39 @@ mod tests {
         Device { index, name: "g".into(), power_w: w, energy_counter_j: counter.map(crate::model::energy::Joules), ..Device::default() }
     }
 
+    fn job(id: &str) -> Group {
+        Group { kind: GroupKind::SlurmJob, id: id.into() }
+    }
+
+    fn mj(s: &Collected, device: u32, g: &Group) -> u64 {
+        s.groups.get(&(device, g.clone())).map_or(0, |a| a.millijoules)
+    }
+
+    /// Every interval's energy goes to the groups busy in it and idle, to the millijoule; idle power is learnt
+    /// from an idle interval and taken out of the busy ones; a group gone is dropped once exported.
+    #[test]
+    fn a_devices_energy_is_split_among_the_groups_busy_on_it_and_adds_up() {
+        let (a, b, idle) = (job("1"), job("2"), Group::of(GroupKind::Idle));
+        let mut s = Collected::new();
+        // Idle: 100 W for 10 s, all idle; its power learnt.
+        s.attribute(&[(0, 1000.0, 10.0)], &[]);
+        assert_eq!((mj(&s, 0, &idle), mj(&s, 0, &a)), (1_000_000, 0));
+        // Busy at 60 : 40 (two of job 1's processes, one of job 2's), 300 W for 10 s: 1 kJ idle, 2 kJ split 60 : 40.
+        s.attribute(&[(0, 3000.0, 10.0)], &[(0, a.clone(), 30.0), (0, a.clone(), 30.0), (0, b.clone(), 40.0)]);
+        assert_eq!((mj(&s, 0, &a), mj(&s, 0, &b), mj(&s, 0, &idle)), (1_200_000, 800_000, 2_000_000));
+        // An odd interval: the parts still add up to it.
+        s.attribute(&[(0, 1234.5677, 3.0)], &[(0, a.clone(), 33.0), (0, b.clone(), 33.0)]);
+        let total: u64 = s.groups.values().map(|x| x.millijoules).sum();
+        assert_eq!(total, 1_000_000 + 3_000_000 + 1_234_568);
+        // Job 2 ends: its series stays until exported once, then goes; job 1's and idle stay.
+        s.attribute(&[(0, 2000.0, 10.0)], &[(0, a.clone(), 50.0)]);
+        assert!(s.groups.contains_key(&(0, b.clone())));
+        s.exported();
+        s.attribute(&[(0, 2000.0, 10.0)], &[(0, a.clone(), 50.0)]);
+        assert!(!s.groups.contains_key(&(0, b.clone())));
+        assert!(s.groups.contains_key(&(0, a.clone())) && s.groups.contains_key(&(0, idle)));
+    }
+
     #[test]
     fn energy_by_counter_else_trapezoid_and_none_without_power() {
         let mut s = Collected::new();
@@ -269,10 +415,10 @@ mod tests {
     fn a_reading_no_gpu_can_make_is_no_energy() {
         let mut s = Collected::new();
         let a = vec![dev(0, Some(100.0), Some(1000.0)), dev(1, Some(100.0), None)];
-        assert!(s.add(None, 0.0, &a).is_empty());
+        assert!(s.add(None, 0.0, &a).0.is_empty());
         // A counter that rose 18 TJ in 10 s gives way to the trapezoid; a 5 kW reading is no reading.
         let b = vec![dev(0, Some(300.0), Some(1.8e13)), dev(1, Some(5000.0), None)];
-        assert_eq!(s.add(Some(&(0.0, a)), 10.0, &b), vec![0, 1]);
+        assert_eq!(s.add(Some(&(0.0, a)), 10.0, &b).0, vec![0, 1]);
         assert_eq!((s.totals[&0].energy, s.totals[&1].energy), (Joules(2000.0), Joules(0.0)));
         assert_eq!(s.totals[&1].power.count, 1, "the 5 kW reading is not in the power histogram");
     }

@@ -1,0 +1,161 @@
+//! Who a process works for on this node, from its control group (`/proc/<pid>/cgroup` under the host root): a
+//! Slurm job, a Kubernetes pod, a container, a user's session, or the host itself. The groups an exporter
+//! splits a shared GPU's energy among: one per job or container, never one per process, so the series it
+//! exports stay as few as the jobs on the node.
+//!
+//! Read from the paths the managers make (cgroup v2's unified line, or any v1 hierarchy's):
+//! `slurmstepd.scope/job_<id>` or `slurm/uid_<u>/job_<id>`; `kubepods…pod<uid>`; a `docker-<id>.scope`,
+//! `/docker/<id>`, `libpod-<id>.scope` or `cri-containerd-<id>.scope` outside a pod; a `user-<uid>.slice`.
+//! Anything else runs for the host. A pid exa cannot read (gone, or hidden by a PID namespace) is `unknown`.
+
+use std::path::Path;
+
+/// What a group is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum GroupKind {
+    /// A Slurm job, by its id.
+    SlurmJob,
+    /// A Kubernetes pod, by its UID.
+    Pod,
+    /// A container outside Kubernetes (Docker, Podman, containerd), by its id's first 12 characters.
+    Container,
+    /// A user's session (`user-<uid>.slice`), by the uid.
+    User,
+    /// The host's own services, or a process in no group exa knows.
+    Host,
+    /// A process exa could not read (gone, or in another PID namespace).
+    Unknown,
+    /// The device's idle energy: no process's.
+    Idle,
+}
+
+impl GroupKind {
+    /// As an exported attribute says it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GroupKind::SlurmJob => "slurm-job",
+            GroupKind::Pod => "pod",
+            GroupKind::Container => "container",
+            GroupKind::User => "user",
+            GroupKind::Host => "host",
+            GroupKind::Unknown => "unknown",
+            GroupKind::Idle => "idle",
+        }
+    }
+}
+
+/// A group a process works for: its kind and id (empty for the host, unknown and idle).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Group {
+    /// What it is.
+    pub kind: GroupKind,
+    /// Its id in its kind's words: a job id, a pod UID, a container id, a uid.
+    pub id: String,
+}
+
+impl Group {
+    /// A group of no id.
+    pub fn of(kind: GroupKind) -> Group {
+        Group { kind, id: String::new() }
+    }
+}
+
+/// The group of process `pid`, from `root/proc/<pid>/cgroup`.
+pub fn group_of(root: &Path, pid: u32) -> Group {
+    match crate::files::read_regular_text(&root.join(format!("proc/{pid}/cgroup")), 64 * 1024) {
+        Ok(text) => group_in(&text),
+        Err(_) => Group::of(GroupKind::Unknown),
+    }
+}
+
+/// The group a `/proc/<pid>/cgroup` text names: of cgroup v2's line and v1's hierarchies, the one that names a
+/// job, pod or container (v1's systemd hierarchy may say a user's session where its memory one says the job),
+/// else a user's session, else the host.
+pub fn group_in(text: &str) -> Group {
+    let rank = |g: &Group| match g.kind {
+        GroupKind::User => 1,
+        GroupKind::Host | GroupKind::Unknown | GroupKind::Idle => 2,
+        GroupKind::SlurmJob | GroupKind::Pod | GroupKind::Container => 0,
+    };
+    text.lines().filter_map(|l| l.splitn(3, ':').nth(2)).map(group_at).min_by_key(rank).unwrap_or_else(|| Group::of(GroupKind::Host))
+}
+
+/// The group a control-group path names.
+fn group_at(path: &str) -> Group {
+    let parts: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let id = |kind: GroupKind, id: &str| Group { kind, id: id.to_string() };
+    if let Some(job) = parts.iter().find_map(|p| p.strip_prefix("job_")).filter(|j| is_digits(j)) {
+        return id(GroupKind::SlurmJob, job);
+    }
+    if parts.iter().any(|p| p.starts_with("kubepods")) {
+        // `kubepods-burstable-pod<uid>.slice` (systemd, the UID's dashes as underscores) or `pod<uid>` (cgroupfs).
+        let pod = parts.iter().rev().find_map(|p| {
+            let p = p.strip_suffix(".slice").unwrap_or(p);
+            p.rsplit_once("-pod").map(|(_, u)| u).or_else(|| p.strip_prefix("pod"))
+        });
+        return match pod.filter(|u| is_uid(u)) {
+            Some(uid) => id(GroupKind::Pod, &uid.replace('_', "-")),
+            None => Group::of(GroupKind::Host),
+        };
+    }
+    for p in parts.iter().rev() {
+        let scope = p.strip_suffix(".scope").unwrap_or(p);
+        let container = ["docker-", "libpod-", "cri-containerd-", "crio-"].iter().find_map(|pre| scope.strip_prefix(pre));
+        if let Some(c) = container.filter(|c| is_hex(c)) {
+            return id(GroupKind::Container, &c[..12]);
+        }
+    }
+    if let Some(c) = parts.windows(2).find(|w| w[0] == "docker").map(|w| w[1]).filter(|c| is_hex(c)) {
+        return id(GroupKind::Container, &c[..12]);
+    }
+    if let Some(uid) = parts.iter().find_map(|p| p.strip_prefix("user-")?.strip_suffix(".slice")).filter(|u| is_digits(u)) {
+        return id(GroupKind::User, uid);
+    }
+    Group::of(GroupKind::Host)
+}
+
+fn is_digits(s: &str) -> bool {
+    !s.is_empty() && s.len() <= 20 && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A container id: at least 12 hex digits.
+fn is_hex(s: &str) -> bool {
+    s.len() >= 12 && s.len() <= 128 && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// A pod UID, in either spelling (dashes, or the underscores systemd's slice names use).
+fn is_uid(s: &str) -> bool {
+    s.len() == 36 && s.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-' || b == b'_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{group_in, GroupKind};
+
+    fn said(text: &str) -> (GroupKind, String) {
+        let g = group_in(text);
+        (g.kind, g.id)
+    }
+
+    #[test]
+    fn a_process_is_known_by_the_job_pod_or_container_its_control_group_names() {
+        let slurm_v2 = "0::/system.slice/slurmstepd.scope/job_4242/step_0/user/task_0\n";
+        assert_eq!(said(slurm_v2), (GroupKind::SlurmJob, "4242".into()));
+        let slurm_v1 =
+            "12:memory:/slurm/uid_1000/job_77/step_batch\n11:cpu,cpuacct:/slurm/uid_1000/job_77/step_batch\n1:name=systemd:/user.slice\n";
+        assert_eq!(said(slurm_v1), (GroupKind::SlurmJob, "77".into()));
+        let pod = "0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod6f1c2a8e_3b7d_4c1e_9a2f_0d5e6b7c8a91.slice/cri-containerd-0123456789abcdef0123.scope\n";
+        assert_eq!(said(pod), (GroupKind::Pod, "6f1c2a8e-3b7d-4c1e-9a2f-0d5e6b7c8a91".into()));
+        let pod_v1 = "4:memory:/kubepods/besteffort/pod6f1c2a8e-3b7d-4c1e-9a2f-0d5e6b7c8a91/0123456789abcdef\n";
+        assert_eq!(said(pod_v1), (GroupKind::Pod, "6f1c2a8e-3b7d-4c1e-9a2f-0d5e6b7c8a91".into()));
+        assert_eq!(said("0::/system.slice/docker-3f4e5d6c7b8a9f0e1d2c3b4a.scope\n"), (GroupKind::Container, "3f4e5d6c7b8a".into()));
+        assert_eq!(said("9:cpu:/docker/3f4e5d6c7b8a9f0e1d2c3b4a\n"), (GroupKind::Container, "3f4e5d6c7b8a".into()));
+        assert_eq!(said("0::/user.slice/user-1000.slice/session-3.scope\n"), (GroupKind::User, "1000".into()));
+        assert_eq!(said("0::/system.slice/nvidia-persistenced.service\n").0, GroupKind::Host);
+        assert_eq!(said("0::/\n").0, GroupKind::Host);
+        // A name that only looks like one: no job, no container.
+        assert_eq!(said("0::/system.slice/job_x.service\n").0, GroupKind::Host);
+        assert_eq!(said("0::/system.slice/docker-notanid.scope\n").0, GroupKind::Host);
+        assert_eq!(said("").0, GroupKind::Host);
+    }
+}
