@@ -529,3 +529,57 @@ fn a_shared_gpu_is_charged_whole_where_the_jobs_processes_are_not_known() {
         assert_eq!(r["gpu"]["energy_kwh"], d["energy_kwh"]);
     }
 }
+
+/// The value of the one sample of `text` whose line starts with `name{` and holds every one of `labels`.
+fn sample(text: &str, name: &str, labels: &[&str]) -> Option<f64> {
+    let line = text.lines().find(|l| l.starts_with(&format!("{name}{{")) && labels.iter().all(|x| l.contains(x)))?;
+    line.rsplit(' ').next()?.parse().ok()
+}
+
+/// `gpu serve` on a GPU three processes share: one of Slurm job 77's, one of a pod's, one exa cannot place (no
+/// `/proc/<pid>/cgroup` under the host root). The device's energy is split among the three groups by SM activity,
+/// the parts adding up to the device's energy (it never idles: no idle part); the job's and the pod's parts keep
+/// their 60 : 40; and nothing is exported per process.
+#[test]
+fn the_exporter_splits_a_shared_gpu_among_the_jobs_pods_and_containers_on_it() {
+    let env = with_processes(
+        with_nvml(&[Nv { lo_w: Some(100.0), hi_w: 100.0, ..Nv::default() }]),
+        "0 4242 60 30 2.0 0 -1\n0 4343 40 20 2.0 0 -1\n0 5555 20 10 2.0 0 -1\n",
+    );
+    let host = env.dir.path().join("host");
+    for (pid, cgroup) in [
+        (4242, "0::/system.slice/slurmstepd.scope/job_77/step_0/user/task_0\n"),
+        (4343, "0::/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod6f1c2a8e_3b7d_4c1e_9a2f_0d5e6b7c8a91.slice/cri-containerd-0123456789abcdef.scope\n"),
+    ] {
+        std::fs::create_dir_all(host.join(format!("proc/{pid}"))).unwrap();
+        std::fs::write(host.join(format!("proc/{pid}/cgroup")), cgroup).unwrap();
+    }
+    let env = env.env("EXAMLOPS_HOST_ROOT", host.to_str().unwrap());
+    let mut serve =
+        crate::telemetry::Running::start(&env, &["gpu", "serve", "--listen", "127.0.0.1:0", "--interval", "0.1", "--cpu-source", "none"]);
+    let addr = serve.address();
+    let name = "gen_ai_gpu_energy_attributed_kWh_total";
+    let (job, pod, unknown) = (
+        r#"group_kind="slurm-job",group_id="77""#,
+        r#"group_kind="pod",group_id="6f1c2a8e-3b7d-4c1e-9a2f-0d5e6b7c8a91""#,
+        r#"group_kind="unknown""#,
+    );
+    // A few intervals split: each part well above a millijoule's rounding.
+    let mut text = String::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while sample(&text, name, &[job]).is_none_or(|k| k < 1e-5) {
+        assert!(std::time::Instant::now() < deadline, "no job series in 30 s: {text}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        text = crate::prometheus::http_get(&addr, "/metrics");
+    }
+    let part = |labels: &str| sample(&text, name, &[r#"gpu_id="0""#, labels]).unwrap_or_else(|| panic!("no {labels} series: {text}"));
+    let (j, p, u, idle) = (part(job), part(pod), part(unknown), part(r#"group_kind="idle""#));
+    let device = sample(&text, "gen_ai_energy_consumed_kWh_total", &[r#"component="gpu""#, r#"gpu_id="0""#]).unwrap();
+    // The parts add up to the device's energy (a millijoule per interval at most, of rounding).
+    assert!(((j + p + u + idle) - device).abs() < 1e-6, "parts {j} + {p} + {u} + {idle} kWh against the device's {device}: {text}");
+    assert_eq!(idle, 0.0, "the device never idled: {text}");
+    assert!((j / p - 1.5).abs() < 0.01, "the job's part over the pod's: {} (60 : 40)", j / p);
+    assert!((j / u - 3.0).abs() < 0.01, "the job's part over the unplaced process's: {} (60 : 20)", j / u);
+    assert!(!text.contains("\"4242\"") && !text.contains("\"5555\"") && !text.contains("pid"), "no series names a process: {text}");
+    drop(serve);
+}
