@@ -145,9 +145,10 @@ pub fn run(
     let (ended, interrupted) = wait(job.as_ref(), args.duration, start, &nothing_to_watch, tick);
     live_line.iter().for_each(|h| h.live(""));
     let duration_s = start.elapsed().as_secs_f64();
-    let split = (args.idle_share, job.is_some() || root.is_some());
+    let scope = scope.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+    let split = (args.idle_share, job.is_some() || root.is_some(), scope.allocated.as_slice());
     let (mut gpu, profile) = gpu_of(sampler.map(Sampler::finish), no_gpu, (started_unix, duration_s), split);
-    gpu.scope = scope.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+    gpu.scope = scope;
     let held = held_from.map(|(j, first)| (j, first.zip(watched.get())));
     let (cpu, job_time) = job_cpu(settings, ended.as_ref(), held, duration_s);
     let cpu_energy = cpu_energy_of(settings, cpu_sampler.and_then(cpu::Sampler::finish), cpu_reason, job_time);
@@ -165,8 +166,7 @@ pub fn run(
     };
     let job = args.record.as_ref().map_or("exa_measure", |(m, _)| m.as_str());
     let run_id = given_run_id.as_deref().or(mlflow_run.as_ref().map(|(_, id)| id.as_str()));
-    let joules = |k: Option<Kwh>| k.map(Kwh::joules);
-    let energy = RunEnergy { gpu: joules(gpu.energy_kwh), cpu: joules(cpu_energy.cpu_kwh), dram: joules(cpu_energy.dram_kwh) };
+    let energy = RunEnergy::of(gpu.energy_kwh, cpu_energy.cpu_kwh, cpu_energy.dram_kwh);
     let pushed = crate::sinks::push::run(settings, args.push_gateway.as_deref(), energy, job, run_id);
     if let Some((tracking, id)) = &mlflow_run {
         let ok = ended.as_ref().is_some_and(|e| e.code == 0);
@@ -503,7 +503,7 @@ fn gpu_of(
     outcome: Option<Outcome>,
     no_gpu: Option<String>,
     (started_unix, end): (f64, f64),
-    (idle, knows_job): (crate::model::gpu::IdlePolicy, bool),
+    (idle, knows_job, allocated): (crate::model::gpu::IdlePolicy, bool, &[crate::model::gpu::Allocation]),
 ) -> (Gpu, Vec<(f64, f64, f64)>) {
     let Some(mut o) = outcome else { return (Gpu { status: "not measured", reason: no_gpu, ..Gpu::empty() }, Vec::new()) };
     let read = o.samples.len();
@@ -529,11 +529,20 @@ fn gpu_of(
             d.share = share_of(&o.samples, activity, d, idle);
         }
     }
+    // A GPU the job holds MIG instances of is charged their share of its compute slices, by allocation.
+    for d in &mut devices {
+        if let Some(a) = allocated.iter().find(|a| a.device == d.index) {
+            d.share = allocation_share(d, *a);
+        }
+    }
     let energy: Vec<&DeviceSummary> = devices.iter().filter(|d| d.energy_kwh.is_some()).collect();
     // A shared device counts the job's share of it, the device's whole energy only where no share could be made.
     let counted = |d: &DeviceSummary| d.share.as_ref().map_or(d.energy_kwh, |s| Some(s.job_kwh));
     let mut kwh = (!energy.is_empty()).then(|| energy.iter().filter_map(|d| counted(d)).sum::<Kwh>());
-    let mut hours = (!energy.is_empty()).then(|| energy.iter().map(|d| d.covered_s).sum::<f64>() / 3600.0);
+    // The GPU-hours held: a MIG instance's share of its GPU's hours.
+    let held =
+        |d: &DeviceSummary| allocated.iter().find(|a| a.device == d.index).map_or(1.0, |a| f64::from(a.slices) / f64::from(a.of.max(1)));
+    let mut hours = (!energy.is_empty()).then(|| energy.iter().map(|d| d.covered_s * held(d)).sum::<f64>() / 3600.0);
     let mut refused: Vec<String> = devices
         .iter()
         .filter_map(|d| d.refused.as_ref().map(|r| format!("GPU {} ({}): {r}", d.index, crate::text::clean(&d.name))))
@@ -622,6 +631,27 @@ fn share_of(
         weight: "sm",
         co_tenants: d.shared_with.unwrap_or(0),
         uncertainty: s.weight_uncertainty().map(tidy),
+    })
+}
+
+/// A GPU's energy charged by allocation: the job's compute slices of its MIG instances over the GPU's, idle
+/// included, in whole millijoules that add up to the GPU's energy.
+fn allocation_share(d: &DeviceSummary, a: crate::model::gpu::Allocation) -> Option<crate::model::GpuShare> {
+    let kwh = d.energy_kwh?;
+    let to_kwh = |mj: u64| tidied(Joules::of_millijoules(mj).kwh());
+    let parts =
+        crate::sources::gpu::split::apportion(kwh.joules().whole_millijoules(), &[f64::from(a.slices), f64::from(a.of - a.slices)])?;
+    Some(crate::model::GpuShare {
+        job_kwh: to_kwh(parts[0]),
+        device_kwh: kwh,
+        others_kwh: to_kwh(parts[1]),
+        idle_kwh: Kwh(0.0),
+        idle_seen_kwh: Kwh(0.0),
+        idle_w: None,
+        idle_policy: "by-allocation",
+        weight: "allocation",
+        co_tenants: d.shared_with.unwrap_or(0),
+        uncertainty: None,
     })
 }
 

@@ -195,9 +195,11 @@ pub struct GpuShare {
     /// The device's idle power, W, where it idled for a reading interval in the run; null where it never did
     /// (its idle energy is then inside the busy intervals' shares).
     pub idle_w: Option<f64>,
-    /// Where idle energy went: `none`, `even` or `by-activity`.
+    /// Where idle energy went: `none`, `even` or `by-activity`; `by-allocation` for a MIG instance's GPU (idle
+    /// inside the shares, as the slices are).
     pub idle_policy: &'static str,
-    /// What each process was weighed by: `sm` (its SM activity, percent times seconds).
+    /// What each process was weighed by: `sm` (its SM activity, percent times seconds); `allocation` for a GPU
+    /// the job holds MIG instances of (its compute slices of the GPU's).
     pub weight: &'static str,
     /// The other processes seen on the device.
     pub co_tenants: usize,
@@ -265,12 +267,26 @@ pub struct Scope {
     pub measured: Option<Vec<u32>>,
     /// Entries that matched no device on this host.
     pub unmatched: Vec<String>,
+    /// The GPUs the job holds MIG instances of, with their compute slices: charged by allocation.
+    #[serde(skip)]
+    pub allocated: Vec<Allocation>,
+}
+
+/// A job's MIG instances on one GPU: their compute slices of the GPU's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Allocation {
+    /// The GPU's index.
+    pub device: u32,
+    /// The job's compute slices on it.
+    pub slices: u32,
+    /// The GPU's compute slices (the MIG devices it can hold).
+    pub of: u32,
 }
 
 impl Scope {
     /// Every GPU of the host.
     pub fn all() -> Scope {
-        Scope { devices: None, from: "all".into(), notes: Vec::new(), measured: None, unmatched: Vec::new() }
+        Scope { devices: None, from: "all".into(), notes: Vec::new(), measured: None, unmatched: Vec::new(), allocated: Vec::new() }
     }
 
     /// True when the job holds no GPU at all.

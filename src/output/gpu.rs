@@ -180,7 +180,17 @@ fn scope(g: &crate::model::Gpu, out: &mut String) {
     for n in &s.notes {
         let _ = writeln!(out, "note: {n}");
     }
-    for d in g.devices.iter().filter(|d| d.shared_with.is_some_and(|n| n > 0)) {
+    for d in &g.devices {
+        if let Some(s) = d.share.as_ref().filter(|s| s.weight == "allocation") {
+            let _ = writeln!(
+                out,
+                "note: GPU {}: this job's MIG instances hold {:.6} of the GPU's {:.6} kWh, by their compute slices (idle included)",
+                d.index, s.job_kwh, s.device_kwh
+            );
+        }
+    }
+    for d in g.devices.iter().filter(|d| d.shared_with.is_some_and(|n| n > 0) && d.share.as_ref().is_none_or(|s| s.weight != "allocation"))
+    {
         let n = d.shared_with.unwrap_or(0);
         let others = format!("{n} other process{}", if n == 1 { "" } else { "es" });
         let _ = match &d.share {

@@ -6,7 +6,7 @@
 //! gauge while readings fail or after they stopped (a gap, never the last
 //! value repeated), and energy, cost and CO2 for a device without power.
 
-use crate::model::energy::Joules;
+use crate::model::energy::{Joules, Kwh};
 use crate::model::telemetry::{Family, Histogram, Kind, Point, Semconv, Value};
 use crate::model::{Aggregates, Device};
 use crate::settings::TelemetrySettings;
@@ -311,6 +311,13 @@ pub struct RunEnergy {
     pub dram: Option<Joules>,
 }
 
+impl RunEnergy {
+    /// A run's energy from what it measured.
+    pub fn of(gpu: Option<Kwh>, cpu: Option<Kwh>, dram: Option<Kwh>) -> RunEnergy {
+        RunEnergy { gpu: gpu.map(Kwh::joules), cpu: cpu.map(Kwh::joules), dram: dram.map(Kwh::joules) }
+    }
+}
+
 /// The final totals of a measured run, for a push at its end: energy (GPU, and CPU and DRAM where
 /// measured), and cost and CO2 of the GPU energy where set.
 pub fn run_totals(e: RunEnergy, cfg: &TelemetrySettings, labels: &[(&'static str, String)]) -> Vec<Family> {
@@ -375,8 +382,7 @@ pub fn names(cfg: &TelemetrySettings) -> Vec<(&'static str, &'static str, Kind, 
 
 #[cfg(test)]
 mod tests {
-    use super::{run_totals, RunEnergy};
-    use crate::model::energy::Kwh;
+    use super::{run_totals, Kwh, RunEnergy};
     use crate::model::telemetry::{Semconv, Value};
 
     fn cfg(semconv: Semconv) -> crate::settings::TelemetrySettings {

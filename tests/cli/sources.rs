@@ -285,22 +285,41 @@ fn no_gpu_for_the_job_is_said_and_the_command_still_runs() {
 }
 
 #[test]
-fn a_mig_instance_is_measured_as_its_whole_gpu_and_says_so() {
+fn a_mig_instance_is_charged_its_compute_slices_of_its_gpu() {
     let mig = "MIG-00000002-0000-0000-0000-000000000002";
-    // Through nvidia-smi: -L maps the instance to its GPU.
+    // Through nvidia-smi: -L maps the instance to its GPU, its profile (1g.10gb) to 1 of an H100's 7 slices.
     let env = fake_smi(Env::new(), H100_MIG).env("FAKE_SMI_LIST", fixtures().join("gpu").join(MIG_LIST).to_str().unwrap());
-    let (_, r) = measure(&env.clone_with("CUDA_VISIBLE_DEVICES", mig), &["--interval", "0.1"], &["true"]);
+    let (_, r) = measure(&env.clone_with("CUDA_VISIBLE_DEVICES", mig), &["--interval", "0.1"], &["sleep", "0.3"]);
     assert_eq!(indices(&r), vec![0]);
-    assert!(r["gpu"]["scope"]["notes"][0].as_str().unwrap().contains("MIG instance of GPU 0"), "{}", r["gpu"]["scope"]);
-    // Through NVML: the instance's handle names its parent.
+    let note = r["gpu"]["scope"]["notes"][0].as_str().unwrap();
+    assert!(note.contains("MIG instance of GPU 0, 1 of its 7 compute slices"), "{note}");
+    let s = &r["gpu"]["devices"][0]["share"];
+    let (job, device) = (s["job_kwh"].as_f64().unwrap(), s["device_kwh"].as_f64().unwrap());
+    // Whole millijoules of a small energy: within one of the exact seventh.
+    assert!(device > 0.0 && (job / device - 1.0 / 7.0).abs() < 1e-4, "{s}");
+    // Through NVML: the instance's handle names its parent and its 3 compute slices of the GPU's 7.
     let env = with_nvml(&[
         Nv::default(),
-        Nv { uuid: "GPU-00000001-0000-0000-0000-000000000000", migs: "MIG-aaaa-1,MIG-bbbb-2", ..Nv::default() },
+        Nv { uuid: "GPU-00000001-0000-0000-0000-000000000000", migs: "MIG-aaaa-1@4,MIG-bbbb-2@3", ..Nv::default() },
     ]);
-    let (_, r) = measure(&env, &["--interval", "0.1", "--gpus", "MIG-bbbb-2"], &["true"]);
+    let (out, r) = measure(&env, &["--interval", "0.1", "--gpus", "MIG-bbbb-2"], &["sleep", "0.5"]);
+    assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(indices(&r), vec![1]);
     assert_eq!(r["gpu"]["scope"]["from"], "--gpus");
-    assert!(r["gpu"]["scope"]["notes"][0].as_str().unwrap().contains("MIG instance of GPU 1"));
+    let note = r["gpu"]["scope"]["notes"][0].as_str().unwrap();
+    assert!(note.contains("MIG instance of GPU 1, 3 of its 7 compute slices"), "{note}");
+    let d = &r["gpu"]["devices"][0];
+    let s = &d["share"];
+    assert_eq!((s["weight"].as_str(), s["idle_policy"].as_str()), (Some("allocation"), Some("by-allocation")), "{s}");
+    let (job, device, others) = (s["job_kwh"].as_f64().unwrap(), s["device_kwh"].as_f64().unwrap(), s["others_kwh"].as_f64().unwrap());
+    assert_eq!(s["device_kwh"], d["energy_kwh"]);
+    assert!(device > 0.0 && (job / device - 3.0 / 7.0).abs() < 1e-4, "{job} of {device} kWh");
+    assert!((job + others - device).abs() <= 1e-9, "{job} + {others} against {device}");
+    // The run counts the instance's share, and the GPU-hours it held: 3/7 of the GPU's.
+    assert_eq!(r["gpu"]["energy_kwh"], s["job_kwh"], "{}", r["gpu"]);
+    let held = r["gpu"]["device_hours"].as_f64().unwrap();
+    let covered = d["covered_s"].as_f64().unwrap() / 3600.0;
+    assert!((held - covered * 3.0 / 7.0).abs() < 1e-9, "{held} device-hours held of {covered}");
 }
 
 #[test]

@@ -58,6 +58,10 @@ pub trait GpuSource: Send {
     fn mig_parent(&mut self, _uuid: &str) -> Option<u32> {
         None
     }
+    /// A MIG instance's compute slices, and how many its GPU has, where the source can tell.
+    fn mig_slices(&mut self, _uuid: &str) -> Option<(u32, u32)> {
+        None
+    }
     /// Which field set it is using now, for reports.
     fn fields(&self) -> &'static str;
     /// Bounds every later call by `deadline` (the reading taken at exit must not hold the job's exit long).

@@ -149,6 +149,10 @@ impl GpuSource for NvidiaSmi {
         list_mig(&self.call_within(&["-L"], self.deadline.min(ASIDE)).ok()?).into_iter().find(|(mig, _)| mig == uuid).map(|(_, gpu)| gpu)
     }
 
+    fn mig_slices(&mut self, uuid: &str) -> Option<(u32, u32)> {
+        mig_slices_in(&self.call_within(&["-L"], self.deadline.min(ASIDE)).ok()?, uuid)
+    }
+
     fn shorten(&mut self, deadline: Duration) {
         self.deadline = self.deadline.min(deadline);
     }
@@ -171,6 +175,24 @@ pub fn compute_apps(text: &str, uuids: &[(String, u32)]) -> Vec<(u32, u32)> {
             Some((index, pid.trim().parse().ok()?))
         })
         .collect()
+}
+
+/// A MIG instance's compute slices of its GPU's, from `nvidia-smi -L`: its profile's (`3g.40gb` is 3, a compute
+/// instance `1c.3g.40gb` 1) of its GPU's, which the list does not say: 4 on an A30, 7 on the others with MIG (A100,
+/// H100, H200, GH200, B200).
+pub fn mig_slices_in(text: &str, uuid: &str) -> Option<(u32, u32)> {
+    let mut of = 7;
+    for line in text.lines() {
+        if line.starts_with("GPU ") {
+            of = if line.contains(" A30") { 4 } else { 7 };
+        } else if line.contains(&format!("(UUID: {uuid})")) {
+            let profile = line.trim_start().strip_prefix("MIG ")?.split_whitespace().next()?;
+            let slices =
+                profile.split('.').find_map(|p| p.strip_suffix('c')).or_else(|| profile.split('.').find_map(|p| p.strip_suffix('g')));
+            return slices?.parse::<u32>().ok().filter(|s| (1..=of).contains(s)).map(|s| (s, of));
+        }
+    }
+    None
 }
 
 /// `nvidia-smi -L` as (MIG UUID, the index of its GPU).
@@ -295,6 +317,16 @@ mod tests {
         assert_eq!(list_mig(l), vec![("MIG-0b".to_string(), 0), ("MIG-1b".to_string(), 1)]);
         let uuids = vec![("GPU-0a".to_string(), 0), ("GPU-1a".to_string(), 1)];
         assert_eq!(compute_apps("GPU-1a, 4242\nGPU-zz, 1\n", &uuids), vec![(1, 4242)]);
+    }
+
+    #[test]
+    fn a_mig_instances_slices_are_its_profiles_of_its_gpus() {
+        let l = "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-0a)\n  MIG 3g.40gb     Device  0: (UUID: MIG-0b)\n  MIG 1c.3g.40gb  Device  1: (UUID: MIG-0c)\nGPU 1: NVIDIA A30 (UUID: GPU-1a)\n  MIG 2g.12gb     Device  0: (UUID: MIG-1b)\n  MIG 9g.99gb     Device  1: (UUID: MIG-1c)\n";
+        assert_eq!(mig_slices_in(l, "MIG-0b"), Some((3, 7)));
+        assert_eq!(mig_slices_in(l, "MIG-0c"), Some((1, 7)));
+        assert_eq!(mig_slices_in(l, "MIG-1b"), Some((2, 4)));
+        // More slices than the GPU has, or an instance not listed: not known.
+        assert_eq!((mig_slices_in(l, "MIG-1c"), mig_slices_in(l, "MIG-zz")), (None, None));
     }
 
     #[test]

@@ -67,11 +67,14 @@ pub fn decide(flag: Option<&str>, var: &dyn Fn(&str) -> Option<String>) -> Resul
     } else {
         return Ok(Scope::all());
     };
-    Ok(Scope { devices, from, notes, measured: None, unmatched: Vec::new() })
+    Ok(Scope { devices, from, notes, measured: None, unmatched: Vec::new(), allocated: Vec::new() })
 }
 
+/// A MIG instance's GPU and, where known, its compute slices of the GPU's.
+pub type MigOf<'a> = dyn FnMut(&str) -> Option<(u32, Option<(u32, u32)>)> + 'a;
+
 /// The devices of the first reading that `scope` names: their indices, with notes and unmatched entries set.
-pub fn resolve(scope: &mut Scope, read: &[Device], mig_parent: &mut dyn FnMut(&str) -> Option<u32>, pci_order: bool) {
+pub fn resolve(scope: &mut Scope, read: &[Device], mig: &mut MigOf<'_>, pci_order: bool) {
     let Some(wanted) = scope.devices.clone() else {
         scope.measured = Some(read.iter().map(|d| d.index).collect());
         return;
@@ -83,13 +86,24 @@ pub fn resolve(scope: &mut Scope, read: &[Device], mig_parent: &mut dyn FnMut(&s
             by_index = true;
             read.iter().any(|d| d.index == i).then_some(i)
         } else if e.starts_with("MIG-") {
-            let parent = mig_parent(e);
-            if let Some(p) = parent {
-                scope
+            let found = mig(e);
+            match found {
+                Some((p, Some((slices, of)))) => {
+                    scope.notes.push(format!(
+                        "{e} is a MIG instance of GPU {p}, {slices} of its {of} compute slices: the job is charged that share of the \
+                         GPU's energy, idle included (by allocation: a GPU has no energy reading per instance)"
+                    ));
+                    match scope.allocated.iter_mut().find(|a| a.device == p) {
+                        Some(a) => a.slices = (a.slices + slices).min(of),
+                        None => scope.allocated.push(crate::model::gpu::Allocation { device: p, slices, of }),
+                    }
+                }
+                Some((p, None)) => scope
                     .notes
-                    .push(format!("{e} is a MIG instance of GPU {p}: the energy is the whole GPU's, which has no reading per instance"));
+                    .push(format!("{e} is a MIG instance of GPU {p}: the energy is the whole GPU's, which has no reading per instance")),
+                None => {}
             }
-            parent
+            found.map(|(p, _)| p)
         } else {
             let hits: Vec<u32> =
                 read.iter().filter(|d| d.uuid.as_deref().is_some_and(|u| u.starts_with(e.as_str()))).map(|d| d.index).collect();
@@ -134,7 +148,7 @@ impl GpuSource for Scoped {
         let mut scope = self.scope.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if scope.measured.is_none() {
             let inner = &mut self.inner;
-            resolve(&mut scope, &read, &mut |u| inner.mig_parent(u), self.pci_order);
+            resolve(&mut scope, &read, &mut |u| inner.mig_parent(u).map(|p| (p, inner.mig_slices(u))), self.pci_order);
         }
         let keep = scope.measured.clone().unwrap_or_default();
         if keep.is_empty() {
@@ -184,6 +198,10 @@ impl GpuSource for Scoped {
     fn mig_parent(&mut self, uuid: &str) -> Option<u32> {
         self.inner.mig_parent(uuid)
     }
+
+    fn mig_slices(&mut self, uuid: &str) -> Option<(u32, u32)> {
+        self.inner.mig_slices(uuid)
+    }
 }
 
 #[cfg(test)]
@@ -224,7 +242,7 @@ mod tests {
     fn uuids_prefixes_and_mig_instances_resolve_to_indices() {
         let read = [dev(0, "GPU-aaaa-1111"), dev(1, "GPU-bbbb-2222"), dev(2, "GPU-bbbc-3333")];
         let mut s = decide(Some("GPU-aaaa,MIG-0000-1,GPU-bbb,7"), &env(&[])).unwrap();
-        resolve(&mut s, &read, &mut |u| (u == "MIG-0000-1").then_some(1), true);
+        resolve(&mut s, &read, &mut |u| (u == "MIG-0000-1").then_some((1, None)), true);
         assert_eq!(s.measured, Some(vec![0, 1]));
         // GPU-bbb is a prefix of two devices: ambiguous, so it names none.
         assert_eq!(s.unmatched, vec!["GPU-bbb", "7"]);
