@@ -297,6 +297,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --trace 'Write every sample to FILE as JSON lines, for plotting and re-analysis'
             cand --pid 'Without a command: the run''s CPU time is this process''s (and its waited-for children''s) user + system time over the run; the Python API passes its own. The run ends when the process does (a pid given to a later process is not it)'
             cand --cpus 'Without a command: the job holds N CPUs here, and its CPU-hours are N times the run''s length (core-hours, as a scheduler bills them; the Slurm prolog passes the job''s)'
+            cand --slurm-job 'The Slurm job whose processes are the job''s on a shared GPU: those in its control group (`…/job_<ID>/…` in /proc/<pid>/cgroup), as the prolog measures a job it did not start'
             cand --report 'Write the report to FILE instead of stderr (with a command) or stdout (without)'
             cand --idle-share 'On a GPU other processes share: where the device''s idle energy goes. The job always gets its part of the busy energy by its SM activity (NVML); `none` charges it no idle, `even` an equal part among the processes seen, `by-activity` a part by its activity over the run'
             cand --carbon-provider 'The carbon provider for the measured energy (else env, config, default)'

@@ -187,6 +187,7 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         cpus,
         report,
         idle_share,
+        slurm_job,
         carbon_provider,
         cost_provider,
         region,
@@ -237,6 +238,7 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         push_gateway: push_gateway.clone(),
         job_cpu: pid.map(commands::measure::JobCpu::Pid).or(cpus.map(commands::measure::JobCpu::Held)),
         idle_share: *idle_share,
+        slurm_job: slurm_job.clone(),
     };
     let done = commands::measure::run(&r, args, commands::gpu_source(&r), Box::new(output::StderrHooks))?;
     deliver(&done, report.as_deref(), command.is_empty(), s)

@@ -64,7 +64,8 @@ fi
 cpus=$(awk -v c="$cpus" -v n="$nodes" 'BEGIN { printf "%g", c / n }')
 model=${EXA_MODEL:-${name:-(no name)}}
 set -- -o json finops measure --record="$model" --run-id="slurm:${SLURM_CLUSTER_NAME:-cluster}:$shown" \
-  --report "$run_dir/$job.json" --trace "$run_dir/$job.jsonl" --gpus "$SLURM_JOB_GPUS" --cpus "$cpus"
+  --report "$run_dir/$job.json" --trace "$run_dir/$job.jsonl" --gpus "$SLURM_JOB_GPUS" --cpus "$cpus" \
+  --slurm-job "$job"
 # A job's name is the user's data, whatever it holds (a leading '-', a tab, an escape, 300 characters):
 # exa makes the model of it as the importer does.
 [ -z "${EXA_MODEL:-}" ] && set -- "$@" --model-is-job-name

@@ -297,6 +297,11 @@ pub struct Measure {
     #[arg(long, value_name = "N", value_parser = values::cpus, conflicts_with_all = ["command", "pid"])]
     pub cpus: Option<f64>,
 
+    /// The Slurm job whose processes are the job's on a shared GPU: those in its control group
+    /// (`…/job_<ID>/…` in /proc/<pid>/cgroup), as the prolog measures a job it did not start.
+    #[arg(long, value_name = "ID", value_parser = values::job_id, conflicts_with_all = ["command", "pid"])]
+    pub slurm_job: Option<String>,
+
     /// Write the report to FILE instead of stderr (with a command) or stdout (without).
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,

@@ -42,6 +42,16 @@ pub fn cpus(s: &str) -> Result<f64, String> {
     }
 }
 
+/// A Slurm job id as its control group names it (`SLURM_JOB_ID`: digits).
+pub fn job_id(s: &str) -> Result<String, String> {
+    let t = s.trim();
+    if !t.is_empty() && t.len() <= 20 && t.bytes().all(|b| b.is_ascii_digit()) {
+        Ok(t.to_string())
+    } else {
+        Err(format!("'{}' is not a Slurm job id (SLURM_JOB_ID: digits)", crate::text::clean(&s.chars().take(40).collect::<String>())))
+    }
+}
+
 /// A duration like `90s`, `10m` or `1.5h`.
 pub fn duration(s: &str) -> Result<std::time::Duration, String> {
     crate::time::parse_duration(s)

@@ -25,7 +25,7 @@ use crate::sinks::catalog::RunEnergy;
 use crate::sources::child::{own_cpu_s, Ended, ProcessCpu, Spawned};
 use crate::sources::cpu;
 use crate::sources::gpu::energy::{summarize, DeviceSummary, Sample};
-use crate::sources::gpu::sampler::{Hooks, Options, Outcome, Sampler, Sampling};
+use crate::sources::gpu::sampler::{Hooks, JobOf, Options, Outcome, Sampler, Sampling};
 use crate::sources::gpu::scope::{Scope, Scoped};
 use crate::sources::gpu::{GpuSource, SampleError};
 use crate::sources::signals;
@@ -68,6 +68,8 @@ pub struct Args {
     pub job_cpu: Option<JobCpu>,
     /// Where a shared GPU's idle energy goes (`--idle-share`).
     pub idle_share: crate::model::gpu::IdlePolicy,
+    /// The Slurm job whose processes are the job's (`--slurm-job`: its control group), for a shared GPU's split.
+    pub slurm_job: Option<String>,
 }
 
 /// Whose CPU time a measurement without a command counts: without one, the GPUs' energy would be
@@ -125,8 +127,8 @@ pub fn run(
     // --pid: the process read as the run goes, its last reading kept; the run ends when it does (or is another's).
     let watched = std::cell::Cell::new(held_from.and_then(|h| h.1));
     let job = spawn(&args.command)?;
-    let root = args.job_cpu.and_then(JobCpu::pid);
-    let (sampler, no_gpu, hooks) = start_gpus(settings, source, (trace, args.live && job.is_none()), (hooks, root), start);
+    let job_of = job_of(settings, &args);
+    let (sampler, no_gpu, hooks) = start_gpus(settings, source, (trace, args.live && job.is_none()), (hooks, job_of.clone()), start);
     // Watching the node with nothing to read ends at once, never after a silent --duration; a process or
     // CPUs held (--pid, --cpus) are something to watch, to its --duration or an interrupt.
     let nothing_to_watch = || match args.job_cpu {
@@ -146,7 +148,7 @@ pub fn run(
     live_line.iter().for_each(|h| h.live(""));
     let duration_s = start.elapsed().as_secs_f64();
     let scope = scope.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
-    let split = (args.idle_share, job.is_some() || root.is_some(), scope.allocated.as_slice());
+    let split = (args.idle_share, job.is_some() || job_of.named(), scope.allocated.as_slice());
     let (mut gpu, profile) = gpu_of(sampler.map(Sampler::finish), no_gpu, (started_unix, duration_s), split);
     gpu.scope = scope;
     let held = held_from.map(|(j, first)| (j, first.zip(watched.get())));
@@ -198,22 +200,25 @@ pub fn run(
     })
 }
 
+/// Whose processes are the job's besides exa's: `--pid`'s and its descendants, or those in `--slurm-job`'s control
+/// group (read under the host root, as the CPU counters are).
+fn job_of(settings: &Reading<'_>, args: &Args) -> JobOf {
+    use crate::sources::owner::{Group, GroupKind};
+    let group = args.slurm_job.as_ref().map(|id| (settings.cpu.root.value.clone(), Group { kind: GroupKind::SlurmJob, id: id.clone() }));
+    JobOf { root: args.job_cpu.and_then(JobCpu::pid), group }
+}
+
 /// Starts reading the GPUs now, or says why there are none to read (the hooks then stay with the caller).
 #[allow(clippy::type_complexity)]
 fn start_gpus(
     settings: &Reading<'_>,
     source: Result<Box<dyn GpuSource>, SampleError>,
     (trace, live): (Option<Box<dyn Write + Send>>, bool),
-    (hooks, job_root): (Box<dyn Hooks>, Option<u32>),
+    (hooks, job): (Box<dyn Hooks>, JobOf),
     start: Instant,
 ) -> (Option<Sampler>, Option<String>, Option<Box<dyn Hooks>>) {
-    let opts = Options {
-        interval: Duration::from_secs_f64(settings.gpu.interval.value),
-        trace,
-        live,
-        deadline: settings.gpu.timeout.value,
-        job_root,
-    };
+    let opts =
+        Options { interval: Duration::from_secs_f64(settings.gpu.interval.value), trace, live, deadline: settings.gpu.timeout.value, job };
     match source {
         Ok(s) => (Some(Sampler::start(s, opts, hooks, start)), None, None),
         Err(e) => {

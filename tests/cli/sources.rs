@@ -602,3 +602,33 @@ fn the_exporter_splits_a_shared_gpu_among_the_jobs_pods_and_containers_on_it() {
     assert!(!text.contains("\"4242\"") && !text.contains("\"5555\"") && !text.contains("pid"), "no series names a process: {text}");
     drop(serve);
 }
+
+/// The prolog measures a job it did not start (`--slurm-job`): the job's processes on a shared GPU are those in
+/// the job's control group, so the GPU is split rather than charged whole.
+#[test]
+fn a_slurm_jobs_processes_are_known_by_its_control_group_and_its_share_split() {
+    let env = with_processes(
+        with_nvml(&[Nv { lo_w: Some(100.0), hi_w: 100.0, ..Nv::default() }]),
+        "0 4242 60 30 2.0 0 -1\n0 4343 40 20 2.0 0 -1\n",
+    );
+    let host = env.dir.path().join("host");
+    for (pid, cgroup) in [
+        (4242, "0::/system.slice/slurmstepd.scope/job_77/step_0/user/task_0\n"),
+        (4343, "0::/system.slice/slurmstepd.scope/job_78/step_0/user/task_0\n"),
+    ] {
+        std::fs::create_dir_all(host.join(format!("proc/{pid}"))).unwrap();
+        std::fs::write(host.join(format!("proc/{pid}/cgroup")), cgroup).unwrap();
+    }
+    let env = env.env("EXAMLOPS_HOST_ROOT", host.to_str().unwrap()).env("EXAMLOPS_CPU_SOURCE", "none");
+    let (out, r) = measure(&env, &["--interval", "0.1", "--duration", "1s", "--slurm-job", "77"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let s = share_of(&r);
+    assert_eq!(s["co_tenants"].as_u64(), Some(1), "{s}");
+    let (job, device) = (s["job_kwh"].as_f64().unwrap(), s["device_kwh"].as_f64().unwrap());
+    // Never idle: the whole device split 60 : 40 by SM activity.
+    assert!((job / device - 0.6).abs() < 0.01, "job 77's part {job} of {device} kWh");
+    // Without the job named, nobody on the GPU is known as the job's: charged whole, said.
+    let (_, whole) = measure(&env, &["--interval", "0.1", "--duration", "1s"], &[]);
+    assert!(whole["gpu"]["devices"][0]["share"].is_null(), "{}", whole["gpu"]["devices"][0]);
+    fails(&env.run(&["finops", "measure", "--slurm-job", "7;rm", "--duration", "1s"]), 2, "not a Slurm job id");
+}

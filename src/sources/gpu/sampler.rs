@@ -62,9 +62,30 @@ pub struct Outcome {
 /// Seconds between two looks at the processes on the devices (and one at the first and the last reading).
 const PROCESS_LIST_EVERY_S: f64 = 60.0;
 
+/// Whose processes are the job's, besides exa's own and their descendants.
+#[derive(Debug, Clone, Default)]
+pub struct JobOf {
+    /// A process whose descendants are the job's too (`measure --pid`).
+    pub root: Option<u32>,
+    /// A group whose processes are the job's (`measure --slurm-job`: the job's control group), and the host root
+    /// their `/proc` is read under.
+    pub group: Option<(std::path::PathBuf, crate::sources::owner::Group)>,
+}
+
+impl JobOf {
+    /// Whether anything says whose the job's processes are beyond exa's own (exa may watch a node alone).
+    pub fn named(&self) -> bool {
+        self.root.is_some() || self.group.is_some()
+    }
+}
+
 /// True when `pid` is exa or one of its descendants (the measured command and whatever it started), or
-/// `root` (the process `measure --pid` watches) or one of its.
-fn ours(pid: u32, root: Option<u32>) -> bool {
+/// the job's as `job` says: `--pid`'s process or one of its descendants, or a process in `--slurm-job`'s group.
+fn ours(pid: u32, job: &JobOf) -> bool {
+    if job.group.as_ref().is_some_and(|(host, g)| crate::sources::owner::group_of(host, pid) == *g) {
+        return true;
+    }
+    let root = job.root;
     let me = std::process::id();
     let mut p = pid;
     for _ in 0..64 {
@@ -94,8 +115,8 @@ struct Processes {
     activity: Option<Vec<super::split::Activity>>,
     /// Whether each pid seen is exa's or the command's, looked up once.
     ours: BTreeMap<u32, bool>,
-    /// The process whose descendants are the job's too (`measure --pid`).
-    root: Option<u32>,
+    /// Whose processes are the job's besides exa's own.
+    job: JobOf,
 }
 
 impl Processes {
@@ -109,7 +130,7 @@ impl Processes {
         let seen = self.shared.get_or_insert_with(BTreeMap::new);
         for (index, pid) in list {
             let others = seen.entry(index).or_default();
-            if !*self.ours.entry(pid).or_insert_with(|| ours(pid, self.root)) {
+            if !*self.ours.entry(pid).or_insert_with(|| ours(pid, &self.job)) {
                 others.insert(pid);
             }
         }
@@ -121,7 +142,7 @@ impl Processes {
         let Some(list) = source.process_activity() else { return };
         let activity = self.activity.get_or_insert_with(Vec::new);
         for (device, pid, sm, mem) in list {
-            let party = if *self.ours.entry(pid).or_insert_with(|| ours(pid, self.root)) {
+            let party = if *self.ours.entry(pid).or_insert_with(|| ours(pid, &self.job)) {
                 Party::Job
             } else {
                 self.shared.get_or_insert_with(BTreeMap::new).entry(device).or_default().insert(pid);
@@ -150,8 +171,8 @@ pub struct Options {
     /// The most the run's end waits on the GPUs: one tool's deadline, counted from the end, whatever call
     /// (a reading, a look at the processes) was under way then.
     pub deadline: Duration,
-    /// A process whose descendants are the job's, besides exa's own (`measure --pid`).
-    pub job_root: Option<u32>,
+    /// Whose processes are the job's, besides exa's own (`measure --pid`, `--slurm-job`).
+    pub job: JobOf,
 }
 
 impl Sampler {
@@ -208,7 +229,7 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
     let mut energy_j = 0.0;
     let mut next = start;
     let mut last = false;
-    let mut processes = Processes { root: opts.job_root, ..Processes::default() };
+    let mut processes = Processes { job: opts.job.clone(), ..Processes::default() };
     source.counter_every(COUNTER_EVERY);
     loop {
         let (t, read_t, result) = timed(source.as_mut(), start);
@@ -354,8 +375,13 @@ mod tests {
 
     fn sample(source: Fake, run_for: Duration) -> (Outcome, Vec<String>) {
         let said = Said::default();
-        let opts =
-            Options { interval: Duration::from_millis(20), trace: None, live: false, deadline: Duration::from_secs(10), job_root: None };
+        let opts = Options {
+            interval: Duration::from_millis(20),
+            trace: None,
+            live: false,
+            deadline: Duration::from_secs(10),
+            job: JobOf::default(),
+        };
         let s = Sampler::start(Box::new(source), opts, Box::new(said.clone()), Instant::now());
         std::thread::sleep(run_for);
         let out = s.finish();
