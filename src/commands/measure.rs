@@ -147,9 +147,9 @@ pub fn run(
     let (ended, interrupted) = wait(job.as_ref(), args.duration, start, &nothing_to_watch, tick);
     live_line.iter().for_each(|h| h.live(""));
     let duration_s = start.elapsed().as_secs_f64();
-    let scope = scope.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+    let (outcome, scope) = finished(sampler, &scope);
     let split = (args.idle_share, job.is_some() || job_of.named(), scope.allocated.as_slice());
-    let (mut gpu, profile) = gpu_of(sampler.map(Sampler::finish), no_gpu, (started_unix, duration_s), split);
+    let (mut gpu, profile) = gpu_of(outcome, no_gpu, (started_unix, duration_s), split);
     gpu.scope = scope;
     let held = held_from.map(|(j, first)| (j, first.zip(watched.get())));
     let (cpu, job_time) = job_cpu(settings, ended.as_ref(), held, duration_s);
@@ -198,6 +198,13 @@ pub fn run(
         work: measured_work,
         exa_cpu_s: tidy(own_cpu_s()),
     })
+}
+
+/// The sampler's outcome and the GPUs' scope, read once the sampler is done: the scope is resolved at the first
+/// reading, which a short run may take only as the sampler finishes.
+fn finished(sampler: Option<Sampler>, scope: &Mutex<Scope>) -> (Option<Outcome>, Scope) {
+    let outcome = sampler.map(Sampler::finish);
+    (outcome, scope.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone())
 }
 
 /// Whose processes are the job's besides exa's: `--pid`'s and its descendants, or those in `--slurm-job`'s control
