@@ -29,14 +29,15 @@ fn non_numeric_and_negative_coefficients_are_config_errors() {
 fn unknown_keys_warn_with_the_nearest() {
     let env = Env::new();
     env.config("finops:\n  carbon:\n    coefficents:\n      pue: 1.2\n");
-    let out = env.run(&["-o", "json", "finops", "carbon", "estimate", "--gpu-hours", "1"]);
+    let args = ["-o", "json", "finops", "carbon", "estimate", "--gpu-hours", "1"];
+    let out = env.run(&args);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("unknown key 'finops.carbon.coefficents'") && stderr(&out).contains("did you mean 'coefficients'"),
         "{}",
         stderr(&out)
     );
-    let e: Estimate = serde_json::from_slice(&out.stdout).unwrap();
+    let e: Estimate = crate::common::answer(&args, &out);
     assert_eq!(e.coefficients["pue"].source, "default");
 }
 

@@ -171,7 +171,7 @@ fn without_access_exa_says_how_to_grant_it_and_keeps_the_estimate() {
     assert_eq!(auto.status.code(), Some(0), "{}", stderr(&auto));
     let warned: Vec<String> = stderr(&auto).lines().filter(|l| l.contains("CPU energy")).map(str::to_string).collect();
     assert_eq!(warned.len(), 1, "said once: {warned:?}");
-    let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let r = crate::common::report_file(&report);
     assert_eq!(r["cpu_energy"]["status"], "not measured");
     assert!(r["cpu_energy"]["reason"].as_str().unwrap().contains("permission denied"));
     let notes = r["carbon"]["notes"].to_string();

@@ -227,12 +227,13 @@ fn every_yes_or_no_variable_reads_the_same_words() {
 #[test]
 fn unknown_provider_falls_back_loudly() {
     let env = Env::new();
-    let out = env.run(&["-o", "json", "finops", "carbon", "estimate", "--gpu-hours", "12", "--provider", "cff-like"]);
+    let args = ["-o", "json", "finops", "carbon", "estimate", "--gpu-hours", "12", "--provider", "cff-like"];
+    let out = env.run(&args);
     assert!(out.status.success());
     let err = stderr(&out);
     assert_eq!(err.lines().count(), 1, "one warning line: {err}");
     assert!(err.starts_with("warning: carbon provider 'cff-like' (from --provider)") && err.contains("did you mean 'ccf-like'"), "{err}");
-    let e: Estimate = serde_json::from_slice(&out.stdout).unwrap();
+    let e: Estimate = crate::common::answer(&args, &out);
     assert_eq!(e.provider.name, "green-ai-default");
     assert_eq!(e.requested_provider.as_deref(), Some("cff-like"));
     assert!(e.fallback_reason.unwrap().contains("no carbon provider named 'cff-like'"));
@@ -251,9 +252,10 @@ fn strict_refuses_to_fall_back() {
 
 #[test]
 fn errors_are_json_under_o_json() {
-    let out = Env::new().run(&["--json", "finops", "carbon", "estimate", "--cpu-hours", "3", "--provider", "ccf-like"]);
+    let args = ["--json", "finops", "carbon", "estimate", "--cpu-hours", "3", "--provider", "ccf-like"];
+    let out = Env::new().run(&args);
     assert_eq!(out.status.code(), Some(1));
-    let body: ErrorBody = serde_json::from_slice(&out.stdout).unwrap();
+    let body: ErrorBody = crate::common::answer(&args, &out);
     assert_eq!(body.error.kind, "refused");
     assert!(body.error.message.contains("CPU-hours"));
 }

@@ -28,8 +28,10 @@ fn sigalrm_ends_the_run_as_sigterm_does_with_its_report() {
         "-c",
         "kill -ALRM $PPID; sleep 30",
     ]);
-    let r: Value =
-        serde_json::from_str(&std::fs::read_to_string(&report).unwrap_or_else(|e| panic!("no report ({e}): {}", stderr(&out)))).unwrap();
+    let r: Value = crate::common::checked(
+        &["finops", "measure"],
+        &std::fs::read(&report).unwrap_or_else(|e| panic!("no report ({e}): {}", stderr(&out))),
+    );
     assert_eq!(r["interrupted"], "SIGALRM", "{r}");
     assert_eq!(r["killed_by"], "SIGALRM", "passed on to the command: {r}");
     assert_eq!(out.status.code(), Some(128 + 14), "exa exits as its command did: {}", stderr(&out));
@@ -54,7 +56,8 @@ fn a_trace_past_the_jobs_file_size_limit_stops_growing_and_the_run_goes_on() {
     let said = stderr(&out);
     assert_eq!(out.status.code(), Some(0), "{said}");
     assert!(said.contains("the trace stopped growing") && said.contains("File too large"), "{said}");
-    let r: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {said}"));
+    // `--report /dev/stdout`.
+    let r: Value = crate::common::checked(&["finops", "measure"], &out.stdout);
     assert_eq!(r["gpu"]["status"], "measured", "{r}");
     assert!(std::fs::metadata(&trace).unwrap().len() <= 4096);
     let _ = report;
@@ -151,9 +154,10 @@ fn a_report_on_a_full_disk_reads_without_writing() {
     }
     // Fill it: dd stops at the end of the room.
     let _ = Command::new("dd").args(["if=/dev/zero", "bs=4k"]).arg(format!("of={}", mnt.join("fill").display())).output().unwrap();
-    let report = env.run(&["-o", "json", "--db", db, "report"]);
+    let args = ["-o", "json", "--db", db, "report"];
+    let report = env.run(&args);
     assert_eq!(report.status.code(), Some(0), "{}", stderr(&report));
-    let v: Value = serde_json::from_slice(&report.stdout).unwrap();
+    let v: Value = crate::common::answer(&args, &report);
     assert_eq!(v["groups"][0]["runs"], 2, "{v}");
     let made: Vec<String> = std::fs::read_dir(&mnt)
         .unwrap()
@@ -174,7 +178,7 @@ fn a_tool_that_hangs_after_its_first_answer_holds_the_end_one_deadline_at_most()
     let out = env.run(&["-o", "json", "finops", "measure", "--interval", "0.2", "--report", report.to_str().unwrap(), "--", "true"]);
     let took = started.elapsed();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let r = crate::common::report_file(&report);
     assert!(r["gpu"]["samples"].as_u64() >= Some(1), "{r}");
     // Two deadlines (8 s) were what it took; one and a margin for a slow machine's start is the bound.
     assert!(took < Duration::from_millis(7500), "the end took {took:?}");

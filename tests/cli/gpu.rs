@@ -419,7 +419,7 @@ fn signals_reach_the_command_and_the_report_is_still_written() {
         Command::new("kill").args([format!("-{sig}"), child.id().to_string()]).status().unwrap();
         let out = child.wait_with_output().unwrap();
         assert_eq!(out.status.code(), Some(code), "{name}: {}", String::from_utf8_lossy(&out.stderr));
-        let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+        let r: Value = crate::common::report_file(&report);
         assert_eq!(r["interrupted"], name);
         assert_eq!(r["exit_code"], code);
         assert!(r["gpu"]["energy_kwh"].as_f64().unwrap() > 0.0);
@@ -433,19 +433,22 @@ fn libc_sigterm() -> i32 {
 #[test]
 fn the_report_never_mixes_with_the_commands_stdout() {
     let env = with_smi(H100).env("FAKE_SMI_POWER", "300");
-    let out = env.run(&["-o", "json", "finops", "measure", "--interval", "0.2", "--", "sh", "-c", "echo '{\"job\": 1}'"]);
+    let args = ["-o", "json", "finops", "measure", "--interval", "0.2", "--", "sh", "-c", "echo '{\"job\": 1}'"];
+    let out = env.run(&args);
     let job: Value = serde_json::from_slice(&out.stdout).expect("stdout is the command's alone");
     assert_eq!(job["job"], 1);
-    let report: Value = serde_json::from_slice(&out.stderr).expect("the report is on stderr");
+    // The report is on stderr.
+    let report: Value = crate::common::checked(&args, &out.stderr);
     assert_eq!(report["gpu"]["status"], "measured");
 }
 
 #[test]
 fn measuring_the_node_for_a_duration_reports_on_stdout() {
     let env = with_smi(L40S).env("FAKE_SMI_POWER", "250");
-    let out = env.run(&["-o", "json", "finops", "measure", "--interval", "0.2", "--duration", "1s"]);
+    let args = ["-o", "json", "finops", "measure", "--interval", "0.2", "--duration", "1s"];
+    let out = env.run(&args);
     assert_eq!(out.status.code(), Some(0));
-    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let r: Value = crate::common::checked(&args, &out.stdout);
     assert_eq!(r.get("command"), Some(&Value::Null));
     assert_eq!(r.get("cpu"), Some(&Value::Null));
     assert!((0.9..5.0).contains(&r["duration_s"].as_f64().unwrap()));

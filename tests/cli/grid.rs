@@ -15,7 +15,7 @@ fn live(env: &Env, extra: &[&str]) -> (Estimate, String) {
     args.extend_from_slice(extra);
     let out = env.run(&args);
     assert!(out.status.success(), "{}", stderr(&out));
-    (serde_json::from_slice(&out.stdout).unwrap(), stderr(&out))
+    (crate::common::answer(&args, &out), stderr(&out))
 }
 
 const EM: &str = r#"{"zone":"FR","carbonIntensity":58.77,"datetime":"2026-11-30T05:00:00.000Z","updatedAt":"2026-11-30T05:10:00.000Z","emissionFactorType":"lifecycle"}"#;

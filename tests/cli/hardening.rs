@@ -30,8 +30,9 @@ fn with_fake_smi(env: Env) -> Env {
     env.path_first(&bin)
 }
 
-fn json_of(out: &std::process::Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("bad JSON ({e}): {}\n{}", stdout(out), stderr(out)))
+/// What exa run with `args` printed, checked against the JSON contract (`common::answer`).
+fn json_of(args: &[&str], out: &std::process::Output) -> Value {
+    crate::common::answer(args, out)
 }
 
 // 1. Secrets: a provider file cannot reach the environment, and no value read from it is echoed.
@@ -56,12 +57,13 @@ fn provider_files_cannot_read_secrets_and_values_are_never_echoed() {
 fn url_credentials_never_show() {
     let url = "http://alice:pw-secret@127.0.0.1:9/x;token=semi-secret?pass=q-secret&code=c-secret&zone=FR#token=f-secret";
     let env = Env::new().env("EXAMLOPS_GRID_INTENSITY_URL", url);
-    let out = env.run(&["-o", "json", "finops", "carbon", "estimate", "--gpu-hours", "1", "--provider", "grid-live"]);
+    let args = ["-o", "json", "finops", "carbon", "estimate", "--gpu-hours", "1", "--provider", "grid-live"];
+    let out = env.run(&args);
     let all = format!("{}{}", stdout(&out), stderr(&out));
     for secret in ["pw-secret", "semi-secret", "q-secret", "c-secret", "f-secret", "alice"] {
         assert!(!all.contains(secret), "{secret} leaked: {all}");
     }
-    assert!(json_of(&out)["grid"]["url"].as_str().unwrap().contains("REDACTED"));
+    assert!(json_of(&args, &out)["grid"]["url"].as_str().unwrap().contains("REDACTED"));
     let env = Env::new();
     env.config("clusters:\n  c1:\n    prometheus: http://bob:prom-secret@127.0.0.1:9/\n    gpu_vendor: nvidia\n    gpu_model: H100\n");
     for args in
@@ -100,10 +102,11 @@ fn reports_follow_links_and_never_hide_the_commands_status() {
     let target = env.file("real-report.json", "old");
     let link = env.dir.path().join("link.json");
     std::os::unix::fs::symlink(&target, &link).unwrap();
-    let out = env.run(&["-o", "json", "finops", "measure", "--interval", "0.1", "--report", link.to_str().unwrap(), "--", "true"]);
+    let args = ["-o", "json", "finops", "measure", "--interval", "0.1", "--report", link.to_str().unwrap(), "--", "true"];
+    let out = env.run(&args);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link is still a link");
-    let r: Value = serde_json::from_str(&std::fs::read_to_string(&target).unwrap()).unwrap();
+    let r: Value = crate::common::checked(&args, &std::fs::read(&target).unwrap());
     assert_eq!(r["exit_code"], 0);
     let dir = env.dir.path().join("a-dir");
     std::fs::create_dir_all(&dir).unwrap();
@@ -319,16 +322,19 @@ fn overflowing_and_negative_figures_are_refused() {
     }
     fails(&env.run(&["--db", db.to_str().unwrap(), "report"]), 1, "the sum of co2e_g over 'M' overflowed");
     let env = with_fake_smi(Env::new()).env("FAKE_POWER", "-50");
-    let out = env.run(&["-o", "json", "gpu"]);
-    assert_eq!(json_of(&out)["devices"][0].get("power_w"), Some(&Value::Null), "a negative power is a failed reading");
+    let args = ["-o", "json", "gpu"];
+    let out = env.run(&args);
+    assert_eq!(json_of(&args, &out)["devices"][0].get("power_w"), Some(&Value::Null), "a negative power is a failed reading");
 }
 
 // 16. A run shorter than one reading is billed for the run, not the reading.
 #[test]
 fn a_short_run_is_billed_for_its_own_length() {
     let env = with_fake_smi(Env::new()).env("FAKE_SLEEP", "0.6");
-    let out = env.run(&["-o", "json", "finops", "measure", "--interval", "5", "--", "sleep", "0.05"]);
-    let r: Value = serde_json::from_slice(&out.stderr).unwrap();
+    let args = ["-o", "json", "finops", "measure", "--interval", "5", "--", "sleep", "0.05"];
+    let out = env.run(&args);
+    // After a command, the report is on stderr.
+    let r: Value = crate::common::checked(&args, &out.stderr);
     let covered = r["gpu"]["devices"][0]["covered_s"].as_f64().unwrap();
     let duration = r["duration_s"].as_f64().unwrap();
     assert!(covered <= duration + 1e-9, "covered {covered} s of a {duration} s run");
@@ -489,9 +495,10 @@ fn a_zero_width_terminal_gets_a_readable_table() {
 // 31. Under -o json even a malformed command line answers with a JSON error.
 #[test]
 fn parse_errors_have_a_json_body_under_json() {
-    let out = Env::new().run(&["-o", "json", "finops", "carbon", "estimate", "--gpu-hours", "abc"]);
+    let args = ["-o", "json", "finops", "carbon", "estimate", "--gpu-hours", "abc"];
+    let out = Env::new().run(&args);
     assert_eq!(out.status.code(), Some(2));
-    let v = json_of(&out);
+    let v = json_of(&args, &out);
     assert_eq!(v["error"]["kind"], "usage");
     assert!(v["error"]["message"].as_str().unwrap().contains("--gpu-hours"));
 }

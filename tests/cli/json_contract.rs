@@ -74,9 +74,11 @@ fn providers_records_reports_and_errors_have_exactly_the_documented_fields() {
     assert_eq!(rep.filter.since.as_deref(), Some("2026-11-01T00:00:00Z"), "times in JSON are ISO 8601");
     assert_eq!(rep.filter.until.as_deref(), Some("2026-11-30T12:00:00Z"));
 
-    let out = env.run(&["-o", "json", "finops", "carbon", "estimate"]);
+    let args = ["-o", "json", "finops", "carbon", "estimate"];
+    let out = env.run(&args);
     assert_eq!(out.status.code(), Some(2));
-    let e: ErrorBody = serde_json::from_slice(&out.stdout).expect("an error body on stdout under -o json");
+    // An error body on stdout under -o json.
+    let e: ErrorBody = crate::common::answer(&args, &out);
     assert_eq!(e.error.kind, "usage");
     assert!(e.error.message.contains("nothing to estimate"));
 }

@@ -238,9 +238,10 @@ fn a_hand_written_row_is_read_plainly_and_copied_once() {
     assert!(!csv.stdout.contains(&0x1b), "a raw escape in the CSV: {}", crate::common::stdout(&csv));
     let to = env.dir.path().join("copy.sqlite3");
     let copy = |what: &str| {
-        let out = env.run(&["-o", "json", "db", "copy", "--from", d, "--to", to.to_str().unwrap()]);
+        let args: &[&str] = &["-o", "json", "db", "copy", "--from", d, "--to", to.to_str().unwrap()];
+        let out = env.run(args);
         assert_eq!(out.status.code(), Some(0), "{what}: {}", stderr(&out));
-        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+        crate::common::answer::<Value>(args, &out)
     };
     assert_eq!(copy("first")["copied"], 2);
     let again = copy("again");

@@ -37,7 +37,16 @@ fn client(env: &Env, transport: &[&str], plan: &Value) -> Value {
     child.stdin.take().unwrap().write_all(plan.to_string().as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "the MCP client failed: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("client output ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+    let report: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("client output ({e}): {}", String::from_utf8_lossy(&out.stdout)));
+    // Each structured answer holds to the JSON contract of the CLI command the tool answers as.
+    let no_calls = Vec::new();
+    let calls = plan["calls"].as_array().unwrap_or(&no_calls);
+    for (call, r) in calls.iter().zip(report["results"].as_array().unwrap_or(&no_calls)) {
+        let tool = call["name"].as_str().unwrap_or_default();
+        crate::contract::check_tool(tool, &call["arguments"], &r["structured"], r["is_error"] == true);
+    }
+    report
 }
 
 pub(crate) fn stdio(env: &Env, calls: Value) -> Value {

@@ -103,10 +103,11 @@ fn broken_formula_is_listed_and_falls_back_loudly() {
     assert_eq!(row.status, "broken");
     let reason = row.reason.as_deref().unwrap();
     assert!(reason.contains("formula 'kwh'") && reason.contains("column 13") && reason.contains("unknown name 'tdp'"), "{reason}");
-    let out = env.run(&["-o", "json", "finops", "carbon", "estimate", "--gpu-hours", "1"]);
+    let args = ["-o", "json", "finops", "carbon", "estimate", "--gpu-hours", "1"];
+    let out = env.run(&args);
     assert!(out.status.success());
     assert!(stderr(&out).contains("warning: carbon provider 'expression' (from finops.carbon.provider in the config)"), "{}", stderr(&out));
-    let e: Estimate = serde_json::from_slice(&out.stdout).unwrap();
+    let e: Estimate = crate::common::answer(&args, &out);
     assert_eq!(e.provider.name, "green-ai-default");
     assert!(e.fallback_reason.unwrap().contains("unknown name 'tdp'"));
     fails(&env.run(&["--strict", "finops", "carbon", "estimate", "--gpu-hours", "1"]), 1, "unknown name 'tdp'");
@@ -278,11 +279,12 @@ fn each_plugin_failure_is_broken_and_falls_back() {
         env.config("finops:\n  carbon:\n    plugin_timeout_s: 0.5\n");
         plugin(&env, name, body);
         let started = std::time::Instant::now();
-        let out = env.run(&["-o", "json", "finops", "carbon", "estimate", "--gpu-hours", "1", "--provider", name]);
+        let args = ["-o", "json", "finops", "carbon", "estimate", "--gpu-hours", "1", "--provider", name];
+        let out = env.run(&args);
         assert!(out.status.success(), "{name}: {}", stderr(&out));
         assert!(started.elapsed().as_secs() < 20, "{name}: the hung plugin was not killed in time");
         assert!(stderr(&out).contains("warning:") && stderr(&out).contains(why), "{name}: {}", stderr(&out));
-        let e: Estimate = serde_json::from_slice(&out.stdout).unwrap();
+        let e: Estimate = crate::common::answer(&args, &out);
         assert_eq!(e.provider.name, "green-ai-default", "{name}");
         assert_eq!(e.requested_provider.as_deref(), Some(name));
         assert!(e.fallback_reason.unwrap().contains(why));

@@ -544,7 +544,7 @@ fn refused(env: &Env, args: &[&str], code: &str, status: u64, exit: i32) -> Valu
     all.extend_from_slice(args);
     let out = env.run(&all);
     assert_eq!(out.status.code(), Some(exit), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v: Value = crate::common::answer(&all, &out);
     assert_eq!(v["error"]["code"], code, "{v}");
     assert_eq!(v["error"]["status"], status);
     v

@@ -33,8 +33,10 @@ fn no_noise(v: &Value) {
 #[test]
 fn figures_carry_no_float_noise() {
     let env = with_h100(Env::new()).env("FAKE_SMI_POWER", "300");
-    let out = env.run(&["-o", "json", "finops", "measure", "--interval", "0.1", "--power-cost-per-kwh", "0.3", "--", "sleep", "0.4"]);
-    let r: Value = serde_json::from_slice(&out.stderr).unwrap();
+    let args = ["-o", "json", "finops", "measure", "--interval", "0.1", "--power-cost-per-kwh", "0.3", "--", "sleep", "0.4"];
+    let out = env.run(&args);
+    // After a command, the report is on stderr.
+    let r: Value = crate::common::checked(&args, &out.stderr);
     no_noise(&r);
     for _ in 0..3 {
         env.json::<Value>(&["finops", "carbon", "record", "M", "--gpu-hours", "0.1", "--cpu-hours", "0.7"]);
@@ -113,11 +115,12 @@ fn measuring_without_a_gpu_says_so_at_once() {
     let env = Env::new();
     // A PATH with the system's tools and no nvidia-smi.
     let started = std::time::Instant::now();
-    let out = env.cmd().env("PATH", "/usr/bin:/bin").args(["-o", "json", "finops", "measure", "--duration", "10m"]).output().unwrap();
+    let args = ["-o", "json", "finops", "measure", "--duration", "10m"];
+    let out = env.cmd().env("PATH", "/usr/bin:/bin").args(args).output().unwrap();
     assert!(started.elapsed() < std::time::Duration::from_secs(10), "never ten silent minutes: {:?}", started.elapsed());
     let err = crate::common::stderr(&out);
     assert!(err.contains("no GPU found"), "{err}");
-    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let r: Value = crate::common::checked(&args, &out.stdout);
     assert_eq!(r["gpu"]["status"], "not measured");
     let out = env
         .cmd()

@@ -231,7 +231,7 @@ fn a_restart_while_writers_run_loses_and_doubles_nothing() {
         let text = std::fs::read_to_string(format!("{log}.{w}")).unwrap();
         for told in text.lines().filter_map(|l| l.strip_prefix("ok ")) {
             // A record sent again after a lost connection, whose first write had committed, is told the stored id.
-            let told: Value = serde_json::from_str(told).unwrap();
+            let told: Value = crate::common::checked(&["finops", "carbon", "record"], told.as_bytes());
             let (run, id) = (told["run_id"].as_str().unwrap(), told["id"].to_string());
             assert_eq!(stored.get(run), Some(&id.as_str()), "{run}: exa told its writer id {id}");
             ok += 1;

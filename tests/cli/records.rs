@@ -352,8 +352,10 @@ fn a_run_is_counted_once() {
     let rec = |args: &[&str]| env.json::<Value>(&[&["finops", "carbon", "record", "M"][..], args].concat());
     // An estimate, then a measurement of the same run: the measurement counts, the estimate does not.
     rec(&["--gpu-hours", "12", "--run-id", "r1"]);
-    let m = env.run(&["-o", "json", "finops", "measure", "--interval", "0.1", "--record", "M", "--run-id", "r1", "--", "sleep", "0.3"]);
-    let measured: Value = serde_json::from_slice(&m.stderr).unwrap();
+    let args = ["-o", "json", "finops", "measure", "--interval", "0.1", "--record", "M", "--run-id", "r1", "--", "sleep", "0.3"];
+    let m = env.run(&args);
+    // After a command, the report is on stderr.
+    let measured: Value = crate::common::checked(&args, &m.stderr);
     let measured_kwh = measured["carbon"]["outputs"]["kwh"].as_f64().unwrap();
     let r = report(&env, &["--by", "run"]);
     let g = &r["groups"][0];

@@ -229,8 +229,8 @@ fn focus_rows_count_a_run_once_and_say_what_they_left_out() {
     near(f(r2[0], "BilledCost"), 5.0);
     assert!(!rows.iter().any(|r| r["ResourceId"] == "r3"));
     // JSON lines: the same rows, one object per line, nulls as null.
-    let out = env.run(&["-o", "json", "report", "--format", "focus"]);
-    let lines: Vec<Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).expect("each line is a JSON object")).collect();
+    let args = ["-o", "json", "report", "--format", "focus"];
+    let lines: Vec<Value> = crate::common::answer_lines(&args, &env.run(&args));
     assert_eq!(lines.len(), rows.len());
     for (j, c) in lines.iter().zip(&rows) {
         assert_eq!(j["BilledCost"].as_f64().unwrap(), f(c, "BilledCost"));
@@ -354,8 +354,8 @@ fn the_focus_validator_finds_nothing_to_fail() {
     assert!(passed >= 100, "the validator checked the rows: {summary}");
     let (header, rows) = focus_csv(&env, &[]);
     // The JSON-lines form carries the same columns, in the same order.
-    let jsonl = env.run(&["-o", "json", "report", "--format", "focus"]);
-    let first: serde_json::Map<String, Value> = serde_json::from_str(stdout(&jsonl).lines().next().unwrap()).unwrap();
+    let jsonl = ["-o", "json", "report", "--format", "focus"];
+    let first: serde_json::Map<String, Value> = crate::common::answer_lines(&jsonl, &env.run(&jsonl)).into_iter().next().expect("a row");
     assert_eq!(first.keys().cloned().collect::<Vec<_>>(), header);
     let tiny = rows.iter().find(|r| r["ResourceName"] == "TINY").unwrap();
     assert_eq!(tiny["ConsumedQuantity"], "0.0000001163");

@@ -266,15 +266,10 @@ fn a_saved_file_imports_whole_or_not_at_all() {
     ]);
     assert_eq!(window["skipped"]["ended outside --since/--until"], 1);
     // Standard input, and a file that is not sacct's.
-    let mut child = env
-        .cmd()
-        .args(["-o", "json", "import", "slurm", "--file", "-", "--dry-run"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let piped_args = ["-o", "json", "import", "slurm", "--file", "-", "--dry-run"];
+    let mut child = env.cmd().args(piped_args).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
     std::io::Write::write_all(&mut child.stdin.take().unwrap(), good.as_bytes()).unwrap();
-    let piped: Value = serde_json::from_slice(&child.wait_with_output().unwrap().stdout).unwrap();
+    let piped: Value = crate::common::answer(&piped_args, &child.wait_with_output().unwrap());
     assert_eq!(piped["source"], "standard input");
     let junk = env.file("junk.txt", "hello world\n");
     fails(&env.run(&["import", "slurm", "--file", junk.to_str().unwrap()]), 2, "not a `sacct -P` header");
@@ -339,10 +334,11 @@ fn one_jobs_name_never_stops_the_clusters_import() {
     sl.wait_states(&[&odd, &plain, &forger], &["COMPLETED"]);
     let env = Env::new().env("SLURM_CONF", &sl.conf()).env("PATH", &system_path());
     let since = &crate::metrics::iso(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64 - 3600);
-    let out = env.run(&["-o", "json", "import", "slurm", "--since", since]);
+    let args = ["-o", "json", "import", "slurm", "--since", since];
+    let out = env.run(&args);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stderr(&out).contains("left out, the rest imported"), "{}", stderr(&out));
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v: Value = crate::common::answer(&args, &out);
     assert_eq!(v["imported"], 1, "{v}");
     assert!(!v["bad_lines"].as_array().unwrap().is_empty(), "{v}");
     let runs = env.json::<Value>(&["report", "--by", "run"]);
@@ -421,7 +417,8 @@ fn a_prolog_and_epilog_measure_a_job_submitted_as_usual() {
     // The job's 2 CPUs are in the measurement (squeue's %C): CPU work is never dropped for the GPUs' energy.
     assert!(g["cpu_hours"].as_f64().is_some_and(|h| h > 0.0), "the measurement holds no CPU-hours: {g}");
     // The job's two GPUs only, of the node's four: the measurement's own report says which.
-    let measured: Value = serde_json::from_str(&std::fs::read_to_string(run_dir.join(format!("{gpu}.json"))).unwrap()).unwrap();
+    // The prolog's `exa finops measure --report`.
+    let measured = crate::common::report_file(&run_dir.join(format!("{gpu}.json")));
     assert_eq!(measured["gpu"]["devices"].as_array().unwrap().len(), 2, "{measured}");
     assert!(measured["interrupted"].as_str().is_some(), "ended by the epilog: {measured}");
     // Who ran it and where, as Slurm says: the record groups by them.

@@ -284,7 +284,7 @@ fn measure_pushes_its_totals_to_a_real_pushgateway_that_prometheus_scrapes() {
     };
     let out = push(&url, &["--run-id", "run/7", "--power-cost-per-kwh", "0.2"], &["sleep", "1"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let r: Value = crate::common::report_file(&report);
     assert_eq!(r["pushed"][0]["to"], "pushgateway");
     assert_eq!(r["pushed"][0].get("error"), Some(&Value::Null));
     let kwh = r["gpu"]["energy_kwh"].as_f64().unwrap();
@@ -303,7 +303,7 @@ fn measure_pushes_its_totals_to_a_real_pushgateway_that_prometheus_scrapes() {
     let out = push(&closed, &[], &["sh", "-c", "exit 3"]);
     assert_eq!(out.status.code(), Some(3));
     assert!(stderr(&out).contains("warning: the push to"), "{}", stderr(&out));
-    let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let r: Value = crate::common::report_file(&report);
     assert!(r["pushed"][0]["error"].as_str().unwrap().contains("cannot connect"));
     assert_eq!(r["recorded"]["model"], "JPCP");
 }

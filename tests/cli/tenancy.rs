@@ -46,7 +46,7 @@ fn answer(env: &Env, args: &[&str]) -> Value {
     let mut all = vec!["-o", "json"];
     all.extend_from_slice(args);
     let out = env.run(&all);
-    let mut v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {}", stderr(&out)));
+    let mut v: Value = crate::common::answer(&all, &out);
     if let Some(m) = v.as_object_mut() {
         m.remove("queries");
     }
@@ -92,9 +92,10 @@ fn a_query_that_names_another_tenant_is_refused() {
     env.config(
         "clusters:\n  a:\n    prometheus: http://127.0.0.1:9\n    gpu_vendor: nvidia\n    gpu_model: H100\n    labels: {cluster: a}\n",
     );
-    let out = env.run(&["-o", "json", "metrics", "query", "--cluster", "a", "up{cluster=\"b\"}"]);
+    let args = ["-o", "json", "metrics", "query", "--cluster", "a", "up{cluster=\"b\"}"];
+    let out = env.run(&args);
     assert_eq!(out.status.code(), Some(2));
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v: Value = crate::common::answer(&args, &out);
     assert_eq!((v["error"]["code"].as_str(), v["error"]["status"].as_u64()), (Some("bad-request"), Some(422)));
     assert!(v["error"]["message"].as_str().unwrap().contains("matches the label cluster itself"));
 }
@@ -162,9 +163,10 @@ fn missing_arguments_and_unknown_kinds_are_the_specs_bad_request() {
         (&["metrics", "flags", "--cluster", "a", "--kind", "CronJob", "--name", "x"], "kind 'CronJob' is not one of"),
         (&["metrics", "query", "--cluster", "a"], "QUERY is required"),
     ] {
-        let out = env.run(&[&["-o", "json"][..], args].concat());
+        let all = [&["-o", "json"][..], args].concat();
+        let out = env.run(&all);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        let v: Value = crate::common::answer(&all, &out);
         assert_eq!((v["error"]["code"].as_str(), v["error"]["status"].as_u64()), (Some("bad-request"), Some(422)), "{args:?}");
         assert!(v["error"]["message"].as_str().unwrap().contains(needle), "{args:?}: {v}");
     }

@@ -74,6 +74,8 @@ print(json.dumps({"report": run.report, "said": said, "refused": refused, "raise
     let got: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(got["exa"], exa.to_str().unwrap(), "the API runs the exa the wheel installed");
     let r = &got["report"];
+    // The API's report is exa's `finops measure --report` file, as Python read it.
+    crate::contract::check(&["finops", "measure"], r.to_string().as_bytes());
     assert!(r["gpu"]["energy_kwh"].as_f64().is_some_and(|k| k > 0.0), "{r}");
     assert_eq!(r["gpu"]["devices"].as_array().unwrap().len(), 2);
     assert_eq!(r["interrupted"], "SIGINT", "the block's end is the run's end");

@@ -92,9 +92,10 @@ fn electricity_maps_watttime_and_the_carbon_aware_sdk_forecasts_read_alike() {
         .env("EXAMLOPS_GRID_INTENSITY_ZONE", "DE")
         .env("EXAMLOPS_GRID_INTENSITY_API", "electricitymaps")
         .env("EXAMLOPS_GRID_INTENSITY_TOKEN", "sekret-em");
-    let out = env.run(&["-o", "json", "finops", "carbon", "when", "--duration", "1h"]);
+    let args = ["-o", "json", "finops", "carbon", "when", "--duration", "1h"];
+    let out = env.run(&args);
     assert!(out.status.success(), "{}", stderr(&out));
-    let w: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let w: Value = crate::common::answer(&args, &out);
     assert_eq!((w["best"]["start"].as_str().unwrap(), w["best"]["mean_g_per_kwh"].as_f64()), (iso(hour + 5 * 3600).as_str(), Some(50.0)));
     assert_eq!((w["forecast"]["shape"].as_str(), w["forecast"]["zone"].as_str()), (Some("electricitymaps"), Some("DE")));
     // The forecast begins after now: its first hour stands for now, and says so.

@@ -113,10 +113,11 @@ fn sci_for_ai(env: &Env, db: &str) {
 }
 
 fn per_token(env: &Env, db: &str) -> Value {
-    let out = env.run(&["-o", "json", "--db", db, "report", "--per", "token"]);
+    let args: &[&str] = &["-o", "json", "--db", db, "report", "--per", "token"];
+    let out = env.run(args);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stderr(&out).contains("1 of 3 run(s) have no token count"), "{}", stderr(&out));
-    let mut v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut v: Value = crate::common::answer(args, &out);
     v.as_object_mut().unwrap().remove("db");
     v
 }
@@ -269,7 +270,7 @@ fn measure_served(env: &Env, server: &crate::http::Server, end: String, extra: &
     std::fs::write(&go, "").unwrap();
     let out = child.wait_with_output().unwrap();
     let text = std::fs::read_to_string(&report).unwrap_or_else(|e| panic!("no report ({e}): {}", stderr(&out)));
-    (out, serde_json::from_str(&text).unwrap())
+    (out, crate::common::checked(&args, text.as_bytes()))
 }
 
 #[test]
@@ -352,10 +353,11 @@ fn a_report_per_token_counts_runs_by_the_rule_not_records() {
     let url = pg.database("mixed");
     for db in [lite.to_str().unwrap(), url.as_str()] {
         mixed_runs(&env, db);
-        let out = env.run(&["-o", "json", "--db", db, "report", "--per", "token", "--by", "run"]);
+        let args: &[&str] = &["-o", "json", "--db", db, "report", "--per", "token", "--by", "run"];
+        let out = env.run(args);
         assert!(out.status.success(), "{}", stderr(&out));
         assert!(stderr(&out).contains("1 of 3 run(s) have no token count"), "r3's measurement has none: {}", stderr(&out));
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let v: Value = crate::common::answer(args, &out);
         let run = |id: &str| v["groups"].as_array().unwrap().iter().find(|g| g["key"] == id).cloned();
         let r1 = run("r1").expect("r1 counts");
         close(r1["cost_usd"].as_f64().unwrap(), 25.0);

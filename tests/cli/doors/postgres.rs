@@ -27,9 +27,10 @@ fn a_postgres_server_that_stalls_costs_a_deadline_never_a_hang() {
     // measure --record: the job ran, its report is written, the failure is said, and nothing hangs.
     let report = env.dir.path().join("m.json");
     let mut c = env.cmd();
-    c.args(["-o", "json", "finops", "measure", "--report", report.to_str().unwrap(), "--record", "M", "--", "true"]);
+    let args = ["-o", "json", "finops", "measure", "--report", report.to_str().unwrap(), "--record", "M", "--", "true"];
+    c.args(args);
     let out = within(c, Duration::from_secs(40));
-    let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let r: Value = crate::common::checked(&args, &std::fs::read(&report).unwrap());
     assert!(r["record_error"].as_str().unwrap_or("").contains("did not answer"), "{r}\n{}", stderr(&out));
     // A server that accepts and never speaks: the connection's own deadline (libpq's connect_timeout).
     let silent = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -86,9 +87,10 @@ fn ledger_passwords_are_never_shown_and_never_file_names() {
         assert!(!all.contains(PASSWORD) && all.contains("password=REDACTED"), "{all}");
     }
     let kw = format!("host=127.0.0.1 port={} dbname=shown user=exa password={PASSWORD} sslmode=disable", pg.port);
-    let out = Env::new().env("EXAMLOPS_DB", &kw).run(&["-o", "json", "report"]);
+    let args = ["-o", "json", "report"];
+    let out = Env::new().env("EXAMLOPS_DB", &kw).run(&args);
     assert!(out.status.success(), "{}", stderr(&out));
-    let db: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let db: Value = crate::common::answer(&args, &out);
     assert_eq!(db["db"], format!("host=127.0.0.1 port={} dbname=shown user=exa", pg.port));
     assert_eq!(db["totals"]["runs"], 1);
 }

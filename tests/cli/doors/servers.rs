@@ -30,9 +30,10 @@ fn mlflow_answers_are_checked_and_a_sync_stops_at_a_dead_server() {
     let env = env.env("MLFLOW_TRACKING_URI", &silent.url("/"));
     env.config("mlflow:\n  timeout_s: 1\n");
     let started = Instant::now();
-    let out = env.run(&["-o", "json", "sync", "mlflow"]);
+    let args = ["-o", "json", "sync", "mlflow"];
+    let out = env.run(&args);
     let took = started.elapsed();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    let v: Value = crate::common::answer(&args, &out);
     assert_eq!(v["sent"], 0, "{}\n{}", stdout(&out), stderr(&out));
     assert_eq!(v["still_waiting"], 5, "{v}");
     assert!(took < Duration::from_secs(4), "one deadline, not one per log: {took:?}");
@@ -65,6 +66,7 @@ fn the_html_page_keeps_hostile_model_names_inert() {
     let json = script.split("</script>").next().unwrap();
     assert!(!json.contains('<') && !json.contains('>'), "raw markup in the embedded JSON");
     let data: Value = serde_json::from_str(json).unwrap();
+    let _: crate::contract::HtmlData = crate::contract::decode("report --html (the page's JSON)", json.as_bytes());
     let keys: Vec<&str> = data["by_model"]["groups"].as_array().unwrap().iter().map(|g| g["key"].as_str().unwrap()).collect();
     for model in ["<!--", "<script>alert(1)</script>", "a</script><p id=pwn>x", "x&amp;y"] {
         assert!(keys.contains(&model), "{model} in {keys:?}");
@@ -172,7 +174,8 @@ fn otlp_answers_are_capped_and_failures_said_plainly() {
             "sleep",
             "0.3",
         ]);
-        let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap_or_else(|e| panic!("{e}: {}", stderr(&out)));
+        let r: Value =
+            crate::common::checked(&["finops", "measure"], &std::fs::read(&report).unwrap_or_else(|e| panic!("{e}: {}", stderr(&out))));
         let error = r["pushed"].as_array().unwrap().iter().find(|p| p["to"] == "otlp").unwrap()["error"].as_str().unwrap_or("").to_string();
         assert!(error.contains(said), "{error}");
         for dump in ["reqwest::Error", "Os {", "kind:", "source:"] {

@@ -41,7 +41,7 @@ fn measure_passes_usr1_and_quit_on_and_keeps_measuring() {
     kill("-QUIT");
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(3), "exa exits with the job's status");
-    let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let r: Value = crate::common::report_file(&report);
     assert_eq!(r["exit_code"], 3);
     assert_eq!(r["interrupted"], "SIGQUIT", "{r}");
 }

@@ -5,8 +5,11 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 use std::process::Command;
 use tempfile::TempDir;
+
+use super::contract;
 
 pub struct Env {
     pub dir: TempDir,
@@ -124,12 +127,15 @@ impl Env {
         self.cmd().args(args).output().expect("exa runs")
     }
 
-    /// Runs with `-o json`, asserts exit 0, and decodes stdout.
+    /// Runs with `-o json`, asserts exit 0, checks stdout against the JSON contract (`contract::check`), and
+    /// decodes it.
+    #[track_caller]
     pub fn json<T: DeserializeOwned>(&self, args: &[&str]) -> T {
         let mut all = vec!["-o", "json"];
         all.extend_from_slice(args);
         let out = self.run(&all);
         assert!(out.status.success(), "exa {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+        contract::check(&all, &out.stdout);
         serde_json::from_slice(&out.stdout)
             .unwrap_or_else(|e| panic!("exa {args:?}: bad JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
     }
@@ -207,7 +213,9 @@ pub fn fake_smi(env: Env, capture: &str) -> Env {
         .path_first(&bin)
 }
 
-/// Runs `exa -o json finops measure --report FILE [args] [-- cmd...]`; the output and the report.
+/// Runs `exa -o json finops measure --report FILE [args] [-- cmd...]`; the output and the report, checked
+/// against the JSON contract.
+#[track_caller]
 pub fn measure(env: &Env, args: &[&str], cmd: &[&str]) -> (Output, serde_json::Value) {
     let report = env.dir.path().join("report.json");
     let _ = std::fs::remove_file(&report);
@@ -219,5 +227,39 @@ pub fn measure(env: &Env, args: &[&str], cmd: &[&str]) -> (Output, serde_json::V
     }
     let out = env.run(&all);
     let text = std::fs::read_to_string(&report).unwrap_or_else(|e| panic!("no report ({e}); stderr: {}", stderr(&out)));
-    (out, serde_json::from_str(&text).unwrap())
+    (out, checked(&all, text.as_bytes()))
+}
+
+/// What exa run with `args` (its whole argv, `-o json` among them) printed on stdout, checked against the
+/// JSON contract (`contract::check_output`: its answer when it succeeded, else the error body) and decoded
+/// into `T` (a `Value`, or a struct of `contract`).
+#[track_caller]
+pub fn answer<T: DeserializeOwned>(args: &[&str], out: &Output) -> T {
+    contract::check_output(args, out);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("exa {args:?}: bad JSON ({e}): {}\n{}", stdout(out), stderr(out)))
+}
+
+/// What exa run with `args` printed as JSON lines (`report --format focus -o json`), checked line by line
+/// against the JSON contract and decoded.
+#[track_caller]
+pub fn answer_lines<T: DeserializeOwned>(args: &[&str], out: &Output) -> Vec<T> {
+    contract::check_output(args, out);
+    stdout(out).lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("exa {args:?}: a line is not JSON ({e}): {l}"))).collect()
+}
+
+/// A `finops measure --report` file (written by a run the test did not start itself, or spawned), checked
+/// against the JSON contract and decoded.
+#[track_caller]
+pub fn report_file(path: &Path) -> Value {
+    let json = std::fs::read(path).unwrap_or_else(|e| panic!("no report {} ({e})", path.display()));
+    checked(&["finops", "measure"], &json)
+}
+
+/// The answer of exa run with `args`, wherever it was written: a measurement's report (the `--report` file,
+/// stdout, or stderr after a command), or an answer a script kept; checked against the JSON contract
+/// (`contract::check`) and decoded.
+#[track_caller]
+pub fn checked<T: DeserializeOwned>(args: &[&str], json: &[u8]) -> T {
+    contract::check(args, json);
+    serde_json::from_slice(json).unwrap_or_else(|e| panic!("exa {args:?}: bad report ({e}): {}", String::from_utf8_lossy(json)))
 }

@@ -66,8 +66,11 @@ impl Mcp {
         }
     }
 
+    /// Calls a tool; its structured answer is checked against the JSON contract (`contract::check_tool`).
     pub fn call(&mut self, tool: &str, args: Value) -> Value {
-        self.request("tools/call", json!({"name": tool, "arguments": args}))
+        let r = self.request("tools/call", json!({"name": tool, "arguments": args}));
+        crate::contract::check_tool(tool, &args, &r["result"]["structuredContent"], r["result"]["isError"] == true);
+        r
     }
 }
 
