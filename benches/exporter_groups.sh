@@ -41,7 +41,7 @@ PY
 export XDG_CONFIG_HOME="$tmp/config" EXAMLOPS_NVML_LIBRARY="$tmp/libnvidia-ml.so.1" FAKE_NVML_READINGS="$tmp/readings.txt" \
   EXAMLOPS_HOST_ROOT="$tmp/host" EXAMLOPS_CPU_SOURCE=none
 run() { # $1: label, $2: processes file or "" -> one line of figures
-  FAKE_NVML_PROCESSES="$2" target/release/exa gpu serve --listen 127.0.0.1:0 --interval 1 2> "$tmp/err-$1" &
+  FAKE_NVML_PROCESSES="$2" target/release/exa gpu serve --listen 127.0.0.1:0 --interval 1 > /dev/null 2> "$tmp/err-$1" &
   python3 - "$!" "$tmp/err-$1" "$scrapes" "$idle" "$1" <<'PY'
 import http.client, os, re, sys, time
 pid, err, scrapes, idle, label = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
@@ -56,9 +56,18 @@ for _ in range(300):
         addr = m.group(1); break
     time.sleep(0.1)
 host, port = addr.split(":")
-def scrape(c):
-    c.request("GET", "/metrics"); r = c.getresponse(); return r.read()
-c = http.client.HTTPConnection(host, int(port))
+conn = [None]
+def scrape(_):
+    # A fresh connection when the server closed the last (as a scraper would open one).
+    for _ in range(2):
+        try:
+            if conn[0] is None:
+                conn[0] = http.client.HTTPConnection(host, int(port), timeout=10)
+            conn[0].request("GET", "/metrics"); r = conn[0].getresponse(); return r.read()
+        except (http.client.HTTPException, ConnectionError):
+            conn[0] = None
+    raise SystemExit("the exporter stopped answering")
+c = None
 want = b"gen_ai_gpu_energy_attributed" if label == "split" else b"gen_ai_energy_consumed"
 while want not in scrape(c):
     time.sleep(0.5)
