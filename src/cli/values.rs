@@ -42,11 +42,12 @@ pub fn cpus(s: &str) -> Result<f64, String> {
     }
 }
 
-/// A Slurm job id as its control group names it (`SLURM_JOB_ID`: digits).
+/// A Slurm job id (`SLURM_JOB_ID`: digits), as a number: `0012` is job 12, as its control group is read.
 pub fn job_id(s: &str) -> Result<String, String> {
     let t = s.trim();
     if !t.is_empty() && t.len() <= 20 && t.bytes().all(|b| b.is_ascii_digit()) {
-        Ok(t.to_string())
+        let n = t.trim_start_matches('0');
+        Ok(if n.is_empty() { "0".to_string() } else { n.to_string() })
     } else {
         Err(format!("'{}' is not a Slurm job id (SLURM_JOB_ID: digits)", crate::text::clean(&s.chars().take(40).collect::<String>())))
     }

@@ -569,7 +569,7 @@ fn gpu_of(
     let silent = devices.iter().filter(|d| d.energy_kwh.is_none() && d.refused.is_none() && d.samples >= 2).count();
     let whole = refused_whole + silent;
     if whole > 0 {
-        let spans: f64 = devices.iter().map(|d| seen_for(&o.samples, d.index)).sum();
+        let spans: f64 = devices.iter().map(|d| seen_for(&o.samples, d.index) * held(d)).sum();
         refused.push(format!(
             "the GPUs' energy is not measured for the run ({whole} of {} devices without energy: refused, or no power read): \
              their {} device-hours are priced by an assumed power",
@@ -651,8 +651,10 @@ fn share_of(
 fn allocation_share(d: &DeviceSummary, a: crate::model::gpu::Allocation) -> Option<crate::model::GpuShare> {
     let kwh = d.energy_kwh?;
     let to_kwh = |mj: u64| tidied(Joules::of_millijoules(mj).kwh());
-    let parts =
-        crate::sources::gpu::split::apportion(kwh.joules().whole_millijoules(), &[f64::from(a.slices), f64::from(a.of - a.slices)])?;
+    let parts = crate::sources::gpu::split::apportion(
+        kwh.joules().whole_millijoules(),
+        &[f64::from(a.slices), f64::from(a.of.saturating_sub(a.slices))],
+    )?;
     Some(crate::model::GpuShare {
         job_kwh: to_kwh(parts[0]),
         device_kwh: kwh,

@@ -147,12 +147,9 @@ pub fn serve(settings: &Reading<'_>, listen: &str, tokens: Option<(&str, Option<
     Ok(out)
 }
 
-/// The families now, the groups' series marked as exported (a group gone is then dropped at the next reading).
+/// The families now.
 fn exported(state: &Mutex<Collected>, cfg: &TelemetrySettings) -> Vec<crate::model::telemetry::Family> {
-    let mut s = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let out = families(&s, cfg);
-    s.exported();
-    out
+    families(&state.lock().unwrap_or_else(std::sync::PoisonError::into_inner), cfg)
 }
 
 /// `exa gpu export --otlp`: sends every interval until SIGTERM or Ctrl-C, then once more.

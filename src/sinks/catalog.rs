@@ -156,7 +156,7 @@ fn attributed(state: &Collected, semconv: Semconv) -> Family {
         })
         .collect();
     let help = "Each GPU's energy since the exporter started, split among the jobs, pods and containers that kept it busy \
-                (by SM activity) and idle; the parts of a GPU add up to its energy";
+                (by SM activity) and idle, each interval to the millijoule; a group's series goes 5 minutes after it was last busy";
     match semconv {
         Semconv::Genai => family("gen_ai.gpu.energy.attributed", "kWh", Kind::Counter, help, points),
         Semconv::Hw => family("exa.gpu.energy.attributed", "J", Kind::Counter, help, points),
@@ -303,18 +303,19 @@ fn hw(state: &Collected) -> Vec<Family> {
     out
 }
 
-/// A measured run's energy: its GPUs', and its share of the node's CPU packages and DRAM.
+/// A measured run's energy as its report states it: its GPUs', and its share of the node's CPU packages and DRAM
+/// (pushed in kWh as the report's figures, in joules under the hardware conventions).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RunEnergy {
-    pub gpu: Option<Joules>,
-    pub cpu: Option<Joules>,
-    pub dram: Option<Joules>,
+    pub gpu: Option<Kwh>,
+    pub cpu: Option<Kwh>,
+    pub dram: Option<Kwh>,
 }
 
 impl RunEnergy {
     /// A run's energy from what it measured.
     pub fn of(gpu: Option<Kwh>, cpu: Option<Kwh>, dram: Option<Kwh>) -> RunEnergy {
-        RunEnergy { gpu: gpu.map(Kwh::joules), cpu: cpu.map(Kwh::joules), dram: dram.map(Kwh::joules) }
+        RunEnergy { gpu, cpu, dram }
     }
 }
 
@@ -330,8 +331,8 @@ pub fn run_totals(e: RunEnergy, cfg: &TelemetrySettings, labels: &[(&'static str
     let cpu = [("cpu", e.cpu), ("dram", e.dram)];
     match cfg.semconv.value {
         Semconv::Hw => {
-            let mut points: Vec<Point> = e.gpu.map(|j| at(j.0)).unwrap_or_default();
-            points.extend(cpu.iter().filter_map(|(c, j)| Some(with(hw_cpu(c), (*j)?.0))));
+            let mut points: Vec<Point> = e.gpu.map(|k| at(k.joules().0)).unwrap_or_default();
+            points.extend(cpu.iter().filter_map(|(c, k)| Some(with(hw_cpu(c), (*k)?.joules().0))));
             if points.is_empty() {
                 return Vec::new();
             }
@@ -345,7 +346,7 @@ pub fn run_totals(e: RunEnergy, cfg: &TelemetrySettings, labels: &[(&'static str
         }
         Semconv::Genai => {
             let mut out = Vec::new();
-            if let Some(kwh) = e.gpu.map(|j| j.kwh().0) {
+            if let Some(kwh) = e.gpu.map(|k| k.0) {
                 out.push(energy_total("GPU energy of the measured run (GPU only)", at(kwh)));
                 if let Some(price) = &cfg.cost_per_kwh {
                     out.push(cost(at(kwh * price.value)));
@@ -354,8 +355,7 @@ pub fn run_totals(e: RunEnergy, cfg: &TelemetrySettings, labels: &[(&'static str
                     out.push(co2(at(kwh * cfg.intensity.value)));
                 }
             }
-            let consumed: Vec<Point> =
-                cpu.iter().filter_map(|(c, j)| Some(with(vec![("component", (*c).to_string())], (*j)?.kwh().0))).collect();
+            let consumed: Vec<Point> = cpu.iter().filter_map(|(c, k)| Some(with(vec![("component", (*c).to_string())], (*k)?.0))).collect();
             if !consumed.is_empty() {
                 out.push(family(
                     "gen_ai.energy.consumed",
@@ -400,7 +400,7 @@ mod tests {
 
     #[test]
     fn a_run_pushes_its_cpu_and_dram_energy_as_components_and_keeps_the_total_gpu_only() {
-        let e = RunEnergy { gpu: Some(Kwh(2.0).joules()), cpu: Some(Kwh(0.5).joules()), dram: Some(Kwh(0.1).joules()) };
+        let e = RunEnergy { gpu: Some(Kwh(2.0)), cpu: Some(Kwh(0.5)), dram: Some(Kwh(0.1)) };
         let f = run_totals(e, &cfg(Semconv::Genai), &[]);
         let names: Vec<&str> = f.iter().map(|x| x.name).collect();
         assert_eq!(names, ["gen_ai.energy.total", "gen_ai.energy.consumed"]);
@@ -408,7 +408,7 @@ mod tests {
         let parts: Vec<(String, f64)> =
             f[1].points.iter().map(|p| (p.attributes[0].1.clone(), if let Value::Number(v) = p.value { v } else { f64::NAN })).collect();
         assert_eq!(parts, [("cpu".to_string(), 0.5), ("dram".to_string(), 0.1)]);
-        let hw = run_totals(RunEnergy { gpu: None, cpu: Some(Kwh(0.5).joules()), dram: None }, &cfg(Semconv::Hw), &[]);
+        let hw = run_totals(RunEnergy { gpu: None, cpu: Some(Kwh(0.5)), dram: None }, &cfg(Semconv::Hw), &[]);
         assert_eq!(hw.len(), 1);
         assert_eq!(hw[0].points.len(), 1);
         assert!(hw[0].points[0].attributes.contains(&("hw.type", "cpu".to_string())));

@@ -80,36 +80,55 @@ pub fn group_in(text: &str) -> Group {
     text.lines().filter_map(|l| l.splitn(3, ':').nth(2)).map(group_at).min_by_key(rank).unwrap_or_else(|| Group::of(GroupKind::Host))
 }
 
-/// The group a control-group path names.
+/// The group a control-group path names: the outermost tenant boundary on it, read from the root down, so a
+/// name deeper in a tree its tenant controls (systemd delegates a user's subtree, a container its own) never
+/// claims another's energy. A Slurm job is `job_<id>` directly under slurmstepd's scope (cgroup v2) or under
+/// `slurm…/uid_<u>` (v1); a pod is the first `…pod<uid>` under `kubepods…`; a container a `<runtime>-<id>.scope`
+/// or `docker/<id>`; a user a `user-<uid>.slice`.
 fn group_at(path: &str) -> Group {
     let parts: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     let id = |kind: GroupKind, id: &str| Group { kind, id: id.to_string() };
-    if let Some(job) = parts.iter().find_map(|p| p.strip_prefix("job_")).filter(|j| is_digits(j)) {
-        return id(GroupKind::SlurmJob, job);
-    }
-    if parts.iter().any(|p| p.starts_with("kubepods")) {
-        // `kubepods-burstable-pod<uid>.slice` (systemd, the UID's dashes as underscores) or `pod<uid>` (cgroupfs).
-        let pod = parts.iter().rev().find_map(|p| {
-            let p = p.strip_suffix(".slice").unwrap_or(p);
-            p.rsplit_once("-pod").map(|(_, u)| u).or_else(|| p.strip_prefix("pod"))
-        });
-        return match pod.filter(|u| is_uid(u)) {
-            Some(uid) => id(GroupKind::Pod, &uid.replace('_', "-")),
-            None => Group::of(GroupKind::Host),
+    for (i, p) in parts.iter().enumerate() {
+        let next = parts.get(i + 1).copied();
+        let job = |s: Option<&str>| {
+            s.and_then(|s| s.strip_prefix("job_")).filter(|j| is_digits(j)).map(|j| j.trim_start_matches('0').to_string())
         };
-    }
-    for p in parts.iter().rev() {
+        if *p == "slurmstepd.scope" {
+            return match job(next) {
+                Some(j) => id(GroupKind::SlurmJob, if j.is_empty() { "0" } else { &j }),
+                None => Group::of(GroupKind::Host),
+            };
+        }
+        if p.starts_with("slurm") && next.is_some_and(|n| n.strip_prefix("uid_").is_some_and(is_digits)) {
+            return match job(parts.get(i + 2).copied()) {
+                Some(j) => id(GroupKind::SlurmJob, if j.is_empty() { "0" } else { &j }),
+                None => Group::of(GroupKind::Host),
+            };
+        }
+        if p.starts_with("kubepods") {
+            // `kubepods-burstable-pod<uid>.slice` (systemd, the UID's dashes as underscores) or `pod<uid>` (cgroupfs).
+            let pod = parts[i..].iter().find_map(|p| {
+                let p = p.strip_suffix(".slice").unwrap_or(p);
+                p.rsplit_once("-pod").map(|(_, u)| u).or_else(|| p.strip_prefix("pod")).filter(|u| is_uid(u))
+            });
+            return match pod {
+                Some(uid) => id(GroupKind::Pod, &uid.replace('_', "-")),
+                None => Group::of(GroupKind::Host),
+            };
+        }
         let scope = p.strip_suffix(".scope").unwrap_or(p);
         let container = ["docker-", "libpod-", "cri-containerd-", "crio-"].iter().find_map(|pre| scope.strip_prefix(pre));
         if let Some(c) = container.filter(|c| is_hex(c)) {
             return id(GroupKind::Container, &c[..12]);
         }
-    }
-    if let Some(c) = parts.windows(2).find(|w| w[0] == "docker").map(|w| w[1]).filter(|c| is_hex(c)) {
-        return id(GroupKind::Container, &c[..12]);
-    }
-    if let Some(uid) = parts.iter().find_map(|p| p.strip_prefix("user-")?.strip_suffix(".slice")).filter(|u| is_digits(u)) {
-        return id(GroupKind::User, uid);
+        if *p == "docker" {
+            if let Some(c) = next.filter(|c| is_hex(c)) {
+                return id(GroupKind::Container, &c[..12]);
+            }
+        }
+        if let Some(uid) = p.strip_prefix("user-").and_then(|u| u.strip_suffix(".slice")).filter(|u| is_digits(u)) {
+            return id(GroupKind::User, uid);
+        }
     }
     Group::of(GroupKind::Host)
 }
@@ -123,9 +142,11 @@ fn is_hex(s: &str) -> bool {
     s.len() >= 12 && s.len() <= 128 && s.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
-/// A pod UID, in either spelling (dashes, or the underscores systemd's slice names use).
+/// A pod UID, in either spelling (dashes, or the underscores systemd's slice names use); a static pod's is 32 hex
+/// digits (its manifest's hash).
 fn is_uid(s: &str) -> bool {
-    s.len() == 36 && s.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-' || b == b'_')
+    (s.len() == 36 && s.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-' || b == b'_'))
+        || (s.len() == 32 && s.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 #[cfg(test)]
@@ -157,5 +178,23 @@ mod tests {
         assert_eq!(said("0::/system.slice/job_x.service\n").0, GroupKind::Host);
         assert_eq!(said("0::/system.slice/docker-notanid.scope\n").0, GroupKind::Host);
         assert_eq!(said("").0, GroupKind::Host);
+    }
+
+    /// A name deeper in a tree its tenant controls claims nothing: the outermost boundary wins.
+    #[test]
+    fn a_name_inside_a_tenants_own_tree_claims_no_one_elses_energy() {
+        // systemd delegates a user's subtree to the user: a `job_4242` there is the user's, not Slurm job 4242's.
+        assert_eq!(said("0::/user.slice/user-1000.slice/user@1000.service/job_4242\n"), (GroupKind::User, "1000".into()));
+        // A container's own tree: its `job_7` is the container's.
+        assert_eq!(said("0::/system.slice/docker-3f4e5d6c7b8a9f0e1d2c3b4a.scope/job_7\n"), (GroupKind::Container, "3f4e5d6c7b8a".into()));
+        // Slurm inside a pod: the pod's.
+        let slurm_in_pod = "0::/kubepods.slice/kubepods-pod6f1c2a8e_3b7d_4c1e_9a2f_0d5e6b7c8a91.slice/cri-containerd-0123456789abcdef.scope/system.slice/slurmstepd.scope/job_1\n";
+        assert_eq!(said(slurm_in_pod), (GroupKind::Pod, "6f1c2a8e-3b7d-4c1e-9a2f-0d5e6b7c8a91".into()));
+        // A deeper `pod…` name does not hide the pod; a static pod's 32-digit UID is a pod's.
+        let nested = "0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod6f1c2a8e_3b7d_4c1e_9a2f_0d5e6b7c8a91.slice/crio-0123456789abcdef.scope/podman-1234.scope\n";
+        assert_eq!(said(nested).0, GroupKind::Pod);
+        assert_eq!(said("4:memory:/kubepods/burstable/pod0123456789abcdef0123456789abcdef/c0ffee\n").1, "0123456789abcdef0123456789abcdef");
+        // A job id as its control group spells it, leading zeros and all, is the job's number.
+        assert_eq!(said("0::/system.slice/slurmstepd.scope/job_0077/step_0\n").1, "77");
     }
 }

@@ -14,10 +14,12 @@
 //! Where the source says how busy each process kept each device (NVML), each interval's energy of a device is
 //! split among the groups the processes work for (`sources::owner`: a Slurm job, a pod, a container, a user),
 //! by their SM activity, in whole millijoules that add up to the interval's energy: the part of a busy
-//! interval the device would have drawn idle (its idle power, the least of its intervals no process was busy
-//! in so far, times the interval) and every idle interval go to `idle`. One series per group per device, kept
-//! until it has been exported once after the group's last activity, then dropped: a node that ran a
-//! thousand jobs today exports the few running now.
+//! interval the device would have drawn idle (its idle power, the least mean power of its idle intervals so
+//! far, times the interval) and every idle interval go to `idle`. An interval whose activity is not known (the
+//! device's query failed, or the driver had no new sample while the device was busy) is split as the one
+//! before, or goes to `unknown` when there is none. One series per group per device, kept for
+//! `GROUP_KEPT_S` after the group's last activity (any scraper has sent its last value by then), then
+//! dropped: a node that ran a thousand jobs today exports the few running lately.
 
 use std::collections::BTreeMap;
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -79,16 +81,8 @@ pub struct Collected {
     pub groups: BTreeMap<(u32, Group), Attributed>,
     /// Each device's idle power, W: the least mean power of its intervals no process was busy in, so far.
     idle_w: BTreeMap<u32, f64>,
-}
-
-/// A group's part of a device's energy since the exporter started (or since the group came back).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Attributed {
-    /// Its energy, mJ.
-    pub millijoules: u64,
-    /// Whether it has been exported since the group was last busy (it is then dropped at the next reading
-    /// the group is not busy in).
-    exported: bool,
+    /// Each device's last known split (its groups' weights), for an interval whose activity is not known.
+    last_weights: BTreeMap<u32, Vec<(Group, f64)>>,
 }
 
 /// An inference server's output tokens, read beside the GPUs' energy.
@@ -98,6 +92,33 @@ pub struct Tokens {
     pub total: f64,
     /// The GPUs' energy over the last interval per token generated in it, J; None when none was (a gap).
     pub j_per_token: Option<f64>,
+}
+
+/// How long a group's series stays after the group was last busy, s: Prometheus's staleness window, so a
+/// scraper or an OTLP export at any usual interval has sent its last value before it goes.
+pub const GROUP_KEPT_S: f64 = 300.0;
+
+/// The shortest idle interval the device's idle power is learnt from, s.
+const IDLE_LEARNT_FROM_S: f64 = 0.2;
+
+/// A group's part of a device's energy since the exporter started (or since the group came back).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Attributed {
+    /// Its energy, mJ.
+    pub millijoules: u64,
+    /// When the group was last busy on the device, s since the start.
+    last_busy: f64,
+}
+
+/// What was said of one device's activity over an interval.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Said {
+    /// The groups busy on it, with their SM activity.
+    Busy(Vec<(Group, f64)>),
+    /// Nobody: the device answered with no sample and no utilisation.
+    Idle,
+    /// Not known: the device's query failed, or it had no new sample while busy.
+    Unknown,
 }
 
 impl Default for Collected {
@@ -118,34 +139,39 @@ impl Collected {
             tokens: None,
             groups: BTreeMap::new(),
             idle_w: BTreeMap::new(),
+            last_weights: BTreeMap::new(),
         }
     }
 
-    /// Marks every group's series as exported: a group no longer busy is dropped at the next reading.
-    pub fn exported(&mut self) {
-        for a in self.groups.values_mut() {
-            a.exported = true;
-        }
+    /// Energy over all devices since the start; None before any device had energy.
+    pub fn total(&self) -> Option<Joules> {
+        (!self.totals.is_empty()).then(|| self.totals.values().map(|t| t.energy).sum())
     }
 
     /// Splits each device's energy over the last interval (`spent`: device, joules, seconds) among the groups
-    /// busy on it (`busy`: device, group, SM percent), in whole millijoules that add up to it; the idle part to
-    /// `idle`. A group gone since its series was exported is dropped.
-    pub fn attribute(&mut self, spent: &[(u32, f64, f64)], busy: &[(u32, Group, f64)]) {
+    /// `said` busy on it, in whole millijoules that add up to it; the idle part to `idle`. `t`: now, s since the
+    /// start. A group not busy for `GROUP_KEPT_S` is dropped.
+    pub fn attribute(&mut self, t: f64, spent: &[(u32, f64, f64)], said: &BTreeMap<u32, Said>) {
         let idle = Group::of(GroupKind::Idle);
-        let mut now: Vec<(u32, &Group)> = Vec::new();
         for &(device, joules, seconds) in spent {
             let mj = Joules(joules).whole_millijoules();
-            let mut who: Vec<(&Group, f64)> = Vec::new();
-            for (_, g, sm) in busy.iter().filter(|(d, _, sm)| *d == device && sm.is_finite() && *sm > 0.0) {
-                match who.iter_mut().find(|(w, _)| *w == g) {
-                    Some(w) => w.1 += sm,
-                    None => who.push((g, *sm)),
+            let weights = match said.get(&device) {
+                Some(Said::Busy(w)) => {
+                    self.last_weights.insert(device, w.clone());
+                    w.clone()
                 }
-            }
-            let weights: Vec<f64> = who.iter().map(|(_, w)| *w).collect();
+                Some(Said::Idle) => {
+                    self.last_weights.remove(&device);
+                    Vec::new()
+                }
+                Some(Said::Unknown) | None => {
+                    self.last_weights.get(&device).cloned().unwrap_or_else(|| vec![(Group::of(GroupKind::Unknown), 1.0)])
+                }
+            };
+            let weights: Vec<(Group, f64)> = weights.into_iter().filter(|(_, w)| w.is_finite() && *w > 0.0).collect();
             let idle_mj = if weights.is_empty() {
-                if seconds > 0.0 {
+                // A reading of nothing (no power, a refused counter) is no idle power.
+                if seconds >= IDLE_LEARNT_FROM_S && joules > 0.0 {
                     let w = joules / seconds;
                     self.idle_w.entry(device).and_modify(|x| *x = x.min(w)).or_insert(w);
                 }
@@ -153,22 +179,17 @@ impl Collected {
             } else {
                 self.idle_w.get(&device).map_or(0, |w| Joules::of_power(*w, seconds).whole_millijoules().min(mj))
             };
-            let parts = super::split::apportion(mj - idle_mj, &weights).unwrap_or_default();
-            for ((g, _), part) in who.iter().zip(parts) {
-                let a = self.groups.entry((device, (*g).clone())).or_default();
+            let shares: Vec<f64> = weights.iter().map(|(_, w)| *w).collect();
+            let parts = super::split::apportion(mj - idle_mj, &shares).unwrap_or_default();
+            for ((g, _), part) in weights.into_iter().zip(parts) {
+                let a = self.groups.entry((device, g)).or_default();
                 a.millijoules = a.millijoules.saturating_add(part);
-                a.exported = false;
-                now.push((device, g));
+                a.last_busy = t;
             }
             let a = self.groups.entry((device, idle.clone())).or_default();
             a.millijoules = a.millijoules.saturating_add(idle_mj);
         }
-        self.groups.retain(|(d, g), a| g.kind == GroupKind::Idle || !a.exported || now.iter().any(|(nd, ng)| nd == d && *ng == g));
-    }
-
-    /// Energy over all devices since the start; None before any device had energy.
-    pub fn total(&self) -> Option<Joules> {
-        (!self.totals.is_empty()).then(|| self.totals.values().map(|t| t.energy).sum())
+        self.groups.retain(|(_, g), a| g.kind == GroupKind::Idle || t - a.last_busy < GROUP_KEPT_S);
     }
 
     /// Adds a reading taken at `t` s after `prev` (the previous good reading and its time). Held to what a GPU can
@@ -238,7 +259,7 @@ impl Collector {
         let (stop, rx) = mpsc::channel();
         let shared = Arc::clone(&state);
         let handle = std::thread::spawn(move || {
-            let mut owners = Owners { root, known: std::collections::HashMap::new() };
+            let mut owners = Owners { root, known: std::collections::HashMap::new(), said_once: false };
             run(source, interval, (hooks.as_ref(), on_reading.as_deref()), (&shared, &mut owners), &rx);
         });
         Collector { state, stop, handle }
@@ -255,26 +276,47 @@ fn lock(state: &Mutex<Collected>) -> std::sync::MutexGuard<'_, Collected> {
     state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// The groups processes work for, read once per pid (a pid's control group is its job's for its life).
+/// The groups processes work for, read once per pid while it stays busy (a pid's control group is its job's
+/// for its life; a pid not busy at a reading is read again when it is, so a pid reused is not taken for the
+/// process before it).
 struct Owners {
     root: std::path::PathBuf,
     known: std::collections::HashMap<u32, Group>,
+    /// Whether the source has said any activity: from then on, a reading it says none of is not known.
+    said_once: bool,
 }
 
 impl Owners {
-    /// The processes' activity by group: (device, group, SM percent).
-    fn of(&mut self, activity: Vec<(u32, u32, f64, f64)>) -> Vec<(u32, Group, f64)> {
-        // Pids are reused: the cache is let go of before it could hold a node's worth of dead ones.
-        if self.known.len() > 4096 {
-            self.known.clear();
+    /// What was said of each device in `devices` at this reading, by group.
+    fn said(&mut self, activity: Option<super::ProcessActivity>, devices: &[Device]) -> Option<BTreeMap<u32, Said>> {
+        let Some(a) = activity else {
+            return self.said_once.then(|| devices.iter().map(|d| (d.index, Said::Unknown)).collect());
+        };
+        self.said_once = true;
+        self.known.retain(|pid, _| a.samples.iter().any(|(_, p, _, _)| p == pid));
+        let mut out = BTreeMap::new();
+        for d in devices {
+            let mut busy: Vec<(Group, f64)> = Vec::new();
+            for &(_, pid, sm, _) in a.samples.iter().filter(|s| s.0 == d.index) {
+                let g = self.known.entry(pid).or_insert_with(|| crate::sources::owner::group_of(&self.root, pid)).clone();
+                match busy.iter_mut().find(|(x, _)| *x == g) {
+                    Some(b) => b.1 += sm,
+                    None => busy.push((g, sm)),
+                }
+            }
+            let said = if !a.answered.contains(&d.index) {
+                Said::Unknown
+            } else if busy.iter().any(|(_, w)| *w > 0.0) {
+                Said::Busy(busy)
+            } else if d.utilization_pct.is_some_and(|u| u > 0.0) {
+                // Busy, with no new sample yet (exa reads faster than the driver samples): as the interval before.
+                Said::Unknown
+            } else {
+                Said::Idle
+            };
+            out.insert(d.index, said);
         }
-        activity
-            .into_iter()
-            .map(|(device, pid, sm, _)| {
-                let g = self.known.entry(pid).or_insert_with(|| crate::sources::owner::group_of(&self.root, pid));
-                (device, g.clone(), sm)
-            })
-            .collect()
+        Some(out)
     }
 }
 
@@ -304,11 +346,11 @@ fn run(
                 if let Some(f) = on_reading {
                     f(&devices);
                 }
-                let busy = source.process_activity().map(|a| owners.of(a));
+                let activity = owners.said(source.process_activity(), &devices);
                 let mut s = lock(state);
                 let (refused, spent) = s.add(prev.as_ref(), t, &devices);
-                if let Some(busy) = busy {
-                    s.attribute(&spent, &busy);
+                if let Some(activity) = activity {
+                    s.attribute(t, &spent, &activity);
                 }
                 for gpu in refused {
                     if said.insert(gpu) {
@@ -371,29 +413,45 @@ mod tests {
         s.groups.get(&(device, g.clone())).map_or(0, |a| a.millijoules)
     }
 
+    fn busy(list: &[(&Group, f64)]) -> BTreeMap<u32, Said> {
+        BTreeMap::from([(0, Said::Busy(list.iter().map(|(g, w)| ((*g).clone(), *w)).collect()))])
+    }
+
     /// Every interval's energy goes to the groups busy in it and idle, to the millijoule; idle power is learnt
-    /// from an idle interval and taken out of the busy ones; a group gone is dropped once exported.
+    /// from an idle interval and taken out of the busy ones; an interval not known is split as the one before; a
+    /// group is dropped once it has not been busy for `GROUP_KEPT_S`.
     #[test]
     fn a_devices_energy_is_split_among_the_groups_busy_on_it_and_adds_up() {
-        let (a, b, idle) = (job("1"), job("2"), Group::of(GroupKind::Idle));
+        let (a, b, idle, unknown) = (job("1"), job("2"), Group::of(GroupKind::Idle), Group::of(GroupKind::Unknown));
+        let nobody = BTreeMap::from([(0, Said::Idle)]);
+        let not_known = BTreeMap::from([(0, Said::Unknown)]);
         let mut s = Collected::new();
-        // Idle: 100 W for 10 s, all idle; its power learnt.
-        s.attribute(&[(0, 1000.0, 10.0)], &[]);
+        // Not known before anything was said: whose is unknown.
+        s.attribute(1.0, &[(0, 500.0, 1.0)], &not_known);
+        assert_eq!(mj(&s, 0, &unknown), 500_000);
+        // An idle reading of nothing (no power read) teaches no idle power; 100 W for 10 s does.
+        s.attribute(2.0, &[(0, 0.0, 1.0)], &nobody);
+        s.attribute(12.0, &[(0, 1000.0, 10.0)], &nobody);
         assert_eq!((mj(&s, 0, &idle), mj(&s, 0, &a)), (1_000_000, 0));
         // Busy at 60 : 40 (two of job 1's processes, one of job 2's), 300 W for 10 s: 1 kJ idle, 2 kJ split 60 : 40.
-        s.attribute(&[(0, 3000.0, 10.0)], &[(0, a.clone(), 30.0), (0, a.clone(), 30.0), (0, b.clone(), 40.0)]);
+        s.attribute(22.0, &[(0, 3000.0, 10.0)], &busy(&[(&a, 60.0), (&b, 40.0)]));
         assert_eq!((mj(&s, 0, &a), mj(&s, 0, &b), mj(&s, 0, &idle)), (1_200_000, 800_000, 2_000_000));
+        // Not known (a failed query, or no new sample while busy): split as the interval before, not idle.
+        s.attribute(32.0, &[(0, 3000.0, 10.0)], &not_known);
+        assert_eq!((mj(&s, 0, &a), mj(&s, 0, &b), mj(&s, 0, &idle)), (2_400_000, 1_600_000, 3_000_000));
         // An odd interval: the parts still add up to it.
-        s.attribute(&[(0, 1234.5677, 3.0)], &[(0, a.clone(), 33.0), (0, b.clone(), 33.0)]);
+        s.attribute(35.0, &[(0, 1234.5677, 3.0)], &busy(&[(&a, 33.0), (&b, 33.0)]));
         let total: u64 = s.groups.values().map(|x| x.millijoules).sum();
-        assert_eq!(total, 1_000_000 + 3_000_000 + 1_234_568);
-        // Job 2 ends: its series stays until exported once, then goes; job 1's and idle stay.
-        s.attribute(&[(0, 2000.0, 10.0)], &[(0, a.clone(), 50.0)]);
+        assert_eq!(total, 500_000 + 1_000_000 + 3_000_000 + 3_000_000 + 1_234_568);
+        // Job 2 ends: its series stays GROUP_KEPT_S after its last activity, whatever reads it, then goes.
+        s.attribute(35.0 + GROUP_KEPT_S - 1.0, &[(0, 2000.0, 10.0)], &busy(&[(&a, 50.0)]));
         assert!(s.groups.contains_key(&(0, b.clone())));
-        s.exported();
-        s.attribute(&[(0, 2000.0, 10.0)], &[(0, a.clone(), 50.0)]);
+        s.attribute(35.0 + GROUP_KEPT_S, &[(0, 2000.0, 10.0)], &busy(&[(&a, 50.0)]));
         assert!(!s.groups.contains_key(&(0, b.clone())));
         assert!(s.groups.contains_key(&(0, a.clone())) && s.groups.contains_key(&(0, idle)));
+        // A reading with no interval (after a failed one) drops nobody who is busy.
+        s.attribute(400.0, &[], &busy(&[(&a, 50.0)]));
+        assert!(s.groups.contains_key(&(0, a)));
     }
 
     #[test]

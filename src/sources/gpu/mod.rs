@@ -37,6 +37,16 @@ impl std::fmt::Display for SampleError {
     }
 }
 
+/// What a source said of the processes' activity at one reading.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ProcessActivity {
+    /// The devices that answered (a device whose query failed is not here: its activity is unknown, not none).
+    pub answered: Vec<u32>,
+    /// (device index, pid, SM percent, memory percent) over the time since the last call: the driver's samples
+    /// newer than the last seen. A device that answered with none had no new sample (idle, or not sampled yet).
+    pub samples: Vec<(u32, u32, f64, f64)>,
+}
+
 /// A source of GPU readings. Implementations never invent a value.
 pub trait GpuSource: Send {
     /// One reading of every device.
@@ -49,9 +59,9 @@ pub trait GpuSource: Send {
     fn processes(&mut self) -> Option<Vec<(u32, u32)>> {
         None
     }
-    /// Each process's activity on each device since the last call, as (device index, pid, SM percent, memory
-    /// percent); None where the source cannot say (then a shared device is charged whole, and the report says so).
-    fn process_activity(&mut self) -> Option<Vec<(u32, u32, f64, f64)>> {
+    /// Each process's activity on each device since the last call; None where the source cannot say (then a shared
+    /// device is charged whole, and the report says so).
+    fn process_activity(&mut self) -> Option<ProcessActivity> {
         None
     }
     /// The index of the GPU a MIG instance (`MIG-…` UUID) belongs to, where the source can tell.

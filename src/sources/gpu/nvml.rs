@@ -195,10 +195,10 @@ impl GpuSource for Nvml {
     /// device in its last sampling period, newer than the last call's; several for one process are averaged. No
     /// sample (`NVML_ERROR_NOT_FOUND`) is no process busy. None where no device can say (the call unsupported,
     /// or a library without it).
-    fn process_activity(&mut self) -> Option<Vec<(u32, u32, f64, f64)>> {
+    fn process_activity(&mut self) -> Option<super::ProcessActivity> {
         let count = self.nvml.device_count().ok()?;
         let mut out = Vec::new();
-        let mut answered = false;
+        let mut answered = Vec::new();
         for index in 0..count {
             let Ok(d) = self.nvml.device_by_index(index) else { continue };
             let seen = self.activity_seen.get(&index).copied();
@@ -207,7 +207,7 @@ impl GpuSource for Nvml {
                 Err(NvmlError::NotFound) => Vec::new(),
                 Err(_) => continue,
             };
-            answered = true;
+            answered.push(index);
             if let Some(newest) = samples.iter().map(|s| s.timestamp).max() {
                 self.activity_seen.insert(index, newest);
             }
@@ -218,7 +218,7 @@ impl GpuSource for Nvml {
             }
             out.extend(by_pid.into_iter().map(|(pid, (sm, mem, n))| (index, pid, sm / n, mem / n)));
         }
-        answered.then_some(out)
+        (!answered.is_empty()).then_some(super::ProcessActivity { answered, samples: out })
     }
 
     fn mig_parent(&mut self, uuid: &str) -> Option<u32> {

@@ -127,6 +127,8 @@ impl Processes {
         }
         self.next = t + PROCESS_LIST_EVERY_S;
         let Some(list) = source.processes() else { return };
+        // A pid gone from the devices is looked up again if it comes back: it may be another process's by then.
+        self.ours.retain(|pid, _| list.iter().any(|(_, p)| p == pid));
         let seen = self.shared.get_or_insert_with(BTreeMap::new);
         for (index, pid) in list {
             let others = seen.entry(index).or_default();
@@ -139,7 +141,8 @@ impl Processes {
     /// Notes each process's activity the source says at the reading `at`; a process busy on a device is on it.
     fn busy(&mut self, source: &mut dyn GpuSource, at: usize) {
         use super::split::{Activity, Party};
-        let Some(list) = source.process_activity() else { return };
+        let Some(list) = source.process_activity().map(|a| a.samples) else { return };
+        self.ours.retain(|pid, _| list.iter().any(|(_, p, _, _)| p == pid));
         let activity = self.activity.get_or_insert_with(Vec::new);
         for (device, pid, sm, mem) in list {
             let party = if *self.ours.entry(pid).or_insert_with(|| ours(pid, &self.job)) {

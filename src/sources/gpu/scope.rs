@@ -80,8 +80,13 @@ pub fn resolve(scope: &mut Scope, read: &[Device], mig: &mut MigOf<'_>, pci_orde
         return;
     };
     let mut indices: Vec<u32> = Vec::new();
+    let mut whole: Vec<u32> = Vec::new();
     let mut by_index = false;
-    for e in &wanted {
+    for (k, e) in wanted.iter().enumerate() {
+        // The same entry twice names one device once (a MIG instance's slices are not counted twice).
+        if wanted[..k].contains(e) {
+            continue;
+        }
         let found = if let Ok(i) = e.parse::<u32>() {
             by_index = true;
             read.iter().any(|d| d.index == i).then_some(i)
@@ -109,6 +114,9 @@ pub fn resolve(scope: &mut Scope, read: &[Device], mig: &mut MigOf<'_>, pci_orde
                 read.iter().filter(|d| d.uuid.as_deref().is_some_and(|u| u.starts_with(e.as_str()))).map(|d| d.index).collect();
             (hits.len() == 1).then(|| hits[0])
         };
+        if let Some(i) = found.filter(|_| !e.starts_with("MIG-")) {
+            whole.push(i);
+        }
         match found {
             Some(i) if !indices.contains(&i) => indices.push(i),
             Some(_) => {}
@@ -120,6 +128,12 @@ pub fn resolve(scope: &mut Scope, read: &[Device], mig: &mut MigOf<'_>, pci_orde
             "indices are taken in the tool's (PCI bus) order; CUDA's default order (fastest first) can differ: set CUDA_DEVICE_ORDER=PCI_BUS_ID or give UUIDs"
                 .into(),
         );
+    }
+    // A GPU named whole as well as by its MIG instances is the job's whole: charged whole, said.
+    let both: Vec<u32> = scope.allocated.iter().map(|a| a.device).filter(|d| whole.contains(d)).collect();
+    for d in both {
+        scope.allocated.retain(|a| a.device != d);
+        scope.notes.push(format!("GPU {d} is named whole as well as by its MIG instances: its whole energy is the job's"));
     }
     if !scope.unmatched.is_empty() {
         scope.notes.push(format!("not on this host, not measured: {}", scope.unmatched.join(", ")));
@@ -191,7 +205,7 @@ impl GpuSource for Scoped {
         self.inner.processes()
     }
 
-    fn process_activity(&mut self) -> Option<Vec<(u32, u32, f64, f64)>> {
+    fn process_activity(&mut self) -> Option<super::ProcessActivity> {
         self.inner.process_activity()
     }
 
@@ -247,6 +261,19 @@ mod tests {
         // GPU-bbb is a prefix of two devices: ambiguous, so it names none.
         assert_eq!(s.unmatched, vec!["GPU-bbb", "7"]);
         assert!(s.notes.iter().any(|n| n.contains("MIG instance of GPU 1")), "{:?}", s.notes);
+    }
+
+    #[test]
+    fn a_mig_instance_named_twice_counts_once_and_its_gpu_named_whole_is_charged_whole() {
+        use crate::model::gpu::Allocation;
+        let read = [dev(0, "GPU-a"), dev(1, "GPU-b")];
+        let mut s = decide(Some("MIG-0a,MIG-0a"), &env(&[])).unwrap();
+        resolve(&mut s, &read, &mut |_| Some((1, Some((3, 7)))), true);
+        assert_eq!(s.allocated, vec![Allocation { device: 1, slices: 3, of: 7 }]);
+        let mut s = decide(Some("1,MIG-0a"), &env(&[])).unwrap();
+        resolve(&mut s, &read, &mut |_| Some((1, Some((3, 7)))), true);
+        assert!(s.allocated.is_empty() && s.notes.iter().any(|n| n.contains("named whole")), "{:?}", s.notes);
+        assert_eq!(s.measured, Some(vec![1]));
     }
 
     #[test]
