@@ -194,6 +194,10 @@ mod tests {
         let nested = "0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod6f1c2a8e_3b7d_4c1e_9a2f_0d5e6b7c8a91.slice/crio-0123456789abcdef.scope/podman-1234.scope\n";
         assert_eq!(said(nested).0, GroupKind::Pod);
         assert_eq!(said("4:memory:/kubepods/burstable/pod0123456789abcdef0123456789abcdef/c0ffee\n").1, "0123456789abcdef0123456789abcdef");
+        // Read from inside a container's cgroup namespace (a DaemonSet with hostPID): other pods' paths are relative.
+        let relative =
+            "0::/../../kubepods-besteffort-pod6f1c2a8e_3b7d_4c1e_9a2f_0d5e6b7c8a91.slice/cri-containerd-0123456789abcdef.scope\n";
+        assert_eq!(said(relative), (GroupKind::Pod, "6f1c2a8e-3b7d-4c1e-9a2f-0d5e6b7c8a91".into()));
         // A job id as its control group spells it, leading zeros and all, is the job's number.
         assert_eq!(said("0::/system.slice/slurmstepd.scope/job_0077/step_0\n").1, "77");
     }
