@@ -555,25 +555,31 @@ fn sample(text: &str, name: &str, labels: &[&str]) -> Option<f64> {
     line.rsplit(' ').next()?.parse().ok()
 }
 
+/// One GPU drawing 100 W idle plus its `processes`' load (the fake NVML's lines), each pid's control group as
+/// `cgroups` says under a fake host root (`EXAMLOPS_HOST_ROOT`); a pid without one is no process exa can read.
+fn shared_gpu(processes: &str, cgroups: &[(u32, &str)]) -> Env {
+    let env = with_processes(with_nvml(&[Nv { lo_w: Some(100.0), hi_w: 100.0, ..Nv::default() }]), processes);
+    let host = env.dir.path().join("host");
+    for (pid, cgroup) in cgroups {
+        std::fs::create_dir_all(host.join(format!("proc/{pid}"))).unwrap();
+        std::fs::write(host.join(format!("proc/{pid}/cgroup")), cgroup).unwrap();
+    }
+    env.env("EXAMLOPS_HOST_ROOT", host.to_str().unwrap())
+}
+
 /// `gpu serve` on a GPU three processes share: one of Slurm job 77's, one of a pod's, one exa cannot place (no
 /// `/proc/<pid>/cgroup` under the host root). The device's energy is split among the three groups by SM activity,
 /// the parts adding up to the device's energy (it never idles: no idle part); the job's and the pod's parts keep
 /// their 60 : 40; and nothing is exported per process.
 #[test]
 fn the_exporter_splits_a_shared_gpu_among_the_jobs_pods_and_containers_on_it() {
-    let env = with_processes(
-        with_nvml(&[Nv { lo_w: Some(100.0), hi_w: 100.0, ..Nv::default() }]),
+    let env = shared_gpu(
         "0 4242 60 30 2.0 0 -1\n0 4343 40 20 2.0 0 -1\n0 5555 20 10 2.0 0 -1\n",
+        &[
+            (4242, "0::/system.slice/slurmstepd.scope/job_77/step_0/user/task_0\n"),
+            (4343, "0::/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod6f1c2a8e_3b7d_4c1e_9a2f_0d5e6b7c8a91.slice/cri-containerd-0123456789abcdef.scope\n"),
+        ],
     );
-    let host = env.dir.path().join("host");
-    for (pid, cgroup) in [
-        (4242, "0::/system.slice/slurmstepd.scope/job_77/step_0/user/task_0\n"),
-        (4343, "0::/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod6f1c2a8e_3b7d_4c1e_9a2f_0d5e6b7c8a91.slice/cri-containerd-0123456789abcdef.scope\n"),
-    ] {
-        std::fs::create_dir_all(host.join(format!("proc/{pid}"))).unwrap();
-        std::fs::write(host.join(format!("proc/{pid}/cgroup")), cgroup).unwrap();
-    }
-    let env = env.env("EXAMLOPS_HOST_ROOT", host.to_str().unwrap());
     let mut serve =
         crate::telemetry::Running::start(&env, &["gpu", "serve", "--listen", "127.0.0.1:0", "--interval", "0.1", "--cpu-source", "none"]);
     let addr = serve.address();
@@ -607,19 +613,14 @@ fn the_exporter_splits_a_shared_gpu_among_the_jobs_pods_and_containers_on_it() {
 /// the job's control group, so the GPU is split rather than charged whole.
 #[test]
 fn a_slurm_jobs_processes_are_known_by_its_control_group_and_its_share_split() {
-    let env = with_processes(
-        with_nvml(&[Nv { lo_w: Some(100.0), hi_w: 100.0, ..Nv::default() }]),
+    let env = shared_gpu(
         "0 4242 60 30 2.0 0 -1\n0 4343 40 20 2.0 0 -1\n",
-    );
-    let host = env.dir.path().join("host");
-    for (pid, cgroup) in [
-        (4242, "0::/system.slice/slurmstepd.scope/job_77/step_0/user/task_0\n"),
-        (4343, "0::/system.slice/slurmstepd.scope/job_78/step_0/user/task_0\n"),
-    ] {
-        std::fs::create_dir_all(host.join(format!("proc/{pid}"))).unwrap();
-        std::fs::write(host.join(format!("proc/{pid}/cgroup")), cgroup).unwrap();
-    }
-    let env = env.env("EXAMLOPS_HOST_ROOT", host.to_str().unwrap()).env("EXAMLOPS_CPU_SOURCE", "none");
+        &[
+            (4242, "0::/system.slice/slurmstepd.scope/job_77/step_0/user/task_0\n"),
+            (4343, "0::/system.slice/slurmstepd.scope/job_78/step_0/user/task_0\n"),
+        ],
+    )
+    .env("EXAMLOPS_CPU_SOURCE", "none");
     let (out, r) = measure(&env, &["--interval", "0.1", "--duration", "1s", "--slurm-job", "77"], &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     let s = share_of(&r);
