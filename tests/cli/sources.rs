@@ -621,13 +621,20 @@ fn a_slurm_jobs_processes_are_known_by_its_control_group_and_its_share_split() {
         ],
     )
     .env("EXAMLOPS_CPU_SOURCE", "none");
-    let (out, r) = measure(&env, &["--interval", "0.1", "--duration", "1s", "--slurm-job", "77"], &[]);
+    let db = env.dir.path().join("ledger.sqlite3");
+    let args = ["--interval", "0.1", "--duration", "1s", "--slurm-job", "77", "--record", "M", "--db", db.to_str().unwrap()];
+    let (out, r) = measure(&env, &args, &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     let s = share_of(&r);
     assert_eq!(s["co_tenants"].as_u64(), Some(1), "{s}");
     let (job, device) = (s["job_kwh"].as_f64().unwrap(), s["device_kwh"].as_f64().unwrap());
     // Never idle: the whole device split 60 : 40 by SM activity.
     assert!((job / device - 0.6).abs() < 0.01, "job 77's part {job} of {device} kWh");
+    // The record prices the job's part, and a report sums what was recorded: the share, not the device.
+    assert_eq!(r["carbon"]["inputs"]["gpu_kwh"], s["job_kwh"], "{}", r["carbon"]["inputs"]);
+    let report: Value = env.json(&["report", "--db", db.to_str().unwrap()]);
+    assert!(report["totals"]["kwh"].as_f64().is_some_and(|k| k > 0.0), "{}", report["totals"]);
+    assert_eq!(report["totals"]["kwh"], r["carbon"]["outputs"]["kwh"], "{}", report["totals"]);
     // Without the job named, nobody on the GPU is known as the job's: charged whole, said.
     let (_, whole) = measure(&env, &["--interval", "0.1", "--duration", "1s"], &[]);
     assert!(whole["gpu"]["devices"][0]["share"].is_null(), "{}", whole["gpu"]["devices"][0]);
