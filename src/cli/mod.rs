@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-pub use values::{amount, assignment, duration, per_unit, unit_count, unit_name, Assignment, WORK_UNITS};
+pub use values::{amount, assignment, duration, job_id, per_unit, unit_count, unit_name, Assignment, WORK_UNITS};
 
 /// exa: what GPU and CPU work costs in energy, carbon and money.
 ///

@@ -126,7 +126,7 @@ pub fn serve(settings: &Reading<'_>, listen: &str, tokens: Option<(&str, Option<
     });
     let shared = Arc::clone(&state);
     let render_cfg = cfg.clone();
-    let render = Arc::new(move || exporters::openmetrics(exported(&shared, &render_cfg)));
+    let render = Arc::new(move || exporters::openmetrics(families_now(&shared, &render_cfg)));
     let say = (h.hooks)();
     let mut bound = None;
     let served = exporters::serve(listen, render, |addr| {
@@ -148,7 +148,7 @@ pub fn serve(settings: &Reading<'_>, listen: &str, tokens: Option<(&str, Option<
 }
 
 /// The families now.
-fn exported(state: &Mutex<Collected>, cfg: &TelemetrySettings) -> Vec<crate::model::telemetry::Family> {
+fn families_now(state: &Mutex<Collected>, cfg: &TelemetrySettings) -> Vec<crate::model::telemetry::Family> {
     families(&state.lock().unwrap_or_else(std::sync::PoisonError::into_inner), cfg)
 }
 
@@ -158,7 +158,7 @@ pub fn export(settings: &Reading<'_>, h: &Hooked) -> Result<Stopped, Error> {
     let url = cfg.otlp.as_ref().map(|u| u.value.clone()).ok_or_else(|| Error::Usage("--otlp is required".into()))?;
     let state = Arc::new(Mutex::new(Collected::new()));
     let (read, family_cfg) = (Arc::clone(&state), cfg.clone());
-    let source: exporters::Source = Arc::new(move || exported(&read, &family_cfg));
+    let source: exporters::Source = Arc::new(move || families_now(&read, &family_cfg));
     let interval = Duration::from_secs_f64(cfg.interval.value);
     let hooks = Mutex::new((h.hooks)());
     let say: exporters::Say = Arc::new(move |m: &str| hooks.lock().unwrap_or_else(std::sync::PoisonError::into_inner).warn(m));

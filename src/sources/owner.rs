@@ -90,20 +90,16 @@ fn group_at(path: &str) -> Group {
     let id = |kind: GroupKind, id: &str| Group { kind, id: id.to_string() };
     for (i, p) in parts.iter().enumerate() {
         let next = parts.get(i + 1).copied();
-        let job = |s: Option<&str>| {
-            s.and_then(|s| s.strip_prefix("job_")).filter(|j| is_digits(j)).map(|j| j.trim_start_matches('0').to_string())
+        // The job's number as `measure --slurm-job` reads one (`job_0077` is job 77).
+        let job = |s: Option<&str>| match s.and_then(|s| crate::cli::job_id(s.strip_prefix("job_")?).ok()) {
+            Some(j) => Group { kind: GroupKind::SlurmJob, id: j },
+            None => Group::of(GroupKind::Host),
         };
         if *p == "slurmstepd.scope" {
-            return match job(next) {
-                Some(j) => id(GroupKind::SlurmJob, if j.is_empty() { "0" } else { &j }),
-                None => Group::of(GroupKind::Host),
-            };
+            return job(next);
         }
         if p.starts_with("slurm") && next.is_some_and(|n| n.strip_prefix("uid_").is_some_and(is_digits)) {
-            return match job(parts.get(i + 2).copied()) {
-                Some(j) => id(GroupKind::SlurmJob, if j.is_empty() { "0" } else { &j }),
-                None => Group::of(GroupKind::Host),
-            };
+            return job(parts.get(i + 2).copied());
         }
         if p.starts_with("kubepods") {
             // `kubepods-burstable-pod<uid>.slice` (systemd, the UID's dashes as underscores) or `pod<uid>` (cgroupfs).

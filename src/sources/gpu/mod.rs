@@ -64,12 +64,9 @@ pub trait GpuSource: Send {
     fn process_activity(&mut self) -> Option<ProcessActivity> {
         None
     }
-    /// The index of the GPU a MIG instance (`MIG-…` UUID) belongs to, where the source can tell.
-    fn mig_parent(&mut self, _uuid: &str) -> Option<u32> {
-        None
-    }
-    /// A MIG instance's compute slices, and how many its GPU has, where the source can tell.
-    fn mig_slices(&mut self, _uuid: &str) -> Option<(u32, u32)> {
+    /// The index of the GPU a MIG instance (`MIG-…` UUID) belongs to, and the instance's compute slices of the
+    /// GPU's where the source can tell them, in one look; None where the source cannot place the instance.
+    fn mig(&mut self, _uuid: &str) -> Option<(u32, Option<(u32, u32)>)> {
         None
     }
     /// Which field set it is using now, for reports.

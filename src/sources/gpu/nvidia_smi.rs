@@ -145,12 +145,11 @@ impl GpuSource for NvidiaSmi {
         Some(compute_apps(&text, &self.uuids))
     }
 
-    fn mig_parent(&mut self, uuid: &str) -> Option<u32> {
-        list_mig(&self.call_within(&["-L"], self.deadline.min(ASIDE)).ok()?).into_iter().find(|(mig, _)| mig == uuid).map(|(_, gpu)| gpu)
-    }
-
-    fn mig_slices(&mut self, uuid: &str) -> Option<(u32, u32)> {
-        mig_slices_in(&self.call_within(&["-L"], self.deadline.min(ASIDE)).ok()?, uuid)
+    /// One `nvidia-smi -L` for both: the instance's GPU and its profile's slices.
+    fn mig(&mut self, uuid: &str) -> Option<(u32, Option<(u32, u32)>)> {
+        let list = self.call_within(&["-L"], self.deadline.min(ASIDE)).ok()?;
+        let gpu = list_mig(&list).into_iter().find(|(mig, _)| mig == uuid).map(|(_, gpu)| gpu)?;
+        Some((gpu, mig_slices_in(&list, uuid)))
     }
 
     fn shorten(&mut self, deadline: Duration) {

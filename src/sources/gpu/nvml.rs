@@ -221,16 +221,15 @@ impl GpuSource for Nvml {
         (!answered.is_empty()).then_some(super::ProcessActivity { answered, samples: out })
     }
 
-    fn mig_parent(&mut self, uuid: &str) -> Option<u32> {
-        self.nvml.device_by_uuid(uuid).ok()?.mig_parent_device().ok()?.index().ok()
-    }
-
-    /// The instance's compute slices (`nvmlDeviceGetAttributes_v2`, which answers for MIG handles only) of the
-    /// MIG devices its GPU can hold (`nvmlDeviceGetMaxMigDeviceCount`: 7 on an A100 or H100, one per slice).
-    fn mig_slices(&mut self, uuid: &str) -> Option<(u32, u32)> {
+    /// The instance's GPU, and its compute slices (`nvmlDeviceGetAttributes_v2`, which answers for MIG handles
+    /// only) of the MIG devices its GPU can hold (`nvmlDeviceGetMaxMigDeviceCount`: 7 on an A100 or H100, one per
+    /// slice).
+    fn mig(&mut self, uuid: &str) -> Option<(u32, Option<(u32, u32)>)> {
         let d = self.nvml.device_by_uuid(uuid).ok()?;
-        let slices = d.attributes().ok()?.compute_instance_slice_count;
-        let of = d.mig_parent_device().ok()?.mig_device_count().ok()?;
-        (slices > 0 && of >= slices).then_some((slices, of))
+        let parent = d.mig_parent_device().ok()?;
+        let slices = d.attributes().ok().map(|a| a.compute_instance_slice_count);
+        let of = parent.mig_device_count().ok();
+        let share = slices.zip(of).filter(|(s, of)| *s > 0 && of >= s);
+        Some((parent.index().ok()?, share))
     }
 }

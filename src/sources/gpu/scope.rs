@@ -162,7 +162,7 @@ impl GpuSource for Scoped {
         let mut scope = self.scope.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if scope.measured.is_none() {
             let inner = &mut self.inner;
-            resolve(&mut scope, &read, &mut |u| inner.mig_parent(u).map(|p| (p, inner.mig_slices(u))), self.pci_order);
+            resolve(&mut scope, &read, &mut |u| inner.mig(u), self.pci_order);
         }
         let keep = scope.measured.clone().unwrap_or_default();
         if keep.is_empty() {
@@ -209,12 +209,8 @@ impl GpuSource for Scoped {
         self.inner.process_activity()
     }
 
-    fn mig_parent(&mut self, uuid: &str) -> Option<u32> {
-        self.inner.mig_parent(uuid)
-    }
-
-    fn mig_slices(&mut self, uuid: &str) -> Option<(u32, u32)> {
-        self.inner.mig_slices(uuid)
+    fn mig(&mut self, uuid: &str) -> Option<(u32, Option<(u32, u32)>)> {
+        self.inner.mig(uuid)
     }
 }
 
