@@ -1935,7 +1935,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__gpu__subcmd__export)
-            opts="-o -h -V --otlp --interval --gpu-source --cpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --output --json --config --help --version"
+            opts="-o -h -V --otlp --interval --gpu-source --cpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --pods --pod-idle --pod-label --pod-annotation --pod-resources --kube-api --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1966,6 +1966,26 @@ _exa() {
                     return 0
                     ;;
                 --carbon-intensity)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pod-idle)
+                    COMPREPLY=($(compgen -W "none even weighted" -- "${cur}"))
+                    return 0
+                    ;;
+                --pod-label)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pod-annotation)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pod-resources)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-api)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2045,7 +2065,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__gpu__subcmd__serve)
-            opts="-o -h -V --listen --tokens-from --tokens-model --interval --gpu-source --cpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --output --json --config --help --version"
+            opts="-o -h -V --listen --tokens-from --tokens-model --interval --gpu-source --cpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --pods --pod-idle --pod-label --pod-annotation --pod-resources --kube-api --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2084,6 +2104,26 @@ _exa() {
                     return 0
                     ;;
                 --carbon-intensity)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pod-idle)
+                    COMPREPLY=($(compgen -W "none even weighted" -- "${cur}"))
+                    return 0
+                    ;;
+                --pod-label)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pod-annotation)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pod-resources)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-api)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

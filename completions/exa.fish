@@ -207,11 +207,19 @@ complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_
 hw\t''"
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l power-cost-per-kwh -d 'Electricity price in USD per kWh, for the cost of the measured energy; none without it [env: EXAMLOPS_POWER_COST_PER_KWH, GENAI_POWER_COST_PER_KWH]' -r
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l carbon-intensity -d 'gCO2e per kWh for the exported gen_ai.co2.emissions [default: 475, a world average; env: EXAMLOPS_CARBON_INTENSITY, GENAI_CARBON_INTENSITY]' -r
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l pod-idle -d 'Where the node\'s idle energy goes: none (its own series), even (equally to the pods), weighted (by their busy energy) [default: none; env: EXAMLOPS_POD_IDLE]' -r -f -a "none\t''
+even\t''
+weighted\t''"
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l pod-label -d 'A pod label exported on its exa_pod_info series (repeat, or comma-separate) [env: EXAMLOPS_POD_LABELS]' -r
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l pod-annotation -d 'A pod annotation exported on its exa_pod_info series (repeat, or comma-separate) [env: EXAMLOPS_POD_ANNOTATIONS]' -r
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l pod-resources -d 'The kubelet\'s PodResources socket, which says who holds each GPU; `none` not to ask [default: /var/lib/kubelet/pod-resources/kubelet.sock; env: EXAMLOPS_POD_RESOURCES]' -r
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l kube-api -d 'The Kubernetes API, which names the pods; `none` not to ask [default: in a pod, the cluster\'s; env: EXAMLOPS_KUBE_API]' -r
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l co2 -d 'Export the CO2 metrics (energy times the intensity) [env: GENAI_ENABLE_CO2_TRACKING=true]'
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l pods -d 'Charge the node\'s GPU, CPU and DRAM energy to its pods, and export it per pod [env: EXAMLOPS_PODS]'
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -s V -l version -d 'Print version'
@@ -229,11 +237,19 @@ complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_
 hw\t''"
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l power-cost-per-kwh -d 'Electricity price in USD per kWh, for the cost of the measured energy; none without it [env: EXAMLOPS_POWER_COST_PER_KWH, GENAI_POWER_COST_PER_KWH]' -r
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l carbon-intensity -d 'gCO2e per kWh for the exported gen_ai.co2.emissions [default: 475, a world average; env: EXAMLOPS_CARBON_INTENSITY, GENAI_CARBON_INTENSITY]' -r
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l pod-idle -d 'Where the node\'s idle energy goes: none (its own series), even (equally to the pods), weighted (by their busy energy) [default: none; env: EXAMLOPS_POD_IDLE]' -r -f -a "none\t''
+even\t''
+weighted\t''"
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l pod-label -d 'A pod label exported on its exa_pod_info series (repeat, or comma-separate) [env: EXAMLOPS_POD_LABELS]' -r
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l pod-annotation -d 'A pod annotation exported on its exa_pod_info series (repeat, or comma-separate) [env: EXAMLOPS_POD_ANNOTATIONS]' -r
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l pod-resources -d 'The kubelet\'s PodResources socket, which says who holds each GPU; `none` not to ask [default: /var/lib/kubelet/pod-resources/kubelet.sock; env: EXAMLOPS_POD_RESOURCES]' -r
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l kube-api -d 'The Kubernetes API, which names the pods; `none` not to ask [default: in a pod, the cluster\'s; env: EXAMLOPS_KUBE_API]' -r
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l co2 -d 'Export the CO2 metrics (energy times the intensity) [env: GENAI_ENABLE_CO2_TRACKING=true]'
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l pods -d 'Charge the node\'s GPU, CPU and DRAM energy to its pods, and export it per pod [env: EXAMLOPS_PODS]'
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -s V -l version -d 'Print version'

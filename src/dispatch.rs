@@ -133,13 +133,14 @@ pub fn run(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
             let hooks = || Box::new(output::StderrHooks) as Box<dyn sources::gpu::sampler::Hooks>;
             let h = commands::telemetry::Hooked { hooks: &hooks };
             let stopped = match action {
-                cli::GpuCmd::Serve(cli::GpuServe { listen, tokens_from, tokens_model, telemetry }) => {
-                    let r = Reading::resolve(s, ReadingFlags { telemetry: Some(telemetry), ..ReadingFlags::default() })?;
+                cli::GpuCmd::Serve(cli::GpuServe { listen, tokens_from, tokens_model, telemetry, pods }) => {
+                    let r = Reading::resolve(s, ReadingFlags { telemetry: Some(telemetry), pods: Some(pods), ..ReadingFlags::default() })?;
                     let tokens = tokens_from.as_deref().map(|u| (u, tokens_model.as_deref()));
                     commands::telemetry::serve(&r, listen, tokens, &h)?
                 }
-                cli::GpuCmd::Export(cli::GpuExport { otlp, telemetry }) => {
-                    let flags = ReadingFlags { telemetry: Some(telemetry), otlp: otlp.as_deref(), ..ReadingFlags::default() };
+                cli::GpuCmd::Export(cli::GpuExport { otlp, telemetry, pods }) => {
+                    let flags =
+                        ReadingFlags { telemetry: Some(telemetry), otlp: otlp.as_deref(), pods: Some(pods), ..ReadingFlags::default() };
                     commands::telemetry::export(&Reading::resolve(s, flags)?, &h)?
                 }
             };
@@ -206,7 +207,8 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         otlp,
         command,
     } = m;
-    let flags = ReadingFlags { telemetry: Some(telemetry), gpu_source: None, otlp: otlp.as_deref(), measure: Some(gpus.as_deref()) };
+    let flags =
+        ReadingFlags { telemetry: Some(telemetry), gpu_source: None, otlp: otlp.as_deref(), measure: Some(gpus.as_deref()), pods: None };
     let r = Reading::resolve(s, flags)?;
     // Checked before the command starts: a clash found after the job would lose its report.
     let ledger = sqlite_ledger(s);

@@ -226,6 +226,9 @@ pub struct GpuServe {
 
     #[command(flatten)]
     pub telemetry: TelemetryOpts,
+
+    #[command(flatten)]
+    pub pods: PodsOpts,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -236,6 +239,38 @@ pub struct GpuExport {
 
     #[command(flatten)]
     pub telemetry: TelemetryOpts,
+
+    #[command(flatten)]
+    pub pods: PodsOpts,
+}
+
+/// A Kubernetes node's energy charged to its pods, on the exporters.
+#[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Kubernetes pods")]
+pub struct PodsOpts {
+    /// Charge the node's GPU, CPU and DRAM energy to its pods, and export it per pod [env: EXAMLOPS_PODS].
+    #[arg(long)]
+    pub pods: bool,
+
+    /// Where the node's idle energy goes: none (its own series), even (equally to the pods), weighted (by their busy energy) [default: none; env: EXAMLOPS_POD_IDLE].
+    #[arg(long, value_name = "POLICY", value_parser = ["none", "even", "weighted"])]
+    pub pod_idle: Option<String>,
+
+    /// A pod label exported on its exa_pod_info series (repeat, or comma-separate) [env: EXAMLOPS_POD_LABELS].
+    #[arg(long, value_name = "KEY", value_delimiter = ',')]
+    pub pod_label: Vec<String>,
+
+    /// A pod annotation exported on its exa_pod_info series (repeat, or comma-separate) [env: EXAMLOPS_POD_ANNOTATIONS].
+    #[arg(long, value_name = "KEY", value_delimiter = ',')]
+    pub pod_annotation: Vec<String>,
+
+    /// The kubelet's PodResources socket, which says who holds each GPU; `none` not to ask [default: /var/lib/kubelet/pod-resources/kubelet.sock; env: EXAMLOPS_POD_RESOURCES].
+    #[arg(long, value_name = "SOCKET")]
+    pub pod_resources: Option<String>,
+
+    /// The Kubernetes API, which names the pods; `none` not to ask [default: in a pod, the cluster's; env: EXAMLOPS_KUBE_API].
+    #[arg(long, value_name = "URL")]
+    pub kube_api: Option<String>,
 }
 
 #[derive(Debug, Clone, Subcommand)]

@@ -15,6 +15,7 @@ use crate::sources::cpu;
 use crate::sources::gpu::collector::{Collected, Collector, OnReading, Status};
 use crate::sources::gpu::sampler::Hooks;
 use crate::sources::gpu::SampleError;
+use crate::sources::kube::Ledger;
 
 /// What an exporter did, said when it stops (`-o json` prints it).
 #[derive(Debug, serde::Serialize)]
@@ -118,6 +119,8 @@ pub fn serve(settings: &Reading<'_>, listen: &str, tokens: Option<(&str, Option<
     let scrape = tokens.map(|(url, model)| super::tokens_from(url, model)).transpose()?;
     let (collector, source) = collector(settings, h, None, &state)?;
     let cpu = cpu_collector(settings, h, &state)?;
+    let ledger: Pods = settings.pods.as_ref().map(|c| Arc::new(Mutex::new(Ledger::new(c))));
+    let pods = pods_watcher(settings, h, &state, &ledger);
     let stop_watch = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let watcher = scrape.map(|s| {
         let say = Mutex::new((h.hooks)());
@@ -126,13 +129,16 @@ pub fn serve(settings: &Reading<'_>, listen: &str, tokens: Option<(&str, Option<
     });
     let shared = Arc::clone(&state);
     let render_cfg = cfg.clone();
-    let render = Arc::new(move || exporters::openmetrics(families_now(&shared, &render_cfg)));
+    let render = Arc::new(move || exporters::openmetrics(families_now(&shared, ledger.as_deref(), &render_cfg)));
     let say = (h.hooks)();
     let mut bound = None;
     let served = exporters::serve(listen, render, |addr| {
         bound = Some(addr);
         say.info(&format!("serving the GPU metrics at http://{addr}/metrics"));
     });
+    if let Some(p) = pods {
+        p.stop();
+    }
     if let Some(c) = collector {
         c.stop();
     }
@@ -147,9 +153,34 @@ pub fn serve(settings: &Reading<'_>, listen: &str, tokens: Option<(&str, Option<
     Ok(out)
 }
 
-/// The families now.
-fn families_now(state: &Mutex<Collected>, cfg: &TelemetrySettings) -> Vec<crate::model::telemetry::Family> {
-    families(&state.lock().unwrap_or_else(std::sync::PoisonError::into_inner), cfg)
+/// The pods' running totals, when `--pods` asked for them.
+type Pods = Option<Arc<Mutex<Ledger>>>;
+
+/// The families now. A pod found gone is in them once more, then dropped.
+fn families_now(state: &Mutex<Collected>, pods: Option<&Mutex<Ledger>>, cfg: &TelemetrySettings) -> Vec<crate::model::telemetry::Family> {
+    let s = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut ledger = pods.map(|l| l.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+    let out = families(&s, ledger.as_deref(), cfg);
+    if let Some(l) = ledger.as_mut() {
+        l.scraped();
+    }
+    out
+}
+
+/// Charges the node's energy to its pods into `pods` at the exporter's interval, when `--pods` asked.
+fn pods_watcher(settings: &Reading<'_>, h: &Hooked, state: &Arc<Mutex<Collected>>, pods: &Pods) -> Option<crate::sources::kube::Watcher> {
+    let (cfg, ledger) = (settings.pods.clone()?, Arc::clone(pods.as_ref()?));
+    let say = (h.hooks)();
+    say.info(&format!(
+        "charging the node's energy to its pods (idle: {}; GPUs held: {}; names: {})",
+        cfg.policy.name(),
+        cfg.socket.as_ref().map_or_else(|| "not asked".to_string(), |p| p.display().to_string()),
+        cfg.api.as_ref().map_or_else(|| "not asked".to_string(), |a| format!("{} for node {}", crate::text::redact_url(&a.url), a.node)),
+    ));
+    let say = Mutex::new(say);
+    let warn = Box::new(move |m: &str| say.lock().unwrap_or_else(std::sync::PoisonError::into_inner).warn(m));
+    let interval = Duration::from_secs_f64(settings.telemetry.interval.value);
+    Some(crate::sources::kube::Watcher::start(cfg, interval, (Arc::clone(state), ledger), warn))
 }
 
 /// `exa gpu export --otlp`: sends every interval until SIGTERM or Ctrl-C, then once more.
@@ -157,8 +188,9 @@ pub fn export(settings: &Reading<'_>, h: &Hooked) -> Result<Stopped, Error> {
     let cfg = settings.telemetry.clone();
     let url = cfg.otlp.as_ref().map(|u| u.value.clone()).ok_or_else(|| Error::Usage("--otlp is required".into()))?;
     let state = Arc::new(Mutex::new(Collected::new()));
-    let (read, family_cfg) = (Arc::clone(&state), cfg.clone());
-    let source: exporters::Source = Arc::new(move || families_now(&read, &family_cfg));
+    let ledger: Pods = settings.pods.as_ref().map(|c| Arc::new(Mutex::new(Ledger::new(c))));
+    let (read, read_pods, family_cfg) = (Arc::clone(&state), ledger.clone(), cfg.clone());
+    let source: exporters::Source = Arc::new(move || families_now(&read, read_pods.as_deref(), &family_cfg));
     let interval = Duration::from_secs_f64(cfg.interval.value);
     let hooks = Mutex::new((h.hooks)());
     let say: exporters::Say = Arc::new(move |m: &str| hooks.lock().unwrap_or_else(std::sync::PoisonError::into_inner).warn(m));
@@ -178,8 +210,12 @@ pub fn export(settings: &Reading<'_>, h: &Hooked) -> Result<Stopped, Error> {
     });
     let (collector, kind) = collector(settings, h, Some(on_reading), &state)?;
     let cpu = cpu_collector(settings, h, &state)?;
+    let pods = pods_watcher(settings, h, &state, &ledger);
     (h.hooks)().info(&format!("sending the GPU metrics to {} every {} s", crate::text::redact_url(&url), cfg.interval.value));
     exporters::wait_for_stop().map_err(Error::Failed)?;
+    if let Some(p) = pods {
+        p.stop();
+    }
     if let Some(c) = collector {
         c.stop();
     }

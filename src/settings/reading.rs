@@ -24,6 +24,8 @@ pub struct ReadingFlags<'a> {
     pub otlp: Option<&'a str>,
     /// `measure --gpus`, and whether the command is `measure` (the job's GPUs are then decided).
     pub measure: Option<Option<&'a str>>,
+    /// The exporters' Kubernetes flags.
+    pub pods: Option<&'a crate::cli::PodsOpts>,
 }
 
 /// The settings of a command that reads GPUs and CPUs: its own, over the ones every command shares.
@@ -38,6 +40,8 @@ pub struct Reading<'g> {
     pub power_cost_per_kwh: Option<Sourced<f64>>,
     /// What the exporters (and `measure`'s push) export, and where.
     pub telemetry: TelemetrySettings,
+    /// Where an exporter charging the node's energy to its pods reads them (`--pods`); None when it does not.
+    pub pods: Option<crate::sources::kube::Config>,
 }
 
 impl std::ops::Deref for Reading<'_> {
@@ -77,8 +81,86 @@ impl<'g> Reading<'g> {
         if let Some(note) = exported_co2_note(&telemetry, global.grid_region.as_ref()) {
             global.warn(note);
         }
-        Ok(Reading { global, gpu, cpu, power_cost_per_kwh, telemetry })
+        let pods = match flags.pods {
+            Some(p) => pod_settings(p, &cpu.root.value, gpu.interval.value)?,
+            None => None,
+        };
+        Ok(Reading { global, gpu, cpu, power_cost_per_kwh, telemetry, pods })
     }
+}
+
+/// Where the kubelet's PodResources socket is on a node.
+pub const POD_RESOURCES_SOCKET: &str = "/var/lib/kubelet/pod-resources/kubelet.sock";
+
+/// The pods' settings, when `--pods` (or EXAMLOPS_PODS) asks for them: each from its flag, else its variable,
+/// else its default. The API is the cluster's own when exa runs in a pod (KUBERNETES_SERVICE_HOST), with the
+/// pod's service-account token and CA (EXAMLOPS_KUBE_TOKEN_FILE and EXAMLOPS_KUBE_CA_FILE name others); the node
+/// is EXAMLOPS_NODE_NAME, else NODE_NAME (the downward API's, as the shipped DaemonSet sets it), else the host name.
+fn pod_settings(p: &crate::cli::PodsOpts, root: &std::path::Path, interval_s: f64) -> Result<Option<crate::sources::kube::Config>, Error> {
+    use crate::sources::kube::{api::Api, charge::IdlePolicy, Config};
+    if !p.pods && env_bool("EXAMLOPS_PODS")? != Some(true) {
+        return Ok(None);
+    }
+    let policy = match (&p.pod_idle, env("EXAMLOPS_POD_IDLE")) {
+        (Some(f), _) => IdlePolicy::parse(f)
+            .ok_or_else(|| Error::Usage(format!("--pod-idle: '{}' is not none, even or weighted", f.escape_default())))?,
+        (None, Some(v)) => IdlePolicy::parse(v.trim())
+            .ok_or_else(|| Error::Config("environment variable EXAMLOPS_POD_IDLE is not none, even or weighted".into()))?,
+        (None, None) => IdlePolicy::None,
+    };
+    let keys = |flag: &[String], var: &'static str| -> Result<Vec<String>, Error> {
+        let listed: Vec<String> = if flag.is_empty() {
+            env(var).map(|v| v.split(',').map(|k| k.trim().to_string()).filter(|k| !k.is_empty()).collect()).unwrap_or_default()
+        } else {
+            flag.iter().map(|k| k.trim().to_string()).filter(|k| !k.is_empty()).collect()
+        };
+        // A Kubernetes key: an optional DNS prefix and `/`, then a name of letters, digits, `-`, `_` and `.`.
+        match listed.iter().find(|k| k.len() > 316 || !k.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c))) {
+            Some(bad) => Err(Error::Usage(format!("'{}' is not a Kubernetes label or annotation key", bad.escape_default()))),
+            None => Ok(listed),
+        }
+    };
+    let labels = keys(&p.pod_label, "EXAMLOPS_POD_LABELS")?;
+    let annotations = keys(&p.pod_annotation, "EXAMLOPS_POD_ANNOTATIONS")?;
+    let socket = match p.pod_resources.clone().or_else(|| env("EXAMLOPS_POD_RESOURCES")) {
+        Some(s) if s.trim() == "none" => None,
+        Some(s) => Some(PathBuf::from(s)),
+        None => Some(PathBuf::from(POD_RESOURCES_SOCKET)),
+    };
+    let in_cluster = || {
+        let host = env("KUBERNETES_SERVICE_HOST")?;
+        let port = env("KUBERNETES_SERVICE_PORT").unwrap_or_else(|| "443".into());
+        // An IPv6 service address goes in brackets.
+        Some(if host.contains(':') { format!("https://[{host}]:{port}") } else { format!("https://{host}:{port}") })
+    };
+    let url = match (&p.kube_api, env("EXAMLOPS_KUBE_API")) {
+        (Some(u), _) if u.trim() == "none" => None,
+        (Some(u), _) => Some(http_url(u).map_err(|e| Error::Usage(format!("--kube-api: {e}")))?.to_string()),
+        (None, Some(u)) if u.trim() == "none" => None,
+        (None, Some(u)) => {
+            Some(http_url(&u).map_err(|e| Error::Config(format!("environment variable EXAMLOPS_KUBE_API: {e}")))?.to_string())
+        }
+        (None, None) => in_cluster(),
+    };
+    let account = PathBuf::from(crate::sources::kube::api::SERVICE_ACCOUNT);
+    let file = |var: &str, name: &str| env(var).map(PathBuf::from).or_else(|| Some(account.join(name)).filter(|p| p.is_file()));
+    let node = env("EXAMLOPS_NODE_NAME").or_else(|| env("NODE_NAME")).or_else(host_name).unwrap_or_default();
+    let api = url.map(|url| Api {
+        ca_file: file("EXAMLOPS_KUBE_CA_FILE", "ca.crt").filter(|_| url.starts_with("https:")),
+        token_file: file("EXAMLOPS_KUBE_TOKEN_FILE", "token"),
+        url,
+        node: node.clone(),
+        deadline: Duration::from_secs_f64(interval_s.clamp(2.0, 10.0)),
+    });
+    Ok(Some(Config { root: root.to_path_buf(), socket, api, policy, labels, annotations }))
+}
+
+/// This host's name (`gethostname(2)`).
+fn host_name() -> Option<String> {
+    let mut buf = [0u8; 256];
+    // SAFETY: gethostname(2) writes at most the length given into the buffer.
+    let rc = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
+    (rc == 0).then(|| String::from_utf8_lossy(buf.split(|b| *b == 0).next().unwrap_or_default()).into_owned()).filter(|h| !h.is_empty())
 }
 
 /// The GPU settings shared by `exa gpu` and `measure`.

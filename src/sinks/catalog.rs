@@ -11,6 +11,7 @@ use crate::model::telemetry::{Family, Histogram, Kind, Point, Semconv, Value};
 use crate::model::{Aggregates, Device};
 use crate::settings::TelemetrySettings;
 use crate::sources::gpu::collector::Collected;
+use crate::sources::kube::Ledger;
 
 /// One per-device reading of the spec's set: name, UCUM unit (the Prometheus suffix is made from it), kind, help, the reading.
 type DeviceGauge = (&'static str, &'static str, Kind, &'static str, fn(&Device) -> Option<f64>);
@@ -81,11 +82,13 @@ pub fn device_attributes(semconv: Semconv, index: u32, name: &str, uuid: Option<
 }
 
 /// The metric families now, from the collector's state.
-pub fn families(state: &Collected, cfg: &TelemetrySettings) -> Vec<Family> {
-    match cfg.semconv.value {
+pub fn families(state: &Collected, pods: Option<&Ledger>, cfg: &TelemetrySettings) -> Vec<Family> {
+    let mut out = match cfg.semconv.value {
         Semconv::Genai => genai(state, cfg),
         Semconv::Hw => hw(state),
-    }
+    };
+    out.extend(pod_families(pods, cfg));
+    out
 }
 
 fn gauges(table: &[DeviceGauge], semconv: Semconv, latest: Option<&Vec<Device>>) -> Vec<Family> {
@@ -161,6 +164,75 @@ fn attributed(state: &Collected, semconv: Semconv) -> Family {
         Semconv::Genai => family("gen_ai.gpu.energy.attributed", "kWh", Kind::Counter, help, points),
         Semconv::Hw => family("exa.gpu.energy.attributed", "J", Kind::Counter, help, points),
     }
+}
+
+/// The node's energy charged to its Kubernetes pods (`--pods`): each pod's energy by component, its CO2e at the
+/// exporter's intensity and its cost at its price (one series each per pod), its info series with the labels and
+/// annotations asked for, and the node's energy no pod was charged (idle, system). At most two series per pod
+/// per component; none without `--pods`.
+fn pod_families(ledger: Option<&Ledger>, cfg: &TelemetrySettings) -> Vec<Family> {
+    use crate::sources::kube::charge::Component;
+    let (mut energy, mut co2e, mut cost, mut info, mut node) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    if let Some(l) = ledger {
+        for (uid, p) in &l.pods {
+            let (ns, name) = p.meta.as_ref().map_or(("", ""), |m| (m.namespace.as_str(), m.name.as_str()));
+            let who = vec![("k8s.namespace.name", ns.to_string()), ("k8s.pod.name", name.to_string()), ("k8s.pod.uid", uid.clone())];
+            let mut total = Joules(0.0);
+            for c in Component::ALL {
+                let j = Joules::of_millijoules(p.energy[c as usize]);
+                total = total + j;
+                let mut a = who.clone();
+                a.push(("component", c.as_str().to_string()));
+                energy.push(number(a, j.0));
+            }
+            co2e.push(number(who.clone(), total.kwh().0 * cfg.intensity.value));
+            if let Some(price) = &cfg.cost_per_kwh {
+                cost.push(number(who.clone(), total.kwh().0 * price.value));
+            }
+            let mut a = who;
+            let said = |keys: &[(String, &'static str)], of: Option<&std::collections::BTreeMap<String, String>>| {
+                keys.iter().map(move |(k, attr)| (*attr, of.and_then(|m| m.get(k)).cloned().unwrap_or_default())).collect::<Vec<_>>()
+            };
+            a.extend(said(&l.labels, p.meta.as_ref().map(|m| &m.labels)));
+            a.extend(said(&l.annotations, p.meta.as_ref().map(|m| &m.annotations)));
+            info.push(number(a, 1.0));
+        }
+        for (part, parts) in [("idle", &l.idle), ("system", &l.system)] {
+            for c in Component::ALL {
+                node.push(number(
+                    vec![("component", c.as_str().to_string()), ("part", part.to_string())],
+                    Joules::of_millijoules(parts[c as usize]).0,
+                ));
+            }
+        }
+    }
+    vec![
+        family(
+            "exa.pod.energy",
+            "J",
+            Kind::Counter,
+            "Each pod's energy since the exporter started, by component (gpu, cpu, dram): its GPUs', its CPU time's part of \
+             the CPU packages and DRAM, and its part of the idle energy by the idle policy",
+            energy,
+        ),
+        family(
+            "exa.pod.co2e",
+            "g",
+            Kind::Counter,
+            "Each pod's energy times the exporter's carbon intensity (--carbon-intensity, GENAI_CARBON_INTENSITY), grams CO2e",
+            co2e,
+        ),
+        family("exa.pod.cost", "USD", Kind::Counter, "Each pod's energy times the electricity price (--power-cost-per-kwh)", cost),
+        family("exa.pod.info", "1", Kind::Gauge, "1 for each pod charged, with the labels and annotations asked for", info),
+        family(
+            "exa.node.energy.unattributed",
+            "J",
+            Kind::Counter,
+            "The node's energy no pod was charged, by component: idle (capacity no one used, a GPU's idle draw or one no pod \
+             holds) and system (busy, but in no pod)",
+            node,
+        ),
+    ]
 }
 
 /// `gen_ai.power.cost`: energy times the electricity price.
@@ -377,7 +449,7 @@ pub fn empty_histogram() -> Histogram {
 
 /// Every family the catalog makes, as (name, unit, kind, help): the instruments an OTLP exporter declares.
 pub fn names(cfg: &TelemetrySettings) -> Vec<(&'static str, &'static str, Kind, &'static str)> {
-    families(&Collected::new(), cfg).into_iter().map(|f| (f.name, f.unit, f.kind, f.help)).collect()
+    families(&Collected::new(), None, cfg).into_iter().map(|f| (f.name, f.unit, f.kind, f.help)).collect()
 }
 
 #[cfg(test)]

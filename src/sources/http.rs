@@ -32,6 +32,8 @@ pub struct Request {
     pub insecure: bool,
     /// A body to PUT, with its content type: the request is then a PUT.
     pub put: Option<(&'static str, String)>,
+    /// The only certificate authority trusted (PEM), in place of the web's: a cluster's own API server.
+    pub ca_pem: Option<std::sync::Arc<Vec<u8>>>,
 }
 
 impl Request {
@@ -48,6 +50,7 @@ impl Request {
             basic: None,
             insecure: false,
             put: None,
+            ca_pem: None,
         }
     }
 }
@@ -142,6 +145,19 @@ fn client(insecure: bool) -> Result<&'static reqwest::blocking::Client, HttpErro
         .map_err(|e| HttpError::Other(e.clone()))
 }
 
+/// A client that trusts only the certificate authority `pem` (a cluster's API server signs with its own).
+fn client_trusting(pem: &[u8]) -> Result<reqwest::blocking::Client, HttpError> {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let ca = reqwest::Certificate::from_pem(pem).map_err(|e| HttpError::Other(format!("the certificate authority is not PEM ({e})")))?;
+    reqwest::blocking::Client::builder()
+        .tls_built_in_root_certs(false)
+        .add_root_certificate(ca)
+        .redirect(same_origin_redirects())
+        .user_agent(concat!("exa/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(|e| HttpError::Other(format!("cannot build an HTTP client: {}", strip_url(&e.to_string()))))
+}
+
 /// Redirects: at most three, and only within the origin asked (scheme, host and port). A key exa sends in a
 /// header of its own (Electricity Maps' `auth-token`, a tenant's header) is never carried to another host:
 /// reqwest itself drops only `Authorization` and cookies there.
@@ -221,7 +237,14 @@ fn plain(e: &reqwest::Error, timeout: Duration) -> opentelemetry_http::HttpError
 
 fn exchange(get: &Request) -> Result<Answer, HttpError> {
     let started = Instant::now();
-    let c = client(get.insecure)?;
+    let own;
+    let c = match &get.ca_pem {
+        Some(pem) => {
+            own = client_trusting(pem)?;
+            &own
+        }
+        None => client(get.insecure)?,
+    };
     let mut req = match (&get.json, &get.put) {
         (_, Some((kind, body))) => c.put(&get.url).header("content-type", *kind).body(body.clone()),
         (Some(body), None) => c.post(&get.url).header("content-type", "application/json").body(body.clone()),

@@ -17,6 +17,7 @@ pub mod history;
 pub mod http;
 pub mod inference;
 pub mod jobs;
+pub mod kube;
 pub mod owner;
 pub mod prometheus;
 pub mod serve;

@@ -80,6 +80,13 @@ pub fn group_in(text: &str) -> Group {
     text.lines().filter_map(|l| l.splitn(3, ':').nth(2)).map(group_at).min_by_key(rank).unwrap_or_else(|| Group::of(GroupKind::Host))
 }
 
+/// The pod UID a control-group path names (`kubepods.slice/…/kubepods-burstable-pod<uid>.slice`,
+/// `kubepods/burstable/pod<uid>`), as `group_in` reads it; None for any other path.
+pub fn pod_at(path: &str) -> Option<String> {
+    let g = group_at(path);
+    (g.kind == GroupKind::Pod).then_some(g.id)
+}
+
 /// The group a control-group path names: the outermost tenant boundary on it, read from the root down, so a
 /// name deeper in a tree its tenant controls (systemd delegates a user's subtree, a container its own) never
 /// claims another's energy. A Slurm job is `job_<id>` directly under slurmstepd's scope (cgroup v2) or under

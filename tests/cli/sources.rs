@@ -48,15 +48,15 @@ fn from_capture(capture: &str) -> Vec<String> {
 }
 
 /// One device of the fake NVML's readings file.
-struct Nv<'a> {
-    uuid: &'a str,
-    lo_w: Option<f64>,
-    hi_w: f64,
-    half_ms: u32,
-    counter: bool,
-    lost_ms: i64,
-    pids: &'a str,
-    migs: &'a str,
+pub(crate) struct Nv<'a> {
+    pub(crate) uuid: &'a str,
+    pub(crate) lo_w: Option<f64>,
+    pub(crate) hi_w: f64,
+    pub(crate) half_ms: u32,
+    pub(crate) counter: bool,
+    pub(crate) lost_ms: i64,
+    pub(crate) pids: &'a str,
+    pub(crate) migs: &'a str,
 }
 
 impl Default for Nv<'_> {
@@ -75,7 +75,7 @@ impl Default for Nv<'_> {
 }
 
 /// An environment whose NVML is the fake, reading `devices` with the H100 capture's static values.
-fn with_nvml(devices: &[Nv]) -> Env {
+pub(crate) fn with_nvml(devices: &[Nv]) -> Env {
     let env = Env::new();
     let s = from_capture(H100);
     let mut text =
@@ -431,7 +431,7 @@ fn an_exa_with_capabilities_loads_no_library_its_user_names() {
 }
 
 /// The fake NVML's processes: `index pid sm_pct mem_pct w_per_sm_pct start_ms end_ms` per line.
-fn with_processes(env: Env, lines: &str) -> Env {
+pub(crate) fn with_processes(env: Env, lines: &str) -> Env {
     let file = env.file("nvml-processes.txt", lines);
     env.env("FAKE_NVML_PROCESSES", file.to_str().unwrap())
 }
@@ -550,7 +550,7 @@ fn a_shared_gpu_is_charged_whole_where_the_jobs_processes_are_not_known() {
 }
 
 /// The value of the one sample of `text` whose line starts with `name{` and holds every one of `labels`.
-fn sample(text: &str, name: &str, labels: &[&str]) -> Option<f64> {
+pub(crate) fn sample(text: &str, name: &str, labels: &[&str]) -> Option<f64> {
     let line = text.lines().find(|l| l.starts_with(&format!("{name}{{")) && labels.iter().all(|x| l.contains(x)))?;
     line.rsplit(' ').next()?.parse().ok()
 }

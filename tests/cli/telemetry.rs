@@ -67,7 +67,7 @@ impl Running {
     }
 
     /// SIGTERM, then its exit status, stdout and every stderr line.
-    fn stop(mut self) -> (i32, String, Vec<String>) {
+    pub fn stop(mut self) -> (i32, String, Vec<String>) {
         let child = self.child.take().unwrap();
         signal(child.id(), 15);
         let out = child.wait_with_output().unwrap();

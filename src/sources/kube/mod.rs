@@ -1,0 +1,319 @@
+//! A Kubernetes node's energy, charged to its pods (`gpu serve --pods`): who holds which GPU (the kubelet's
+//! PodResources API), each pod's CPU time (its control group), the pods' names and labels (the API server), and
+//! the node's counters the exporter already reads (GPUs, RAPL). Every interval the node's energy is charged
+//! (`charge`) and added to running totals per pod and component, which the exporter serves; a pod's series go
+//! after the first scrape that finds it gone.
+
+#![warn(missing_docs)]
+
+pub mod api;
+pub mod cgroup;
+pub mod charge;
+pub mod podresources;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use charge::{Charged, GpuSpent, IdlePolicy, Parts, Spent};
+
+use crate::sources::gpu::collector::Collected;
+use crate::sources::owner::Group;
+
+/// How often the pods' names and labels are asked for again, at most (and whenever a pod not known appears).
+const META_EVERY: Duration = Duration::from_secs(60);
+/// How soon after the last ask a pod not known makes exa ask again.
+const META_AT_MOST: Duration = Duration::from_secs(10);
+
+/// Where a node's pods are read from, and how their energy is charged.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The host root (`/`, or a container's mount of it) whose control groups and `/proc/stat` are read.
+    pub root: PathBuf,
+    /// The kubelet's PodResources socket, when GPUs held are read.
+    pub socket: Option<PathBuf>,
+    /// The API server, when the pods' names and labels are read.
+    pub api: Option<api::Api>,
+    /// Where idle energy goes.
+    pub policy: IdlePolicy,
+    /// The labels exported on each pod's info series.
+    pub labels: Vec<String>,
+    /// The annotations exported on each pod's info series.
+    pub annotations: Vec<String>,
+}
+
+/// A pod's running totals.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Pod {
+    /// Its name and labels, once the API said them.
+    pub meta: Option<api::PodMeta>,
+    /// Its energy since the exporter started, by component, mJ.
+    pub energy: Parts,
+    /// Whether the last interval found it gone: its series are exported once more, then dropped.
+    pub gone: bool,
+}
+
+/// The node's energy charged so far.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Ledger {
+    /// Each pod's, by UID.
+    pub pods: BTreeMap<String, Pod>,
+    /// The node's idle energy not given to pods, by component, mJ.
+    pub idle: Parts,
+    /// The node's own services', by component, mJ.
+    pub system: Parts,
+    /// The policy charged by.
+    pub policy: IdlePolicy,
+    /// The labels exported on each pod's info series: each key, and the attribute it is exported as
+    /// (`k8s.pod.label.<key>`, made once when the exporter starts).
+    pub labels: Vec<(String, &'static str)>,
+    /// The annotations exported, likewise (`k8s.pod.annotation.<key>`).
+    pub annotations: Vec<(String, &'static str)>,
+}
+
+/// The attribute a pod's label or annotation `key` is exported as: `k8s.pod.<what>.<key>`, any character a
+/// Prometheus label name cannot hold as `_`. Made once per key for the exporter's life.
+fn attribute(what: &str, key: &str) -> &'static str {
+    let clean: String = key.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    Box::leak(format!("k8s.pod.{what}.{clean}").into_boxed_str())
+}
+
+impl Ledger {
+    /// An empty ledger for what `cfg` asks: its policy, and the labels and annotations exported.
+    pub fn new(cfg: &Config) -> Ledger {
+        let labels = cfg.labels.iter().map(|k| (k.clone(), attribute("label", k))).collect();
+        let annotations = cfg.annotations.iter().map(|k| (k.clone(), attribute("annotation", k))).collect();
+        Ledger { policy: cfg.policy, labels, annotations, ..Ledger::default() }
+    }
+
+    /// Adds an interval's charges; a pod it does not name is marked gone.
+    pub fn add(&mut self, c: &Charged) {
+        for p in self.pods.values_mut() {
+            p.gone = true;
+        }
+        for (uid, parts) in &c.pods {
+            let p = self.pods.entry(uid.clone()).or_default();
+            p.gone = false;
+            sum(&mut p.energy, parts);
+        }
+        sum(&mut self.idle, &c.idle);
+        sum(&mut self.system, &c.system);
+    }
+
+    /// After a scrape (or an export) has sent the gone pods' last values: they are dropped.
+    pub fn scraped(&mut self) {
+        self.pods.retain(|_, p| !p.gone);
+    }
+
+    /// Everything charged so far, by component: the node's energy since the start.
+    pub fn total(&self) -> Parts {
+        let mut t = self.idle;
+        sum(&mut t, &self.system);
+        for p in self.pods.values() {
+            sum(&mut t, &p.energy);
+        }
+        t
+    }
+}
+
+fn sum(into: &mut Parts, add: &Parts) {
+    for (a, b) in into.iter_mut().zip(add) {
+        *a = a.saturating_add(*b);
+    }
+}
+
+/// What the counters said at one reading, cumulative: each GPU's energy (mJ, by UUID or index), each group's
+/// part of it, the CPU packages' and DRAM's energy, the pods' and the node's CPU time.
+#[derive(Debug, Clone, Default)]
+struct Reading {
+    at: Option<Instant>,
+    gpus: BTreeMap<u32, (Option<String>, u64)>,
+    groups: BTreeMap<(u32, Group), u64>,
+    package: Option<u64>,
+    dram: Option<u64>,
+    pods: BTreeMap<String, f64>,
+    busy: Option<f64>,
+}
+
+/// What changed between two readings, as `charge` takes it.
+fn spent(before: &Reading, now: &Reading, held: &BTreeMap<String, Vec<String>>, cpus: Option<usize>) -> Spent {
+    let dt = match (before.at, now.at) {
+        (Some(a), Some(b)) => b.saturating_duration_since(a).as_secs_f64(),
+        _ => 0.0,
+    };
+    let gpus = now
+        .gpus
+        .iter()
+        .filter_map(|(i, (uuid, mj))| {
+            let (_, was) = before.gpus.get(i)?;
+            let groups = now
+                .groups
+                .iter()
+                .filter(|((d, _), _)| d == i)
+                .map(|((_, g), mj)| {
+                    // A group made again since (gone 5 minutes, then busy) counts from 0.
+                    let was = before.groups.get(&(*i, g.clone())).copied().filter(|w| w <= mj).unwrap_or(0);
+                    (g.clone(), mj - was)
+                })
+                .filter(|(_, mj)| *mj > 0)
+                .collect();
+            let holders = uuid.as_ref().and_then(|u| held.get(u)).cloned().unwrap_or_default();
+            Some(GpuSpent { energy: mj.saturating_sub(*was), holders, groups })
+        })
+        .collect();
+    let delta = |a: Option<u64>, b: Option<u64>| a.zip(b).map_or(0, |(a, b)| b.saturating_sub(a));
+    let pod_cpu_s = now
+        .pods
+        .iter()
+        .map(|(uid, s)| {
+            // A pod new since: all its time is in the interval.
+            let was = before.pods.get(uid).copied().filter(|w| w <= s).unwrap_or(0.0);
+            (uid.clone(), s - was)
+        })
+        .collect();
+    Spent {
+        gpus,
+        package: delta(before.package, now.package),
+        dram: delta(before.dram, now.dram),
+        pod_cpu_s,
+        node_busy_s: before.busy.zip(now.busy).map(|(a, b)| (b - a).max(0.0)),
+        capacity_s: cpus.map_or(0.0, |n| n as f64 * dt),
+    }
+}
+
+/// The collector's cumulative counters now.
+fn counters(c: &Collected) -> Reading {
+    Reading {
+        at: Some(Instant::now()),
+        gpus: c.totals.iter().map(|(i, t)| (*i, (t.uuid.clone(), t.energy.whole_millijoules()))).collect(),
+        groups: c.groups.iter().map(|(k, a)| (k.clone(), a.millijoules)).collect(),
+        package: c.cpu.as_ref().map(|l| l.package.whole_millijoules()),
+        dram: c.cpu.as_ref().and_then(|l| l.dram.map(crate::model::energy::Joules::whole_millijoules)),
+        ..Reading::default()
+    }
+}
+
+/// Says what went wrong, once per run of failures (and again after it recovered and failed anew).
+struct Once {
+    failing: bool,
+}
+
+impl Once {
+    fn result<T>(&mut self, r: Result<T, String>, warn: &dyn Fn(&str)) -> Option<T> {
+        match r {
+            Ok(v) => {
+                self.failing = false;
+                Some(v)
+            }
+            Err(e) => {
+                if !std::mem::replace(&mut self.failing, true) {
+                    warn(&e);
+                }
+                None
+            }
+        }
+    }
+}
+
+/// A thread charging the node's energy, as the exporter's collectors read it into `state`, to its pods every
+/// `interval` into `ledger`.
+pub struct Watcher {
+    stop: mpsc::Sender<()>,
+    handle: std::thread::JoinHandle<()>,
+}
+
+impl Watcher {
+    /// Starts charging; `warn` says a source that fails (once per run of failures).
+    pub fn start(
+        cfg: Config,
+        interval: Duration,
+        (state, ledger): (Arc<Mutex<Collected>>, Arc<Mutex<Ledger>>),
+        warn: Box<dyn Fn(&str) + Send>,
+    ) -> Watcher {
+        let (stop, rx) = mpsc::channel();
+        let handle = std::thread::spawn(move || watch(&cfg, interval, (&state, &ledger), warn.as_ref(), &rx));
+        Watcher { stop, handle }
+    }
+
+    /// Stops, and waits for the thread.
+    pub fn stop(self) {
+        let _ = self.stop.send(());
+        let _ = self.handle.join();
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn watch(
+    cfg: &Config,
+    interval: Duration,
+    (state, ledger): (&Mutex<Collected>, &Mutex<Ledger>),
+    warn: &dyn Fn(&str),
+    stop: &mpsc::Receiver<()>,
+) {
+    let tree = cgroup::tree(&cfg.root);
+    if tree.is_none() {
+        warn(&format!(
+            "no pods' control groups under {} (sys/fs/cgroup/kubepods…): the CPU and DRAM energy stays the node's",
+            cfg.root.join("sys/fs/cgroup").display()
+        ));
+    }
+    let (mut said_holders, mut said_api) = (Once { failing: false }, Once { failing: false });
+    let mut meta: BTreeMap<String, api::PodMeta> = BTreeMap::new();
+    let mut asked: Option<Instant> = None;
+    let mut before: Option<Reading> = None;
+    let mut next = Instant::now();
+    loop {
+        let pods = tree.as_ref().map(cgroup::pods_cpu).unwrap_or_default();
+        let held = match &cfg.socket {
+            Some(s) => said_holders.result(podresources::list(s, Duration::from_secs(5)), warn).unwrap_or_default(),
+            None => Vec::new(),
+        };
+        // Ask the API again on schedule, or soon when a pod it has not named appears.
+        let unknown = pods.keys().any(|u| !meta.contains_key(u));
+        let due = asked.is_none_or(|a| a.elapsed() >= META_EVERY || (unknown && a.elapsed() >= META_AT_MOST));
+        if let (Some(api), true) = (&cfg.api, due) {
+            asked = Some(Instant::now());
+            if let Some(m) = said_api.result(api.pods(), warn) {
+                meta = m;
+            }
+        }
+        let by_name: BTreeMap<(&str, &str), &str> =
+            meta.values().map(|m| ((m.namespace.as_str(), m.name.as_str()), m.uid.as_str())).collect();
+        let mut holders: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for h in &held {
+            if let Some(uid) = by_name.get(&(h.namespace.as_str(), h.pod.as_str())) {
+                holders.entry(h.device.clone()).or_default().push((*uid).to_string());
+            }
+        }
+        for v in holders.values_mut() {
+            v.sort();
+            v.dedup();
+        }
+        let busy = crate::sources::cpu::share::node_busy_s(&cfg.root);
+        let cpus = crate::sources::cpu::share::online(&cfg.root);
+        let mut now = counters(&lock(state));
+        now.pods = pods;
+        now.busy = busy;
+        if let Some(b) = &before {
+            let charged = charge::charge(&spent(b, &now, &holders, cpus), cfg.policy);
+            let mut l = lock(ledger);
+            l.add(&charged);
+            for (uid, p) in &mut l.pods {
+                if let Some(m) = meta.get(uid) {
+                    p.meta = Some(m.clone());
+                }
+            }
+        }
+        before = Some(now);
+        next += interval;
+        match stop.recv_timeout(next.saturating_duration_since(Instant::now())) {
+            Err(RecvTimeoutError::Timeout) => {}
+            _ => return,
+        }
+    }
+}
