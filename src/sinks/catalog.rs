@@ -223,7 +223,7 @@ fn pod_families(ledger: Option<&Ledger>, cfg: &TelemetrySettings) -> Vec<Family>
             co2e,
         ),
         family("exa.pod.cost", "USD", Kind::Counter, "Each pod's energy times the electricity price (--power-cost-per-kwh)", cost),
-        family("exa.pod.info", "1", Kind::Gauge, "1 for each pod charged, with the labels and annotations asked for", info),
+        family("exa.pod.info", "{pod}", Kind::Gauge, "1 for each pod charged, with the labels and annotations asked for", info),
         family(
             "exa.node.energy.unattributed",
             "J",

@@ -41,7 +41,9 @@ fn the_kubernetes_manifests_pass_kubernetes_own_schemas_and_agree_with_each_othe
     // Every file is in the kustomization, and every resource there is a file.
     let mut files: Vec<String> = std::fs::read_dir(deploy().join("kubernetes"))
         .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().unwrap().is_file())
+        .map(|e| e.file_name().into_string().unwrap())
         .filter(|f| f != "kustomization.yaml")
         .collect();
     files.sort();
@@ -194,4 +196,96 @@ fn every_grafana_panel_reads_series_from_a_prometheus_scraping_a_real_exporter()
     assert!(prom.query("sum(gen_ai_gpu_no_such_metric{job=~\"exa\"})").is_empty());
     generating.store(false, std::sync::atomic::Ordering::Relaxed);
     generator.join().unwrap();
+}
+
+fn chargeback(file: &str) -> Value {
+    serde_yaml_ng::from_str(&std::fs::read_to_string(deploy().join("kubernetes/chargeback").join(file)).unwrap()).unwrap()
+}
+
+/// deploy/kubernetes/chargeback: every file in its kustomization, Kubernetes' own schemas (strictly) and the
+/// Prometheus operator's pass, and it is granted only what `gpu serve --pods` reads: pods listed, the host's files
+/// read-only, no privilege escalation, one capability (reading files root does not own).
+#[test]
+fn the_chargeback_manifests_pass_the_schemas_and_grant_only_what_exa_reads() {
+    let dir = deploy().join("kubernetes/chargeback");
+    let listed: Vec<String> =
+        chargeback("kustomization.yaml")["resources"].as_sequence().unwrap().iter().map(|r| r.as_str().unwrap().to_string()).collect();
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|f| f != "kustomization.yaml")
+        .collect();
+    files.sort();
+    let mut sorted = listed.clone();
+    sorted.sort();
+    assert_eq!(files, sorted, "the chargeback folder holds its kustomization's resources and nothing else");
+    let operator = ["servicemonitor.yaml", "prometheusrule.yaml"];
+    let core: Vec<PathBuf> = listed.iter().filter(|f| !operator.contains(&f.as_str())).map(|f| dir.join(f)).collect();
+    let validate = test_python("the Kubernetes manifests' check").with_file_name("kubernetes-validate");
+    let out = Command::new(&validate).args(["--strict", "-k", "1.32.0"]).args(&core).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert_eq!(said.matches(" passed").count(), core.len(), "{said}");
+    let modules = std::env::var_os("EXA_TEST_NODE_MODULES")
+        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/test-node/node_modules"), PathBuf::from);
+    let env = Env::new();
+    let script = env.dir.path().join("servicemonitor.mjs");
+    std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/deploy/servicemonitor.mjs"), &script).unwrap();
+    std::os::unix::fs::symlink(&modules, env.dir.path().join("node_modules")).unwrap();
+    let out = Command::new("node").arg(&script).args(operator.iter().map(|f| dir.join(f))).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(said.contains("ServiceMonitor/exa-chargeback passed") && said.contains("PrometheusRule/exa-chargeback passed"), "{said}");
+
+    // Pods listed, nothing else.
+    let rules = &chargeback("clusterrole.yaml")["rules"];
+    assert_eq!(serde_json::to_value(rules).unwrap(), serde_json::json!([{"apiGroups": [""], "resources": ["pods"], "verbs": ["list"]}]));
+    let binding = chargeback("clusterrolebinding.yaml");
+    assert_eq!(binding["subjects"][0]["name"], chargeback("serviceaccount.yaml")["metadata"]["name"]);
+    let ds = chargeback("daemonset.yaml");
+    let spec = &ds["spec"]["template"]["spec"];
+    assert_eq!(spec["serviceAccountName"], binding["subjects"][0]["name"]);
+    let c = &spec["containers"][0];
+    assert_eq!(c["securityContext"]["allowPrivilegeEscalation"], false);
+    assert_eq!(c["securityContext"]["readOnlyRootFilesystem"], true);
+    assert_eq!(c["securityContext"]["capabilities"]["drop"][0], "ALL");
+    assert_eq!(serde_json::to_value(&c["securityContext"]["capabilities"]["add"]).unwrap(), serde_json::json!(["DAC_READ_SEARCH"]));
+    // Every host path mounted read-only, and mounted.
+    let mounts = c["volumeMounts"].as_sequence().unwrap();
+    assert!(mounts.iter().all(|m| m["readOnly"] == true), "{mounts:?}");
+    for v in spec["volumes"].as_sequence().unwrap() {
+        assert!(mounts.iter().any(|m| m["name"] == v["name"]), "volume {:?} is not mounted", v["name"]);
+    }
+    let env_of = |name: &str| c["env"].as_sequence().unwrap().iter().find(|e| e["name"] == name).cloned().unwrap_or(Value::Null);
+    assert_eq!(env_of("NODE_NAME")["valueFrom"]["fieldRef"]["fieldPath"], "spec.nodeName");
+    assert_eq!(env_of("EXAMLOPS_HOST_ROOT")["value"], "/host");
+    assert!(mounts.iter().any(|m| m["mountPath"] == "/host/sys") && mounts.iter().any(|m| m["mountPath"] == "/host/proc"));
+    let args: Vec<&str> = c["args"].as_sequence().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+    assert!(args.contains(&"--pods"), "{args:?}");
+    takes(&args);
+    // The Service and the ServiceMonitor select its pods.
+    let pod = labels(&ds["spec"]["template"]["metadata"]["labels"]);
+    assert_eq!(labels(&chargeback("service.yaml")["spec"]["selector"]), pod);
+    assert_eq!(labels(&chargeback("servicemonitor.yaml")["spec"]["selector"]["matchLabels"]), pod);
+    assert_eq!(chargeback("namespace.yaml")["metadata"]["labels"]["pod-security.kubernetes.io/enforce"], "privileged");
+}
+
+/// The chargeback's recording rules pass `promtool check rules`, and `promtool test rules` with every rule's
+/// answer worked by hand (tests/deploy/chargeback.test.yaml); a wrong answer fails it.
+#[test]
+fn the_chargeback_recording_rules_pass_promtool_and_give_the_answers_worked_by_hand() {
+    let env = Env::new();
+    let rules = env.file("chargeback.rules.yaml", &serde_yaml_ng::to_string(&chargeback("prometheusrule.yaml")["spec"]).unwrap());
+    let tests = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/deploy/chargeback.test.yaml")).unwrap();
+    let test_file = env.file("chargeback.test.yaml", &tests);
+    let promtool = |args: &[&Path], what: &str| Command::new("promtool").args([what, "rules"]).args(args).output().unwrap();
+    let out = promtool(&[&rules], "check");
+    assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).contains("SUCCESS: 7 rules found"), "{out:?}");
+    let out = promtool(&[&test_file], "test");
+    assert!(out.status.success(), "{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    // The check can fail: the node's GPU watts are 180, not 181.
+    assert!(tests.contains("value: 180"));
+    let wrong = env.file("chargeback.test.yaml", &tests.replace("value: 180", "value: 181"));
+    let out = promtool(&[&wrong], "test");
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("node_component:exa_energy_joules:rate5m"), "{out:?}");
 }

@@ -204,7 +204,7 @@ fn the_exporter_charges_a_nodes_gpus_cpus_and_dram_to_its_pods_and_adds_up_to_th
     // Named and labelled as the API says.
     let trainer = [r#"k8s_namespace_name="research""#, r#"k8s_pod_name="trainer-0""#, &format!(r#"k8s_pod_uid="{A}""#)];
     assert!(text.lines().any(|l| l.starts_with("exa_pod_energy_joules_total") && trainer.iter().all(|x| l.contains(x))), "{text}");
-    let info = text.lines().find(|l| l.starts_with("exa_pod_info") && l.contains("llm-0")).unwrap_or_else(|| panic!("{text}"));
+    let info = text.lines().find(|l| l.starts_with("exa_pod_info{") && l.contains("llm-0")).unwrap_or_else(|| panic!("{text}"));
     assert!(info.contains(r#"k8s_pod_label_team="nlp""#) && info.contains(r#"k8s_pod_annotation_cost_center="cc-42""#), "{info}");
     check_cpu(&text);
     check_gpu(&text);
@@ -225,4 +225,77 @@ fn the_exporter_charges_a_nodes_gpus_cpus_and_dram_to_its_pods_and_adds_up_to_th
     let (_, _, said) = serve.stop();
     assert!(!said.iter().any(|l| l.contains("sekret")), "{said:?}");
     assert!(said.iter().any(|l| l.contains("charging the node's energy to its pods (idle: none")), "{said:?}");
+}
+
+/// The shipped recording rules (deploy/kubernetes/chargeback/prometheusrule.yaml, evaluated every 500 ms here
+/// rather than every minute) in a real Prometheus scraping the exporter: the namespaces and the unattributed
+/// part add up to the node, and a team is the sum of its pods.
+#[test]
+fn a_real_prometheus_with_the_shipped_rules_sums_namespaces_and_teams_to_their_node() {
+    let n = Node::new();
+    let (socket, api) = (n.kubelet.socket.to_str().unwrap(), n.api.url(""));
+    let mut serve = crate::telemetry::Running::start(
+        &n.env,
+        &[
+            "gpu",
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--interval",
+            "0.1",
+            "--power-cost-per-kwh",
+            "0.2",
+            "--pods",
+            "--pod-label",
+            "team",
+            "--pod-resources",
+            socket,
+            "--kube-api",
+            &api,
+        ],
+    );
+    let addr = serve.address();
+    let rule: serde_yaml_ng::Value = serde_yaml_ng::from_str(
+        &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/kubernetes/chargeback/prometheusrule.yaml")).unwrap(),
+    )
+    .unwrap();
+    let groups = serde_yaml_ng::to_string(&rule["spec"]).unwrap();
+    assert!(groups.contains("interval: 1m"), "{groups}");
+    let rules = n.env.file("rules.yaml", &groups.replace("interval: 1m", "interval: 500ms"));
+    let prom = crate::prometheus::Prometheus::scraping_with_rules(&[("exa", &addr)], "node-1", &rules);
+    // The counters advance once Prometheus has scraped the exporter (a rate needs them rising between scrapes).
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while prom.query(r#"count_over_time(exa_pod_info[1m]) >= 2"#).is_empty() {
+        assert!(Instant::now() < deadline, "Prometheus never scraped the exporter twice");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    n.advance(60);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let wanted = r#"count(namespace_component:exa_pod_energy_joules:rate5m{component="cpu"} > 0) == 2"#;
+    while prom.query(wanted).is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "no namespace's CPU watts in 30 s: {:?} {:?} {:?}",
+            prom.query("namespace_component:exa_pod_energy_joules:rate5m"),
+            prom.query("exa_pod_energy_joules_total"),
+            prom.api("/api/v1/rules")
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let one = |q: &str| {
+        let r = prom.query(q);
+        assert_eq!(r.len(), 1, "{q}: {r:?}");
+        r[0]["value"][1].as_str().unwrap().parse::<f64>().unwrap()
+    };
+    // Recorded at one evaluation's time: the namespaces and the unattributed part are the node, to float rounding.
+    let node = one("sum(node_component:exa_energy_joules:rate5m)");
+    let parts = one("sum(namespace_component:exa_pod_energy_joules:rate5m) + sum(node_part:exa_node_energy_unattributed_joules:rate5m)");
+    assert!(node > 0.0 && (parts - node).abs() <= 1e-9 * node, "namespaces and unattributed {parts} W, the node {node} W");
+    // Team nlp is pod llm-0, all of namespace serving.
+    let nlp = one(r#"team:exa_pod_energy_joules:rate5m{k8s_pod_label_team="nlp"}"#);
+    let serving = one(r#"sum(namespace_component:exa_pod_energy_joules:rate5m{k8s_namespace_name="serving"})"#);
+    assert!(nlp > 0.0 && (nlp - serving).abs() <= 1e-9 * serving, "team nlp {nlp} W, namespace serving {serving} W");
+    assert!(one(r#"namespace:exa_pod_cost_usd:rate5m{k8s_namespace_name="research"}"#) > 0.0);
+    assert!(one(r#"namespace:exa_pod_co2e_grams:rate5m{k8s_namespace_name="research"}"#) > 0.0);
+    drop(serve.stop());
 }

@@ -82,6 +82,23 @@ impl Prometheus {
         Prometheus::launch(dir, &config)
     }
 
+    /// A Prometheus scraping each (job, host:port) every 500 ms, each series labelled `node`, and evaluating the
+    /// rules file `rules` (its groups' own intervals as written there).
+    pub fn scraping_with_rules(targets: &[(&str, &str)], node: &str, rules: &std::path::Path) -> Prometheus {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = format!(
+            "global:\n  scrape_interval: 500ms\n  scrape_timeout: 400ms\n  evaluation_interval: 500ms\nrule_files: ['{}']\nscrape_configs:\n",
+            rules.display()
+        );
+        for (job, target) in targets {
+            let _ = write!(
+                config,
+                "  - job_name: {job}\n    honor_labels: true\n    static_configs:\n      - targets: ['{target}']\n        labels: {{node: '{node}'}}\n"
+            );
+        }
+        Prometheus::launch(dir, &config)
+    }
+
     fn launch(dir: TempDir, config_text: &str) -> Prometheus {
         let data = dir.path().join("data");
         let config = dir.path().join("prometheus.yml");
