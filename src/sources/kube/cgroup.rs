@@ -35,9 +35,9 @@ pub fn tree(root: &Path) -> Option<Tree> {
         .map(|top| Tree { top, v2: false })
 }
 
-/// Each pod's CPU time so far, s, by UID. A pod whose counter cannot be read is left out (it has gone, or is
-/// going).
-pub fn pods_cpu(tree: &Tree) -> BTreeMap<String, f64> {
+/// Each pod's CPU time so far, s, by UID: None for a pod whose control group is there but whose counter could
+/// not be read this time (a pod whose control group has gone is left out).
+pub fn pods_cpu(tree: &Tree) -> BTreeMap<String, Option<f64>> {
     let mut out = BTreeMap::new();
     // Guaranteed pods sit directly under the top; burstable and best-effort ones one level down.
     let mut dirs = vec![tree.top.clone()];
@@ -57,9 +57,7 @@ pub fn pods_cpu(tree: &Tree) -> BTreeMap<String, f64> {
             }
             let name = e.file_name();
             let Some(uid) = name.to_str().and_then(|n| crate::sources::owner::pod_at(&format!("kubepods/{n}"))) else { continue };
-            if let Some(s) = cpu_s(&e.path(), tree.v2) {
-                out.insert(uid, s);
-            }
+            out.insert(uid, cpu_s(&e.path(), tree.v2));
         }
     }
     out
@@ -104,15 +102,18 @@ mod tests {
         assert!(t.v2);
         let got = pods_cpu(&t);
         assert_eq!(got.len(), 2);
-        assert_eq!(got["11111111-2222-3333-4444-555555555555"], 2.5);
-        assert_eq!(got["66666666-7777-8888-9999-000000000000"], 0.001);
+        assert_eq!(got["11111111-2222-3333-4444-555555555555"], Some(2.5));
+        assert_eq!(got["66666666-7777-8888-9999-000000000000"], Some(0.001));
 
         let v1 = d.path().join("v1/sys/fs/cgroup/cpu,cpuacct/kubepods");
         write(&v1.join("cpuacct.usage"), "0\n");
         write(&v1.join("besteffort/pod66666666-7777-8888-9999-000000000000/cpuacct.usage"), "3000000000\n");
         let t = tree(&d.path().join("v1")).unwrap();
         assert!(!t.v2);
-        assert_eq!(pods_cpu(&t)["66666666-7777-8888-9999-000000000000"], 3.0);
+        assert_eq!(pods_cpu(&t)["66666666-7777-8888-9999-000000000000"], Some(3.0));
+        // A counter not read this time (being written, or refused) is said as such, not left out.
+        write(&v1.join("besteffort/pod66666666-7777-8888-9999-000000000000/cpuacct.usage"), "");
+        assert_eq!(pods_cpu(&t)["66666666-7777-8888-9999-000000000000"], None);
         assert_eq!(tree(&d.path().join("none")), None);
     }
 }

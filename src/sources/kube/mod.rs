@@ -133,7 +133,8 @@ struct Reading {
     groups: BTreeMap<(u32, Group), u64>,
     package: Option<u64>,
     dram: Option<u64>,
-    pods: BTreeMap<String, f64>,
+    /// Each pod's CPU time, s: None where its counter was not read this time.
+    pods: BTreeMap<String, Option<f64>>,
     busy: Option<f64>,
 }
 
@@ -168,9 +169,15 @@ fn spent(before: &Reading, now: &Reading, held: &BTreeMap<String, Vec<String>>, 
         .pods
         .iter()
         .map(|(uid, s)| {
-            // A pod new since: all its time is in the interval.
-            let was = before.pods.get(uid).copied().filter(|w| w <= s).unwrap_or(0.0);
-            (uid.clone(), s - was)
+            let used = match (before.pods.get(uid), s) {
+                // A counter that went back is a control group made again: its time is all in the interval.
+                (Some(Some(w)), Some(s)) => s - if w <= s { *w } else { 0.0 },
+                // A pod new since: all its time is in the interval.
+                (None, Some(s)) => *s,
+                // Not read, now or before: nothing known of this interval (its time goes to the next one read).
+                _ => 0.0,
+            };
+            (uid.clone(), used)
         })
         .collect();
     Spent {
@@ -266,6 +273,7 @@ fn watch(
     let mut meta: BTreeMap<String, api::PodMeta> = BTreeMap::new();
     let mut asked: Option<Instant> = None;
     let mut before: Option<Reading> = None;
+    let mut carry = 0.0;
     let mut next = Instant::now();
     loop {
         let pods = tree.as_ref().map(cgroup::pods_cpu).unwrap_or_default();
@@ -297,10 +305,27 @@ fn watch(
         let busy = crate::sources::cpu::share::node_busy_s(&cfg.root);
         let cpus = crate::sources::cpu::share::online(&cfg.root);
         let mut now = counters(&lock(state));
-        now.pods = pods;
+        // A counter not read this time keeps the last value read, so the next reading's difference holds its time.
+        now.pods = pods
+            .into_iter()
+            .map(|(uid, s)| {
+                let kept = s.or_else(|| before.as_ref().and_then(|b| b.pods.get(&uid).copied().flatten()));
+                (uid, kept)
+            })
+            .collect();
         now.busy = busy;
         if let Some(b) = &before {
-            let charged = charge::charge(&spent(b, &now, &holders, cpus), cfg.policy);
+            let mut spent = spent(b, &now, &holders, cpus);
+            // The node's busy time and the pods' are read apart: an interval that saw the pods' rise before the
+            // node's owes the difference to the next, rather than the node's services being given it twice.
+            if let Some(busy) = spent.node_busy_s.as_mut() {
+                let in_pods: f64 = spent.pod_cpu_s.values().filter(|s| s.is_finite() && **s > 0.0).sum();
+                // The node's services' time this interval, less what the last ones owe.
+                let system = *busy + carry - in_pods;
+                carry = system.min(0.0);
+                *busy = in_pods + system.max(0.0);
+            }
+            let charged = charge::charge(&spent, cfg.policy);
             let mut l = lock(ledger);
             l.add(&charged);
             for (uid, p) in &mut l.pods {
