@@ -251,6 +251,34 @@ impl Watcher {
     }
 }
 
+/// Each GPU's holders (by UID), from the devices the kubelet says each pod holds and the pods the API named.
+fn holders(held: &[podresources::Held], meta: &BTreeMap<String, api::PodMeta>) -> BTreeMap<String, Vec<String>> {
+    let by_name: BTreeMap<(&str, &str), &str> = meta.values().map(|m| ((m.namespace.as_str(), m.name.as_str()), m.uid.as_str())).collect();
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for h in held {
+        if let Some(uid) = by_name.get(&(h.namespace.as_str(), h.pod.as_str())) {
+            out.entry(h.device.clone()).or_default().push((*uid).to_string());
+        }
+    }
+    for v in out.values_mut() {
+        v.sort();
+        v.dedup();
+    }
+    out
+}
+
+/// The node's busy time and the pods' are read apart: an interval that saw the pods' rise before the node's owes
+/// the difference (`carry`, at most 0) to the next, rather than the node's services being given it twice.
+fn owe(spent: &mut Spent, carry: &mut f64) {
+    if let Some(busy) = spent.node_busy_s.as_mut() {
+        let in_pods: f64 = spent.pod_cpu_s.values().filter(|s| s.is_finite() && **s > 0.0).sum();
+        // The node's services' time this interval, less what the last ones owe.
+        let system = *busy + *carry - in_pods;
+        *carry = system.min(0.0);
+        *busy = in_pods + system.max(0.0);
+    }
+}
+
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
@@ -274,12 +302,20 @@ fn watch(
     let mut asked: Option<Instant> = None;
     let mut before: Option<Reading> = None;
     let mut carry = 0.0;
+    let rt = match cfg.socket.as_ref().map(|_| podresources::runtime()) {
+        Some(Err(e)) => {
+            warn(&format!("the kubelet's PodResources API is not asked ({e}): GPUs are split by their processes"));
+            None
+        }
+        Some(Ok(rt)) => Some(rt),
+        None => None,
+    };
     let mut next = Instant::now();
     loop {
         let pods = tree.as_ref().map(cgroup::pods_cpu).unwrap_or_default();
-        let held = match &cfg.socket {
-            Some(s) => said_holders.result(podresources::list(s, Duration::from_secs(5)), warn).unwrap_or_default(),
-            None => Vec::new(),
+        let held = match (&cfg.socket, &rt) {
+            (Some(s), Some(rt)) => said_holders.result(podresources::list(rt, s, Duration::from_secs(5)), warn).unwrap_or_default(),
+            _ => Vec::new(),
         };
         // Ask the API again on schedule, or soon when a pod it has not named appears.
         let unknown = pods.keys().any(|u| !meta.contains_key(u));
@@ -290,18 +326,7 @@ fn watch(
                 meta = m;
             }
         }
-        let by_name: BTreeMap<(&str, &str), &str> =
-            meta.values().map(|m| ((m.namespace.as_str(), m.name.as_str()), m.uid.as_str())).collect();
-        let mut holders: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for h in &held {
-            if let Some(uid) = by_name.get(&(h.namespace.as_str(), h.pod.as_str())) {
-                holders.entry(h.device.clone()).or_default().push((*uid).to_string());
-            }
-        }
-        for v in holders.values_mut() {
-            v.sort();
-            v.dedup();
-        }
+        let holders = holders(&held, &meta);
         let busy = crate::sources::cpu::share::node_busy_s(&cfg.root);
         let cpus = crate::sources::cpu::share::online(&cfg.root);
         let mut now = counters(&lock(state));
@@ -316,15 +341,7 @@ fn watch(
         now.busy = busy;
         if let Some(b) = &before {
             let mut spent = spent(b, &now, &holders, cpus);
-            // The node's busy time and the pods' are read apart: an interval that saw the pods' rise before the
-            // node's owes the difference to the next, rather than the node's services being given it twice.
-            if let Some(busy) = spent.node_busy_s.as_mut() {
-                let in_pods: f64 = spent.pod_cpu_s.values().filter(|s| s.is_finite() && **s > 0.0).sum();
-                // The node's services' time this interval, less what the last ones owe.
-                let system = *busy + carry - in_pods;
-                carry = system.min(0.0);
-                *busy = in_pods + system.max(0.0);
-            }
+            owe(&mut spent, &mut carry);
             let charged = charge::charge(&spent, cfg.policy);
             let mut l = lock(ledger);
             l.add(&charged);
@@ -340,5 +357,41 @@ fn watch(
             Err(RecvTimeoutError::Timeout) => {}
             _ => return,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The node's busy time read behind the pods' is owed to the next interval, not given to its services twice:
+    /// over both intervals, system gets the node's time beyond the pods', 1 s.
+    #[test]
+    fn the_nodes_busy_time_read_behind_the_pods_is_owed_not_given_twice() {
+        let at = |pods: f64, node: f64| Spent {
+            pod_cpu_s: BTreeMap::from([("a".to_string(), pods)]),
+            node_busy_s: Some(node),
+            ..Spent::default()
+        };
+        let mut carry = 0.0;
+        let (mut one, mut two) = (at(2.0, 1.0), at(1.0, 3.0));
+        owe(&mut one, &mut carry);
+        assert_eq!((one.node_busy_s, carry), (Some(2.0), -1.0));
+        owe(&mut two, &mut carry);
+        assert_eq!((two.node_busy_s, carry), (Some(2.0), 0.0));
+    }
+
+    /// A pod's counter not read at one reading keeps its time for the next; a pod new since counts all of its.
+    #[test]
+    fn a_pods_time_not_read_once_is_counted_when_it_is() {
+        let r = |pods: &[(&str, Option<f64>)]| Reading {
+            pods: pods.iter().map(|(u, s)| ((*u).to_string(), *s)).collect(),
+            ..Reading::default()
+        };
+        let none = BTreeMap::new();
+        let s = spent(&r(&[("a", Some(10.0))]), &r(&[("a", Some(10.0)), ("b", Some(0.5))]), &none, None);
+        assert_eq!(s.pod_cpu_s, BTreeMap::from([("a".into(), 0.0), ("b".into(), 0.5)]));
+        let s = spent(&r(&[("a", Some(10.0))]), &r(&[("a", Some(12.0))]), &none, None);
+        assert_eq!(s.pod_cpu_s["a"], 2.0);
     }
 }

@@ -75,9 +75,13 @@ fn is_gpu(resource: &str) -> bool {
     matches!(vendor, "nvidia.com" | "amd.com" | "gpu.intel.com") && (name.contains("gpu") || name.starts_with("mig-") || name == "i915")
 }
 
+/// A runtime for `list`, made once by whoever asks again and again.
+pub fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| format!("cannot start a runtime: {e}"))
+}
+
 /// The GPUs each pod holds, from the kubelet at `socket`, within `deadline`.
-pub fn list(socket: &Path, deadline: Duration) -> Result<Vec<Held>, String> {
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| format!("cannot start a runtime: {e}"))?;
+pub fn list(rt: &tokio::runtime::Runtime, socket: &Path, deadline: Duration) -> Result<Vec<Held>, String> {
     let socket = socket.to_path_buf();
     let answer = rt.block_on(async move { tokio::time::timeout(deadline, ask(socket)).await });
     let answer = match answer {
