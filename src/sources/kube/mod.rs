@@ -302,20 +302,20 @@ fn watch(
     let mut asked: Option<Instant> = None;
     let mut before: Option<Reading> = None;
     let mut carry = 0.0;
-    let rt = match cfg.socket.as_ref().map(|_| podresources::runtime()) {
+    let mut kubelet = match cfg.socket.as_deref().map(podresources::Kubelet::new) {
         Some(Err(e)) => {
             warn(&format!("the kubelet's PodResources API is not asked ({e}): GPUs are split by their processes"));
             None
         }
-        Some(Ok(rt)) => Some(rt),
+        Some(Ok(k)) => Some(k),
         None => None,
     };
     let mut next = Instant::now();
     loop {
         let pods = tree.as_ref().map(cgroup::pods_cpu).unwrap_or_default();
-        let held = match (&cfg.socket, &rt) {
-            (Some(s), Some(rt)) => said_holders.result(podresources::list(rt, s, Duration::from_secs(5)), warn).unwrap_or_default(),
-            _ => Vec::new(),
+        let held = match kubelet.as_mut() {
+            Some(k) => said_holders.result(k.list(Duration::from_secs(5)), warn).unwrap_or_default(),
+            None => Vec::new(),
         };
         // Ask the API again on schedule, or soon when a pod it has not named appears.
         let unknown = pods.keys().any(|u| !meta.contains_key(u));

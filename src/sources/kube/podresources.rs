@@ -75,46 +75,80 @@ fn is_gpu(resource: &str) -> bool {
     matches!(vendor, "nvidia.com" | "amd.com" | "gpu.intel.com") && (name.contains("gpu") || name.starts_with("mig-") || name == "i915")
 }
 
-/// A runtime for `list`, made once by whoever asks again and again.
-pub fn runtime() -> Result<tokio::runtime::Runtime, String> {
-    tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| format!("cannot start a runtime: {e}"))
+/// The kubelet's PodResources API at a socket: one connection kept open between readings (made again when it
+/// fails), and a runtime of its own.
+pub struct Kubelet {
+    socket: PathBuf,
+    rt: tokio::runtime::Runtime,
+    channel: Option<tonic::transport::Channel>,
 }
 
-/// The GPUs each pod holds, from the kubelet at `socket`, within `deadline`.
-pub fn list(rt: &tokio::runtime::Runtime, socket: &Path, deadline: Duration) -> Result<Vec<Held>, String> {
-    let socket = socket.to_path_buf();
-    let answer = rt.block_on(async move { tokio::time::timeout(deadline, ask(socket)).await });
-    let answer = match answer {
-        Ok(a) => a?,
-        Err(_) => return Err(format!("the kubelet's PodResources API did not answer within {:.1} s", deadline.as_secs_f64())),
-    };
-    let mut out = Vec::new();
-    for p in answer.pod_resources {
-        for c in &p.containers {
-            for d in c.devices.iter().filter(|d| is_gpu(&d.resource_name)) {
-                for id in &d.device_ids {
-                    let device = id.split_once("::").map_or(id.as_str(), |(gpu, _)| gpu).to_string();
-                    out.push(Held { namespace: p.namespace.clone(), pod: p.name.clone(), device });
+impl Kubelet {
+    /// The API at `socket`; nothing is dialled until `list`.
+    pub fn new(socket: &Path) -> Result<Kubelet, String> {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| format!("cannot start a runtime: {e}"))?;
+        Ok(Kubelet { socket: socket.to_path_buf(), rt, channel: None })
+    }
+
+    /// The GPUs each pod holds, within `deadline`.
+    pub fn list(&mut self, deadline: Duration) -> Result<Vec<Held>, String> {
+        let said = self.socket.display().to_string();
+        let socket = self.socket.clone();
+        let kept = self.channel.clone();
+        let answer = self.rt.block_on(async move {
+            tokio::time::timeout(deadline, async move {
+                let channel = match kept {
+                    Some(c) => c,
+                    None => connect(socket).await?,
+                };
+                let answer = ask(channel.clone(), &said).await?;
+                Ok::<_, String>((channel, answer))
+            })
+            .await
+        });
+        let (channel, answer) = match answer {
+            Ok(Ok(a)) => a,
+            Ok(Err(e)) => {
+                self.channel = None;
+                return Err(e);
+            }
+            Err(_) => {
+                self.channel = None;
+                return Err(format!("the kubelet's PodResources API did not answer within {:.1} s", deadline.as_secs_f64()));
+            }
+        };
+        self.channel = Some(channel);
+        let mut out = Vec::new();
+        for p in answer.pod_resources {
+            for c in &p.containers {
+                for d in c.devices.iter().filter(|d| is_gpu(&d.resource_name)) {
+                    for id in &d.device_ids {
+                        let device = id.split_once("::").map_or(id.as_str(), |(gpu, _)| gpu).to_string();
+                        out.push(Held { namespace: p.namespace.clone(), pod: p.name.clone(), device });
+                    }
                 }
             }
         }
+        out.sort();
+        out.dedup();
+        Ok(out)
     }
-    out.sort();
-    out.dedup();
-    Ok(out)
 }
 
-async fn ask(socket: PathBuf) -> Result<ListPodResourcesResponse, String> {
+async fn connect(socket: PathBuf) -> Result<tonic::transport::Channel, String> {
     let said = socket.display().to_string();
     // The URI is not dialled: every connection is the socket's.
-    let channel = tonic::transport::Endpoint::from_static("http://localhost")
+    tonic::transport::Endpoint::from_static("http://localhost")
         .connect_timeout(Duration::from_secs(5))
         .connect_with_connector(tower::service_fn(move |_: tonic::transport::Uri| {
             let socket = socket.clone();
             async move { Ok::<_, std::io::Error>(hyper_util::rt::TokioIo::new(tokio::net::UnixStream::connect(socket).await?)) }
         }))
         .await
-        .map_err(|e| format!("cannot reach the kubelet's PodResources API at {said}: {}", why(&e)))?;
+        .map_err(|e| format!("cannot reach the kubelet's PodResources API at {said}: {}", why(&e)))
+}
+
+async fn ask(channel: tonic::transport::Channel, said: &str) -> Result<ListPodResourcesResponse, String> {
     let mut client = tonic::client::Grpc::new(channel).max_decoding_message_size(MAX_ANSWER);
     client.ready().await.map_err(|e| format!("the kubelet's PodResources API at {said} is not ready: {}", why(&e)))?;
     let path = tonic::codegen::http::uri::PathAndQuery::from_static("/v1.PodResourcesLister/List");
