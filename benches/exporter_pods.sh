@@ -133,5 +133,6 @@ print("|---|---|---|---|---|")
 print(f"| series served | {b[1]} | {p[1]} ({p[2]} pods) | | 2 a pod a component |")
 print(f"| CPU per /metrics scrape | {float(b[3]):.3f} ms | {float(p[3]):.3f} ms | {float(p[3]) / float(b[3]):.2f}x | |")
 extra = float(p[4]) - float(b[4])
-print(f"| CPU at a {interval} s interval, nobody scraping | {float(b[4]):.4f}% | {float(p[4]):.4f}% | {float(p[4]) / max(float(b[4]), 1e-9):.2f}x | the pods' part {extra:.4f}% < 0.1% of a core |")
+ratio = f"{float(p[4]) / float(b[4]):.2f}x" if float(b[4]) > 0 else "(today's under one clock tick)"
+print(f"| CPU at a {interval} s interval, nobody scraping | {float(b[4]):.4f}% | {float(p[4]):.4f}% | {ratio} | the pods' part {extra:.4f}% < 0.1% of a core |")
 PY
