@@ -169,7 +169,7 @@ fn attributed(state: &Collected, semconv: Semconv) -> Family {
 /// The node's energy charged to its Kubernetes pods (`--pods`): each pod's energy by component, its CO2e at the
 /// exporter's intensity and its cost at its price (one series each per pod), its info series with the labels and
 /// annotations asked for, and the node's energy no pod was charged (idle, system). At most two series per pod
-/// per component; none without `--pods`.
+/// per component; none without `--pods`, and none of a component no source read (no GPU, no RAPL).
 fn pod_families(ledger: Option<&Ledger>, cfg: &TelemetrySettings) -> Vec<Family> {
     use crate::sources::kube::charge::Component;
     let (mut energy, mut co2e, mut cost, mut info, mut node) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -178,7 +178,7 @@ fn pod_families(ledger: Option<&Ledger>, cfg: &TelemetrySettings) -> Vec<Family>
             let (ns, name) = p.meta.as_ref().map_or(("", ""), |m| (m.namespace.as_str(), m.name.as_str()));
             let who = vec![("k8s.namespace.name", ns.to_string()), ("k8s.pod.name", name.to_string()), ("k8s.pod.uid", uid.clone())];
             let mut total = Joules(0.0);
-            for c in Component::ALL {
+            for c in Component::ALL.into_iter().filter(|c| l.observed[*c as usize]) {
                 let j = Joules::of_millijoules(p.energy[c as usize]);
                 total = total + j;
                 let mut a = who.clone();
@@ -198,7 +198,7 @@ fn pod_families(ledger: Option<&Ledger>, cfg: &TelemetrySettings) -> Vec<Family>
             info.push(number(a, 1.0));
         }
         for (part, parts) in [("idle", &l.idle), ("system", &l.system)] {
-            for c in Component::ALL {
+            for c in Component::ALL.into_iter().filter(|c| l.observed[*c as usize]) {
                 node.push(number(
                     vec![("component", c.as_str().to_string()), ("part", part.to_string())],
                     Joules::of_millijoules(parts[c as usize]).0,

@@ -352,3 +352,46 @@ fn a_real_prometheus_with_the_shipped_rules_sums_namespaces_and_teams_to_their_n
     let serving: f64 = namespaces.iter().filter(|n| n["metric"]["k8s_namespace_name"] == "serving").map(value).sum();
     assert!(nlp > 0.0 && (nlp - serving).abs() <= 1e-9 * serving, "team nlp {nlp} W, namespace serving {serving} W");
 }
+
+/// A node with RAPL's packages but no DRAM domain and no GPU: its pods' CPU series only, never a GPU or DRAM series
+/// at 0 (not measured is not 0); with neither source, no energy series at all. The kubelet not there is said once.
+#[test]
+fn a_component_no_source_reads_is_not_exported() {
+    let (env, root) = host(Env::new(), "amd-epyc-1s", "0-3");
+    write(&root.join("sys/fs/cgroup/kubepods.slice/cgroup.procs"), "");
+    write(&cpu_file(&root, B, "burstable"), "usage_usec 1000\n");
+    let env = env.env("EXAMLOPS_GPU_SOURCE", "auto");
+    let args = ["gpu", "serve", "--listen", "127.0.0.1:0", "--interval", "0.1", "--pods", "--kube-api", "none"];
+    let missing = env.dir.path().join("no-kubelet.sock");
+    let mut with_rapl: Vec<&str> = args.to_vec();
+    with_rapl.extend(["--pod-resources", missing.to_str().unwrap()]);
+    let mut serve = crate::telemetry::Running::start(&env, &with_rapl);
+    let addr = serve.address();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut text = crate::prometheus::http_get(&addr, "/metrics");
+    let pods_cpu = format!(r#"k8s_pod_uid="{B}",component="cpu""#);
+    while !text.contains(&pods_cpu) {
+        assert!(Instant::now() < deadline, "no CPU series: {text}");
+        std::thread::sleep(Duration::from_millis(100));
+        text = crate::prometheus::http_get(&addr, "/metrics");
+    }
+    assert!(!text.contains(r#"component="gpu""#) && !text.contains(r#"component="dram""#), "{text}");
+    let (_, _, said) = serve.stop();
+    let unreachable: Vec<&String> = said.iter().filter(|l| l.contains("cannot reach the kubelet's PodResources API")).collect();
+    assert_eq!(unreachable.len(), 1, "said once: {said:?}");
+    assert_eq!(unreachable[0].matches("No such file or directory").count(), 1, "its cause once: {}", unreachable[0]);
+
+    // Neither GPUs nor RAPL: the pods are known, and no energy series is made up for them.
+    let env = env.env("EXAMLOPS_CPU_SOURCE", "none");
+    let mut serve = crate::telemetry::Running::start(&env, &[&args[..], &["--pod-resources", "none"]].concat());
+    let addr = serve.address();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut text = crate::prometheus::http_get(&addr, "/metrics");
+    while !text.contains("exa_pod_info{") {
+        assert!(Instant::now() < deadline, "no pod: {text}");
+        std::thread::sleep(Duration::from_millis(100));
+        text = crate::prometheus::http_get(&addr, "/metrics");
+    }
+    assert!(!text.contains("exa_pod_energy") && !text.contains("exa_node_energy_unattributed"), "{text}");
+    drop(serve.stop());
+}

@@ -64,6 +64,9 @@ pub struct Ledger {
     pub idle: Parts,
     /// The node's own services', by component, mJ.
     pub system: Parts,
+    /// Which components a source has read (GPUs, RAPL's packages, its DRAM), by `Component`: one never read is
+    /// not exported (not observed, not 0).
+    pub observed: [bool; 3],
     /// The policy charged by.
     pub policy: IdlePolicy,
     /// The labels exported on each pod's info series: each key, and the attribute it is exported as
@@ -88,8 +91,12 @@ impl Ledger {
         Ledger { policy: cfg.policy, labels, annotations, ..Ledger::default() }
     }
 
-    /// Adds an interval's charges; a pod it does not name is marked gone.
-    pub fn add(&mut self, c: &Charged) {
+    /// Adds an interval's charges, of which the components `observed` were read; a pod it does not name is
+    /// marked gone.
+    pub fn add(&mut self, c: &Charged, observed: [bool; 3]) {
+        for (o, now) in self.observed.iter_mut().zip(observed) {
+            *o |= now;
+        }
         for p in self.pods.values_mut() {
             p.gone = true;
         }
@@ -343,8 +350,9 @@ fn watch(
             let mut spent = spent(b, &now, &holders, cpus);
             owe(&mut spent, &mut carry);
             let charged = charge::charge(&spent, cfg.policy);
+            let observed = [!now.gpus.is_empty(), now.package.is_some(), now.dram.is_some()];
             let mut l = lock(ledger);
-            l.add(&charged);
+            l.add(&charged, observed);
             for (uid, p) in &mut l.pods {
                 if let Some(m) = meta.get(uid) {
                     p.meta = Some(m.clone());

@@ -165,8 +165,12 @@ fn why(e: &dyn std::error::Error) -> String {
     let mut out = e.to_string();
     let mut source = e.source();
     while let Some(s) = source {
-        out.push_str(": ");
-        out.push_str(&s.to_string());
+        // A cause its error already says (hyper's and tonic's repeat the io error) is said once.
+        let said = s.to_string();
+        if !out.contains(&said) {
+            out.push_str(": ");
+            out.push_str(&said);
+        }
         source = s.source();
     }
     out
