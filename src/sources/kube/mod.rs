@@ -154,8 +154,9 @@ fn spent(before: &Reading, now: &Reading, held: &BTreeMap<String, Vec<String>>, 
     let gpus = now
         .gpus
         .iter()
-        .filter_map(|(i, (uuid, mj))| {
-            let (_, was) = before.gpus.get(i)?;
+        .map(|(i, (uuid, mj))| {
+            // A GPU new since counts from 0, as the collector's totals do.
+            let was = before.gpus.get(i).map_or(0, |(_, w)| *w);
             let groups = now
                 .groups
                 .iter()
@@ -168,10 +169,11 @@ fn spent(before: &Reading, now: &Reading, held: &BTreeMap<String, Vec<String>>, 
                 .filter(|(_, mj)| *mj > 0)
                 .collect();
             let holders = uuid.as_ref().and_then(|u| held.get(u)).cloned().unwrap_or_default();
-            Some(GpuSpent { energy: mj.saturating_sub(*was), holders, groups })
+            GpuSpent { energy: mj.saturating_sub(was), holders, groups }
         })
         .collect();
-    let delta = |a: Option<u64>, b: Option<u64>| a.zip(b).map_or(0, |(a, b)| b.saturating_sub(a));
+    // The CPU reader's totals count from its start: one that began since counts from 0.
+    let delta = |a: Option<u64>, b: Option<u64>| b.map_or(0, |b| b.saturating_sub(a.unwrap_or(0)));
     let pod_cpu_s = now
         .pods
         .iter()
@@ -346,7 +348,16 @@ fn watch(
             })
             .collect();
         now.busy = busy;
-        if let Some(b) = &before {
+        // The exporter's energy counts from its start: the first reading's energy is charged too (its CPU time,
+        // which counts from each pod's, is where the next reading's difference starts).
+        let b = before.get_or_insert_with(|| Reading {
+            gpus: BTreeMap::new(),
+            groups: BTreeMap::new(),
+            package: None,
+            dram: None,
+            ..now.clone()
+        });
+        {
             let mut spent = spent(b, &now, &holders, cpus);
             owe(&mut spent, &mut carry);
             let charged = charge::charge(&spent, cfg.policy);
