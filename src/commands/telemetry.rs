@@ -156,15 +156,11 @@ pub fn serve(settings: &Reading<'_>, listen: &str, tokens: Option<(&str, Option<
 /// The pods' running totals, when `--pods` asked for them.
 type Pods = Option<Arc<Mutex<Ledger>>>;
 
-/// The families now. A pod found gone is in them once more, then dropped.
+/// The families now.
 fn families_now(state: &Mutex<Collected>, pods: Option<&Mutex<Ledger>>, cfg: &TelemetrySettings) -> Vec<crate::model::telemetry::Family> {
     let s = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let mut ledger = pods.map(|l| l.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-    let out = families(&s, ledger.as_deref(), cfg);
-    if let Some(l) = ledger.as_mut() {
-        l.scraped();
-    }
-    out
+    let ledger = pods.map(|l| l.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+    families(&s, ledger.as_deref(), cfg)
 }
 
 /// Charges the node's energy to its pods into `pods` at the exporter's interval, when `--pods` asked.
@@ -174,7 +170,7 @@ fn pods_watcher(settings: &Reading<'_>, h: &Hooked, state: &Arc<Mutex<Collected>
     say.info(&format!(
         "charging the node's energy to its pods (idle: {}; GPUs held: {}; names: {})",
         cfg.policy.name(),
-        cfg.socket.as_ref().map_or_else(|| "not asked".to_string(), |p| p.display().to_string()),
+        cfg.socket.as_ref().filter(|_| cfg.api.is_some()).map_or_else(|| "not asked".to_string(), |p| p.display().to_string()),
         cfg.api.as_ref().map_or_else(|| "not asked".to_string(), |a| format!("{} for node {}", crate::text::redact_url(&a.url), a.node)),
     ));
     let say = Mutex::new(say);

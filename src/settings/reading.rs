@@ -122,6 +122,26 @@ fn pod_settings(p: &crate::cli::PodsOpts, root: &std::path::Path, interval_s: f6
     };
     let labels = keys(&p.pod_label, "EXAMLOPS_POD_LABELS")?;
     let annotations = keys(&p.pod_annotation, "EXAMLOPS_POD_ANNOTATIONS")?;
+    // Each key once; two keys that would be one label name would make every scrape fail.
+    let distinct = |listed: Vec<String>, what: &str| -> Result<Vec<String>, Error> {
+        let mut out: Vec<String> = Vec::new();
+        for k in listed {
+            if out.contains(&k) {
+                continue;
+            }
+            let name = crate::sources::kube::label_name(&k);
+            if let Some(other) = out.iter().find(|o| crate::sources::kube::label_name(o) == name) {
+                return Err(Error::Usage(format!(
+                    "pod {what}s '{}' and '{}' would both be exported as k8s_pod_{what}_{name}: give one of them",
+                    other.escape_default(),
+                    k.escape_default()
+                )));
+            }
+            out.push(k);
+        }
+        Ok(out)
+    };
+    let (labels, annotations) = (distinct(labels, "label")?, distinct(annotations, "annotation")?);
     let socket = match p.pod_resources.clone().or_else(|| env("EXAMLOPS_POD_RESOURCES")) {
         Some(s) if s.trim() == "none" => None,
         Some(s) => Some(PathBuf::from(s)),
@@ -145,9 +165,13 @@ fn pod_settings(p: &crate::cli::PodsOpts, root: &std::path::Path, interval_s: f6
     let account = PathBuf::from(crate::sources::kube::api::SERVICE_ACCOUNT);
     let file = |var: &str, name: &str| env(var).map(PathBuf::from).or_else(|| Some(account.join(name)).filter(|p| p.is_file()));
     let node = env("EXAMLOPS_NODE_NAME").or_else(|| env("NODE_NAME")).or_else(host_name).unwrap_or_default();
+    let https = |url: &str| url.starts_with("https:");
     let api = url.map(|url| Api {
-        ca_file: file("EXAMLOPS_KUBE_CA_FILE", "ca.crt").filter(|_| url.starts_with("https:")),
-        token_file: file("EXAMLOPS_KUBE_TOKEN_FILE", "token"),
+        ca_file: file("EXAMLOPS_KUBE_CA_FILE", "ca.crt").filter(|_| https(&url)),
+        // The pod's own token goes only over TLS; one named by EXAMLOPS_KUBE_TOKEN_FILE goes where it is told.
+        token_file: env("EXAMLOPS_KUBE_TOKEN_FILE")
+            .map(PathBuf::from)
+            .or_else(|| Some(account.join("token")).filter(|p| p.is_file() && https(&url))),
         url,
         node: node.clone(),
         deadline: Duration::from_secs_f64(interval_s.clamp(2.0, 10.0)),

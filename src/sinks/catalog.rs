@@ -174,7 +174,7 @@ fn pod_families(ledger: Option<&Ledger>, cfg: &TelemetrySettings) -> Vec<Family>
     use crate::sources::kube::charge::Component;
     let (mut energy, mut co2e, mut cost, mut info, mut node) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     if let Some(l) = ledger {
-        for (uid, p) in &l.pods {
+        for (uid, p) in l.shown() {
             let (ns, name) = p.meta.as_ref().map_or(("", ""), |m| (m.namespace.as_str(), m.name.as_str()));
             let who = vec![("k8s.namespace.name", ns.to_string()), ("k8s.pod.name", name.to_string()), ("k8s.pod.uid", uid.clone())];
             let mut total = Joules(0.0);

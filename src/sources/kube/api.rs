@@ -9,8 +9,11 @@ use std::time::Duration;
 
 use crate::sources::http::{self, Request};
 
-/// The largest answer read: a node's 110 pods' full objects are a few megabytes.
-pub const MAX_ANSWER: u64 = 64 << 20;
+/// The largest answer read: a node's 110 pods' metadata is well under a megabyte (asked as metadata only).
+pub const MAX_ANSWER: u64 = 16 << 20;
+
+/// The annotation a static pod's mirror bears: the static pod's config hash, the UID its control group names.
+pub const MIRROR: &str = "kubernetes.io/config.mirror";
 
 /// Where a service account's token and the cluster's CA are mounted in a pod.
 pub const SERVICE_ACCOUNT: &str = "/var/run/secrets/kubernetes.io/serviceaccount";
@@ -71,12 +74,15 @@ struct Metadata {
 }
 
 impl Api {
-    /// The pods on the node, by UID.
-    pub fn pods(&self) -> Result<BTreeMap<String, PodMeta>, String> {
+    /// The pods on the node, by UID (a static pod's also by its config hash), each with only the labels and
+    /// annotations of `keep`'s keys.
+    pub fn pods(&self, keep: &[&str]) -> Result<BTreeMap<String, PodMeta>, String> {
         let url = http::with_path(&self.url, &["api/v1/pods"])?;
         let mut req = Request::new(url, self.deadline, MAX_ANSWER);
         req.query.push(("fieldSelector".into(), format!("spec.nodeName={}", self.node)));
-        req.headers.push(("accept", "application/json".into()));
+        // From the API server's cache (not a quorum read of etcd), and the metadata alone.
+        req.query.push(("resourceVersion".into(), "0".into()));
+        req.headers.push(("accept", "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json".into()));
         if let Some(f) = &self.token_file {
             let token = crate::files::read_regular_text(f, 64 * 1024).map_err(|e| format!("cannot read the token {}: {e}", f.display()))?;
             req.bearer = Some(token.trim().to_string());
@@ -97,21 +103,25 @@ impl Api {
         }
         let list: PodList =
             serde_json::from_slice(&answer.body).map_err(|e| format!("the Kubernetes API at {said} sent no pod list ({e})"))?;
-        Ok(list
-            .items
-            .into_iter()
-            .filter(|i| !i.metadata.uid.is_empty())
-            .map(|i| {
-                let m = i.metadata;
-                let meta = PodMeta {
-                    uid: m.uid.clone(),
-                    namespace: m.namespace,
-                    name: m.name,
-                    labels: m.labels.unwrap_or_default(),
-                    annotations: m.annotations.unwrap_or_default(),
-                };
-                (m.uid, meta)
-            })
-            .collect())
+        let kept = |m: Option<BTreeMap<String, String>>| -> BTreeMap<String, String> {
+            m.unwrap_or_default().into_iter().filter(|(k, _)| keep.contains(&k.as_str())).collect()
+        };
+        let mut out = BTreeMap::new();
+        for i in list.items.into_iter().filter(|i| !i.metadata.uid.is_empty()) {
+            let m = i.metadata;
+            let mirror = m.annotations.as_ref().and_then(|a| a.get(MIRROR)).cloned();
+            let meta = PodMeta {
+                uid: m.uid.clone(),
+                namespace: m.namespace,
+                name: m.name,
+                labels: kept(m.labels),
+                annotations: kept(m.annotations),
+            };
+            if let Some(hash) = mirror.filter(|h| !h.is_empty()) {
+                out.insert(hash, meta.clone());
+            }
+            out.insert(m.uid, meta);
+        }
+        Ok(out)
     }
 }

@@ -166,7 +166,7 @@ fn gpu(out: &mut Charged, g: &GpuSpent) {
             _ => add(&mut out.system, Component::Gpu, *mj),
         }
     }
-    let rest = g.energy - parts.iter().sum::<u64>().min(g.energy);
+    let rest = g.energy - parts.iter().fold(0, |a: u64, b| a.saturating_add(*b)).min(g.energy);
     match apportion(rest, &vec![1.0; g.holders.len()]) {
         Some(each) => {
             for (h, mj) in g.holders.iter().zip(each) {
@@ -326,6 +326,14 @@ mod tests {
             }
             assert_eq!(charge(&spent, IdlePolicy::None).pods.keys().cloned().collect::<BTreeSet<_>>(), pods_named(&spent));
         }
+    }
+
+    /// Counters at the edge of u64 still add up, and nothing overflows.
+    #[test]
+    fn a_gpu_at_the_edge_of_the_counters_range_still_adds_up() {
+        let g = GpuSpent { energy: u64::MAX, holders: vec![], groups: vec![(pod("a"), u64::MAX), (Group::of(GroupKind::Idle), u64::MAX)] };
+        let c = charge(&Spent { gpus: vec![g], ..Spent::default() }, IdlePolicy::Even);
+        assert_eq!(c.total(), [u64::MAX, 0, 0]);
     }
 
     /// Hand-worked: a GPU held by one pod is its whole; a shared one by its split; the CPU by CPU time.

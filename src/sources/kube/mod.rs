@@ -44,6 +44,16 @@ pub struct Config {
     pub annotations: Vec<String>,
 }
 
+/// How long a gone pod's series stay, with their last values, s: Prometheus's staleness window, so any scraper
+/// (and an OTLP export) at any usual interval has sent them, whoever else read `/metrics` meanwhile (a probe, a
+/// second Prometheus).
+pub const GONE_KEPT_S: f64 = 300.0;
+
+/// How long a pod's series wait for its names when the API is asked, s: a series that changed its labels once
+/// named would lose what it counted before to `rate()`. Past this (the API down or not naming it), the pod is
+/// exported by UID alone.
+pub const NAMES_WAIT_S: f64 = 60.0;
+
 /// A pod's running totals.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Pod {
@@ -51,8 +61,10 @@ pub struct Pod {
     pub meta: Option<api::PodMeta>,
     /// Its energy since the exporter started, by component, mJ.
     pub energy: Parts,
-    /// Whether the last interval found it gone: its series are exported once more, then dropped.
-    pub gone: bool,
+    /// When it was first charged, s since the start.
+    pub seen_at: f64,
+    /// When it was found gone, s since the start: its series stay `GONE_KEPT_S` with their last values.
+    pub gone_at: Option<f64>,
 }
 
 /// The node's energy charged so far.
@@ -74,13 +86,22 @@ pub struct Ledger {
     pub labels: Vec<(String, &'static str)>,
     /// The annotations exported, likewise (`k8s.pod.annotation.<key>`).
     pub annotations: Vec<(String, &'static str)>,
+    /// Whether the API is asked for the pods' names (a pod's series then wait for them, `NAMES_WAIT_S`).
+    pub names_asked: bool,
+    /// The last interval's time, s since the start.
+    pub now: f64,
 }
 
 /// The attribute a pod's label or annotation `key` is exported as: `k8s.pod.<what>.<key>`, any character a
-/// Prometheus label name cannot hold as `_`. Made once per key for the exporter's life.
+/// Prometheus label name cannot hold as `_`. Made once per key for the exporter's life (the keys are refused at
+/// start when two would be one attribute).
 fn attribute(what: &str, key: &str) -> &'static str {
-    let clean: String = key.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
-    Box::leak(format!("k8s.pod.{what}.{clean}").into_boxed_str())
+    Box::leak(format!("k8s.pod.{what}.{}", label_name(key)).into_boxed_str())
+}
+
+/// A Kubernetes key as a Prometheus label name's part: any character other than a letter, digit or `_` as `_`.
+pub fn label_name(key: &str) -> String {
+    key.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
 }
 
 impl Ledger {
@@ -88,30 +109,32 @@ impl Ledger {
     pub fn new(cfg: &Config) -> Ledger {
         let labels = cfg.labels.iter().map(|k| (k.clone(), attribute("label", k))).collect();
         let annotations = cfg.annotations.iter().map(|k| (k.clone(), attribute("annotation", k))).collect();
-        Ledger { policy: cfg.policy, labels, annotations, ..Ledger::default() }
+        Ledger { policy: cfg.policy, labels, annotations, names_asked: cfg.api.is_some(), ..Ledger::default() }
     }
 
-    /// Adds an interval's charges, of which the components `observed` were read; a pod it does not name is
-    /// marked gone.
-    pub fn add(&mut self, c: &Charged, observed: [bool; 3]) {
+    /// Adds an interval's charges at `t` (s since the start), of which the components `observed` were read. A pod
+    /// it does not name is gone from then; one gone `GONE_KEPT_S` is dropped.
+    pub fn add(&mut self, c: &Charged, observed: [bool; 3], t: f64) {
+        self.now = t;
         for (o, now) in self.observed.iter_mut().zip(observed) {
             *o |= now;
         }
-        for p in self.pods.values_mut() {
-            p.gone = true;
+        for p in self.pods.values_mut().filter(|p| p.gone_at.is_none()) {
+            p.gone_at = Some(t);
         }
         for (uid, parts) in &c.pods {
-            let p = self.pods.entry(uid.clone()).or_default();
-            p.gone = false;
+            let p = self.pods.entry(uid.clone()).or_insert_with(|| Pod { seen_at: t, ..Pod::default() });
+            p.gone_at = None;
             sum(&mut p.energy, parts);
         }
         sum(&mut self.idle, &c.idle);
         sum(&mut self.system, &c.system);
+        self.pods.retain(|_, p| p.gone_at.is_none_or(|g| t - g < GONE_KEPT_S));
     }
 
-    /// After a scrape (or an export) has sent the gone pods' last values: they are dropped.
-    pub fn scraped(&mut self) {
-        self.pods.retain(|_, p| !p.gone);
+    /// The pods exported: each named one, and one not named once its names are not asked or waited for long enough.
+    pub fn shown(&self) -> impl Iterator<Item = (&String, &Pod)> {
+        self.pods.iter().filter(|(_, p)| p.meta.is_some() || !self.names_asked || self.now - p.seen_at >= NAMES_WAIT_S)
     }
 
     /// Everything charged so far, by component: the node's energy since the start.
@@ -283,7 +306,8 @@ fn owe(spent: &mut Spent, carry: &mut f64) {
         let in_pods: f64 = spent.pod_cpu_s.values().filter(|s| s.is_finite() && **s > 0.0).sum();
         // The node's services' time this interval, less what the last ones owe.
         let system = *busy + *carry - in_pods;
-        *carry = system.min(0.0);
+        // Owed at most one interval's capacity: a reading gone wrong does not starve system for long.
+        *carry = system.min(0.0).max(-spent.capacity_s);
         *busy = in_pods + system.max(0.0);
     }
 }
@@ -299,83 +323,153 @@ fn watch(
     warn: &dyn Fn(&str),
     stop: &mpsc::Receiver<()>,
 ) {
-    let tree = cgroup::tree(&cfg.root);
-    if tree.is_none() {
-        warn(&format!(
-            "no pods' control groups under {} (sys/fs/cgroup/kubepods…): the CPU and DRAM energy stays the node's",
-            cfg.root.join("sys/fs/cgroup").display()
-        ));
-    }
-    let (mut said_holders, mut said_api) = (Once { failing: false }, Once { failing: false });
-    let mut meta: BTreeMap<String, api::PodMeta> = BTreeMap::new();
-    let mut asked: Option<Instant> = None;
-    let mut before: Option<Reading> = None;
-    let mut carry = 0.0;
-    let mut kubelet = match cfg.socket.as_deref().map(podresources::Kubelet::new) {
-        Some(Err(e)) => {
-            warn(&format!("the kubelet's PodResources API is not asked ({e}): GPUs are split by their processes"));
-            None
-        }
-        Some(Ok(k)) => Some(k),
-        None => None,
-    };
-    let mut next = Instant::now();
+    let mut w = Watch::new(cfg, warn);
+    let (start, mut next) = (Instant::now(), Instant::now());
     loop {
-        let pods = tree.as_ref().map(cgroup::pods_cpu).unwrap_or_default();
-        let held = match kubelet.as_mut() {
-            Some(k) => said_holders.result(k.list(Duration::from_secs(5)), warn).unwrap_or_default(),
-            None => Vec::new(),
-        };
-        // Ask the API again on schedule, or soon when a pod it has not named appears.
-        let unknown = pods.keys().any(|u| !meta.contains_key(u));
-        let due = asked.is_none_or(|a| a.elapsed() >= META_EVERY || (unknown && a.elapsed() >= META_AT_MOST));
-        if let (Some(api), true) = (&cfg.api, due) {
-            asked = Some(Instant::now());
-            if let Some(m) = said_api.result(api.pods(), warn) {
-                meta = m;
-            }
-        }
-        let holders = holders(&held, &meta);
-        let busy = crate::sources::cpu::share::node_busy_s(&cfg.root);
-        let cpus = crate::sources::cpu::share::online(&cfg.root);
-        let mut now = counters(&lock(state));
-        // A counter not read this time keeps the last value read, so the next reading's difference holds its time.
-        now.pods = pods
-            .into_iter()
-            .map(|(uid, s)| {
-                let kept = s.or_else(|| before.as_ref().and_then(|b| b.pods.get(&uid).copied().flatten()));
-                (uid, kept)
-            })
-            .collect();
-        now.busy = busy;
-        // The exporter's energy counts from its start: the first reading's energy is charged too (its CPU time,
-        // which counts from each pod's, is where the next reading's difference starts).
-        let b = before.get_or_insert_with(|| Reading {
-            gpus: BTreeMap::new(),
-            groups: BTreeMap::new(),
-            package: None,
-            dram: None,
-            ..now.clone()
-        });
-        {
-            let mut spent = spent(b, &now, &holders, cpus);
-            owe(&mut spent, &mut carry);
-            let charged = charge::charge(&spent, cfg.policy);
-            let observed = [!now.gpus.is_empty(), now.package.is_some(), now.dram.is_some()];
-            let mut l = lock(ledger);
-            l.add(&charged, observed);
-            for (uid, p) in &mut l.pods {
-                if let Some(m) = meta.get(uid) {
-                    p.meta = Some(m.clone());
-                }
-            }
-        }
-        before = Some(now);
+        w.tick(cfg, (state, ledger), start.elapsed().as_secs_f64(), warn);
         next += interval;
         match stop.recv_timeout(next.saturating_duration_since(Instant::now())) {
             Err(RecvTimeoutError::Timeout) => {}
             _ => return,
         }
+    }
+}
+
+/// How long a pod's last CPU time read is kept once it is not read (a directory that could not be listed once):
+/// when it is read again, its time since counts, not its whole life.
+const CPU_KEPT: Duration = Duration::from_secs(300);
+
+/// What the pods' reader keeps from one reading to the next.
+struct Watch {
+    tree: Option<cgroup::Tree>,
+    kubelet: Option<podresources::Kubelet>,
+    /// The pods the API named, by UID (and a static pod by its config hash, which its control group bears).
+    meta: BTreeMap<String, api::PodMeta>,
+    asked: Option<Instant>,
+    /// The pods not named when the API was last asked: a new one makes it ask again sooner.
+    unnamed_asked: std::collections::BTreeSet<String>,
+    /// Each pod's CPU time last read, and when.
+    cpu: BTreeMap<String, (f64, Instant)>,
+    before: Option<Reading>,
+    carry: f64,
+    said_holders: Once,
+    said_api: Once,
+    said_unnamed: bool,
+}
+
+impl Watch {
+    fn new(cfg: &Config, warn: &dyn Fn(&str)) -> Watch {
+        let tree = cgroup::tree(&cfg.root);
+        if tree.is_none() {
+            warn(&format!(
+                "no pods' control groups under {} (sys/fs/cgroup/kubepods…): the CPU and DRAM energy stays the node's",
+                cfg.root.join("sys/fs/cgroup").display()
+            ));
+        }
+        if cfg.socket.is_some() && cfg.api.is_none() {
+            warn("the kubelet names the pods that hold each GPU, and without the Kubernetes API (--kube-api) exa cannot tell their UIDs: GPUs are split by their processes");
+        }
+        let kubelet = match cfg.socket.as_deref().filter(|_| cfg.api.is_some()).map(podresources::Kubelet::new) {
+            Some(Err(e)) => {
+                warn(&format!("the kubelet's PodResources API is not asked ({e}): GPUs are split by their processes"));
+                None
+            }
+            Some(Ok(k)) => Some(k),
+            None => None,
+        };
+        Watch {
+            tree,
+            kubelet,
+            meta: BTreeMap::new(),
+            asked: None,
+            unnamed_asked: std::collections::BTreeSet::new(),
+            cpu: BTreeMap::new(),
+            before: None,
+            carry: 0.0,
+            said_holders: Once { failing: false },
+            said_api: Once { failing: false },
+            said_unnamed: false,
+        }
+    }
+
+    /// Asks the API for the pods' names on schedule, or sooner when a pod it did not name appeared since it asked.
+    fn ask(&mut self, cfg: &Config, warn: &dyn Fn(&str)) {
+        let Some(api) = &cfg.api else { return };
+        let seen = self.before.as_ref().map(|b| b.pods.keys().cloned().collect::<Vec<_>>()).unwrap_or_default();
+        let unnamed: std::collections::BTreeSet<String> = seen.into_iter().filter(|u| !self.meta.contains_key(u)).collect();
+        let due = self
+            .asked
+            .is_none_or(|a| a.elapsed() >= META_EVERY || (a.elapsed() >= META_AT_MOST && !unnamed.is_subset(&self.unnamed_asked)));
+        if !due {
+            return;
+        }
+        self.asked = Some(Instant::now());
+        let keep: Vec<&str> = cfg.labels.iter().chain(&cfg.annotations).map(String::as_str).collect();
+        if let Some(m) = self.said_api.result(api.pods(&keep), warn) {
+            self.meta = m;
+            self.unnamed_asked = unnamed.into_iter().filter(|u| !self.meta.contains_key(u)).collect();
+            if !self.said_unnamed
+                && !self.unnamed_asked.is_empty()
+                && self.unnamed_asked.len() == self.before.as_ref().map_or(0, |b| b.pods.len())
+            {
+                self.said_unnamed = true;
+                warn(&format!(
+                    "the Kubernetes API names none of the {} pods on this host as on node {}: is the node's name right (NODE_NAME, EXAMLOPS_NODE_NAME)?",
+                    self.unnamed_asked.len(),
+                    crate::text::clean(&api.node)
+                ));
+            }
+        }
+    }
+
+    /// One reading: the pods' holders and names (over the network), then the control groups and the counters read
+    /// together, charged and added to the ledger.
+    fn tick(&mut self, cfg: &Config, (state, ledger): (&Mutex<Collected>, &Mutex<Ledger>), t: f64, warn: &dyn Fn(&str)) {
+        let held = match self.kubelet.as_mut() {
+            Some(k) => self.said_holders.result(k.list(Duration::from_secs(5)), warn).unwrap_or_default(),
+            None => Vec::new(),
+        };
+        self.ask(cfg, warn);
+        let pods = self.tree.as_ref().map(cgroup::pods_cpu).unwrap_or_default();
+        let busy = crate::sources::cpu::share::node_busy_s(&cfg.root);
+        let cpus = crate::sources::cpu::share::online(&cfg.root);
+        let mut now = counters(&lock(state));
+        now.busy = busy;
+        // A pod's time is counted from the last value read of it, kept a while when a reading misses it.
+        let read_at = Instant::now();
+        let last: BTreeMap<String, Option<f64>> = pods.keys().filter_map(|u| Some((u.clone(), Some(self.cpu.get(u)?.0)))).collect();
+        for (uid, s) in &pods {
+            if let Some(s) = s {
+                self.cpu.insert(uid.clone(), (*s, read_at));
+            }
+        }
+        self.cpu.retain(|_, (_, at)| at.elapsed() < CPU_KEPT);
+        now.pods = pods.into_iter().map(|(uid, s)| (uid.clone(), s.or_else(|| last.get(&uid).copied().flatten()))).collect();
+        // A GPU is held by the pods the kubelet says, while their control groups are there (a finished pod it still
+        // lists holds nothing).
+        let mut holders = holders(&held, &self.meta);
+        if self.tree.is_some() {
+            for v in holders.values_mut() {
+                v.retain(|u| now.pods.contains_key(u));
+            }
+        }
+        // The exporter's energy counts from its start: the first reading's energy is charged too.
+        let first = Reading { gpus: BTreeMap::new(), groups: BTreeMap::new(), package: None, dram: None, ..now.clone() };
+        let mut b = self.before.take().unwrap_or(first);
+        b.pods = last;
+        let mut spent = spent(&b, &now, &holders, cpus);
+        owe(&mut spent, &mut self.carry);
+        let charged = charge::charge(&spent, cfg.policy);
+        let observed = [!now.gpus.is_empty(), now.package.is_some(), now.dram.is_some()];
+        let mut l = lock(ledger);
+        l.add(&charged, observed, t);
+        for (uid, p) in &mut l.pods {
+            if let Some(m) = self.meta.get(uid) {
+                p.meta = Some(m.clone());
+            }
+        }
+        drop(l);
+        self.before = Some(now);
     }
 }
 
@@ -390,6 +484,7 @@ mod tests {
         let at = |pods: f64, node: f64| Spent {
             pod_cpu_s: BTreeMap::from([("a".to_string(), pods)]),
             node_busy_s: Some(node),
+            capacity_s: 8.0,
             ..Spent::default()
         };
         let mut carry = 0.0;
@@ -398,6 +493,29 @@ mod tests {
         assert_eq!((one.node_busy_s, carry), (Some(2.0), -1.0));
         owe(&mut two, &mut carry);
         assert_eq!((two.node_busy_s, carry), (Some(2.0), 0.0));
+    }
+
+    /// A pod found gone keeps its series, with their last values, `GONE_KEPT_S`, whoever reads them meanwhile; a pod
+    /// the API is asked to name waits for its names `NAMES_WAIT_S` before it is exported by UID alone.
+    #[test]
+    fn a_gone_pod_stays_five_minutes_and_an_unnamed_one_waits_for_its_names() {
+        let mut l = Ledger { names_asked: true, observed: [true; 3], ..Ledger::default() };
+        let charged = |uids: &[&str]| Charged { pods: uids.iter().map(|u| ((*u).to_string(), [1, 2, 3])).collect(), ..Charged::default() };
+        l.add(&charged(&["a", "b"]), [true; 3], 0.0);
+        assert_eq!(l.shown().count(), 0, "not named yet");
+        l.pods.get_mut("a").unwrap().meta = Some(api::PodMeta::default());
+        l.add(&charged(&["a", "b"]), [true; 3], 10.0);
+        assert_eq!(l.shown().map(|(u, _)| u.as_str()).collect::<Vec<_>>(), ["a"]);
+        l.add(&charged(&["a"]), [true; 3], NAMES_WAIT_S);
+        assert_eq!(l.shown().count(), 2, "b, unnamed, is shown by UID after the wait");
+        assert_eq!((l.pods["b"].gone_at, l.pods["b"].energy), (Some(NAMES_WAIT_S), [2, 4, 6]));
+        l.add(&charged(&["a"]), [true; 3], NAMES_WAIT_S + GONE_KEPT_S - 1.0);
+        assert!(l.pods.contains_key("b"), "kept with its last values");
+        assert_eq!(l.pods["b"].energy, [2, 4, 6]);
+        l.add(&charged(&["a"]), [true; 3], NAMES_WAIT_S + GONE_KEPT_S);
+        assert!(!l.pods.contains_key("b"));
+        // Its energy went out in its series for five minutes; the ledger keeps the pods still exported.
+        assert_eq!(l.total(), [5, 10, 15]);
     }
 
     /// A pod's counter not read at one reading keeps its time for the next; a pod new since counts all of its.
