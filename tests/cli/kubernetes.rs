@@ -420,3 +420,45 @@ fn a_component_no_source_reads_is_not_exported() {
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("would both be exported as k8s_pod_label_app_kubernetes_io_name"), "{out:?}");
 }
+
+/// `gpu export --pods`: the pods' families go out over OTLP under their OpenTelemetry names and attributes, every
+/// export holding every pod (a gone pod is not dropped by one instrument's read before the others').
+#[test]
+fn the_pods_energy_goes_out_over_otlp_too() {
+    let n = Node::new();
+    let rx = crate::telemetry::Receiver::start(n.env.dir.path());
+    let base = format!("http://127.0.0.1:{}", rx.port);
+    let (socket, api) = (n.kubelet.socket.to_str().unwrap(), n.api.url(""));
+    let args = ["gpu", "export", "--otlp", &base, "--interval", "0.3", "--pods", "--pod-label", "team"];
+    let mut exa = crate::telemetry::Running::start(&n.env, &[&args[..], &["--pod-resources", socket, "--kube-api", &api]].concat());
+    exa.wait_for("sending the GPU metrics to");
+    n.advance(50);
+    crate::telemetry::eventually(30, "an export with every pod's energy", || {
+        let ms = crate::telemetry::metrics(&rx.requests());
+        ms.iter()
+            .rev()
+            .find(|(_, m)| m["name"] == "exa.pod.energy")
+            .is_some_and(|(_, m)| m["sum"]["dataPoints"].as_array().is_some_and(|p| p.len() == 9))
+    });
+    let ms = crate::telemetry::metrics(&rx.requests());
+    let (i, energy) = ms.iter().rev().find(|(_, m)| m["name"] == "exa.pod.energy").unwrap();
+    assert_eq!(energy["unit"], "J");
+    let points = energy["sum"]["dataPoints"].as_array().unwrap();
+    let a_gpu = points
+        .iter()
+        .find(|p| {
+            crate::telemetry::attr(p, "k8s.pod.uid").as_deref() == Some(A)
+                && crate::telemetry::attr(p, "component").as_deref() == Some("gpu")
+        })
+        .unwrap_or_else(|| panic!("{energy}"));
+    assert_eq!(crate::telemetry::attr(a_gpu, "k8s.namespace.name").as_deref(), Some("research"));
+    assert_eq!(crate::telemetry::attr(a_gpu, "k8s.pod.name").as_deref(), Some("trainer-0"));
+    // The same export holds every pod's info, with its team.
+    let info = ms.iter().find(|(j, m)| j == i && m["name"] == "exa.pod.info").map(|(_, m)| m.clone()).unwrap_or_else(|| panic!("{ms:?}"));
+    let teams: Vec<Option<String>> =
+        info["gauge"]["dataPoints"].as_array().unwrap().iter().map(|p| crate::telemetry::attr(p, "k8s.pod.label.team")).collect();
+    assert_eq!(teams.len(), 3, "{info}");
+    assert!(teams.contains(&Some("vision".into())) && teams.contains(&Some("nlp".into())), "{teams:?}");
+    let (code, _, _) = exa.stop();
+    assert_eq!(code, 0);
+}

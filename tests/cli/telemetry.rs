@@ -108,7 +108,7 @@ fn closed_url() -> String {
 }
 
 /// Polls `f` until it is true or `secs` pass.
-fn eventually(secs: u64, what: &str, mut f: impl FnMut() -> bool) {
+pub(crate) fn eventually(secs: u64, what: &str, mut f: impl FnMut() -> bool) {
     let deadline = Instant::now() + Duration::from_secs(secs);
     while Instant::now() < deadline {
         if f() {
@@ -309,14 +309,14 @@ fn measure_pushes_its_totals_to_a_real_pushgateway_that_prometheus_scrapes() {
 }
 
 /// The OTLP receiver: its port and the file of decoded requests.
-struct Receiver {
+pub(crate) struct Receiver {
     child: Child,
-    port: u16,
+    pub(crate) port: u16,
     out: PathBuf,
 }
 
 impl Receiver {
-    fn start(dir: &Path) -> Receiver {
+    pub(crate) fn start(dir: &Path) -> Receiver {
         let port_file = dir.join("otlp.port");
         let out = dir.join("otlp.jsonl");
         let child = Command::new(python())
@@ -335,7 +335,7 @@ impl Receiver {
         Receiver { child, port, out }
     }
 
-    fn requests(&self) -> Vec<Value> {
+    pub(crate) fn requests(&self) -> Vec<Value> {
         std::fs::read_to_string(&self.out).unwrap_or_default().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
     }
 }
@@ -348,7 +348,7 @@ impl Drop for Receiver {
 }
 
 /// Every metric in the requests, flattened: (request number, metric).
-fn metrics(requests: &[Value]) -> Vec<(usize, Value)> {
+pub(crate) fn metrics(requests: &[Value]) -> Vec<(usize, Value)> {
     let mut out = Vec::new();
     for (i, r) in requests.iter().enumerate() {
         for rm in r["request"]["resourceMetrics"].as_array().into_iter().flatten() {
@@ -362,7 +362,7 @@ fn metrics(requests: &[Value]) -> Vec<(usize, Value)> {
     out
 }
 
-fn attr(point: &Value, key: &str) -> Option<String> {
+pub(crate) fn attr(point: &Value, key: &str) -> Option<String> {
     point["attributes"].as_array()?.iter().find(|a| a["key"] == key).map(|a| a["value"]["stringValue"].as_str().unwrap_or("").to_string())
 }
 
