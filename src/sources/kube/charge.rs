@@ -6,9 +6,10 @@
 //!
 //! - A GPU the kubelet gave to one pod (PodResources) is that pod's, whole: it was held even while idle.
 //! - A GPU shared or given to nobody is split as the collector split it among the control groups busy on it
-//!   (`gpu::collector`, by SM activity): a pod's part to the pod, the device's idle part to idle, any other
-//!   group's to system. What the split did not cover (no activity known) goes evenly to the pods that hold the
-//!   GPU, or to idle when none does.
+//!   (`gpu::collector`, by SM activity): a pod's part to the pod, the device's idle part to idle, a process's
+//!   that could not be placed evenly to the pods that hold the GPU (or to system when none does), any other
+//!   group's (the host, a container outside Kubernetes) to system. What the split did not cover (no activity
+//!   known) goes evenly to the pods that hold the GPU, or to idle when none does.
 //! - The CPU packages and DRAM are split by CPU time over the interval's CPU capacity (online CPUs times the
 //!   interval): each pod's cgroup CPU time, the node's busy time beyond the pods' (system), and the capacity
 //!   left (idle). DRAM has no per-cgroup counter; CPU time is its stated proxy.
@@ -159,21 +160,27 @@ fn gpu(out: &mut Charged, g: &GpuSpent) {
     } else {
         g.groups.iter().map(|(_, mj)| *mj).collect()
     };
+    // A process exa could not place (gone, or in a PID namespace it does not see) was busy for someone: its part goes
+    // to the GPU's holders, or to system when it has none.
+    let mut unplaced = 0u64;
     for ((group, _), mj) in g.groups.iter().zip(&parts) {
         match group.kind {
             GroupKind::Pod => add(out.pods.entry(group.id.clone()).or_default(), Component::Gpu, *mj),
             GroupKind::Idle => add(&mut out.idle, Component::Gpu, *mj),
+            GroupKind::Unknown => unplaced = unplaced.saturating_add(*mj),
             _ => add(&mut out.system, Component::Gpu, *mj),
         }
     }
     let rest = g.energy - parts.iter().fold(0, |a: u64, b| a.saturating_add(*b)).min(g.energy);
-    match apportion(rest, &vec![1.0; g.holders.len()]) {
-        Some(each) => {
-            for (h, mj) in g.holders.iter().zip(each) {
-                add(out.pods.entry(h.clone()).or_default(), Component::Gpu, mj);
+    for (mj, nobody) in [(unplaced, &mut out.system), (rest, &mut out.idle)] {
+        match apportion(mj, &vec![1.0; g.holders.len()]) {
+            Some(each) => {
+                for (h, part) in g.holders.iter().zip(each) {
+                    add(out.pods.entry(h.clone()).or_default(), Component::Gpu, part);
+                }
             }
+            None => add(nobody, Component::Gpu, mj),
         }
-        None => add(&mut out.idle, Component::Gpu, rest),
     }
 }
 
@@ -326,6 +333,19 @@ mod tests {
             }
             assert_eq!(charge(&spent, IdlePolicy::None).pods.keys().cloned().collect::<BTreeSet<_>>(), pods_named(&spent));
         }
+    }
+
+    /// A process exa could not place was busy for someone: the GPU's holders, evenly, or system without one.
+    #[test]
+    fn an_unplaced_processs_part_goes_to_the_gpus_holders() {
+        let unknown = vec![(Group::of(GroupKind::Unknown), 1_000), (Group::of(GroupKind::Idle), 500)];
+        let held = GpuSpent { energy: 2_000, holders: vec!["a".into(), "b".into()], groups: unknown.clone() };
+        let c = charge(&Spent { gpus: vec![held], ..Spent::default() }, IdlePolicy::None);
+        // 1 J unplaced and the 0.5 J no split covered to the two holders; the device's idle part to idle.
+        assert_eq!((c.pods["a"][0], c.pods["b"][0], c.idle[0], c.system[0]), (750, 750, 500, 0));
+        let nobodys = GpuSpent { energy: 2_000, holders: vec![], groups: unknown };
+        let c = charge(&Spent { gpus: vec![nobodys], ..Spent::default() }, IdlePolicy::None);
+        assert_eq!((c.idle[0], c.system[0]), (1_000, 1_000));
     }
 
     /// Counters at the edge of u64 still add up, and nothing overflows.
