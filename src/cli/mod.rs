@@ -149,7 +149,7 @@ pub enum GpuCmd {
     /// reading that failed, or readings that stopped after five failures in a
     /// row, leave the gauges out of the next scrape (a gap), never repeated.
     #[command(
-        after_help = "Examples:\n  exa gpu serve\n  exa gpu serve --listen 0.0.0.0:9464 --interval 10\n  GENAI_ENABLE_CO2_TRACKING=true exa gpu serve --semconv genai\n  curl -s localhost:9464/metrics | grep gen_ai_gpu_power"
+        after_help = "Examples:\n  exa gpu serve\n  exa gpu serve --listen 0.0.0.0:9464 --interval 10\n  GENAI_ENABLE_CO2_TRACKING=true exa gpu serve --semconv genai\n  curl -s localhost:9464/metrics | grep gen_ai_gpu_power\n  NODE_NAME=gpu-07 exa gpu serve --pods --pod-label team    # in a pod: docs/kubernetes.md"
     )]
     Serve(GpuServe),
     /// Push the GPU, energy and CO2 metrics over OTLP/HTTP every --interval seconds, until SIGTERM or Ctrl-C.
