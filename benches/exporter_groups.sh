@@ -42,47 +42,9 @@ export XDG_CONFIG_HOME="$tmp/config" EXAMLOPS_NVML_LIBRARY="$tmp/libnvidia-ml.so
   EXAMLOPS_HOST_ROOT="$tmp/host" EXAMLOPS_CPU_SOURCE=none
 run() { # $1: label, $2: processes file or "" -> one line of figures
   FAKE_NVML_PROCESSES="$2" target/release/exa gpu serve --listen 127.0.0.1:0 --interval 1 > /dev/null 2> "$tmp/err-$1" &
-  python3 - "$!" "$tmp/err-$1" "$scrapes" "$idle" "$1" <<'PY'
-import http.client, os, re, sys, time
-pid, err, scrapes, idle, label = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
-hz = os.sysconf("SC_CLK_TCK")
-def cpu():
-    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(f[11]) + int(f[12])) / hz
-addr = None
-for _ in range(300):
-    m = re.search(r"http://([0-9.]+:[0-9]+)/metrics", open(err).read())
-    if m:
-        addr = m.group(1); break
-    time.sleep(0.1)
-host, port = addr.split(":")
-conn = [None]
-def scrape(_):
-    # A fresh connection when the server closed the last (as a scraper would open one).
-    for _ in range(2):
-        try:
-            if conn[0] is None:
-                conn[0] = http.client.HTTPConnection(host, int(port), timeout=10)
-            conn[0].request("GET", "/metrics"); r = conn[0].getresponse(); return r.read()
-        except (http.client.HTTPException, ConnectionError):
-            conn[0] = None
-    raise SystemExit("the exporter stopped answering")
-c = None
-want = b"gen_ai_gpu_energy_attributed" if label == "split" else b"gen_ai_energy_consumed"
-while want not in scrape(c):
-    time.sleep(0.5)
-body = scrape(c).decode()
-series = sum(1 for l in body.splitlines() if l and not l.startswith("#"))
-jobs = sum(1 for l in body.splitlines() if l.startswith("gen_ai_gpu_energy_attributed") and 'slurm-job' in l)
-c0, t0 = cpu(), time.time()
-time.sleep(idle)
-c1, t1 = cpu(), time.time()
-c2 = cpu()
-for _ in range(scrapes):
-    scrape(c)
-c3 = cpu()
-print(f"{label} {series} {jobs} {(c3 - c2) / scrapes * 1000:.4f} {(c1 - c0) / (t1 - t0) * 100:.4f}")
-PY
+  local want=gen_ai_energy_consumed
+  [ "$1" = split ] && want=gen_ai_gpu_energy_attributed
+  echo "$1 $(python3 benches/exporter_cpu.py "$!" "$tmp/err-$1" "$scrapes" "$idle" "$want" 'group_kind="slurm-job",group_id="([^"]+)"')"
   kill %1 2>/dev/null || true
   wait 2>/dev/null || true
 }

@@ -79,45 +79,9 @@ run() { # $1: label, then exa's extra flags -> one line of figures
   label=$1; shift
   target/release/exa gpu serve --listen 127.0.0.1:0 --interval "$interval" "$@" > /dev/null 2> "$tmp/err-$label" &
   local exa=$!
-  python3 - "$exa" "$tmp/err-$label" "$scrapes" "$idle" "$label" <<'PY'
-import http.client, os, re, sys, time
-pid, err, scrapes, idle, label = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
-hz = os.sysconf("SC_CLK_TCK")
-def cpu():
-    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(f[11]) + int(f[12])) / hz
-addr = None
-for _ in range(300):
-    m = re.search(r"http://([0-9.]+:[0-9]+)/metrics", open(err).read())
-    if m:
-        addr = m.group(1); break
-    time.sleep(0.1)
-host, port = addr.split(":")
-conn = [None]
-def scrape():
-    for _ in range(2):
-        try:
-            if conn[0] is None:
-                conn[0] = http.client.HTTPConnection(host, int(port), timeout=10)
-            conn[0].request("GET", "/metrics"); r = conn[0].getresponse(); return r.read()
-        except (http.client.HTTPException, ConnectionError):
-            conn[0] = None
-    raise SystemExit("the exporter stopped answering")
-want = b"exa_pod_energy" if label == "pods" else b"gen_ai_energy_consumed"
-while want not in scrape():
-    time.sleep(0.5)
-body = scrape().decode()
-series = sum(1 for l in body.splitlines() if l and not l.startswith("#"))
-pods = len({m for m in re.findall(r'k8s_pod_uid="([^"]+)"', body)})
-c0, t0 = cpu(), time.time()
-time.sleep(idle)
-c1, t1 = cpu(), time.time()
-c2 = cpu()
-for _ in range(scrapes):
-    scrape()
-c3 = cpu()
-print(f"{label} {series} {pods} {(c3 - c2) / scrapes * 1000:.4f} {(c1 - c0) / (t1 - t0) * 100:.4f}")
-PY
+  local want=gen_ai_energy_consumed
+  [ "$label" = pods ] && want=exa_pod_energy
+  echo "$label $(python3 benches/exporter_cpu.py "$exa" "$tmp/err-$label" "$scrapes" "$idle" "$want")"
   kill "$exa" 2>/dev/null || true
   wait "$exa" 2>/dev/null || true
 }
@@ -131,8 +95,9 @@ interval = sys.argv[3]
 print(f"| 8 GPUs, RAPL, 110 pods (fake node) | without --pods (today) | --pods | pods/today | target |")
 print("|---|---|---|---|---|")
 print(f"| series served | {b[1]} | {p[1]} ({p[2]} pods) | | 2 a pod a component |")
-print(f"| CPU per /metrics scrape | {float(b[3]):.3f} ms | {float(p[3]):.3f} ms | {float(p[3]) / float(b[3]):.2f}x | |")
+times = lambda a, b: f"{a / b:.2f}x" if b > 0 else "(today's under one clock tick)"
+print(f"| CPU per /metrics scrape | {float(b[3]):.3f} ms | {float(p[3]):.3f} ms | {times(float(p[3]), float(b[3]))} | |")
 extra = float(p[4]) - float(b[4])
-ratio = f"{float(p[4]) / float(b[4]):.2f}x" if float(b[4]) > 0 else "(today's under one clock tick)"
+ratio = times(float(p[4]), float(b[4]))
 print(f"| CPU at a {interval} s interval, nobody scraping | {float(b[4]):.4f}% | {float(p[4]):.4f}% | {ratio} | the pods' part {extra:.4f}% < 0.1% of a core |")
 PY
