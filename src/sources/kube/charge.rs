@@ -116,7 +116,8 @@ pub struct Charged {
 
 impl Charged {
     /// Everything charged, by component: the node's energy.
-    pub fn total(&self) -> Parts {
+    #[cfg(test)]
+    fn total(&self) -> Parts {
         let mut t = [0u64; 3];
         for p in self.pods.values().chain([&self.idle, &self.system]) {
             for (t, x) in t.iter_mut().zip(p) {

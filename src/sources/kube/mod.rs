@@ -137,8 +137,9 @@ impl Ledger {
         self.pods.iter().filter(|(_, p)| p.meta.is_some() || !self.names_asked || self.now - p.seen_at >= NAMES_WAIT_S)
     }
 
-    /// Everything charged so far, by component: the node's energy since the start.
-    pub fn total(&self) -> Parts {
+    /// Everything the ledger holds, by component: the node's energy since the start, less the pods dropped.
+    #[cfg(test)]
+    fn total(&self) -> Parts {
         let mut t = self.idle;
         sum(&mut t, &self.system);
         for p in self.pods.values() {
@@ -283,9 +284,16 @@ impl Watcher {
     }
 }
 
-/// Each GPU's holders (by UID), from the devices the kubelet says each pod holds and the pods the API named.
+/// Each GPU's holders (by the UID their control groups bear), from the devices the kubelet says each pod holds and
+/// the pods the API named: a static pod by its config hash (its key in `meta` beside its mirror's UID).
 fn holders(held: &[podresources::Held], meta: &BTreeMap<String, api::PodMeta>) -> BTreeMap<String, Vec<String>> {
-    let by_name: BTreeMap<(&str, &str), &str> = meta.values().map(|m| ((m.namespace.as_str(), m.name.as_str()), m.uid.as_str())).collect();
+    let mut by_name: BTreeMap<(&str, &str), &str> = BTreeMap::new();
+    for (key, m) in meta {
+        let name = (m.namespace.as_str(), m.name.as_str());
+        if key != &m.uid || !by_name.contains_key(&name) {
+            by_name.insert(name, key.as_str());
+        }
+    }
     let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for h in held {
         if let Some(uid) = by_name.get(&(h.namespace.as_str(), h.pod.as_str())) {
@@ -454,8 +462,13 @@ impl Watch {
             }
         }
         // The exporter's energy counts from its start: the first reading's energy is charged too.
-        let first = Reading { gpus: BTreeMap::new(), groups: BTreeMap::new(), package: None, dram: None, ..now.clone() };
-        let mut b = self.before.take().unwrap_or(first);
+        let mut b = self.before.take().unwrap_or_else(|| Reading {
+            gpus: BTreeMap::new(),
+            groups: BTreeMap::new(),
+            package: None,
+            dram: None,
+            ..now.clone()
+        });
         b.pods = last;
         let mut spent = spent(&b, &now, &holders, cpus);
         owe(&mut spent, &mut self.carry);
@@ -464,8 +477,9 @@ impl Watch {
         let mut l = lock(ledger);
         l.add(&charged, observed, t);
         for (uid, p) in &mut l.pods {
-            if let Some(m) = self.meta.get(uid) {
-                p.meta = Some(m.clone());
+            match self.meta.get(uid) {
+                Some(m) if p.meta.as_ref() != Some(m) => p.meta = Some(m.clone()),
+                _ => {}
             }
         }
         drop(l);
@@ -516,6 +530,20 @@ mod tests {
         assert!(!l.pods.contains_key("b"));
         // Its energy went out in its series for five minutes; the ledger keeps the pods still exported.
         assert_eq!(l.total(), [5, 10, 15]);
+    }
+
+    /// A GPU held by a static pod is held by the config hash its control group bears, not its mirror's UID.
+    #[test]
+    fn a_static_pods_gpu_is_held_by_its_config_hash() {
+        let hash = "0123456789abcdef0123456789abcdef";
+        let etcd =
+            api::PodMeta { uid: "mirror-uid".into(), namespace: "kube-system".into(), name: "etcd-n1".into(), ..api::PodMeta::default() };
+        let web = api::PodMeta { uid: "web-uid".into(), namespace: "default".into(), name: "web".into(), ..api::PodMeta::default() };
+        let meta = BTreeMap::from([(hash.to_string(), etcd.clone()), ("mirror-uid".to_string(), etcd), ("web-uid".to_string(), web)]);
+        let held = |ns: &str, pod: &str, device: &str| podresources::Held { namespace: ns.into(), pod: pod.into(), device: device.into() };
+        let h = holders(&[held("kube-system", "etcd-n1", "GPU-0"), held("default", "web", "GPU-1")], &meta);
+        assert_eq!(h["GPU-0"], [hash]);
+        assert_eq!(h["GPU-1"], ["web-uid"]);
     }
 
     /// A pod's counter not read at one reading keeps its time for the next; a pod new since counts all of its.
