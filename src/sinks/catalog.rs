@@ -173,6 +173,7 @@ fn attributed(state: &Collected, semconv: Semconv) -> Family {
 fn pod_families(ledger: Option<&Ledger>, cfg: &TelemetrySettings) -> Vec<Family> {
     use crate::sources::kube::charge::Component;
     let (mut energy, mut co2e, mut cost, mut info, mut node) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut gpu_time, mut cpu_time) = (Vec::new(), Vec::new());
     if let Some(l) = ledger {
         for (uid, p) in l.shown() {
             let (ns, name) = p.meta.as_ref().map_or(("", ""), |m| (m.namespace.as_str(), m.name.as_str()));
@@ -185,6 +186,10 @@ fn pod_families(ledger: Option<&Ledger>, cfg: &TelemetrySettings) -> Vec<Family>
                 a.push(("component", c.as_str().to_string()));
                 energy.push(number(a, j.0));
             }
+            if l.observed[Component::Gpu as usize] {
+                gpu_time.push(number(who.clone(), p.time[0]));
+            }
+            cpu_time.push(number(who.clone(), p.time[1]));
             co2e.push(number(who.clone(), total.kwh().0 * cfg.intensity.value));
             if let Some(price) = &cfg.cost_per_kwh {
                 cost.push(number(who.clone(), total.kwh().0 * price.value));
@@ -197,14 +202,7 @@ fn pod_families(ledger: Option<&Ledger>, cfg: &TelemetrySettings) -> Vec<Family>
             a.extend(said(&l.annotations, p.meta.as_ref().map(|m| &m.annotations)));
             info.push(number(a, 1.0));
         }
-        for (part, parts) in [("idle", &l.idle), ("system", &l.system)] {
-            for c in Component::ALL.into_iter().filter(|c| l.observed[*c as usize]) {
-                node.push(number(
-                    vec![("component", c.as_str().to_string()), ("part", part.to_string())],
-                    Joules::of_millijoules(parts[c as usize]).0,
-                ));
-            }
-        }
+        node = unattributed(l);
     }
     vec![
         family(
@@ -223,6 +221,21 @@ fn pod_families(ledger: Option<&Ledger>, cfg: &TelemetrySettings) -> Vec<Family>
             co2e,
         ),
         family("exa.pod.cost", "USD", Kind::Counter, "Each pod's energy times the electricity price (--power-cost-per-kwh)", cost),
+        family(
+            "exa.pod.gpu.time",
+            "s",
+            Kind::Counter,
+            "Each pod's GPU-seconds since the exporter started: the time the kubelet gave it GPUs, a GPU shared by several \
+             pods split evenly among them",
+            gpu_time,
+        ),
+        family(
+            "exa.pod.cpu.time",
+            "s",
+            Kind::Counter,
+            "Each pod's CPU-seconds since the exporter started, as its control group counted them",
+            cpu_time,
+        ),
         family("exa.pod.info", "{pod}", Kind::Gauge, "1 for each pod charged, with the labels and annotations asked for", info),
         family(
             "exa.node.energy.unattributed",
@@ -233,6 +246,21 @@ fn pod_families(ledger: Option<&Ledger>, cfg: &TelemetrySettings) -> Vec<Family>
             node,
         ),
     ]
+}
+
+/// The node's energy no pod was charged, by component and part (idle, system).
+fn unattributed(l: &Ledger) -> Vec<Point> {
+    use crate::sources::kube::charge::Component;
+    let mut node = Vec::new();
+    for (part, parts) in [("idle", &l.idle), ("system", &l.system)] {
+        for c in Component::ALL.into_iter().filter(|c| l.observed[*c as usize]) {
+            node.push(number(
+                vec![("component", c.as_str().to_string()), ("part", part.to_string())],
+                Joules::of_millijoules(parts[c as usize]).0,
+            ));
+        }
+    }
+    node
 }
 
 /// `gen_ai.power.cost`: energy times the electricity price.

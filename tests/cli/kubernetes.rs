@@ -237,15 +237,37 @@ fn check_gpu(text: &str) {
     assert!(all <= g0 + g1 + 0.002 && all > 0.5 * (g0 + g1), "{all} J of {} J", g0 + g1);
 }
 
+/// The pods' time, what a rate card prices: CPU-seconds as their control groups rose (400 steps of 20, 10 and 10
+/// ms), GPU-seconds as held (pod A's GPU 0 since the exporter's first reading, at most its life; B and C hold none).
+fn check_time(text: &str, lived: f64) {
+    let time = |what: &str, uid: &str| {
+        sample(text, &format!("exa_pod_{what}_time_seconds_total"), &[&format!("k8s_pod_uid=\"{uid}\"")])
+            .unwrap_or_else(|| panic!("no {what} time for {uid}: {text}"))
+    };
+    for (uid, cpu_s) in [(A, 8.0), (B, 4.0), (C, 4.0)] {
+        assert!((time("cpu", uid) - cpu_s).abs() < 1e-6, "{uid}: {} CPU-seconds, not {cpu_s}", time("cpu", uid));
+    }
+    let held = time("gpu", A);
+    assert!(held > 0.0 && held <= lived, "pod A held GPU 0 {held} s of the exporter's {lived} s");
+    assert_eq!((time("gpu", B), time("gpu", C)), (0.0, 0.0));
+}
+
 /// The exporter's pod series say each pod's part by component, named and labelled as the API says, and the node's
 /// idle and system parts, adding up to the node's energy; a pod whose control group goes is dropped; the API's
 /// token is sent and never shown.
 #[test]
 fn the_exporter_charges_a_nodes_gpus_cpus_and_dram_to_its_pods_and_adds_up_to_the_node() {
     let n = Node::new();
+    let began = Instant::now();
     let mut serve = serve(&n, &["--semconv", "hw", "--pod-annotation", "cost-center"]);
     let addr = serve.address();
     let scrape = || crate::prometheus::http_get(&addr, "/metrics");
+    // The exporter's first reading is its baseline: the pods' time before it is not its to count.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !scrape().contains("exa_pod_cpu_time_seconds_total{") {
+        assert!(Instant::now() < deadline, "no pod's CPU time in 20 s: {}", scrape());
+        std::thread::sleep(Duration::from_millis(50));
+    }
     n.advance(400);
     // Held still: the CPU side's totals settle at what the counters rose by (the GPUs draw on).
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -262,6 +284,7 @@ fn the_exporter_charges_a_nodes_gpus_cpus_and_dram_to_its_pods_and_adds_up_to_th
     assert!(info.contains(r#"k8s_pod_label_team="nlp""#) && info.contains(r#"k8s_pod_annotation_cost_center="cc-42""#), "{info}");
     check_cpu(&text);
     check_gpu(&text);
+    check_time(&text, began.elapsed().as_secs_f64());
     // The API was asked for this node's pods, with the token; the token is never shown.
     let asked = n.api.requests();
     // This node's pods, from the API server's cache, their metadata alone.

@@ -47,6 +47,10 @@ impl Component {
 /// Energy by component (`Component::ALL`'s order), mJ.
 pub type Parts = [u64; 3];
 
+/// A pod's time: the GPU-seconds it held (a GPU's interval, split evenly among the pods that hold it) and the
+/// CPU-seconds its control group used. What a rate card prices, beside the energy.
+pub type Time = [f64; 2];
+
 /// Where the node's idle energy goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum IdlePolicy {
@@ -101,6 +105,8 @@ pub struct Spent {
     pub node_busy_s: Option<f64>,
     /// The CPU time the node could have given: online CPUs times the interval, s.
     pub capacity_s: f64,
+    /// The interval's length, s: what a GPU held over it was held for.
+    pub seconds: f64,
 }
 
 /// The interval's energy, charged.
@@ -112,6 +118,8 @@ pub struct Charged {
     pub idle: Parts,
     /// What the node's own services used.
     pub system: Parts,
+    /// Each pod's time, by UID: every pod `pods` names.
+    pub time: BTreeMap<String, Time>,
 }
 
 impl Charged {
@@ -140,6 +148,24 @@ pub fn charge(spent: &Spent, policy: IdlePolicy) -> Charged {
     }
     cpu(&mut out, spent);
     idle_to_pods(&mut out, policy);
+    out.time = time(spent, out.pods.keys());
+    out
+}
+
+/// Each pod's GPU-seconds held and CPU-seconds used over the interval: a GPU's interval split evenly among its
+/// holders, as its energy is when no split says better.
+fn time<'a>(spent: &Spent, pods: impl Iterator<Item = &'a String>) -> BTreeMap<String, Time> {
+    let clean = |s: f64| if s.is_finite() && s > 0.0 { s } else { 0.0 };
+    let mut out: BTreeMap<String, Time> = pods.map(|u| (u.clone(), [0.0, 0.0])).collect();
+    for g in spent.gpus.iter().filter(|g| !g.holders.is_empty()) {
+        let each = clean(spent.seconds) / g.holders.len() as f64;
+        for h in &g.holders {
+            out.entry(h.clone()).or_default()[0] += each;
+        }
+    }
+    for (uid, s) in &spent.pod_cpu_s {
+        out.entry(uid.clone()).or_default()[1] += clean(*s);
+    }
     out
 }
 
@@ -305,7 +331,7 @@ mod tests {
             }
         }
         let node_busy_s = (g.below(3) > 0).then(|| g.seconds());
-        Spent { gpus, package: g.energy(), dram: g.energy(), pod_cpu_s, node_busy_s, capacity_s: g.seconds() }
+        Spent { gpus, package: g.energy(), dram: g.energy(), pod_cpu_s, node_busy_s, capacity_s: g.seconds(), seconds: g.seconds() }
     }
 
     /// Pods, idle and system add up to the node, component by component, under every policy and whatever the
@@ -333,6 +359,17 @@ mod tests {
                 }
             }
             assert_eq!(charge(&spent, IdlePolicy::None).pods.keys().cloned().collect::<BTreeSet<_>>(), pods_named(&spent));
+            // Time: each held GPU's interval once among its holders; each pod's CPU time as its control group said.
+            let c = charge(&spent, IdlePolicy::None);
+            assert_eq!(c.time.keys().collect::<Vec<_>>(), c.pods.keys().collect::<Vec<_>>());
+            let interval = if spent.seconds.is_finite() && spent.seconds > 0.0 { spent.seconds } else { 0.0 };
+            let held = spent.gpus.iter().filter(|g| !g.holders.is_empty()).count() as f64 * interval;
+            let gpu_s: f64 = c.time.values().map(|t| t[0]).sum();
+            assert!((gpu_s - held).abs() <= 1e-9 * held.max(1.0), "{gpu_s} against {held}");
+            for (uid, t) in &c.time {
+                let used = spent.pod_cpu_s.get(uid).copied().filter(|s| s.is_finite() && *s > 0.0).unwrap_or(0.0);
+                assert_eq!(t[1], used);
+            }
         }
     }
 
@@ -374,9 +411,12 @@ mod tests {
             pod_cpu_s: BTreeMap::from([("a".into(), 2.0), ("b".into(), 6.0)]),
             node_busy_s: Some(10.0),
             capacity_s: 20.0,
+            seconds: 10.0,
         };
         let c = charge(&spent, IdlePolicy::None);
         assert_eq!(c.pods["a"], [3_000_000, 10_000, 1_000]);
+        // a held the first GPU the whole 10 s; b held none, and used 6 CPU-seconds.
+        assert_eq!((c.time["a"], c.time["b"]), ([10.0, 2.0], [0.0, 6.0]));
         assert_eq!(c.pods["b"], [900_000, 30_000, 3_000]);
         // 400 J of the shared GPU's no split covered, held by nobody: idle.
         assert_eq!(c.idle, [1_000_000, 50_000, 5_000]);

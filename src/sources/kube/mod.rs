@@ -61,6 +61,8 @@ pub struct Pod {
     pub meta: Option<api::PodMeta>,
     /// Its energy since the exporter started, by component, mJ.
     pub energy: Parts,
+    /// Its GPU-seconds held and CPU-seconds used since the exporter started.
+    pub time: charge::Time,
     /// When it was first charged, s since the start.
     pub seen_at: f64,
     /// When it was found gone, s since the start: its series stay `GONE_KEPT_S` with their last values.
@@ -126,6 +128,10 @@ impl Ledger {
             let p = self.pods.entry(uid.clone()).or_insert_with(|| Pod { seen_at: t, ..Pod::default() });
             p.gone_at = None;
             sum(&mut p.energy, parts);
+            if let Some(time) = c.time.get(uid) {
+                p.time[0] += time[0];
+                p.time[1] += time[1];
+            }
         }
         sum(&mut self.idle, &c.idle);
         sum(&mut self.system, &c.system);
@@ -220,6 +226,7 @@ fn spent(before: &Reading, now: &Reading, held: &BTreeMap<String, Vec<String>>, 
         pod_cpu_s,
         node_busy_s: before.busy.zip(now.busy).map(|(a, b)| (b - a).max(0.0)),
         capacity_s: cpus.map_or(0.0, |n| n as f64 * dt),
+        seconds: dt,
     }
 }
 
@@ -461,15 +468,12 @@ impl Watch {
                 v.retain(|u| now.pods.contains_key(u));
             }
         }
-        // The exporter's energy counts from its start: the first reading's energy is charged too.
-        let mut b = self.before.take().unwrap_or_else(|| Reading {
-            gpus: BTreeMap::new(),
-            groups: BTreeMap::new(),
-            package: None,
-            dram: None,
-            ..now.clone()
-        });
-        b.pods = last;
+        // The exporter's energy counts from its start: the first reading's energy is charged too, and none of the pods'
+        // CPU time from before it (their first reading is its own baseline).
+        let b = match self.before.take() {
+            Some(before) => Reading { pods: last, ..before },
+            None => Reading { gpus: BTreeMap::new(), groups: BTreeMap::new(), package: None, dram: None, ..now.clone() },
+        };
         let mut spent = spent(&b, &now, &holders, cpus);
         owe(&mut spent, &mut self.carry);
         let charged = charge::charge(&spent, cfg.policy);
