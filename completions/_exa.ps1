@@ -575,7 +575,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
         }
         'exa;report' {
             [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]')
-            [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'Group by model, run, provider or day (UTC)')
+            [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'Group by model, run, provider, day (UTC), user, account, partition, namespace, or a pod''s tag: label:KEY or annotation:KEY (records without one are "(none)")')
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Records from this UTC date or time on (2026-11-01, 2026-11-01T12:00:00Z)')
             [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Records before this UTC time; a date alone includes that whole day')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'totals (grouped, the default) or focus: FinOps FOCUS 1.2 cost rows, one per run and resource')

@@ -3376,7 +3376,7 @@ _exa() {
                     return 0
                     ;;
                 --by)
-                    COMPREPLY=($(compgen -W "model run provider day user account partition" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "model run provider day user account partition namespace" -- "${cur}"))
                     return 0
                     ;;
                 --since)

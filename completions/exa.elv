@@ -512,7 +512,7 @@ set edit:completion:arg-completer[exa] = {|@words|
         }
         &'exa;report'= {
             cand --db 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]'
-            cand --by 'Group by model, run, provider or day (UTC)'
+            cand --by 'Group by model, run, provider, day (UTC), user, account, partition, namespace, or a pod''s tag: label:KEY or annotation:KEY (records without one are "(none)")'
             cand --since 'Records from this UTC date or time on (2026-11-01, 2026-11-01T12:00:00Z)'
             cand --until 'Records before this UTC time; a date alone includes that whole day'
             cand --format 'totals (grouped, the default) or focus: FinOps FOCUS 1.2 cost rows, one per run and resource'

@@ -257,13 +257,14 @@ complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from help" -f -a "export" -d 'Push the GPU, energy and CO2 metrics over OTLP/HTTP every --interval seconds, until SIGTERM or Ctrl-C'
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand report" -l db -d 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand report" -l by -d 'Group by model, run, provider or day (UTC)' -r -f -a "model\t''
+complete -c exa -n "__fish_exa_using_subcommand report" -l by -d 'Group by model, run, provider, day (UTC), user, account, partition, namespace, or a pod\'s tag: label:KEY or annotation:KEY (records without one are "(none)")' -r -f -a "model\t''
 run\t''
 provider\t''
 day\t''
-user\t'The scheduler\'s user of an imported job; "(none)" for other records'
-account\t'The scheduler\'s account (bank) of an imported job'
-partition\t'The scheduler\'s partition (Flux: queue) of an imported job'"
+user\t''
+account\t''
+partition\t''
+namespace\t''"
 complete -c exa -n "__fish_exa_using_subcommand report" -l since -d 'Records from this UTC date or time on (2026-11-01, 2026-11-01T12:00:00Z)' -r
 complete -c exa -n "__fish_exa_using_subcommand report" -l until -d 'Records before this UTC time; a date alone includes that whole day' -r
 complete -c exa -n "__fish_exa_using_subcommand report" -l format -d 'totals (grouped, the default) or focus: FinOps FOCUS 1.2 cost rows, one per run and resource' -r -f -a "totals\t'Totals per group'

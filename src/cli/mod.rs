@@ -568,8 +568,9 @@ pub struct ReportArgs {
     #[command(flatten)]
     pub db: DbOpt,
 
-    /// Group by model, run, provider or day (UTC).
-    #[arg(long, value_enum, default_value_t = GroupBy::Model)]
+    /// Group by model, run, provider, day (UTC), user, account, partition, namespace, or a pod's tag: label:KEY or
+    /// annotation:KEY (records without one are "(none)").
+    #[arg(long, value_name = "BY", value_parser = GroupByParser, default_value = "model")]
     pub by: GroupBy,
 
     /// Records from this UTC date or time on (2026-11-01, 2026-11-01T12:00:00Z).
@@ -644,7 +645,7 @@ pub enum ReportFormat {
     Focus,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GroupBy {
     Model,
     Run,
@@ -656,6 +657,52 @@ pub enum GroupBy {
     Account,
     /// The scheduler's partition (Flux: queue) of an imported job.
     Partition,
+    /// A pod's Kubernetes namespace (`import kubernetes`).
+    Namespace,
+    /// A pod's label or annotation, `label:team` (a key `model::tags::key` checked and kept).
+    Tag(&'static str),
+}
+
+impl GroupBy {
+    /// The groupings by name, beside `label:KEY` and `annotation:KEY`.
+    pub const NAMED: [(&'static str, GroupBy); 8] = [
+        ("model", GroupBy::Model),
+        ("run", GroupBy::Run),
+        ("provider", GroupBy::Provider),
+        ("day", GroupBy::Day),
+        ("user", GroupBy::User),
+        ("account", GroupBy::Account),
+        ("partition", GroupBy::Partition),
+        ("namespace", GroupBy::Namespace),
+    ];
+}
+
+/// `--by`'s parser: `group_by`, with the named groupings offered to help and completions.
+#[derive(Debug, Clone, Copy)]
+pub struct GroupByParser;
+
+impl clap::builder::TypedValueParser for GroupByParser {
+    type Value = GroupBy;
+
+    fn parse_ref(&self, cmd: &clap::Command, arg: Option<&clap::Arg>, value: &std::ffi::OsStr) -> Result<GroupBy, clap::Error> {
+        clap::builder::TypedValueParser::parse_ref(&clap::builder::StringValueParser::new().try_map(|s| group_by(&s)), cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(GroupBy::NAMED.iter().map(|(n, _)| clap::builder::PossibleValue::new(n))))
+    }
+}
+
+/// `--by`: one of `GroupBy::NAMED`, or `label:KEY` / `annotation:KEY`.
+pub fn group_by(s: &str) -> Result<GroupBy, String> {
+    if let Some((_, by)) = GroupBy::NAMED.iter().find(|(n, _)| *n == s) {
+        return Ok(*by);
+    }
+    if s.contains(':') {
+        return crate::model::tags::key(s).map(GroupBy::Tag);
+    }
+    let names: Vec<&str> = GroupBy::NAMED.iter().map(|(n, _)| *n).collect();
+    Err(format!("'{}' is not a grouping: {}, label:KEY or annotation:KEY", crate::text::clean(s), names.join(", ")))
 }
 
 #[derive(Debug, Clone, Subcommand)]

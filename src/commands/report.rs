@@ -76,6 +76,8 @@ pub fn run(settings: &Settings, filter: Filter, by: GroupBy) -> Result<Report, E
         GroupBy::User => By::User,
         GroupBy::Account => By::Account,
         GroupBy::Partition => By::Partition,
+        GroupBy::Namespace => By::Namespace,
+        GroupBy::Tag(key) => By::Tag(key),
     };
     let db = settings.db()?;
     match store::open_read(&db)? {

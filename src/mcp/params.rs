@@ -166,15 +166,21 @@ pub struct Report {
     pub per: Option<String>,
 }
 
-/// The groupings `report --by` takes, from the one enum the CLI parses them with: never restated.
+/// The groupings `report --by` takes by name, from the one list the CLI parses them with: never restated.
 pub fn group_by_names() -> Vec<String> {
-    use clap::ValueEnum;
-    crate::cli::GroupBy::value_variants().iter().filter_map(ValueEnum::to_possible_value).map(|p| p.get_name().to_string()).collect()
+    crate::cli::GroupBy::NAMED.iter().map(|(n, _)| (*n).to_string()).collect()
 }
 
-/// `by`'s schema: a string, one of `group_by_names`, `model` when unset.
+/// `by`'s schema: a string, one of `group_by_names` or a tag (`label:KEY`, `annotation:KEY`), `model` when unset.
 fn group_by(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({"type": "string", "enum": group_by_names(), "default": "model"})
+    schemars::json_schema!({
+        "type": "string",
+        "default": "model",
+        "anyOf": [
+            {"enum": group_by_names()},
+            {"pattern": "^(label|annotation):([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"}
+        ]
+    })
 }
 
 /// `finops_when`: the least-carbon start for a job of a known length.

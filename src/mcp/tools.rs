@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use super::params;
 
-use crate::cli::{Cli, GroupBy};
+use crate::cli::Cli;
 use crate::commands;
 use crate::commands::metrics as cm;
 use crate::error::Error;
@@ -123,7 +123,7 @@ fn tool(name: Name) -> Tool {
         ),
         Name::FinopsReport => (
             format!(
-                "Totals of the stored records grouped by {} (by): runs, GPU-h, CPU-h, kWh, CO2e with its range, USD; each run \
+                "Totals of the stored records grouped by {}, or a pod's tag as label:KEY or annotation:KEY (by): runs, GPU-h, CPU-h, kWh, CO2e with its range, USD; each run \
                      counted once; with per, figures per unit of work (token, request, run, or a unit recorded with --unit).",
                 params::group_by_names().join(", ")
             ),
@@ -252,8 +252,7 @@ fn finops_estimate(s: &Settings, a: params::Estimate) -> Result<CallToolResult, 
 
 fn finops_report(s: &Settings, a: params::Report) -> Result<CallToolResult, Error> {
     let asked = a.by.as_deref().unwrap_or("model");
-    let by = <GroupBy as clap::ValueEnum>::from_str(asked, false)
-        .map_err(|_| bad(format!("by '{}' is not one of {}", crate::text::clean(asked), params::group_by_names().join(", "))))?;
+    let by = crate::cli::group_by(asked).map_err(|e| bad(format!("by: {e}")))?;
     let mut filter = commands::report::filter(a.model.as_deref(), a.since.as_deref(), a.until.as_deref())?;
     if let Some(unit) = &a.per {
         let unit = crate::cli::per_unit(unit).map_err(|e| bad(format!("per: {e}")))?;

@@ -19,6 +19,7 @@ pub mod measurement;
 pub mod provenance;
 pub mod record;
 pub mod refusal;
+pub mod tags;
 pub mod telemetry;
 
 /// An ordered map (insertion order, as the JSON shows it) hashed with foldhash rather than SipHash: its keys are

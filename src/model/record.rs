@@ -25,12 +25,22 @@ pub struct Labels {
     pub account: Option<super::Word>,
     /// The partition (queue) it ran in.
     pub partition: Option<super::Word>,
+    /// The Kubernetes namespace of a pod's work.
+    pub namespace: Option<super::Word>,
+    /// Its tags (a pod's labels and annotations, `Tags`), canonical JSON text: an object of strings, its keys
+    /// sorted and each of a known kind (`label:team`, `annotation:cost-center`).
+    pub tags: Option<super::Word>,
 }
 
 impl Labels {
     /// The labels of these words.
     pub fn of(user: Option<&str>, account: Option<&str>, partition: Option<&str>) -> Labels {
-        Labels { user: user.map(super::Word::from), account: account.map(super::Word::from), partition: partition.map(super::Word::from) }
+        Labels {
+            user: user.map(super::Word::from),
+            account: account.map(super::Word::from),
+            partition: partition.map(super::Word::from),
+            ..Labels::default()
+        }
     }
 }
 

@@ -82,6 +82,8 @@ impl Render for Report {
             crate::store::report::By::User => "User",
             crate::store::report::By::Account => "Account",
             crate::store::report::By::Partition => "Partition",
+            crate::store::report::By::Namespace => "Namespace",
+            crate::store::report::By::Tag(key) => key,
         };
         if self.groups.is_empty() {
             let what = self.filter.model.as_deref().map_or("the store".to_string(), |m| format!("model {m}"));

@@ -318,7 +318,18 @@ pub const RECORD: &[Column] = &[
             u.1 = n;
         }
     }),
+    made!("k8s_namespace", Word, true, [13, 10], |l| text(l.labels.namespace.as_deref()), |l, v| l.labels.namespace = v.word()),
+    made!("tags", Word, true, [13, 10], |l| text(l.labels.tags.as_deref()), |l, v| l.labels.tags = v.word()),
 ];
+
+/// The place of the `tags` column in `RECORD` (checked as the crate builds; `k8s_namespace` came with it).
+pub const TAGS: usize = RECORD.len() - 1;
+
+const _: () = {
+    let t = RECORD[TAGS].name.as_bytes();
+    assert!(t.len() == 4 && t[0] == b't' && t[1] == b'a' && t[2] == b'g' && t[3] == b's');
+    assert!(RECORD[TAGS - 1].since[0] == RECORD[TAGS].since[0] && RECORD[TAGS - 1].since[1] == RECORD[TAGS].since[1]);
+};
 
 /// The columns' names in `RECORD`'s order, each after `prefix` (`r.`, or none), as a schema of `store` at
 /// `version` has them: `NULL` (of the column's type, for PostgreSQL) for one it does not.
@@ -438,7 +449,11 @@ mod tests {
         l.measured = true;
         l.device_count = Some(4);
         // `part` keeps false: the one flag apart from `measured`'s true.
-        l.labels = crate::model::Labels::of(Some("u"), Some("a"), Some("q"));
+        l.labels = crate::model::Labels {
+            namespace: Some("ns".into()),
+            tags: Some(r#"{"label:team":"t"}"#.into()),
+            ..crate::model::Labels::of(Some("u"), Some("a"), Some("q"))
+        };
         l.work = crate::model::Work { tokens: Some(1.0), prompt_tokens: Some(2.0), requests: Some(3.0), unit: Some(("img".into(), 4.0)) };
         let back = line(|_, c| (c.get)(&l)).expect("every value is of its column's type");
         let values = |l: &Line| RECORD.iter().map(|c| format!("{:?}", (c.get)(l))).collect::<Vec<_>>();

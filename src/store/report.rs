@@ -6,18 +6,18 @@
 //! the same for every run it prices, so the errors do not cancel. One
 //! record with an unknown uncertainty makes its group's band unknown.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::rule::{choose, most, simple, Row, RunCount, WorkCounts};
+use super::rule::{choose, most, simple, Dialect, Row, RunCount, WorkCounts};
 use super::Line;
 use crate::error::Error;
 use crate::num::tidy;
 use crate::text::FnvMap;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum By {
     Model,
     Run,
@@ -26,21 +26,45 @@ pub enum By {
     User,
     Account,
     Partition,
+    /// A pod's Kubernetes namespace.
+    Namespace,
+    /// A tag's value (`label:team`, `annotation:cost-center`: a key `model::tags::key` checked).
+    Tag(&'static str),
+}
+
+impl Serialize for By {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
 }
 
 impl By {
-    /// The SQL of a record's group key; a day is computed here from `recorded_at`.
-    pub(crate) fn key(self) -> &'static str {
+    /// The grouping's name, as `report --by` takes it and JSON says it.
+    pub fn name(self) -> &'static str {
         match self {
-            By::Day => "recorded_at",
-            other => other.sql(),
+            By::Model => "model",
+            By::Run => "run",
+            By::Provider => "provider",
+            By::Day => "day",
+            By::User => "user",
+            By::Account => "account",
+            By::Partition => "partition",
+            By::Namespace => "namespace",
+            By::Tag(key) => key,
         }
     }
 
-    /// The SQL of a group key that is a column (or one made of them) in every store.
-    /// Work without a scheduler's user, account or partition (recorded by hand, measured) is "(none)".
-    pub(crate) fn sql(self) -> &'static str {
-        match self {
+    /// Whether the summary cells can answer it: their key is a record's model, day, user, account and partition. A
+    /// report by anything else scans the records.
+    pub(crate) fn in_cells(self) -> bool {
+        !matches!(self, By::Provider | By::Run | By::Namespace | By::Tag(_))
+    }
+
+    /// The SQL of a record's group key in `d`, its store's schema having the Kubernetes columns (`k8s`) or not; a
+    /// day is the record's `recorded_at` (made a day by the reader). Work without a scheduler's user, account or
+    /// partition (recorded by hand, measured), or without a namespace or that tag, is "(none)".
+    pub(crate) fn sql(self, d: Dialect, k8s: bool) -> Cow<'static, str> {
+        Cow::Borrowed(match self {
             By::Model => "model",
             By::Run => "COALESCE(run_id, '(record ' || id || ')')",
             By::Provider => "provider",
@@ -48,7 +72,16 @@ impl By {
             By::User => "COALESCE(job_user, '(none)')",
             By::Account => "COALESCE(job_account, '(none)')",
             By::Partition => "COALESCE(job_partition, '(none)')",
-        }
+            By::Namespace | By::Tag(_) if !k8s => "'(none)'",
+            By::Namespace => "COALESCE(k8s_namespace, '(none)')",
+            // The key holds no quote or backslash (`model::tags::check`): a literal, not a parameter.
+            By::Tag(key) => {
+                return Cow::Owned(match d {
+                    Dialect::Sqlite => format!("COALESCE(json_extract(tags, '$.\"{key}\"'), '(none)')"),
+                    Dialect::Postgres => format!("COALESCE(tags::jsonb ->> '{key}', '(none)')"),
+                })
+            }
+        })
     }
 }
 

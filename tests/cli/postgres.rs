@@ -592,10 +592,10 @@ fn generated(g: &mut Lcg, n: usize) -> exa::store::Line {
     figures.set(Figure::DurationS, measured.then(|| g.next(3600) as f64));
     let device_count = measured.then(|| g.next(8) as i64 + 1);
     figures.set(Figure::MeasuredKwh, if measured { some(g, 1000, 11.0) } else { None });
-    let labels = exa::model::Labels {
+    let mut labels = exa::model::Labels {
         user: ["ann", "bob"].get(who as usize).map(|u| exa::model::Word::from(*u)),
         account: Some("proj".into()),
-        partition: None,
+        ..exa::model::Labels::default()
     };
     figures.set(Figure::EmbodiedCo2eG, if carbon { some(g, 1000, 13.0) } else { None });
     figures.set(Figure::WaterL, if carbon { some(g, 100, 7.0) } else { None });
@@ -605,6 +605,14 @@ fn generated(g: &mut Lcg, n: usize) -> exa::store::Line {
         requests: some(g, 1000, 1.0),
         unit: (g.next(4) == 0).then(|| (["images", "pages"][g.next(2) as usize].to_string(), g.next(500) as f64)),
     };
+    // A pod's namespace and tags, mostly its run's: a key with a prefix and dots, a value with a quote.
+    labels.namespace = ["research", "serving"].get(of_run(g, 3) as usize).map(|n| exa::model::Word::from(*n));
+    labels.tags = [
+        Some(r#"{"label:app.kubernetes.io/name":"trainer","label:team":"vision"}"#),
+        Some(r#"{"annotation:cost-center":"cc-\"42\"","label:team":"nlp"}"#),
+        None,
+    ][of_run(g, 3) as usize]
+        .map(Into::into);
     exa::store::Line {
         key,
         model,
@@ -661,7 +669,9 @@ fn both_stores_count_generated_runs_alike() {
             Filter { per: Some(Per::Token), ..Filter::default() },
             Filter { per: Some(Per::Unit("images".into())), model: Some("A".into()), ..Filter::default() },
         ];
-        for by in [By::Model, By::Run, By::Provider, By::Day, By::User, By::Account, By::Partition] {
+        let tag = |k: &str| By::Tag(exa::model::tags::key(k).unwrap());
+        let tags = [tag("label:team"), tag("label:app.kubernetes.io/name"), tag("annotation:cost-center")];
+        for by in [By::Model, By::Run, By::Provider, By::Day, By::User, By::Account, By::Partition, By::Namespace].into_iter().chain(tags) {
             for f in &filters {
                 let at = format!("seed {seed}, {by:?}, {f:?}");
                 let json = |r: exa::store::report::Report| {
@@ -677,6 +687,10 @@ fn both_stores_count_generated_runs_alike() {
                     ua.iter().zip(&ub).all(|(x, y)| x.zip(*y).map_or(x.is_none() && y.is_none(), |(x, y)| (x - y).abs() < 1e-9)),
                     "{at}: units"
                 );
+                if by == tags[0] && f.model.is_none() && f.run.is_none() && f.per.is_none() {
+                    let keys: Vec<&str> = ra.groups.iter().map(|g| g.key.as_str()).collect();
+                    assert_eq!(keys, ["(none)", "nlp", "vision"], "{at}");
+                }
                 let (x, y) = (json(ra), json(rb));
                 assert!(
                     x["totals"]["records"]["carbon"].as_u64().unwrap() + x["totals"]["records"]["cost"].as_u64().unwrap() > 0

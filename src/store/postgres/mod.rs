@@ -264,7 +264,7 @@ impl Pg {
         if let Some(done) = self.report_from_cells(by, f)? {
             return Ok(done);
         }
-        let key = record_key(by);
+        let key = record_key(by, self.version);
         let (clause, args) = where_clause(f, "");
         let params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = args.iter().map(|a| a.as_ref() as _).collect();
         let conn = self.conn.clone();
@@ -274,7 +274,7 @@ impl Pg {
             Some(column) => crate::store::rule::Summed::Per(column),
             None => schema::figures(self.version),
         };
-        let rows = self.client.query(&sql(Dialect::Postgres, figs, key, &clause), &params).map_err(|e| conn.error(&e))?;
+        let rows = self.client.query(&sql(Dialect::Postgres, figs, &key, &clause), &params).map_err(|e| conn.error(&e))?;
         let mut groups: Vec<Group> = rows.iter().map(group).collect();
         let total = self.client.query(&sql(Dialect::Postgres, figs, "'total'", &clause), &params).map_err(|e| conn.error(&e))?;
         let totals = total.first().map(group);

@@ -50,7 +50,7 @@ impl Pg {
             By::User => "job_user",
             By::Account => "job_account",
             By::Partition => "job_partition",
-            By::Provider | By::Run => return Ok(None),
+            By::Provider | By::Run | By::Namespace | By::Tag(_) => return Ok(None),
         };
         // Cells counted by the rule before its measurements kept every kind of work: the records are counted instead.
         if self.version < RULE_VERSION {
@@ -74,7 +74,7 @@ impl Pg {
         let (clause, split_args) = where_clause(f, "");
         let split = "run_id IN (SELECT run_id FROM exa_split_runs)";
         let clause = if clause.is_empty() { format!("WHERE {split}") } else { format!("{clause} AND {split}") };
-        let record_key = record_key(by);
+        let record_key = record_key(by, self.version);
         let params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = args.iter().map(|a| a.as_ref() as _).collect();
         let split_params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = split_args.iter().map(|a| a.as_ref() as _).collect();
         let conn = self.conn.clone();
@@ -86,7 +86,7 @@ impl Pg {
             .query(&cells(cell_key), &params)
             .map_err(db)?
             .iter()
-            .chain(&tx.query(&sql(Dialect::Postgres, figs, record_key, &clause), &split_params).map_err(db)?)
+            .chain(&tx.query(&sql(Dialect::Postgres, figs, &record_key, &clause), &split_params).map_err(db)?)
         {
             groups.entry(row.get(0)).or_default().add(row);
         }
@@ -107,11 +107,11 @@ impl Pg {
     }
 }
 
-/// A record's group, as SQL over its columns.
-pub(super) fn record_key(by: By) -> &'static str {
+/// A record's group, as SQL over its columns in a schema of `version`.
+pub(super) fn record_key(by: By, version: i64) -> std::borrow::Cow<'static, str> {
     match by {
-        By::Day => "to_char(to_timestamp(recorded_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
-        other => other.sql(),
+        By::Day => "to_char(to_timestamp(recorded_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD')".into(),
+        other => other.sql(Dialect::Postgres, version >= super::schema::K8S_VERSION),
     }
 }
 

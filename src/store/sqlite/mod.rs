@@ -395,6 +395,9 @@ pub const CELL_KEY_VERSION: i64 = 11;
 /// The schema version whose cells were counted by the rule that never lets a measurement drop a kind of work.
 pub const RULE_VERSION: i64 = 12;
 
+/// The schema version whose records have a pod's namespace and tags (`columns::RECORD`'s `k8s_namespace`, `tags`).
+pub const K8S_VERSION: i64 = columns::RECORD[columns::TAGS].since[columns::Store::Sqlite as usize];
+
 /// Writes one line in a transaction: its id, and whether it is new (false: its key was stored).
 type Put<'a> = dyn FnMut(&Line) -> Result<(i64, bool), Error> + 'a;
 

@@ -41,7 +41,7 @@ pub(crate) fn gather(store: &Store, by: By, f: &Filter, split_only: bool) -> Res
         let split = "run_id IN (SELECT run_id FROM report_split_runs)";
         filter = if filter.is_empty() { format!("WHERE {split}") } else { format!("{filter} AND {split}") };
     }
-    let key = by.key();
+    let key = by.sql(crate::store::rule::Dialect::Sqlite, store.version()? >= super::K8S_VERSION);
     let need = f.per.as_ref().and_then(Per::need);
     let columns = super::row_columns(store.version()?);
     let sql = format!("SELECT {key}, {columns}, recorded_at FROM records {filter}");
@@ -92,7 +92,7 @@ fn from_cells(store: &Store, by: By, f: &Filter) -> Result<Option<Gathered>, Err
     let Some(conditions) = f.cell_conditions() else { return Ok(None) };
     // The cells of a schema before the work's, or counted by the rule before its measurements kept every kind of
     // work: scanned, as their records are (a reader never migrates).
-    if matches!(by, By::Provider | By::Run) || store.version()? < super::RULE_VERSION {
+    if !by.in_cells() || store.version()? < super::RULE_VERSION {
         return Ok(None);
     }
     let db = |e: rusqlite::Error| Error::Failed(format!("{}: {e}", store.path.display()));
@@ -227,7 +227,7 @@ mod tests {
             },
             measured: g.next(3) == 0,
             device_count: None,
-            labels: Labels { user, account: Some("proj".into()), partition: None },
+            labels: Labels { user, account: Some("proj".into()), ..Labels::default() },
             work: crate::model::Work::default(),
             estimate: "{}".into(),
         };
