@@ -692,6 +692,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('slurm', 'slurm', [CompletionResultType]::ParameterValue, 'Finished Slurm jobs, from `sacct` (run here) or a saved `sacct -P` or `sacct --json` output')
             [CompletionResult]::new('flux', 'flux', [CompletionResultType]::ParameterValue, 'Finished Flux jobs, from `flux jobs` and each job''s R (run here) or a saved file')
+            [CompletionResult]::new('kubernetes', 'kubernetes', [CompletionResultType]::ParameterValue, 'Pods'' measured energy and time, day by day, from the Prometheus that scrapes `exa gpu serve --pods`')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -742,9 +743,31 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'exa;import;kubernetes' {
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The cluster''s name, in run ids and keys; one configured under clusters: in finops.yaml also gives the Prometheus to read, its token and its labels')
+            [CompletionResult]::new('--prometheus', '--prometheus', [CompletionResultType]::ParameterName, 'The Prometheus that scrapes the exporters: its HTTP API''s base URL [default: the configured cluster''s]')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'The first UTC day to import (2026-11-01, or an age: -7d) [default: the day after this cluster''s last import, else yesterday]')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'The last day to import, whole (a date), or the day before WHEN [default: yesterday; today is never imported]')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model every pod''s records are kept under [default: its namespace]')
+            [CompletionResult]::new('--carbon-provider', '--carbon-provider', [CompletionResultType]::ParameterName, 'The carbon provider that prices the pods (else env, config, default)')
+            [CompletionResult]::new('--cost-provider', '--cost-provider', [CompletionResultType]::ParameterName, 'The cost provider that prices the pods (else env, config, default)')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be recorded, pod by pod and day by day (`pods` in JSON), and write nothing')
+            [CompletionResult]::new('--grid-history', '--grid-history', [CompletionResultType]::ParameterName, 'Price each pod-day''s carbon at the grid''s history, each hour weighed by the pod''s energy in it (EXAMLOPS_GRID_HISTORY_URL)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'exa;import;help' {
             [CompletionResult]::new('slurm', 'slurm', [CompletionResultType]::ParameterValue, 'Finished Slurm jobs, from `sacct` (run here) or a saved `sacct -P` or `sacct --json` output')
             [CompletionResult]::new('flux', 'flux', [CompletionResultType]::ParameterValue, 'Finished Flux jobs, from `flux jobs` and each job''s R (run here) or a saved file')
+            [CompletionResult]::new('kubernetes', 'kubernetes', [CompletionResultType]::ParameterValue, 'Pods'' measured energy and time, day by day, from the Prometheus that scrapes `exa gpu serve --pods`')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -752,6 +775,9 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;import;help;flux' {
+            break
+        }
+        'exa;import;help;kubernetes' {
             break
         }
         'exa;import;help;help' {
@@ -1043,12 +1069,16 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
         'exa;help;import' {
             [CompletionResult]::new('slurm', 'slurm', [CompletionResultType]::ParameterValue, 'Finished Slurm jobs, from `sacct` (run here) or a saved `sacct -P` or `sacct --json` output')
             [CompletionResult]::new('flux', 'flux', [CompletionResultType]::ParameterValue, 'Finished Flux jobs, from `flux jobs` and each job''s R (run here) or a saved file')
+            [CompletionResult]::new('kubernetes', 'kubernetes', [CompletionResultType]::ParameterValue, 'Pods'' measured energy and time, day by day, from the Prometheus that scrapes `exa gpu serve --pods`')
             break
         }
         'exa;help;import;slurm' {
             break
         }
         'exa;help;import;flux' {
+            break
+        }
+        'exa;help;import;kubernetes' {
             break
         }
         'exa;help;mcp' {

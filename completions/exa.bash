@@ -337,6 +337,9 @@ _exa() {
             exa__subcmd__help__subcmd__import,flux)
                 cmd="exa__subcmd__help__subcmd__import__subcmd__flux"
                 ;;
+            exa__subcmd__help__subcmd__import,kubernetes)
+                cmd="exa__subcmd__help__subcmd__import__subcmd__kubernetes"
+                ;;
             exa__subcmd__help__subcmd__import,slurm)
                 cmd="exa__subcmd__help__subcmd__import__subcmd__slurm"
                 ;;
@@ -364,6 +367,9 @@ _exa() {
             exa__subcmd__import,help)
                 cmd="exa__subcmd__import__subcmd__help"
                 ;;
+            exa__subcmd__import,kubernetes)
+                cmd="exa__subcmd__import__subcmd__kubernetes"
+                ;;
             exa__subcmd__import,slurm)
                 cmd="exa__subcmd__import__subcmd__slurm"
                 ;;
@@ -372,6 +378,9 @@ _exa() {
                 ;;
             exa__subcmd__import__subcmd__help,help)
                 cmd="exa__subcmd__import__subcmd__help__subcmd__help"
+                ;;
+            exa__subcmd__import__subcmd__help,kubernetes)
+                cmd="exa__subcmd__import__subcmd__help__subcmd__kubernetes"
                 ;;
             exa__subcmd__import__subcmd__help,slurm)
                 cmd="exa__subcmd__import__subcmd__help__subcmd__slurm"
@@ -2525,7 +2534,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__help__subcmd__import)
-            opts="slurm flux"
+            opts="slurm flux kubernetes"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2539,6 +2548,20 @@ _exa() {
             return 0
             ;;
         exa__subcmd__help__subcmd__import__subcmd__flux)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__help__subcmd__import__subcmd__kubernetes)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2721,7 +2744,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__import)
-            opts="-o -h -V --output --json --config --help --version slurm flux help"
+            opts="-o -h -V --output --json --config --help --version slurm flux kubernetes help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2809,7 +2832,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__import__subcmd__help)
-            opts="slurm flux help"
+            opts="slurm flux kubernetes help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2850,6 +2873,20 @@ _exa() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        exa__subcmd__import__subcmd__help__subcmd__kubernetes)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         exa__subcmd__import__subcmd__help__subcmd__slurm)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -2857,6 +2894,64 @@ _exa() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__import__subcmd__kubernetes)
+            opts="-o -h -V --cluster --prometheus --since --until --model --dry-run --grid-history --carbon-provider --cost-provider --db --output --json --config --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --prometheus)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --carbon-provider)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cost-provider)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

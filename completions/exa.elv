@@ -616,6 +616,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --version 'Print version'
             cand slurm 'Finished Slurm jobs, from `sacct` (run here) or a saved `sacct -P` or `sacct --json` output'
             cand flux 'Finished Flux jobs, from `flux jobs` and each job''s R (run here) or a saved file'
+            cand kubernetes 'Pods'' measured energy and time, day by day, from the Prometheus that scrapes `exa gpu serve --pods`'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'exa;import;slurm'= {
@@ -663,14 +664,37 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'exa;import;kubernetes'= {
+            cand --cluster 'The cluster''s name, in run ids and keys; one configured under clusters: in finops.yaml also gives the Prometheus to read, its token and its labels'
+            cand --prometheus 'The Prometheus that scrapes the exporters: its HTTP API''s base URL [default: the configured cluster''s]'
+            cand --since 'The first UTC day to import (2026-11-01, or an age: -7d) [default: the day after this cluster''s last import, else yesterday]'
+            cand --until 'The last day to import, whole (a date), or the day before WHEN [default: yesterday; today is never imported]'
+            cand --model 'The model every pod''s records are kept under [default: its namespace]'
+            cand --carbon-provider 'The carbon provider that prices the pods (else env, config, default)'
+            cand --cost-provider 'The cost provider that prices the pods (else env, config, default)'
+            cand --db 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --dry-run 'Show what would be recorded, pod by pod and day by day (`pods` in JSON), and write nothing'
+            cand --grid-history 'Price each pod-day''s carbon at the grid''s history, each hour weighed by the pod''s energy in it (EXAMLOPS_GRID_HISTORY_URL)'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'exa;import;help'= {
             cand slurm 'Finished Slurm jobs, from `sacct` (run here) or a saved `sacct -P` or `sacct --json` output'
             cand flux 'Finished Flux jobs, from `flux jobs` and each job''s R (run here) or a saved file'
+            cand kubernetes 'Pods'' measured energy and time, day by day, from the Prometheus that scrapes `exa gpu serve --pods`'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'exa;import;help;slurm'= {
         }
         &'exa;import;help;flux'= {
+        }
+        &'exa;import;help;kubernetes'= {
         }
         &'exa;import;help;help'= {
         }
@@ -916,10 +940,13 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;help;import'= {
             cand slurm 'Finished Slurm jobs, from `sacct` (run here) or a saved `sacct -P` or `sacct --json` output'
             cand flux 'Finished Flux jobs, from `flux jobs` and each job''s R (run here) or a saved file'
+            cand kubernetes 'Pods'' measured energy and time, day by day, from the Prometheus that scrapes `exa gpu serve --pods`'
         }
         &'exa;help;import;slurm'= {
         }
         &'exa;help;import;flux'= {
+        }
+        &'exa;help;import;kubernetes'= {
         }
         &'exa;help;mcp'= {
         }

@@ -327,16 +327,17 @@ complete -c exa -n "__fish_exa_using_subcommand sync; and __fish_seen_subcommand
 complete -c exa -n "__fish_exa_using_subcommand sync; and __fish_seen_subcommand_from mlflow" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand sync; and __fish_seen_subcommand_from help" -f -a "mlflow" -d 'Log to MLflow every record whose log is waiting in the outbox (MLflow was down, slow or refused)'
 complete -c exa -n "__fish_exa_using_subcommand sync; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux help" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux kubernetes help" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
-complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux help" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux help" -l json -d 'Same as `-o json`'
-complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux help" -s V -l version -d 'Print version'
-complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux help" -f -a "slurm" -d 'Finished Slurm jobs, from `sacct` (run here) or a saved `sacct -P` or `sacct --json` output'
-complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux help" -f -a "flux" -d 'Finished Flux jobs, from `flux jobs` and each job\'s R (run here) or a saved file'
-complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux kubernetes help" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux kubernetes help" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux kubernetes help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux kubernetes help" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux kubernetes help" -f -a "slurm" -d 'Finished Slurm jobs, from `sacct` (run here) or a saved `sacct -P` or `sacct --json` output'
+complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux kubernetes help" -f -a "flux" -d 'Finished Flux jobs, from `flux jobs` and each job\'s R (run here) or a saved file'
+complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux kubernetes help" -f -a "kubernetes" -d 'Pods\' measured energy and time, day by day, from the Prometheus that scrapes `exa gpu serve --pods`'
+complete -c exa -n "__fish_exa_using_subcommand import; and not __fish_seen_subcommand_from slurm flux kubernetes help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l since -d 'Jobs that ended at or after WHEN: a UTC date or time (2026-11-01, 2026-11-01T12:00:00Z) or an age (-7d, -12h, -30m). Default: where the last import of this cluster stopped' -r
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l until -d 'Jobs that ended before WHEN (same forms as --since); a date alone includes that whole day' -r
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from slurm" -l file -d 'Read the jobs from FILE (`-` for standard input) instead of asking the scheduler' -r -F
@@ -382,8 +383,26 @@ complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from flux" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from kubernetes" -l cluster -d 'The cluster\'s name, in run ids and keys; one configured under clusters: in finops.yaml also gives the Prometheus to read, its token and its labels' -r
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from kubernetes" -l prometheus -d 'The Prometheus that scrapes the exporters: its HTTP API\'s base URL [default: the configured cluster\'s]' -r
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from kubernetes" -l since -d 'The first UTC day to import (2026-11-01, or an age: -7d) [default: the day after this cluster\'s last import, else yesterday]' -r
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from kubernetes" -l until -d 'The last day to import, whole (a date), or the day before WHEN [default: yesterday; today is never imported]' -r
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from kubernetes" -l model -d 'The model every pod\'s records are kept under [default: its namespace]' -r
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from kubernetes" -l carbon-provider -d 'The carbon provider that prices the pods (else env, config, default)' -r
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from kubernetes" -l cost-provider -d 'The cost provider that prices the pods (else env, config, default)' -r
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from kubernetes" -l db -d 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from kubernetes" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from kubernetes" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from kubernetes" -l dry-run -d 'Show what would be recorded, pod by pod and day by day (`pods` in JSON), and write nothing'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from kubernetes" -l grid-history -d 'Price each pod-day\'s carbon at the grid\'s history, each hour weighed by the pod\'s energy in it (EXAMLOPS_GRID_HISTORY_URL)'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from kubernetes" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from kubernetes" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from kubernetes" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from help" -f -a "slurm" -d 'Finished Slurm jobs, from `sacct` (run here) or a saved `sacct -P` or `sacct --json` output'
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from help" -f -a "flux" -d 'Finished Flux jobs, from `flux jobs` and each job\'s R (run here) or a saved file'
+complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from help" -f -a "kubernetes" -d 'Pods\' measured energy and time, day by day, from the Prometheus that scrapes `exa gpu serve --pods`'
 complete -c exa -n "__fish_exa_using_subcommand import; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand mcp" -l listen -d 'Serve streamable HTTP on ADDR (host:port) at /mcp instead of stdio; loopback unless you name another address' -r
 complete -c exa -n "__fish_exa_using_subcommand mcp" -l db -d 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]' -r -F
@@ -519,6 +538,7 @@ complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from sync" -f -a "mlflow" -d 'Log to MLflow every record whose log is waiting in the outbox (MLflow was down, slow or refused)'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from import" -f -a "slurm" -d 'Finished Slurm jobs, from `sacct` (run here) or a saved `sacct -P` or `sacct --json` output'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from import" -f -a "flux" -d 'Finished Flux jobs, from `flux jobs` and each job\'s R (run here) or a saved file'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from import" -f -a "kubernetes" -d 'Pods\' measured energy and time, day by day, from the Prometheus that scrapes `exa gpu serve --pods`'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "clusters" -d 'The clusters configured (clusters: in finops.yaml), with vendor and model'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "node" -d 'Every reading of one node\'s GPUs and host over the window'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "workload" -d 'Where a workload ran over the window, and each node\'s readings'

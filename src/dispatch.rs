@@ -114,6 +114,7 @@ pub fn run(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
             show(commands::import::run(s, commands::import::Scheduler::Slurm, &i.common, i.exclusive)?, s)
         }
         Command::Import(cli::ImportCmd::Flux(i)) => show(commands::import::run(s, commands::import::Scheduler::Flux, &i.common, false)?, s),
+        Command::Import(cli::ImportCmd::Kubernetes(i)) => show(commands::kubernetes::run(s, i)?, s),
         Command::Db(cli::DbCmd::Migrate(_)) => show(commands::db::migrate(s)?, s),
         Command::Db(cli::DbCmd::Copy { from, to }) => {
             let progress = |c: &commands::db::Copied| {

@@ -728,6 +728,65 @@ pub enum ImportCmd {
     /// under the key "R" (see the docs for a one-liner that adds it).
     #[command(after_help = "Examples:\n  exa import flux --since -7d\n  exa import flux --file jobs.jsonl --cluster tioga --dry-run")]
     Flux(FluxImport),
+    /// Pods' measured energy and time, day by day, from the Prometheus that scrapes `exa gpu serve --pods`.
+    ///
+    /// One carbon and one cost record per pod per finished UTC day, measured:
+    /// its GPU energy over the GPU-hours the kubelet gave it, its CPU and DRAM
+    /// energy over the CPU-hours it used, counted hour by hour from the
+    /// exporter's counters; carbon at each hour's grid intensity with
+    /// --grid-history. Run id `k8s:<cluster>:<namespace>/<pod>@<day>`, model
+    /// the namespace unless --model; the pod's labels and annotations kept as
+    /// tags (`report --by label:team`). Today is never imported (it is not
+    /// over); importing a day again adds nothing.
+    #[command(
+        after_help = "Examples:\n  exa import kubernetes --cluster prod --prometheus http://prometheus.monitoring:9090 --since 2026-11-01\n  exa import kubernetes --cluster prod --dry-run -o json | jq '.pods[] | {namespace, pod, co2e_g}'\n  exa report --by namespace --since 2026-11-01\n  exa report --by label:team"
+    )]
+    Kubernetes(KubeImport),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct KubeImport {
+    /// The cluster's name, in run ids and keys; one configured under clusters: in finops.yaml also gives the
+    /// Prometheus to read, its token and its labels.
+    #[arg(long, value_name = "NAME")]
+    pub cluster: String,
+
+    /// The Prometheus that scrapes the exporters: its HTTP API's base URL [default: the configured cluster's].
+    #[arg(long, value_name = "URL")]
+    pub prometheus: Option<String>,
+
+    /// The first UTC day to import (2026-11-01, or an age: -7d) [default: the day after this cluster's last
+    /// import, else yesterday].
+    #[arg(long, value_name = "WHEN", allow_hyphen_values = true)]
+    pub since: Option<String>,
+
+    /// The last day to import, whole (a date), or the day before WHEN [default: yesterday; today is never imported].
+    #[arg(long, value_name = "WHEN", allow_hyphen_values = true)]
+    pub until: Option<String>,
+
+    /// The model every pod's records are kept under [default: its namespace].
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
+
+    /// Show what would be recorded, pod by pod and day by day (`pods` in JSON), and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Price each pod-day's carbon at the grid's history, each hour weighed by the pod's energy in it
+    /// (EXAMLOPS_GRID_HISTORY_URL).
+    #[arg(long)]
+    pub grid_history: bool,
+
+    /// The carbon provider that prices the pods (else env, config, default).
+    #[arg(long, value_name = "NAME")]
+    pub carbon_provider: Option<String>,
+
+    /// The cost provider that prices the pods (else env, config, default).
+    #[arg(long, value_name = "NAME")]
+    pub cost_provider: Option<String>,
+
+    #[command(flatten)]
+    pub db: DbOpt,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -1132,6 +1191,7 @@ impl Cli {
             Command::Db(DbCmd::Copy { .. }) => (None, false),
             Command::Import(ImportCmd::Slurm(i)) => (i.common.db.db.as_ref(), false),
             Command::Import(ImportCmd::Flux(i)) => (i.common.db.db.as_ref(), false),
+            Command::Import(ImportCmd::Kubernetes(i)) => (i.db.db.as_ref(), false),
             Command::Gpu(_) | Command::Metrics(_) | Command::Completions { .. } | Command::Man { .. } => (None, false),
         };
         GlobalFlags { db: db.or(self.db.db.as_ref()), strict: strict || self.strict.strict }

@@ -5,6 +5,7 @@ pub mod db;
 pub mod estimate;
 pub mod gpu;
 pub mod import;
+pub mod kubernetes;
 pub mod measure;
 pub mod metrics;
 pub mod providers;

@@ -324,6 +324,57 @@ impl Render for crate::sinks::mlflow::Synced {
     }
 }
 
+impl Render for crate::commands::kubernetes::KubeImported {
+    fn render(&self, _: Style, out: &mut String) {
+        let _ = writeln!(
+            out,
+            "kubernetes cluster {} from {}: {} to {} ({} days, from {})",
+            self.cluster,
+            self.prometheus,
+            &iso8601(self.since)[..10],
+            &iso8601(self.until - 1)[..10],
+            self.days,
+            self.since_from
+        );
+        let verb = if self.dry_run { "would record" } else { "recorded" };
+        let recorded = if self.dry_run {
+            self.pods.as_ref().map_or(0, |p| p.iter().filter(|d| d.co2e_g.is_some() || d.cost_usd.is_some()).count() as u64)
+        } else {
+            self.imported
+        };
+        let _ = writeln!(
+            out,
+            "{} pod-days read ({} kWh measured): {verb} {recorded}, {} already there; {} records written to {}",
+            self.pod_days, self.measured_kwh, self.already_there, self.records_written, self.db
+        );
+        if !self.skipped.is_empty() {
+            let parts: Vec<String> = self.skipped.iter().map(|(why, n)| format!("{n} {why}")).collect();
+            let _ = writeln!(out, "skipped: {}", parts.join(", "));
+        }
+        let _ = writeln!(
+            out,
+            "priced by {} (carbon) and {} (cost); {} queries to Prometheus",
+            self.carbon_provider, self.cost_provider, self.queries
+        );
+        for n in &self.notes {
+            let _ = writeln!(out, "note: {n}");
+        }
+        for p in self.pods.iter().flatten() {
+            let _ = writeln!(
+                out,
+                "  {}  {}  {} GPU-h  {} CPU-h  {} kWh  {} gCO2e  {} USD",
+                p.run_id,
+                p.model,
+                p.gpu_hours,
+                p.cpu_hours,
+                crate::num::tidy(p.gpu_kwh.unwrap_or(0.0) + p.cpu_kwh.unwrap_or(0.0)),
+                p.co2e_g.map_or("-".into(), |v| v.to_string()),
+                p.cost_usd.map_or("-".into(), |v| v.to_string())
+            );
+        }
+    }
+}
+
 impl Render for crate::commands::import::Imported {
     fn render(&self, _: Style, out: &mut String) {
         let window = match (self.since, self.until) {

@@ -261,7 +261,7 @@ pub fn rows(runs: &[RunCharge], config: &FocusConfig) -> Result<Focus, Error> {
                 service_category: "AI and Machine Learning",
                 service_name: names.service.clone(),
                 service_subcategory: "Machine Learning",
-                tags: serde_json::json!({ "model": run.model, "run": run.run }).to_string(),
+                tags: tags(run),
                 x_record_ids: ids.iter().map(|i| format!("#{i}")).collect::<Vec<_>>().join(" "),
                 x_measured: run.carbon.iter().chain(&run.cost).any(|c| c.measured),
                 x_cost_provider: joined(&run.cost, |c| &c.provider),
@@ -305,8 +305,25 @@ pub fn example() -> FocusRow {
         water_l: None,
         work: crate::model::Work::default(),
     };
-    let run = RunCharge { run: "r1".into(), model: "M".into(), start: 1_764_000_000, end: 1_764_000_000, carbon: vec![], cost: vec![c] };
+    let run = RunCharge {
+        tags: std::collections::BTreeMap::new(),
+        run: "r1".into(),
+        model: "M".into(),
+        start: 1_764_000_000,
+        end: 1_764_000_000,
+        carbon: vec![],
+        cost: vec![c],
+    };
     rows(&[run], &FocusConfig::default()).unwrap().rows.remove(0)
+}
+
+/// A row's FOCUS `Tags`: the run's model and id, and a pod's namespace, labels and annotations under the keys
+/// `report --by` takes (`namespace`, `label:team`, `annotation:cost-center`).
+fn tags(run: &RunCharge) -> String {
+    let mut all: std::collections::BTreeMap<&str, &str> = run.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    all.insert("model", &run.model);
+    all.insert("run", &run.run);
+    serde_json::to_string(&all).expect("a map of strings serialises")
 }
 
 #[cfg(test)]

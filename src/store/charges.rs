@@ -39,6 +39,9 @@ pub struct RunCharge {
     pub end: i64,
     pub carbon: Vec<Charged>,
     pub cost: Vec<Charged>,
+    /// A pod's namespace (`namespace`) and its labels and annotations (`label:KEY`, `annotation:KEY`): the keys
+    /// `report --by` takes.
+    pub tags: BTreeMap<String, String>,
 }
 
 /// One stored record, as a store reads it for charges.
@@ -64,10 +67,15 @@ pub struct Raw {
     pub embodied_co2e_g: Option<f64>,
     pub water_l: Option<f64>,
     pub work: crate::model::Work,
+    /// A pod's namespace and tags (`model::tags`' JSON text), where the record has them.
+    pub namespace: Option<String>,
+    pub tags: Option<String>,
 }
 
 struct Detail {
     model: String,
+    namespace: Option<String>,
+    tags: Option<String>,
     recorded_at: i64,
     duration_s: Option<f64>,
     charged: Charged,
@@ -102,7 +110,10 @@ pub fn from_raw(raw: Vec<Raw>) -> Vec<RunCharge> {
             order.push(key);
         }
         entry.push(row);
-        details.insert(r.id, Detail { model: r.model, recorded_at: r.recorded_at, duration_s: r.duration_s, charged });
+        details.insert(
+            r.id,
+            Detail { model: r.model, namespace: r.namespace, tags: r.tags, recorded_at: r.recorded_at, duration_s: r.duration_s, charged },
+        );
     }
     let mut out = Vec::with_capacity(order.len());
     for run in order {
@@ -114,7 +125,12 @@ pub fn from_raw(raw: Vec<Raw>) -> Vec<RunCharge> {
         let pick = |carbon: bool| -> Vec<Charged> {
             counted.used.iter().filter(|r| r.carbon == carbon).map(|r| details[&r.id].charged.clone()).collect()
         };
-        out.push(RunCharge { run, model: latest.model.clone(), start, end, carbon: pick(true), cost: pick(false) });
+        // The latest counted record's namespace and tags, as its model.
+        let mut tags = latest.tags.as_deref().and_then(crate::model::tags::parse).unwrap_or_default();
+        if let Some(ns) = &latest.namespace {
+            tags.insert("namespace".into(), ns.clone());
+        }
+        out.push(RunCharge { run, model: latest.model.clone(), start, end, carbon: pick(true), cost: pick(false), tags });
     }
     out
 }

@@ -20,6 +20,7 @@ mod hardening;
 mod history;
 mod house;
 mod json_contract;
+mod kube_import;
 mod kubernetes;
 mod ledger;
 mod mcp;

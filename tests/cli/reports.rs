@@ -269,7 +269,7 @@ fn focus_validator() -> std::path::PathBuf {
 }
 
 /// What focus-validator says of a CSV file: (its summary line, the rules that failed).
-fn validate_focus(csv: &std::path::Path) -> (String, Vec<String>) {
+pub(crate) fn validate_focus(csv: &std::path::Path) -> (String, Vec<String>) {
     let program = focus_validator();
     // It opens its currency list relative to the working directory: run it from its own package's folder.
     let venv = program.parent().unwrap().parent().unwrap();

@@ -349,9 +349,10 @@ impl Ledger for Pg {
             "SELECT r.id, r.model, r.run_id, r.recorded_at, r.duration_s, r.domain = 'carbon', r.measured, r.part, r.provider,
                     r.provider_digest, r.gpu_hours, r.cpu_hours, r.kwh, r.co2e_g, r.uncertainty, r.cost_usd,
                     (e.estimate #>> '{{coefficients,gpu_rate,value}}')::float8, (e.estimate #>> '{{coefficients,cpu_rate,value}}')::float8,
-                    {work}
+                    {work}, {k8s}
              FROM exa_records r JOIN exa_estimates e ON e.record_id = r.id {clause} ORDER BY r.id",
-            work = schema::work_columns(self.version, "r.")
+            work = schema::work_columns(self.version, "r."),
+            k8s = if self.version >= schema::K8S_VERSION { "r.k8s_namespace, r.tags" } else { "NULL::text, NULL::text" }
         );
         let conn = self.conn.clone();
         let rows = self.client.query(&q, &params).map_err(|e| conn.error(&e))?;
@@ -384,6 +385,8 @@ impl Ledger for Pg {
                     requests: r.get(22),
                     unit: r.get::<_, Option<String>>(23).map(|u| (u, r.get::<_, Option<f64>>(24).unwrap_or(0.0))),
                 },
+                namespace: r.get(25),
+                tags: r.get(26),
             })
             .collect();
         Ok(super::charges::from_raw(raw))

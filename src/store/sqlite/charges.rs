@@ -22,8 +22,9 @@ pub fn runs(store: &Store, f: &Filter) -> Result<Vec<RunCharge>, Error> {
         "SELECT r.id, r.model, r.run_id, r.recorded_at, r.duration_s, r.domain = 'carbon', r.measured, r.part, r.provider,
                 r.provider_digest, r.gpu_hours, r.cpu_hours, r.kwh, r.co2e_g, r.uncertainty, r.cost_usd,
                 json_extract({coefficients}, '$.coefficients.gpu_rate.value'), json_extract({coefficients}, '$.coefficients.cpu_rate.value'),
-                {work}
-         FROM records r {estimates} {filter} ORDER BY r.id"
+                {work}, {k8s}
+         FROM records r {estimates} {filter} ORDER BY r.id",
+        k8s = if version >= super::K8S_VERSION { "r.k8s_namespace, r.tags" } else { "NULL, NULL" }
     );
     let mut stmt = tx.prepare(&sql).map_err(db)?;
     let mut rows = stmt.query(rusqlite::params_from_iter(args.iter())).map_err(db)?;
@@ -56,6 +57,8 @@ pub fn runs(store: &Store, f: &Filter) -> Result<Vec<RunCharge>, Error> {
                 requests: r.get(22).map_err(db)?,
                 unit: r.get::<_, Option<String>>(23).map_err(db)?.map(|u| (u, r.get::<_, Option<f64>>(24).ok().flatten().unwrap_or(0.0))),
             },
+            namespace: r.get(25).map_err(db)?,
+            tags: r.get(26).map_err(db)?,
         });
     }
     drop(rows);

@@ -941,6 +941,56 @@ pub struct ImportHistory {
     pub jobs_weighed: u64,
 }
 
+// ---- import kubernetes ----
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KubeImported {
+    pub cluster: String,
+    pub prometheus: String,
+    pub since: String,
+    pub since_from: String,
+    pub until: String,
+    pub days: u64,
+    pub dry_run: bool,
+    pub pod_days: u64,
+    pub imported: u64,
+    pub already_there: u64,
+    pub records_written: u64,
+    pub skipped: BTreeMap<String, u64>,
+    pub measured_kwh: f64,
+    pub carbon_provider: String,
+    pub cost_provider: String,
+    pub queries: u64,
+    pub db: String,
+    pub notes: Vec<String>,
+    #[serde(deserialize_with = "nullable")]
+    pub pods: Option<Vec<PodDay>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PodDay {
+    pub run_id: String,
+    pub model: String,
+    pub namespace: String,
+    pub pod: String,
+    pub uid: String,
+    pub day: String,
+    pub gpu_hours: f64,
+    pub cpu_hours: f64,
+    #[serde(deserialize_with = "nullable")]
+    pub gpu_kwh: Option<f64>,
+    #[serde(deserialize_with = "nullable")]
+    pub cpu_kwh: Option<f64>,
+    pub tags: BTreeMap<String, String>,
+    #[serde(deserialize_with = "nullable")]
+    pub co2e_g: Option<f64>,
+    #[serde(deserialize_with = "nullable")]
+    pub cost_usd: Option<f64>,
+    pub notes: Vec<String>,
+}
+
 // ---- db migrate, db copy, sync mlflow ----
 
 #[derive(Debug, Deserialize)]
@@ -1578,6 +1628,7 @@ pub fn check(args: &[&str], json: &[u8]) {
         ["gpu", "serve" | "export"] => drop(decode::<Stopped>(&what, json)),
         ["gpu", ..] => drop(decode::<GpuReading>(&what, json)),
         ["import", "slurm" | "flux"] => drop(decode::<Imported>(&what, json)),
+        ["import", "kubernetes"] => drop(decode::<KubeImported>(&what, json)),
         ["db", "migrate"] => drop(decode::<Migrated>(&what, json)),
         ["db", "copy"] => drop(decode::<Copied>(&what, json)),
         ["sync", "mlflow"] => drop(decode::<Synced>(&what, json)),
