@@ -118,7 +118,9 @@ fn tools_are_listed_with_their_schemas_and_finops_answers_equal_the_cli() {
         {"name": "finops_estimate", "arguments": {"domain": "carbon", "gpu_hour": 1}},
         {"name": "finops_estimate", "arguments": {"domain": "water", "gpu_hours": 1}},
         {"name": "finops_estimate", "arguments": {"domain": "carbon", "gpu_hours": 1, "provider": "nope"}},
-        {"name": "no_such_tool", "arguments": {}}
+        {"name": "no_such_tool", "arguments": {}},
+        {"name": "finops_report", "arguments": {"by": "label:team"}},
+        {"name": "finops_report", "arguments": {"by": "label:te'am"}}
     ]);
     let out = stdio(&env, calls);
     assert_eq!(out["server"], "exa");
@@ -185,6 +187,13 @@ fn tools_are_listed_with_their_schemas_and_finops_answers_equal_the_cli() {
     assert!(structured(&r[10])["fallback_reason"].as_str().unwrap().contains("no carbon provider named 'nope'"));
     assert!(r[10]["text"].as_str().unwrap().contains("warning: carbon provider 'nope'"), "{}", r[10]["text"]);
     assert!(r[11]["protocol_error"].as_str().unwrap().contains("no tool 'no_such_tool'"), "{}", r[11]);
+    // A pod's tag is a grouping too, its key checked as the CLI checks it; the schema says both forms.
+    assert_eq!(structured(&r[12]), &env.json::<Value>(&["report", "--by", "label:team"]));
+    refused(&r[13], "bad-request", 422);
+    assert!(r[13]["text"].as_str().unwrap().contains("not a Kubernetes label key"), "{}", r[13]["text"]);
+    let by = &tools[5]["inputSchema"]["properties"]["by"];
+    assert!(by["anyOf"][0]["enum"].as_array().unwrap().iter().any(|n| n == "namespace"), "{by}");
+    assert!(by["anyOf"][1]["pattern"].as_str().unwrap().starts_with("^(label|annotation):"), "{by}");
 
     // Read only: nothing was recorded, not even an empty store.
     assert!(!env.dir.path().join("data/examlops/records.sqlite3").exists());
