@@ -103,6 +103,16 @@ fn refused(r: &Value, code: &str, status: u64) {
     assert_eq!((r["structured"]["error"]["code"].as_str(), r["structured"]["error"]["status"].as_u64()), (Some(code), Some(status)), "{r}");
 }
 
+/// A pod's tag is a grouping too, its key checked as the CLI checks it; the schema says both forms.
+fn tags_group_reports(env: &Env, report: &Value, r: &[Value]) {
+    assert_eq!(structured(&r[0]), &env.json::<Value>(&["report", "--by", "label:team"]));
+    refused(&r[1], "bad-request", 422);
+    assert!(r[1]["text"].as_str().unwrap().contains("not a Kubernetes label key"), "{}", r[1]["text"]);
+    let by = &report["inputSchema"]["properties"]["by"];
+    assert!(by["anyOf"][0]["enum"].as_array().unwrap().iter().any(|n| n == "namespace"), "{by}");
+    assert!(by["anyOf"][1]["pattern"].as_str().unwrap().starts_with("^(label|annotation):"), "{by}");
+}
+
 #[test]
 fn tools_are_listed_with_their_schemas_and_finops_answers_equal_the_cli() {
     let env = crate::common::with_h100(Env::new());
@@ -187,13 +197,7 @@ fn tools_are_listed_with_their_schemas_and_finops_answers_equal_the_cli() {
     assert!(structured(&r[10])["fallback_reason"].as_str().unwrap().contains("no carbon provider named 'nope'"));
     assert!(r[10]["text"].as_str().unwrap().contains("warning: carbon provider 'nope'"), "{}", r[10]["text"]);
     assert!(r[11]["protocol_error"].as_str().unwrap().contains("no tool 'no_such_tool'"), "{}", r[11]);
-    // A pod's tag is a grouping too, its key checked as the CLI checks it; the schema says both forms.
-    assert_eq!(structured(&r[12]), &env.json::<Value>(&["report", "--by", "label:team"]));
-    refused(&r[13], "bad-request", 422);
-    assert!(r[13]["text"].as_str().unwrap().contains("not a Kubernetes label key"), "{}", r[13]["text"]);
-    let by = &tools[5]["inputSchema"]["properties"]["by"];
-    assert!(by["anyOf"][0]["enum"].as_array().unwrap().iter().any(|n| n == "namespace"), "{by}");
-    assert!(by["anyOf"][1]["pattern"].as_str().unwrap().starts_with("^(label|annotation):"), "{by}");
+    tags_group_reports(&env, &tools[5], &r[12..14]);
 
     // Read only: nothing was recorded, not even an empty store.
     assert!(!env.dir.path().join("data/examlops/records.sqlite3").exists());
