@@ -160,3 +160,37 @@ fn an_import_refuses_today_and_says_a_prometheus_that_is_not_there() {
     let r: Value = env.json(&["report"]);
     assert_eq!(r["groups"].as_array().map(Vec::len), Some(0), "nothing written");
 }
+
+/// The same import into PostgreSQL reports alike by namespace, label and annotation, and gives the same FOCUS
+/// rows' tags; a second import writes nothing there either.
+#[test]
+fn an_import_into_postgresql_reports_as_into_sqlite() {
+    let day0 = (exa::time::now_unix() / DAY - 3) * DAY;
+    let prom = Prometheus::start(node(day0));
+    let pg = crate::pg::PgServer::start();
+    let lite = Env::new();
+    let post = Env::new().env("EXAMLOPS_DB", &pg.database("pods"));
+    let (since, until) = (&exa::time::iso8601(day0)[..10], &exa::time::iso8601(day0 + DAY)[..10]);
+    let import = ["import", "kubernetes", "--cluster", "c1", "--prometheus", &prom.url, "--since", since, "--until", until];
+    for env in [&lite, &post] {
+        let done: Value = env.json(&import);
+        assert_eq!(done["records_written"].as_u64(), Some(8), "{done}");
+    }
+    let again: Value = post.json(&import);
+    assert_eq!((again["already_there"].as_u64(), again["records_written"].as_u64()), (Some(4), Some(0)));
+    for by in ["namespace", "label:team", "annotation:cost_center", "run"] {
+        let report = |env: &Env| {
+            let mut v: Value = env.json(&["report", "--by", by]);
+            v.as_object_mut().unwrap().remove("db");
+            v
+        };
+        crate::postgres::same(&report(&lite), &report(&post), &format!("--by {by}"));
+    }
+    let tags = |env: &Env| -> Vec<String> {
+        let out = env.run(&["-o", "json", "report", "--format", "focus"]);
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str::<Value>(l).unwrap()["Tags"].to_string()).collect()
+    };
+    let (a, b) = (tags(&lite), tags(&post));
+    assert_eq!(a, b);
+    assert!(a.iter().any(|t| t.contains("annotation:cost_center") && t.contains("serving")), "{a:?}");
+}

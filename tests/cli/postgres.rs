@@ -31,7 +31,7 @@ fn record_mix(env: &Env) {
 /// Two reports agree: every field the same, every figure to 12 significant digits. The server
 /// sums in its own order, and a sum of floating-point figures can differ in its last digit with
 /// the order of its terms.
-fn same(a: &Value, b: &Value, at: &str) {
+pub(crate) fn same(a: &Value, b: &Value, at: &str) {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => {
             let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
