@@ -734,7 +734,7 @@ pub enum ImportCmd {
     /// its GPU energy over the GPU-hours the kubelet gave it, its CPU and DRAM
     /// energy over the CPU-hours it used, counted hour by hour from the
     /// exporter's counters; carbon at each hour's grid intensity with
-    /// --grid-history. Run id `k8s:<cluster>:<namespace>/<pod>@<day>`, model
+    /// --grid-history. Run id `k8s:<cluster>:<namespace>/<pod>@<day>#<uid8>`, model
     /// the namespace unless --model; the pod's labels and annotations kept as
     /// tags (`report --by label:team`). Today is never imported (it is not
     /// over); importing a day again adds nothing.

@@ -7,7 +7,7 @@
 //! edges and lose each new series' first sample. A series that first appears in the day counts from 0 (the
 //! exporter's counters start at 0, with the exporter or the pod). One carbon and one cost record a pod a day,
 //! measured, priced as `record --gpu-kwh/--cpu-kwh` prices (the measured energy's mean power standing in for the
-//! provider's assumed one), parts of the run `k8s:<cluster>:<namespace>/<pod>@<day>`, keyed
+//! provider's assumed one), as the run `k8s:<cluster>:<namespace>/<pod>@<day>#<uid8>`, keyed
 //! `k8s:<cluster>:<uid>:<day>:<domain>`: importing a day again adds nothing. The current day is never imported:
 //! it is not over, and the ledger only grows.
 
@@ -32,6 +32,16 @@ const HOUR: i64 = 3_600;
 const QUERY_TIMEOUT: Duration = Duration::from_secs(30);
 /// The most days one import reads (a year): more is a mistake in --since.
 const MOST_DAYS: i64 = 366;
+/// How far back the value before a day is looked for: a series last seen longer ago counts from 0 that day (as a
+/// new one does), and the hour's ceilings (`CEILINGS`) keep what that may claim to what a node could do.
+const LOOKBACK_DAYS: i64 = 31;
+/// How long after midnight a day is first imported: samples sent late (remote write, a federating Prometheus)
+/// are in by then.
+const SETTLE_S: i64 = 3600;
+/// The most each of a pod's counters can rise in a second on one node, by slot (`Slot`): GPU energy (16 GPUs at
+/// `GPU_CEILING_W`), CPU packages' (8 packages at 1 kW) and DRAM's (8 at 500 W), J; GPU-seconds (16 GPUs) and
+/// CPU-seconds (1,024 CPUs). An hour that claims more is no reading of the hardware and is not counted.
+const CEILINGS: [f64; 5] = [16.0 * crate::sources::gpu::energy::GPU_CEILING_W, 8_000.0, 4_000.0, 16.0, 1_024.0];
 
 /// The exporter's series the import reads: each pod's energy by component, its GPU-seconds, its CPU-seconds.
 const ENERGY: &str = "exa_pod_energy_joules_total";
@@ -110,9 +120,11 @@ struct Counted {
     said: [bool; 3],
     /// GPU-seconds and CPU-seconds, by hour.
     time: [[f64; 24]; 2],
-    /// Hours in which an exporter restarted (its counter reset): their energy before the restart is the hour's
-    /// highest reading's, a lower bound.
+    /// Whether an exporter restarted (a counter reset) that day.
     reset: bool,
+    /// By slot (gpu, cpu, dram energy; GPU and CPU time), whether an hour's rise was more than a node can make
+    /// (`CEILINGS`): not counted, and that energy not taken as measured.
+    impossible: [bool; 5],
 }
 
 /// The three hourly answers of one metric, each series' by its labels: the last value, the resets, the highest
@@ -130,9 +142,11 @@ fn at(samples: &[(f64, f64)], t: i64) -> Option<f64> {
 }
 
 /// A counter's rise in each hour of the day: from the value before the hour (the last reading before the day, or
-/// 0 for a series new that day) to the hour's last; where the counter reset in the hour (or went back), its
-/// rise before the reset is the hour's highest reading over the value before, and after it the hour's last.
-/// The second value: whether any hour reset.
+/// 0 for a series new that day) to the hour's last. Where the counter reset in the hour (or went back), the hour's
+/// highest reading is the last before the reset when it is above the hour's last (a counter after a reset only
+/// climbs): its rise over the value before, then the hour's last; else the reset came first, and the hour's last is
+/// its rise. What the exporter counted between its last scrape and its restart is lost to any reader. The second
+/// value: whether any hour reset.
 fn rises(day: i64, last: &[(f64, f64)], resets: &[(f64, f64)], max: &[(f64, f64)], before: Option<f64>) -> ([f64; 24], bool) {
     let mut out = [0.0; 24];
     let mut prev = before.unwrap_or(0.0);
@@ -143,7 +157,10 @@ fn rises(day: i64, last: &[(f64, f64)], resets: &[(f64, f64)], max: &[(f64, f64)
         let went_back = at(resets, end).is_some_and(|r| r > 0.0) || v < prev;
         *slot = if went_back {
             reset = true;
-            (at(max, end).unwrap_or(v) - prev).max(0.0) + v
+            match at(max, end) {
+                Some(m) if m > v => (m - prev).max(0.0) + v,
+                _ => v,
+            }
         } else {
             v - prev
         };
@@ -166,10 +183,12 @@ fn keyed(series: Vec<RawSeries>) -> BTreeMap<BTreeMap<String, String>, Vec<(f64,
 /// The client of the Prometheus to read: --prometheus, else the configured cluster's (its token and labels too).
 fn client(settings: &Settings, args: &KubeImport) -> Result<(Client, String), Error> {
     let configured = settings.config.clusters.get(&args.cluster);
+    // A configured cluster keeps its token, labels (its tenancy in a shared Prometheus) and deadline when
+    // --prometheus names another address for it.
     let (base, token, scope, timeout) = match (&args.prometheus, configured) {
-        (Some(url), _) => (url.clone(), None, crate::model::IndexMap::default(), QUERY_TIMEOUT),
-        (None, Some(c)) => (
-            c.prometheus.clone(),
+        (Some(url), None) => (url.clone(), None, crate::model::IndexMap::default(), QUERY_TIMEOUT),
+        (url, Some(c)) => (
+            url.clone().unwrap_or_else(|| c.prometheus.clone()),
             c.token_env.as_deref().map(|v| settings.cluster_token(&args.cluster, v)).transpose()?,
             c.labels.clone(),
             c.timeout_s.map_or(QUERY_TIMEOUT, Duration::from_secs_f64),
@@ -200,9 +219,10 @@ fn hourly(client: &Client, metric: &str, day: i64) -> Result<Hourly, Error> {
         .collect();
     let resets = keyed(range(format!("resets({metric}[1h])"))?);
     let max = keyed(range(format!("max_over_time({metric}[1h])"))?);
-    // The last value before the day, for a series the hour before midnight did not see (the exporter down then).
+    // The last value before the day, for a series the hour before midnight did not see (the exporter or the scrape
+    // down then): looked for as far back as `LOOKBACK_DAYS`, among the series the day saw.
     let before = client
-        .instant(&format!("last_over_time({metric}[1d])"), day)
+        .instant(&format!("last_over_time({metric}[{LOOKBACK_DAYS}d]) and present_over_time({metric}[1d] @ {})", day + DAY), day)
         .map_err(Error::Metrics)?
         .series()
         .into_iter()
@@ -219,15 +239,23 @@ fn said(v: &str) -> String {
 /// Each pod's counted day, by UID.
 fn count_day(client: &Client, day: i64) -> Result<BTreeMap<String, Counted>, Error> {
     let mut pods: BTreeMap<String, Counted> = BTreeMap::new();
-    for (metric, what) in [(ENERGY, None), (GPU_TIME, Some(0)), (CPU_TIME, Some(1))] {
+    for (metric, time) in [(ENERGY, None), (GPU_TIME, Some(3)), (CPU_TIME, Some(4))] {
         let h = hourly(client, metric, day)?;
         for s in &h.last {
             // A pod's UID, as the API server makes them (a UUID): anything else is not the exporter's.
             let uid_ok = |u: &&String| (1..=64).contains(&u.len()) && u.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
             let Some(uid) = s.labels.get("k8s_pod_uid").filter(uid_ok) else { continue };
+            let slot = match (time, s.labels.get("component").map(String::as_str)) {
+                (Some(t), _) => t,
+                (None, Some(c)) => match ["gpu", "cpu", "dram"].iter().position(|x| *x == c) {
+                    Some(i) => i,
+                    None => continue,
+                },
+                (None, None) => continue,
+            };
             let none = Vec::new();
             let before = at(&s.samples, day).or_else(|| h.before.get(&s.labels).copied());
-            let (rise, reset) =
+            let (mut rise, reset) =
                 rises(day, &s.samples, h.resets.get(&s.labels).unwrap_or(&none), h.max.get(&s.labels).unwrap_or(&none), before);
             let p = pods.entry(uid.clone()).or_default();
             for (mine, name) in [(&mut p.namespace, "k8s_namespace_name"), (&mut p.pod, "k8s_pod_name")] {
@@ -236,26 +264,26 @@ fn count_day(client: &Client, day: i64) -> Result<BTreeMap<String, Counted>, Err
                 }
             }
             p.reset |= reset;
-            let into = match what {
-                Some(t) => &mut p.time[t],
-                None => match s.labels.get("component").map(String::as_str) {
-                    Some("gpu") => &mut p.energy[0],
-                    Some("cpu") => &mut p.energy[1],
-                    Some("dram") => &mut p.energy[2],
-                    _ => continue,
-                },
-            };
-            if what.is_none() {
-                let c = ["gpu", "cpu", "dram"].iter().position(|c| s.labels.get("component").map(String::as_str) == Some(c));
-                if let Some(c) = c {
-                    p.said[c] = true;
+            for r in &mut rise {
+                if *r > CEILINGS[slot] * HOUR as f64 {
+                    *r = 0.0;
+                    p.impossible[slot] = true;
                 }
             }
+            if slot < 3 {
+                p.said[slot] = true;
+            }
+            let into = if slot < 3 { &mut p.energy[slot] } else { &mut p.time[slot - 3] };
+            // Two series of one pod's counter (one exporter scraped twice, or two exporters on its node for a
+            // moment): the same energy said twice, counted once, the larger each hour.
             for (a, b) in into.iter_mut().zip(rise) {
-                *a += b;
+                *a = a.max(b);
             }
         }
     }
+    // A pod whose counters did not move that day (one whose last reading was at midnight: a range's window holds
+    // both its ends) has no day to record.
+    pods.retain(|_, p| p.energy.iter().chain(&p.time).flatten().any(|v| *v > 0.0) || p.impossible.iter().any(|i| *i));
     // The names, labels and annotations the exporter said last that day.
     let info = client.instant(&format!("last_over_time({INFO}[1d])"), day + DAY).map_err(Error::Metrics)?.series();
     for s in info {
@@ -281,9 +309,9 @@ fn count_day(client: &Client, day: i64) -> Result<BTreeMap<String, Counted>, Err
 }
 
 /// The days to import: --since (a day, or an age) to --until, else from the day after this cluster's last
-/// import, else yesterday; never today or later.
+/// import, else yesterday; never today or later, nor yesterday in the first `SETTLE_S` of today.
 fn days(args: &KubeImport, db: &store::Db) -> Result<(i64, &'static str, i64), Error> {
-    let today = now_unix().div_euclid(DAY) * DAY;
+    let today = (now_unix() - SETTLE_S).div_euclid(DAY) * DAY;
     let day_of = |flag: &str, s: &str| -> Result<i64, Error> {
         let t = match s.strip_prefix('-') {
             Some(age) => {
@@ -311,15 +339,20 @@ fn days(args: &KubeImport, db: &store::Db) -> Result<(i64, &'static str, i64), E
             }
         }
     };
-    if args.since.is_some() && since >= until {
+    if (args.since.is_some() || args.until.is_some()) && since >= until {
         return Err(Error::Usage(format!(
-            "--since {} is not before {} (--until, or today, which is not over and never imported)",
-            iso8601(since),
-            iso8601(until)
+            "--since {} is not before {} (--until, or today, which is not over and is never imported; nor is yesterday in \
+             today's first hour)",
+            &iso8601(since)[..10],
+            &iso8601(until)[..10]
         )));
     }
     if (until - since) / DAY > MOST_DAYS {
-        return Err(Error::Usage(format!("--since: {} days, more than the {MOST_DAYS} one import reads", (until - since) / DAY)));
+        let flag = if args.since.is_some() { "--since" } else { "the day after this cluster's last import" };
+        return Err(Error::Usage(format!(
+            "{flag}: {} days, more than the {MOST_DAYS} one import reads (give --since and --until)",
+            (until - since) / DAY
+        )));
     }
     Ok((since, from, until.max(since)))
 }
@@ -366,45 +399,59 @@ pub fn run(settings: &Settings, args: &KubeImport) -> Result<KubeImported, Error
         if answer.days > 1 {
             settings.warn(format!("kubernetes: reading {}", &iso8601(day)[..10]));
         }
-        let pods = count_day(&client, day)?;
-        let mut records = Vec::new();
-        for (uid, p) in &pods {
-            answer.pod_days += 1;
-            let made = priced(settings, args, (uid, p, day), history.as_ref())?;
-            answer.measured_kwh += made.1.gpu_kwh.unwrap_or(0.0) + made.1.cpu_kwh.unwrap_or(0.0);
-            for n in &made.1.notes {
-                *notes.entry(n.clone()).or_insert(0) += 1;
-            }
-            match made.0 {
-                None => *answer.skipped.entry("no GPU or CPU time that day".into()).or_insert(0) += 1,
-                Some(r) => records.push(r),
-            }
-            if let Some(shown) = answer.pods.as_mut() {
-                shown.push(made.1);
-            }
-        }
-        if let Some(l) = ledger.as_mut() {
-            let lines: Vec<Line> = records.iter().flatten().map(Line::of).collect();
-            let written = l.write(&lines)?;
-            answer.records_written += written.iter().filter(|(_, new)| *new).count() as u64;
-            let mut at = 0;
-            for r in &records {
-                let fresh = written[at..at + r.len()].iter().any(|(_, new)| *new);
-                *(if fresh { &mut answer.imported } else { &mut answer.already_there }) += 1;
-                at += r.len();
-            }
-        }
+        import_day(settings, args, (&client, day, history.as_ref()), ledger.as_mut(), (&mut answer, &mut notes))?;
         day += DAY;
     }
     answer.measured_kwh = crate::num::tidy(answer.measured_kwh);
     answer.queries = client.made.load(std::sync::atomic::Ordering::Relaxed);
     answer.notes.extend(notes.into_iter().map(|(n, k)| if k > 1 { format!("{n} ({k} pod-days)") } else { n }));
-    if answer.pod_days == 0 {
+    if answer.days == 0 {
+        answer.notes.push(format!("nothing to import: every finished day up to {} is imported", &iso8601(until - DAY)[..10]));
+    } else if answer.pod_days == 0 {
         answer.notes.push(format!(
             "Prometheus holds no {ENERGY}, {GPU_TIME} or {CPU_TIME} for these days: is `exa gpu serve --pods` scraped by it?"
         ));
     }
     Ok(answer)
+}
+
+/// One day's pods priced, and written unless this is a dry run; what was done added to the answer.
+fn import_day(
+    settings: &Settings,
+    args: &KubeImport,
+    (client, day, history): (&Client, i64, Option<&std::sync::Arc<Series>>),
+    ledger: Option<&mut Box<dyn store::Ledger>>,
+    (answer, notes): (&mut KubeImported, &mut BTreeMap<String, u64>),
+) -> Result<(), Error> {
+    let pods = count_day(client, day)?;
+    let mut records = Vec::new();
+    for (uid, p) in &pods {
+        answer.pod_days += 1;
+        let made = priced(settings, args, (uid, p, day), history)?;
+        answer.measured_kwh += made.1.gpu_kwh.unwrap_or(0.0) + made.1.cpu_kwh.unwrap_or(0.0);
+        for n in &made.1.notes {
+            *notes.entry(n.clone()).or_insert(0) += 1;
+        }
+        match made.0 {
+            None => *answer.skipped.entry("no GPU or CPU time that day".into()).or_insert(0) += 1,
+            Some(r) => records.push(r),
+        }
+        if let Some(shown) = answer.pods.as_mut() {
+            shown.push(made.1);
+        }
+    }
+    if let Some(l) = ledger {
+        let lines: Vec<Line> = records.iter().flatten().map(Line::of).collect();
+        let written = l.write(&lines)?;
+        answer.records_written += written.iter().filter(|(_, new)| *new).count() as u64;
+        let mut at = 0;
+        for r in &records {
+            let fresh = written[at..at + r.len()].iter().any(|(_, new)| *new);
+            *(if fresh { &mut answer.imported } else { &mut answer.already_there }) += 1;
+            at += r.len();
+        }
+    }
+    Ok(())
 }
 
 /// The grid's history over the days, with --grid-history.
@@ -443,7 +490,7 @@ fn energy(p: &Counted, gpu_s: f64, cpu_s: f64) -> (Option<f64>, Option<f64>, Vec
     let kwh = |j: f64| crate::num::tidy(crate::model::energy::Joules(j).kwh().0);
     let mut notes = Vec::new();
     // Energy without the time it was spent over cannot be priced by a rate card, nor stand in for a provider's power.
-    let gpu_kwh = match (p.said[0], gpu_s > 0.0) {
+    let gpu_kwh = match (p.said[0] && !p.impossible[0], gpu_s > 0.0) {
         (true, true) => Some(kwh(joules[0])),
         (true, false) if joules[0] > 0.0 => {
             notes.push("GPU energy without a GPU the kubelet gave the pod (a process on a GPU it did not hold): not priced".to_string());
@@ -451,7 +498,7 @@ fn energy(p: &Counted, gpu_s: f64, cpu_s: f64) -> (Option<f64>, Option<f64>, Vec
         }
         _ => None,
     };
-    let cpu_kwh = match (p.said[1] || p.said[2], cpu_s > 0.0) {
+    let cpu_kwh = match ((p.said[1] || p.said[2]) && !p.impossible[1] && !p.impossible[2], cpu_s > 0.0) {
         (true, true) => Some(kwh(joules[1])),
         (true, false) if joules[1] > 0.0 => {
             notes.push("CPU energy without CPU time (the idle policy's part, for a pod that used none): not priced".to_string());
@@ -460,7 +507,22 @@ fn energy(p: &Counted, gpu_s: f64, cpu_s: f64) -> (Option<f64>, Option<f64>, Vec
         _ => None,
     };
     if p.reset {
-        notes.push("an exporter restarted during the day: its energy before the restart is counted to the hour's highest reading".into());
+        notes.push(
+            "an exporter restarted during the day: what it counted between its last scrape and its restart is not in the counters".into(),
+        );
+    }
+    if p.impossible.iter().any(|i| *i) {
+        let what: Vec<&str> = ["GPU energy", "CPU energy", "DRAM energy", "GPU time", "CPU time"]
+            .iter()
+            .zip(p.impossible)
+            .filter_map(|(w, i)| i.then_some(*w))
+            .collect();
+        notes.push(format!(
+            "an hour's rise of {} was more than a node can make (16 GPUs at {} W, 8 CPU packages): not a reading of the hardware; \
+             that hour not counted, and that energy estimated, not measured",
+            what.join(", "),
+            crate::sources::gpu::energy::GPU_CEILING_W
+        ));
     }
     (gpu_kwh, cpu_kwh, notes)
 }
@@ -490,7 +552,9 @@ fn priced(
     let namespace = if p.namespace.is_empty() { "(none)".to_string() } else { p.namespace.clone() };
     let pod = if p.pod.is_empty() { uid.to_string() } else { p.pod.clone() };
     let model = args.model.clone().unwrap_or_else(|| store::model_of(Some(&namespace), "namespace"));
-    let run_id = format!("k8s:{}:{namespace}/{pod}@{date}", args.cluster);
+    // The UID's first part tells apart pods made again under one name the same day (a StatefulSet's, moved): each is
+    // a run of its own, so a measured one never supersedes another's estimate.
+    let run_id = format!("k8s:{}:{namespace}/{pod}@{date}#{}", args.cluster, uid.get(..8).unwrap_or(uid));
     let (gpu_s, cpu_s) = (sum(&p.time[0]), sum(&p.time[1]));
     let (gpu_kwh, cpu_kwh, notes) = energy(p, gpu_s, cpu_s);
     let mut shown = PodDay {
@@ -551,8 +615,7 @@ fn priced(
             host: store::hostname(),
             estimate,
             measured,
-            // A pod made again under its name the same day (a StatefulSet's) is more of the same run's work.
-            part: true,
+            part: false,
             key: format!("k8s:{}:{uid}:{date}:{domain}", args.cluster),
             labels,
             work: crate::model::Work::default(),
@@ -603,6 +666,9 @@ mod tests {
         assert_eq!(&r[..6], &[10.0, 20.0, 0.0, 40.0, 40.0, 30.0]);
         assert!(reset);
         assert_eq!(r.iter().sum::<f64>(), 140.0);
+        // A counter that climbed past its old value after the reset, within the hour: the hour's last alone.
+        let (r, _) = rises(D, &hours(&[(1, 3540.0)]), &hours(&[(1, 1.0)]), &hours(&[(1, 3540.0)]), Some(1000.0));
+        assert_eq!(r[0], 3540.0);
         let (r, reset) = rises(D, &hours(&[(3, 7.0)]), &[], &[], None);
         assert_eq!((r[2], r.iter().sum::<f64>(), reset), (7.0, 7.0, false));
         // A counter that went back with no reset seen (between two hours' readings): a reset all the same.

@@ -326,16 +326,12 @@ impl Render for crate::sinks::mlflow::Synced {
 
 impl Render for crate::commands::kubernetes::KubeImported {
     fn render(&self, _: Style, out: &mut String) {
-        let _ = writeln!(
-            out,
-            "kubernetes cluster {} from {}: {} to {} ({} days, from {})",
-            self.cluster,
-            self.prometheus,
-            &iso8601(self.since)[..10],
-            &iso8601(self.until - 1)[..10],
-            self.days,
-            self.since_from
-        );
+        let days = match self.days {
+            0 => "no day".to_string(),
+            1 => iso8601(self.since)[..10].to_string(),
+            n => format!("{} to {} ({n} days)", &iso8601(self.since)[..10], &iso8601(self.until - 1)[..10]),
+        };
+        let _ = writeln!(out, "kubernetes cluster {} from {}: {days}, from {}", self.cluster, self.prometheus, self.since_from);
         let verb = if self.dry_run { "would record" } else { "recorded" };
         let recorded = if self.dry_run {
             self.pods.as_ref().map_or(0, |p| p.iter().filter(|d| d.co2e_g.is_some() || d.cost_usd.is_some()).count() as u64)

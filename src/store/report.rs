@@ -77,9 +77,10 @@ impl By {
             // The key holds no quote or backslash (`model::tags::check`): a literal, not a parameter.
             By::Tag(key) => {
                 return Cow::Owned(match d {
-                    Dialect::Sqlite => format!("COALESCE(json_extract(tags, '$.\"{key}\"'), '(none)')"),
+                    // As text, as PostgreSQL's `->>` gives it (a number in a store edited by hand groups alike).
+                    Dialect::Sqlite => format!("COALESCE(CAST(json_extract(tags, '$.\"{key}\"') AS TEXT), '(none)')"),
                     Dialect::Postgres => format!("COALESCE(tags::jsonb ->> '{key}', '(none)')"),
-                })
+                });
             }
         })
     }

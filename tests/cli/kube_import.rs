@@ -11,6 +11,9 @@ use crate::prometheus::{Prometheus, Series};
 const DAY: i64 = 86_400;
 const A: &str = "6f1c2a8e-3b7d-4c1e-9a2f-0d5e6b7c8a91";
 const B: &str = "0b9e4d2c-7a15-4f3e-8c6d-2e1f0a9b8c73";
+const C: &str = "c3c3c3c3-0000-4000-8000-000000000003";
+const D: &str = "d4d4d4d4-0000-4000-8000-000000000004";
+const HOUR: i64 = 3_600;
 
 /// A counter's series: `rate` per second from `from` to `to`, `first` already counted at its first sample (what
 /// the exporter charged before Prometheus first scraped it), and reset to 0 at `reset`, where one is given.
@@ -30,9 +33,13 @@ fn counter(s: &mut Series, name: &str, labels: &[(&str, &str)], (from, to): (i64
 /// - pod A (research/trainer-0, team vision) the whole time: one GPU held (300 W), 2 CPU-seconds a second, its CPU
 ///   packages' part 50 W (its exporter restarted at 06:30 on the second day: that counter reset) and DRAM's 10 W;
 /// - pod B (serving/llm-0, team nlp, cost-center cc-42) from noon of the first day to noon of the second: no GPU,
-///   one CPU-second a second, 20 W of CPU; its first sample already says 60 s of it (`increase()` would lose that).
+///   one CPU-second a second, 20 W of CPU; its first sample already says 60 s of it (`increase()` would lose that);
+/// - pod C (research/batch-0) at 10 W and a CPU-second a second, scraped from 30 h to 26 h before the first day,
+///   then not until 01:00 (Prometheus down a day): its counter's rise over the gap is the first day's, from its last
+///   value before (not from 0, which would count its first four hours again);
+/// - pod D (research/spike-0) whose CPU counter jumps by 10 TJ at 05:00, more than any node draws in an hour.
 fn node(day0: i64) -> Series {
-    let mut s = Series::new(day0 - 7200, day0 + 2 * DAY);
+    let mut s = Series::new(day0 - 30 * HOUR, day0 + 2 * DAY);
     let a = [("node", "n1"), ("k8s_namespace_name", "research"), ("k8s_pod_name", "trainer-0"), ("k8s_pod_uid", A)];
     let b = [("node", "n1"), ("k8s_namespace_name", "serving"), ("k8s_pod_name", "llm-0"), ("k8s_pod_uid", B)];
     let whole = (day0 - 7200, day0 + 2 * DAY);
@@ -53,6 +60,18 @@ fn node(day0: i64) -> Series {
     counter(&mut s, "exa_pod_energy_joules_total", &with(&b, "cpu"), (noon, next_noon), 20.0, 20.0 * 60.0, None);
     counter(&mut s, "exa_pod_gpu_time_seconds_total", &b, (noon, next_noon), 0.0, 0.0, None);
     counter(&mut s, "exa_pod_cpu_time_seconds_total", &b, (noon, next_noon), 1.0, 60.0, None);
+    let c = [("node", "n1"), ("k8s_namespace_name", "research"), ("k8s_pod_name", "batch-0"), ("k8s_pod_uid", C)];
+    let seen = move |t: i64| (day0 - 30 * HOUR..=day0 - 26 * HOUR).contains(&t) || (day0 + HOUR..=day0 + 2 * HOUR).contains(&t);
+    let since_c = move |t: i64| (t - (day0 - 30 * HOUR)) as f64;
+    s.add("exa_pod_energy_joules_total", &with(&c, "cpu"), |t| seen(t).then(|| 10.0 * since_c(t)));
+    s.add("exa_pod_cpu_time_seconds_total", &c, |t| seen(t).then(|| since_c(t)));
+    s.add("exa_pod_info", &c, |t| seen(t).then_some(1.0));
+    let d = [("node", "n1"), ("k8s_namespace_name", "research"), ("k8s_pod_name", "spike-0"), ("k8s_pod_uid", D)];
+    counter(&mut s, "exa_pod_cpu_time_seconds_total", &d, (day0, day0 + DAY), 1.0, 0.0, None);
+    s.add("exa_pod_energy_joules_total", &with(&d, "cpu"), |t| {
+        (day0..=day0 + DAY).contains(&t).then(|| if t >= day0 + 5 * HOUR { 1e13 } else { 8.0 * (t - day0) as f64 })
+    });
+    s.add("exa_pod_info", &d, |t| (day0..=day0 + DAY).contains(&t).then_some(1.0));
     let mut info_a = a.to_vec();
     info_a.extend([("k8s_pod_label_team", "vision"), ("k8s_pod_annotation_cost_center", "")]);
     let mut info_b = b.to_vec();
@@ -79,11 +98,16 @@ fn pods_days_are_imported_from_the_exporters_counters_and_reported_by_namespace_
     let (since, until) = (&exa::time::iso8601(day0)[..10], &exa::time::iso8601(day0 + DAY)[..10]);
     let import = ["import", "kubernetes", "--cluster", "c1", "--prometheus", &prom.url, "--since", since, "--until", until];
     let dry: Value = env.json(&[&import[..], &["--dry-run"]].concat());
-    assert_eq!((dry["days"].as_u64(), dry["pod_days"].as_u64(), dry["records_written"].as_u64()), (Some(2), Some(4), Some(0)));
+    assert_eq!((dry["days"].as_u64(), dry["pod_days"].as_u64(), dry["records_written"].as_u64()), (Some(2), Some(6), Some(0)));
     let pods: BTreeMap<String, &Value> =
         dry["pods"].as_array().unwrap().iter().map(|p| (p["run_id"].as_str().unwrap().to_string(), p)).collect();
     let day1 = &exa::time::iso8601(day0 + DAY)[..10];
-    let pod = |ns_pod: &str, day: &str| pods[&format!("k8s:c1:{ns_pod}@{day}")];
+    // A run a pod-day: its name, its day and its UID's first part.
+    let pod = |ns_pod: &str, day: &str| {
+        let run = |u: &str| format!("k8s:c1:{ns_pod}@{day}#{}", &u[..8]);
+        let uid = [A, B, C, D].into_iter().find(|u| pods.contains_key(&run(u)));
+        pods[&run(uid.unwrap_or_else(|| panic!("no {ns_pod} on {day}: {:?}", pods.keys())))]
+    };
     // A: 300 W of GPU all day, 24 GPU-hours, 48 CPU-hours; 50 W of CPU and 10 W of DRAM; the second day's CPU
     // counter reset at 06:30, the minute before it lost.
     let a0 = pod("research/trainer-0", since);
@@ -103,13 +127,22 @@ fn pods_days_are_imported_from_the_exporters_counters_and_reported_by_namespace_
     close(pod("serving/llm-0", day1)["cpu_kwh"].as_f64().unwrap(), 0.24, "B's second half-day");
     assert_eq!(b0["tags"], serde_json::json!({"label:team": "nlp", "annotation:cost_center": "cc-42"}));
     assert_eq!(b0["model"], "serving", "the namespace is the model");
+    // C: its counter's rise over a day without scrapes, from its last value before the day, counted once.
+    let c0 = pod("research/batch-0", since);
+    close(c0["cpu_kwh"].as_f64().unwrap(), 10.0 * 28.0 * 3600.0 / 3.6e6, "C's CPU kWh across the gap");
+    close(c0["cpu_hours"].as_f64().unwrap(), 28.0, "C's CPU-hours across the gap");
+    // D: the hour no node could make is not counted, and its CPU energy is not claimed as measured.
+    let d0 = pod("research/spike-0", since);
+    assert_eq!(d0["cpu_kwh"], Value::Null, "{d0}");
+    assert!(d0["notes"].to_string().contains("more than a node can make"), "{d0}");
+    close(d0["cpu_hours"].as_f64().unwrap(), 24.0, "D's CPU-hours");
 
     let done: Value = env.json(&import);
-    assert_eq!((done["imported"].as_u64(), done["records_written"].as_u64()), (Some(4), Some(8)));
+    assert_eq!((done["imported"].as_u64(), done["records_written"].as_u64()), (Some(6), Some(12)));
     let again: Value = env.json(&import);
     assert_eq!(
         (again["imported"].as_u64(), again["already_there"].as_u64(), again["records_written"].as_u64()),
-        (Some(0), Some(4), Some(0))
+        (Some(0), Some(6), Some(0))
     );
 
     let groups = |by: &str| -> BTreeMap<String, Value> {
@@ -122,14 +155,15 @@ fn pods_days_are_imported_from_the_exporters_counters_and_reported_by_namespace_
     assert_eq!(by_ns.keys().collect::<Vec<_>>(), ["research", "serving"]);
     close(by_ns["research"]["gpu_hours"].as_f64().unwrap(), 48.0, "research's GPU-hours");
     close(by_ns["serving"]["cpu_hours"].as_f64().unwrap(), (43_260.0 + 43_200.0) / 3600.0, "serving's CPU-hours");
-    assert_eq!(by_ns["research"]["runs_measured"].as_u64(), Some(2));
+    assert_eq!((by_ns["research"]["runs"].as_u64(), by_ns["research"]["runs_measured"].as_u64()), (Some(4), Some(3)), "D's estimated");
     // The pods' carbon, as the import priced each, adds up per namespace and to the whole.
     let priced = |ns: &str| pods.values().filter(|p| p["namespace"] == ns).map(|p| p["co2e_g"].as_f64().unwrap()).sum::<f64>();
     close(co2e(&by_ns["research"]), priced("research"), "research's CO2e");
     close(co2e(&by_ns["research"]) + co2e(&by_ns["serving"]), co2e(&total["totals"]), "the namespaces' CO2e against the whole");
     let by_team = groups("label:team");
-    assert_eq!(by_team.keys().collect::<Vec<_>>(), ["nlp", "vision"]);
-    close(co2e(&by_team["vision"]), co2e(&by_ns["research"]), "team vision is pod A");
+    assert_eq!(by_team.keys().collect::<Vec<_>>(), ["(none)", "nlp", "vision"]);
+    let of_pod = |name: &str| pods.values().filter(|p| p["pod"] == name).map(|p| p["co2e_g"].as_f64().unwrap()).sum::<f64>();
+    close(co2e(&by_team["vision"]), of_pod("trainer-0"), "team vision is pod A");
     let by_cc = groups("annotation:cost_center");
     assert_eq!(by_cc.keys().collect::<Vec<_>>(), ["(none)", "cc-42"]);
     fails(&env.run(&["report", "--by", "label:te'am"]), 2, "Kubernetes label key");
@@ -174,10 +208,10 @@ fn an_import_into_postgresql_reports_as_into_sqlite() {
     let import = ["import", "kubernetes", "--cluster", "c1", "--prometheus", &prom.url, "--since", since, "--until", until];
     for env in [&lite, &post] {
         let done: Value = env.json(&import);
-        assert_eq!(done["records_written"].as_u64(), Some(8), "{done}");
+        assert_eq!(done["records_written"].as_u64(), Some(12), "{done}");
     }
     let again: Value = post.json(&import);
-    assert_eq!((again["already_there"].as_u64(), again["records_written"].as_u64()), (Some(4), Some(0)));
+    assert_eq!((again["already_there"].as_u64(), again["records_written"].as_u64()), (Some(6), Some(0)));
     for by in ["namespace", "label:team", "annotation:cost_center", "run"] {
         let report = |env: &Env| {
             let mut v: Value = env.json(&["report", "--by", by]);

@@ -366,6 +366,9 @@ struct Watch {
     /// Each pod's CPU time last read, and when.
     cpu: BTreeMap<String, (f64, Instant)>,
     before: Option<Reading>,
+    /// The pods there at the first reading whose CPU time could not be read then: their first value read is their
+    /// baseline (the time before the exporter's start is not its to charge), not time spent since.
+    unread_at_start: std::collections::BTreeSet<String>,
     carry: f64,
     said_holders: Once,
     said_api: Once,
@@ -400,6 +403,7 @@ impl Watch {
             unnamed_asked: std::collections::BTreeSet::new(),
             cpu: BTreeMap::new(),
             before: None,
+            unread_at_start: std::collections::BTreeSet::new(),
             carry: 0.0,
             said_holders: Once { failing: false },
             said_api: Once { failing: false },
@@ -452,7 +456,18 @@ impl Watch {
         now.busy = busy;
         // A pod's time is counted from the last value read of it, kept a while when a reading misses it.
         let read_at = Instant::now();
-        let last: BTreeMap<String, Option<f64>> = pods.keys().filter_map(|u| Some((u.clone(), Some(self.cpu.get(u)?.0)))).collect();
+        let mut last: BTreeMap<String, Option<f64>> = pods.keys().filter_map(|u| Some((u.clone(), Some(self.cpu.get(u)?.0)))).collect();
+        if self.before.is_none() {
+            self.unread_at_start = pods.iter().filter(|(_, s)| s.is_none()).map(|(u, _)| u.clone()).collect();
+        }
+        self.unread_at_start.retain(|u| match pods.get(u) {
+            Some(Some(s)) => {
+                last.insert(u.clone(), Some(*s));
+                false
+            }
+            Some(None) => true,
+            None => false,
+        });
         for (uid, s) in &pods {
             if let Some(s) = s {
                 self.cpu.insert(uid.clone(), (*s, read_at));
