@@ -485,3 +485,35 @@ fn the_pods_energy_goes_out_over_otlp_too() {
     let (code, _, _) = exa.stop();
     assert_eq!(code, 0);
 }
+
+/// A pod whose CPU time cannot be read at the exporter's first reading takes its first value read as its
+/// baseline: the time it spent before the exporter started is not charged to one interval.
+#[test]
+fn a_pod_unread_at_the_start_is_not_charged_its_past() {
+    let n = Node::new();
+    let c = cpu_file(&n.root, C, "besteffort");
+    std::fs::remove_file(&c).unwrap();
+    let mut serve = serve(&n, &[]);
+    let addr = serve.address();
+    let scrape = || crate::prometheus::http_get(&addr, "/metrics");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !scrape().contains(r#"exa_pod_cpu_time_seconds_total{k8s_namespace_name="research",k8s_pod_name="batch-0""#) {
+        assert!(Instant::now() < deadline, "pod C not charged in 20 s: {}", scrape());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Its counter appears saying 1,000 s, then rises 10 ms a step with the others.
+    n.advance(100);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let time = |text: &str, uid: &str| sample(text, "exa_pod_cpu_time_seconds_total", &[&format!("k8s_pod_uid=\"{uid}\"")]);
+    loop {
+        let text = scrape();
+        if time(&text, B).is_some_and(|b| (b - 1.0).abs() < 1e-6) {
+            let got = time(&text, C).unwrap_or_else(|| panic!("{text}"));
+            assert!(got <= 1.0 + 1e-6, "pod C charged {got} CPU-seconds, its past included: {text}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "pod B's CPU time never reached 1 s: {text}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(serve.stop());
+}
