@@ -74,6 +74,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a carbon provider: formulas, coefficients with defaults, metadata')
             [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Estimate as `estimate` does and store the result as a record of MODEL')
             [CompletionResult]::new('regions', 'regions', [CompletionResultType]::ParameterValue, 'List the grid regions exa knows offline, each with its intensity, year and source')
+            [CompletionResult]::new('hardware', 'hardware', [CompletionResultType]::ParameterValue, 'List the GPU and CPU models exa knows the power of, each with its source (what hardware-aware prices by)')
             [CompletionResult]::new('when', 'when', [CompletionResultType]::ParameterValue, 'The start, within a window, that gives a job of a known length the least carbon by the grid''s forecast')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -101,6 +102,9 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--gpu-kwh', '--gpu-kwh', [CompletionResultType]::ParameterName, 'GPU energy measured elsewhere (DCGM, a PDU) over --gpu-hours; its mean power replaces gpu_tdp_watts')
             [CompletionResult]::new('--cpu-kwh', '--cpu-kwh', [CompletionResultType]::ParameterName, 'CPU and memory energy measured elsewhere (RAPL, a PDU) over --cpu-hours; its mean power replaces cpu_tdp_watts')
             [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'The grid region whose intensity to use: a country (FR, FRA), a US state (US-VA), a NERC region (SERC) or a cloud region (aws:us-east-1) [env: EXAMLOPS_GRID_REGION; config: finops.carbon.grid.region; list: exa finops carbon regions]')
+            [CompletionResult]::new('--gpu-model', '--gpu-model', [CompletionResultType]::ParameterName, 'The GPU model (H100-SXM, "NVIDIA L4", MI300X): a provider that prices by model (hardware-aware) takes its board power [list: exa finops carbon hardware]')
+            [CompletionResult]::new('--cpu-model', '--cpu-model', [CompletionResultType]::ParameterName, 'The CPU model ("EPYC 7763", "Xeon Platinum 8380"), with --cpu-cores: a provider that prices by model takes a core''s power as its TDP over its cores')
+            [CompletionResult]::new('--cpu-cores', '--cpu-cores', [CompletionResultType]::ParameterName, 'The CPU model''s cores a socket (--cpu-model''s TDP is the socket''s)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
@@ -141,6 +145,9 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--gpu-kwh', '--gpu-kwh', [CompletionResultType]::ParameterName, 'GPU energy measured elsewhere (DCGM, a PDU) over --gpu-hours; its mean power replaces gpu_tdp_watts')
             [CompletionResult]::new('--cpu-kwh', '--cpu-kwh', [CompletionResultType]::ParameterName, 'CPU and memory energy measured elsewhere (RAPL, a PDU) over --cpu-hours; its mean power replaces cpu_tdp_watts')
             [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'The grid region whose intensity to use: a country (FR, FRA), a US state (US-VA), a NERC region (SERC) or a cloud region (aws:us-east-1) [env: EXAMLOPS_GRID_REGION; config: finops.carbon.grid.region; list: exa finops carbon regions]')
+            [CompletionResult]::new('--gpu-model', '--gpu-model', [CompletionResultType]::ParameterName, 'The GPU model (H100-SXM, "NVIDIA L4", MI300X): a provider that prices by model (hardware-aware) takes its board power [list: exa finops carbon hardware]')
+            [CompletionResult]::new('--cpu-model', '--cpu-model', [CompletionResultType]::ParameterName, 'The CPU model ("EPYC 7763", "Xeon Platinum 8380"), with --cpu-cores: a provider that prices by model takes a core''s power as its TDP over its cores')
+            [CompletionResult]::new('--cpu-cores', '--cpu-cores', [CompletionResultType]::ParameterName, 'The CPU model''s cores a socket (--cpu-model''s TDP is the socket''s)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
@@ -158,6 +165,18 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
             [CompletionResult]::new('--sources', '--sources', [CompletionResultType]::ParameterName, 'Print the tables'' sources, licences and attribution instead')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;finops;carbon;hardware' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--sources', '--sources', [CompletionResultType]::ParameterName, 'Print the tables'' sources and licences instead')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -186,6 +205,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a carbon provider: formulas, coefficients with defaults, metadata')
             [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Estimate as `estimate` does and store the result as a record of MODEL')
             [CompletionResult]::new('regions', 'regions', [CompletionResultType]::ParameterValue, 'List the grid regions exa knows offline, each with its intensity, year and source')
+            [CompletionResult]::new('hardware', 'hardware', [CompletionResultType]::ParameterValue, 'List the GPU and CPU models exa knows the power of, each with its source (what hardware-aware prices by)')
             [CompletionResult]::new('when', 'when', [CompletionResultType]::ParameterValue, 'The start, within a window, that gives a job of a known length the least carbon by the grid''s forecast')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -203,6 +223,9 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;finops;carbon;help;regions' {
+            break
+        }
+        'exa;finops;carbon;help;hardware' {
             break
         }
         'exa;finops;carbon;help;when' {
@@ -375,6 +398,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a carbon provider: formulas, coefficients with defaults, metadata')
             [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Estimate as `estimate` does and store the result as a record of MODEL')
             [CompletionResult]::new('regions', 'regions', [CompletionResultType]::ParameterValue, 'List the grid regions exa knows offline, each with its intensity, year and source')
+            [CompletionResult]::new('hardware', 'hardware', [CompletionResultType]::ParameterValue, 'List the GPU and CPU models exa knows the power of, each with its source (what hardware-aware prices by)')
             [CompletionResult]::new('when', 'when', [CompletionResultType]::ParameterValue, 'The start, within a window, that gives a job of a known length the least carbon by the grid''s forecast')
             break
         }
@@ -391,6 +415,9 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;finops;help;carbon;regions' {
+            break
+        }
+        'exa;finops;help;carbon;hardware' {
             break
         }
         'exa;finops;help;carbon;when' {
@@ -976,6 +1003,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a carbon provider: formulas, coefficients with defaults, metadata')
             [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Estimate as `estimate` does and store the result as a record of MODEL')
             [CompletionResult]::new('regions', 'regions', [CompletionResultType]::ParameterValue, 'List the grid regions exa knows offline, each with its intensity, year and source')
+            [CompletionResult]::new('hardware', 'hardware', [CompletionResultType]::ParameterValue, 'List the GPU and CPU models exa knows the power of, each with its source (what hardware-aware prices by)')
             [CompletionResult]::new('when', 'when', [CompletionResultType]::ParameterValue, 'The start, within a window, that gives a job of a known length the least carbon by the grid''s forecast')
             break
         }
@@ -992,6 +1020,9 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;help;finops;carbon;regions' {
+            break
+        }
+        'exa;help;finops;carbon;hardware' {
             break
         }
         'exa;help;finops;carbon;when' {

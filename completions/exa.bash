@@ -109,6 +109,9 @@ _exa() {
             exa__subcmd__finops__subcmd__carbon,estimate)
                 cmd="exa__subcmd__finops__subcmd__carbon__subcmd__estimate"
                 ;;
+            exa__subcmd__finops__subcmd__carbon,hardware)
+                cmd="exa__subcmd__finops__subcmd__carbon__subcmd__hardware"
+                ;;
             exa__subcmd__finops__subcmd__carbon,help)
                 cmd="exa__subcmd__finops__subcmd__carbon__subcmd__help"
                 ;;
@@ -129,6 +132,9 @@ _exa() {
                 ;;
             exa__subcmd__finops__subcmd__carbon__subcmd__help,estimate)
                 cmd="exa__subcmd__finops__subcmd__carbon__subcmd__help__subcmd__estimate"
+                ;;
+            exa__subcmd__finops__subcmd__carbon__subcmd__help,hardware)
+                cmd="exa__subcmd__finops__subcmd__carbon__subcmd__help__subcmd__hardware"
                 ;;
             exa__subcmd__finops__subcmd__carbon__subcmd__help,help)
                 cmd="exa__subcmd__finops__subcmd__carbon__subcmd__help__subcmd__help"
@@ -192,6 +198,9 @@ _exa() {
                 ;;
             exa__subcmd__finops__subcmd__help__subcmd__carbon,estimate)
                 cmd="exa__subcmd__finops__subcmd__help__subcmd__carbon__subcmd__estimate"
+                ;;
+            exa__subcmd__finops__subcmd__help__subcmd__carbon,hardware)
+                cmd="exa__subcmd__finops__subcmd__help__subcmd__carbon__subcmd__hardware"
                 ;;
             exa__subcmd__finops__subcmd__help__subcmd__carbon,providers)
                 cmd="exa__subcmd__finops__subcmd__help__subcmd__carbon__subcmd__providers"
@@ -300,6 +309,9 @@ _exa() {
                 ;;
             exa__subcmd__help__subcmd__finops__subcmd__carbon,estimate)
                 cmd="exa__subcmd__help__subcmd__finops__subcmd__carbon__subcmd__estimate"
+                ;;
+            exa__subcmd__help__subcmd__finops__subcmd__carbon,hardware)
+                cmd="exa__subcmd__help__subcmd__finops__subcmd__carbon__subcmd__hardware"
                 ;;
             exa__subcmd__help__subcmd__finops__subcmd__carbon,providers)
                 cmd="exa__subcmd__help__subcmd__finops__subcmd__carbon__subcmd__providers"
@@ -842,7 +854,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon)
-            opts="-o -h -V --output --json --config --help --version providers estimate show record regions when help"
+            opts="-o -h -V --output --json --config --help --version providers estimate show record regions hardware when help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -868,7 +880,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__estimate)
-            opts="-o -h -V --gpu-hours --cpu-hours --provider --strict --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --cpu-kwh --region --output --json --config --help --version"
+            opts="-o -h -V --gpu-hours --cpu-hours --provider --strict --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --cpu-kwh --region --gpu-model --cpu-model --cpu-cores --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -918,6 +930,44 @@ _exa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --gpu-model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cpu-model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cpu-cores)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__finops__subcmd__carbon__subcmd__hardware)
+            opts="-o -h -V --sources --output --json --config --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --output)
                     COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
                     return 0
@@ -938,7 +988,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__help)
-            opts="providers estimate show record regions when help"
+            opts="providers estimate show record regions hardware when help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -952,6 +1002,20 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__help__subcmd__estimate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__finops__subcmd__carbon__subcmd__help__subcmd__hardware)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1076,7 +1140,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__carbon__subcmd__record)
-            opts="-o -h -V --run-id --part --tokens --prompt-tokens --requests --unit --db --gpu-hours --cpu-hours --provider --strict --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --cpu-kwh --region --output --json --config --help --version"
+            opts="-o -h -V --run-id --part --tokens --prompt-tokens --requests --unit --db --gpu-hours --cpu-hours --provider --strict --set --pue --gpu-tdp --cpu-tdp --grid-intensity --gpu-kwh --cpu-kwh --region --gpu-model --cpu-model --cpu-cores --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1147,6 +1211,18 @@ _exa() {
                     return 0
                     ;;
                 --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gpu-model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cpu-model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cpu-cores)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1564,7 +1640,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__help__subcmd__carbon)
-            opts="providers estimate show record regions when"
+            opts="providers estimate show record regions hardware when"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1578,6 +1654,20 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__help__subcmd__carbon__subcmd__estimate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__finops__subcmd__help__subcmd__carbon__subcmd__hardware)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2296,7 +2386,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__help__subcmd__finops__subcmd__carbon)
-            opts="providers estimate show record regions when"
+            opts="providers estimate show record regions hardware when"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2310,6 +2400,20 @@ _exa() {
             return 0
             ;;
         exa__subcmd__help__subcmd__finops__subcmd__carbon__subcmd__estimate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__help__subcmd__finops__subcmd__carbon__subcmd__hardware)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

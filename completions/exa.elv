@@ -69,6 +69,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand show 'Show a carbon provider: formulas, coefficients with defaults, metadata'
             cand record 'Estimate as `estimate` does and store the result as a record of MODEL'
             cand regions 'List the grid regions exa knows offline, each with its intensity, year and source'
+            cand hardware 'List the GPU and CPU models exa knows the power of, each with its source (what hardware-aware prices by)'
             cand when 'The start, within a window, that gives a job of a known length the least carbon by the grid''s forecast'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -94,6 +95,9 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --gpu-kwh 'GPU energy measured elsewhere (DCGM, a PDU) over --gpu-hours; its mean power replaces gpu_tdp_watts'
             cand --cpu-kwh 'CPU and memory energy measured elsewhere (RAPL, a PDU) over --cpu-hours; its mean power replaces cpu_tdp_watts'
             cand --region 'The grid region whose intensity to use: a country (FR, FRA), a US state (US-VA), a NERC region (SERC) or a cloud region (aws:us-east-1) [env: EXAMLOPS_GRID_REGION; config: finops.carbon.grid.region; list: exa finops carbon regions]'
+            cand --gpu-model 'The GPU model (H100-SXM, "NVIDIA L4", MI300X): a provider that prices by model (hardware-aware) takes its board power [list: exa finops carbon hardware]'
+            cand --cpu-model 'The CPU model ("EPYC 7763", "Xeon Platinum 8380"), with --cpu-cores: a provider that prices by model takes a core''s power as its TDP over its cores'
+            cand --cpu-cores 'The CPU model''s cores a socket (--cpu-model''s TDP is the socket''s)'
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
@@ -132,6 +136,9 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --gpu-kwh 'GPU energy measured elsewhere (DCGM, a PDU) over --gpu-hours; its mean power replaces gpu_tdp_watts'
             cand --cpu-kwh 'CPU and memory energy measured elsewhere (RAPL, a PDU) over --cpu-hours; its mean power replaces cpu_tdp_watts'
             cand --region 'The grid region whose intensity to use: a country (FR, FRA), a US state (US-VA), a NERC region (SERC) or a cloud region (aws:us-east-1) [env: EXAMLOPS_GRID_REGION; config: finops.carbon.grid.region; list: exa finops carbon regions]'
+            cand --gpu-model 'The GPU model (H100-SXM, "NVIDIA L4", MI300X): a provider that prices by model (hardware-aware) takes its board power [list: exa finops carbon hardware]'
+            cand --cpu-model 'The CPU model ("EPYC 7763", "Xeon Platinum 8380"), with --cpu-cores: a provider that prices by model takes a core''s power as its TDP over its cores'
+            cand --cpu-cores 'The CPU model''s cores a socket (--cpu-model''s TDP is the socket''s)'
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
@@ -148,6 +155,17 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
             cand --sources 'Print the tables'' sources, licences and attribution instead'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;finops;carbon;hardware'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --sources 'Print the tables'' sources and licences instead'
             cand --json 'Same as `-o json`'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -174,6 +192,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand show 'Show a carbon provider: formulas, coefficients with defaults, metadata'
             cand record 'Estimate as `estimate` does and store the result as a record of MODEL'
             cand regions 'List the grid regions exa knows offline, each with its intensity, year and source'
+            cand hardware 'List the GPU and CPU models exa knows the power of, each with its source (what hardware-aware prices by)'
             cand when 'The start, within a window, that gives a job of a known length the least carbon by the grid''s forecast'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -186,6 +205,8 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;finops;carbon;help;record'= {
         }
         &'exa;finops;carbon;help;regions'= {
+        }
+        &'exa;finops;carbon;help;hardware'= {
         }
         &'exa;finops;carbon;help;when'= {
         }
@@ -342,6 +363,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand show 'Show a carbon provider: formulas, coefficients with defaults, metadata'
             cand record 'Estimate as `estimate` does and store the result as a record of MODEL'
             cand regions 'List the grid regions exa knows offline, each with its intensity, year and source'
+            cand hardware 'List the GPU and CPU models exa knows the power of, each with its source (what hardware-aware prices by)'
             cand when 'The start, within a window, that gives a job of a known length the least carbon by the grid''s forecast'
         }
         &'exa;finops;help;carbon;providers'= {
@@ -353,6 +375,8 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;finops;help;carbon;record'= {
         }
         &'exa;finops;help;carbon;regions'= {
+        }
+        &'exa;finops;help;carbon;hardware'= {
         }
         &'exa;finops;help;carbon;when'= {
         }
@@ -873,6 +897,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand show 'Show a carbon provider: formulas, coefficients with defaults, metadata'
             cand record 'Estimate as `estimate` does and store the result as a record of MODEL'
             cand regions 'List the grid regions exa knows offline, each with its intensity, year and source'
+            cand hardware 'List the GPU and CPU models exa knows the power of, each with its source (what hardware-aware prices by)'
             cand when 'The start, within a window, that gives a job of a known length the least carbon by the grid''s forecast'
         }
         &'exa;help;finops;carbon;providers'= {
@@ -884,6 +909,8 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;help;finops;carbon;record'= {
         }
         &'exa;help;finops;carbon;regions'= {
+        }
+        &'exa;help;finops;carbon;hardware'= {
         }
         &'exa;help;finops;carbon;when'= {
         }

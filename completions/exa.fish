@@ -68,6 +68,7 @@ complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -f -a "show" -d 'Show a carbon provider: formulas, coefficients with defaults, metadata'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -f -a "record" -d 'Estimate as `estimate` does and store the result as a record of MODEL'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -f -a "regions" -d 'List the grid regions exa knows offline, each with its intensity, year and source'
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -f -a "hardware" -d 'List the GPU and CPU models exa knows the power of, each with its source (what hardware-aware prices by)'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -f -a "when" -d 'The start, within a window, that gives a job of a known length the least carbon by the grid\'s forecast'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from carbon" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from cost" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''

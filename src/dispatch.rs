@@ -96,6 +96,7 @@ pub fn run(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
             Carbon::Show(a) => show(commands::show::run(s, Domain::Carbon, &a.name)?, s),
             Carbon::Estimate(a) => show(commands::estimate::run(s, Domain::Carbon, &a.request())?, s),
             Carbon::Regions(a) => show(commands::regions::run(a.query.as_deref(), a.sources), s),
+            Carbon::Hardware(a) => show(commands::hardware::run(a.query.as_deref(), a.sources), s),
             Carbon::When(a) => {
                 show(commands::when::run(s, commands::when::request(&a.duration, a.within.as_deref(), a.power_w)?, a.region.as_deref())?, s)
             }

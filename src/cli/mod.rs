@@ -444,6 +444,11 @@ pub enum Carbon {
         after_help = "Examples:\n  exa finops carbon regions\n  exa finops carbon regions aws:\n  exa -o json finops carbon regions FR | jq '.regions[0].g_per_kwh'\n  exa finops carbon regions --sources"
     )]
     Regions(RegionsArgs),
+    /// List the GPU and CPU models exa knows the power of, each with its source (what hardware-aware prices by).
+    #[command(
+        after_help = "Examples:\n  exa finops carbon hardware\n  exa finops carbon hardware h100\n  exa -o json finops carbon hardware 'EPYC 7763' | jq '.cpus[0].tdp_w'\n  exa finops carbon estimate --gpu-hours 8 --provider hardware-aware --gpu-model H100-SXM\n  exa finops carbon hardware --sources"
+    )]
+    Hardware(HardwareArgs),
     /// The start, within a window, that gives a job of a known length the least carbon by the grid's forecast.
     #[command(
         after_help = "Examples:\n  exa finops carbon when --duration 6h\n  exa finops carbon when --duration 90m --within 12h --power-w 2800\n  sbatch --begin=$(exa -o json finops carbon when --duration 6h | jq -r .best.begin) train.sh\n\nThe forecast comes from EXAMLOPS_GRID_FORECAST_URL or finops.carbon.grid.forecast_url ({zone} and {from} filled in), with the grid's zone, API and token: the UK National Grid (https://api.carbonintensity.org.uk/intensity/{from}/fw48h, no key), Electricity Maps, WattTime or the Carbon Aware SDK."
@@ -468,6 +473,17 @@ pub struct WhenArgs {
     /// grid region set (EXAMLOPS_GRID_REGION, finops.carbon.grid.region)].
     #[arg(long, value_name = "REGION")]
     pub region: Option<String>,
+}
+
+/// `finops carbon hardware`.
+#[derive(Debug, Clone, Args)]
+pub struct HardwareArgs {
+    /// Only the models whose name (or a name it goes by) contains this, compared as exa compares models (any case,
+    /// letters and digits): h100, mi300, "EPYC 7763".
+    pub query: Option<String>,
+    /// Print the tables' sources and licences instead.
+    #[arg(long)]
+    pub sources: bool,
 }
 
 /// `finops carbon regions`.
@@ -957,6 +973,18 @@ pub struct CarbonEstimate {
     /// The grid region whose intensity to use: a country (FR, FRA), a US state (US-VA), a NERC region (SERC) or a cloud region (aws:us-east-1) [env: EXAMLOPS_GRID_REGION; config: finops.carbon.grid.region; list: exa finops carbon regions].
     #[arg(long, value_name = "REGION")]
     pub region: Option<String>,
+
+    /// The GPU model (H100-SXM, "NVIDIA L4", MI300X): a provider that prices by model (hardware-aware) takes its board power [list: exa finops carbon hardware].
+    #[arg(long, value_name = "MODEL")]
+    pub gpu_model: Option<String>,
+
+    /// The CPU model ("EPYC 7763", "Xeon Platinum 8380"), with --cpu-cores: a provider that prices by model takes a core's power as its TDP over its cores.
+    #[arg(long, value_name = "MODEL", requires = "cpu_cores")]
+    pub cpu_model: Option<String>,
+
+    /// The CPU model's cores a socket (--cpu-model's TDP is the socket's).
+    #[arg(long, value_name = "CORES", value_parser = values::cpus, requires = "cpu_model")]
+    pub cpu_cores: Option<f64>,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -980,6 +1008,8 @@ impl CarbonEstimate {
         req.gpu_kwh = self.gpu_kwh;
         req.cpu_kwh = self.cpu_kwh;
         req.region = self.region.clone();
+        req.gpu_model = self.gpu_model.clone();
+        req.cpu_model = self.cpu_model.clone().map(|m| (m, self.cpu_cores));
         let named = [
             ("pue", self.pue, "--pue"),
             ("gpu_tdp_watts", self.gpu_tdp, "--gpu-tdp"),
@@ -1012,6 +1042,8 @@ impl Hours {
             overrides: Vec::new(),
             history: None,
             gpu_name: None,
+            gpu_model: None,
+            cpu_model: None,
         }
     }
 
@@ -1175,7 +1207,7 @@ impl Cli {
             Command::Finops(Finops::Carbon(c)) => match c {
                 Carbon::Estimate(e) => (None, e.hours.strict.strict),
                 Carbon::Record(r) => (r.record.db.db.as_ref(), r.estimate.hours.strict.strict),
-                Carbon::Providers | Carbon::Show(_) | Carbon::Regions(_) | Carbon::When(_) => (None, false),
+                Carbon::Providers | Carbon::Show(_) | Carbon::Regions(_) | Carbon::Hardware(_) | Carbon::When(_) => (None, false),
             },
             Command::Finops(Finops::Cost(c)) => match c {
                 Cost::Estimate(e) => (None, e.hours.strict.strict),

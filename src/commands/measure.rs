@@ -840,6 +840,8 @@ fn price(
         history,
         // The GPUs' name, for the table of embodied carbon: one model for all of them, else none.
         gpu_name: one_model(&gpu.devices),
+        gpu_model: None,
+        cpu_model: None,
     };
     match pricing::estimate(settings, domain, &req) {
         Ok(mut e) => {

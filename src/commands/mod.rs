@@ -4,6 +4,7 @@ pub mod config;
 pub mod db;
 pub mod estimate;
 pub mod gpu;
+pub mod hardware;
 pub mod import;
 pub mod kubernetes;
 pub mod measure;

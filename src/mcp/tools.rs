@@ -246,6 +246,8 @@ fn finops_estimate(s: &Settings, a: params::Estimate) -> Result<CallToolResult, 
         overrides,
         history: None,
         gpu_name: None,
+        gpu_model: None,
+        cpu_model: None,
     };
     Ok(answer(&commands::estimate::run(s, domain, &req)?))
 }

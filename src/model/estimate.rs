@@ -26,6 +26,11 @@ pub struct Request {
     pub history: Option<super::HistoryAsk>,
     /// The GPUs' model as they name themselves (`measure`), for exa's table of their embodied carbon.
     pub gpu_name: Option<String>,
+    /// The GPU model named (`--gpu-model`): a provider that takes the hardware tables prices its board power.
+    pub gpu_model: Option<String>,
+    /// The CPU model named (`--cpu-model`), and its cores a socket (`--cpu-cores`): a provider that takes the
+    /// hardware tables prices a core at the model's TDP over its cores.
+    pub cpu_model: Option<(String, Option<f64>)>,
 }
 
 /// A coefficient set for one request, and what set it, for the message that refuses it.

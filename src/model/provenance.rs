@@ -26,6 +26,8 @@ pub enum Source {
     Region,
     /// The grid's intensity history over the work, weighted by it.
     History,
+    /// exa's shipped hardware tables, by the GPU or CPU model named (`--gpu-model`, `--cpu-model`).
+    Hardware,
 }
 
 impl Source {
@@ -40,6 +42,7 @@ impl Source {
             Source::Live => "live",
             Source::Region => "region",
             Source::History => "history",
+            Source::Hardware => "hardware",
         }
     }
 

@@ -125,6 +125,47 @@ impl Render for ProviderList {
     }
 }
 
+impl Render for crate::commands::hardware::Hardware {
+    fn render(&self, style: Style, out: &mut String) {
+        if let Some(a) = self.attribution {
+            out.push_str(a);
+            return;
+        }
+        if !self.gpus.is_empty() {
+            let mut t = style.table(&["GPU", "Vendor", "Board power W", "Also named", "Year", "Source"]);
+            for g in &self.gpus {
+                t.add_row(vec![
+                    Cell::new(&g.name),
+                    Cell::new(&g.vendor),
+                    Cell::new(plain(g.board_power_w)),
+                    Cell::new(g.aliases.join(", ")),
+                    Cell::new(g.year),
+                    Cell::new(&g.source),
+                ]);
+            }
+            let _ = writeln!(out, "{t}");
+        }
+        if !self.cpus.is_empty() {
+            let mut t = style.table(&["CPU", "TDP W (a socket)"]);
+            for c in self.cpus.iter().take(50) {
+                t.add_row(vec![Cell::new(&c.name), Cell::new(plain(c.tdp_w))]);
+            }
+            let _ = writeln!(out, "{t}");
+            if self.cpus.len() > 50 {
+                let _ = writeln!(out, "(the first 50 of {} CPU models that match; -o json lists them all)", self.cpus.len());
+            }
+        }
+        let _ = writeln!(
+            out,
+            "{} GPU models, {} CPU models{}; CPUs from {} (exa finops carbon hardware --sources for the sources and licences)",
+            self.gpus.len(),
+            self.cpus.len(),
+            if self.query.is_none() { format!(" of {} (name one to list them)", self.cpu_models) } else { String::new() },
+            self.cpu_source
+        );
+    }
+}
+
 impl Render for crate::commands::regions::Regions {
     fn render(&self, style: Style, out: &mut String) {
         if let Some(a) = self.attribution {

@@ -4,6 +4,7 @@
 
 pub mod footprint;
 mod grid;
+pub mod hardware;
 pub mod history;
 pub mod region;
 
@@ -196,12 +197,27 @@ fn measured(p: &dyn Provider, coefs: &mut IndexMap<String, Coef>, kwh: f64, gpu_
                 return Err(Error::Usage(format!("{c} is set on the command line, but the measured GPU energy sets it; drop one")));
             }
             *coef = Coef { value, source: Source::Measured };
-            Ok(())
+            drawn(coefs, "gpu_usage_factor")
         }
         None if p.meta().accepts("gpu_kwh") => Ok(()),
         None => Err(Error::Refused(format!(
             "carbon provider '{name}' cannot take a measured GPU energy: it has no gpu_tdp_watts or energy_coeff_kwh_per_gpu_hour coefficient and does not read gpu_kwh"
         ))),
+    }
+}
+
+/// A measured mean power is the power drawn: a provider's usage factor (the share of its rated power a device
+/// draws) is then 1.
+fn drawn(coefs: &mut IndexMap<String, Coef>, factor: &str) -> Result<(), Error> {
+    match coefs.get_mut(factor) {
+        Some(c) if c.source == Source::Flag => {
+            Err(Error::Usage(format!("{factor} is set on the command line, but the measured energy is the power drawn; drop one")))
+        }
+        Some(c) => {
+            *c = Coef { value: 1.0, source: Source::Measured };
+            Ok(())
+        }
+        None => Ok(()),
     }
 }
 
@@ -214,7 +230,7 @@ fn measured_cpu(p: &dyn Provider, coefs: &mut IndexMap<String, Coef>, kwh: f64, 
         }
         Some(c) => {
             *c = Coef { value: tidy(kwh * 1000.0 / cpu_hours), source: Source::Measured };
-            Ok(())
+            drawn(coefs, "cpu_usage_factor")
         }
         None if p.meta().accepts("cpu_kwh") => Ok(()),
         None => Err(Error::Refused(format!(
@@ -337,6 +353,9 @@ struct Prelude {
 fn prelude(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu: f64, cpu: f64) -> Result<Prelude, ComputeFail> {
     let p = r.provider.as_ref();
     let (mut coefs, mut notes) = coefficients(settings, domain, p, &req.overrides)?;
+    if domain == Domain::Carbon {
+        hardware::fill(&p.meta().name, &mut coefs, req, &mut notes)?;
+    }
     if let Some(kwh) = req.gpu_kwh.filter(|_| domain == Domain::Carbon) {
         measured(p, &mut coefs, kwh, gpu)?;
     }

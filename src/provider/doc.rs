@@ -19,6 +19,7 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ("providers/carbon/codecarbon-like.yaml", include_str!("../../providers/carbon/codecarbon-like.yaml")),
     ("providers/carbon/ccf-like.yaml", include_str!("../../providers/carbon/ccf-like.yaml")),
     ("providers/carbon/grid-live.yaml", include_str!("../../providers/carbon/grid-live.yaml")),
+    ("providers/carbon/hardware-aware.yaml", include_str!("../../providers/carbon/hardware-aware.yaml")),
     ("providers/cost/flat-rate.yaml", include_str!("../../providers/cost/flat-rate.yaml")),
     ("providers/cost/tiered-example.yaml", include_str!("../../providers/cost/tiered-example.yaml")),
 ];

@@ -17,6 +17,7 @@ mod fuzz;
 mod gpu;
 mod grid;
 mod hardening;
+mod hardware;
 mod history;
 mod house;
 mod json_contract;

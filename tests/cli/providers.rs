@@ -9,14 +9,14 @@ fn carbon_providers_list_kinds_uncertainty_status_default() {
     assert_eq!(p.domain, "carbon");
     assert_eq!(p.default, "green-ai-default");
     let names: Vec<&str> = p.providers.iter().map(|r| r.name.as_str()).collect();
-    assert_eq!(names, ["ccf-like", "codecarbon-like", "green-ai-default", "grid-live"]);
+    assert_eq!(names, ["ccf-like", "codecarbon-like", "green-ai-default", "grid-live", "hardware-aware"]);
     for r in &p.providers {
         assert_eq!((r.kind.as_str(), r.status.as_str()), ("builtin", "ok"), "{}", r.name);
         assert_eq!(r.default, r.name == "green-ai-default");
         assert!(r.reason.is_none());
     }
     let u: Vec<Option<f64>> = p.providers.iter().map(|r| r.uncertainty).collect();
-    assert_eq!(u, [Some(0.3), Some(0.25), Some(0.3), Some(0.2)]);
+    assert_eq!(u, [Some(0.3), Some(0.25), Some(0.3), Some(0.2), Some(0.3)]);
 }
 
 #[test]

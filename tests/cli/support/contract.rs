@@ -228,6 +228,37 @@ pub struct Regions {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
+pub struct Hardware {
+    #[serde(deserialize_with = "nullable")]
+    pub query: Option<String>,
+    pub gpus: Vec<HardwareGpu>,
+    pub cpus: Vec<HardwareCpu>,
+    pub cpu_models: u64,
+    pub cpu_source: String,
+    #[serde(deserialize_with = "nullable")]
+    pub attribution: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HardwareGpu {
+    pub name: String,
+    pub vendor: String,
+    pub board_power_w: f64,
+    pub aliases: Vec<String>,
+    pub source: String,
+    pub year: u16,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HardwareCpu {
+    pub name: String,
+    pub tdp_w: f64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Region {
     pub key: String,
     pub kind: String,
@@ -1621,6 +1652,7 @@ pub fn check(args: &[&str], json: &[u8]) {
         ["finops", "carbon" | "cost", "show"] => drop(decode::<Show>(&what, json)),
         ["finops", "carbon" | "cost", "record"] => drop(decode::<Recorded>(&what, json)),
         ["finops", "carbon", "regions"] => drop(decode::<Regions>(&what, json)),
+        ["finops", "carbon", "hardware"] => drop(decode::<Hardware>(&what, json)),
         ["finops", "carbon", "when"] => drop(decode::<When>(&what, json)),
         ["finops", "measure"] => drop(decode::<Measurement>(&what, json)),
         ["report"] if flag_value(args, "--format") == Some("focus") => check_focus(&what, json),
