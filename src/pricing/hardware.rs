@@ -211,6 +211,32 @@ fn put(coefs: &mut IndexMap<String, Coef>, notes: &mut Vec<String>, name: &str, 
 mod tests {
     use super::*;
 
+    /// A model the devices name themselves (a measurement's) is used where it fits a row and said where it does not,
+    /// never refused; one a person names must fit; a value set by hand wins.
+    #[test]
+    fn the_tables_fill_a_providers_power_by_the_model_named() {
+        let coefs = |tdp_source: Source| -> IndexMap<String, Coef> {
+            [("gpu_tdp_watts", 400.0, tdp_source), ("gpu_usage_factor", 1.0, Source::Default)]
+                .into_iter()
+                .map(|(n, v, s)| (n.to_string(), Coef { value: v, source: s }))
+                .collect()
+        };
+        let (mut c, mut notes) = (coefs(Source::Default), Vec::new());
+        let device = Request { gpu_name: Some("NVIDIA H100 80GB HBM3".into()), ..Request::default() };
+        fill("hardware-aware", &mut c, &device, &mut notes).unwrap();
+        assert_eq!(c["gpu_tdp_watts"], Coef { value: 700.0, source: Source::Hardware });
+        let (mut c, mut notes) = (coefs(Source::Default), Vec::new());
+        let odd = Request { gpu_name: Some("NVIDIA Hopper Prototype".into()), ..Request::default() };
+        fill("hardware-aware", &mut c, &odd, &mut notes).unwrap();
+        assert_eq!((c["gpu_tdp_watts"].value, notes.len()), (400.0, 1), "{notes:?}");
+        let asked = Request { gpu_model: Some("NVIDIA Hopper Prototype".into()), ..Request::default() };
+        assert!(matches!(fill("hardware-aware", &mut coefs(Source::Default), &asked, &mut Vec::new()), Err(Error::Usage(_))));
+        let (mut c, mut notes) = (coefs(Source::Flag), Vec::new());
+        fill("hardware-aware", &mut c, &Request { gpu_model: Some("L4".into()), ..Request::default() }, &mut notes).unwrap();
+        assert_eq!(c["gpu_tdp_watts"].source, Source::Flag);
+        assert!(notes[0].contains("wins over"), "{notes:?}");
+    }
+
     #[test]
     fn a_model_is_found_by_the_names_people_schedulers_and_devices_give_it() {
         for name in ["H100 SXM", "h100-sxm", "NVIDIA H100 80GB HBM3", "H100_SXM5"] {
