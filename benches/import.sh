@@ -12,6 +12,8 @@
 #   bash benches/import.sh [N] [REV]
 #   bash benches/import.sh 200000 HEAD~3
 #   OLD_BIN=path/to/exa bash benches/import.sh 1000000 REV   # REV's exa built already
+#   HARDWARE=1 bash benches/import.sh                         # also each job priced by its GPU type and partition
+#                                                              # (hardware-aware), alternating with the default
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-1000000}
@@ -30,7 +32,13 @@ elif [ -n "$rev" ]; then
 fi
 export XDG_CONFIG_HOME="$tmp/config"
 unset EXAMLOPS_DB
-python3 benches/sacct_gen.py "$n" > "$tmp/sacct.txt"
+if [ -n "${HARDWARE:-}" ]; then
+  python3 benches/sacct_gen.py "$n" --typed > "$tmp/sacct.txt"
+  mkdir -p "$tmp/config/examlops"
+  printf 'finops:\n  hardware:\n    gres: {h100: H100 SXM, a100: A100 SXM 80GB}\n    partitions:\n      gpu: {cpu_model: EPYC 7763, cpu_cores: 64}\n      cpu: {cpu_model: Xeon Platinum 8380, cpu_cores: 40}\n      debug: {cpu_model: Xeon Platinum 8380, cpu_cores: 40}\n' > "$tmp/config/examlops/finops.yaml"
+else
+  python3 benches/sacct_gen.py "$n" > "$tmp/sacct.txt"
+fi
 echo "$n jobs, $(wc -l < "$tmp/sacct.txt") lines, $(du -h "$tmp/sacct.txt" | cut -f1); TZ=${TZ:-unset, the system zone}"
 python3 - target/release/exa "$tmp/sacct.txt" "$tmp" "$rounds" "$old" "$rev" <<'PY'
 import csv, json, os, sqlite3, statistics, subprocess, sys, time
@@ -73,21 +81,23 @@ def copy_alone(exa, src, dst):
 
 
 sqlite_alone = []
-exas = [("this tree", new)] + ([(rev, old)] if old else [])
-times = {name: {"first import": [], "same file again": []} for name, _ in exas}
+exas = [("this tree", new, [])] + ([(rev, old, [])] if old else [])
+if os.environ.get("HARDWARE"):
+    exas.append(("this tree, hardware-aware", new, ["--carbon-provider", "hardware-aware"]))
+times = {name: {"first import": [], "same file again": []} for name, _, _ in exas}
 said = {}
 for i in range(rounds):
-    for name, exa in (exas if i % 2 == 0 else exas[::-1]):
-        db = f"{tmp}/r-{i}-{'new' if exa == new else 'old'}.sqlite3"
+    for name, exa, extra in (exas if i % 2 == 0 else exas[::-1]):
+        db = f"{tmp}/r-{i}-{len(extra)}-{'new' if exa == new else 'old'}.sqlite3"
         for label in ("first import", "same file again"):
             t = time.perf_counter()
-            out = subprocess.run([exa, "--db", db, "-o", "json", "import", "slurm", "--file", path], check=True, capture_output=True, text=True)
+            out = subprocess.run([exa, "--db", db, "-o", "json", "import", "slurm", "--file", path, *extra], check=True, capture_output=True, text=True)
             times[name][label].append(time.perf_counter() - t)
             a = json.loads(out.stdout)
             said[(name, label)] = (a["imported"], a["already_there"], a["records_written"])
-        if i == 0 and exa == new:
+        if i == 0 and exa == new and not extra:
             print(f"store: {os.path.getsize(db) / 1e6:.0f} MB")
-        if exa == new:
+        if exa == new and not extra:
             sqlite_alone.append(copy_alone(exa, db, f"{tmp}/alone-{i}.sqlite3"))
         for suffix in ("", "-wal", "-shm"):
             try:
@@ -96,7 +106,7 @@ for i in range(rounds):
                 pass
 for label in ("first import", "same file again"):
     line = []
-    for name, _ in exas:
+    for name, _, _ in exas:
         m = statistics.median(times[name][label])
         imp, there, written = said[(name, label)]
         each = ", ".join(f"{t:.2f}" for t in times[name][label])

@@ -4,6 +4,7 @@ GPU and CPU jobs, array tasks, users, accounts and partitions, failed and
 cancelled jobs, and a few still running or pending.
 
     python3 benches/sacct_gen.py N > sacct.txt
+    python3 benches/sacct_gen.py N --typed > sacct.txt   # GPUs with their gres type (h100, a100, l4, mi300x)
 """
 import random
 import sys
@@ -12,7 +13,7 @@ import time
 FIELDS = "JobID|JobIDRaw|JobName|User|Account|Partition|Cluster|State|Start|End|ElapsedRaw|NCPUS|CPUTimeRAW|AllocTRES|ConsumedEnergyRaw"
 
 
-def main(n):
+def main(n, typed=False):
     rnd = random.Random(7)
     out = sys.stdout
     out.write(FIELDS + "\n")
@@ -31,7 +32,9 @@ def main(n):
         start = t0 + i * 2
         state = rnd.choice(states)
         part = "gpu" if gpus else rnd.choice(["cpu", "debug"])
-        tres = f"billing={cpus},cpu={cpus}" + (f",gres/gpu={gpus}" if gpus else "") + ",node=1"
+        kind = ["h100", "a100", "l4", "mi300x"][i % 4]
+        typed_gres = f",gres/gpu:{kind}={gpus}" if typed and gpus else ""
+        tres = f"billing={cpus},cpu={cpus}" + (f",gres/gpu={gpus}" if gpus else "") + typed_gres + ",node=1"
         if state == "PENDING":
             s, e, el = "Unknown", "Unknown", 0
         elif state == "RUNNING":
@@ -46,4 +49,4 @@ def main(n):
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]))
+    main(int(sys.argv[1]), "--typed" in sys.argv[2:])

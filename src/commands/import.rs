@@ -279,9 +279,64 @@ pub fn run(settings: &Settings, sched: Scheduler, args: &ImportArgs, exclusive: 
     }
     let history = if args.grid_history { read_history(settings, &carbon, &chosen, &mut answer)? } else { None };
     let host = store::hostname();
-    let ctx = Ctx { sched, args, exclusive, carbon: &carbon, cost: &cost, host: &host, history };
+    let hardware = hardware_pricers(settings, &carbon, &chosen)?;
+    let ctx = Ctx { sched, args, exclusive, carbon: &carbon, cost: &cost, host: &host, history, settings, hardware };
     record(&ctx, &db, &chosen, &mut answer)?;
     Ok(answer)
+}
+
+/// A carbon pricer for each hardware the chosen jobs ran on, where the carbon provider prices by model (its
+/// prelude, and so its jobs' frame, of that hardware's power); the config's models checked first.
+fn hardware_pricers<'a>(settings: &'a Settings, carbon: &Pricer<'a>, chosen: &Chosen) -> Result<BTreeMap<Hardware, Pricer<'a>>, Error> {
+    let hw = &settings.config.finops.hardware;
+    let at = |key: &str| format!("{}: finops.hardware.{key}", settings.config_path.value.display());
+    for (ty, model) in &hw.gres {
+        pricing::hardware::gpu(model).map_err(|e| Error::Config(format!("{}: {e}", at(&format!("gres.{ty}")))))?;
+    }
+    for (name, p) in &hw.partitions {
+        if let Some(m) = &p.gpu_model {
+            pricing::hardware::gpu(m).map_err(|e| Error::Config(format!("{}: {e}", at(&format!("partitions.{name}.gpu_model")))))?;
+        }
+        if let Some(m) = &p.cpu_model {
+            pricing::hardware::cpu(m).map_err(|e| Error::Config(format!("{}: {e}", at(&format!("partitions.{name}.cpu_model")))))?;
+            if !p.cpu_cores.is_some_and(|c| c >= 1.0 && c.fract() == 0.0 && c <= 4096.0) {
+                return Err(Error::Config(format!(
+                    "{}: a CPU model needs cpu_cores, its cores a socket (1 to 4096)",
+                    at(&format!("partitions.{name}"))
+                )));
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    if !carbon.takes_hardware() || (hw.gres.is_empty() && hw.partitions.is_empty() && chosen.iter().flatten().all(|j| j.gpu_type.is_none()))
+    {
+        return Ok(out);
+    }
+    for job in chosen.iter().flatten() {
+        let key = hardware_of(settings, job);
+        if let std::collections::btree_map::Entry::Vacant(e) = out.entry(key) {
+            let pricer = carbon.on_hardware(e.key().0.clone(), e.key().1.clone().map(|(m, c)| (m, Some(c as f64))));
+            e.insert(pricer);
+        }
+    }
+    Ok(out)
+}
+
+/// The hardware a job ran on, by the config: its GPUs' type through `finops.hardware.gres` (else as the scheduler
+/// names it), else its partition's GPU model; its partition's CPU model and cores.
+fn hardware_of(settings: &Settings, job: &Job) -> Hardware {
+    let hw = &settings.config.finops.hardware;
+    let part = job.partition.as_deref().and_then(|p| hw.partitions.get(p));
+    let gpu = if job.gpus > 0.0 {
+        match &job.gpu_type {
+            Some(t) => Some(hw.gres.get(t.as_str()).cloned().unwrap_or_else(|| t.to_string())),
+            None => part.and_then(|p| p.gpu_model.clone()),
+        }
+    } else {
+        None
+    };
+    let cpu = part.and_then(|p| Some((p.cpu_model.clone()?, p.cpu_cores? as u64)));
+    (gpu, cpu)
 }
 
 /// The longest job weighed against the grid's history: a longer one (a clock's error, most likely) would
@@ -805,14 +860,24 @@ struct Ctx<'a> {
     host: &'a str,
     /// The grid's history, with --grid-history.
     history: Option<std::sync::Arc<Series>>,
+    settings: &'a Settings,
+    /// A carbon pricer for each hardware the jobs ran on, where the carbon provider prices by model; else empty.
+    hardware: BTreeMap<Hardware, Pricer<'a>>,
 }
 
 /// What the jobs priced before leave for the next: the store's encoder, which keeps the shapes of their estimates
 /// and each domain's frame for jobs priced from their hours alone (`Pricer::figures`).
 #[derive(Default)]
 struct PricedBefore {
-    encoder: store::Encoder,
+    /// One encoder for each hardware the jobs ran on (`Hardware`): a provider that prices by model makes each its
+    /// own estimates' frame.
+    encoders: BTreeMap<Hardware, store::Encoder>,
 }
+
+/// The hardware a job ran on, as the config maps a scheduler's words: its GPU model (Slurm's gres type, or its
+/// partition's), and its CPU model with its cores a socket (its partition's). Empty where the provider does not
+/// price by model.
+type Hardware = (Option<String>, Option<(String, u64)>);
 
 /// A job's records, and what they say.
 struct JobLines {
@@ -908,6 +973,9 @@ impl Ctx<'_> {
     }
 
     fn lines(&self, job: &Job, alike: &mut PricedBefore) -> Result<JobLines, Error> {
+        let hw = if self.hardware.is_empty() { Hardware::default() } else { hardware_of(self.settings, job) };
+        let carbon = self.hardware.get(&hw).unwrap_or(self.carbon);
+        let encoder = alike.encoders.entry(hw).or_default();
         let cluster = job.cluster.as_deref().unwrap_or("");
         let sched = self.sched.as_str();
         let run_id = format!("{sched}:{cluster}:{}", job.id);
@@ -925,7 +993,7 @@ impl Ctx<'_> {
             lines: Vec::new(),
             notes: Vec::new(),
         };
-        for (domain, pricer) in [(Domain::Carbon, self.carbon), (Domain::Cost, self.cost)] {
+        for (domain, pricer) in [(Domain::Carbon, carbon), (Domain::Cost, self.cost)] {
             // A provider without a CPU-hours term prices the GPU work and says so; with no GPU work it has nothing to price.
             let mut cpu = job.cpu_hours;
             if cpu > 0.0 && !pricer.accepts("cpu_hours") {
@@ -940,7 +1008,7 @@ impl Ctx<'_> {
                 made.notes.push(format!("{domain} provider '{}' has no GPU-hours term: no {domain} record", pricer.name()));
                 continue;
             }
-            let mut line = self.line(job, (domain, pricer), (gpu_hours, cpu), (&run_id, &model), alike, &mut made)?;
+            let mut line = self.line(job, (domain, pricer), (gpu_hours, cpu), (&run_id, &model), encoder, &mut made)?;
             match domain {
                 Domain::Carbon => made.co2e_g = line.figures.get(Figure::Co2eG),
                 Domain::Cost => made.cost_usd = line.figures.get(Figure::CostUsd),
@@ -962,7 +1030,7 @@ impl Ctx<'_> {
         (domain, pricer): (Domain, &Pricer),
         (gpu_hours, cpu): (f64, f64),
         (run_id, model): (&str, &str),
-        alike: &mut PricedBefore,
+        encoder: &mut store::Encoder,
         made: &mut JobLines,
     ) -> Result<Line, Error> {
         let node_kwh = made.node_kwh;
@@ -982,11 +1050,11 @@ impl Ctx<'_> {
         // priced, into the frame of that first one. (Not with the grid's history, nor with a measured energy:
         // each such estimate says its own.)
         let alone = self.history.is_none() && (domain == Domain::Cost || node_kwh.is_none());
-        let framed = (alone && alike.encoder.has_frame(domain)).then(|| pricer.figures(gpu_hours, cpu)).flatten();
+        let framed = (alone && encoder.has_frame(domain)).then(|| pricer.figures(gpu_hours, cpu)).flatten();
         match framed {
             Some(figures) => {
                 let figures = figures.map_err(failed)?;
-                let line = alike.encoder.framed(domain, head(), &figures).expect("the domain has a frame");
+                let line = encoder.framed(domain, head(), &figures).expect("the domain has a frame");
                 debug_assert_eq!(
                     line.estimate_json().as_deref(),
                     Some(serde_json::to_string(&pricer.price(gpu_hours, cpu, None).expect("priced")).expect("serialises").as_str()),
@@ -1002,7 +1070,7 @@ impl Ctx<'_> {
                         "Slurm measured {kwh} kWh for the job's nodes (ConsumedEnergyRaw; the allocation held them alone); kept beside this estimate"
                     ));
                 }
-                Ok(alike.encoder.whole(head(), estimate, alone))
+                Ok(encoder.whole(head(), estimate, alone))
             }
         }
     }

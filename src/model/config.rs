@@ -122,6 +122,33 @@ pub struct Finops {
     /// `finops.focus`: who bills whom, in FOCUS rows.
     #[serde(default, deserialize_with = "null_as_default")]
     pub focus: FocusConfig,
+    /// `finops.hardware`: what an importer's jobs ran on, for a provider that prices by model.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub hardware: HardwareConfig,
+}
+
+/// `finops.hardware`: the models a scheduler's words stand for.
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct HardwareConfig {
+    /// A scheduler's GPU type (Slurm's gres type: `h100`) to the model it is (`H100 SXM`), where the names differ.
+    #[serde(default)]
+    pub gres: IndexMap<String, String>,
+    /// Each partition's (Flux: queue's) hardware: its nodes' CPU model and cores a socket, and the GPU model of a
+    /// job whose GPUs have no type.
+    #[serde(default)]
+    pub partitions: IndexMap<String, PartitionHardware>,
+}
+
+/// One partition's hardware.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PartitionHardware {
+    /// The GPU model of a job whose GPUs have no type.
+    pub gpu_model: Option<String>,
+    /// The nodes' CPU model.
+    pub cpu_model: Option<String>,
+    /// Its cores a socket.
+    pub cpu_cores: Option<f64>,
 }
 
 /// `finops.focus`: the names FOCUS rows carry; each has a default.

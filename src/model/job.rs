@@ -38,6 +38,8 @@ pub struct Job {
     pub elapsed_s: f64,
     /// GPUs allocated.
     pub gpus: f64,
+    /// Their type as the scheduler names it (Slurm's gres type, `h100`), where it names one for all of them.
+    pub gpu_type: Option<super::Word>,
     /// Allocated core-hours, as the scheduler reports them.
     pub cpu_hours: f64,
     /// Energy the scheduler measured for the job's nodes, joules (Slurm's ConsumedEnergyRaw); `None` when none.

@@ -623,6 +623,8 @@ pub struct Pricer<'a> {
     prelude: std::sync::OnceLock<Prelude>,
     /// The values `figures` prices with: the prelude's coefficients, each work's hours put in their places.
     values: std::sync::Mutex<Option<Values>>,
+    /// The hardware all its work ran on, as a scheduler names it (`Request::gpu_name`, `Request::cpu_model`).
+    hardware: (Option<String>, Option<(String, Option<f64>)>),
 }
 
 impl<'a> Pricer<'a> {
@@ -634,7 +636,43 @@ impl<'a> Pricer<'a> {
             resolved: resolve(settings, domain, flag)?,
             prelude: std::sync::OnceLock::new(),
             values: Default::default(),
+            hardware: (None, None),
         })
+    }
+
+    /// A pricer of work that ran on one hardware: a GPU model as a scheduler names it (kept where it fits exa's
+    /// table, said where it does not) and a CPU model with its cores a socket.
+    pub fn on_hardware(&self, gpu: Option<String>, cpu: Option<(String, Option<f64>)>) -> Pricer<'a> {
+        Pricer {
+            settings: self.settings,
+            domain: self.domain,
+            resolved: Resolved {
+                provider: Arc::clone(&self.resolved.provider),
+                source: self.resolved.source,
+                requested: self.resolved.requested.clone(),
+                fallback_reason: self.resolved.fallback_reason.clone(),
+                own: std::sync::OnceLock::new(),
+            },
+            prelude: std::sync::OnceLock::new(),
+            values: Default::default(),
+            hardware: (gpu, cpu),
+        }
+    }
+
+    /// Whether the provider prices by hardware model (it has a GPU or CPU usage factor: `hardware::fill`).
+    pub fn takes_hardware(&self) -> bool {
+        self.resolved.provider.meta().coefficients.iter().any(|c| c.name == "gpu_usage_factor" || c.name == "cpu_usage_factor")
+    }
+
+    /// The request of work of these hours on this pricer's hardware.
+    fn request(&self, gpu_hours: f64, cpu_hours: f64) -> Request {
+        Request {
+            gpu_hours: Some(gpu_hours),
+            cpu_hours: Some(cpu_hours),
+            gpu_name: self.hardware.0.clone(),
+            cpu_model: self.hardware.1.clone(),
+            ..Request::default()
+        }
     }
 
     /// The provider's name.
@@ -657,7 +695,7 @@ impl<'a> Pricer<'a> {
     /// Prices GPU-hours and CPU-hours, at the grid's history over the work when one is given; refusals as
     /// `estimate` gives them.
     pub fn price(&self, gpu_hours: f64, cpu_hours: f64, history: Option<crate::model::HistoryAsk>) -> Result<Estimate, Error> {
-        let req = Request { gpu_hours: Some(gpu_hours), cpu_hours: Some(cpu_hours), history, ..Request::default() };
+        let req = Request { history, ..self.request(gpu_hours, cpu_hours) };
         // Without the history the work brings only its hours: its prelude is every such work's. Not a live
         // provider's: each work takes the reading (or the cached one, and its age) as it is when priced.
         let priced = if req.history.is_none() && self.resolved.provider.meta().live.is_none() {
@@ -681,7 +719,7 @@ impl<'a> Pricer<'a> {
         let (settings, domain, r) = (self.settings, self.domain, &self.resolved);
         let before =
             self.prelude.get().filter(|p| r.provider.meta().live.is_none() && p.grid.as_ref().is_none_or(|g| g.origin != "default"))?;
-        let req = Request { gpu_hours: Some(gpu_hours), cpu_hours: Some(cpu_hours), ..Request::default() };
+        let req = self.request(gpu_hours, cpu_hours);
         let figured = check_inputs(domain, r.provider.as_ref(), gpu_hours, cpu_hours, false).map_err(ComputeFail::from).and_then(|()| {
             let mut values = self.values.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             let values = values.get_or_insert_with(|| Values { inputs: IndexMap::default(), coefficients: before.values.clone() });

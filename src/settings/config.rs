@@ -34,7 +34,8 @@ const KNOWN: &[(&str, &[&str])] = &[
             "timeout_s",
         ],
     ),
-    ("finops", &["carbon", "cost", "focus"]),
+    ("finops", &["carbon", "cost", "focus", "hardware"]),
+    ("finops.hardware", &["gres", "partitions"]),
     ("mcp", &["token_env", "allowed_hosts"]),
     (
         "finops.focus",

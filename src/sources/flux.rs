@@ -191,6 +191,7 @@ pub fn job(j: &Value, line: usize, r: Option<&Value>) -> Result<(Job, bool), Bad
             end: end.map(seconds),
             elapsed_s: runtime,
             gpus,
+            gpu_type: None,
             cpu_hours: cores * runtime / 3600.0,
             energy_j: None,
         })?,

@@ -425,6 +425,7 @@ fn job(cols: &Cols, f: &[&str], line: usize) -> Result<Job, BadLine> {
         (None, None) => 0.0,
     };
     let gpus = get(const { at("AllocTRES") }).map_or(Ok(0.0), gpus_of).map_err(|w| bad("AllocTRES", w))?;
+    let gpu_type = get(const { at("AllocTRES") }).and_then(gpu_type_of);
     let energy_j = match get(const { at("ConsumedEnergyRaw") }) {
         Some(v) => Some(whole(v).map_err(|w| bad("ConsumedEnergyRaw", w))?),
         None => None,
@@ -452,9 +453,28 @@ fn job(cols: &Cols, f: &[&str], line: usize) -> Result<Job, BadLine> {
         end: time("End", const { at("End") })?,
         elapsed_s: elapsed,
         gpus,
+        gpu_type,
         cpu_hours,
         energy_j,
     })
+}
+
+/// The GPUs' type in an AllocTRES list (`gres/gpu:h100=4`), where its typed items name one type.
+pub fn gpu_type_of(tres: &str) -> Option<Word> {
+    let mut types = tres.split(',').filter_map(|i| i.split_once('=')?.0.strip_prefix("gres/gpu:"));
+    let first = types.next()?;
+    types.all(|t| t == first).then(|| Word::from(crate::text::clean(first)))
+}
+
+/// The GPUs' type in `sacct --json`'s allocated TRES (`{"type": "gres", "name": "gpu:h100"}`), where one type
+/// names them all.
+fn json_gpu_type(tres: &[Value]) -> Option<Word> {
+    let mut types = tres
+        .iter()
+        .filter(|t| t.get("type").and_then(Value::as_str) == Some("gres"))
+        .filter_map(|t| t.get("name").and_then(Value::as_str)?.strip_prefix("gpu:"));
+    let first = types.next()?;
+    types.all(|t| t == first).then(|| Word::from(crate::text::clean(first)))
 }
 
 /// A state word in upper case, made in place.
@@ -637,6 +657,7 @@ fn json_job(j: &Value, line: usize) -> Result<Job, BadLine> {
         end: time("end"),
         elapsed_s: elapsed,
         gpus,
+        gpu_type: json_gpu_type(&tres),
         cpu_hours: cpus * elapsed / 3600.0,
         energy_j: (energy > 0.0).then_some(energy),
     })
@@ -775,6 +796,9 @@ mod tests {
         assert_eq!(gpus_of("cpu=8,gres/gpu:a100=2,gres/gpu:h100=1"), Ok(3.0));
         assert_eq!(gpus_of("cpu=8,gres/gpu=3,gres/gpu:a100=3"), Ok(3.0));
         assert_eq!(gpus_of("cpu=1,node=1"), Ok(0.0));
+        assert_eq!(gpu_type_of("cpu=8,gres/gpu=4,gres/gpu:h100=4").as_deref(), Some("h100"));
+        assert_eq!(gpu_type_of("cpu=8,gres/gpu:a100=2,gres/gpu:h100=1"), None, "two types: none of them");
+        assert_eq!(gpu_type_of("cpu=8,gres/gpu=4"), None);
         assert!(gpus_of("gres/gpu=two").is_err());
     }
 

@@ -106,3 +106,72 @@ fn the_tables_are_listed_with_their_sources() {
     let providers: Value = env.json(&["finops", "carbon", "providers"]);
     assert!(providers.to_string().contains("hardware-aware"), "{providers}");
 }
+
+/// `import slurm` with hardware-aware: each job priced by its own GPU type (Slurm's gres type, through the config's
+/// map where the names differ) and its partition's CPU model; a type exa does not know is said and priced at the
+/// provider's default; the default provider prices the same jobs as it always did.
+#[test]
+fn import_slurm_prices_each_job_by_its_gpu_type_and_partition() {
+    let env = Env::new();
+    env.config(
+        "finops:\n  hardware:\n    gres: {a100: A100 SXM 80GB, h100: H100 SXM}\n    partitions:\n      gpu: {cpu_model: EPYC 7763, cpu_cores: 64}\n      cpu: {cpu_model: Xeon Platinum 8380, cpu_cores: 40}\n",
+    );
+    let head = "JobID|JobIDRaw|JobName|User|Account|Partition|State|Start|End|ElapsedRaw|CPUTimeRAW|AllocTRES\n";
+    let job = |id: u32, part: &str, cores: u32, tres: &str| {
+        format!(
+            "{id}|{id}|j{id}|ann|ml|{part}|COMPLETED|2026-11-01T00:00:00|2026-11-01T01:00:00|3600|{}|cpu={cores},{tres}\n",
+            cores * 3600
+        )
+    };
+    let text = [
+        head.to_string(),
+        job(1, "gpu", 64, "gres/gpu=4,gres/gpu:h100=4"),
+        job(2, "gpu", 16, "gres/gpu=2,gres/gpu:l4=2"),
+        job(3, "gpu", 32, "gres/gpu=8,gres/gpu:a100=8"),
+        job(4, "gpu", 32, "gres/gpu=8,gres/gpu:mi300x=8"),
+        job(5, "cpu", 128, "node=1"),
+        job(6, "gpu", 8, "gres/gpu=1,gres/gpu:tpu9=1"),
+    ]
+    .concat();
+    let file = env.file("sacct.txt", &text);
+    let import = |provider: &str| -> Vec<f64> {
+        let r: Value =
+            env.json(&["import", "slurm", "--file", file.to_str().unwrap(), "--cluster", "c1", "--dry-run", "--carbon-provider", provider]);
+        r["jobs"].as_array().unwrap().iter().map(|j| j["co2e_g"].as_f64().unwrap()).collect()
+    };
+    // Green Algorithms' defaults: PUE 1.67, 475 gCO2e/kWh; a core of the EPYC 7763 280/64 W, of the 8380 270/40 W.
+    let g = |gpus: f64, watts: f64, cores: f64, core_w: f64| (gpus * watts + cores * core_w) / 1000.0 * 1.67 * 475.0;
+    let epyc = 280.0 / 64.0;
+    let want = [
+        g(4.0, 700.0, 64.0, epyc),
+        g(2.0, 72.0, 16.0, epyc),
+        g(8.0, 400.0, 32.0, epyc),
+        g(8.0, 750.0, 32.0, epyc),
+        g(0.0, 0.0, 128.0, 270.0 / 40.0),
+        // tpu9 is in no table: the provider's 400 W.
+        g(1.0, 400.0, 8.0, epyc),
+    ];
+    for (got, want) in import("hardware-aware").iter().zip(want) {
+        assert!((got - want).abs() < 1e-6 * want, "{got} against {want}");
+    }
+    // Written, each hardware's jobs in a frame of their own: the ledger says what the dry run said.
+    let done: Value =
+        env.json(&["import", "slurm", "--file", file.to_str().unwrap(), "--cluster", "c1", "--carbon-provider", "hardware-aware"]);
+    assert_eq!(done["imported"].as_u64(), Some(6), "{done}");
+    let total: Value = env.json(&["report"]);
+    let sum: f64 = want.iter().sum();
+    assert!((total["totals"]["co2e_g"].as_f64().unwrap() - sum).abs() < 1e-6 * sum, "{total}");
+    // The spec's default provider: 400 W a GPU, 120 W a CPU-hour, PUE 1.5, 300 g/kWh, whatever the hardware.
+    let spec = [(4.0, 64.0), (2.0, 16.0), (8.0, 32.0), (8.0, 32.0), (0.0, 128.0), (1.0, 8.0)];
+    for (got, (gpus, cores)) in import("green-ai-default").iter().zip(spec) {
+        let want = (gpus * 400.0 + cores * 120.0) / 1000.0 * 1.5 * 300.0;
+        assert!((got - want).abs() < 1e-6 * want, "{got} against {want}");
+    }
+    // A model in the config that exa does not know is refused, naming the key.
+    env.config("finops:\n  hardware:\n    partitions:\n      gpu: {cpu_model: EPYC 7764, cpu_cores: 64}\n");
+    fails(
+        &env.run(&["import", "slurm", "--file", file.to_str().unwrap(), "--cluster", "c1", "--dry-run"]),
+        2,
+        "finops.hardware.partitions.gpu.cpu_model",
+    );
+}
