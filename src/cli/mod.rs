@@ -1044,6 +1044,7 @@ impl Hours {
             gpu_name: None,
             gpu_model: None,
             cpu_model: None,
+            cpu_name: None,
         }
     }
 

@@ -154,7 +154,7 @@ pub fn run(
     let held = held_from.map(|(j, first)| (j, first.zip(watched.get())));
     let (cpu, job_time) = job_cpu(settings, ended.as_ref(), held, duration_s);
     let cpu_energy = cpu_energy_of(settings, cpu_sampler.and_then(cpu::Sampler::finish), cpu_reason, job_time);
-    let work = Readings { gpu: &gpu, cpu: cpu.as_ref(), cpu_energy: &cpu_energy };
+    let work = Readings { gpu: &gpu, cpu: cpu.as_ref(), cpu_energy: &cpu_energy, cpu_name: None };
     let [(carbon, carbon_error), (cost, cost_error)] = price_both(settings, &args, &work, (started_unix, duration_s), &profile);
     let electricity = electricity(settings, &gpu, &cpu_energy);
     let measured = Measured { duration_s, device_count: gpu.devices.len(), gpu_kwh: gpu.energy_kwh.map(|k| k.0) };
@@ -792,12 +792,15 @@ fn clip(samples: &mut Vec<Sample>, end: f64) {
 
 /// The carbon estimate, at the grid's history over the run when one is configured, and the cost estimate.
 fn price_both(
-    settings: &Settings,
+    settings: &Reading<'_>,
     args: &Args,
     work: &Readings,
     span: (f64, f64),
     profile: &[(f64, f64, f64)],
 ) -> [(Option<Estimate>, Option<String>); 2] {
+    // The node's CPU as it names itself, for a provider that prices by model.
+    let cpu_name = work.cpu.and_then(|_| cpu::share::model(&settings.cpu.root.value));
+    let work = &Readings { cpu_name: cpu_name.as_ref(), ..*work };
     let history = history_ask(settings, args.carbon_provider.as_deref(), span, profile, work);
     let carbon_ask = (args.carbon_provider.as_ref(), args.region.as_ref());
     [
@@ -814,7 +817,7 @@ fn price(
     work: &Readings,
     history: Result<Option<HistoryAsk>, String>,
 ) -> (Option<Estimate>, Option<String>) {
-    let Readings { gpu, cpu, cpu_energy } = *work;
+    let Readings { gpu, cpu, cpu_energy, cpu_name } = *work;
     let (history, unread) = match history {
         Ok(h) => (h, None),
         Err(why) => (None, Some(why)),
@@ -842,6 +845,8 @@ fn price(
         gpu_name: one_model(&gpu.devices),
         gpu_model: None,
         cpu_model: None,
+        // The node's CPU, for a provider that prices by model where no CPU energy was measured.
+        cpu_name: cpu_name.filter(|_| cpu_hours > 0.0).cloned(),
     };
     match pricing::estimate(settings, domain, &req) {
         Ok(mut e) => {
@@ -911,6 +916,8 @@ struct Readings<'a> {
     gpu: &'a Gpu,
     cpu: Option<&'a Cpu>,
     cpu_energy: &'a CpuEnergy,
+    /// The node's CPU model and cores a socket (`/proc/cpuinfo`).
+    cpu_name: Option<&'a (String, Option<f64>)>,
 }
 
 /// The grid's history over the run, and the run's energy over time to weigh it by (the GPUs' interval by

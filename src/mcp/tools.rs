@@ -248,6 +248,7 @@ fn finops_estimate(s: &Settings, a: params::Estimate) -> Result<CallToolResult, 
         gpu_name: None,
         gpu_model: None,
         cpu_model: None,
+        cpu_name: None,
     };
     Ok(answer(&commands::estimate::run(s, domain, &req)?))
 }

@@ -31,6 +31,9 @@ pub struct Request {
     /// The CPU model named (`--cpu-model`), and its cores a socket (`--cpu-cores`): a provider that takes the
     /// hardware tables prices a core at the model's TDP over its cores.
     pub cpu_model: Option<(String, Option<f64>)>,
+    /// The CPU model as the node names it (`/proc/cpuinfo`, in `measure`), with its cores a socket: used as
+    /// `cpu_model` is where it fits exa's table, said where it does not.
+    pub cpu_name: Option<(String, Option<f64>)>,
 }
 
 /// A coefficient set for one request, and what set it, for the message that refuses it.

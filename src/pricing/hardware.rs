@@ -176,8 +176,29 @@ pub fn fill(provider: &str, coefs: &mut IndexMap<String, Coef>, req: &Request, n
             }
         }
     }
+    let takes_cpu = coefs.contains_key("cpu_usage_factor") && coefs.contains_key("cpu_tdp_watts");
+    if let (None, Some((name, cores)), true) = (&req.cpu_model, &req.cpu_name, takes_cpu) {
+        match (cpu(name), cores) {
+            (Ok(c), Some(cores)) => {
+                put(
+                    coefs,
+                    notes,
+                    "cpu_tdp_watts",
+                    c.tdp_w / cores,
+                    &format!("the {}'s TDP, {} W, over its {cores} cores", c.name, c.tdp_w),
+                );
+            }
+            (Ok(c), None) => {
+                notes.push(format!("the node's CPU is the {}, but says no cores a socket: the provider's cpu_tdp_watts stands", c.name));
+            }
+            (Err(_), _) => notes.push(format!(
+                "the node names its CPU '{}', which is not in exa's hardware table: the provider's cpu_tdp_watts stands",
+                crate::text::clean(name)
+            )),
+        }
+    }
     if let Some((name, cores)) = &req.cpu_model {
-        if !coefs.contains_key("cpu_usage_factor") || !coefs.contains_key("cpu_tdp_watts") {
+        if !takes_cpu {
             notes.push(format!(
                 "--cpu-model: provider '{provider}' does not price by hardware model; its own CPU power is used (--provider hardware-aware does)"
             ));

@@ -175,3 +175,24 @@ fn import_slurm_prices_each_job_by_its_gpu_type_and_partition() {
         "finops.hardware.partitions.gpu.cpu_model",
     );
 }
+
+/// `measure` with hardware-aware and no CPU energy read prices the node's CPU by the model `/proc/cpuinfo` names,
+/// over its cores a socket; a CPU it does not know is said, and the provider's 12 W a core stands.
+#[test]
+fn measure_prices_the_nodes_cpu_by_the_model_it_names() {
+    let (env, root) = crate::cpu::host(Env::new(), "intel-xeon-2s", "0");
+    let burn = ["sh", "-c", "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done"];
+    let args = ["--cpu-source", "none", "--carbon-provider", "hardware-aware"];
+    let info = |name: &str| {
+        format!("processor\t: 0\nmodel name\t: {name}\ncpu cores\t: 64\n\nprocessor\t: 1\nmodel name\t: {name}\ncpu cores\t: 64\n")
+    };
+    std::fs::write(root.join("proc/cpuinfo"), info("AMD EPYC 7763 64-Core Processor")).unwrap();
+    let (out, r) = crate::common::measure(&env, &args, &burn);
+    assert_eq!(out.status.code(), Some(0), "{}", crate::common::stderr(&out));
+    let carbon = &r["carbon"];
+    assert_eq!(carbon["coefficients"]["cpu_tdp_watts"], serde_json::json!({"value": 4.375, "source": "hardware"}), "{carbon}");
+    std::fs::write(root.join("proc/cpuinfo"), info("Imaginary CPU 9000")).unwrap();
+    let (_, r) = crate::common::measure(&env, &args, &burn);
+    assert_eq!(r["carbon"]["coefficients"]["cpu_tdp_watts"]["value"], 12.0);
+    assert!(r["carbon"]["notes"].to_string().contains("not in exa's hardware table"), "{}", r["carbon"]["notes"]);
+}

@@ -59,6 +59,22 @@ pub fn online(root: &Path) -> Option<usize> {
     small(&root.join("sys/devices/system/cpu/online")).ok().and_then(|s| cpu_list(&s)).map(|l| l.len())
 }
 
+/// The node's CPU model and its cores a socket, as `/proc/cpuinfo` says them (`model name`, `cpu cores`): the first
+/// processor's, read at most 4 MiB in; None where there is no model name (an ARM kernel says none).
+pub fn model(root: &Path) -> Option<(String, Option<f64>)> {
+    let text = crate::files::read_regular_text(&root.join("proc/cpuinfo"), 4 << 20).ok()?;
+    let first = text.split("\n\n").next()?;
+    let field = |name: &str| {
+        first.lines().find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            (k.trim() == name).then(|| v.trim().to_string())
+        })
+    };
+    let name = field("model name").filter(|n| !n.is_empty())?;
+    let cores = field("cpu cores").and_then(|c| c.parse::<f64>().ok()).filter(|c| *c >= 1.0 && *c <= 4096.0);
+    Some((crate::text::clean(&name).chars().take(200).collect(), cores))
+}
+
 /// Whether the job owns the node's CPUs, and why it is judged so.
 pub struct Ownership {
     /// The node's energy is all the job's.
