@@ -206,6 +206,19 @@ fn measured(p: &dyn Provider, coefs: &mut IndexMap<String, Coef>, kwh: f64, gpu_
     }
 }
 
+/// The specification's default provider prices a CPU-hour at a whole socket's power (120 W): kept exactly, and said,
+/// with the provider that knows better, whenever it prices CPU-hours at its own default.
+fn socket_scale(p: &dyn Provider, coefs: &IndexMap<String, Coef>, cpu: f64, notes: &mut Vec<String>) {
+    let default = p.meta().name == Domain::Carbon.default_provider() && p.meta().origin.is_none();
+    if let Some(c) = coefs.get("cpu_tdp_watts").filter(|c| default && cpu > 0.0 && c.source == Source::Default) {
+        notes.push(format!(
+            "cpu_tdp_watts {} W a CPU-hour is a whole socket's power (the specification's default, kept): a server core draws some \
+             4 to 12 W; --provider hardware-aware prices a core by its model (--cpu-model, --cpu-cores), else at 12 W",
+            c.value
+        ));
+    }
+}
+
 /// A measured mean power is the power drawn: a provider's usage factor (the share of its rated power a device
 /// draws) is then 1.
 fn drawn(coefs: &mut IndexMap<String, Coef>, factor: &str) -> Result<(), Error> {
@@ -355,6 +368,7 @@ fn prelude(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu
     let (mut coefs, mut notes) = coefficients(settings, domain, p, &req.overrides)?;
     if domain == Domain::Carbon {
         hardware::fill(&p.meta().name, &mut coefs, req, &mut notes)?;
+        socket_scale(p, &coefs, cpu, &mut notes);
     }
     if let Some(kwh) = req.gpu_kwh.filter(|_| domain == Domain::Carbon) {
         measured(p, &mut coefs, kwh, gpu)?;
