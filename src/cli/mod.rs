@@ -982,8 +982,8 @@ pub struct CarbonEstimate {
     #[arg(long, value_name = "MODEL", requires = "cpu_cores")]
     pub cpu_model: Option<String>,
 
-    /// The CPU model's cores a socket (--cpu-model's TDP is the socket's).
-    #[arg(long, value_name = "CORES", value_parser = values::cpus, requires = "cpu_model")]
+    /// The CPU model's CPUs a socket, as the CPU-hours count them (threads, where they count threads): --cpu-model's TDP is the socket's.
+    #[arg(long, value_name = "CPUS", value_parser = values::socket_cpus, requires = "cpu_model")]
     pub cpu_cores: Option<f64>,
 }
 

@@ -42,6 +42,14 @@ pub fn cpus(s: &str) -> Result<f64, String> {
     }
 }
 
+/// A CPU model's CPUs a socket (`--cpu-cores`): a whole number from 1 to 4096.
+pub fn socket_cpus(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(n) if (1.0..=4096.0).contains(&n) && n.fract() == 0.0 => Ok(n),
+        _ => Err(format!("'{}' is not a number of CPUs a socket: a whole number from 1 to 4096", crate::text::clean(s))),
+    }
+}
+
 /// A Slurm job id (`SLURM_JOB_ID`: digits), as a number: `0012` is job 12, as its control group is read.
 pub fn job_id(s: &str) -> Result<String, String> {
     let t = s.trim();

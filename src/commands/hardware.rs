@@ -24,7 +24,8 @@ pub struct Hardware {
 /// The models whose name (or another name they go by) contains `query` in exa's normal form; every GPU and no CPU
 /// without one.
 pub fn run(query: Option<&str>, sources: bool) -> Hardware {
-    let q = query.map(hardware::normal);
+    // A query of nothing but words every model's name may carry (`CPU`, `AMD`) asks for nothing.
+    let q = query.map(|q| Some(hardware::normal(q)).filter(|n| !n.is_empty()).unwrap_or_else(|| "\u{0}".into()));
     let fits = |names: &[&String]| -> bool { q.as_ref().is_none_or(|q| names.iter().any(|n| hardware::normal(n).contains(q.as_str()))) };
     let gpus = hardware::gpus().iter().filter(|g| fits(&std::iter::once(&g.name).chain(&g.aliases).collect::<Vec<_>>())).cloned().collect();
     let cpus = match &q {

@@ -280,6 +280,7 @@ pub fn run(settings: &Settings, sched: Scheduler, args: &ImportArgs, exclusive: 
     let history = if args.grid_history { read_history(settings, &carbon, &chosen, &mut answer)? } else { None };
     let host = store::hostname();
     let hardware = hardware_pricers(settings, &carbon, &chosen)?;
+    answer.notes.extend(unknown_gpus(&hardware, carbon.name()));
     let ctx = Ctx { sched, args, exclusive, carbon: &carbon, cost: &cost, host: &host, history, settings, hardware };
     record(&ctx, &db, &chosen, &mut answer)?;
     Ok(answer)
@@ -320,6 +321,20 @@ fn hardware_pricers<'a>(settings: &'a Settings, carbon: &Pricer<'a>, chosen: &Ch
         }
     }
     Ok(out)
+}
+
+/// A note naming the GPU types the jobs ran on that exa's table does not have (priced at the provider's default).
+fn unknown_gpus(hardware: &BTreeMap<Hardware, Pricer>, provider: &str) -> Option<String> {
+    let unknown: std::collections::BTreeSet<&str> =
+        hardware.keys().filter_map(|(gpu, _)| gpu.as_deref()).filter(|g| pricing::hardware::gpu(g).is_err()).collect();
+    let listed: Vec<String> = unknown.iter().map(|g| format!("'{g}'")).collect();
+    (!listed.is_empty()).then(|| {
+        format!(
+            "GPU types exa's hardware table does not have, priced at the {provider} provider's default: {} (map each to a model \
+             under finops.hardware.gres; exa finops carbon hardware lists them)",
+            listed.join(", ")
+        )
+    })
 }
 
 /// The hardware a job ran on, by the config: its GPUs' type through `finops.hardware.gres` (else as the scheduler
@@ -871,7 +886,7 @@ struct Ctx<'a> {
 struct PricedBefore {
     /// One encoder for each hardware the jobs ran on (`Hardware`): a provider that prices by model makes each its
     /// own estimates' frame.
-    encoders: BTreeMap<Hardware, store::Encoder>,
+    encoders: BTreeMap<(Hardware, bool), store::Encoder>,
 }
 
 /// The hardware a job ran on, as the config maps a scheduler's words: its GPU model (Slurm's gres type, or its
@@ -975,7 +990,8 @@ impl Ctx<'_> {
     fn lines(&self, job: &Job, alike: &mut PricedBefore) -> Result<JobLines, Error> {
         let hw = if self.hardware.is_empty() { Hardware::default() } else { hardware_of(self.settings, job) };
         let carbon = self.hardware.get(&hw).unwrap_or(self.carbon);
-        let encoder = alike.encoders.entry(hw).or_default();
+        // And whether it has CPU-hours: an estimate says what its own CPU-hours were priced at.
+        let encoder = alike.encoders.entry((hw, job.cpu_hours > 0.0)).or_default();
         let cluster = job.cluster.as_deref().unwrap_or("");
         let sched = self.sched.as_str();
         let run_id = format!("{sched}:{cluster}:{}", job.id);

@@ -147,7 +147,7 @@ pub struct PartitionHardware {
     pub gpu_model: Option<String>,
     /// The nodes' CPU model.
     pub cpu_model: Option<String>,
-    /// Its cores a socket.
+    /// Its CPUs a socket as the scheduler counts them in CPU-hours (threads, where Slurm counts threads).
     pub cpu_cores: Option<f64>,
 }
 

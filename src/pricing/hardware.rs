@@ -30,6 +30,10 @@ pub struct Gpu {
     pub board_power_w: f64,
     /// The other names it goes by (NVML's, Slurm gres types).
     pub aliases: Vec<String>,
+    /// Those of them that name it only as written (`=` in the table): NVML's `NVIDIA H200` is the SXM part, but a
+    /// scheduler's `h200` could be either form.
+    #[serde(skip)]
+    pub as_written: Vec<String>,
     /// The datasheet and what it says.
     pub source: String,
     /// The year of the datasheet.
@@ -79,7 +83,13 @@ pub fn gpus() -> &'static [Gpu] {
                     name: f[0].to_string(),
                     vendor: f[1].to_string(),
                     board_power_w: f[2].parse().unwrap_or_else(|_| panic!("data/hardware/gpus.csv: watts in {l}")),
-                    aliases: f[3].split(';').map(str::trim).filter(|a| !a.is_empty()).map(str::to_string).collect(),
+                    aliases: f[3]
+                        .split(';')
+                        .map(|a| a.trim().trim_start_matches('='))
+                        .filter(|a| !a.is_empty())
+                        .map(str::to_string)
+                        .collect(),
+                    as_written: f[3].split(';').filter_map(|a| a.trim().strip_prefix('=')).map(str::to_string).collect(),
                     year: f[4].parse().unwrap_or_else(|_| panic!("data/hardware/gpus.csv: year in {l}")),
                     source: f[5].trim_matches('"').to_string(),
                 }
@@ -105,7 +115,15 @@ pub fn cpus() -> &'static [Cpu] {
 }
 
 /// The row `name` asks for, or why there is none (with the nearest name, where one is near).
-fn find<'t, T>(what: &str, name: &str, rows: &'t [T], names: impl Fn(&'t T) -> Vec<&'t str>) -> Result<&'t T, String> {
+fn find<'t, T: Serialize>(what: &str, name: &str, rows: &'t [T], names: impl Fn(&'t T) -> Vec<&'t str>) -> Result<&'t T, String> {
+    // A name as the table writes it (any case) is its row, whatever other rows' names normalise to.
+    let asked = name.trim();
+    if let Some(r) = rows.iter().find(|r| names(r).iter().any(|x| x.eq_ignore_ascii_case(asked))) {
+        return Ok(r);
+    }
+    // No name is longer than 200 characters: a longer one is compared (and shown) cut.
+    let name: String = name.chars().take(200).collect();
+    let name = name.as_str();
     let n = normal(name);
     if n.is_empty() {
         return Err(format!("{what} '{}' names no model", crate::text::clean(name)));
@@ -114,6 +132,9 @@ fn find<'t, T>(what: &str, name: &str, rows: &'t [T], names: impl Fn(&'t T) -> V
     match exact.as_slice() {
         [one] => return Ok(one),
         [] => {}
+        // Rows alike but for their vendor's words (`AMD 7th Gen A10-9700 APU`, `7th Gen A10-9700 APU`) are one model
+        // where they agree on what they say of it.
+        [first, rest @ ..] if rest.iter().all(|r| same(first, r)) => return Ok(first),
         many => {
             let all: Vec<&str> = many.iter().map(|r| names(r)[0]).collect();
             return Err(format!("{what} '{}' is several models: {}", crate::text::clean(name), all.join(", ")));
@@ -134,9 +155,27 @@ fn find<'t, T>(what: &str, name: &str, rows: &'t [T], names: impl Fn(&'t T) -> V
     Err(format!("{what} '{}' is not in exa's table (exa finops carbon hardware lists it){near}", crate::text::clean(name)))
 }
 
+/// Whether two rows say the same of a model (their serialised figures, names aside).
+fn same<T: Serialize>(a: &T, b: &T) -> bool {
+    let figures = |r: &T| {
+        let mut v = serde_json::to_value(r).unwrap_or_default();
+        if let Some(o) = v.as_object_mut() {
+            o.remove("name");
+            o.remove("aliases");
+        }
+        v
+    };
+    figures(a) == figures(b)
+}
+
 /// The GPU `name` asks for.
 pub fn gpu(name: &str) -> Result<&'static Gpu, String> {
-    find("GPU model", name, gpus(), |g| std::iter::once(g.name.as_str()).chain(g.aliases.iter().map(String::as_str)).collect())
+    if let Some(g) = gpus().iter().find(|g| g.as_written.iter().any(|a| a.eq_ignore_ascii_case(name.trim()))) {
+        return Ok(g);
+    }
+    find("GPU model", name, gpus(), |g| {
+        std::iter::once(g.name.as_str()).chain(g.aliases.iter().filter(|a| !g.as_written.contains(a)).map(String::as_str)).collect()
+    })
 }
 
 /// The CPU `name` asks for.
@@ -188,9 +227,11 @@ pub fn fill(provider: &str, coefs: &mut IndexMap<String, Coef>, req: &Request, n
                     &format!("the {}'s TDP, {} W, over its {cores} cores", c.name, c.tdp_w),
                 );
             }
-            (Ok(c), None) => {
-                notes.push(format!("the node's CPU is the {}, but says no cores a socket: the provider's cpu_tdp_watts stands", c.name));
-            }
+            (Ok(c), None) => notes.push(format!(
+                "the node's CPU is the {}, but a virtual machine's CPUs are not its socket's (or the node says none a socket): the \
+                 provider's cpu_tdp_watts stands",
+                c.name
+            )),
             (Err(_), _) => notes.push(format!(
                 "the node names its CPU '{}', which is not in exa's hardware table: the provider's cpu_tdp_watts stands",
                 crate::text::clean(name)
@@ -220,6 +261,10 @@ pub fn fill(provider: &str, coefs: &mut IndexMap<String, Coef>, req: &Request, n
 fn put(coefs: &mut IndexMap<String, Coef>, notes: &mut Vec<String>, name: &str, watts: f64, what: &str) {
     let watts = crate::num::tidy(watts);
     let coef = coefs.get_mut(name).expect("checked by the caller");
+    // A measured power is what was drawn: the table has nothing to say beside it.
+    if coef.source == Source::Measured {
+        return;
+    }
     if matches!(coef.source, Source::Flag | Source::Config | Source::Env(_)) {
         notes.push(format!("{name} is set ({}), and wins over {what}, {watts} W", coef.source));
         return;
@@ -276,6 +321,9 @@ mod tests {
         assert!(cpu("EPYC 7764").unwrap_err().contains("did you mean"));
         // Every row is read, and no two GPU rows answer to one name.
         assert!(cpus().len() > 4_800 && gpus().len() >= 25);
+        // NVML's name for the SXM part, as written; a scheduler's bare `h200` is either form.
+        assert_eq!(gpu("NVIDIA H200").map(|g| g.name.as_str()), Ok("H200 SXM"));
+        assert!(gpu("h200").unwrap_err().contains("one of 'H200 SXM', 'H200 NVL'"));
         for g in gpus() {
             for n in std::iter::once(&g.name).chain(&g.aliases) {
                 assert_eq!(gpu(n).map(|x| x.name.as_str()), Ok(g.name.as_str()), "{n}");

@@ -366,15 +366,15 @@ struct Prelude {
 fn prelude(settings: &Settings, domain: Domain, req: &Request, r: &Resolved, gpu: f64, cpu: f64) -> Result<Prelude, ComputeFail> {
     let p = r.provider.as_ref();
     let (mut coefs, mut notes) = coefficients(settings, domain, p, &req.overrides)?;
-    if domain == Domain::Carbon {
-        hardware::fill(&p.meta().name, &mut coefs, req, &mut notes)?;
-        socket_scale(p, &coefs, cpu, &mut notes);
-    }
     if let Some(kwh) = req.gpu_kwh.filter(|_| domain == Domain::Carbon) {
         measured(p, &mut coefs, kwh, gpu)?;
     }
     if let Some(kwh) = req.cpu_kwh.filter(|_| domain == Domain::Carbon) {
         measured_cpu(p, &mut coefs, kwh, cpu)?;
+    }
+    // After the measured energy: a measured power is never replaced by a table's.
+    if domain == Domain::Carbon {
+        hardware::fill(&p.meta().name, &mut coefs, req, &mut notes)?;
     }
     let grid = intensity(settings, domain, req, p, &mut coefs, &mut notes)?;
     if let Some(c) = coefs.get(GRID_INTENSITY).filter(|c| domain == Domain::Carbon && grid.is_none() && c.source == Source::Default) {
@@ -405,6 +405,10 @@ fn finish(
     cpu: f64,
 ) -> Result<Estimate, ComputeFail> {
     let Prelude { mut coefs, values: coefficients, mut notes, grid, mut provider } = before;
+    // Said of this work's own CPU-hours, not the prelude's (made once for an importer's many jobs).
+    if domain == Domain::Carbon {
+        socket_scale(r.provider.as_ref(), &coefs, cpu, &mut notes);
+    }
     let mut values = Values::default();
     values.inputs.insert("gpu_hours".into(), gpu);
     values.inputs.insert("cpu_hours".into(), cpu);

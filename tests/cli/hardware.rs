@@ -63,6 +63,11 @@ fn unknown_models_are_refused_with_the_nearest_and_measurement_wins() {
     fails(&env.run(&[&hw[..], &["H100-SMX"]].concat()), 2, "did you mean 'H100 SXM'");
     fails(&env.run(&[&hw[..], &["h100"]].concat()), 2, "one of 'H100 SXM', 'H100 PCIe', 'H100 NVL'");
     fails(&env.run(&["finops", "carbon", "estimate", "--cpu-hours", "1", "--cpu-model", "EPYC 7763"]), 2, "--cpu-cores");
+    fails(
+        &env.run(&["finops", "carbon", "estimate", "--cpu-hours", "1", "--cpu-model", "EPYC 7763", "--cpu-cores", "0.01"]),
+        2,
+        "from 1 to 4096",
+    );
     let e = estimate(&env, &["--gpu-hours", "10", "--gpu-kwh", "5", "--gpu-model", "H100-SXM", "--provider", "hardware-aware"]);
     close(&e["outputs"]["kwh"], 5.0 * 1.67);
     assert_eq!(
@@ -151,6 +156,22 @@ fn import_slurm_prices_each_job_by_its_gpu_type_and_partition() {
         // tpu9 is in no table: the provider's 400 W.
         g(1.0, 400.0, 8.0, epyc),
     ];
+    let dry: Value = env.json(&[
+        "import",
+        "slurm",
+        "--file",
+        file.to_str().unwrap(),
+        "--cluster",
+        "c1",
+        "--dry-run",
+        "--carbon-provider",
+        "hardware-aware",
+    ]);
+    assert!(
+        dry["notes"].to_string().contains("does not have, priced at the hardware-aware provider's default: 'tpu9'"),
+        "{}",
+        dry["notes"]
+    );
     for (got, want) in import("hardware-aware").iter().zip(want) {
         assert!((got - want).abs() < 1e-6 * want, "{got} against {want}");
     }
@@ -184,13 +205,19 @@ fn measure_prices_the_nodes_cpu_by_the_model_it_names() {
     let burn = ["sh", "-c", "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done"];
     let args = ["--cpu-source", "none", "--carbon-provider", "hardware-aware"];
     let info = |name: &str| {
-        format!("processor\t: 0\nmodel name\t: {name}\ncpu cores\t: 64\n\nprocessor\t: 1\nmodel name\t: {name}\ncpu cores\t: 64\n")
+        format!("processor\t: 0\nmodel name\t: {name}\nsiblings\t: 128\ncpu cores\t: 64\nflags\t\t: fpu sse2\n\nprocessor\t: 1\nmodel name\t: {name}\n")
     };
     std::fs::write(root.join("proc/cpuinfo"), info("AMD EPYC 7763 64-Core Processor")).unwrap();
     let (out, r) = crate::common::measure(&env, &args, &burn);
     assert_eq!(out.status.code(), Some(0), "{}", crate::common::stderr(&out));
     let carbon = &r["carbon"];
-    assert_eq!(carbon["coefficients"]["cpu_tdp_watts"], serde_json::json!({"value": 4.375, "source": "hardware"}), "{carbon}");
+    // CPU-hours count logical CPUs: the socket's 280 W over its 128 threads.
+    assert_eq!(carbon["coefficients"]["cpu_tdp_watts"], serde_json::json!({"value": 2.1875, "source": "hardware"}), "{carbon}");
+    // A virtual machine's CPUs are not its socket's: said, and the provider's figure stands.
+    std::fs::write(root.join("proc/cpuinfo"), info("AMD EPYC 7763 64-Core Processor").replace("fpu sse2", "fpu sse2 hypervisor")).unwrap();
+    let (_, r) = crate::common::measure(&env, &args, &burn);
+    assert_eq!(r["carbon"]["coefficients"]["cpu_tdp_watts"]["value"], 12.0);
+    assert!(r["carbon"]["notes"].to_string().contains("virtual machine"), "{}", r["carbon"]["notes"]);
     std::fs::write(root.join("proc/cpuinfo"), info("Imaginary CPU 9000")).unwrap();
     let (_, r) = crate::common::measure(&env, &args, &burn);
     assert_eq!(r["carbon"]["coefficients"]["cpu_tdp_watts"]["value"], 12.0);

@@ -15,8 +15,8 @@ fn an_estimate_has_exactly_the_documented_fields() {
     // With no grid region, the intensity is said to be the provider's default, and how to give the grid's; the
     // default's 120 W a CPU-hour is said to be a socket's, with the provider that knows better.
     assert_eq!(e.notes.len(), 2, "{:?}", e.notes);
-    assert!(e.notes[0].contains("a whole socket's power") && e.notes[0].contains("hardware-aware"), "{:?}", e.notes);
-    assert!(e.notes[1].contains("the provider's default, 300 gCO2e/kWh") && e.notes[1].contains("--region"), "{:?}", e.notes);
+    assert!(e.notes[0].contains("the provider's default, 300 gCO2e/kWh") && e.notes[0].contains("--region"), "{:?}", e.notes);
+    assert!(e.notes[1].contains("a whole socket's power") && e.notes[1].contains("hardware-aware"), "{:?}", e.notes);
     let fr: Estimate = env.json(&["finops", "carbon", "estimate", "--gpu-hours", "2", "--region", "FR"]);
     assert!(fr.notes.is_empty(), "a region's figure is no default: {:?}", fr.notes);
     let set: Estimate = env.json(&["finops", "carbon", "estimate", "--gpu-hours", "2", "--grid-intensity", "50"]);

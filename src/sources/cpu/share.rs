@@ -59,10 +59,16 @@ pub fn online(root: &Path) -> Option<usize> {
     small(&root.join("sys/devices/system/cpu/online")).ok().and_then(|s| cpu_list(&s)).map(|l| l.len())
 }
 
-/// The node's CPU model and its cores a socket, as `/proc/cpuinfo` says them (`model name`, `cpu cores`): the first
-/// processor's, read at most 4 MiB in; None where there is no model name (an ARM kernel says none).
+/// The node's CPU model and its logical CPUs a socket (`siblings`: CPU-hours count logical CPUs), as
+/// `/proc/cpuinfo` says them for its first processor (the file's first 64 KiB). None where there is no model name (an
+/// ARM kernel says none); no CPUs a socket in a virtual machine (`hypervisor` among the flags), whose CPUs are not
+/// its socket's.
 pub fn model(root: &Path) -> Option<(String, Option<f64>)> {
-    let text = crate::files::read_regular_text(&root.join("proc/cpuinfo"), 4 << 20).ok()?;
+    use std::io::Read;
+    let f = std::fs::File::open(root.join("proc/cpuinfo")).ok()?;
+    let mut bytes = Vec::new();
+    f.take(64 << 10).read_to_end(&mut bytes).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
     let first = text.split("\n\n").next()?;
     let field = |name: &str| {
         first.lines().find_map(|l| {
@@ -71,7 +77,8 @@ pub fn model(root: &Path) -> Option<(String, Option<f64>)> {
         })
     };
     let name = field("model name").filter(|n| !n.is_empty())?;
-    let cores = field("cpu cores").and_then(|c| c.parse::<f64>().ok()).filter(|c| *c >= 1.0 && *c <= 4096.0);
+    let virtual_machine = field("flags").is_some_and(|f| f.split_whitespace().any(|x| x == "hypervisor"));
+    let cores = field("siblings").and_then(|c| c.parse::<f64>().ok()).filter(|c| *c >= 1.0 && *c <= 4096.0 && !virtual_machine);
     Some((crate::text::clean(&name).chars().take(200).collect(), cores))
 }
 
