@@ -150,16 +150,6 @@ const FINISHED: &[&str] = &[
     "REVOKED",
 ];
 
-/// `--since`/`--until`: a UTC date or time, or an age (`-7d`).
-fn when(flag: &str, s: &str, end_of_day: bool) -> Result<i64, Error> {
-    if let Some(age) = s.strip_prefix('-') {
-        let d = crate::time::parse_duration(age).map_err(|e| Error::Usage(format!("{flag} {s}: {e}")))?;
-        return Ok(now_unix() - i64::try_from(d.as_secs()).unwrap_or(i64::MAX / 2));
-    }
-    let t = crate::time::parse_utc(s).map_err(|e| Error::Usage(format!("{flag}: {e}")))?;
-    Ok(if end_of_day && crate::time::is_date_only(s) { t + 86_400 } else { t })
-}
-
 /// How much of an input is read at a time.
 const BUFFER: usize = 256 * 1024;
 
@@ -215,7 +205,7 @@ pub fn run(settings: &Settings, sched: Scheduler, args: &ImportArgs, exclusive: 
         store::check_record_name("--model", m)?;
     }
     if let Some(c) = &args.cluster {
-        check_cluster(c)?;
+        super::check_cluster(c)?;
     }
     if args.grid_history {
         settings.history_endpoint().map_err(|e| Error::Config(format!("--grid-history: {e}")))?.ok_or_else(no_history)?;
@@ -223,8 +213,8 @@ pub fn run(settings: &Settings, sched: Scheduler, args: &ImportArgs, exclusive: 
     if sched == Scheduler::Flux && matches!(args.model_from, ModelFrom::Account | ModelFrom::Wckey | ModelFrom::Comment) {
         return Err(Error::Usage("--model-from: Flux jobs have a name only; use --model-from jobname or --model NAME".into()));
     }
-    let until = args.until.as_deref().map(|u| when("--until", u, true)).transpose()?;
-    let since = args.since.as_deref().map(|s| when("--since", s, false)).transpose()?;
+    let until = args.until.as_deref().map(|u| super::when("--until", u, true)).transpose()?;
+    let since = args.since.as_deref().map(|s| super::when("--since", s, false)).transpose()?;
     if let (Some(s), Some(u)) = (since, until) {
         if s >= u {
             return Err(Error::Usage(format!("--since {} is not before --until {}", iso8601(s), iso8601(u))));
@@ -582,7 +572,7 @@ fn choose(
             )));
         };
         if !clusters.iter().any(|k| k == c) {
-            check_cluster(c)?;
+            super::check_cluster(c)?;
             clusters.push(c.to_string());
         }
         hashed.push((listed(job), at));
@@ -824,14 +814,6 @@ fn price_and_write(
         said.energy = theirs.energy;
         Ok((fresh?, per_job))
     })
-}
-
-/// A cluster name as it goes into run ids: printable, no `:`.
-fn check_cluster(c: &str) -> Result<(), Error> {
-    if c.is_empty() || c.len() > 100 || c.contains(':') || c.chars().any(|ch| ch.is_control() || ch.is_whitespace()) {
-        return Err(Error::Usage(format!("cluster '{}' must be 1 to 100 printable characters without ':' or spaces", c.escape_default())));
-    }
-    Ok(())
 }
 
 /// `flux jobs` and each finished job's R.

@@ -312,22 +312,14 @@ fn count_day(client: &Client, day: i64) -> Result<BTreeMap<String, Counted>, Err
 /// import, else yesterday; never today or later, nor yesterday in the first `SETTLE_S` of today.
 fn days(args: &KubeImport, db: &store::Db) -> Result<(i64, &'static str, i64), Error> {
     let today = (now_unix() - SETTLE_S).div_euclid(DAY) * DAY;
-    let day_of = |flag: &str, s: &str| -> Result<i64, Error> {
-        let t = match s.strip_prefix('-') {
-            Some(age) => {
-                let d = crate::time::parse_duration(age).map_err(|e| Error::Usage(format!("{flag} {s}: {e}")))?;
-                now_unix() - i64::try_from(d.as_secs()).unwrap_or(i64::MAX / 2)
-            }
-            None => crate::time::parse_utc(s).map_err(|e| Error::Usage(format!("{flag}: {e}")))?,
-        };
-        Ok(t.div_euclid(DAY) * DAY)
-    };
+    // The UTC day a --since or --until falls in (a date alone for --until: the day after it).
+    let day_of = |flag: &str, s: &str, end: bool| super::when(flag, s, end).map(|t| t.div_euclid(DAY) * DAY);
     let until = match &args.until {
-        Some(u) => (day_of("--until", u)? + if crate::time::is_date_only(u) { DAY } else { 0 }).min(today),
+        Some(u) => day_of("--until", u, true)?.min(today),
         None => today,
     };
     let (since, from) = match &args.since {
-        Some(s) => (day_of("--since", s)?, "--since"),
+        Some(s) => (day_of("--since", s, false)?, "--since"),
         None => {
             let newest = match store::open_read(db)? {
                 Some(mut l) => l.newest_imported(&format!("k8s:{}:", args.cluster), now_unix() + DAY)?.0,
@@ -358,7 +350,7 @@ fn days(args: &KubeImport, db: &store::Db) -> Result<(i64, &'static str, i64), E
 }
 
 pub fn run(settings: &Settings, args: &KubeImport) -> Result<KubeImported, Error> {
-    check_cluster(&args.cluster)?;
+    super::check_cluster(&args.cluster)?;
     if let Some(m) = &args.model {
         store::check_record_name("--model", m)?;
     }
@@ -635,14 +627,6 @@ fn in_pod(run_id: &str, e: Error) -> Error {
         Error::Failed(m) => Error::Failed(said(m)),
         other @ Error::Metrics(_) => other,
     }
-}
-
-/// A cluster name as it goes into run ids and keys: printable, no `:`.
-fn check_cluster(c: &str) -> Result<(), Error> {
-    if c.is_empty() || c.len() > 100 || c.contains(':') || c.chars().any(char::is_control) {
-        return Err(Error::Usage(format!("--cluster '{}': 1 to 100 printable characters, no ':'", crate::text::clean(c))));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -91,3 +91,24 @@ pub fn gpu_source(settings: &Reading<'_>) -> Result<Box<dyn GpuSource>, SampleEr
         },
     }
 }
+
+/// `--since`/`--until`: a UTC date or time, or an age (`-7d`).
+pub(crate) fn when(flag: &str, s: &str, end_of_day: bool) -> Result<i64, Error> {
+    if let Some(age) = s.strip_prefix('-') {
+        let d = crate::time::parse_duration(age).map_err(|e| Error::Usage(format!("{flag} {s}: {e}")))?;
+        return Ok(crate::time::now_unix() - i64::try_from(d.as_secs()).unwrap_or(i64::MAX / 2));
+    }
+    let t = crate::time::parse_utc(s).map_err(|e| Error::Usage(format!("{flag}: {e}")))?;
+    Ok(if end_of_day && crate::time::is_date_only(s) { t + 86_400 } else { t })
+}
+
+/// A cluster name as it goes into run ids and keys (an importer's `--cluster`): printable, no `:`.
+pub(crate) fn check_cluster(c: &str) -> Result<(), Error> {
+    if c.is_empty() || c.len() > 100 || c.contains(':') || c.chars().any(|ch| ch.is_control() || ch.is_whitespace()) {
+        return Err(Error::Usage(format!(
+            "--cluster '{}' must be 1 to 100 printable characters without ':' or spaces",
+            c.escape_default()
+        )));
+    }
+    Ok(())
+}

@@ -115,7 +115,13 @@ pub fn cpus() -> &'static [Cpu] {
 }
 
 /// The row `name` asks for, or why there is none (with the nearest name, where one is near).
-fn find<'t, T: Serialize>(what: &str, name: &str, rows: &'t [T], names: impl Fn(&'t T) -> Vec<&'t str>) -> Result<&'t T, String> {
+fn find<'t, T>(
+    what: &str,
+    name: &str,
+    rows: &'t [T],
+    names: impl Fn(&'t T) -> Vec<&'t str>,
+    watts: impl Fn(&T) -> f64,
+) -> Result<&'t T, String> {
     // A name as the table writes it (any case) is its row, whatever other rows' names normalise to.
     let asked = name.trim();
     if let Some(r) = rows.iter().find(|r| names(r).iter().any(|x| x.eq_ignore_ascii_case(asked))) {
@@ -133,8 +139,8 @@ fn find<'t, T: Serialize>(what: &str, name: &str, rows: &'t [T], names: impl Fn(
         [one] => return Ok(one),
         [] => {}
         // Rows alike but for their vendor's words (`AMD 7th Gen A10-9700 APU`, `7th Gen A10-9700 APU`) are one model
-        // where they agree on what they say of it.
-        [first, rest @ ..] if rest.iter().all(|r| same(first, r)) => return Ok(first),
+        // where they agree on its power.
+        [first, rest @ ..] if rest.iter().all(|r| watts(r) == watts(first)) => return Ok(first),
         many => {
             let all: Vec<&str> = many.iter().map(|r| names(r)[0]).collect();
             return Err(format!("{what} '{}' is several models: {}", crate::text::clean(name), all.join(", ")));
@@ -155,32 +161,23 @@ fn find<'t, T: Serialize>(what: &str, name: &str, rows: &'t [T], names: impl Fn(
     Err(format!("{what} '{}' is not in exa's table (exa finops carbon hardware lists it){near}", crate::text::clean(name)))
 }
 
-/// Whether two rows say the same of a model (their serialised figures, names aside).
-fn same<T: Serialize>(a: &T, b: &T) -> bool {
-    let figures = |r: &T| {
-        let mut v = serde_json::to_value(r).unwrap_or_default();
-        if let Some(o) = v.as_object_mut() {
-            o.remove("name");
-            o.remove("aliases");
-        }
-        v
-    };
-    figures(a) == figures(b)
-}
-
 /// The GPU `name` asks for.
 pub fn gpu(name: &str) -> Result<&'static Gpu, String> {
     if let Some(g) = gpus().iter().find(|g| g.as_written.iter().any(|a| a.eq_ignore_ascii_case(name.trim()))) {
         return Ok(g);
     }
-    find("GPU model", name, gpus(), |g| {
-        std::iter::once(g.name.as_str()).chain(g.aliases.iter().filter(|a| !g.as_written.contains(a)).map(String::as_str)).collect()
-    })
+    find(
+        "GPU model",
+        name,
+        gpus(),
+        |g| std::iter::once(g.name.as_str()).chain(g.aliases.iter().filter(|a| !g.as_written.contains(a)).map(String::as_str)).collect(),
+        |g| g.board_power_w,
+    )
 }
 
 /// The CPU `name` asks for.
 pub fn cpu(name: &str) -> Result<&'static Cpu, String> {
-    find("CPU model", name, cpus(), |c| vec![c.name.as_str()])
+    find("CPU model", name, cpus(), |c| vec![c.name.as_str()], |c| c.tdp_w)
 }
 
 /// Puts the named models' power where a provider that takes the tables assumes one: a provider with
