@@ -297,6 +297,12 @@ fn hardware_pricers<'a>(settings: &'a Settings, carbon: &Pricer<'a>, chosen: &Ch
                 )));
             }
         }
+        if p.memory_gb_per_cpu.is_some_and(|m| !(0.0..=65_536.0).contains(&m)) {
+            return Err(Error::Config(format!(
+                "{}: memory_gb_per_cpu is the GB of memory each CPU had: a number from 0 to 65536",
+                at(&format!("partitions.{name}"))
+            )));
+        }
     }
     let mut out = BTreeMap::new();
     if !carbon.takes_hardware() || (hw.gres.is_empty() && hw.partitions.is_empty() && chosen.iter().flatten().all(|j| j.gpu_type.is_none()))
@@ -306,7 +312,8 @@ fn hardware_pricers<'a>(settings: &'a Settings, carbon: &Pricer<'a>, chosen: &Ch
     for job in chosen.iter().flatten() {
         let key = hardware_of(settings, job);
         if let std::collections::btree_map::Entry::Vacant(e) = out.entry(key) {
-            let pricer = carbon.on_hardware(e.key().0.clone(), e.key().1.clone().map(|(m, c)| (m, Some(c as f64))));
+            let (gpu, cpu, memory) = e.key().clone();
+            let pricer = carbon.on_hardware(gpu, cpu.map(|(m, c)| (m, Some(c as f64))), memory.map(f64::from_bits));
             e.insert(pricer);
         }
     }
@@ -316,7 +323,7 @@ fn hardware_pricers<'a>(settings: &'a Settings, carbon: &Pricer<'a>, chosen: &Ch
 /// A note naming the GPU types the jobs ran on that exa's table does not have (priced at the provider's default).
 fn unknown_gpus(hardware: &BTreeMap<Hardware, Pricer>, provider: &str) -> Option<String> {
     let unknown: std::collections::BTreeSet<&str> =
-        hardware.keys().filter_map(|(gpu, _)| gpu.as_deref()).filter(|g| pricing::hardware::gpu(g).is_err()).collect();
+        hardware.keys().filter_map(|(gpu, _, _)| gpu.as_deref()).filter(|g| pricing::hardware::gpu(g).is_err()).collect();
     let listed: Vec<String> = unknown.iter().map(|g| format!("'{g}'")).collect();
     (!listed.is_empty()).then(|| {
         format!(
@@ -341,7 +348,7 @@ fn hardware_of(settings: &Settings, job: &Job) -> Hardware {
         None
     };
     let cpu = part.and_then(|p| Some((p.cpu_model.clone()?, p.cpu_cores? as u64)));
-    (gpu, cpu)
+    (gpu, cpu, part.and_then(|p| p.memory_gb_per_cpu).map(f64::to_bits))
 }
 
 /// The longest job weighed against the grid's history: a longer one (a clock's error, most likely) would
@@ -874,7 +881,8 @@ struct PricedBefore {
 /// The hardware a job ran on, as the config maps a scheduler's words: its GPU model (Slurm's gres type, or its
 /// partition's), and its CPU model with its cores a socket (its partition's). Empty where the provider does not
 /// price by model.
-type Hardware = (Option<String>, Option<(String, u64)>);
+/// A GPU model, a CPU model with its cores a socket, and the bits of the GB of memory a CPU (a key: never NaN).
+type Hardware = (Option<String>, Option<(String, u64)>, Option<u64>);
 
 /// A job's records, and what they say.
 struct JobLines {

@@ -133,6 +133,18 @@ pub struct Estimate {
     #[serde(default, deserialize_with = "amounts")]
     #[schemars(with = "Option<BTreeMap<String, f64>>", extend("additionalProperties" = {"type": "number", "minimum": 0}))]
     pub coefficients: Option<Vec<(String, f64)>>,
+    /// the GPU model (H100-SXM, NVIDIA L4): a provider that prices by model (hardware-aware) takes its board power; carbon
+    #[serde(default, deserialize_with = "text")]
+    #[schemars(length(max = 64))]
+    pub gpu_model: Option<String>,
+    /// the CPU model (EPYC 7763), with cpu_cores: a provider that prices by model takes a core's power as its TDP over its cores; carbon
+    #[serde(default, deserialize_with = "text")]
+    #[schemars(length(max = 64))]
+    pub cpu_model: Option<String>,
+    /// the CPU model's CPUs a socket, as cpu_hours counts them
+    #[serde(default, deserialize_with = "amount")]
+    #[schemars(range(min = 1, max = 4096))]
+    pub cpu_cores: Option<f64>,
 }
 
 /// `finops_providers`: the carbon or cost providers.

@@ -236,6 +236,21 @@ fn finops_estimate(s: &Settings, a: params::Estimate) -> Result<CallToolResult, 
             CoefficientOverride::new(name, v, from)
         })
         .collect();
+    if let Some(m) = &a.gpu_model {
+        crate::pricing::hardware::gpu(m).map_err(|e| bad(format!("gpu_model: {e}")))?;
+    }
+    let cpu_model = match (a.cpu_model, a.cpu_cores) {
+        (Some(m), Some(c)) => {
+            crate::pricing::hardware::cpu(&m).map_err(|e| bad(format!("cpu_model: {e}")))?;
+            if !(1.0..=4096.0).contains(&c) || c.fract() != 0.0 {
+                return Err(bad(format!("cpu_cores {c} is not a number of CPUs a socket: a whole number from 1 to 4096")));
+            }
+            Some((m, Some(c)))
+        }
+        (None, None) => None,
+        (Some(_), None) => return Err(bad("cpu_model needs cpu_cores, its CPUs a socket (the table has the socket's TDP)".into())),
+        (None, Some(_)) => return Err(bad("cpu_cores is the CPUs a socket of cpu_model: name the model too".into())),
+    };
     let req = Request {
         gpu_hours: a.gpu_hours,
         cpu_hours: a.cpu_hours,
@@ -246,8 +261,8 @@ fn finops_estimate(s: &Settings, a: params::Estimate) -> Result<CallToolResult, 
         overrides,
         history: None,
         gpu_name: None,
-        gpu_model: None,
-        cpu_model: None,
+        gpu_model: a.gpu_model,
+        cpu_model,
         cpu_name: None,
     };
     Ok(answer(&commands::estimate::run(s, domain, &req)?))

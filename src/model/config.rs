@@ -149,6 +149,8 @@ pub struct PartitionHardware {
     pub cpu_model: Option<String>,
     /// Its CPUs a socket as the scheduler counts them in CPU-hours (threads, where Slurm counts threads).
     pub cpu_cores: Option<f64>,
+    /// The GB of memory each of its CPUs had (a node's memory over its CPUs), for a provider that prices memory.
+    pub memory_gb_per_cpu: Option<f64>,
 }
 
 /// `finops.focus`: the names FOCUS rows carry; each has a default.

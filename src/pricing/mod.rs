@@ -643,6 +643,9 @@ pub struct Pricer<'a> {
     values: std::sync::Mutex<Option<Values>>,
     /// The hardware all its work ran on, as a scheduler names it (`Request::gpu_name`, `Request::cpu_model`).
     hardware: (Option<String>, Option<(String, Option<f64>)>),
+    /// The memory available to each CPU, GB, where a config says (`finops.hardware.partitions.*.memory_gb_per_cpu`),
+    /// set as the provider's `memory_gb_per_cpu` where it has one.
+    memory: Option<f64>,
 }
 
 impl<'a> Pricer<'a> {
@@ -655,12 +658,13 @@ impl<'a> Pricer<'a> {
             prelude: std::sync::OnceLock::new(),
             values: Default::default(),
             hardware: (None, None),
+            memory: None,
         })
     }
 
     /// A pricer of work that ran on one hardware: a GPU model as a scheduler names it (kept where it fits exa's
-    /// table, said where it does not) and a CPU model with its cores a socket.
-    pub fn on_hardware(&self, gpu: Option<String>, cpu: Option<(String, Option<f64>)>) -> Pricer<'a> {
+    /// table, said where it does not), a CPU model with its cores a socket, and the GB of memory each CPU had.
+    pub fn on_hardware(&self, gpu: Option<String>, cpu: Option<(String, Option<f64>)>, memory: Option<f64>) -> Pricer<'a> {
         Pricer {
             settings: self.settings,
             domain: self.domain,
@@ -674,6 +678,7 @@ impl<'a> Pricer<'a> {
             prelude: std::sync::OnceLock::new(),
             values: Default::default(),
             hardware: (gpu, cpu),
+            memory,
         }
     }
 
@@ -689,6 +694,12 @@ impl<'a> Pricer<'a> {
             cpu_hours: Some(cpu_hours),
             gpu_name: self.hardware.0.clone(),
             cpu_model: self.hardware.1.clone(),
+            overrides: self
+                .memory
+                .filter(|_| self.resolved.provider.meta().coefficients.iter().any(|c| c.name == "memory_gb_per_cpu"))
+                .map(|gb| CoefficientOverride::new("memory_gb_per_cpu", gb, "finops.hardware.partitions' memory_gb_per_cpu"))
+                .into_iter()
+                .collect(),
             ..Request::default()
         }
     }

@@ -41,6 +41,21 @@ fn each_model_is_priced_by_its_own_row() {
     close(&estimate(&env, &["--cpu-hours", "32", "--provider", "hardware-aware"])["outputs"]["kwh"], 32.0 * 12.0 / 1000.0 * 1.67);
 }
 
+/// Green Algorithms' method as its R port (greenAlgoR 0.1, `ga_footprint`) documents its first example: 2 h on
+/// 4 cores at 15 W a core with 16 GB of memory, PUE 1.67, the world's 475 gCO2e/kWh -> 104.6455 gCO2e. As exa's
+/// inputs: 8 CPU-hours, 4 GB each CPU.
+#[test]
+fn green_algorithms_published_example_is_reproduced() {
+    let env = Env::new();
+    let e =
+        estimate(&env, &["--cpu-hours", "8", "--provider", "hardware-aware", "--set", "cpu_tdp_watts=15", "--set", "memory_gb_per_cpu=4"]);
+    close(&e["outputs"]["kwh"], 0.220_306_4);
+    assert!((e["outputs"]["co2e_g"].as_f64().unwrap() - 104.6455).abs() < 5e-5, "{}", e["outputs"]);
+    assert_eq!(e["coefficients"]["memory_watts_per_gb"]["value"], 0.3725);
+    // Memory is left out unless given: the same work without it.
+    close(&estimate(&env, &["--cpu-hours", "8", "--provider", "hardware-aware", "--set", "cpu_tdp_watts=15"])["outputs"]["kwh"], 0.200_4);
+}
+
 /// The spec's default provider keeps its numbers whatever model is named, and says it does not use it.
 #[test]
 fn the_default_provider_keeps_the_specs_numbers() {
@@ -112,6 +127,20 @@ fn the_tables_are_listed_with_their_sources() {
     assert!(providers.to_string().contains("hardware-aware"), "{providers}");
 }
 
+/// A config's hardware that exa cannot price is refused before anything is read, naming the key.
+fn config_faults_are_refused(env: &Env, file: &str) {
+    // Memory a CPU that no node could have is refused, naming the partition.
+    env.config("finops:\n  hardware:\n    partitions:\n      cpu: {memory_gb_per_cpu: -1}\n");
+    fails(
+        &env.run(&["import", "slurm", "--file", file, "--cluster", "c1", "--dry-run", "--carbon-provider", "hardware-aware"]),
+        2,
+        "finops.hardware.partitions.cpu: memory_gb_per_cpu",
+    );
+    // A model in the config that exa does not know is refused, naming the key.
+    env.config("finops:\n  hardware:\n    partitions:\n      gpu: {cpu_model: EPYC 7764, cpu_cores: 64}\n");
+    fails(&env.run(&["import", "slurm", "--file", file, "--cluster", "c1", "--dry-run"]), 2, "finops.hardware.partitions.gpu.cpu_model");
+}
+
 /// `import slurm` with hardware-aware: each job priced by its own GPU type (Slurm's gres type, through the config's
 /// map where the names differ) and its partition's CPU model; a type exa does not know is said and priced at the
 /// provider's default; the default provider prices the same jobs as it always did.
@@ -119,7 +148,7 @@ fn the_tables_are_listed_with_their_sources() {
 fn import_slurm_prices_each_job_by_its_gpu_type_and_partition() {
     let env = Env::new();
     env.config(
-        "finops:\n  hardware:\n    gres: {a100: A100 SXM 80GB, h100: H100 SXM}\n    partitions:\n      gpu: {cpu_model: EPYC 7763, cpu_cores: 64}\n      cpu: {cpu_model: Xeon Platinum 8380, cpu_cores: 40}\n",
+        "finops:\n  hardware:\n    gres: {a100: A100 SXM 80GB, h100: H100 SXM}\n    partitions:\n      gpu: {cpu_model: EPYC 7763, cpu_cores: 64}\n      cpu: {cpu_model: Xeon Platinum 8380, cpu_cores: 40, memory_gb_per_cpu: 4}\n",
     );
     let head = "JobID|JobIDRaw|JobName|User|Account|Partition|State|Start|End|ElapsedRaw|CPUTimeRAW|AllocTRES\n";
     let job = |id: u32, part: &str, cores: u32, tres: &str| {
@@ -152,7 +181,8 @@ fn import_slurm_prices_each_job_by_its_gpu_type_and_partition() {
         g(2.0, 72.0, 16.0, epyc),
         g(8.0, 400.0, 32.0, epyc),
         g(8.0, 750.0, 32.0, epyc),
-        g(0.0, 0.0, 128.0, 270.0 / 40.0),
+        // The cpu partition's nodes give each CPU 4 GB, at Green Algorithms' 0.3725 W a GB.
+        g(0.0, 0.0, 128.0, 270.0 / 40.0 + 4.0 * 0.3725),
         // tpu9 is in no table: the provider's 400 W.
         g(1.0, 400.0, 8.0, epyc),
     ];
@@ -188,13 +218,7 @@ fn import_slurm_prices_each_job_by_its_gpu_type_and_partition() {
         let want = (gpus * 400.0 + cores * 120.0) / 1000.0 * 1.5 * 300.0;
         assert!((got - want).abs() < 1e-6 * want, "{got} against {want}");
     }
-    // A model in the config that exa does not know is refused, naming the key.
-    env.config("finops:\n  hardware:\n    partitions:\n      gpu: {cpu_model: EPYC 7764, cpu_cores: 64}\n");
-    fails(
-        &env.run(&["import", "slurm", "--file", file.to_str().unwrap(), "--cluster", "c1", "--dry-run"]),
-        2,
-        "finops.hardware.partitions.gpu.cpu_model",
-    );
+    config_faults_are_refused(&env, file.to_str().unwrap());
 }
 
 /// `measure` with hardware-aware and no CPU energy read prices the node's CPU by the model `/proc/cpuinfo` names,

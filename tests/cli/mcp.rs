@@ -113,6 +113,44 @@ fn tags_group_reports(env: &Env, report: &Value, r: &[Value]) {
     assert!(by["anyOf"][1]["pattern"].as_str().unwrap().starts_with("^(label|annotation):"), "{by}");
 }
 
+/// The hardware named as the CLI names it: the same estimate; a model exa does not have is refused, naming the argument.
+fn hardware_is_named_as_the_cli_names_it(env: &Env, r: &[Value]) {
+    let cli = env.json::<Value>(&[
+        "finops",
+        "carbon",
+        "estimate",
+        "--gpu-hours",
+        "10",
+        "--cpu-hours",
+        "32",
+        "--provider",
+        "hardware-aware",
+        "--gpu-model",
+        "H100-SXM",
+        "--cpu-model",
+        "EPYC 7763",
+        "--cpu-cores",
+        "64",
+    ]);
+    assert_eq!(structured(&r[0])["outputs"], cli["outputs"]);
+    assert_eq!(structured(&r[0])["coefficients"]["gpu_tdp_watts"]["value"], 700.0);
+    refused(&r[1], "bad-request", 422);
+    assert!(r[1]["text"].as_str().unwrap().contains("gpu_model:"), "{}", r[1]["text"]);
+    refused(&r[2], "bad-request", 422);
+    assert!(r[2]["text"].as_str().unwrap().contains("cpu_model needs cpu_cores"), "{}", r[2]["text"]);
+}
+
+/// metrics_read's schema is the spec's argument table.
+fn metrics_read_schema_is_the_specs_table(read: &Value) {
+    assert_eq!(read["required"], json!(["action", "cluster"]));
+    assert_eq!(read["properties"]["action"]["enum"], json!(["node", "workload", "flags"]));
+    assert_eq!(read["properties"]["kind"]["enum"], json!(["Job", "JobSet", "MPIJob", "Deployment", "StatefulSet", "Pod"]));
+    assert_eq!((read["properties"]["range"]["default"].as_str(), read["properties"]["points"]["maximum"].as_u64()), (Some("6h"), Some(96)));
+    assert_eq!(read["properties"]["points"]["default"], 48);
+    assert_eq!(read["properties"]["namespace"]["default"], "default");
+    assert_eq!(read["properties"]["detail"]["enum"], json!(["summary", "series"]));
+}
+
 #[test]
 fn tools_are_listed_with_their_schemas_and_finops_answers_equal_the_cli() {
     let env = crate::common::with_h100(Env::new());
@@ -130,7 +168,10 @@ fn tools_are_listed_with_their_schemas_and_finops_answers_equal_the_cli() {
         {"name": "finops_estimate", "arguments": {"domain": "carbon", "gpu_hours": 1, "provider": "nope"}},
         {"name": "no_such_tool", "arguments": {}},
         {"name": "finops_report", "arguments": {"by": "label:team"}},
-        {"name": "finops_report", "arguments": {"by": "label:te'am"}}
+        {"name": "finops_report", "arguments": {"by": "label:te'am"}},
+        {"name": "finops_estimate", "arguments": {"domain": "carbon", "gpu_hours": 10, "cpu_hours": 32, "provider": "hardware-aware", "gpu_model": "H100-SXM", "cpu_model": "EPYC 7763", "cpu_cores": 64}},
+        {"name": "finops_estimate", "arguments": {"domain": "carbon", "gpu_hours": 1, "gpu_model": "H1000"}},
+        {"name": "finops_estimate", "arguments": {"domain": "carbon", "cpu_hours": 1, "cpu_model": "EPYC 7763"}}
     ]);
     let out = stdio(&env, calls);
     assert_eq!(out["server"], "exa");
@@ -153,15 +194,7 @@ fn tools_are_listed_with_their_schemas_and_finops_answers_equal_the_cli() {
         assert_eq!(t["annotations"]["readOnlyHint"], true, "{} is annotated read-only", t["name"]);
         assert_eq!(t["annotations"]["destructiveHint"], false);
     }
-    // metrics_read's schema is the spec's argument table.
-    let read = &tools[0]["inputSchema"];
-    assert_eq!(read["required"], json!(["action", "cluster"]));
-    assert_eq!(read["properties"]["action"]["enum"], json!(["node", "workload", "flags"]));
-    assert_eq!(read["properties"]["kind"]["enum"], json!(["Job", "JobSet", "MPIJob", "Deployment", "StatefulSet", "Pod"]));
-    assert_eq!((read["properties"]["range"]["default"].as_str(), read["properties"]["points"]["maximum"].as_u64()), (Some("6h"), Some(96)));
-    assert_eq!(read["properties"]["points"]["default"], 48);
-    assert_eq!(read["properties"]["namespace"]["default"], "default");
-    assert_eq!(read["properties"]["detail"]["enum"], json!(["summary", "series"]));
+    metrics_read_schema_is_the_specs_table(&tools[0]["inputSchema"]);
     let r = out["results"].as_array().unwrap();
     // The same answers as the CLI's -o json.
     assert_eq!(structured(&r[0]), &env.json::<Value>(&["finops", "carbon", "estimate", "--gpu-hours", "12", "--cpu-hours", "32"]));
@@ -198,6 +231,7 @@ fn tools_are_listed_with_their_schemas_and_finops_answers_equal_the_cli() {
     assert!(r[10]["text"].as_str().unwrap().contains("warning: carbon provider 'nope'"), "{}", r[10]["text"]);
     assert!(r[11]["protocol_error"].as_str().unwrap().contains("no tool 'no_such_tool'"), "{}", r[11]);
     tags_group_reports(&env, &tools[5], &r[12..14]);
+    hardware_is_named_as_the_cli_names_it(&env, &r[14..17]);
 
     // Read only: nothing was recorded, not even an empty store.
     assert!(!env.dir.path().join("data/examlops/records.sqlite3").exists());
