@@ -35,6 +35,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Where the config file is, what is in effect, and a starting file')
             [CompletionResult]::new('gpu', 'gpu', [CompletionResultType]::ParameterValue, 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates; or export them')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD')
+            [CompletionResult]::new('budget', 'budget', [CompletionResultType]::ParameterValue, 'Budgets: a team''s kWh, kgCO2e and USD a period, kept in the ledger, watched and checked where work starts')
             [CompletionResult]::new('db', 'db', [CompletionResultType]::ParameterValue, 'The records database: bring its schema up to date, copy records between stores')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Send what could not be sent: records waiting in the outbox for MLflow')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Turn a scheduler''s finished jobs into records: Slurm (sacct) or Flux')
@@ -618,6 +619,123 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'exa;budget' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Keep a budget, or new terms for one of that name: a scope''s limits a period')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The budgets in effect, each with who set it and when; --history lists every change')
+            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'End a budget. Its changes stay in the ledger (list --history)')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Each budget''s use this period: used, left and percent per unit, and when it runs out at the period''s pace and at the last 7 days''')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Whether the budgets of a scope (or one named) hold, with the work about to start added: exit 0 within, 1 past a warn line, 3 over; one line says which unit and by how much')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'exa;budget;set' {
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Whose work: all, account=A, user=U, model=M, namespace=N, label:KEY=V or annotation:KEY=V')
+            [CompletionResult]::new('--period', '--period', [CompletionResultType]::ParameterName, 'The period each allowance covers, in UTC (a week from Monday)')
+            [CompletionResult]::new('--kwh', '--kwh', [CompletionResultType]::ParameterName, 'The most energy a period, kWh')
+            [CompletionResult]::new('--kgco2e', '--kgco2e', [CompletionResultType]::ParameterName, 'The most operational CO2e a period, kg')
+            [CompletionResult]::new('--usd', '--usd', [CompletionResultType]::ParameterName, 'The most cost a period, USD')
+            [CompletionResult]::new('--warn', '--warn', [CompletionResultType]::ParameterName, 'The lines, percent of a limit, past which it warns (status, check''s exit 1)')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;budget;list' {
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--history', '--history', [CompletionResultType]::ParameterName, 'Every change, oldest first: set, replaced, removed, by whom and when')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;budget;rm' {
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;budget;status' {
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'As of this time (ISO 8601 UTC, or a date): the records up to it, in the period holding it [default: now]')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;budget;check' {
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'The budgets of this scope (repeat for a job''s account and user): as `set --scope` names them')
+            [CompletionResult]::new('--add-gpu-hours', '--add-gpu-hours', [CompletionResultType]::ParameterName, 'GPU-hours about to start, priced by the carbon and cost providers in effect and added')
+            [CompletionResult]::new('--add-cpu-hours', '--add-cpu-hours', [CompletionResultType]::ParameterName, 'CPU-hours about to start, added as --add-gpu-hours is')
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'As of this time (ISO 8601 UTC, or a date) [default: now]')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--advise-only', '--advise-only', [CompletionResultType]::ParameterName, 'Say the verdict, never fail on it: exit 0 within, past a line or over')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;budget;help' {
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Keep a budget, or new terms for one of that name: a scope''s limits a period')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The budgets in effect, each with who set it and when; --history lists every change')
+            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'End a budget. Its changes stay in the ledger (list --history)')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Each budget''s use this period: used, left and percent per unit, and when it runs out at the period''s pace and at the last 7 days''')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Whether the budgets of a scope (or one named) hold, with the work about to start added: exit 0 within, 1 past a warn line, 3 over; one line says which unit and by how much')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'exa;budget;help;set' {
+            break
+        }
+        'exa;budget;help;list' {
+            break
+        }
+        'exa;budget;help;rm' {
+            break
+        }
+        'exa;budget;help;status' {
+            break
+        }
+        'exa;budget;help;check' {
+            break
+        }
+        'exa;budget;help;help' {
+            break
+        }
         'exa;db' {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
@@ -981,6 +1099,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Where the config file is, what is in effect, and a starting file')
             [CompletionResult]::new('gpu', 'gpu', [CompletionResultType]::ParameterValue, 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates; or export them')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD')
+            [CompletionResult]::new('budget', 'budget', [CompletionResultType]::ParameterValue, 'Budgets: a team''s kWh, kgCO2e and USD a period, kept in the ledger, watched and checked where work starts')
             [CompletionResult]::new('db', 'db', [CompletionResultType]::ParameterValue, 'The records database: bring its schema up to date, copy records between stores')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Send what could not be sent: records waiting in the outbox for MLflow')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Turn a scheduler''s finished jobs into records: Slurm (sacct) or Flux')
@@ -1077,6 +1196,29 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;help;report' {
+            break
+        }
+        'exa;help;budget' {
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Keep a budget, or new terms for one of that name: a scope''s limits a period')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The budgets in effect, each with who set it and when; --history lists every change')
+            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'End a budget. Its changes stay in the ledger (list --history)')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Each budget''s use this period: used, left and percent per unit, and when it runs out at the period''s pace and at the last 7 days''')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Whether the budgets of a scope (or one named) hold, with the work about to start added: exit 0 within, 1 past a warn line, 3 over; one line says which unit and by how much')
+            break
+        }
+        'exa;help;budget;set' {
+            break
+        }
+        'exa;help;budget;list' {
+            break
+        }
+        'exa;help;budget;rm' {
+            break
+        }
+        'exa;help;budget;status' {
+            break
+        }
+        'exa;help;budget;check' {
             break
         }
         'exa;help;db' {

@@ -32,6 +32,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand config 'Where the config file is, what is in effect, and a starting file'
             cand gpu 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates; or export them'
             cand report 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
+            cand budget 'Budgets: a team''s kWh, kgCO2e and USD a period, kept in the ledger, watched and checked where work starts'
             cand db 'The records database: bring its schema up to date, copy records between stores'
             cand sync 'Send what could not be sent: records waiting in the outbox for MLflow'
             cand import 'Turn a scheduler''s finished jobs into records: Slurm (sacct) or Flux'
@@ -551,6 +552,110 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'exa;budget'= {
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand set 'Keep a budget, or new terms for one of that name: a scope''s limits a period'
+            cand list 'The budgets in effect, each with who set it and when; --history lists every change'
+            cand rm 'End a budget. Its changes stay in the ledger (list --history)'
+            cand status 'Each budget''s use this period: used, left and percent per unit, and when it runs out at the period''s pace and at the last 7 days'''
+            cand check 'Whether the budgets of a scope (or one named) hold, with the work about to start added: exit 0 within, 1 past a warn line, 3 over; one line says which unit and by how much'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'exa;budget;set'= {
+            cand --scope 'Whose work: all, account=A, user=U, model=M, namespace=N, label:KEY=V or annotation:KEY=V'
+            cand --period 'The period each allowance covers, in UTC (a week from Monday)'
+            cand --kwh 'The most energy a period, kWh'
+            cand --kgco2e 'The most operational CO2e a period, kg'
+            cand --usd 'The most cost a period, USD'
+            cand --warn 'The lines, percent of a limit, past which it warns (status, check''s exit 1)'
+            cand --db 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;budget;list'= {
+            cand --db 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --history 'Every change, oldest first: set, replaced, removed, by whom and when'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;budget;rm'= {
+            cand --db 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;budget;status'= {
+            cand --at 'As of this time (ISO 8601 UTC, or a date): the records up to it, in the period holding it [default: now]'
+            cand --db 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;budget;check'= {
+            cand --scope 'The budgets of this scope (repeat for a job''s account and user): as `set --scope` names them'
+            cand --add-gpu-hours 'GPU-hours about to start, priced by the carbon and cost providers in effect and added'
+            cand --add-cpu-hours 'CPU-hours about to start, added as --add-gpu-hours is'
+            cand --at 'As of this time (ISO 8601 UTC, or a date) [default: now]'
+            cand --db 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --advise-only 'Say the verdict, never fail on it: exit 0 within, past a line or over'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;budget;help'= {
+            cand set 'Keep a budget, or new terms for one of that name: a scope''s limits a period'
+            cand list 'The budgets in effect, each with who set it and when; --history lists every change'
+            cand rm 'End a budget. Its changes stay in the ledger (list --history)'
+            cand status 'Each budget''s use this period: used, left and percent per unit, and when it runs out at the period''s pace and at the last 7 days'''
+            cand check 'Whether the budgets of a scope (or one named) hold, with the work about to start added: exit 0 within, 1 past a warn line, 3 over; one line says which unit and by how much'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'exa;budget;help;set'= {
+        }
+        &'exa;budget;help;list'= {
+        }
+        &'exa;budget;help;rm'= {
+        }
+        &'exa;budget;help;status'= {
+        }
+        &'exa;budget;help;check'= {
+        }
+        &'exa;budget;help;help'= {
+        }
         &'exa;db'= {
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
@@ -877,6 +982,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand config 'Where the config file is, what is in effect, and a starting file'
             cand gpu 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates; or export them'
             cand report 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
+            cand budget 'Budgets: a team''s kWh, kgCO2e and USD a period, kept in the ledger, watched and checked where work starts'
             cand db 'The records database: bring its schema up to date, copy records between stores'
             cand sync 'Send what could not be sent: records waiting in the outbox for MLflow'
             cand import 'Turn a scheduler''s finished jobs into records: Slurm (sacct) or Flux'
@@ -950,6 +1056,23 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;help;gpu;export'= {
         }
         &'exa;help;report'= {
+        }
+        &'exa;help;budget'= {
+            cand set 'Keep a budget, or new terms for one of that name: a scope''s limits a period'
+            cand list 'The budgets in effect, each with who set it and when; --history lists every change'
+            cand rm 'End a budget. Its changes stay in the ledger (list --history)'
+            cand status 'Each budget''s use this period: used, left and percent per unit, and when it runs out at the period''s pace and at the last 7 days'''
+            cand check 'Whether the budgets of a scope (or one named) hold, with the work about to start added: exit 0 within, 1 past a warn line, 3 over; one line says which unit and by how much'
+        }
+        &'exa;help;budget;set'= {
+        }
+        &'exa;help;budget;list'= {
+        }
+        &'exa;help;budget;rm'= {
+        }
+        &'exa;help;budget;status'= {
+        }
+        &'exa;help;budget;check'= {
         }
         &'exa;help;db'= {
             cand migrate 'Bring the database''s schema to this exa''s version, creating it when missing'

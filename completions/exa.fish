@@ -37,6 +37,7 @@ complete -c exa -n "__fish_exa_needs_command" -f -a "finops" -d 'Energy, carbon 
 complete -c exa -n "__fish_exa_needs_command" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
 complete -c exa -n "__fish_exa_needs_command" -f -a "gpu" -d 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates; or export them'
 complete -c exa -n "__fish_exa_needs_command" -f -a "report" -d 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
+complete -c exa -n "__fish_exa_needs_command" -f -a "budget" -d 'Budgets: a team\'s kWh, kgCO2e and USD a period, kept in the ledger, watched and checked where work starts'
 complete -c exa -n "__fish_exa_needs_command" -f -a "db" -d 'The records database: bring its schema up to date, copy records between stores'
 complete -c exa -n "__fish_exa_needs_command" -f -a "sync" -d 'Send what could not be sent: records waiting in the outbox for MLflow'
 complete -c exa -n "__fish_exa_needs_command" -f -a "import" -d 'Turn a scheduler\'s finished jobs into records: Slurm (sacct) or Flux'
@@ -279,6 +280,81 @@ complete -c exa -n "__fish_exa_using_subcommand report" -l config -d 'The config
 complete -c exa -n "__fish_exa_using_subcommand report" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand report" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand report" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check help" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check help" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check help" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check help" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check help" -f -a "set" -d 'Keep a budget, or new terms for one of that name: a scope\'s limits a period'
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check help" -f -a "list" -d 'The budgets in effect, each with who set it and when; --history lists every change'
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check help" -f -a "rm" -d 'End a budget. Its changes stay in the ledger (list --history)'
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check help" -f -a "status" -d 'Each budget\'s use this period: used, left and percent per unit, and when it runs out at the period\'s pace and at the last 7 days\''
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check help" -f -a "check" -d 'Whether the budgets of a scope (or one named) hold, with the work about to start added: exit 0 within, 1 past a warn line, 3 over; one line says which unit and by how much'
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from set" -l scope -d 'Whose work: all, account=A, user=U, model=M, namespace=N, label:KEY=V or annotation:KEY=V' -r
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from set" -l period -d 'The period each allowance covers, in UTC (a week from Monday)' -r -f -a "day\t'A UTC day'
+week\t'An ISO week, from Monday 00:00 UTC'
+month\t'A calendar month'
+quarter\t'A calendar quarter (January, April, July, October)'"
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from set" -l kwh -d 'The most energy a period, kWh' -r
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from set" -l kgco2e -d 'The most operational CO2e a period, kg' -r
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from set" -l usd -d 'The most cost a period, USD' -r
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from set" -l warn -d 'The lines, percent of a limit, past which it warns (status, check\'s exit 1)' -r
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from set" -l db -d 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from set" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from set" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from set" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from list" -l db -d 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from list" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from list" -l history -d 'Every change, oldest first: set, replaced, removed, by whom and when'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from list" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from rm" -l db -d 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from rm" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from rm" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from rm" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from rm" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from status" -l at -d 'As of this time (ISO 8601 UTC, or a date): the records up to it, in the period holding it [default: now]' -r
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from status" -l db -d 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from status" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from status" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from status" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from check" -l scope -d 'The budgets of this scope (repeat for a job\'s account and user): as `set --scope` names them' -r
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from check" -l add-gpu-hours -d 'GPU-hours about to start, priced by the carbon and cost providers in effect and added' -r
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from check" -l add-cpu-hours -d 'CPU-hours about to start, added as --add-gpu-hours is' -r
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from check" -l at -d 'As of this time (ISO 8601 UTC, or a date) [default: now]' -r
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from check" -l db -d 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from check" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from check" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from check" -l advise-only -d 'Say the verdict, never fail on it: exit 0 within, past a line or over'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from check" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from help" -f -a "set" -d 'Keep a budget, or new terms for one of that name: a scope\'s limits a period'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from help" -f -a "list" -d 'The budgets in effect, each with who set it and when; --history lists every change'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from help" -f -a "rm" -d 'End a budget. Its changes stay in the ledger (list --history)'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from help" -f -a "status" -d 'Each budget\'s use this period: used, left and percent per unit, and when it runs out at the period\'s pace and at the last 7 days\''
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from help" -f -a "check" -d 'Whether the budgets of a scope (or one named) hold, with the work about to start added: exit 0 within, 1 past a warn line, 3 over; one line says which unit and by how much'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand db; and not __fish_seen_subcommand_from migrate copy help" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
@@ -514,18 +590,19 @@ complete -c exa -n "__fish_exa_using_subcommand man" -l config -d 'The config fi
 complete -c exa -n "__fish_exa_using_subcommand man" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand man" -s V -l version -d 'Print version'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "gpu" -d 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates; or export them'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "report" -d 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "db" -d 'The records database: bring its schema up to date, copy records between stores'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "sync" -d 'Send what could not be sent: records waiting in the outbox for MLflow'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "import" -d 'Turn a scheduler\'s finished jobs into records: Slurm (sacct) or Flux'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "mcp" -d 'Serve exa\'s read-only tools to AI agents over MCP (stdio, or streamable HTTP)'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "metrics" -d 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "completions" -d 'Print shell completions for exa'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "man" -d 'Print exa\'s man page (roff), or a subcommand\'s'
-complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report db sync import mcp metrics completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report budget db sync import mcp metrics completions man help" -f -a "finops" -d 'Energy, carbon and cost of GPU and CPU work'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report budget db sync import mcp metrics completions man help" -f -a "config" -d 'Where the config file is, what is in effect, and a starting file'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report budget db sync import mcp metrics completions man help" -f -a "gpu" -d 'One reading of every GPU (NVML, nvidia-smi or amd-smi), and the aggregates; or export them'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report budget db sync import mcp metrics completions man help" -f -a "report" -d 'Totals of the stored records: runs, GPU-h, CPU-h, kWh, CO2e with its range, USD'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report budget db sync import mcp metrics completions man help" -f -a "budget" -d 'Budgets: a team\'s kWh, kgCO2e and USD a period, kept in the ledger, watched and checked where work starts'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report budget db sync import mcp metrics completions man help" -f -a "db" -d 'The records database: bring its schema up to date, copy records between stores'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report budget db sync import mcp metrics completions man help" -f -a "sync" -d 'Send what could not be sent: records waiting in the outbox for MLflow'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report budget db sync import mcp metrics completions man help" -f -a "import" -d 'Turn a scheduler\'s finished jobs into records: Slurm (sacct) or Flux'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report budget db sync import mcp metrics completions man help" -f -a "mcp" -d 'Serve exa\'s read-only tools to AI agents over MCP (stdio, or streamable HTTP)'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report budget db sync import mcp metrics completions man help" -f -a "metrics" -d 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report budget db sync import mcp metrics completions man help" -f -a "completions" -d 'Print shell completions for exa'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report budget db sync import mcp metrics completions man help" -f -a "man" -d 'Print exa\'s man page (roff), or a subcommand\'s'
+complete -c exa -n "__fish_exa_using_subcommand help; and not __fish_seen_subcommand_from finops config gpu report budget db sync import mcp metrics completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "carbon" -d 'Energy and carbon: kWh and gCO2e'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "cost" -d 'Money: USD from a rate card'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from finops" -f -a "measure" -d 'Run a command (or watch the node) and measure its GPU energy, carbon and cost'
@@ -534,6 +611,11 @@ complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "init" -d 'Write a commented starting config file'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from gpu" -f -a "serve" -d 'Serve the GPU, energy and CO2 metrics for a Prometheus scrape, until SIGTERM or Ctrl-C'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from gpu" -f -a "export" -d 'Push the GPU, energy and CO2 metrics over OTLP/HTTP every --interval seconds, until SIGTERM or Ctrl-C'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from budget" -f -a "set" -d 'Keep a budget, or new terms for one of that name: a scope\'s limits a period'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from budget" -f -a "list" -d 'The budgets in effect, each with who set it and when; --history lists every change'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from budget" -f -a "rm" -d 'End a budget. Its changes stay in the ledger (list --history)'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from budget" -f -a "status" -d 'Each budget\'s use this period: used, left and percent per unit, and when it runs out at the period\'s pace and at the last 7 days\''
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from budget" -f -a "check" -d 'Whether the budgets of a scope (or one named) hold, with the work about to start added: exit 0 within, 1 past a warn line, 3 over; one line says which unit and by how much'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from db" -f -a "migrate" -d 'Bring the database\'s schema to this exa\'s version, creating it when missing'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from db" -f -a "copy" -d 'Copy every record from one store into another, SQLite or PostgreSQL either way'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from sync" -f -a "mlflow" -d 'Log to MLflow every record whose log is waiting in the outbox (MLflow was down, slow or refused)'

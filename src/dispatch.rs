@@ -116,6 +116,7 @@ pub fn run(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
         }
         Command::Import(cli::ImportCmd::Flux(i)) => show(commands::import::run(s, commands::import::Scheduler::Flux, &i.common, false)?, s),
         Command::Import(cli::ImportCmd::Kubernetes(i)) => show(commands::kubernetes::run(s, i)?, s),
+        Command::Budget(b) => budget(b, s),
         Command::Db(cli::DbCmd::Migrate(_)) => show(commands::db::migrate(s)?, s),
         Command::Db(cli::DbCmd::Copy { from, to }) => {
             let progress = |c: &commands::db::Copied| {
@@ -166,6 +167,41 @@ pub fn run(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
             let page = codegen::man_page(command)
                 .ok_or_else(|| Error::Usage(format!("no subcommand '{}' to show a man page for", command.join(" "))))?;
             show(Text { text: String::from_utf8_lossy(&page).into_owned() }, s)
+        }
+    }
+}
+
+fn budget(b: &cli::BudgetCmd, s: &Settings) -> anyhow::Result<ExitCode> {
+    use commands::budget as bg;
+    let at = |t: &Option<String>| t.as_deref().map(bg::at).transpose();
+    match b {
+        cli::BudgetCmd::Set(a) => {
+            let terms = model::budget::Budget {
+                scope: a.scope.clone(),
+                period: a.period,
+                kwh: a.kwh,
+                kgco2e: a.kgco2e,
+                usd: a.usd,
+                warn: a.warn.clone(),
+            };
+            show(bg::set(s, &a.name, terms)?, s)
+        }
+        cli::BudgetCmd::List { history, .. } => show(bg::list(s, *history)?, s),
+        cli::BudgetCmd::Rm { name, .. } => show(bg::rm(s, name)?, s),
+        cli::BudgetCmd::Status { name, at: when, .. } => show(bg::status(s, name.as_deref(), at(when)?)?, s),
+        cli::BudgetCmd::Check(a) => {
+            let ask = bg::Ask {
+                name: a.name.as_deref(),
+                scopes: a.scopes.clone(),
+                gpu_hours: a.add_gpu_hours.unwrap_or(0.0),
+                cpu_hours: a.add_cpu_hours.unwrap_or(0.0),
+                at: at(&a.at)?,
+                advise_only: a.advise_only,
+            };
+            let checked = bg::check(s, &ask)?;
+            let code = checked.exit_code;
+            show(checked, s)?;
+            Ok(ExitCode::from(code))
         }
     }
 }

@@ -32,6 +32,22 @@ pub fn month(unix: i64) -> (i64, i64) {
     (days_from_civil(y, m, 1) * 86_400, days_from_civil(ny, nm, 1) * 86_400)
 }
 
+/// The calendar quarter (UTC) holding `unix`: its first second, and the first second of the next quarter.
+pub fn quarter(unix: i64) -> (i64, i64) {
+    let (y, m, _) = civil_from_days(unix.div_euclid(86_400));
+    let first = (m - 1) / 3 * 3 + 1;
+    let (ny, nm) = if first == 10 { (y + 1, 1) } else { (y, first + 3) };
+    (days_from_civil(y, first, 1) * 86_400, days_from_civil(ny, nm, 1) * 86_400)
+}
+
+/// The ISO week (UTC, from Monday) holding `unix`: its first second, and the first second of the next week.
+pub fn week(unix: i64) -> (i64, i64) {
+    let day = unix.div_euclid(86_400);
+    // 1970-01-01 was a Thursday: days since a Monday are (day + 3) mod 7.
+    let monday = day - (day + 3).rem_euclid(7);
+    (monday * 86_400, (monday + 7) * 86_400)
+}
+
 /// Seconds since the epoch as `2026-11-30T05:17:12Z`.
 pub fn iso8601(unix: i64) -> String {
     let (days, secs) = (unix.div_euclid(86_400), unix.rem_euclid(86_400));

@@ -80,6 +80,19 @@ pub enum Command {
         after_help = "Examples:\n  exa report\n  exa report JPCP --since 2026-11-01 -o json\n  exa report --by day -o csv > carbon.csv\n  exa report --format focus --since 2026-11-01 > focus.csv\n  exa report --format focus -o json | jq -s 'map(.BilledCost) | add'\n  exa report --html report.html"
     )]
     Report(ReportArgs),
+    /// Budgets: a team's kWh, kgCO2e and USD a period, kept in the ledger, watched and checked where work starts.
+    ///
+    /// A budget covers a scope (an account, user, model, namespace, a pod's
+    /// label or annotation, or all) over a UTC day, week, month or quarter.
+    /// What it used is what `exa report` counts for that scope. `status`
+    /// forecasts when each limit runs out, at the period's pace and at the
+    /// last 7 days'; `check` exits 0 within, 1 past a warn line, 3 over (2
+    /// stays malformed input), for CI, Slurm prologs and admission webhooks.
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  exa budget set ml-gpu --scope account=ml --period month --kwh 5000 --usd 20000\n  exa budget status\n  exa budget check --scope account=ml --add-gpu-hours 64\n  exa budget list --history -o json"
+    )]
+    Budget(BudgetCmd),
     /// The records database: bring its schema up to date, copy records between stores.
     #[command(subcommand)]
     Db(DbCmd),
@@ -609,6 +622,106 @@ pub struct ReportArgs {
     /// Also write a self-contained HTML page with charts of energy, CO2e and cost to FILE.
     #[arg(long, value_name = "FILE")]
     pub html: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum BudgetCmd {
+    /// Keep a budget, or new terms for one of that name: a scope's limits a period.
+    #[command(
+        after_help = "Examples:\n  exa budget set ml-gpu --scope account=ml --period month --kwh 5000 --kgco2e 1500 --usd 20000\n  exa budget set nlp-week --scope label:team=nlp --period week --usd 3000 --warn 50,80,95"
+    )]
+    Set(BudgetSet),
+    /// The budgets in effect, each with who set it and when; --history lists every change.
+    #[command(after_help = "Examples:\n  exa budget list\n  exa budget list --history -o json | jq '.changes[] | select(.action == \"removed\")'")]
+    List {
+        /// Every change, oldest first: set, replaced, removed, by whom and when.
+        #[arg(long)]
+        history: bool,
+        #[command(flatten)]
+        db: DbOpt,
+    },
+    /// End a budget. Its changes stay in the ledger (list --history).
+    #[command(after_help = "Examples:\n  exa budget rm ml-gpu\n  exa budget rm ml-gpu --db postgres://exa@db.internal/finops")]
+    Rm {
+        /// The budget's name.
+        name: String,
+        #[command(flatten)]
+        db: DbOpt,
+    },
+    /// Each budget's use this period: used, left and percent per unit, and when it runs out at the period's pace
+    /// and at the last 7 days'.
+    #[command(after_help = "Examples:\n  exa budget status\n  exa budget status ml-gpu --at 2026-11-30T23:59:59Z -o json")]
+    Status {
+        /// One budget; every one when not given.
+        name: Option<String>,
+        /// As of this time (ISO 8601 UTC, or a date): the records up to it, in the period holding it [default: now].
+        #[arg(long, value_name = "TIME")]
+        at: Option<String>,
+        #[command(flatten)]
+        db: DbOpt,
+    },
+    /// Whether the budgets of a scope (or one named) hold, with the work about to start added: exit 0 within,
+    /// 1 past a warn line, 3 over; one line says which unit and by how much.
+    #[command(
+        group(clap::ArgGroup::new("which").required(true).multiple(true).args(["name", "scopes"])),
+        after_help = "Examples:\n  exa budget check --scope account=ml --add-gpu-hours 64\n  exa budget check --scope account=\"$SLURM_JOB_ACCOUNT\" --scope user=\"$SLURM_JOB_USER\"\n  exa budget check ml-gpu --advise-only -o json"
+    )]
+    Check(BudgetCheckArgs),
+}
+
+/// `exa budget set`.
+#[derive(Debug, Clone, Args)]
+pub struct BudgetSet {
+    /// The budget's name: 1 to 64 letters, digits, '.', '_' or '-'.
+    pub name: String,
+    /// Whose work: all, account=A, user=U, model=M, namespace=N, label:KEY=V or annotation:KEY=V.
+    #[arg(long, value_name = "SCOPE", value_parser = budget_scope)]
+    pub scope: crate::model::budget::Scope,
+    /// The period each allowance covers, in UTC (a week from Monday).
+    #[arg(long, value_enum)]
+    pub period: crate::model::budget::Period,
+    /// The most energy a period, kWh.
+    #[arg(long, value_name = "KWH", value_parser = amount, allow_negative_numbers = true)]
+    pub kwh: Option<f64>,
+    /// The most operational CO2e a period, kg.
+    #[arg(long, value_name = "KG", value_parser = amount, allow_negative_numbers = true)]
+    pub kgco2e: Option<f64>,
+    /// The most cost a period, USD.
+    #[arg(long, value_name = "USD", value_parser = amount, allow_negative_numbers = true)]
+    pub usd: Option<f64>,
+    /// The lines, percent of a limit, past which it warns (status, check's exit 1).
+    #[arg(long, value_name = "PERCENTS", value_delimiter = ',', default_value = "80,95", value_parser = amount, allow_negative_numbers = true)]
+    pub warn: Vec<f64>,
+    #[command(flatten)]
+    pub db: DbOpt,
+}
+
+/// `exa budget check`.
+#[derive(Debug, Clone, Args)]
+pub struct BudgetCheckArgs {
+    /// One budget by name.
+    pub name: Option<String>,
+    /// The budgets of this scope (repeat for a job's account and user): as `set --scope` names them.
+    #[arg(long = "scope", value_name = "SCOPE", value_parser = budget_scope)]
+    pub scopes: Vec<crate::model::budget::Scope>,
+    /// GPU-hours about to start, priced by the carbon and cost providers in effect and added.
+    #[arg(long, value_name = "HOURS", value_parser = amount, allow_negative_numbers = true)]
+    pub add_gpu_hours: Option<f64>,
+    /// CPU-hours about to start, added as --add-gpu-hours is.
+    #[arg(long, value_name = "HOURS", value_parser = amount, allow_negative_numbers = true)]
+    pub add_cpu_hours: Option<f64>,
+    /// As of this time (ISO 8601 UTC, or a date) [default: now].
+    #[arg(long, value_name = "TIME")]
+    pub at: Option<String>,
+    /// Say the verdict, never fail on it: exit 0 within, past a line or over.
+    #[arg(long)]
+    pub advise_only: bool,
+    #[command(flatten)]
+    pub db: DbOpt,
+}
+
+fn budget_scope(s: &str) -> Result<crate::model::budget::Scope, String> {
+    crate::model::budget::Scope::parse(s)
 }
 
 #[derive(Debug, Clone, Subcommand)]
@@ -1222,6 +1335,10 @@ impl Cli {
             Command::Mcp(m) => (m.db.db.as_ref(), false),
             Command::Db(DbCmd::Migrate(d)) | Command::Sync(SyncCmd::Mlflow(d)) => (d.db.as_ref(), false),
             Command::Db(DbCmd::Copy { .. }) => (None, false),
+            Command::Budget(BudgetCmd::Set(BudgetSet { db, .. }) | BudgetCmd::Check(BudgetCheckArgs { db, .. })) => (db.db.as_ref(), false),
+            Command::Budget(BudgetCmd::List { db, .. } | BudgetCmd::Rm { db, .. } | BudgetCmd::Status { db, .. }) => {
+                (db.db.as_ref(), false)
+            }
             Command::Import(ImportCmd::Slurm(i)) => (i.common.db.db.as_ref(), false),
             Command::Import(ImportCmd::Flux(i)) => (i.common.db.db.as_ref(), false),
             Command::Import(ImportCmd::Kubernetes(i)) => (i.db.db.as_ref(), false),

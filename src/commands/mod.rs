@@ -1,5 +1,6 @@
 //! One function per verb: `fn(&Settings, ...) -> Result<Report>`. No printing here.
 
+pub mod budget;
 pub mod config;
 pub mod db;
 pub mod estimate;

@@ -216,6 +216,19 @@ pub struct When {
     pub region: Option<String>,
 }
 
+/// `finops_budget_status`: the budgets' use this period.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct BudgetStatus {
+    /// one budget's name; every budget when unset
+    #[serde(default, deserialize_with = "text")]
+    #[schemars(regex(pattern = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"))]
+    pub name: Option<String>,
+    /// as of this time (ISO 8601 UTC, or a date); now when unset
+    #[serde(default, deserialize_with = "text")]
+    #[schemars(length(max = 40))]
+    pub at: Option<String>,
+}
+
 /// A tool that takes no arguments (`metrics_clusters`, `gpu_read`).
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct Nothing {}

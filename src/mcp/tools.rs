@@ -32,12 +32,13 @@ pub enum Name {
     FinopsProviders,
     FinopsReport,
     FinopsWhen,
+    FinopsBudgetStatus,
     GpuRead,
 }
 
 impl Name {
     /// Every tool, in the order they are listed.
-    pub const ALL: [Name; 8] = [
+    pub const ALL: [Name; 9] = [
         Name::MetricsRead,
         Name::MetricsQuery,
         Name::MetricsClusters,
@@ -45,6 +46,7 @@ impl Name {
         Name::FinopsProviders,
         Name::FinopsReport,
         Name::FinopsWhen,
+        Name::FinopsBudgetStatus,
         Name::GpuRead,
     ];
 
@@ -58,6 +60,7 @@ impl Name {
             Name::FinopsProviders => "finops_providers",
             Name::FinopsReport => "finops_report",
             Name::FinopsWhen => "finops_when",
+            Name::FinopsBudgetStatus => "finops_budget_status",
             Name::GpuRead => "gpu_read",
         }
     }
@@ -71,7 +74,9 @@ impl Name {
     /// the busy cap.
     pub fn waits_outside(self) -> bool {
         match self {
-            Name::MetricsRead | Name::MetricsQuery | Name::FinopsReport | Name::FinopsWhen | Name::GpuRead => true,
+            Name::MetricsRead | Name::MetricsQuery | Name::FinopsReport | Name::FinopsWhen | Name::FinopsBudgetStatus | Name::GpuRead => {
+                true
+            }
             Name::MetricsClusters | Name::FinopsEstimate | Name::FinopsProviders => false,
         }
     }
@@ -137,6 +142,14 @@ fn tool(name: Name) -> Tool {
                 .into(),
             params::schema::<params::When>(),
             "Best time to run",
+        ),
+        Name::FinopsBudgetStatus => (
+            "The budgets kept in the ledger (or the one named) and each one's use this period as exa report counts it: used, \
+                 left and percent per unit (kWh, kgCO2e, USD), state (ok, warn, over), and when it runs out at the period's pace \
+                 and at the last 7 days'. Read only: budgets are set with the CLI."
+                .into(),
+            params::schema::<params::BudgetStatus>(),
+            "Budgets' status",
         ),
         Name::GpuRead => (
             "One reading of every GPU on this host (NVML, nvidia-smi or amd-smi, as exa gpu chooses), and the aggregates.".into(),
@@ -301,6 +314,11 @@ pub fn call(cli: &Cli, name: Name, args: &Map<String, Value>) -> CallToolResult 
                 let a: params::When = params::read(args)?;
                 let duration = a.duration.as_deref().ok_or_else(|| bad("duration is required (90m, 6h)".into()))?;
                 answer(&commands::when::run(&s, commands::when::request(duration, a.within.as_deref(), a.power_w)?, a.region.as_deref())?)
+            }
+            Name::FinopsBudgetStatus => {
+                let a: params::BudgetStatus = params::read(args)?;
+                let at = a.at.as_deref().map(|t| crate::time::parse_utc(t).map_err(|e| bad(format!("at: {e}")))).transpose()?;
+                answer(&commands::budget::status(&s, a.name.as_deref(), at)?)
             }
             Name::GpuRead => {
                 params::read::<params::Nothing>(args)?;

@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod budget;
 pub mod config;
 pub mod domain;
 pub mod energy;

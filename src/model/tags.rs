@@ -86,7 +86,7 @@ pub fn parse(text: &str) -> Option<BTreeMap<String, String>> {
 }
 
 /// Text from outside, shown with no control characters and at most 80 characters.
-fn clean(s: &str) -> String {
+pub(super) fn clean(s: &str) -> String {
     s.chars().take(80).map(|c| if c.is_control() { '?' } else { c }).collect()
 }
 

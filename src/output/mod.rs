@@ -4,6 +4,7 @@
 //! Rendering writes into a buffer; only `emit` touches stdout, so a closed
 //! pipe is noticed in one place. Nothing here computes a figure.
 
+mod budget;
 pub mod focus;
 mod gpu;
 pub mod html;

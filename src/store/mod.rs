@@ -198,6 +198,10 @@ pub trait Ledger {
     fn outbox_pending(&mut self, max_attempts: Option<i64>, limit: usize) -> Result<Vec<(i64, String)>, Error>;
     /// Marks a waiting log sent, or notes why it failed again.
     fn outbox_mark(&mut self, id: i64, error: Option<&str>) -> Result<(), Error>;
+    /// Keeps a change to the budgets (a budget set, or removed): appended, never changing one kept.
+    fn budget_change(&mut self, change: &crate::model::budget::Change) -> Result<(), Error>;
+    /// Every change to the budgets, oldest first; none in a ledger from before budgets.
+    fn budget_changes(&mut self) -> Result<Vec<crate::model::budget::Change>, Error>;
     /// Totals over the records `filter` selects, grouped `by`.
     fn report(&mut self, by: report::By, filter: report::Filter) -> Result<report::Report, Error>;
     /// The counted records of every run the filter selects, for charge lines and charts.

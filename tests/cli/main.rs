@@ -3,6 +3,7 @@
 mod support;
 use support::{common, contract, http, pg, prometheus};
 
+mod budgets;
 mod codegen;
 mod config;
 mod cpu;

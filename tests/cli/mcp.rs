@@ -187,6 +187,7 @@ fn tools_are_listed_with_their_schemas_and_finops_answers_equal_the_cli() {
             "finops_providers",
             "finops_report",
             "finops_when",
+            "finops_budget_status",
             "gpu_read"
         ]
     );

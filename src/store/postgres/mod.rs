@@ -489,6 +489,31 @@ impl Ledger for Pg {
         done.map(|_| ()).map_err(|e| conn.error(&e))
     }
 
+    fn budget_change(&mut self, c: &crate::model::budget::Change) -> Result<(), Error> {
+        self.check()?;
+        let conn = self.conn.clone();
+        self.client
+            .execute(
+                "INSERT INTO exa_budget_changes (name, changed_at, changed_by, budget) VALUES ($1, $2, $3, $4)",
+                &[&c.name, &c.at, &c.by, &c.budget],
+            )
+            .map(|_| ())
+            .map_err(|e| conn.error(&e))
+    }
+
+    fn budget_changes(&mut self) -> Result<Vec<crate::model::budget::Change>, Error> {
+        self.check()?;
+        if self.version < schema::BUDGET_VERSION {
+            return Ok(Vec::new());
+        }
+        let conn = self.conn.clone();
+        let rows = self
+            .client
+            .query("SELECT name, changed_at, changed_by, budget FROM exa_budget_changes ORDER BY id", &[])
+            .map_err(|e| conn.error(&e))?;
+        Ok(rows.iter().map(|r| crate::model::budget::Change { name: r.get(0), at: r.get(1), by: r.get(2), budget: r.get(3) }).collect())
+    }
+
     fn location(&self) -> Location {
         Location(self.conn.shown.clone())
     }

@@ -108,6 +108,7 @@ pub(super) fn migration(version: i64) -> String {
         REFRESH_VERSION => refresh_schema(Summed::Base),
         WORK_VERSION => work_schema(),
         RULE_VERSION => rule_schema(),
+        BUDGET_VERSION => BUDGETS.to_string(),
         _ => match usize::try_from(version - 1).ok().and_then(|i| MIGRATIONS.get(i)) {
             Some(sql) => (*sql).to_string(),
             // A step past those written out: the columns `columns::RECORD` says it adds.
@@ -437,5 +438,31 @@ BEGIN
 END $fn$;
 ";
 
+/// The schema version that keeps the budgets' changes (`BUDGETS`). No column of `columns::RECORD` may name it: a
+/// step is a table or columns, never both.
+pub(crate) const BUDGET_VERSION: i64 = 11;
+
+/// The budgets' changes: each a budget set (its JSON) or removed (NULL), by whom and when; appended, never changed.
+const BUDGETS: &str = r"
+CREATE TABLE IF NOT EXISTS exa_budget_changes (
+    id          bigserial PRIMARY KEY,
+    name        text   NOT NULL,
+    changed_at  bigint NOT NULL,
+    changed_by  text   NOT NULL,
+    budget      text
+);
+DROP TRIGGER IF EXISTS exa_budget_changes_no_change ON exa_budget_changes;
+CREATE TRIGGER exa_budget_changes_no_change BEFORE UPDATE OR DELETE ON exa_budget_changes FOR EACH ROW EXECUTE FUNCTION exa_append_only();
+DROP TRIGGER IF EXISTS exa_budget_changes_no_truncate ON exa_budget_changes;
+CREATE TRIGGER exa_budget_changes_no_truncate BEFORE TRUNCATE ON exa_budget_changes FOR EACH STATEMENT EXECUTE FUNCTION exa_append_only();
+";
+
 /// The schema version this exa writes.
-pub const SCHEMA_VERSION: i64 = columns::newest(columns::RECORD, columns::Store::Postgres, MIGRATIONS.len());
+pub const SCHEMA_VERSION: i64 = {
+    let columns = columns::newest(columns::RECORD, columns::Store::Postgres, MIGRATIONS.len());
+    if columns > BUDGET_VERSION {
+        columns
+    } else {
+        BUDGET_VERSION
+    }
+};

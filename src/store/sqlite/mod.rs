@@ -401,8 +401,32 @@ pub const K8S_VERSION: i64 = columns::RECORD[columns::TAGS].since[columns::Store
 /// Writes one line in a transaction: its id, and whether it is new (false: its key was stored).
 type Put<'a> = dyn FnMut(&Line) -> Result<(i64, bool), Error> + 'a;
 
+/// The schema version that keeps the budgets' changes (`BUDGETS`). No column of `columns::RECORD` may name it: a
+/// step is a table or columns, never both.
+pub const BUDGET_VERSION: i64 = 14;
+
+/// The budgets' changes: each a budget set (its JSON) or removed (NULL), by whom and when; appended, never changed.
+const BUDGETS: &str = r"
+CREATE TABLE IF NOT EXISTS budget_changes (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT    NOT NULL,
+    changed_at  INTEGER NOT NULL,            -- seconds since the epoch, UTC
+    changed_by  TEXT    NOT NULL,            -- user@host
+    budget      TEXT                         -- the budget as set, JSON; NULL: removed
+);
+CREATE TRIGGER IF NOT EXISTS budget_changes_no_update BEFORE UPDATE ON budget_changes BEGIN SELECT RAISE(ABORT, 'budget changes are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS budget_changes_no_delete BEFORE DELETE ON budget_changes BEGIN SELECT RAISE(ABORT, 'budget changes are append-only'); END;
+";
+
 /// The schema version this exa writes.
-pub const SCHEMA_VERSION: i64 = columns::newest(columns::RECORD, columns::Store::Sqlite, MIGRATIONS.len());
+pub const SCHEMA_VERSION: i64 = {
+    let columns = columns::newest(columns::RECORD, columns::Store::Sqlite, MIGRATIONS.len());
+    if columns > BUDGET_VERSION {
+        columns
+    } else {
+        BUDGET_VERSION
+    }
+};
 
 /// An open SQLite ledger.
 pub struct Store {
@@ -821,6 +845,7 @@ impl Store {
         for version in now + 1..=SCHEMA_VERSION {
             let sql = match usize::try_from(version - 1).ok().and_then(|i| MIGRATIONS.get(i)) {
                 Some(sql) => (*sql).to_string(),
+                None if version == BUDGET_VERSION => BUDGETS.to_string(),
                 None => columns::added(columns::RECORD, columns::Store::Sqlite, version, MIGRATIONS.len(), "records"),
             };
             tx.execute_batch(&sql).map_err(|e| db_error(&path, e))?;
@@ -1054,6 +1079,28 @@ impl Ledger for Store {
             Some(e) => self.conn.execute("UPDATE mlflow_outbox SET attempts = attempts + 1, last_error = ?2 WHERE id = ?1", params![id, e]),
         };
         done.map(|_| ()).map_err(|e| db_error(&self.path, e))
+    }
+
+    fn budget_change(&mut self, c: &crate::model::budget::Change) -> Result<(), Error> {
+        self.conn
+            .execute(
+                "INSERT INTO budget_changes (name, changed_at, changed_by, budget) VALUES (?1, ?2, ?3, ?4)",
+                params![c.name, c.at, c.by, c.budget],
+            )
+            .map(|_| ())
+            .map_err(|e| db_error(&self.path, e))
+    }
+
+    fn budget_changes(&mut self) -> Result<Vec<crate::model::budget::Change>, Error> {
+        if self.version()? < BUDGET_VERSION {
+            return Ok(Vec::new());
+        }
+        let db = |e: rusqlite::Error| db_error(&self.path, e);
+        let mut stmt = self.conn.prepare("SELECT name, changed_at, changed_by, budget FROM budget_changes ORDER BY id").map_err(db)?;
+        let rows = stmt
+            .query_map([], |r| Ok(crate::model::budget::Change { name: r.get(0)?, at: r.get(1)?, by: r.get(2)?, budget: r.get(3)? }))
+            .map_err(db)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(db)
     }
 
     fn report(&mut self, by: super::report::By, filter: super::report::Filter) -> Result<super::report::Report, Error> {

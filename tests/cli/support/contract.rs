@@ -226,6 +226,175 @@ pub struct Regions {
     pub attribution: Option<String>,
 }
 
+/// A budget's terms, as `budget set` keeps them.
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct BudgetTerms {
+    pub scope: String,
+    pub period: String,
+    #[serde(deserialize_with = "nullable")]
+    pub kwh: Option<f64>,
+    #[serde(deserialize_with = "nullable")]
+    pub kgco2e: Option<f64>,
+    #[serde(deserialize_with = "nullable")]
+    pub usd: Option<f64>,
+    pub warn: Vec<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BudgetKept {
+    pub name: String,
+    pub scope: String,
+    pub period: String,
+    #[serde(deserialize_with = "nullable")]
+    pub kwh: Option<f64>,
+    #[serde(deserialize_with = "nullable")]
+    pub kgco2e: Option<f64>,
+    #[serde(deserialize_with = "nullable")]
+    pub usd: Option<f64>,
+    pub warn: Vec<f64>,
+    pub set_at: String,
+    pub set_by: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BudgetChange {
+    pub name: String,
+    pub action: String,
+    pub at: String,
+    pub by: String,
+    #[serde(deserialize_with = "nullable")]
+    pub budget: Option<BudgetTerms>,
+}
+
+/// `budget set` and `budget rm`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BudgetDone {
+    pub name: String,
+    pub action: String,
+    pub at: String,
+    pub by: String,
+    #[serde(deserialize_with = "nullable")]
+    pub budget: Option<BudgetTerms>,
+    pub db: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BudgetList {
+    pub budgets: Vec<BudgetKept>,
+    #[serde(deserialize_with = "nullable")]
+    pub changes: Option<Vec<BudgetChange>>,
+    pub db: String,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct BudgetPace {
+    pub per_day: f64,
+    pub at_period_end: f64,
+    #[serde(deserialize_with = "nullable")]
+    pub runs_out: Option<String>,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct BudgetUnit {
+    pub unit: String,
+    pub limit: f64,
+    pub used: f64,
+    pub left: f64,
+    pub percent: f64,
+    pub state: String,
+    #[serde(deserialize_with = "nullable")]
+    pub line: Option<f64>,
+    #[serde(deserialize_with = "nullable")]
+    pub period_pace: Option<BudgetPace>,
+    #[serde(deserialize_with = "nullable")]
+    pub last_7_days_pace: Option<BudgetPace>,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct BudgetOne {
+    pub name: String,
+    pub scope: String,
+    pub period: String,
+    pub period_start: String,
+    pub period_end: String,
+    pub warn: Vec<f64>,
+    pub runs: u64,
+    pub state: String,
+    pub units: Vec<BudgetUnit>,
+}
+
+/// `budget status`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BudgetStatus {
+    pub at: String,
+    pub budgets: Vec<BudgetOne>,
+    pub counting: String,
+    pub db: String,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct BudgetAdded {
+    pub gpu_hours: f64,
+    pub cpu_hours: f64,
+    pub kwh: f64,
+    pub kgco2e: f64,
+    pub usd: f64,
+    pub carbon_provider: String,
+    pub cost_provider: String,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct BudgetUnitChecked {
+    pub unit: String,
+    pub limit: f64,
+    pub used: f64,
+    pub added: f64,
+    pub after: f64,
+    pub percent: f64,
+    pub state: String,
+    #[serde(deserialize_with = "nullable")]
+    pub line: Option<f64>,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct BudgetChecked {
+    pub name: String,
+    pub scope: String,
+    pub period: String,
+    pub period_start: String,
+    pub period_end: String,
+    pub state: String,
+    pub units: Vec<BudgetUnitChecked>,
+}
+
+/// `budget check`: printed whatever its exit code (0, 1 or 3).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BudgetCheck {
+    pub at: String,
+    pub scopes: Vec<String>,
+    #[serde(deserialize_with = "nullable")]
+    pub added: Option<BudgetAdded>,
+    pub verdict: String,
+    pub exit_code: u8,
+    pub advise_only: bool,
+    pub message: String,
+    pub budgets: Vec<BudgetChecked>,
+    pub db: String,
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Hardware {
@@ -1612,7 +1781,7 @@ pub fn command(args: &[&str]) -> Vec<String> {
 fn is_leaf(words: &[String]) -> bool {
     let w: Vec<&str> = words.iter().map(String::as_str).collect();
     // `gpu` alone is a reading; `gpu serve` and `gpu export` are the exporters.
-    !matches!(w.as_slice(), ["finops" | "config" | "metrics" | "import" | "db" | "sync" | "gpu"] | ["finops", "carbon" | "cost"])
+    !matches!(w.as_slice(), ["finops" | "config" | "metrics" | "import" | "db" | "sync" | "gpu" | "budget"] | ["finops", "carbon" | "cost"])
 }
 
 /// The flag's value among `args` (`--flag V` or `--flag=V`).
@@ -1662,6 +1831,10 @@ pub fn check(args: &[&str], json: &[u8]) {
         ["import", "slurm" | "flux"] => drop(decode::<Imported>(&what, json)),
         ["import", "kubernetes"] => drop(decode::<KubeImported>(&what, json)),
         ["db", "migrate"] => drop(decode::<Migrated>(&what, json)),
+        ["budget", "set" | "rm"] => drop(decode::<BudgetDone>(&what, json)),
+        ["budget", "list"] => drop(decode::<BudgetList>(&what, json)),
+        ["budget", "status"] => drop(decode::<BudgetStatus>(&what, json)),
+        ["budget", "check"] => drop(decode::<BudgetCheck>(&what, json)),
         ["db", "copy"] => drop(decode::<Copied>(&what, json)),
         ["sync", "mlflow"] => drop(decode::<Synced>(&what, json)),
         ["config", "path"] => drop(decode::<ConfigPath>(&what, json)),
@@ -1719,6 +1892,7 @@ fn tool_command(tool: &str, arguments: &serde_json::Value) -> Option<Vec<String>
         "finops_providers" => Some(vec!["finops".into(), arg("domain"), "providers".into()]),
         "finops_report" => words(&["report"]),
         "finops_when" => words(&["finops", "carbon", "when"]),
+        "finops_budget_status" => words(&["budget", "status"]),
         "gpu_read" => words(&["gpu"]),
         "metrics_read" => Some(vec!["metrics".into(), arg("action")]),
         "metrics_query" => words(&["metrics", "query"]),

@@ -1,0 +1,571 @@
+//! `exa budget`: limits on a team's kWh, kgCO2e and dollars a period, kept in the ledger, watched (`status`, with
+//! a forecast of when each runs out) and enforced where work starts (`check`, whose exit code a gate reads).
+//!
+//! What a scope used is what `exa report` counts for it over the period (`Ledger::report`): measured over
+//! estimated, each run once. A budget's changes are appended to the ledger with who made them and when; the budget
+//! in effect is a name's newest change.
+
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::model::budget::{self, Budget, Change, Period, Scope, Unit};
+use crate::model::Domain;
+use crate::num::tidy;
+use crate::settings::Settings;
+use crate::store::report::{By, Filter, Group};
+use crate::store::{self, Ledger};
+use crate::time::serialize_iso;
+
+const DAY: i64 = 86_400;
+
+/// A budget in effect, as `list` shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Kept {
+    pub name: String,
+    #[serde(flatten)]
+    pub budget: Budget,
+    /// When it was last set, and by whom.
+    #[serde(serialize_with = "serialize_iso")]
+    pub set_at: i64,
+    pub set_by: String,
+}
+
+/// One change, as `list --history` shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Changed {
+    pub name: String,
+    /// set, replaced or removed.
+    pub action: &'static str,
+    #[serde(serialize_with = "serialize_iso")]
+    pub at: i64,
+    pub by: String,
+    /// The budget as set; null where it was removed.
+    pub budget: Option<Budget>,
+}
+
+/// What `set` or `rm` did.
+#[derive(Debug, Serialize)]
+pub struct Done {
+    #[serde(flatten)]
+    pub change: Changed,
+    pub db: String,
+}
+
+/// The budgets in effect, and with `--history` every change.
+#[derive(Debug, Serialize)]
+pub struct Listed {
+    pub budgets: Vec<Kept>,
+    /// Every change, oldest first, with --history; null without.
+    pub changes: Option<Vec<Changed>>,
+    pub db: String,
+}
+
+/// A pace of use and where it leads.
+#[derive(Debug, Clone, Serialize)]
+pub struct Pace {
+    /// Use a day at this pace.
+    pub per_day: f64,
+    /// What the period will have used at its end, at this pace.
+    pub at_period_end: f64,
+    /// When the limit is reached at this pace; null where it is not within the period (or already was).
+    #[serde(serialize_with = "crate::time::serialize_iso_opt")]
+    pub runs_out: Option<i64>,
+}
+
+/// One unit of a budget: its limit, what the period used, and the forecasts.
+#[derive(Debug, Clone, Serialize)]
+pub struct UnitStatus {
+    pub unit: Unit,
+    pub limit: f64,
+    pub used: f64,
+    /// limit - used: below 0 once over.
+    pub left: f64,
+    /// used / limit, percent.
+    pub percent: f64,
+    /// ok, warn (past a warn line) or over (past the limit).
+    pub state: State,
+    /// The highest warn line passed, percent; null below every line.
+    pub line: Option<f64>,
+    /// The period's own pace: its use so far over its time so far.
+    pub period_pace: Option<Pace>,
+    /// The pace of the last 7 UTC days and today so far (across a period's start).
+    pub last_7_days_pace: Option<Pace>,
+}
+
+/// A budget's state: the worst of its units'.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum State {
+    Ok,
+    Warn,
+    Over,
+}
+
+/// A budget's use in its current period.
+#[derive(Debug, Serialize)]
+pub struct BudgetStatus {
+    pub name: String,
+    pub scope: Scope,
+    pub period: Period,
+    #[serde(serialize_with = "serialize_iso")]
+    pub period_start: i64,
+    #[serde(serialize_with = "serialize_iso")]
+    pub period_end: i64,
+    pub warn: Vec<f64>,
+    /// The runs counted in the period.
+    pub runs: u64,
+    pub state: State,
+    pub units: Vec<UnitStatus>,
+}
+
+/// `budget status`: every budget's (or one's) use as of `at`.
+#[derive(Debug, Serialize)]
+pub struct Status {
+    #[serde(serialize_with = "serialize_iso")]
+    pub at: i64,
+    pub budgets: Vec<BudgetStatus>,
+    pub counting: &'static str,
+    pub db: String,
+}
+
+/// Work a check adds: its hours, and what they come to priced as `estimate` prices them.
+#[derive(Debug, Serialize)]
+pub struct Added {
+    pub gpu_hours: f64,
+    pub cpu_hours: f64,
+    pub kwh: f64,
+    pub kgco2e: f64,
+    pub usd: f64,
+    pub carbon_provider: String,
+    pub cost_provider: String,
+}
+
+/// One unit of a budget checked: what it used, what the work adds, and the state after it.
+#[derive(Debug, Serialize)]
+pub struct UnitCheck {
+    pub unit: Unit,
+    pub limit: f64,
+    pub used: f64,
+    pub added: f64,
+    pub after: f64,
+    /// after / limit, percent.
+    pub percent: f64,
+    pub state: State,
+    pub line: Option<f64>,
+}
+
+/// A budget checked.
+#[derive(Debug, Serialize)]
+pub struct BudgetCheck {
+    pub name: String,
+    pub scope: Scope,
+    pub period: Period,
+    #[serde(serialize_with = "serialize_iso")]
+    pub period_start: i64,
+    #[serde(serialize_with = "serialize_iso")]
+    pub period_end: i64,
+    pub state: State,
+    pub units: Vec<UnitCheck>,
+}
+
+/// `budget check`: the verdict on the scopes' budgets, with the work to add, and the one line a gate prints.
+#[derive(Debug, Serialize)]
+pub struct Checked {
+    #[serde(serialize_with = "serialize_iso")]
+    pub at: i64,
+    pub scopes: Vec<Scope>,
+    pub added: Option<Added>,
+    /// within, warn or over.
+    pub verdict: &'static str,
+    /// The exit code: 0 within, 1 past a warn line, 3 over; 0 whatever the verdict with --advise-only.
+    pub exit_code: u8,
+    pub advise_only: bool,
+    pub message: String,
+    pub budgets: Vec<BudgetCheck>,
+    pub db: String,
+}
+
+/// How a budget's use is counted, said in every status.
+pub const COUNTING: &str = "as `exa report` counts: per run and domain, a measurement over an estimate, parts summed, \
+                            repeats once; kWh and kgCO2e from carbon records, USD from cost records";
+
+/// Who makes a change: the user (by the system's account, not the environment) and the host.
+fn who() -> String {
+    let mut pwd: libc::passwd = unsafe { std::mem::zeroed() };
+    let mut buf = vec![0u8; 4096];
+    let mut found: *mut libc::passwd = std::ptr::null_mut();
+    // SAFETY: getpwuid_r writes into pwd and buf (of the length given), and sets found to &pwd or null.
+    let rc = unsafe { libc::getpwuid_r(libc::getuid(), &mut pwd, buf.as_mut_ptr().cast(), buf.len(), &mut found) };
+    let user = if rc == 0 && !found.is_null() && !pwd.pw_name.is_null() {
+        // SAFETY: pw_name points into buf, NUL-terminated by getpwuid_r.
+        unsafe { std::ffi::CStr::from_ptr(pwd.pw_name) }.to_string_lossy().into_owned()
+    } else {
+        // SAFETY: getuid cannot fail.
+        format!("uid {}", unsafe { libc::getuid() })
+    };
+    crate::text::clean(&format!("{user}@{}", store::hostname()))
+}
+
+fn changed(c: &Change, before: bool) -> Result<Changed, Error> {
+    let budget = c.budget.as_deref().map(|j| parse(&c.name, j)).transpose()?;
+    let action = match (&budget, before) {
+        (None, _) => "removed",
+        (Some(_), true) => "replaced",
+        (Some(_), false) => "set",
+    };
+    Ok(Changed { name: c.name.clone(), action, at: c.at, by: c.by.clone(), budget })
+}
+
+fn parse(name: &str, json: &str) -> Result<Budget, Error> {
+    serde_json::from_str(json).map_err(|e| Error::Failed(format!("the ledger's budget '{}' cannot be read: {e}", crate::text::clean(name))))
+}
+
+/// The budgets in effect: each name's newest change, where it set one; by name.
+fn in_effect(changes: &[Change]) -> Result<Vec<Kept>, Error> {
+    let mut newest: std::collections::BTreeMap<&str, &Change> = std::collections::BTreeMap::new();
+    for c in changes {
+        newest.insert(&c.name, c);
+    }
+    newest
+        .into_values()
+        .filter_map(|c| c.budget.as_deref().map(|j| (c, j)))
+        .map(|(c, j)| Ok(Kept { name: c.name.clone(), budget: parse(&c.name, j)?, set_at: c.at, set_by: c.by.clone() }))
+        .collect()
+}
+
+/// `budget set`: keeps a budget (a new one, or a name's new terms).
+pub fn set(settings: &Settings, name: &str, b: Budget) -> Result<Done, Error> {
+    budget::check_name(name).map_err(Error::Usage)?;
+    b.check().map_err(Error::Usage)?;
+    let mut ledger = store::open(&settings.db()?)?;
+    let before = in_effect(&ledger.budget_changes()?)?.iter().any(|k| k.name == name);
+    let json = serde_json::to_string(&b).map_err(|e| Error::Failed(format!("budget '{name}': {e}")))?;
+    let change = Change { name: name.to_string(), at: crate::time::now_unix(), by: who(), budget: Some(json) };
+    ledger.budget_change(&change)?;
+    Ok(Done { change: changed(&change, before)?, db: ledger.location().0 })
+}
+
+/// `budget rm`: ends a budget (its changes are kept).
+pub fn rm(settings: &Settings, name: &str) -> Result<Done, Error> {
+    budget::check_name(name).map_err(Error::Usage)?;
+    let mut ledger = match store::open_read(&settings.db()?)? {
+        Some(_) => store::open(&settings.db()?)?,
+        None => return Err(no_budget(name)),
+    };
+    if !in_effect(&ledger.budget_changes()?)?.iter().any(|k| k.name == name) {
+        return Err(no_budget(name));
+    }
+    let change = Change { name: name.to_string(), at: crate::time::now_unix(), by: who(), budget: None };
+    ledger.budget_change(&change)?;
+    Ok(Done { change: changed(&change, true)?, db: ledger.location().0 })
+}
+
+fn no_budget(name: &str) -> Error {
+    Error::Refused(format!("no budget named '{}' is in effect (exa budget list shows them)", crate::text::clean(name)))
+}
+
+/// `budget list`: the budgets in effect, and with `history` every change, oldest first.
+pub fn list(settings: &Settings, history: bool) -> Result<Listed, Error> {
+    let db = settings.db()?;
+    let Some(mut ledger) = store::open_read(&db)? else {
+        return Ok(Listed { budgets: Vec::new(), changes: history.then(Vec::new), db: db.shown() });
+    };
+    let changes = ledger.budget_changes()?;
+    let all = if history {
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::with_capacity(changes.len());
+        for c in &changes {
+            let before = if c.budget.is_some() { !seen.insert(c.name.as_str()) } else { seen.remove(c.name.as_str()) };
+            out.push(changed(c, before)?);
+        }
+        Some(out)
+    } else {
+        None
+    };
+    Ok(Listed { budgets: in_effect(&changes)?, changes: all, db: ledger.location().0 })
+}
+
+/// What a scope used from `since` (to `until`, exclusive, where given), as `report` counts it: kWh, kgCO2e, USD, and
+/// its runs.
+fn used(ledger: &mut dyn Ledger, scope: &Scope, since: i64, until: Option<i64>) -> Result<([f64; 3], u64), Error> {
+    let (by, model) = match scope {
+        Scope::All => (By::Model, None),
+        Scope::Account(_) => (By::Account, None),
+        Scope::User(_) => (By::User, None),
+        Scope::Model(m) => (By::Model, Some(m.clone())),
+        Scope::Namespace(_) => (By::Namespace, None),
+        Scope::Tag(k, _) => (By::Tag(k), None),
+    };
+    let report = ledger.report(by, Filter { model, since: Some(since), until, ..Filter::default() })?;
+    let group: Option<&Group> = match scope {
+        Scope::All | Scope::Model(_) => Some(&report.totals),
+        _ => report.groups.iter().find(|g| Some(g.key.as_str()) == scope.value()),
+    };
+    Ok(group.map_or(([0.0; 3], 0), |g| ([g.kwh.unwrap_or(0.0), tidy(g.co2e_g.unwrap_or(0.0) / 1000.0), g.cost_usd.unwrap_or(0.0)], g.runs)))
+}
+
+fn index(unit: Unit) -> usize {
+    match unit {
+        Unit::Kwh => 0,
+        Unit::Kgco2e => 1,
+        Unit::Usd => 2,
+    }
+}
+
+/// A unit's state at `value` of `limit`, and the highest warn line passed.
+fn state_of(value: f64, limit: f64, warn: &[f64]) -> (State, Option<f64>) {
+    let percent = value / limit * 100.0;
+    let line = warn.iter().copied().rfind(|w| percent >= *w);
+    let state = if value > limit {
+        State::Over
+    } else if line.is_some() {
+        State::Warn
+    } else {
+        State::Ok
+    };
+    (state, line)
+}
+
+/// Where use at `per_day` from `at` leads: the period's end, and when the limit is reached within the period.
+fn pace(per_day: f64, used: f64, limit: f64, at: i64, end: i64) -> Pace {
+    let left_s = (end - at) as f64;
+    let runs_out = (used < limit && per_day > 0.0)
+        .then(|| at as f64 + (limit - used) / per_day * DAY as f64)
+        .filter(|t| *t < end as f64)
+        .map(|t| t.ceil() as i64);
+    Pace { per_day: tidy(per_day), at_period_end: tidy(used + per_day * left_s / DAY as f64), runs_out }
+}
+
+/// The upper bound a count as of `at` reads to: none when `at` is now (every record so far, so whole-day bounds
+/// read the report's summary cells), else just past `at`.
+fn until(at: Option<i64>) -> Option<i64> {
+    at.map(|t| t + 1)
+}
+
+fn status_of(ledger: &mut dyn Ledger, k: &Kept, at: i64, asked_at: Option<i64>) -> Result<BudgetStatus, Error> {
+    let b = &k.budget;
+    let (start, end) = bounds(b.period, at);
+    let (now, runs) = used(ledger, &b.scope, start, until(asked_at))?;
+    // The last 7 whole UTC days and today so far.
+    let week_from = at.div_euclid(DAY) * DAY - 7 * DAY;
+    let (week, _) = used(ledger, &b.scope, week_from, until(asked_at))?;
+    let mut units = Vec::new();
+    for unit in Unit::ALL {
+        let Some(limit) = b.limit(unit) else { continue };
+        let u = now[index(unit)];
+        let (state, line) = state_of(u, limit, &b.warn);
+        let elapsed = (at - start) as f64;
+        units.push(UnitStatus {
+            unit,
+            limit,
+            used: tidy(u),
+            left: tidy(limit - u),
+            percent: tidy(u / limit * 100.0),
+            state,
+            line,
+            period_pace: (elapsed > 0.0).then(|| pace(u / elapsed * DAY as f64, u, limit, at, end)),
+            last_7_days_pace: Some(pace(week[index(unit)] / (at - week_from) as f64 * DAY as f64, u, limit, at, end)),
+        });
+    }
+    let state = units.iter().map(|u| u.state).max().unwrap_or(State::Ok);
+    Ok(BudgetStatus {
+        name: k.name.clone(),
+        scope: b.scope.clone(),
+        period: b.period,
+        period_start: start,
+        period_end: end,
+        warn: b.warn.clone(),
+        runs,
+        state,
+        units,
+    })
+}
+
+/// `budget status`: each budget's use in its period as of `at` (now when not given), with both forecasts.
+pub fn status(settings: &Settings, name: Option<&str>, at: Option<i64>) -> Result<Status, Error> {
+    if let Some(n) = name {
+        budget::check_name(n).map_err(Error::Usage)?;
+    }
+    let when = at.unwrap_or_else(crate::time::now_unix);
+    let db = settings.db()?;
+    let Some(mut ledger) = store::open_read(&db)? else {
+        return match name {
+            Some(n) => Err(no_budget(n)),
+            None => Ok(Status { at: when, budgets: Vec::new(), counting: COUNTING, db: db.shown() }),
+        };
+    };
+    let kept: Vec<Kept> = in_effect(&ledger.budget_changes()?)?.into_iter().filter(|k| name.is_none_or(|n| n == k.name)).collect();
+    if let (Some(n), true) = (name, kept.is_empty()) {
+        return Err(no_budget(n));
+    }
+    let budgets = kept.iter().map(|k| status_of(ledger.as_mut(), k, when, at)).collect::<Result<_, _>>()?;
+    Ok(Status { at: when, budgets, counting: COUNTING, db: ledger.location().0 })
+}
+
+/// What a check asks: the budgets (by name, or by scope), the work to add, and as of when.
+pub struct Ask<'a> {
+    pub name: Option<&'a str>,
+    pub scopes: Vec<Scope>,
+    pub gpu_hours: f64,
+    pub cpu_hours: f64,
+    pub at: Option<i64>,
+    pub advise_only: bool,
+}
+
+/// The work to add, priced by the carbon and cost providers in effect, as `estimate` would price it.
+fn added(settings: &Settings, gpu_hours: f64, cpu_hours: f64) -> Result<Added, Error> {
+    let carbon = crate::pricing::Pricer::new(settings, Domain::Carbon, None)?;
+    let cost = crate::pricing::Pricer::new(settings, Domain::Cost, None)?;
+    let c = carbon.price(gpu_hours, cpu_hours, None)?;
+    let d = cost.price(gpu_hours, cpu_hours, None)?;
+    let out = |e: &crate::model::Estimate, k: &str| e.outputs.get(k).copied().unwrap_or(0.0);
+    Ok(Added {
+        gpu_hours,
+        cpu_hours,
+        kwh: out(&c, "kwh"),
+        kgco2e: tidy(out(&c, "co2e_g") / 1000.0),
+        usd: out(&d, "cost_usd"),
+        carbon_provider: carbon.name().to_string(),
+        cost_provider: cost.name().to_string(),
+    })
+}
+
+fn check_one(ledger: &mut dyn Ledger, k: &Kept, at: i64, asked_at: Option<i64>, add: Option<&Added>) -> Result<BudgetCheck, Error> {
+    let b = &k.budget;
+    let (start, end) = bounds(b.period, at);
+    let (now, _) = used(ledger, &b.scope, start, until(asked_at))?;
+    let extra = add.map_or([0.0; 3], |a| [a.kwh, a.kgco2e, a.usd]);
+    let units: Vec<UnitCheck> = Unit::ALL
+        .into_iter()
+        .filter_map(|unit| {
+            let limit = b.limit(unit)?;
+            let (used, added) = (now[index(unit)], extra[index(unit)]);
+            let (state, line) = state_of(used + added, limit, &b.warn);
+            let (used, added, after) = (tidy(used), tidy(added), tidy(used + added));
+            Some(UnitCheck { unit, limit, used, added, after, percent: tidy(after / limit * 100.0), state, line })
+        })
+        .collect();
+    let state = units.iter().map(|u| u.state).max().unwrap_or(State::Ok);
+    Ok(BudgetCheck { name: k.name.clone(), scope: b.scope.clone(), period: b.period, period_start: start, period_end: end, state, units })
+}
+
+/// The one line a check prints: the worst unit of the worst budget, and by how much.
+fn message(budgets: &[BudgetCheck], scopes: &[Scope]) -> String {
+    let worst = budgets.iter().flat_map(|b| b.units.iter().map(move |u| (b, u))).max_by(|x, y| x.1.percent.total_cmp(&y.1.percent));
+    let Some((b, u)) = worst else {
+        let names: Vec<String> = scopes.iter().map(ToString::to_string).collect();
+        return format!("within: no budget covers {}", names.join(", "));
+    };
+    let unit = u.unit.label();
+    let of = format!(
+        "budget '{}' ({}, {}) at {} of {} {unit}, {:.0} %",
+        b.name,
+        b.scope,
+        b.period.name(),
+        num(u.after),
+        num(u.limit),
+        u.percent
+    );
+    match u.state {
+        State::Over => format!("over: {of}: {} {unit} over", num(u.after - u.limit)),
+        State::Warn => format!("warn: {of}, past its {} % line: {} {unit} left", num(u.line.unwrap_or(0.0)), num(u.limit - u.after)),
+        State::Ok => format!("within: {of}: {} {unit} left", num(u.limit - u.after)),
+    }
+}
+
+/// `budget check`: whether the scopes' budgets (or the one named) hold, with the work to add; the verdict is the
+/// worst budget's.
+pub fn check(settings: &Settings, ask: &Ask<'_>) -> Result<Checked, Error> {
+    if let Some(n) = ask.name {
+        budget::check_name(n).map_err(Error::Usage)?;
+    }
+    let add = if ask.gpu_hours > 0.0 || ask.cpu_hours > 0.0 { Some(added(settings, ask.gpu_hours, ask.cpu_hours)?) } else { None };
+    let when = ask.at.unwrap_or_else(crate::time::now_unix);
+    let db = settings.db()?;
+    let (budgets, location) = match store::open_read(&db)? {
+        None if ask.name.is_some() => return Err(no_budget(ask.name.unwrap_or_default())),
+        None => (Vec::new(), db.shown()),
+        Some(mut ledger) => {
+            let kept: Vec<Kept> = in_effect(&ledger.budget_changes()?)?
+                .into_iter()
+                .filter(|k| ask.name.is_some_and(|n| n == k.name) || ask.scopes.contains(&k.budget.scope))
+                .collect();
+            if let (Some(n), false) = (ask.name, kept.iter().any(|k| Some(k.name.as_str()) == ask.name)) {
+                return Err(no_budget(n));
+            }
+            let checked = kept.iter().map(|k| check_one(ledger.as_mut(), k, when, ask.at, add.as_ref())).collect::<Result<_, _>>()?;
+            (checked, ledger.location().0)
+        }
+    };
+    let worst = budgets.iter().map(|b: &BudgetCheck| b.state).max().unwrap_or(State::Ok);
+    let (verdict, code) = match worst {
+        State::Ok => ("within", 0),
+        State::Warn => ("warn", 1),
+        State::Over => ("over", 3),
+    };
+    let mut scopes = ask.scopes.clone();
+    scopes.extend(budgets.iter().filter(|b| !ask.scopes.contains(&b.scope)).map(|b| b.scope.clone()));
+    Ok(Checked {
+        at: when,
+        message: message(&budgets, &scopes),
+        scopes,
+        added: add,
+        verdict,
+        exit_code: if ask.advise_only { 0 } else { code },
+        advise_only: ask.advise_only,
+        budgets,
+        db: location,
+    })
+}
+
+/// A time as `--at` takes it (ISO 8601, or a date: its start), for a status or check as of then.
+pub fn at(s: &str) -> Result<i64, Error> {
+    crate::time::parse_utc(s).map_err(|e| Error::Usage(format!("--at: {e}")))
+}
+
+/// The period holding `at`: its first second and the first second of the next.
+pub fn bounds(p: Period, at: i64) -> (i64, i64) {
+    match p {
+        Period::Day => {
+            let d = at.div_euclid(DAY) * DAY;
+            (d, d + DAY)
+        }
+        Period::Week => crate::time::week(at),
+        Period::Month => crate::time::month(at),
+        Period::Quarter => crate::time::quarter(at),
+    }
+}
+
+/// A number as a person reads it: at most 4 decimals, no trailing zeros.
+fn num(v: f64) -> String {
+    let s = format!("{v:.4}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".into()
+    } else {
+        s.into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn periods_hold_their_instant() {
+        let at = crate::time::parse_utc("2026-11-18T13:00:00Z").unwrap();
+        let iso = |t: i64| crate::time::iso8601(t);
+        let b = |p: Period| {
+            let (s, e) = bounds(p, at);
+            (iso(s), iso(e))
+        };
+        assert_eq!(b(Period::Day), ("2026-11-18T00:00:00Z".into(), "2026-11-19T00:00:00Z".into()));
+        // 2026-11-18 is a Wednesday.
+        assert_eq!(b(Period::Week), ("2026-11-16T00:00:00Z".into(), "2026-11-23T00:00:00Z".into()));
+        assert_eq!(b(Period::Month), ("2026-11-01T00:00:00Z".into(), "2026-12-01T00:00:00Z".into()));
+        assert_eq!(b(Period::Quarter), ("2026-10-01T00:00:00Z".into(), "2027-01-01T00:00:00Z".into()));
+        let jan = crate::time::parse_utc("2027-01-01T00:00:00Z").unwrap();
+        assert_eq!(bounds(Period::Quarter, jan).0, jan);
+        assert_eq!(bounds(Period::Week, jan), (jan - 3 * 86_400, jan + 4 * 86_400));
+    }
+}

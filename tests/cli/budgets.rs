@@ -1,0 +1,232 @@
+//! Budgets: kept in the ledger with who and when, their use counted as `report` counts it, forecast by hand, and
+//! checked with the exit codes a gate reads (0 within, 1 past a warn line, 3 over, 2 malformed).
+
+use crate::common::{fails, stdout, Env};
+use crate::contract::{self, BudgetCheck, BudgetDone, BudgetList, BudgetStatus};
+
+/// Five jobs by the default providers (400 W a GPU, PUE 1.5, 300 gCO2e/kWh; 2.5 USD a GPU-hour): 10 GPU-hours are
+/// 6 kWh, 1.8 kgCO2e and 25 USD.
+/// 1 ann/ml 40 GPU-h ending 11-02; 2 bob/ml 40 GPU-h ending 11-09; 3 cy/bio 80 GPU-h ending 11-10;
+/// 4 ann/ml 10 GPU-h ending 11-12; 5 ann/ml 10 GPU-h ending 10-30 (the month before, the same quarter).
+pub const SACCT: &str = "JobID|JobIDRaw|JobName|User|Account|Partition|State|Start|End|ElapsedRaw|CPUTimeRAW|AllocTRES
+1|1|a|ann|ml|gpu|COMPLETED|2026-11-02T00:00:00|2026-11-02T10:00:00|36000|0|gres/gpu=4
+2|2|b|bob|ml|gpu|COMPLETED|2026-11-09T00:00:00|2026-11-09T10:00:00|36000|0|gres/gpu=4
+3|3|c|cy|bio|gpu|COMPLETED|2026-11-10T00:00:00|2026-11-10T10:00:00|36000|0|gres/gpu=8
+4|4|d|ann|ml|gpu|COMPLETED|2026-11-12T00:00:00|2026-11-12T05:00:00|18000|0|gres/gpu=2
+5|5|e|ann|ml|gpu|COMPLETED|2026-10-30T00:00:00|2026-10-30T05:00:00|18000|0|gres/gpu=2
+";
+
+/// The jobs imported and three budgets set, in the env's ledger.
+pub fn ledger(env: &Env) {
+    let file = env.file("sacct.txt", SACCT);
+    let imported: serde_json::Value = env.json(&["import", "slurm", "--file", file.to_str().unwrap(), "--cluster", "c1"]);
+    assert_eq!(imported["imported"], 5, "{imported}");
+    for args in [
+        &["ml-month", "--scope", "account=ml", "--period", "month", "--kwh", "80", "--usd", "1000", "--warn", "50,90"][..],
+        &["ann-week", "--scope", "user=ann", "--period", "week", "--kgco2e", "5"],
+        &["all-q", "--scope", "all", "--period", "quarter", "--kgco2e", "100"],
+    ] {
+        let done: BudgetDone = env.json(&[&["budget", "set"], args].concat());
+        assert_eq!(done.action, "set");
+    }
+}
+
+fn status(env: &Env, at: &str) -> BudgetStatus {
+    env.json(&["budget", "status", "--at", at])
+}
+
+/// Runs `budget check` (whatever it exits), checks its answer against the contract, and gives it with the exit code.
+fn check(env: &Env, args: &[&str]) -> (BudgetCheck, i32) {
+    let all = [&["-o", "json", "budget", "check"], args].concat();
+    let out = env.run(&all);
+    contract::check(&all, &out.stdout);
+    (serde_json::from_slice(&out.stdout).unwrap(), out.status.code().unwrap())
+}
+
+#[test]
+fn budgets_are_kept_replaced_and_removed_with_who_and_when() {
+    let env = Env::new();
+    ledger(&env);
+    let done: BudgetDone = env.json(&["budget", "set", "ml-month", "--scope", "account=ml", "--period", "month", "--kwh", "90"]);
+    assert_eq!((done.action.as_str(), done.budget.as_ref().and_then(|b| b.kwh)), ("replaced", Some(90.0)));
+    assert_eq!(done.budget.as_ref().map(|b| b.warn.clone()), Some(vec![80.0, 95.0]), "the default warn lines");
+    assert!(done.by.contains('@'), "who made it: user@host, {}", done.by);
+    let removed: BudgetDone = env.json(&["budget", "rm", "ann-week"]);
+    assert_eq!((removed.action.as_str(), removed.budget), ("removed", None));
+    let list: BudgetList = env.json(&["budget", "list"]);
+    let names: Vec<&str> = list.budgets.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["all-q", "ml-month"]);
+    assert_eq!((list.budgets[1].kwh, list.budgets[1].usd), (Some(90.0), None), "the newest terms, whole");
+    assert!(list.changes.is_none());
+    // Every change stays, in order, with who and when.
+    let history: BudgetList = env.json(&["budget", "list", "--history"]);
+    let changes: Vec<(String, String)> = history.changes.unwrap().into_iter().map(|c| (c.name, c.action)).collect();
+    let want = [("ml-month", "set"), ("ann-week", "set"), ("all-q", "set"), ("ml-month", "replaced"), ("ann-week", "removed")];
+    assert_eq!(changes, want.map(|(n, a)| (n.to_string(), a.to_string())));
+    // The ledger refuses to change or forget a change, whoever asks.
+    let db = rusqlite::Connection::open(env.dir.path().join("data/examlops/records.sqlite3")).unwrap();
+    for sql in ["UPDATE budget_changes SET budget = NULL", "DELETE FROM budget_changes"] {
+        assert!(db.execute(sql, []).unwrap_err().to_string().contains("append-only"), "{sql}");
+    }
+    // A table says the same.
+    assert!(stdout(&env.run(&["budget", "list"])).contains("90.00 kWh"), "{}", stdout(&env.run(&["budget", "list"])));
+}
+
+#[test]
+fn malformed_budgets_exit_2_and_unknown_names_1_with_nothing_written() {
+    let env = Env::new();
+    let set = |args: &[&str]| env.run(&[&["budget", "set", "b"], args].concat());
+    let month = ["--scope", "account=ml", "--period", "month"];
+    fails(&set(&month), 2, "a budget needs a limit: --kwh, --kgco2e or --usd");
+    fails(&set(&[&month[..], &["--kwh", "0"]].concat()), 2, "--kwh 0 is not a limit");
+    fails(&set(&[&month[..], &["--kwh", "-5"]].concat()), 2, "--kwh");
+    fails(&set(&[&month[..], &["--kwh", "1e300"]].concat()), 2, "--kwh 1e300 is not a limit");
+    fails(&set(&[&month[..], &["--kwh", "1", "--warn", "100"]].concat()), 2, "below 100");
+    fails(&set(&[&month[..], &["--kwh", "1", "--warn", "90,80"]].concat()), 2, "must ascend");
+    fails(&set(&["--scope", "acct=ml", "--period", "month", "--kwh", "1"]), 2, "'acct' is not a kind of scope");
+    fails(&set(&["--scope", "label:te'am=x", "--period", "month", "--kwh", "1"]), 2, "not a Kubernetes label key");
+    fails(&set(&["--scope", "all", "--period", "fortnight", "--kwh", "1"]), 2, "fortnight");
+    fails(&env.run(&["budget", "set", "a b", "--scope", "all", "--period", "day", "--kwh", "1"]), 2, "'a b' is not a budget name");
+    fails(&env.run(&["budget", "check"]), 2, "<NAME|--scope <SCOPE>>");
+    fails(&env.run(&["budget", "check", "--scope", "all", "--add-gpu-hours", "-1"]), 2, "--add-gpu-hours");
+    fails(&env.run(&["budget", "status", "--at", "yesterday"]), 2, "--at");
+    fails(&env.run(&["budget", "rm", "nope"]), 1, "no budget named 'nope'");
+    fails(&env.run(&["budget", "status", "nope"]), 1, "no budget named 'nope'");
+    fails(&env.run(&["budget", "check", "nope"]), 1, "no budget named 'nope'");
+    let list: BudgetList = env.json(&["budget", "list", "--history"]);
+    assert!(list.budgets.is_empty() && list.changes.unwrap().is_empty(), "nothing was written");
+}
+
+/// Used, left and percent as `report` counts them; each forecast by hand; a new period starts from nothing.
+#[test]
+fn status_counts_as_report_counts_and_forecasts_both_paces() {
+    let env = Env::new();
+    ledger(&env);
+    let s = status(&env, "2026-11-15T00:00:00Z");
+    let names: Vec<&str> = s.budgets.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["all-q", "ann-week", "ml-month"]);
+    let ml = &s.budgets[2];
+    assert_eq!((ml.period_start.as_str(), ml.period_end.as_str(), ml.runs), ("2026-11-01T00:00:00Z", "2026-12-01T00:00:00Z", 3));
+    let (kwh, usd) = (&ml.units[0], &ml.units[1]);
+    // Jobs 1, 2 and 4: 90 GPU-hours, 54 kWh and 225 USD; job 3 is another account's, job 5 October's.
+    assert_eq!((kwh.unit.as_str(), kwh.used, kwh.left, kwh.percent), ("kwh", 54.0, 26.0, 67.5));
+    assert_eq!((kwh.state.as_str(), kwh.line), ("warn", Some(50.0)));
+    assert_eq!((usd.used, usd.percent, usd.state.as_str()), (225.0, 22.5, "ok"));
+    assert_eq!(ml.state, "warn");
+    // The period's pace: 54 kWh over 14 days; 16 days left; 26 kWh last 6.74 days, to 11-21 17:46:40.
+    let p = kwh.period_pace.as_ref().unwrap();
+    crate::common::close(p.per_day, 54.0 / 14.0);
+    crate::common::close(p.at_period_end, 54.0 + 54.0 / 14.0 * 16.0);
+    assert_eq!(p.runs_out.as_deref(), Some("2026-11-21T17:46:40Z"));
+    // The last 7 days' (from 11-08): jobs 2 and 4, 30 kWh, 30/7 a day; 26 kWh last 6 d 1 h 36 min.
+    let w = kwh.last_7_days_pace.as_ref().unwrap();
+    crate::common::close(w.per_day, 30.0 / 7.0);
+    assert_eq!(w.runs_out.as_deref(), Some("2026-11-21T01:36:00Z"));
+    assert_eq!(usd.period_pace.as_ref().unwrap().runs_out, None, "USD lasts the month at its pace");
+    // The same figure `report` gives for the account over the same time.
+    let report: serde_json::Value = env.json(&["report", "--by", "account", "--since", "2026-11-01", "--until", "2026-11-14"]);
+    let group = report["groups"].as_array().unwrap().iter().find(|g| g["key"] == "ml").unwrap().clone();
+    assert_eq!((group["kwh"].as_f64(), group["cost_usd"].as_f64()), (Some(54.0), Some(225.0)));
+    // ann's week (from Monday 11-09): job 4 alone, 1.8 of 5 kg; the quarter: every job, 32.4 kg.
+    assert_eq!((s.budgets[1].period_start.as_str(), s.budgets[1].units[0].used), ("2026-11-09T00:00:00Z", 1.8));
+    assert_eq!(s.budgets[0].units[0].used, 32.4);
+    // The month's last hour, then December's first: a new allowance; the last 7 days' pace still sees November.
+    assert_eq!(status(&env, "2026-11-30T23:00:00Z").budgets[2].units[0].used, 54.0);
+    let dec = status(&env, "2026-12-01T01:00:00Z");
+    assert_eq!((dec.budgets[2].units[0].used, dec.budgets[2].state.as_str()), (0.0, "ok"));
+    assert_eq!(dec.budgets[2].period_start, "2026-12-01T00:00:00Z");
+    // One budget by name, and a table that says the state.
+    let one: BudgetStatus = env.json(&["budget", "status", "ml-month", "--at", "2026-11-15T00:00:00Z"]);
+    assert_eq!(one.budgets, s.budgets[2..]);
+    let table = stdout(&env.run(&["budget", "status", "ml-month", "--at", "2026-11-15T00:00:00Z"]));
+    assert!(table.contains("warn") && table.contains("54.000") && table.contains("2026-11-21"), "{table}");
+}
+
+#[test]
+fn check_exits_0_within_1_past_a_line_3_over_and_says_by_how_much() {
+    let env = Env::new();
+    ledger(&env);
+    let at = ["--at", "2026-11-15T00:00:00Z"];
+    let ml = |more: &[&str]| check(&env, &[&["--scope", "account=ml"], &at[..], more].concat());
+    let (c, code) = ml(&[]);
+    assert_eq!((c.verdict.as_str(), code, c.exit_code), ("warn", 1, 1));
+    assert_eq!(c.message, "warn: budget 'ml-month' (account=ml, month) at 54 of 80 kWh, 68 %, past its 50 % line: 26 kWh left");
+    // 10 GPU-hours more: 6 kWh, 1.8 kg, 25 USD by the default providers; still past 50 %, not over.
+    let (c, code) = ml(&["--add-gpu-hours", "10"]);
+    let added = c.added.unwrap();
+    assert_eq!((added.kwh, added.kgco2e, added.usd, added.carbon_provider.as_str()), (6.0, 1.8, 25.0, "green-ai-default"));
+    assert_eq!((c.budgets[0].units[0].after, code), (60.0, 1));
+    // 50 more: 84 of 80 kWh.
+    let (c, code) = ml(&["--add-gpu-hours", "50"]);
+    assert_eq!((c.verdict.as_str(), code), ("over", 3));
+    assert_eq!(c.message, "over: budget 'ml-month' (account=ml, month) at 84 of 80 kWh, 105 %: 4 kWh over");
+    assert_eq!((c.budgets[0].units[1].unit.as_str(), c.budgets[0].units[1].state.as_str()), ("usd", "ok"));
+    // Advice only: the same verdict, exit 0.
+    let (c, code) = ml(&["--add-gpu-hours", "50", "--advise-only"]);
+    assert_eq!((c.verdict.as_str(), c.exit_code, code), ("over", 0, 0));
+    // A job's account and user: both budgets, the worse verdict; by name, the one.
+    let (c, code) = check(&env, &[&["--scope", "account=ml", "--scope", "user=ann"], &at[..]].concat());
+    assert_eq!((c.budgets.len(), code), (2, 1));
+    let (c, code) = check(&env, &[&["ann-week"], &at[..]].concat());
+    assert_eq!((c.budgets.len(), c.verdict.as_str(), code), (1, "within", 0));
+    // No budget covers the scope: nothing holds it back.
+    let (c, code) = check(&env, &["--scope", "account=bio"]);
+    assert_eq!((c.message.as_str(), code), ("within: no budget covers account=bio", 0));
+    // A table prints the one line.
+    let out = env.run(&[&["budget", "check", "--scope", "account=ml", "--add-gpu-hours", "50"], &at[..]].concat());
+    assert_eq!(out.status.code(), Some(3));
+    assert!(stdout(&out).starts_with("over: budget 'ml-month'"), "{}", stdout(&out));
+}
+
+/// The same budgets in a PostgreSQL ledger answer as in SQLite: status, check and the history.
+#[test]
+fn budgets_in_postgresql_answer_as_in_sqlite() {
+    let pg = crate::pg::PgServer::start();
+    let lite = Env::new();
+    let post = Env::new().env("EXAMLOPS_DB", &pg.database("budgets"));
+    for env in [&lite, &post] {
+        ledger(env);
+        let _: BudgetDone = env.json(&["budget", "set", "ann-week", "--scope", "user=ann", "--period", "week", "--kgco2e", "1"]);
+        let _: BudgetDone = env.json(&["budget", "rm", "all-q"]);
+    }
+    for at in ["2026-11-03T12:00:00Z", "2026-11-15T00:00:00Z", "2026-12-01T01:00:00Z"] {
+        assert_eq!(status(&lite, at).budgets, status(&post, at).budgets, "status at {at}");
+        for scope in ["account=ml", "user=ann"] {
+            let args = ["--scope", scope, "--at", at, "--add-gpu-hours", "4"];
+            let ((a, x), (b, y)) = (check(&lite, &args), check(&post, &args));
+            assert_eq!((a.budgets, a.message, x), (b.budgets, b.message, y), "check {scope} at {at}");
+        }
+    }
+    let terms = |env: &Env| {
+        let l: BudgetList = env.json(&["budget", "list", "--history"]);
+        let changes: Vec<(String, String)> = l.changes.unwrap().into_iter().map(|c| (c.name, c.action)).collect();
+        (l.budgets.into_iter().map(|b| (b.name, b.scope, b.kwh, b.kgco2e, b.usd, b.warn)).collect::<Vec<_>>(), changes)
+    };
+    assert_eq!(terms(&lite), terms(&post));
+    // Over in both: ann's week at 11-15 has 1.8 kg of 1.
+    assert_eq!(check(&post, &["ann-week", "--at", "2026-11-15T00:00:00Z"]).1, 3);
+}
+
+/// An agent reads the budgets as the CLI shows them; it cannot name a path for one.
+#[test]
+fn finops_budget_status_answers_as_the_cli() {
+    let env = Env::new();
+    ledger(&env);
+    let calls = serde_json::json!([
+        {"name": "finops_budget_status", "arguments": {"at": "2026-11-15T00:00:00Z"}},
+        {"name": "finops_budget_status", "arguments": {"name": "ml-month", "at": "2026-11-15"}},
+        {"name": "finops_budget_status", "arguments": {"name": "../etc/passwd"}},
+        {"name": "finops_budget_status", "arguments": {"name": "nope"}}
+    ]);
+    let out = crate::mcp::stdio(&env, calls);
+    let r = out["results"].as_array().unwrap();
+    let cli: serde_json::Value = env.json(&["budget", "status", "--at", "2026-11-15T00:00:00Z"]);
+    assert_eq!(r[0]["structured"], cli, "{}", r[0]);
+    assert_eq!(r[1]["structured"]["budgets"], serde_json::json!([cli["budgets"][2]]));
+    assert!(r[0]["text"].as_str().unwrap().contains("ml-month"), "{}", r[0]["text"]);
+    for (i, code) in [(2, "bad-request"), (3, "refused")] {
+        assert_eq!((r[i]["is_error"].as_bool(), r[i]["structured"]["error"]["code"].as_str()), (Some(true), Some(code)), "{}", r[i]);
+    }
+    let tool = out["tools"].as_array().unwrap().iter().find(|t| t["name"] == "finops_budget_status").unwrap().clone();
+    assert_eq!(tool["annotations"]["readOnlyHint"], true);
+}
