@@ -566,6 +566,7 @@ mod tests {
         assert_eq!(b(Period::Quarter), ("2026-10-01T00:00:00Z".into(), "2027-01-01T00:00:00Z".into()));
         let jan = crate::time::parse_utc("2027-01-01T00:00:00Z").unwrap();
         assert_eq!(bounds(Period::Quarter, jan).0, jan);
-        assert_eq!(bounds(Period::Week, jan), (jan - 3 * 86_400, jan + 4 * 86_400));
+        // 2027-01-01 is a Friday: its week began on Monday 2026-12-28.
+        assert_eq!(bounds(Period::Week, jan), (jan - 4 * 86_400, jan + 3 * 86_400));
     }
 }
