@@ -632,7 +632,9 @@ pub enum BudgetCmd {
     )]
     Set(BudgetSet),
     /// The budgets in effect, each with who set it and when; --history lists every change.
-    #[command(after_help = "Examples:\n  exa budget list\n  exa budget list --history -o json | jq '.changes[] | select(.action == \"removed\")'")]
+    #[command(
+        after_help = "Examples:\n  exa budget list\n  exa budget list --history -o json | jq '.changes[] | select(.action == \"removed\")'"
+    )]
     List {
         /// Every change, oldest first: set, replaced, removed, by whom and when.
         #[arg(long)]
@@ -654,7 +656,7 @@ pub enum BudgetCmd {
     Status {
         /// One budget; every one when not given.
         name: Option<String>,
-        /// As of this time (ISO 8601 UTC, or a date): the records up to it, in the period holding it [default: now].
+        /// As of this time (ISO 8601 UTC, or a date: its midnight): the records before it, in the period holding it [default: now].
         #[arg(long, value_name = "TIME")]
         at: Option<String>,
         #[command(flatten)]
@@ -710,7 +712,7 @@ pub struct BudgetCheckArgs {
     /// CPU-hours about to start, added as --add-gpu-hours is.
     #[arg(long, value_name = "HOURS", value_parser = amount, allow_negative_numbers = true)]
     pub add_cpu_hours: Option<f64>,
-    /// As of this time (ISO 8601 UTC, or a date) [default: now].
+    /// As of this time (ISO 8601 UTC, or a date: its midnight): the records before it [default: now].
     #[arg(long, value_name = "TIME")]
     pub at: Option<String>,
     /// Say the verdict, never fail on it: exit 0 within, past a line or over.

@@ -296,7 +296,12 @@ fn used(ledger: &mut dyn Ledger, scope: &Scope, since: i64, until: Option<i64>) 
         Scope::Namespace(_) => (By::Namespace, None),
         Scope::Tag(k, _) => (By::Tag(k), None),
     };
-    let report = ledger.report(by, Filter { model, since: Some(since), until, ..Filter::default() })?;
+    // Only the scope's group is read (`Filter::key`): a month of a busy ledger's other accounts is never summed.
+    let key = match scope {
+        Scope::All | Scope::Model(_) => None,
+        _ => scope.value().map(str::to_string),
+    };
+    let report = ledger.report(by, Filter { model, since: Some(since), until, key, ..Filter::default() })?;
     let group: Option<&Group> = match scope {
         Scope::All | Scope::Model(_) => Some(&report.totals),
         _ => report.groups.iter().find(|g| Some(g.key.as_str()) == scope.value()),
@@ -336,10 +341,10 @@ fn pace(per_day: f64, used: f64, limit: f64, at: i64, end: i64) -> Pace {
     Pace { per_day: tidy(per_day), at_period_end: tidy(used + per_day * left_s / DAY as f64), runs_out }
 }
 
-/// The upper bound a count as of `at` reads to: none when `at` is now (every record so far, so whole-day bounds
-/// read the report's summary cells), else just past `at`.
+/// The upper bound a count as of `at` reads to, exclusive: none when `at` is now (every record so far), else `at`.
+/// Either way a count from a day's start to midnight reads the report's summary cells, not every record.
 fn until(at: Option<i64>) -> Option<i64> {
-    at.map(|t| t + 1)
+    at
 }
 
 fn status_of(ledger: &mut dyn Ledger, k: &Kept, at: i64, asked_at: Option<i64>) -> Result<BudgetStatus, Error> {

@@ -13,7 +13,7 @@ pub fn filter(model: Option<&str>, since: Option<&str>, until: Option<&str>) -> 
     let since = since.map(|s| when("--since", s)).transpose()?;
     // A date alone means the whole of that day.
     let until = until.map(|s| when("--until", s).map(|t| if is_date_only(s) { t + 86_400 } else { t })).transpose()?;
-    Ok(Filter { model: model.map(str::to_string), run: None, since, until, trend: false, per: None })
+    Ok(Filter { model: model.map(str::to_string), run: None, since, until, trend: false, per: None, key: None })
 }
 
 /// FOCUS rows of the runs the filter selects; a store never written gives none.

@@ -105,6 +105,11 @@ pub struct Filter {
     /// have that work (every run per run); the unit's name in JSON, absent without one.
     #[serde(skip_serializing_if = "Option::is_none", serialize_with = "per_name")]
     pub per: Option<Per>,
+    /// Only the group with this key (a budget's account): a store reads no other group's rows. A report's answer is
+    /// the same without it, but for the other groups; not a command-line filter, so never in JSON. Grouped by day,
+    /// it is not read.
+    #[serde(skip)]
+    pub key: Option<String>,
 }
 
 fn per_name<S: serde::Serializer>(per: &Option<Per>, s: S) -> Result<S::Ok, S::Error> {
@@ -333,6 +338,28 @@ impl Filter {
             c.push(("({p}unit_name IS NULL OR {p}unit_name = {})", Bound::Text(u.clone())));
         }
         c
+    }
+}
+
+/// `clause` (a WHERE clause, or nothing) with one more condition: that `expr`, a row's group, is the value at
+/// `placeholder`.
+pub(crate) fn and_key(clause: String, expr: &str, placeholder: &str) -> String {
+    let cond = format!("({expr}) = {placeholder}");
+    if clause.is_empty() {
+        format!("WHERE {cond}")
+    } else {
+        format!("{clause} AND {cond}")
+    }
+}
+
+/// The summary cells' column holding a group's key (`Filter::key`), where one does.
+pub(crate) fn cell_key_column(by: By) -> Option<&'static str> {
+    match by {
+        By::Model => Some("model"),
+        By::User => Some("job_user"),
+        By::Account => Some("job_account"),
+        By::Partition => Some("job_partition"),
+        By::Day | By::Provider | By::Run | By::Namespace | By::Tag(_) => None,
     }
 }
 

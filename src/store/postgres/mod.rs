@@ -265,7 +265,11 @@ impl Pg {
             return Ok(done);
         }
         let key = record_key(by, self.version);
-        let (clause, args) = where_clause(f, "");
+        let (mut clause, mut args) = where_clause(f, "");
+        if let (Some(k), false) = (&f.key, by == By::Day) {
+            clause = crate::store::report::and_key(clause, &key, &format!("${}", args.len() + 1));
+            args.push(Box::new(k.clone()));
+        }
         let params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = args.iter().map(|a| a.as_ref() as _).collect();
         let conn = self.conn.clone();
         // Room to group a million runs in memory rather than on disk; this session only.

@@ -62,7 +62,17 @@ impl Pg {
         } else {
             ""
         };
-        let (filter, args) = pg_clause(conditions, "");
+        let (mut filter, mut args) = pg_clause(conditions, "");
+        let (clause, mut split_args) = where_clause(f, "");
+        let split = "run_id IN (SELECT run_id FROM exa_split_runs)";
+        let mut clause = if clause.is_empty() { format!("WHERE {split}") } else { format!("{clause} AND {split}") };
+        let record_key = record_key(by, self.version);
+        if let (Some(k), Some(column)) = (&f.key, model::cell_key_column(by)) {
+            filter = model::and_key(filter, column, &format!("${}", args.len() + 1));
+            args.push(Box::new(k.clone()));
+            clause = model::and_key(clause, &record_key, &format!("${}", split_args.len() + 1));
+            split_args.push(Box::new(k.clone()));
+        }
         let cells = |key: &str| {
             format!(
                 "SELECT ({key}) COLLATE \"C\", sum(runs)::bigint, sum(runs_measured)::bigint, sum(carbon)::bigint, sum(cost)::bigint,
@@ -71,10 +81,6 @@ impl Pg {
                  FROM exa_report_cells {filter} GROUP BY 1"
             )
         };
-        let (clause, split_args) = where_clause(f, "");
-        let split = "run_id IN (SELECT run_id FROM exa_split_runs)";
-        let clause = if clause.is_empty() { format!("WHERE {split}") } else { format!("{clause} AND {split}") };
-        let record_key = record_key(by, self.version);
         let params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = args.iter().map(|a| a.as_ref() as _).collect();
         let split_params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = split_args.iter().map(|a| a.as_ref() as _).collect();
         let conn = self.conn.clone();

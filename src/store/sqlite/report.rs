@@ -7,7 +7,8 @@ use rusqlite::types::{Value as Sql, ValueRef};
 use super::{column_int, read_row, Store};
 use crate::error::Error;
 use crate::store::report::{
-    count_runs, nothing, where_sql, Acc, Bound, By, Filter, Gathered, Keys, Per, Report, Runs, Sum, DAY, RANGE_METHOD,
+    and_key, cell_key_column, count_runs, nothing, where_sql, Acc, Bound, By, Filter, Gathered, Keys, Per, Report, Runs, Sum, DAY,
+    RANGE_METHOD,
 };
 use crate::store::rule::Row;
 use crate::text::FnvMap;
@@ -36,12 +37,16 @@ fn sqlite_clause(conditions: Vec<(&'static str, Bound)>, prefix: &str) -> (Strin
 
 /// One scan of the matching records (only those of runs split over summary cells, when `split_only`).
 pub(crate) fn gather(store: &Store, by: By, f: &Filter, split_only: bool) -> Result<Gathered, Error> {
-    let (mut filter, args) = clause(f);
+    let (mut filter, mut args) = clause(f);
     if split_only {
         let split = "run_id IN (SELECT run_id FROM report_split_runs)";
         filter = if filter.is_empty() { format!("WHERE {split}") } else { format!("{filter} AND {split}") };
     }
     let key = by.sql(crate::store::rule::Dialect::Sqlite, store.version()? >= super::K8S_VERSION);
+    if let (Some(k), false) = (&f.key, by == By::Day) {
+        filter = and_key(filter, &key, "?");
+        args.push(Sql::Text(k.clone()));
+    }
     let need = f.per.as_ref().and_then(Per::need);
     let columns = super::row_columns(store.version()?);
     let sql = format!("SELECT {key}, {columns}, recorded_at FROM records {filter}");
@@ -102,12 +107,27 @@ fn from_cells(store: &Store, by: By, f: &Filter) -> Result<Option<Gathered>, Err
         return Ok(None);
     }
     let mut g = gather(store, by, f, true)?;
-    let (filter, args) = sqlite_clause(conditions, "");
-    let sql = format!(
-        "SELECT model, day, job_user, job_account, job_partition, runs, runs_measured, carbon, cost, not_counted, gpu_hours,
-                cpu_hours, kwh, co2e_g, co2e_low, co2e_high, unknown_uncertainty, cost_usd, notes, embodied_co2e_g, water_l, tokens,
-                prompt_tokens, requests FROM report_cells {filter}"
-    );
+    let (mut filter, mut args) = sqlite_clause(conditions, "");
+    if let (Some(k), Some(column)) = (&f.key, cell_key_column(by)) {
+        filter = and_key(filter, column, "?");
+        args.push(Sql::Text(k.clone()));
+    }
+    // One group asked for and no trend by day: its cells summed by SQLite (whose sum() is compensated, as `Sum` is),
+    // one row rather than a month of a busy ledger's cells read one by one.
+    let sql = if f.key.is_some() && !f.trend {
+        format!(
+            "SELECT min(model), min(day), min(job_user), min(job_account), min(job_partition), sum(runs), sum(runs_measured),
+                    sum(carbon), sum(cost), sum(not_counted), sum(gpu_hours), sum(cpu_hours), sum(kwh), sum(co2e_g), sum(co2e_low),
+                    sum(co2e_high), max(unknown_uncertainty), sum(cost_usd), group_concat(notes, char(10)), sum(embodied_co2e_g),
+                    sum(water_l), sum(tokens), sum(prompt_tokens), sum(requests) FROM report_cells {filter} HAVING count(*) > 0"
+        )
+    } else {
+        format!(
+            "SELECT model, day, job_user, job_account, job_partition, runs, runs_measured, carbon, cost, not_counted, gpu_hours,
+                    cpu_hours, kwh, co2e_g, co2e_low, co2e_high, unknown_uncertainty, cost_usd, notes, embodied_co2e_g, water_l,
+                    tokens, prompt_tokens, requests FROM report_cells {filter}"
+        )
+    };
     let mut stmt = store.conn().prepare(&sql).map_err(db)?;
     let mut rows = stmt.query(rusqlite::params_from_iter(args.iter())).map_err(db)?;
     while let Some(r) = rows.next().map_err(db)? {
