@@ -633,6 +633,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'End a budget. Its changes stay in the ledger (list --history)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Each budget''s use this period: used, left and percent per unit, and when it runs out at the period''s pace and at the last 7 days''')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Whether the budgets of a scope (or one named) hold, with the work about to start added: exit 0 within, 1 past a warn line, 3 over; one line says which unit and by how much')
+            [CompletionResult]::new('notify', 'notify', [CompletionResultType]::ParameterValue, 'Send each line a budget crossed this period (its warn lines and 100 %) to the webhook and the Alertmanager the config names, once: an event that could not be sent is kept and sent by the next run (exit 1 until then)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -680,7 +681,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;budget;status' {
-            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'As of this time (ISO 8601 UTC, or a date): the records up to it, in the period holding it [default: now]')
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'As of this time (ISO 8601 UTC, or a date: its midnight): the records before it, in the period holding it [default: now]')
             [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
@@ -696,12 +697,25 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'The budgets of this scope (repeat for a job''s account and user): as `set --scope` names them')
             [CompletionResult]::new('--add-gpu-hours', '--add-gpu-hours', [CompletionResultType]::ParameterName, 'GPU-hours about to start, priced by the carbon and cost providers in effect and added')
             [CompletionResult]::new('--add-cpu-hours', '--add-cpu-hours', [CompletionResultType]::ParameterName, 'CPU-hours about to start, added as --add-gpu-hours is')
-            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'As of this time (ISO 8601 UTC, or a date) [default: now]')
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'As of this time (ISO 8601 UTC, or a date: its midnight): the records before it [default: now]')
             [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
             [CompletionResult]::new('--advise-only', '--advise-only', [CompletionResultType]::ParameterName, 'Say the verdict, never fail on it: exit 0 within, past a line or over')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'exa;budget;notify' {
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'As of this time (ISO 8601 UTC, or a date: its midnight) [default: now]')
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -715,6 +729,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'End a budget. Its changes stay in the ledger (list --history)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Each budget''s use this period: used, left and percent per unit, and when it runs out at the period''s pace and at the last 7 days''')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Whether the budgets of a scope (or one named) hold, with the work about to start added: exit 0 within, 1 past a warn line, 3 over; one line says which unit and by how much')
+            [CompletionResult]::new('notify', 'notify', [CompletionResultType]::ParameterValue, 'Send each line a budget crossed this period (its warn lines and 100 %) to the webhook and the Alertmanager the config names, once: an event that could not be sent is kept and sent by the next run (exit 1 until then)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -731,6 +746,9 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;budget;help;check' {
+            break
+        }
+        'exa;budget;help;notify' {
             break
         }
         'exa;budget;help;help' {
@@ -1204,6 +1222,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'End a budget. Its changes stay in the ledger (list --history)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Each budget''s use this period: used, left and percent per unit, and when it runs out at the period''s pace and at the last 7 days''')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Whether the budgets of a scope (or one named) hold, with the work about to start added: exit 0 within, 1 past a warn line, 3 over; one line says which unit and by how much')
+            [CompletionResult]::new('notify', 'notify', [CompletionResultType]::ParameterValue, 'Send each line a budget crossed this period (its warn lines and 100 %) to the webhook and the Alertmanager the config names, once: an event that could not be sent is kept and sent by the next run (exit 1 until then)')
             break
         }
         'exa;help;budget;set' {
@@ -1219,6 +1238,9 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;help;budget;check' {
+            break
+        }
+        'exa;help;budget;notify' {
             break
         }
         'exa;help;db' {

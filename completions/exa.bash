@@ -64,6 +64,9 @@ _exa() {
             exa__subcmd__budget,list)
                 cmd="exa__subcmd__budget__subcmd__list"
                 ;;
+            exa__subcmd__budget,notify)
+                cmd="exa__subcmd__budget__subcmd__notify"
+                ;;
             exa__subcmd__budget,rm)
                 cmd="exa__subcmd__budget__subcmd__rm"
                 ;;
@@ -81,6 +84,9 @@ _exa() {
                 ;;
             exa__subcmd__budget__subcmd__help,list)
                 cmd="exa__subcmd__budget__subcmd__help__subcmd__list"
+                ;;
+            exa__subcmd__budget__subcmd__help,notify)
+                cmd="exa__subcmd__budget__subcmd__help__subcmd__notify"
                 ;;
             exa__subcmd__budget__subcmd__help,rm)
                 cmd="exa__subcmd__budget__subcmd__help__subcmd__rm"
@@ -331,6 +337,9 @@ _exa() {
             exa__subcmd__help__subcmd__budget,list)
                 cmd="exa__subcmd__help__subcmd__budget__subcmd__list"
                 ;;
+            exa__subcmd__help__subcmd__budget,notify)
+                cmd="exa__subcmd__help__subcmd__budget__subcmd__notify"
+                ;;
             exa__subcmd__help__subcmd__budget,rm)
                 cmd="exa__subcmd__help__subcmd__budget__subcmd__rm"
                 ;;
@@ -539,7 +548,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__budget)
-            opts="-o -h -V --output --json --config --help --version set list rm status check help"
+            opts="-o -h -V --output --json --config --help --version set list rm status check notify help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -611,7 +620,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__budget__subcmd__help)
-            opts="set list rm status check help"
+            opts="set list rm status check notify help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -653,6 +662,20 @@ _exa() {
             return 0
             ;;
         exa__subcmd__budget__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__budget__subcmd__help__subcmd__notify)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -715,6 +738,40 @@ _exa() {
                 return 0
             fi
             case "${prev}" in
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__budget__subcmd__notify)
+            opts="-o -h -V --at --db --output --json --config --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2635,7 +2692,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__help__subcmd__budget)
-            opts="set list rm status check"
+            opts="set list rm status check notify"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2663,6 +2720,20 @@ _exa() {
             return 0
             ;;
         exa__subcmd__help__subcmd__budget__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__help__subcmd__budget__subcmd__notify)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -566,6 +566,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand rm 'End a budget. Its changes stay in the ledger (list --history)'
             cand status 'Each budget''s use this period: used, left and percent per unit, and when it runs out at the period''s pace and at the last 7 days'''
             cand check 'Whether the budgets of a scope (or one named) hold, with the work about to start added: exit 0 within, 1 past a warn line, 3 over; one line says which unit and by how much'
+            cand notify 'Send each line a budget crossed this period (its warn lines and 100 %) to the webhook and the Alertmanager the config names, once: an event that could not be sent is kept and sent by the next run (exit 1 until then)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'exa;budget;set'= {
@@ -609,7 +610,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --version 'Print version'
         }
         &'exa;budget;status'= {
-            cand --at 'As of this time (ISO 8601 UTC, or a date): the records up to it, in the period holding it [default: now]'
+            cand --at 'As of this time (ISO 8601 UTC, or a date: its midnight): the records before it, in the period holding it [default: now]'
             cand --db 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]'
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
@@ -624,12 +625,24 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --scope 'The budgets of this scope (repeat for a job''s account and user): as `set --scope` names them'
             cand --add-gpu-hours 'GPU-hours about to start, priced by the carbon and cost providers in effect and added'
             cand --add-cpu-hours 'CPU-hours about to start, added as --add-gpu-hours is'
-            cand --at 'As of this time (ISO 8601 UTC, or a date) [default: now]'
+            cand --at 'As of this time (ISO 8601 UTC, or a date: its midnight): the records before it [default: now]'
             cand --db 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]'
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
             cand --advise-only 'Say the verdict, never fail on it: exit 0 within, past a line or over'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'exa;budget;notify'= {
+            cand --at 'As of this time (ISO 8601 UTC, or a date: its midnight) [default: now]'
+            cand --db 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
             cand --json 'Same as `-o json`'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -642,6 +655,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand rm 'End a budget. Its changes stay in the ledger (list --history)'
             cand status 'Each budget''s use this period: used, left and percent per unit, and when it runs out at the period''s pace and at the last 7 days'''
             cand check 'Whether the budgets of a scope (or one named) hold, with the work about to start added: exit 0 within, 1 past a warn line, 3 over; one line says which unit and by how much'
+            cand notify 'Send each line a budget crossed this period (its warn lines and 100 %) to the webhook and the Alertmanager the config names, once: an event that could not be sent is kept and sent by the next run (exit 1 until then)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'exa;budget;help;set'= {
@@ -653,6 +667,8 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;budget;help;status'= {
         }
         &'exa;budget;help;check'= {
+        }
+        &'exa;budget;help;notify'= {
         }
         &'exa;budget;help;help'= {
         }
@@ -1063,6 +1079,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand rm 'End a budget. Its changes stay in the ledger (list --history)'
             cand status 'Each budget''s use this period: used, left and percent per unit, and when it runs out at the period''s pace and at the last 7 days'''
             cand check 'Whether the budgets of a scope (or one named) hold, with the work about to start added: exit 0 within, 1 past a warn line, 3 over; one line says which unit and by how much'
+            cand notify 'Send each line a budget crossed this period (its warn lines and 100 %) to the webhook and the Alertmanager the config names, once: an event that could not be sent is kept and sent by the next run (exit 1 until then)'
         }
         &'exa;help;budget;set'= {
         }
@@ -1073,6 +1090,8 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;help;budget;status'= {
         }
         &'exa;help;budget;check'= {
+        }
+        &'exa;help;budget;notify'= {
         }
         &'exa;help;db'= {
             cand migrate 'Bring the database''s schema to this exa''s version, creating it when missing'

@@ -280,19 +280,20 @@ complete -c exa -n "__fish_exa_using_subcommand report" -l config -d 'The config
 complete -c exa -n "__fish_exa_using_subcommand report" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand report" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand report" -s V -l version -d 'Print version'
-complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check help" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check notify help" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
-complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check help" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
-complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check help" -l json -d 'Same as `-o json`'
-complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check help" -s V -l version -d 'Print version'
-complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check help" -f -a "set" -d 'Keep a budget, or new terms for one of that name: a scope\'s limits a period'
-complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check help" -f -a "list" -d 'The budgets in effect, each with who set it and when; --history lists every change'
-complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check help" -f -a "rm" -d 'End a budget. Its changes stay in the ledger (list --history)'
-complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check help" -f -a "status" -d 'Each budget\'s use this period: used, left and percent per unit, and when it runs out at the period\'s pace and at the last 7 days\''
-complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check help" -f -a "check" -d 'Whether the budgets of a scope (or one named) hold, with the work about to start added: exit 0 within, 1 past a warn line, 3 over; one line says which unit and by how much'
-complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check notify help" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check notify help" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check notify help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check notify help" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check notify help" -f -a "set" -d 'Keep a budget, or new terms for one of that name: a scope\'s limits a period'
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check notify help" -f -a "list" -d 'The budgets in effect, each with who set it and when; --history lists every change'
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check notify help" -f -a "rm" -d 'End a budget. Its changes stay in the ledger (list --history)'
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check notify help" -f -a "status" -d 'Each budget\'s use this period: used, left and percent per unit, and when it runs out at the period\'s pace and at the last 7 days\''
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check notify help" -f -a "check" -d 'Whether the budgets of a scope (or one named) hold, with the work about to start added: exit 0 within, 1 past a warn line, 3 over; one line says which unit and by how much'
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check notify help" -f -a "notify" -d 'Send each line a budget crossed this period (its warn lines and 100 %) to the webhook and the Alertmanager the config names, once: an event that could not be sent is kept and sent by the next run (exit 1 until then)'
+complete -c exa -n "__fish_exa_using_subcommand budget; and not __fish_seen_subcommand_from set list rm status check notify help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from set" -l scope -d 'Whose work: all, account=A, user=U, model=M, namespace=N, label:KEY=V or annotation:KEY=V' -r
 complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from set" -l period -d 'The period each allowance covers, in UTC (a week from Monday)' -r -f -a "day\t'A UTC day'
 week\t'An ISO week, from Monday 00:00 UTC'
@@ -327,7 +328,7 @@ complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from rm" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from rm" -s V -l version -d 'Print version'
-complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from status" -l at -d 'As of this time (ISO 8601 UTC, or a date): the records up to it, in the period holding it [default: now]' -r
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from status" -l at -d 'As of this time (ISO 8601 UTC, or a date: its midnight): the records before it, in the period holding it [default: now]' -r
 complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from status" -l db -d 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from status" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
@@ -339,7 +340,7 @@ complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from check" -l scope -d 'The budgets of this scope (repeat for a job\'s account and user): as `set --scope` names them' -r
 complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from check" -l add-gpu-hours -d 'GPU-hours about to start, priced by the carbon and cost providers in effect and added' -r
 complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from check" -l add-cpu-hours -d 'CPU-hours about to start, added as --add-gpu-hours is' -r
-complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from check" -l at -d 'As of this time (ISO 8601 UTC, or a date) [default: now]' -r
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from check" -l at -d 'As of this time (ISO 8601 UTC, or a date: its midnight): the records before it [default: now]' -r
 complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from check" -l db -d 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]' -r -F
 complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from check" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
@@ -349,11 +350,21 @@ complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from check" -l json -d 'Same as `-o json`'
 complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from notify" -l at -d 'As of this time (ISO 8601 UTC, or a date: its midnight) [default: now]' -r
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from notify" -l db -d 'The records database: a SQLite file, a postgres:// URL or a libpq keyword string (host=… dbname=…) [default: <data dir>/examlops/records.sqlite3; env: EXAMLOPS_DB; config: db.url; each PostgreSQL exchange waits at most 30 s, EXAMLOPS_DB_TIMEOUT]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from notify" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
+json\t''
+csv\t'Comma-separated values (`exa report` only)'"
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from notify" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from notify" -l json -d 'Same as `-o json`'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from notify" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from notify" -s V -l version -d 'Print version'
 complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from help" -f -a "set" -d 'Keep a budget, or new terms for one of that name: a scope\'s limits a period'
 complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from help" -f -a "list" -d 'The budgets in effect, each with who set it and when; --history lists every change'
 complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from help" -f -a "rm" -d 'End a budget. Its changes stay in the ledger (list --history)'
 complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from help" -f -a "status" -d 'Each budget\'s use this period: used, left and percent per unit, and when it runs out at the period\'s pace and at the last 7 days\''
 complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from help" -f -a "check" -d 'Whether the budgets of a scope (or one named) hold, with the work about to start added: exit 0 within, 1 past a warn line, 3 over; one line says which unit and by how much'
+complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from help" -f -a "notify" -d 'Send each line a budget crossed this period (its warn lines and 100 %) to the webhook and the Alertmanager the config names, once: an event that could not be sent is kept and sent by the next run (exit 1 until then)'
 complete -c exa -n "__fish_exa_using_subcommand budget; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand db; and not __fish_seen_subcommand_from migrate copy help" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
@@ -616,6 +627,7 @@ complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from budget" -f -a "rm" -d 'End a budget. Its changes stay in the ledger (list --history)'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from budget" -f -a "status" -d 'Each budget\'s use this period: used, left and percent per unit, and when it runs out at the period\'s pace and at the last 7 days\''
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from budget" -f -a "check" -d 'Whether the budgets of a scope (or one named) hold, with the work about to start added: exit 0 within, 1 past a warn line, 3 over; one line says which unit and by how much'
+complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from budget" -f -a "notify" -d 'Send each line a budget crossed this period (its warn lines and 100 %) to the webhook and the Alertmanager the config names, once: an event that could not be sent is kept and sent by the next run (exit 1 until then)'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from db" -f -a "migrate" -d 'Bring the database\'s schema to this exa\'s version, creating it when missing'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from db" -f -a "copy" -d 'Copy every record from one store into another, SQLite or PostgreSQL either way'
 complete -c exa -n "__fish_exa_using_subcommand help; and __fish_seen_subcommand_from sync" -f -a "mlflow" -d 'Log to MLflow every record whose log is waiting in the outbox (MLflow was down, slow or refused)'

@@ -189,6 +189,12 @@ fn budget(b: &cli::BudgetCmd, s: &Settings) -> anyhow::Result<ExitCode> {
         cli::BudgetCmd::List { history, .. } => show(bg::list(s, *history)?, s),
         cli::BudgetCmd::Rm { name, .. } => show(bg::rm(s, name)?, s),
         cli::BudgetCmd::Status { name, at: when, .. } => show(bg::status(s, name.as_deref(), at(when)?)?, s),
+        cli::BudgetCmd::Notify { at: when, .. } => {
+            let done = bg::notify(s, at(when)?)?;
+            let failed = done.failed > 0;
+            show(done, s)?;
+            Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+        }
         cli::BudgetCmd::Check(a) => {
             let ask = bg::Ask {
                 name: a.name.as_deref(),

@@ -669,6 +669,18 @@ pub enum BudgetCmd {
         after_help = "Examples:\n  exa budget check --scope account=ml --add-gpu-hours 64\n  exa budget check --scope account=\"$SLURM_JOB_ACCOUNT\" --scope user=\"$SLURM_JOB_USER\"\n  exa budget check ml-gpu --advise-only -o json"
     )]
     Check(BudgetCheckArgs),
+    /// Send each line a budget crossed this period (its warn lines and 100 %) to the webhook and the Alertmanager
+    /// the config names, once: an event that could not be sent is kept and sent by the next run (exit 1 until then).
+    #[command(
+        after_help = "Examples:\n  exa budget notify            # from cron or a systemd timer, after imports\n  exa budget notify -o json | jq '.events[] | select(.outcome == \"failed\")'\n\nConfig (finops.budgets):\n  webhook: {url: https://hooks.example/exa, secret_env: EXA_BUDGET_HMAC}   # each body signed: X-Exa-Signature-256\n  alertmanager: {url: http://alertmanager:9093}"
+    )]
+    Notify {
+        /// As of this time (ISO 8601 UTC, or a date: its midnight) [default: now].
+        #[arg(long, value_name = "TIME")]
+        at: Option<String>,
+        #[command(flatten)]
+        db: DbOpt,
+    },
 }
 
 /// `exa budget set`.
@@ -1338,9 +1350,9 @@ impl Cli {
             Command::Db(DbCmd::Migrate(d)) | Command::Sync(SyncCmd::Mlflow(d)) => (d.db.as_ref(), false),
             Command::Db(DbCmd::Copy { .. }) => (None, false),
             Command::Budget(BudgetCmd::Set(BudgetSet { db, .. }) | BudgetCmd::Check(BudgetCheckArgs { db, .. })) => (db.db.as_ref(), false),
-            Command::Budget(BudgetCmd::List { db, .. } | BudgetCmd::Rm { db, .. } | BudgetCmd::Status { db, .. }) => {
-                (db.db.as_ref(), false)
-            }
+            Command::Budget(
+                BudgetCmd::List { db, .. } | BudgetCmd::Rm { db, .. } | BudgetCmd::Status { db, .. } | BudgetCmd::Notify { db, .. },
+            ) => (db.db.as_ref(), false),
             Command::Import(ImportCmd::Slurm(i)) => (i.common.db.db.as_ref(), false),
             Command::Import(ImportCmd::Flux(i)) => (i.common.db.db.as_ref(), false),
             Command::Import(ImportCmd::Kubernetes(i)) => (i.db.db.as_ref(), false),

@@ -575,3 +575,185 @@ mod tests {
         assert_eq!(bounds(Period::Week, jan), (jan - 4 * 86_400, jan + 3 * 86_400));
     }
 }
+
+/// One event `notify` kept, sent or could not send.
+#[derive(Debug, Serialize)]
+pub struct Event {
+    /// Where it goes, the budget, its period's start, the unit and the line: sent once.
+    pub key: String,
+    pub destination: &'static str,
+    /// sent; failed (kept: the next notify sends it); or passed (a lower line crossed with a higher one at once,
+    /// never sent).
+    pub outcome: &'static str,
+    pub error: Option<String>,
+}
+
+/// `budget notify`: the crossings kept and sent.
+#[derive(Debug, Serialize)]
+pub struct Notified {
+    #[serde(serialize_with = "serialize_iso")]
+    pub at: i64,
+    pub destinations: Vec<&'static str>,
+    pub events: Vec<Event>,
+    pub sent: u64,
+    pub failed: u64,
+    pub db: String,
+}
+
+/// A configured destination of the crossings.
+enum Destination {
+    /// A webhook: the URL, the key that signs each body, the deadline.
+    Webhook(String, Vec<u8>, std::time::Duration),
+    /// An Alertmanager's alerts API, and the deadline.
+    Alertmanager(String, std::time::Duration),
+}
+
+impl Destination {
+    fn name(&self) -> &'static str {
+        match self {
+            Destination::Webhook(..) => "webhook",
+            Destination::Alertmanager(..) => "alertmanager",
+        }
+    }
+}
+
+/// The most bytes of a destination's answer read (it is only looked at for its status).
+const ANSWER_CAP: u64 = 64 * 1024;
+
+fn deadline(s: Option<f64>, key: &str) -> Result<std::time::Duration, Error> {
+    match s.unwrap_or(10.0) {
+        v if (0.1..=300.0).contains(&v) => Ok(std::time::Duration::from_secs_f64(v)),
+        v => Err(Error::Config(format!("finops.budgets.{key}.timeout_s {v} is not a deadline: 0.1 to 300 seconds"))),
+    }
+}
+
+/// The destinations the config names; a webhook's key read from its variable, which must be set.
+fn destinations(settings: &Settings) -> Result<Vec<Destination>, Error> {
+    let cfg = &settings.config.finops.budgets;
+    let mut out = Vec::new();
+    if let Some(w) = &cfg.webhook {
+        let key = std::env::var(&w.secret_env).ok().filter(|k| !k.is_empty()).ok_or_else(|| {
+            Error::Config(format!(
+                "finops.budgets.webhook.secret_env names {}, which is not set: it holds the key that signs each body",
+                crate::text::clean(&w.secret_env)
+            ))
+        })?;
+        out.push(Destination::Webhook(w.url.clone(), key.into_bytes(), deadline(w.timeout_s, "webhook")?));
+    }
+    if let Some(a) = &cfg.alertmanager {
+        let url = crate::sources::http::with_path(&a.url, &["api", "v2", "alerts"])
+            .map_err(|e| Error::Config(format!("finops.budgets.alertmanager.url: {e}")))?;
+        out.push(Destination::Alertmanager(url, deadline(a.timeout_s, "alertmanager")?));
+    }
+    if out.is_empty() {
+        return Err(Error::Config(
+            "exa budget notify: no destination is configured (finops.budgets.webhook or finops.budgets.alertmanager)".into(),
+        ));
+    }
+    Ok(out)
+}
+
+/// A crossing as a destination is sent it: the webhook's JSON body, or one Alertmanager alert.
+fn payload(d: &Destination, key: &str, b: &BudgetStatus, u: &UnitStatus, line: f64, at: i64) -> String {
+    let summary = format!(
+        "budget '{}' ({}, {}) at {:.1} % of its {} {}: past its {} % line",
+        b.name,
+        b.scope,
+        b.period.name(),
+        u.percent,
+        num(u.limit),
+        u.unit.label(),
+        num(line)
+    );
+    let body = match d {
+        Destination::Webhook(..) => serde_json::json!({
+            "event": "exa.budget.crossed", "id": key, "budget": b.name, "scope": b.scope, "period": b.period,
+            "period_start": crate::time::iso8601(b.period_start), "period_end": crate::time::iso8601(b.period_end),
+            "unit": u.unit, "line": line, "limit": u.limit, "used": u.used, "percent": u.percent, "state": u.state,
+            "at": crate::time::iso8601(at), "summary": summary,
+        }),
+        Destination::Alertmanager(..) => serde_json::json!([{
+            "labels": {
+                "alertname": "ExaBudgetCrossed", "budget": b.name, "scope": b.scope.to_string(), "unit": u.unit,
+                "line": num(line), "severity": if line >= 100.0 { "critical" } else { "warning" },
+            },
+            "annotations": {"summary": summary},
+            "startsAt": crate::time::iso8601(at),
+            "endsAt": crate::time::iso8601(b.period_end),
+        }]),
+    };
+    body.to_string()
+}
+
+/// Sends one kept event; an answer other than 2xx, or none within the deadline, is an error.
+fn deliver(d: &Destination, key: &str, payload: &str) -> Result<(), String> {
+    use crate::sources::http;
+    let req = match d {
+        Destination::Webhook(url, secret, deadline) => {
+            let tag = ring::hmac::sign(&ring::hmac::Key::new(ring::hmac::HMAC_SHA256, secret), payload.as_bytes());
+            let hex: String = tag.as_ref().iter().map(|b| format!("{b:02x}")).collect();
+            let mut r = http::Request::new(url.clone(), *deadline, ANSWER_CAP);
+            r.headers = vec![("X-Exa-Signature-256", format!("sha256={hex}")), ("X-Exa-Event-Id", key.to_string())];
+            r.json = Some(payload.to_string());
+            r
+        }
+        Destination::Alertmanager(url, deadline) => {
+            let mut r = http::Request::new(url.clone(), *deadline, ANSWER_CAP);
+            r.json = Some(payload.to_string());
+            r
+        }
+    };
+    match http::send(req) {
+        Ok(a) if (200..300).contains(&a.status) => Ok(()),
+        Ok(a) => Err(format!("{} answered HTTP {}", d.name(), a.status)),
+        Err(e) => Err(format!("{}: {e}", d.name())),
+    }
+}
+
+/// The lines a unit has crossed (its warn lines and 100 %), lowest first.
+fn crossed(warn: &[f64], percent: f64) -> Vec<f64> {
+    warn.iter().copied().chain([100.0]).filter(|l| percent >= *l).collect()
+}
+
+/// `budget notify`: keeps an event for each line each budget has crossed this period (its warn lines, and 100 %)
+/// and each destination, once; then sends every event not yet sent, those a past run could not send among them.
+/// A line crossed with a higher one at once is kept as passed, never sent: one message says where it stands.
+pub fn notify(settings: &Settings, at: Option<i64>) -> Result<Notified, Error> {
+    let dests = destinations(settings)?;
+    let when = at.unwrap_or_else(crate::time::now_unix);
+    let mut ledger = store::open(&settings.db()?)?;
+    let mut events = Vec::new();
+    for k in in_effect(&ledger.budget_changes()?)? {
+        let st = status_of(ledger.as_mut(), &k, when, at)?;
+        for u in &st.units {
+            let lines = crossed(&k.budget.warn, u.percent);
+            let Some(top) = lines.last().copied() else { continue };
+            for line in &lines {
+                for d in &dests {
+                    let key =
+                        format!("{}|{}|{}|{}|{}", d.name(), k.name, crate::time::iso8601(st.period_start), u.unit.label(), num(*line));
+                    let passed = *line < top;
+                    if ledger.budget_event_add(&key, &payload(d, &key, &st, u, *line, when), when, passed)? && passed {
+                        events.push(Event { key, destination: d.name(), outcome: "passed", error: None });
+                    }
+                }
+            }
+        }
+    }
+    let (mut sent, mut failed) = (0, 0);
+    for (id, key, body) in ledger.budget_events_pending(10_000)? {
+        let Some(d) = dests.iter().find(|d| key.starts_with(&format!("{}|", d.name()))) else { continue };
+        let done = deliver(d, &key, &body);
+        ledger.budget_event_mark(id, done.as_ref().err().map(String::as_str), crate::time::now_unix())?;
+        match done {
+            Ok(()) => sent += 1,
+            Err(_) => failed += 1,
+        }
+        let (outcome, error) = match done {
+            Ok(()) => ("sent", None),
+            Err(e) => ("failed", Some(e)),
+        };
+        events.push(Event { key, destination: d.name(), outcome, error });
+    }
+    Ok(Notified { at: when, destinations: dests.iter().map(Destination::name).collect(), events, sent, failed, db: ledger.location().0 })
+}

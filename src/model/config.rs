@@ -125,6 +125,41 @@ pub struct Finops {
     /// `finops.hardware`: what an importer's jobs ran on, for a provider that prices by model.
     #[serde(default, deserialize_with = "null_as_default")]
     pub hardware: HardwareConfig,
+    /// `finops.budgets`: where a budget's crossings are sent (`exa budget notify`).
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub budgets: BudgetsConfig,
+}
+
+/// `finops.budgets`: the destinations of a budget's crossings.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BudgetsConfig {
+    /// A webhook: each crossing POSTed as JSON, signed.
+    pub webhook: Option<WebhookConfig>,
+    /// An Alertmanager: each crossing an alert, until its period ends.
+    pub alertmanager: Option<AlertmanagerConfig>,
+}
+
+/// `finops.budgets.webhook`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebhookConfig {
+    /// Where to POST.
+    pub url: String,
+    /// The variable holding the HMAC-SHA256 key that signs each body (never the key itself in the file).
+    pub secret_env: String,
+    /// The most seconds one delivery may take (default 10).
+    pub timeout_s: Option<f64>,
+}
+
+/// `finops.budgets.alertmanager`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AlertmanagerConfig {
+    /// The Alertmanager's base URL (its API is `/api/v2/alerts` under it).
+    pub url: String,
+    /// The most seconds one delivery may take (default 10).
+    pub timeout_s: Option<f64>,
 }
 
 /// `finops.hardware`: the models a scheduler's words stand for.

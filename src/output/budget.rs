@@ -5,7 +5,7 @@ use std::fmt::Write;
 use comfy_table::{Cell, CellAlignment};
 
 use super::{num, Render, Style};
-use crate::commands::budget::{Checked, Done, Kept, Listed, Pace, State, Status};
+use crate::commands::budget::{Checked, Done, Kept, Listed, Notified, Pace, State, Status};
 use crate::model::budget::{Budget, Unit};
 use crate::time::iso8601;
 
@@ -155,5 +155,22 @@ impl Render for Checked {
         if self.advise_only && self.verdict != "within" {
             let _ = writeln!(out, "--advise-only: exit 0 all the same");
         }
+    }
+}
+
+impl Render for Notified {
+    fn render(&self, _: Style, out: &mut String) {
+        for e in &self.events {
+            let why = e.error.as_deref().map(|w| format!(": {w}")).unwrap_or_default();
+            let _ = writeln!(out, "{} {}{why}", e.outcome, e.key);
+        }
+        let _ = writeln!(
+            out,
+            "{} sent, {} failed (kept, sent by the next run) to {}; as of {}",
+            self.sent,
+            self.failed,
+            self.destinations.join(" and "),
+            iso8601(self.at)
+        );
     }
 }

@@ -34,7 +34,8 @@ const KNOWN: &[(&str, &[&str])] = &[
             "timeout_s",
         ],
     ),
-    ("finops", &["carbon", "cost", "focus", "hardware"]),
+    ("finops", &["carbon", "cost", "focus", "hardware", "budgets"]),
+    ("finops.budgets", &["webhook", "alertmanager"]),
     ("finops.hardware", &["gres", "partitions"]),
     ("mcp", &["token_env", "allowed_hosts"]),
     (

@@ -202,6 +202,13 @@ pub trait Ledger {
     fn budget_change(&mut self, change: &crate::model::budget::Change) -> Result<(), Error>;
     /// Every change to the budgets, oldest first; none in a ledger from before budgets.
     fn budget_changes(&mut self) -> Result<Vec<crate::model::budget::Change>, Error>;
+    /// Keeps a budget's event to send (`key`: what crossed, and where it goes), unless one with that key is kept:
+    /// whether it is new. One kept `sent` is never sent (a lower line passed over by a higher one at once).
+    fn budget_event_add(&mut self, key: &str, payload: &str, at: i64, sent: bool) -> Result<bool, Error>;
+    /// The events not yet sent, oldest first, at most `limit`: (id, key, payload).
+    fn budget_events_pending(&mut self, limit: usize) -> Result<Vec<(i64, String, String)>, Error>;
+    /// Marks an event sent, or notes why it failed again.
+    fn budget_event_mark(&mut self, id: i64, error: Option<&str>, at: i64) -> Result<(), Error>;
     /// Totals over the records `filter` selects, grouped `by`.
     fn report(&mut self, by: report::By, filter: report::Filter) -> Result<report::Report, Error>;
     /// The counted records of every run the filter selects, for charge lines and charts.

@@ -205,6 +205,23 @@ fn budgets_in_postgresql_answer_as_in_sqlite() {
     assert_eq!(terms(&lite), terms(&post));
     // Over in both: ann's week at 11-15 has 1.8 kg of 1.
     assert_eq!(check(&post, &["ann-week", "--at", "2026-11-15T00:00:00Z"]).1, 3);
+    // Events kept in PostgreSQL as in SQLite: ml's 50 % line and ann's 100 % sent (her 80 and 95 % passed over), once.
+    let hook = crate::http::Server::start(crate::http::json("{}".into()));
+    for env in [&lite, &post] {
+        env.config(&format!("finops:\n  budgets:\n    webhook: {{url: '{}', secret_env: EXA_HMAC}}\n", hook.url("/")));
+        let notify = || -> crate::contract::BudgetNotified {
+            let out =
+                env.cmd().env("EXA_HMAC", "k").args(["-o", "json", "budget", "notify", "--at", "2026-11-15T00:00:00Z"]).output().unwrap();
+            assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+            serde_json::from_slice(&out.stdout).unwrap()
+        };
+        let first = notify();
+        let mut outcomes: Vec<&str> = first.events.iter().map(|e| e.outcome.as_str()).collect();
+        outcomes.sort_unstable();
+        assert_eq!((first.sent, outcomes), (2, vec!["passed", "passed", "sent", "sent"]));
+        assert_eq!((notify().sent, notify().events.len()), (0, 0));
+    }
+    assert_eq!(hook.bodies().len(), 4);
 }
 
 /// An agent reads the budgets as the CLI shows them; it cannot name a path for one.
@@ -229,4 +246,169 @@ fn finops_budget_status_answers_as_the_cli() {
     }
     let tool = out["tools"].as_array().unwrap().iter().find(|t| t["name"] == "finops_budget_status").unwrap().clone();
     assert_eq!(tool["annotations"]["readOnlyHint"], true);
+}
+
+/// A real Alertmanager on loopback, stopped when dropped (or when the test process ends).
+struct Alertmanager {
+    child: std::process::Child,
+    addr: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Alertmanager {
+    fn start() -> Alertmanager {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("am.yml");
+        std::fs::write(&config, "route: {receiver: none}\nreceivers: [{name: none}]\n").unwrap();
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let addr = format!("127.0.0.1:{port}");
+        let script = format!(
+            "timeout 600 prometheus-alertmanager --config.file={} --storage.path={} --web.listen-address={addr} \
+             --cluster.listen-address= & p=$!; \
+             while kill -0 {parent} 2>/dev/null && kill -0 $p 2>/dev/null; do sleep 1; done; kill $p 2>/dev/null; wait $p",
+            config.display(),
+            dir.path().join("data").display(),
+            parent = std::process::id()
+        );
+        let child = std::process::Command::new("sh")
+            .args(["-c", &script])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("sh runs");
+        let am = Alertmanager { child, addr, _dir: dir };
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while am.get("/-/ready").is_none_or(|r| !r.contains("OK")) {
+            assert!(std::time::Instant::now() < deadline, "the Alertmanager did not start");
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        am
+    }
+
+    fn get(&self, path: &str) -> Option<String> {
+        use std::io::{Read, Write};
+        let mut c = std::net::TcpStream::connect(&self.addr).ok()?;
+        write!(c, "GET {path} HTTP/1.0\r\nHost: {}\r\n\r\n", self.addr).ok()?;
+        let mut s = String::new();
+        c.read_to_string(&mut s).ok()?;
+        Some(s)
+    }
+
+    /// The alerts it holds, as its API gives them.
+    fn alerts(&self) -> serde_json::Value {
+        let answer = self.get("/api/v2/alerts").unwrap();
+        serde_json::from_str(answer.split_once("\r\n\r\n").unwrap().1).unwrap()
+    }
+}
+
+impl Drop for Alertmanager {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("pkill").args(["-f", &format!("web.listen-address={}", self.addr)]).status();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The HMAC-SHA256 of `body` under `key`, as the header carries it.
+fn signature(key: &[u8], body: &[u8]) -> String {
+    let tag = ring::hmac::sign(&ring::hmac::Key::new(ring::hmac::HMAC_SHA256, key), body);
+    format!("sha256={}", tag.as_ref().iter().map(|b| format!("{b:02x}")).collect::<String>())
+}
+
+/// sacct lines of jobs of GPU-hours that ended at `end` (seconds since the epoch), each `(id, user, account, gpus,
+/// hours)`.
+fn jobs(end: i64, list: &[(u32, &str, &str, u32, i64)]) -> String {
+    let t = |s: i64| exa::time::iso8601(s).trim_end_matches('Z').to_string();
+    let mut text = "JobID|JobIDRaw|JobName|User|Account|Partition|State|Start|End|ElapsedRaw|CPUTimeRAW|AllocTRES\n".to_string();
+    for (id, user, account, gpus, hours) in list {
+        let start = end - hours * 3600;
+        text += &format!("{id}|{id}|j|{user}|{account}|gpu|COMPLETED|{}|{}|{}|0|gres/gpu={gpus}\n", t(start), t(end), hours * 3600);
+    }
+    text
+}
+
+/// Each line crossed is sent once to each destination, the webhook's body signed; one that could not be sent is kept
+/// and sent by the next run, once; a line crossed with a higher one at once is passed over. This month's, so the
+/// Alertmanager holds its alerts (each ends with its period).
+#[test]
+fn notify_sends_each_crossing_once_signed_and_keeps_what_it_could_not_send() {
+    let am = Alertmanager::start();
+    let hook = crate::http::Server::start(crate::http::Answer::Body(503, "text/plain", "down".into()));
+    let env = Env::new().env("EXA_BUDGET_HMAC", "k3y");
+    env.config(&format!(
+        "finops:\n  budgets:\n    webhook: {{url: '{}', secret_env: EXA_BUDGET_HMAC, timeout_s: 2}}\n    alertmanager: {{url: 'http://{}'}}\n",
+        hook.url("/exa"),
+        am.addr
+    ));
+    // Jobs that ended in this month's first minute (or now, in that minute): 40 GPU-hours are 24 kWh.
+    let now = exa::time::now_unix();
+    let (month, next) = exa::time::month(now);
+    let end = (month + 60).min(now);
+    let import = |name: &str, list: &[(u32, &str, &str, u32, i64)]| {
+        let file = env.file(name, &jobs(end, list));
+        let _: serde_json::Value = env.json(&["import", "slurm", "--file", file.to_str().unwrap(), "--cluster", "c1"]);
+    };
+    import("a.txt", &[(1, "bob", "ml", 4, 10), (2, "ann", "nlp", 2, 10)]);
+    for args in [
+        &["ml-month", "--scope", "account=ml", "--period", "month", "--kwh", "40", "--warn", "50,90"][..],
+        &["ann-month", "--scope", "user=ann", "--period", "month", "--kgco2e", "5"],
+    ] {
+        let _: BudgetDone = env.json(&[&["budget", "set"], args].concat());
+    }
+    let notify = || {
+        let all = ["-o", "json", "budget", "notify"];
+        let out = env.run(&all);
+        contract::check(&all, &out.stdout);
+        (serde_json::from_slice::<crate::contract::BudgetNotified>(&out.stdout).unwrap(), out.status.code().unwrap())
+    };
+    // ml-month at 24 of 40 kWh, 60 %: past its 50 % line (ann's 3.6 of 5 kg is below her 80 %). The webhook is down:
+    // the Alertmanager has it, the webhook's event is kept, and the run exits 1.
+    let (n, code) = notify();
+    assert_eq!((n.sent, n.failed, code), (1, 1, 1), "{:?}", n.events);
+    let failed = n.events.iter().find(|e| e.outcome == "failed").unwrap();
+    assert_eq!(failed.key, format!("webhook|ml-month|{}|kWh|50", exa::time::iso8601(month)));
+    assert!(failed.error.as_deref().unwrap().contains("HTTP 503"), "{failed:?}");
+    let alerts = am.alerts();
+    assert_eq!(alerts.as_array().unwrap().len(), 1, "{alerts}");
+    assert_eq!(alerts[0]["labels"]["budget"], "ml-month");
+    assert_eq!((alerts[0]["labels"]["line"].as_str(), alerts[0]["labels"]["severity"].as_str()), (Some("50"), Some("warning")));
+    assert_eq!(alerts[0]["endsAt"].as_str().unwrap(), exa::time::iso8601(next).replace('Z', ".000Z"));
+    // The webhook back up: the kept event is sent, signed; nothing is sent twice to either.
+    hook.set(crate::http::json("{}".into()));
+    let (n, code) = notify();
+    assert_eq!((n.sent, n.failed, code), (1, 0, 0), "{:?}", n.events);
+    let (n, code) = notify();
+    assert_eq!((n.sent, n.events.len(), code), (0, 0, 0), "a crossing is sent once: {:?}", n.events);
+    let (bodies, heads) = (hook.bodies(), hook.requests());
+    assert_eq!(bodies.len(), 2, "tried twice, delivered once");
+    let sent = serde_json::from_slice::<serde_json::Value>(&bodies[1]).unwrap();
+    assert_eq!((sent["budget"].as_str(), sent["line"].as_f64(), sent["percent"].as_f64()), (Some("ml-month"), Some(50.0), Some(60.0)));
+    assert!(heads[1].contains(&format!("x-exa-signature-256: {}", signature(b"k3y", &bodies[1]))), "{}", heads[1]);
+    assert!(!heads[1].contains(&signature(b"other", &bodies[1])));
+    // 10 GPU-hours more for ann: 3.6 + 1.8 = 5.4 of 5 kg, past 80 %, 95 % and 100 % at once: one message each, at
+    // 100 %; the lower lines are passed over, never sent.
+    import("b.txt", &[(3, "ann", "nlp", 1, 10)]);
+    let (n, code) = notify();
+    let outcomes: Vec<(String, &str)> =
+        n.events.iter().map(|e| (e.key.replace(&exa::time::iso8601(month), "M"), e.outcome.as_str())).collect();
+    assert!(outcomes.contains(&("webhook|ann-month|M|kgCO2e|100".into(), "sent")), "{outcomes:?}");
+    assert!(outcomes.contains(&("alertmanager|ann-month|M|kgCO2e|80".into(), "passed")), "{outcomes:?}");
+    assert_eq!((n.sent, code), (2, 0), "{outcomes:?}");
+    let critical: Vec<serde_json::Value> =
+        am.alerts().as_array().unwrap().iter().filter(|a| a["labels"]["severity"] == "critical").cloned().collect();
+    assert_eq!((critical.len(), critical[0]["labels"]["budget"].as_str()), (1, Some("ann-month")));
+    // A receiver that never answers: the deadline (2 s) ends the try, the event is kept, and sent once when it
+    // answers again. 20 GPU-hours more for ml: 36 of 40 kWh, its 90 % line.
+    hook.set(crate::http::Answer::Silence);
+    import("c.txt", &[(4, "bob", "ml", 2, 10)]);
+    let (n, code) = notify();
+    assert_eq!((n.sent, n.failed, code), (1, 1, 1), "{:?}", n.events);
+    assert!(n.events.iter().any(|e| e.error.as_deref().is_some_and(|e| e.contains("no answer within 2.0 s"))), "{:?}", n.events);
+    hook.set(crate::http::json("{}".into()));
+    let (n, code) = notify();
+    assert_eq!((n.sent, n.failed, code, n.events[0].key.ends_with("kWh|90")), (1, 0, 0, true), "{:?}", n.events);
+    // The key's variable not set: exit 2, naming it, nothing sent.
+    let unset = env.cmd().env("EXA_BUDGET_HMAC", "").args(["budget", "notify"]).output().unwrap();
+    fails(&unset, 2, "EXA_BUDGET_HMAC, which is not set");
+    assert_eq!(hook.bodies().len(), 5, "ml's 50 % twice (503, then sent), ann's 100 %, ml's 90 % twice (silence, then sent)");
 }

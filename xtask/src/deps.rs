@@ -30,6 +30,8 @@ const NEEDS: &[(&str, &str)] = &[
     ("setpriv", "util-linux"),
     // A real Pushgateway for `measure --push-gateway` (tests/cli/telemetry.rs).
     ("prometheus-pushgateway", "prometheus-pushgateway"),
+    // A real Alertmanager for `exa budget notify` (tests/cli/budgets.rs).
+    ("prometheus-alertmanager", "prometheus-alertmanager"),
     // deploy/: systemd's own check of the unit, and Node for the Prometheus operator's schemas (tests/cli/deploy.rs).
     ("systemd-analyze", "systemd"),
     ("node", "nodejs"),

@@ -518,6 +518,43 @@ impl Ledger for Pg {
         Ok(rows.iter().map(|r| crate::model::budget::Change { name: r.get(0), at: r.get(1), by: r.get(2), budget: r.get(3) }).collect())
     }
 
+    fn budget_event_add(&mut self, key: &str, payload: &str, at: i64, sent: bool) -> Result<bool, Error> {
+        self.check()?;
+        let conn = self.conn.clone();
+        self.client
+            .execute(
+                "INSERT INTO exa_budget_events (event_key, created_at, payload, sent_at) VALUES ($1, $2, $3, $4) ON CONFLICT (event_key) DO NOTHING",
+                &[&key, &at, &payload, &sent.then_some(at)],
+            )
+            .map(|n| n == 1)
+            .map_err(|e| conn.error(&e))
+    }
+
+    fn budget_events_pending(&mut self, limit: usize) -> Result<Vec<(i64, String, String)>, Error> {
+        self.check()?;
+        let conn = self.conn.clone();
+        let rows = self
+            .client
+            .query(
+                "SELECT id, event_key, payload FROM exa_budget_events WHERE sent_at IS NULL ORDER BY id LIMIT $1",
+                &[&i64::try_from(limit).unwrap_or(i64::MAX)],
+            )
+            .map_err(|e| conn.error(&e))?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
+    }
+
+    fn budget_event_mark(&mut self, id: i64, error: Option<&str>, at: i64) -> Result<(), Error> {
+        self.check()?;
+        let conn = self.conn.clone();
+        let done = match error {
+            None => self.client.execute("UPDATE exa_budget_events SET sent_at = $2, attempts = attempts + 1 WHERE id = $1", &[&id, &at]),
+            Some(e) => {
+                self.client.execute("UPDATE exa_budget_events SET attempts = attempts + 1, last_error = $2 WHERE id = $1", &[&id, &e])
+            }
+        };
+        done.map(|_| ()).map_err(|e| conn.error(&e))
+    }
+
     fn location(&self) -> Location {
         Location(self.conn.shown.clone())
     }

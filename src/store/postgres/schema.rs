@@ -455,6 +455,15 @@ DROP TRIGGER IF EXISTS exa_budget_changes_no_change ON exa_budget_changes;
 CREATE TRIGGER exa_budget_changes_no_change BEFORE UPDATE OR DELETE ON exa_budget_changes FOR EACH ROW EXECUTE FUNCTION exa_append_only();
 DROP TRIGGER IF EXISTS exa_budget_changes_no_truncate ON exa_budget_changes;
 CREATE TRIGGER exa_budget_changes_no_truncate BEFORE TRUNCATE ON exa_budget_changes FOR EACH STATEMENT EXECUTE FUNCTION exa_append_only();
+CREATE TABLE IF NOT EXISTS exa_budget_events (
+    id          bigserial PRIMARY KEY,
+    event_key   text    NOT NULL UNIQUE,
+    created_at  bigint  NOT NULL,
+    payload     text    NOT NULL,
+    attempts    integer NOT NULL DEFAULT 0,
+    last_error  text,
+    sent_at     bigint
+);
 ";
 
 /// The schema version this exa writes.

@@ -416,6 +416,17 @@ CREATE TABLE IF NOT EXISTS budget_changes (
 );
 CREATE TRIGGER IF NOT EXISTS budget_changes_no_update BEFORE UPDATE ON budget_changes BEGIN SELECT RAISE(ABORT, 'budget changes are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS budget_changes_no_delete BEFORE DELETE ON budget_changes BEGIN SELECT RAISE(ABORT, 'budget changes are append-only'); END;
+-- A budget's crossings to send, one a line, unit, period and destination: kept before it is sent, so a crossing
+-- is sent once, and one that could not be sent is sent by the next `exa budget notify`.
+CREATE TABLE IF NOT EXISTS budget_events (
+    id          INTEGER PRIMARY KEY,
+    event_key   TEXT    NOT NULL UNIQUE,
+    created_at  INTEGER NOT NULL,
+    payload     TEXT    NOT NULL,
+    attempts    INTEGER NOT NULL DEFAULT 0,
+    last_error  TEXT,
+    sent_at     INTEGER
+);
 ";
 
 /// The schema version this exa writes.
@@ -1101,6 +1112,33 @@ impl Ledger for Store {
             .query_map([], |r| Ok(crate::model::budget::Change { name: r.get(0)?, at: r.get(1)?, by: r.get(2)?, budget: r.get(3)? }))
             .map_err(db)?;
         rows.collect::<Result<Vec<_>, _>>().map_err(db)
+    }
+
+    fn budget_event_add(&mut self, key: &str, payload: &str, at: i64, sent: bool) -> Result<bool, Error> {
+        self.conn
+            .execute(
+                "INSERT INTO budget_events (event_key, created_at, payload, sent_at) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (event_key) DO NOTHING",
+                params![key, at, payload, sent.then_some(at)],
+            )
+            .map(|n| n == 1)
+            .map_err(|e| db_error(&self.path, e))
+    }
+
+    fn budget_events_pending(&mut self, limit: usize) -> Result<Vec<(i64, String, String)>, Error> {
+        let db = |e: rusqlite::Error| db_error(&self.path, e);
+        let mut stmt =
+            self.conn.prepare("SELECT id, event_key, payload FROM budget_events WHERE sent_at IS NULL ORDER BY id LIMIT ?1").map_err(db)?;
+        let rows =
+            stmt.query_map(params![i64::try_from(limit).unwrap_or(i64::MAX)], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).map_err(db)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(db)
+    }
+
+    fn budget_event_mark(&mut self, id: i64, error: Option<&str>, at: i64) -> Result<(), Error> {
+        let done = match error {
+            None => self.conn.execute("UPDATE budget_events SET sent_at = ?2, attempts = attempts + 1 WHERE id = ?1", params![id, at]),
+            Some(e) => self.conn.execute("UPDATE budget_events SET attempts = attempts + 1, last_error = ?2 WHERE id = ?1", params![id, e]),
+        };
+        done.map(|_| ()).map_err(|e| db_error(&self.path, e))
     }
 
     fn report(&mut self, by: super::report::By, filter: super::report::Filter) -> Result<super::report::Report, Error> {

@@ -379,6 +379,28 @@ pub struct BudgetChecked {
     pub units: Vec<BudgetUnitChecked>,
 }
 
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BudgetEvent {
+    pub key: String,
+    pub destination: String,
+    pub outcome: String,
+    #[serde(deserialize_with = "nullable")]
+    pub error: Option<String>,
+}
+
+/// `budget notify`: printed whether or not every event was sent.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BudgetNotified {
+    pub at: String,
+    pub destinations: Vec<String>,
+    pub events: Vec<BudgetEvent>,
+    pub sent: u64,
+    pub failed: u64,
+    pub db: String,
+}
+
 /// `budget check`: printed whatever its exit code (0, 1 or 3).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -1835,6 +1857,7 @@ pub fn check(args: &[&str], json: &[u8]) {
         ["budget", "list"] => drop(decode::<BudgetList>(&what, json)),
         ["budget", "status"] => drop(decode::<BudgetStatus>(&what, json)),
         ["budget", "check"] => drop(decode::<BudgetCheck>(&what, json)),
+        ["budget", "notify"] => drop(decode::<BudgetNotified>(&what, json)),
         ["db", "copy"] => drop(decode::<Copied>(&what, json)),
         ["sync", "mlflow"] => drop(decode::<Synced>(&what, json)),
         ["config", "path"] => drop(decode::<ConfigPath>(&what, json)),

@@ -28,6 +28,7 @@ pub struct Server {
     pub port: u16,
     answer: Arc<Mutex<Answer>>,
     requests: Arc<Mutex<Vec<String>>>,
+    bodies: Arc<Mutex<Vec<Vec<u8>>>>,
     stop: Arc<AtomicBool>,
 }
 
@@ -38,22 +39,23 @@ impl Server {
         let port = listener.local_addr().unwrap().port();
         let answer = Arc::new(Mutex::new(answer));
         let requests = Arc::new(Mutex::new(Vec::new()));
+        let bodies = Arc::new(Mutex::new(Vec::new()));
         let stop = Arc::new(AtomicBool::new(false));
-        let (a, r, s) = (answer.clone(), requests.clone(), stop.clone());
+        let (a, r, s, b) = (answer.clone(), requests.clone(), stop.clone(), bodies.clone());
         thread::spawn(move || {
             let deadline = Instant::now() + Duration::from_secs(60);
             while !s.load(Ordering::Relaxed) && Instant::now() < deadline {
                 match listener.accept() {
                     Ok((conn, _)) => {
                         let answer = a.lock().unwrap().clone();
-                        let (r, s) = (r.clone(), s.clone());
-                        thread::spawn(move || serve(conn, answer, r, s));
+                        let (r, s, b) = (r.clone(), s.clone(), b.clone());
+                        thread::spawn(move || serve(conn, answer, r, s, b));
                     }
                     Err(_) => thread::sleep(Duration::from_millis(5)),
                 }
             }
         });
-        Server { port, answer, requests, stop }
+        Server { port, answer, requests, bodies, stop }
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -68,6 +70,11 @@ impl Server {
     pub fn requests(&self) -> Vec<String> {
         self.requests.lock().unwrap().clone()
     }
+
+    /// Each request's body, as sent (by its Content-Length), in the order they came.
+    pub fn bodies(&self) -> Vec<Vec<u8>> {
+        self.bodies.lock().unwrap().clone()
+    }
 }
 
 impl Drop for Server {
@@ -76,7 +83,7 @@ impl Drop for Server {
     }
 }
 
-fn serve(mut conn: TcpStream, answer: Answer, requests: Arc<Mutex<Vec<String>>>, stop: Arc<AtomicBool>) {
+fn serve(mut conn: TcpStream, answer: Answer, requests: Arc<Mutex<Vec<String>>>, stop: Arc<AtomicBool>, bodies: Arc<Mutex<Vec<Vec<u8>>>>) {
     conn.set_nonblocking(false).unwrap();
     conn.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
     let mut head = Vec::new();
@@ -87,6 +94,17 @@ fn serve(mut conn: TcpStream, answer: Answer, requests: Arc<Mutex<Vec<String>>>,
             Ok(n) => head.extend_from_slice(&buf[..n]),
         }
     }
+    let end = head.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
+    let text = String::from_utf8_lossy(&head[..end]).to_ascii_lowercase();
+    let length: usize = text.lines().find_map(|l| l.strip_prefix("content-length:")).and_then(|v| v.trim().parse().ok()).unwrap_or(0);
+    let mut body = head[end..].to_vec();
+    while body.len() < length {
+        match conn.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => body.extend_from_slice(&buf[..n]),
+        }
+    }
+    bodies.lock().unwrap().push(body);
     requests.lock().unwrap().push(String::from_utf8_lossy(&head).into_owned());
     match answer {
         Answer::Body(status, ctype, body) => {
