@@ -289,3 +289,65 @@ fn the_chargeback_recording_rules_pass_promtool_and_give_the_answers_worked_by_h
     let out = promtool(&[&wrong], "test");
     assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("node_component:exa_energy_joules:rate5m"), "{out:?}");
 }
+
+/// The GitHub Action's step, run as the runner runs it (its inputs as INPUT_* variables), with the fake
+/// nvidia-smi's H100: within its limits it passes and says the run's figures; over a per-run limit or a team
+/// ledger's budget it fails, saying which and by how much; advice only never fails; the command's own failure is
+/// its exit status.
+#[test]
+fn the_github_action_measures_a_command_and_fails_it_above_a_budget() {
+    let action: Value = serde_yaml_ng::from_str(&std::fs::read_to_string(deploy().join("github-action/action.yml")).unwrap()).unwrap();
+    assert_eq!(action["runs"]["using"].as_str(), Some("composite"));
+    let step = &action["runs"]["steps"][0];
+    assert_eq!(step["run"].as_str(), Some("bash \"$GITHUB_ACTION_PATH/run.sh\""));
+    // Every input reaches the script, by the name it reads.
+    let script = std::fs::read_to_string(deploy().join("github-action/run.sh")).unwrap();
+    for (name, _) in action["inputs"].as_mapping().unwrap() {
+        let var = format!("INPUT_{}", name.as_str().unwrap().to_uppercase().replace('-', "_"));
+        assert!(step["env"][var.as_str()].as_str().is_some() && script.contains(&var), "{var}");
+    }
+    let env = crate::common::with_h100(Env::new());
+    let d = env.dir.path().to_path_buf();
+    let run = |inputs: &[(&str, &str)]| {
+        let (out, summary) = (d.join("github-output"), d.join("summary.md"));
+        let _ = (std::fs::remove_file(&out), std::fs::remove_file(&summary));
+        let mut c = env.cmd_for("bash");
+        c.arg(deploy().join("github-action/run.sh"))
+            .env("EXA", env!("CARGO_BIN_EXE_exa"))
+            .env("RUNNER_TEMP", &d)
+            .env("GITHUB_OUTPUT", &out)
+            .env("GITHUB_STEP_SUMMARY", &summary)
+            .env("GITHUB_RUN_ID", "77")
+            .env("EXAMLOPS_GPU_INTERVAL", "0.1");
+        for (k, v) in inputs {
+            c.env(k, v);
+        }
+        let o = c.output().unwrap();
+        (o, std::fs::read_to_string(out).unwrap_or_default(), std::fs::read_to_string(summary).unwrap_or_default())
+    };
+    let cmd = ("INPUT_COMMAND", "sleep 0.3");
+    let (o, outputs, summary) = run(&[cmd, ("INPUT_MAX_KWH", "10")]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let kwh: f64 = outputs.lines().find_map(|l| l.strip_prefix("kwh=")).and_then(|v| v.parse().ok()).unwrap_or(0.0);
+    assert!(outputs.contains("verdict=within") && kwh > 0.0, "{outputs}");
+    assert!(summary.contains("`sleep 0.3` exited 0") && summary.contains("this run: within: budget 'run'"), "{summary}");
+    // Over a per-run limit: the step fails, and says by how much.
+    let (o, outputs, summary) = run(&[cmd, ("INPUT_MAX_KWH", "0.000000001")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(outputs.contains("verdict=over") && summary.contains("this run: over: budget 'run' (all, quarter)"), "{summary}");
+    let (o, _, _) = run(&[cmd, ("INPUT_MAX_KWH", "0.000000001"), ("INPUT_ADVISE_ONLY", "true")]);
+    assert_eq!(o.status.code(), Some(0), "advice only");
+    // A team's ledger with a budget the run takes past its limit: copied in, checked, failed.
+    let team = d.join("team.sqlite3");
+    let team_db = team.to_str().unwrap();
+    let set = env.run(&["--db", team_db, "budget", "set", "ci", "--scope", "model=ci", "--period", "month", "--kwh", "0.000000001"]);
+    assert!(set.status.success(), "{}", String::from_utf8_lossy(&set.stderr));
+    let (o, outputs, summary) = run(&[cmd, ("INPUT_LEDGER", team_db), ("INPUT_BUDGET", "ci")]);
+    assert_eq!(o.status.code(), Some(1), "{summary}");
+    assert!(outputs.contains("verdict=over") && summary.contains("budget ci: over: budget 'ci' (model=ci, month)"), "{summary}");
+    let runs: serde_json::Value = env.json(&["--db", team_db, "report", "--by", "run"]);
+    assert_eq!(runs["groups"][0]["key"], "gh-77-1", "{runs}");
+    // The command's own failure is the step's.
+    let (o, outputs, _) = run(&[("INPUT_COMMAND", "exit 7"), ("INPUT_MAX_KWH", "10")]);
+    assert_eq!((o.status.code(), outputs.contains("verdict=\n")), (Some(7), true));
+}
