@@ -16,6 +16,7 @@
 //! other, and no two modules anywhere
 //! import each other (`cargo xtask layers`).
 
+pub mod budget;
 pub mod charges;
 pub mod columns;
 pub mod encode;
