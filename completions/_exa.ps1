@@ -552,6 +552,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--budgets', '--budgets', [CompletionResultType]::ParameterName, 'Also serve the ledger''s budgets (exa budget) as gauges, read every minute: exa_budget_limit, _used, _forecast. One exporter per ledger is enough')
             [CompletionResult]::new('--co2', '--co2', [CompletionResultType]::ParameterName, 'Export the CO2 metrics (energy times the intensity) [env: GENAI_ENABLE_CO2_TRACKING=true]')
             [CompletionResult]::new('--pods', '--pods', [CompletionResultType]::ParameterName, 'Charge the node''s GPU, CPU and DRAM energy to its pods, and export it per pod [env: EXAMLOPS_PODS]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')

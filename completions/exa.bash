@@ -2596,7 +2596,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__gpu__subcmd__serve)
-            opts="-o -h -V --listen --tokens-from --tokens-model --interval --gpu-source --cpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --pods --pod-idle --pod-label --pod-annotation --pod-resources --kube-api --output --json --config --help --version"
+            opts="-o -h -V --listen --tokens-from --tokens-model --budgets --interval --gpu-source --cpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --pods --pod-idle --pod-label --pod-annotation --pod-resources --kube-api --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

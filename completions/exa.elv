@@ -492,6 +492,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --budgets 'Also serve the ledger''s budgets (exa budget) as gauges, read every minute: exa_budget_limit, _used, _forecast. One exporter per ledger is enough'
             cand --co2 'Export the CO2 metrics (energy times the intensity) [env: GENAI_ENABLE_CO2_TRACKING=true]'
             cand --pods 'Charge the node''s GPU, CPU and DRAM energy to its pods, and export it per pod [env: EXAMLOPS_PODS]'
             cand --json 'Same as `-o json`'

@@ -220,6 +220,7 @@ complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l config -d 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]' -r -F
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l budgets -d 'Also serve the ledger\'s budgets (exa budget) as gauges, read every minute: exa_budget_limit, _used, _forecast. One exporter per ledger is enough'
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l co2 -d 'Export the CO2 metrics (energy times the intensity) [env: GENAI_ENABLE_CO2_TRACKING=true]'
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l pods -d 'Charge the node\'s GPU, CPU and DRAM energy to its pods, and export it per pod [env: EXAMLOPS_PODS]'
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l json -d 'Same as `-o json`'

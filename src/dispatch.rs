@@ -136,10 +136,10 @@ pub fn run(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
             let hooks = || Box::new(output::StderrHooks) as Box<dyn sources::gpu::sampler::Hooks>;
             let h = commands::telemetry::Hooked { hooks: &hooks };
             let stopped = match action {
-                cli::GpuCmd::Serve(cli::GpuServe { listen, tokens_from, tokens_model, telemetry, pods }) => {
+                cli::GpuCmd::Serve(cli::GpuServe { listen, tokens_from, tokens_model, budgets, telemetry, pods }) => {
                     let r = Reading::resolve(s, ReadingFlags { telemetry: Some(telemetry), pods: Some(pods), ..ReadingFlags::default() })?;
                     let tokens = tokens_from.as_deref().map(|u| (u, tokens_model.as_deref()));
-                    commands::telemetry::serve(&r, listen, tokens, &h)?
+                    commands::telemetry::serve(&r, listen, tokens, *budgets, &h)?
                 }
                 cli::GpuCmd::Export(cli::GpuExport { otlp, telemetry, pods }) => {
                     let flags =

@@ -237,6 +237,10 @@ pub struct GpuServe {
     #[arg(long, value_name = "NAME", requires = "tokens_from")]
     pub tokens_model: Option<String>,
 
+    /// Also serve the ledger's budgets (exa budget) as gauges, read every minute: exa_budget_limit, _used, _forecast. One exporter per ledger is enough.
+    #[arg(long)]
+    pub budgets: bool,
+
     #[command(flatten)]
     pub telemetry: TelemetryOpts,
 

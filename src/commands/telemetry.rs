@@ -113,7 +113,13 @@ fn stopped(exporter: &'static str, cfg: &TelemetrySettings, state: &Mutex<Collec
 
 /// `exa gpu serve`: serves /metrics until SIGTERM or Ctrl-C; with an inference server's metrics URL (and
 /// model), its tokens and the GPUs' energy per token too (a server that cannot be read refuses to start).
-pub fn serve(settings: &Reading<'_>, listen: &str, tokens: Option<(&str, Option<&str>)>, h: &Hooked) -> Result<Stopped, Error> {
+pub fn serve(
+    settings: &Reading<'_>,
+    listen: &str,
+    tokens: Option<(&str, Option<&str>)>,
+    budgets: bool,
+    h: &Hooked,
+) -> Result<Stopped, Error> {
     let cfg = settings.telemetry.clone();
     let state = Arc::new(Mutex::new(Collected::new()));
     let scrape = tokens.map(|(url, model)| super::tokens_from(url, model)).transpose()?;
@@ -127,9 +133,16 @@ pub fn serve(settings: &Reading<'_>, listen: &str, tokens: Option<(&str, Option<
         let warn = Box::new(move |m: &str| say.lock().unwrap_or_else(std::sync::PoisonError::into_inner).warn(m));
         crate::sources::tokens::watch(s, Duration::from_secs_f64(cfg.interval.value), Arc::clone(&state), Arc::clone(&stop_watch), warn)
     });
+    let budget_gauges = Arc::new(Mutex::new(Vec::new()));
+    let budget_reader = budgets.then(|| read_budgets(settings, h, Arc::clone(&budget_gauges), Arc::clone(&stop_watch))).transpose()?;
     let shared = Arc::clone(&state);
     let render_cfg = cfg.clone();
-    let render = Arc::new(move || exporters::openmetrics(families_now(&shared, ledger.as_deref(), &render_cfg)));
+    let gauges = Arc::clone(&budget_gauges);
+    let render = Arc::new(move || {
+        let mut families = families_now(&shared, ledger.as_deref(), &render_cfg);
+        families.extend(gauges.lock().unwrap_or_else(std::sync::PoisonError::into_inner).iter().cloned());
+        exporters::openmetrics(families)
+    });
     let say = (h.hooks)();
     let mut bound = None;
     let served = exporters::serve(listen, render, |addr| {
@@ -146,11 +159,61 @@ pub fn serve(settings: &Reading<'_>, listen: &str, tokens: Option<(&str, Option<
     if let Some(w) = watcher {
         let _ = w.join();
     }
+    if let Some(r) = budget_reader {
+        let _ = r.join();
+    }
     drop(cpu.and_then(cpu::Sampler::finish));
     served.map_err(Error::Failed)?;
     let mut out = stopped("serve", &cfg, &state, source);
     out.listen = Some(bound.map_or_else(|| listen.to_string(), |a| a.to_string()));
     Ok(out)
+}
+
+/// How often `serve --budgets` reads the ledger's budgets.
+const BUDGETS_EVERY: Duration = Duration::from_secs(60);
+
+/// The budgets' gauges now: each budget's status as of now, or an error.
+fn budgets_now(db: &crate::store::Db) -> Result<Vec<crate::model::telemetry::Family>, Error> {
+    let Some(mut ledger) = crate::store::open_read(db)? else { return Ok(crate::sinks::catalog::budget_families(&[])) };
+    let now = crate::time::now_unix();
+    let kept = crate::store::budget::in_effect(&ledger.budget_changes()?)?;
+    let statuses = kept.iter().map(|k| crate::store::budget::status_of(ledger.as_mut(), k, now, None)).collect::<Result<Vec<_>, _>>()?;
+    Ok(crate::sinks::catalog::budget_families(&statuses))
+}
+
+/// `serve --budgets`: reads the budgets at once (a ledger that cannot be read refuses to start), then every
+/// `BUDGETS_EVERY` until `stop`; a read that fails empties the gauges (no stale figure is served) and says so once.
+fn read_budgets(
+    settings: &Reading<'_>,
+    h: &Hooked,
+    gauges: Arc<Mutex<Vec<crate::model::telemetry::Family>>>,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+) -> Result<std::thread::JoinHandle<()>, Error> {
+    let db = settings.global.db()?;
+    *gauges.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = budgets_now(&db)?;
+    let say = (h.hooks)();
+    std::thread::Builder::new()
+        .name("exa-budgets".into())
+        .spawn(move || {
+            let mut failing = false;
+            let mut next = std::time::Instant::now() + BUDGETS_EVERY;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                if std::time::Instant::now() < next {
+                    std::thread::sleep(Duration::from_millis(200));
+                    continue;
+                }
+                next = std::time::Instant::now() + BUDGETS_EVERY;
+                let read = budgets_now(&db);
+                match (&read, failing) {
+                    (Err(e), false) => say.warn(&format!("budgets: the ledger cannot be read ({e}); their gauges are empty until it can")),
+                    (Ok(_), true) => say.info("budgets: the ledger is read again"),
+                    _ => {}
+                }
+                failing = read.is_err();
+                *gauges.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = read.unwrap_or_default();
+            }
+        })
+        .map_err(|e| Error::Failed(format!("cannot start the budgets' reader: {e}")))
 }
 
 /// The pods' running totals, when `--pods` asked for them.

@@ -480,6 +480,47 @@ pub fn names(cfg: &TelemetrySettings) -> Vec<(&'static str, &'static str, Kind, 
     families(&Collected::new(), None, cfg).into_iter().map(|f| (f.name, f.unit, f.kind, f.help)).collect()
 }
 
+/// The ledger's budgets as gauges (`exa gpu serve --budgets`): each unit's limit, its use this period, and its use at
+/// the period's end at two paces, labelled by budget, scope, period and unit; and when each period ends.
+pub fn budget_families(budgets: &[crate::store::budget::BudgetStatus]) -> Vec<Family> {
+    let labels = |b: &crate::store::budget::BudgetStatus, unit: &str| {
+        vec![
+            ("budget", b.name.clone()),
+            ("scope", b.scope.to_string()),
+            ("period", b.period.name().to_string()),
+            ("unit", unit.to_string()),
+        ]
+    };
+    let (mut limit, mut used, mut forecast, mut end) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for b in budgets {
+        end.push(number(labels(b, "")[..3].to_vec(), b.period_end as f64));
+        for u in &b.units {
+            let unit = serde_json::to_value(u.unit).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+            limit.push(number(labels(b, &unit), u.limit));
+            used.push(number(labels(b, &unit), u.used));
+            for (pace, p) in [("period", &u.period_pace), ("7d", &u.last_7_days_pace)] {
+                if let Some(p) = p {
+                    let mut l = labels(b, &unit);
+                    l.push(("pace", pace.to_string()));
+                    forecast.push(number(l, p.at_period_end));
+                }
+            }
+        }
+    }
+    vec![
+        family("exa.budget.limit", "{amount}", Kind::Gauge, "A budget's limit a period, in its unit (kwh, kgco2e, usd).", limit),
+        family("exa.budget.used", "{amount}", Kind::Gauge, "A budget's use this period, counted as exa report counts it.", used),
+        family(
+            "exa.budget.forecast",
+            "{amount}",
+            Kind::Gauge,
+            "A budget's use at its period's end at a pace: the period's own, or the last 7 days'.",
+            forecast,
+        ),
+        family("exa.budget.period.end", "s", Kind::Gauge, "When a budget's period ends, seconds since the epoch.", end),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::{run_totals, Kwh, RunEnergy};

@@ -412,3 +412,37 @@ fn notify_sends_each_crossing_once_signed_and_keeps_what_it_could_not_send() {
     fails(&unset, 2, "EXA_BUDGET_HMAC, which is not set");
     assert_eq!(hook.bodies().len(), 5, "ml's 50 % twice (503, then sent), ann's 100 %, ml's 90 % twice (silence, then sent)");
 }
+
+/// `exa gpu serve --budgets` serves each budget's limit, use and forecasts as gauges a Prometheus lints clean,
+/// the same figures `budget status` gives.
+#[test]
+fn the_exporter_serves_the_budgets_as_gauges() {
+    let env = crate::common::with_h100(Env::new());
+    let now = exa::time::now_unix();
+    let (month, next) = exa::time::month(now);
+    let file = env.file("jobs.txt", &jobs((month + 60).min(now), &[(1, "bob", "ml", 4, 10)]));
+    let _: serde_json::Value = env.json(&["import", "slurm", "--file", file.to_str().unwrap(), "--cluster", "c1"]);
+    let _: BudgetDone =
+        env.json(&["budget", "set", "ml-month", "--scope", "account=ml", "--period", "month", "--kwh", "40", "--usd", "1000"]);
+    let mut exa = crate::telemetry::Running::start(&env, &["gpu", "serve", "--listen", "127.0.0.1:0", "--budgets"]);
+    let text = crate::prometheus::http_get(&exa.address(), "/metrics");
+    let labels = r#"budget="ml-month",scope="account=ml",period="month""#;
+    for line in [
+        format!("exa_budget_limit{{{labels},unit=\"kwh\"}} 40.0"),
+        format!("exa_budget_used{{{labels},unit=\"kwh\"}} 24.0"),
+        format!("exa_budget_used{{{labels},unit=\"usd\"}} 100.0"),
+        format!("exa_budget_period_end_seconds{{{labels}}} {next}.0"),
+    ] {
+        assert!(text.lines().any(|l| l == line), "{line} not in:\n{text}");
+    }
+    assert!(text.contains(&format!("exa_budget_forecast{{{labels},unit=\"kwh\",pace=\"7d\"}}")), "{text}");
+    let lints = crate::telemetry::promtool_lints(&text);
+    assert!(lints.iter().all(|l| !l.contains("exa_budget")), "{lints:?}");
+    let (code, _, _) = exa.stop();
+    assert_eq!(code, 0);
+    // A ledger that cannot be read refuses to start: no gauge is ever made up.
+    let bad = env.file("not-a-ledger.sqlite3", "text");
+    let out = env.run(&["--db", bad.to_str().unwrap(), "gpu", "serve", "--listen", "127.0.0.1:0", "--budgets"]);
+    assert_eq!(out.status.code(), Some(2), "{}", crate::common::stderr(&out));
+    assert!(crate::common::stderr(&out).contains("is not an exa database"));
+}
