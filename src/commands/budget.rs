@@ -156,13 +156,13 @@ pub fn set(settings: &Settings, name: &str, b: Budget) -> Result<Done, Error> {
 /// `budget rm`: ends a budget (its changes are kept).
 pub fn rm(settings: &Settings, name: &str) -> Result<Done, Error> {
     budget::check_name(name).map_err(Error::Usage)?;
-    let mut ledger = match store::open_read(&settings.db()?)? {
-        Some(_) => store::open(&settings.db()?)?,
-        None => return Err(no_budget(name)),
-    };
-    if !in_effect(&ledger.budget_changes()?)?.iter().any(|k| k.name == name) {
+    // Looked for by a reader first: a name not in effect migrates nothing.
+    let Some(mut reader) = store::open_read(&settings.db()?)? else { return Err(no_budget(name)) };
+    if !in_effect(&reader.budget_changes()?)?.iter().any(|k| k.name == name) {
         return Err(no_budget(name));
     }
+    drop(reader);
+    let mut ledger = store::open(&settings.db()?)?;
     let change = Change { name: name.to_string(), at: crate::time::now_unix(), by: who(), budget: None };
     ledger.budget_change(&change)?;
     Ok(Done { change: changed(&change, true)?, db: ledger.location().0 })
@@ -214,6 +214,9 @@ pub fn status(settings: &Settings, name: Option<&str>, at: Option<i64>) -> Resul
     Ok(Status { at: when, budgets, counting: COUNTING, db: ledger.location().0 })
 }
 
+/// The most hours of work a check adds: a million GPUs for a thousand hours.
+const MOST_HOURS: f64 = 1e9;
+
 /// What a check asks: the budgets (by name, or by scope), the work to add, and as of when.
 pub struct Ask<'a> {
     pub name: Option<&'a str>,
@@ -254,7 +257,7 @@ fn check_one(ledger: &mut dyn Ledger, k: &Kept, at: i64, asked_at: Option<i64>, 
             let (used, added) = (now[index(unit)], extra[index(unit)]);
             let (state, line) = state_of(used + added, limit, &b.warn);
             let (used, added, after) = (tidy(used), tidy(added), tidy(used + added));
-            Some(UnitCheck { unit, limit, used, added, after, percent: tidy(after / limit * 100.0), state, line })
+            Some(UnitCheck { unit, limit, used, added, after, percent: tidy(crate::store::budget::percent(after, limit)), state, line })
         })
         .collect();
     let state = units.iter().map(|u| u.state).max().unwrap_or(State::Ok);
@@ -290,6 +293,11 @@ fn message(budgets: &[BudgetCheck], scopes: &[Scope]) -> String {
 pub fn check(settings: &Settings, ask: &Ask<'_>) -> Result<Checked, Error> {
     if let Some(n) = ask.name {
         budget::check_name(n).map_err(Error::Usage)?;
+    }
+    for (hours, flag) in [(ask.gpu_hours, "--add-gpu-hours"), (ask.cpu_hours, "--add-cpu-hours")] {
+        if hours > MOST_HOURS {
+            return Err(Error::Usage(format!("{flag} {hours:e} is more work than a check adds: at most {MOST_HOURS:e} hours")));
+        }
     }
     let add = if ask.gpu_hours > 0.0 || ask.cpu_hours > 0.0 { Some(added(settings, ask.gpu_hours, ask.cpu_hours)?) } else { None };
     let when = ask.at.unwrap_or_else(crate::time::now_unix);
@@ -410,6 +418,10 @@ fn destinations(settings: &Settings) -> Result<Vec<Destination>, Error> {
         })?;
         out.push(Destination::Webhook(w.url.clone(), key.into_bytes(), deadline(w.timeout_s, "webhook")?));
     }
+    if let Some(Destination::Webhook(url, ..)) = out.first() {
+        reqwest::Url::parse(url)
+            .map_err(|e| Error::Config(format!("finops.budgets.webhook.url '{}' is not a URL ({e})", crate::text::redact_url(url))))?;
+    }
     if let Some(a) = &cfg.alertmanager {
         let url = crate::sources::http::with_path(&a.url, &["api", "v2", "alerts"])
             .map_err(|e| Error::Config(format!("finops.budgets.alertmanager.url: {e}")))?;
@@ -481,9 +493,15 @@ fn deliver(d: &Destination, key: &str, payload: &str) -> Result<(), String> {
 }
 
 /// The lines a unit has crossed (its warn lines and 100 %), lowest first.
-fn crossed(warn: &[f64], percent: f64) -> Vec<f64> {
-    warn.iter().copied().chain([100.0]).filter(|l| percent >= *l).collect()
+/// By `state_of`'s rule: a warn line at a use of that percent or more, 100 % past the limit.
+fn crossed(warn: &[f64], used: f64, limit: f64) -> Vec<f64> {
+    let percent = crate::store::budget::percent(used, limit);
+    warn.iter().copied().filter(|l| percent >= *l).chain((used > limit).then_some(100.0)).collect()
 }
+
+/// How long a run's claim on an event holds another run off: past the longest delivery's deadline (300 s),
+/// so a run that died while sending leaves its events to the next.
+const CLAIM_HOLDS_S: i64 = 600;
 
 /// `budget notify`: keeps an event for each line each budget has crossed this period (its warn lines, and 100 %)
 /// and each destination, once; then sends every event not yet sent, those a past run could not send among them.
@@ -496,12 +514,14 @@ pub fn notify(settings: &Settings, at: Option<i64>) -> Result<Notified, Error> {
     for k in in_effect(&ledger.budget_changes()?)? {
         let st = status_of(ledger.as_mut(), &k, when, at)?;
         for u in &st.units {
-            let lines = crossed(&k.budget.warn, u.percent);
+            let lines = crossed(&k.budget.warn, u.used, u.limit);
             let Some(top) = lines.last().copied() else { continue };
             for line in &lines {
                 for d in &dests {
-                    let key =
-                        format!("{}|{}|{}|{}|{}", d.name(), k.name, crate::time::iso8601(st.period_start), u.unit.label(), num(*line));
+                    // Its scope in the key: a name given to another scope is another budget. Its line exactly (a
+                    // line of 99.99999 % is not the limit's).
+                    let period = crate::time::iso8601(st.period_start);
+                    let key = format!("{}|{}|{}|{period}|{}|{line}", d.name(), k.name, k.budget.scope, u.unit.label());
                     let passed = *line < top;
                     if ledger.budget_event_add(&key, &payload(d, &key, &st, u, *line, when), when, passed)? && passed {
                         events.push(Event { key, destination: d.name(), outcome: "passed", error: None });
@@ -511,8 +531,13 @@ pub fn notify(settings: &Settings, at: Option<i64>) -> Result<Notified, Error> {
         }
     }
     let (mut sent, mut failed) = (0, 0);
-    for (id, key, body) in ledger.budget_events_pending(10_000)? {
+    let names: Vec<&str> = dests.iter().map(Destination::name).collect();
+    for (id, key, body) in ledger.budget_events_pending(&names, 10_000)? {
         let Some(d) = dests.iter().find(|d| key.starts_with(&format!("{}|", d.name()))) else { continue };
+        let now = crate::time::now_unix();
+        if !ledger.budget_event_claim(id, now, now - CLAIM_HOLDS_S)? {
+            continue;
+        }
         let done = deliver(d, &key, &body);
         ledger.budget_event_mark(id, done.as_ref().err().map(String::as_str), crate::time::now_unix())?;
         match done {

@@ -12,6 +12,9 @@ use super::tags::clean;
 /// The largest limit a budget takes, in any unit: far past any fleet's, and exact as a float.
 pub const MOST: f64 = 1e15;
 
+/// The smallest: a millionth of a thousandth (a use's percent of it stays a number).
+pub const LEAST: f64 = 1e-9;
+
 /// Who a budget covers: the records a report groups under one key.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Scope {
@@ -191,9 +194,9 @@ impl Budget {
         }
         for (unit, flag) in [(Unit::Kwh, "--kwh"), (Unit::Kgco2e, "--kgco2e"), (Unit::Usd, "--usd")] {
             if let Some(v) = self.limit(unit) {
-                if !(v.is_finite() && v > 0.0 && v <= MOST) {
-                    let shown = if v.abs() >= 1e6 { format!("{v:e}") } else { v.to_string() };
-                    return Err(format!("{flag} {shown} is not a limit: a number above 0, at most {MOST:e}"));
+                if !(v.is_finite() && (LEAST..=MOST).contains(&v)) {
+                    let shown = if v.abs() >= 1e6 || (v != 0.0 && v.abs() < 1e-6) { format!("{v:e}") } else { v.to_string() };
+                    return Err(format!("{flag} {shown} is not a limit: a number from {LEAST:e} to {MOST:e}"));
                 }
             }
         }

@@ -135,9 +135,14 @@ pub fn index(unit: Unit) -> usize {
     }
 }
 
+/// `value` as a percent of `limit`, a number whatever they are (a use past 1e300 of a tiny limit is the largest).
+pub fn percent(value: f64, limit: f64) -> f64 {
+    (value / limit * 100.0).min(f64::MAX)
+}
+
 /// A unit's state at `value` of `limit`, and the highest warn line passed.
 pub fn state_of(value: f64, limit: f64, warn: &[f64]) -> (State, Option<f64>) {
-    let percent = value / limit * 100.0;
+    let percent = percent(value, limit);
     let line = warn.iter().copied().rfind(|w| percent >= *w);
     let state = if value > limit {
         State::Over
@@ -183,7 +188,7 @@ pub fn status_of(ledger: &mut dyn Ledger, k: &Kept, at: i64, asked_at: Option<i6
             limit,
             used: tidy(u),
             left: tidy(limit - u),
-            percent: tidy(u / limit * 100.0),
+            percent: tidy(percent(u, limit)),
             state,
             line,
             period_pace: (elapsed > 0.0).then(|| pace(u / elapsed * DAY as f64, u, limit, at, end)),

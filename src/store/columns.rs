@@ -378,6 +378,18 @@ pub const fn newest(columns: &[Column], store: Store, migrations: usize) -> i64 
     newest
 }
 
+/// Whether a column of `columns` is added to `store` at `version` (a compile-time check: `names_version`).
+pub const fn names_version(columns: &[Column], store: Store, version: i64) -> bool {
+    let mut i = 0;
+    while i < columns.len() {
+        if columns[i].since[store as usize] == version {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
 /// The statement that takes a schema of `store` to `version` adding the columns of `columns` that name it, where
 /// the hand-written migrations (`migrations` of them) do not: `table` is the records' table.
 pub fn added(columns: &[Column], store: Store, version: i64, migrations: usize, table: &str) -> String {

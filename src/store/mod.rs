@@ -206,9 +206,13 @@ pub trait Ledger {
     /// Keeps a budget's event to send (`key`: what crossed, and where it goes), unless one with that key is kept:
     /// whether it is new. One kept `sent` is never sent (a lower line passed over by a higher one at once).
     fn budget_event_add(&mut self, key: &str, payload: &str, at: i64, sent: bool) -> Result<bool, Error>;
-    /// The events not yet sent, oldest first, at most `limit`: (id, key, payload).
-    fn budget_events_pending(&mut self, limit: usize) -> Result<Vec<(i64, String, String)>, Error>;
-    /// Marks an event sent, or notes why it failed again.
+    /// The events not yet sent to one of `destinations` (a key's first word), oldest first, at most `limit`:
+    /// (id, key, payload).
+    fn budget_events_pending(&mut self, destinations: &[&str], limit: usize) -> Result<Vec<(i64, String, String)>, Error>;
+    /// Claims an unsent event for this run at `at`, unless another run holds a claim made after `stale_before`:
+    /// whether this run may send it (two `notify` at once never send one event twice).
+    fn budget_event_claim(&mut self, id: i64, at: i64, stale_before: i64) -> Result<bool, Error>;
+    /// Marks a claimed event sent, or notes why it failed again and lets it go for the next run.
     fn budget_event_mark(&mut self, id: i64, error: Option<&str>, at: i64) -> Result<(), Error>;
     /// Totals over the records `filter` selects, grouped `by`.
     fn report(&mut self, by: report::By, filter: report::Filter) -> Result<report::Report, Error>;

@@ -81,6 +81,8 @@ fn malformed_budgets_exit_2_and_unknown_names_1_with_nothing_written() {
     fails(&set(&[&month[..], &["--kwh", "0"]].concat()), 2, "--kwh 0 is not a limit");
     fails(&set(&[&month[..], &["--kwh", "-5"]].concat()), 2, "--kwh");
     fails(&set(&[&month[..], &["--kwh", "1e300"]].concat()), 2, "--kwh 1e300 is not a limit");
+    fails(&set(&[&month[..], &["--kwh", "5e-324"]].concat()), 2, "--kwh 5e-324 is not a limit: a number from 1e-9");
+    fails(&env.run(&["budget", "check", "--scope", "all", "--add-gpu-hours", "1e308"]), 2, "more work than a check adds");
     fails(&set(&[&month[..], &["--kwh", "1", "--warn", "100"]].concat()), 2, "below 100");
     fails(&set(&[&month[..], &["--kwh", "1", "--warn", "90,80"]].concat()), 2, "must ascend");
     fails(&set(&["--scope", "acct=ml", "--period", "month", "--kwh", "1"]), 2, "'acct' is not a kind of scope");
@@ -366,7 +368,7 @@ fn notify_sends_each_crossing_once_signed_and_keeps_what_it_could_not_send() {
     let (n, code) = notify();
     assert_eq!((n.sent, n.failed, code), (1, 1, 1), "{:?}", n.events);
     let failed = n.events.iter().find(|e| e.outcome == "failed").unwrap();
-    assert_eq!(failed.key, format!("webhook|ml-month|{}|kWh|50", exa::time::iso8601(month)));
+    assert_eq!(failed.key, format!("webhook|ml-month|account=ml|{}|kWh|50", exa::time::iso8601(month)));
     assert!(failed.error.as_deref().unwrap().contains("HTTP 503"), "{failed:?}");
     let alerts = am.alerts();
     assert_eq!(alerts.as_array().unwrap().len(), 1, "{alerts}");
@@ -391,8 +393,8 @@ fn notify_sends_each_crossing_once_signed_and_keeps_what_it_could_not_send() {
     let (n, code) = notify();
     let outcomes: Vec<(String, &str)> =
         n.events.iter().map(|e| (e.key.replace(&exa::time::iso8601(month), "M"), e.outcome.as_str())).collect();
-    assert!(outcomes.contains(&("webhook|ann-month|M|kgCO2e|100".into(), "sent")), "{outcomes:?}");
-    assert!(outcomes.contains(&("alertmanager|ann-month|M|kgCO2e|80".into(), "passed")), "{outcomes:?}");
+    assert!(outcomes.contains(&("webhook|ann-month|user=ann|M|kgCO2e|100".into(), "sent")), "{outcomes:?}");
+    assert!(outcomes.contains(&("alertmanager|ann-month|user=ann|M|kgCO2e|80".into(), "passed")), "{outcomes:?}");
     assert_eq!((n.sent, code), (2, 0), "{outcomes:?}");
     let critical: Vec<serde_json::Value> =
         am.alerts().as_array().unwrap().iter().filter(|a| a["labels"]["severity"] == "critical").cloned().collect();
@@ -407,10 +409,14 @@ fn notify_sends_each_crossing_once_signed_and_keeps_what_it_could_not_send() {
     hook.set(crate::http::json("{}".into()));
     let (n, code) = notify();
     assert_eq!((n.sent, n.failed, code, n.events[0].key.ends_with("kWh|90")), (1, 0, 0, true), "{:?}", n.events);
+    // The name given to another scope is another budget: its crossings are sent again. (nlp's 5.4 kg, over.)
+    let _: BudgetDone = env.json(&["budget", "set", "ann-month", "--scope", "account=nlp", "--period", "month", "--kgco2e", "5"]);
+    let (n, code) = notify();
+    assert_eq!((n.sent, code), (2, 0), "{:?}", n.events);
     // The key's variable not set: exit 2, naming it, nothing sent.
     let unset = env.cmd().env("EXA_BUDGET_HMAC", "").args(["budget", "notify"]).output().unwrap();
     fails(&unset, 2, "EXA_BUDGET_HMAC, which is not set");
-    assert_eq!(hook.bodies().len(), 5, "ml's 50 % twice (503, then sent), ann's 100 %, ml's 90 % twice (silence, then sent)");
+    assert_eq!(hook.bodies().len(), 6, "ml's 50 % twice (503, then sent), ann's 100 %, ml's 90 % twice (silence, then sent), nlp's");
 }
 
 /// `exa gpu serve --budgets` serves each budget's limit, use and forecasts as gauges a Prometheus lints clean,
@@ -445,4 +451,25 @@ fn the_exporter_serves_the_budgets_as_gauges() {
     let out = env.run(&["--db", bad.to_str().unwrap(), "gpu", "serve", "--listen", "127.0.0.1:0", "--budgets"]);
     assert_eq!(out.status.code(), Some(2), "{}", crate::common::stderr(&out));
     assert!(crate::common::stderr(&out).contains("is not an exa database"));
+}
+
+/// Two `notify` at once, a slow webhook: each event is sent by one of them, once.
+#[test]
+fn two_notify_at_once_send_each_event_once() {
+    let hook = crate::http::Server::start(crate::http::Answer::Slow(1500, "{}".into()));
+    let env = Env::new().env("EXA_HMAC", "k");
+    env.config(&format!("finops:\n  budgets:\n    webhook: {{url: '{}', secret_env: EXA_HMAC, timeout_s: 20}}\n", hook.url("/")));
+    ledger(&env);
+    let run = || {
+        let mut c = env.cmd();
+        c.args(["-o", "json", "budget", "notify", "--at", "2026-11-15T00:00:00Z"]);
+        c.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap()
+    };
+    let (a, b) = (run(), run());
+    for child in [a, b] {
+        assert_eq!(child.wait_with_output().unwrap().status.code(), Some(0));
+    }
+    // ml-month's 50 % line, and ann's week (1.8 of 5 kg) crosses none.
+    let bodies = hook.bodies();
+    assert_eq!(bodies.len(), 1, "{:?}", bodies.iter().map(|b| String::from_utf8_lossy(b).into_owned()).collect::<Vec<_>>());
 }

@@ -530,17 +530,31 @@ impl Ledger for Pg {
             .map_err(|e| conn.error(&e))
     }
 
-    fn budget_events_pending(&mut self, limit: usize) -> Result<Vec<(i64, String, String)>, Error> {
+    fn budget_events_pending(&mut self, destinations: &[&str], limit: usize) -> Result<Vec<(i64, String, String)>, Error> {
         self.check()?;
         let conn = self.conn.clone();
+        let names: Vec<String> = destinations.iter().map(|d| (*d).to_string()).collect();
         let rows = self
             .client
             .query(
-                "SELECT id, event_key, payload FROM exa_budget_events WHERE sent_at IS NULL ORDER BY id LIMIT $1",
-                &[&i64::try_from(limit).unwrap_or(i64::MAX)],
+                "SELECT id, event_key, payload FROM exa_budget_events WHERE sent_at IS NULL AND split_part(event_key, '|', 1) = ANY($1) \
+                 ORDER BY id LIMIT $2",
+                &[&names, &i64::try_from(limit).unwrap_or(i64::MAX)],
             )
             .map_err(|e| conn.error(&e))?;
         Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
+    }
+
+    fn budget_event_claim(&mut self, id: i64, at: i64, stale_before: i64) -> Result<bool, Error> {
+        self.check()?;
+        let conn = self.conn.clone();
+        self.client
+            .execute(
+                "UPDATE exa_budget_events SET claimed_at = $2 WHERE id = $1 AND sent_at IS NULL AND (claimed_at IS NULL OR claimed_at < $3)",
+                &[&id, &at, &stale_before],
+            )
+            .map(|n| n == 1)
+            .map_err(|e| conn.error(&e))
     }
 
     fn budget_event_mark(&mut self, id: i64, error: Option<&str>, at: i64) -> Result<(), Error> {
@@ -548,9 +562,10 @@ impl Ledger for Pg {
         let conn = self.conn.clone();
         let done = match error {
             None => self.client.execute("UPDATE exa_budget_events SET sent_at = $2, attempts = attempts + 1 WHERE id = $1", &[&id, &at]),
-            Some(e) => {
-                self.client.execute("UPDATE exa_budget_events SET attempts = attempts + 1, last_error = $2 WHERE id = $1", &[&id, &e])
-            }
+            Some(e) => self.client.execute(
+                "UPDATE exa_budget_events SET attempts = attempts + 1, last_error = $2, claimed_at = NULL WHERE id = $1",
+                &[&id, &e],
+            ),
         };
         done.map(|_| ()).map_err(|e| conn.error(&e))
     }

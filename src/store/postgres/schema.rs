@@ -462,9 +462,14 @@ CREATE TABLE IF NOT EXISTS exa_budget_events (
     payload     text    NOT NULL,
     attempts    integer NOT NULL DEFAULT 0,
     last_error  text,
+    claimed_at  bigint,
     sent_at     bigint
 );
 ";
+
+// A step is a table or columns, never both (as in SQLite's).
+const _: () = assert!(!columns::names_version(columns::RECORD, columns::Store::Postgres, BUDGET_VERSION));
+const _: () = assert!((MIGRATIONS.len() as i64) < BUDGET_VERSION);
 
 /// The schema version this exa writes.
 pub const SCHEMA_VERSION: i64 = {

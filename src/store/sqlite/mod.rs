@@ -425,9 +425,15 @@ CREATE TABLE IF NOT EXISTS budget_events (
     payload     TEXT    NOT NULL,
     attempts    INTEGER NOT NULL DEFAULT 0,
     last_error  TEXT,
+    claimed_at  INTEGER,                     -- when a run took it to send; NULL when none holds it
     sent_at     INTEGER
 );
 ";
+
+// A step is a table or columns, never both: no record column may name the budgets' version, and the written-out
+// migrations end before it.
+const _: () = assert!(!columns::names_version(columns::RECORD, columns::Store::Sqlite, BUDGET_VERSION));
+const _: () = assert!((MIGRATIONS.len() as i64) < BUDGET_VERSION);
 
 /// The schema version this exa writes.
 pub const SCHEMA_VERSION: i64 = {
@@ -1124,19 +1130,44 @@ impl Ledger for Store {
             .map_err(|e| db_error(&self.path, e))
     }
 
-    fn budget_events_pending(&mut self, limit: usize) -> Result<Vec<(i64, String, String)>, Error> {
+    fn budget_events_pending(&mut self, destinations: &[&str], limit: usize) -> Result<Vec<(i64, String, String)>, Error> {
         let db = |e: rusqlite::Error| db_error(&self.path, e);
-        let mut stmt =
-            self.conn.prepare("SELECT id, event_key, payload FROM budget_events WHERE sent_at IS NULL ORDER BY id LIMIT ?1").map_err(db)?;
-        let rows =
-            stmt.query_map(params![i64::try_from(limit).unwrap_or(i64::MAX)], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).map_err(db)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(db)
+        let mut out = Vec::new();
+        for d in destinations {
+            // The keys that begin `d|`: from `d|` up to `d}` ('}' follows '|').
+            let mut stmt = self
+                .conn
+                .prepare(
+                    "SELECT id, event_key, payload FROM budget_events WHERE sent_at IS NULL AND event_key >= ?1 AND event_key < ?2 \
+                     ORDER BY id LIMIT ?3",
+                )
+                .map_err(db)?;
+            let args = params![format!("{d}|"), format!("{d}}}"), i64::try_from(limit).unwrap_or(i64::MAX)];
+            let rows = stmt.query_map(args, |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).map_err(db)?;
+            out.extend(rows.collect::<Result<Vec<(i64, String, String)>, _>>().map_err(db)?);
+        }
+        out.sort_by_key(|(id, _, _)| *id);
+        out.truncate(limit);
+        Ok(out)
+    }
+
+    fn budget_event_claim(&mut self, id: i64, at: i64, stale_before: i64) -> Result<bool, Error> {
+        self.conn
+            .execute(
+                "UPDATE budget_events SET claimed_at = ?2 WHERE id = ?1 AND sent_at IS NULL AND (claimed_at IS NULL OR claimed_at < ?3)",
+                params![id, at, stale_before],
+            )
+            .map(|n| n == 1)
+            .map_err(|e| db_error(&self.path, e))
     }
 
     fn budget_event_mark(&mut self, id: i64, error: Option<&str>, at: i64) -> Result<(), Error> {
         let done = match error {
             None => self.conn.execute("UPDATE budget_events SET sent_at = ?2, attempts = attempts + 1 WHERE id = ?1", params![id, at]),
-            Some(e) => self.conn.execute("UPDATE budget_events SET attempts = attempts + 1, last_error = ?2 WHERE id = ?1", params![id, e]),
+            Some(e) => self.conn.execute(
+                "UPDATE budget_events SET attempts = attempts + 1, last_error = ?2, claimed_at = NULL WHERE id = ?1",
+                params![id, e],
+            ),
         };
         done.map(|_| ()).map_err(|e| db_error(&self.path, e))
     }

@@ -114,7 +114,7 @@ fn from_cells(store: &Store, by: By, f: &Filter) -> Result<Option<Gathered>, Err
     }
     // One group asked for and no trend by day: its cells summed by SQLite (whose sum() is compensated, as `Sum` is),
     // one row rather than a month of a busy ledger's cells read one by one.
-    let sql = if f.key.is_some() && !f.trend {
+    let sql = if f.key.is_some() && cell_key_column(by).is_some() && !f.trend {
         format!(
             "SELECT min(model), min(day), min(job_user), min(job_account), min(job_partition), sum(runs), sum(runs_measured),
                     sum(carbon), sum(cost), sum(not_counted), sum(gpu_hours), sum(cpu_hours), sum(kwh), sum(co2e_g), sum(co2e_low),

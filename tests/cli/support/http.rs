@@ -22,6 +22,8 @@ pub enum Answer {
     Trickle,
     /// 200 with the body when the request carries this header line (lower-cased), else 401.
     Require(&'static str, String),
+    /// 200 with the body after this many milliseconds.
+    Slow(u64, String),
 }
 
 pub struct Server {
@@ -111,6 +113,14 @@ fn serve(mut conn: TcpStream, answer: Answer, requests: Arc<Mutex<Vec<String>>>,
             let _ = write!(
                 conn,
                 "HTTP/1.1 {status} X\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+        Answer::Slow(ms, body) => {
+            thread::sleep(Duration::from_millis(ms));
+            let _ = write!(
+                conn,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
                 body.len()
             );
         }
