@@ -410,13 +410,8 @@ fn destinations(settings: &Settings) -> Result<Vec<Destination>, Error> {
     let cfg = &settings.config.finops.budgets;
     let mut out = Vec::new();
     if let Some(w) = &cfg.webhook {
-        let key = std::env::var(&w.secret_env).ok().filter(|k| !k.is_empty()).ok_or_else(|| {
-            Error::Config(format!(
-                "finops.budgets.webhook.secret_env names {}, which is not set: it holds the key that signs each body",
-                crate::text::clean(&w.secret_env)
-            ))
-        })?;
-        out.push(Destination::Webhook(w.url.clone(), key.into_bytes(), deadline(w.timeout_s, "webhook")?));
+        let key = settings.webhook_key(&w.secret_env)?;
+        out.push(Destination::Webhook(w.url.clone(), key, deadline(w.timeout_s, "webhook")?));
     }
     if let Some(Destination::Webhook(url, ..)) = out.first() {
         reqwest::Url::parse(url)

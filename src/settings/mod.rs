@@ -312,6 +312,17 @@ impl Settings {
         env(var).ok_or_else(|| Error::Config(format!("cluster {cluster}: its token variable {var} is not set")))
     }
 
+    /// The key that signs a budget webhook's bodies, from the variable `finops.budgets.webhook.secret_env` names,
+    /// which must be set and not empty. Its value is never printed.
+    pub fn webhook_key(&self, var: &str) -> Result<Vec<u8>, Error> {
+        env(var).filter(|k| !k.is_empty()).map(String::into_bytes).ok_or_else(|| {
+            Error::Config(format!(
+                "finops.budgets.webhook.secret_env names {}, which is not set: it holds the key that signs each body",
+                crate::text::clean(var)
+            ))
+        })
+    }
+
     /// The bearer token `exa mcp --listen` requires, and the variable it came from:
     /// the one `mcp.token_env` names, else EXAMLOPS_MCP_TOKEN. Its value is never printed.
     pub fn mcp_token(&self) -> Result<(String, String), Error> {

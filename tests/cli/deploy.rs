@@ -351,3 +351,42 @@ fn the_github_action_measures_a_command_and_fails_it_above_a_budget() {
     let (o, outputs, _) = run(&[("INPUT_COMMAND", "exit 7"), ("INPUT_MAX_KWH", "10")]);
     assert_eq!((o.status.code(), outputs.contains("verdict=\n")), (Some(7), true));
 }
+
+/// The alerting rules pass `promtool check rules` and `promtool test rules` (tests/deploy/alerts.test.yaml: a
+/// budget burning and over, a node's idle GPUs, energy per token rising, each worked by hand); a wrong answer fails
+/// it; and the node's series they divide by are the ones a real exporter serves.
+#[test]
+fn the_alerting_rules_pass_promtool_and_read_series_the_exporter_serves() {
+    let env = crate::common::with_h100(Env::new());
+    let rules = std::fs::read_to_string(deploy().join("prometheus/exa.rules.yaml")).unwrap();
+    let rules_file = env.file("exa.rules.yaml", &rules);
+    let tests = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/deploy/alerts.test.yaml")).unwrap();
+    let test_file = env.file("alerts.test.yaml", &tests);
+    let promtool = |args: &[&Path], what: &str| Command::new("promtool").args([what, "rules"]).args(args).output().unwrap();
+    let out = promtool(&[&rules_file], "check");
+    assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).contains("SUCCESS: 8 rules found"), "{out:?}");
+    let out = promtool(&[&test_file], "test");
+    assert!(out.status.success(), "{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(tests.contains("value: 24"));
+    let wrong = env.file("alerts.test.yaml", &tests.replace("value: 24", "value: 25"));
+    let out = promtool(&[&wrong], "test");
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("exa_gpu_idle_co2e_kg"), "{out:?}");
+    // The node's energy, CO2e and cost totals, as `exa gpu serve --co2 --power-cost-per-kwh` serves them.
+    let mut exa = crate::telemetry::Running::start(
+        &env,
+        &["gpu", "serve", "--listen", "127.0.0.1:0", "--interval", "0.2", "--co2", "--power-cost-per-kwh", "0.2"],
+    );
+    let addr = exa.address();
+    let names = ["gen_ai_energy_kWh_total", "gen_ai_co2_emissions_grams_total", "gen_ai_power_cost_USD_total"];
+    let started = std::time::Instant::now();
+    let mut text = String::new();
+    while !names.iter().all(|n| text.lines().any(|l| l.starts_with(&format!("{n} ")))) {
+        assert!(started.elapsed() < std::time::Duration::from_secs(30), "not served: {names:?} in\n{text}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        text = crate::prometheus::http_get(&addr, "/metrics");
+    }
+    for n in names {
+        assert!(rules.contains(n), "{n}");
+    }
+    assert_eq!(exa.stop().0, 0);
+}
