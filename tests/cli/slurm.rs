@@ -527,3 +527,65 @@ fn a_job_listed_twice_is_imported_once_and_a_steps_bad_field_is_still_a_bad_line
     let out = env.run(&["import", "slurm", "--file", bad.to_str().unwrap()]);
     fails(&out, 2, "line 3, field End: '2026-11-31T11:00:00' is not a time like 2026-11-30T07:45:00");
 }
+
+/// deploy/slurm/exa-budget-gate.sh as the controller's PrologSlurmctld: a job whose account is over its budget is
+/// refused before it starts (slurmctld requeues it to begin later, the gate's line in its log, and asks again
+/// then); with the budget raised, its next try runs. The node is never drained.
+#[test]
+fn the_controllers_gate_refuses_a_job_whose_account_is_over_its_budget_until_it_is_not() {
+    let env = Env::new();
+    let d = env.dir.path();
+    let hooks = d.join("hooks");
+    std::fs::create_dir_all(&hooks).unwrap();
+    std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/slurm/exa-budget-gate.sh"), hooks.join("exa-budget-gate.sh")).unwrap();
+    let (db, run_dir) = (d.join("ledger.sqlite3"), d.join("exa-run"));
+    let settings = format!(
+        "EXA='{exa}'\nEXA_RUN_DIR='{run}'\nEXAMLOPS_DB='{db}'\nXDG_CONFIG_HOME='{d}/config'\nXDG_DATA_HOME='{d}/data'\n",
+        exa = env!("CARGO_BIN_EXE_exa"),
+        run = run_dir.display(),
+        db = db.display(),
+        d = d.display(),
+    );
+    std::fs::write(hooks.join("exa-slurm.env"), settings).unwrap();
+    std::fs::set_permissions(hooks.join("exa-slurm.env"), std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    // Account root's month: 40 GPU-hours imported (24 kWh), over a budget of 1 kWh.
+    let (month, _) = exa::time::month(exa::time::now_unix());
+    let end = exa::time::iso8601((month + 60).min(exa::time::now_unix()));
+    let end = end.trim_end_matches('Z');
+    let sacct = format!(
+        "JobID|JobIDRaw|JobName|User|Account|Partition|State|Start|End|ElapsedRaw|CPUTimeRAW|AllocTRES\n\
+         1|1|a|root|root|gpu|COMPLETED|{end}|{end}|36000|0|gres/gpu=4\n"
+    );
+    let file = env.file("sacct.txt", &sacct);
+    let db_arg = db.to_str().unwrap();
+    let imported: Value = env.json(&["--db", db_arg, "import", "slurm", "--file", file.to_str().unwrap(), "--cluster", "old"]);
+    assert_eq!(imported["imported"], 1, "{imported}");
+    let set = |kwh: &str| {
+        let out = env.run(&["--db", db_arg, "budget", "set", "root-month", "--scope", "account=root", "--period", "month", "--kwh", kwh]);
+        assert!(out.status.success(), "{}", crate::common::stderr(&out));
+    };
+    set("1");
+    let sl = Slurm::start_with(&format!("PrologSlurmctld={}/exa-budget-gate.sh", hooks.display()));
+    let job = sl.sbatch("-J over --wrap 'true'");
+    let log = run_dir.join("exa-gate.log");
+    let started = Instant::now();
+    while !std::fs::read_to_string(&log).is_ok_and(|l| l.contains(&format!("job {job}: over: budget 'root-month' (account=root, month)"))) {
+        assert!(started.elapsed() < Duration::from_secs(60), "the gate never refused job {job}: {:?}", std::fs::read_to_string(&log));
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    // Refused: pending again, to begin later (Slurm's requeue delay), not run; the node stays up.
+    let started = Instant::now();
+    loop {
+        let state = sl.sh(&format!("squeue -h -j {job} -o '%T %r'"));
+        if state == "PENDING BeginTime" {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "job {job}: {state}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert!(!sl.sh("sinfo -h -o '%T'").contains("drain"), "{}", sl.sh("sinfo -h -o '%T %E'"));
+    // The budget raised, its next try (brought forward) runs.
+    set("1000");
+    sl.sh(&format!("scontrol update JobId={job} StartTime=now"));
+    sl.wait_states(&[&job], &["COMPLETED"]);
+}
