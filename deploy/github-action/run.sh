@@ -8,7 +8,10 @@ exa=${EXA:-exa}
 tmp=${RUNNER_TEMP:-$(mktemp -d)}/exa-action
 rm -rf "$tmp" && mkdir -p "$tmp" || exit 1
 run_ledger="$tmp/run.sqlite3"
-run_id="gh-${GITHUB_RUN_ID:-local}-${GITHUB_RUN_ATTEMPT:-1}"
+# One run id for each use of the action: the workflow run and attempt, the job (each matrix leg runs the job
+# again) and a random part (two uses in one job); records sharing a run id would count as one run.
+nonce=$(od -An -N4 -tx4 /dev/urandom | tr -d ' \n')
+run_id="gh-${GITHUB_RUN_ID:-local}-${GITHUB_RUN_ATTEMPT:-1}-${GITHUB_JOB:-job}-$nonce"
 out=${GITHUB_OUTPUT:-/dev/null}
 summary=${GITHUB_STEP_SUMMARY:-/dev/null}
 say() { printf '%s\n' "$*"; printf '%s\n\n' "$*" >> "$summary"; }
@@ -18,7 +21,7 @@ if [ -z "${INPUT_COMMAND:-}" ]; then
   exit 2
 fi
 # The run, measured and recorded in a ledger of its own (this run alone), its report kept.
-"$exa" --db "$run_ledger" finops measure --record "${INPUT_MODEL:-ci}" --run-id "$run_id" --report "$tmp/report.json" \
+"$exa" --db "$run_ledger" finops measure --record="${INPUT_MODEL:-ci}" --run-id="$run_id" --report "$tmp/report.json" \
   -- bash -c "$INPUT_COMMAND"
 status=$?
 if [ ! -s "$tmp/report.json" ]; then
@@ -26,10 +29,15 @@ if [ ! -s "$tmp/report.json" ]; then
   exit $((status == 0 ? 1 : status))
 fi
 figures=$("$exa" --db "$run_ledger" -o json report "${INPUT_MODEL:-ci}")
+command -v python3 > /dev/null || echo "exa action: python3 is not on PATH: the kwh and co2e-g outputs are empty" >&2
 kwh=$(printf '%s' "$figures" | python3 -c 'import json,sys; t=json.load(sys.stdin)["totals"]; print(t["kwh"] if t["kwh"] is not None else "")')
 co2e=$(printf '%s' "$figures" | python3 -c 'import json,sys; t=json.load(sys.stdin)["totals"]; print(t["co2e_g"] if t["co2e_g"] is not None else "")')
 { echo "kwh=$kwh"; echo "co2e-g=$co2e"; } >> "$out"
 say "exa: \`${INPUT_COMMAND}\` exited $status: ${kwh:-?} kWh, ${co2e:-?} gCO2e (run $run_id)"
+# A team's ledger takes the run whatever its command did: a job that failed after hours spent them.
+if [ -n "${INPUT_LEDGER:-}" ]; then
+  "$exa" db copy --from "$run_ledger" --to "$INPUT_LEDGER" > /dev/null || exit 1
+fi
 if [ "$status" -ne 0 ]; then
   echo "verdict=" >> "$out"
   exit "$status"
@@ -51,7 +59,6 @@ if ((${#limits[@]})); then
 fi
 # A team's ledger: the run copied into it (its keys make a second copy a no-op), and its budget checked.
 if [ -n "${INPUT_LEDGER:-}" ]; then
-  "$exa" db copy --from "$run_ledger" --to "$INPUT_LEDGER" > /dev/null || exit 1
   if [ -n "${INPUT_BUDGET:-}" ]; then
     line=$("$exa" --db "$INPUT_LEDGER" budget check "$INPUT_BUDGET")
     code=$?

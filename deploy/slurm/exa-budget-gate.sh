@@ -5,7 +5,7 @@
 #   EXA_GATE=refuse  (the default) a job over a budget is refused: the script exits 1, and slurmctld requeues a
 #                    batch job to begin after its requeue delay (pending, reason BeginTime; each try asks
 #                    again, so it runs once the budget allows: a new period, a raised limit) and cancels an
-#                    interactive one;
+#                    interactive one, and a batch job that may not be requeued (--no-requeue, JobRequeue=0);
 #   EXA_GATE=advise  it runs all the same; the verdict is logged.
 # Past a warn line, a job runs and the line is logged. When exa cannot answer (the ledger unreachable, exa not
 # there), EXA_GATE_UNKNOWN says what happens: open (the default: the job runs, and that is logged) or closed (it is
@@ -19,10 +19,17 @@ PATH=${PATH:+$PATH:}/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
 here=$(dirname "$0")
 settings="$here/exa-slurm.env"
-if [ -e "$settings" ] && [ -r "$settings" ] && [ -z "$(find "$settings" -prune \( ! -user 0 -o -perm /g+w -o -perm /o+w \) 2>/dev/null)" ]; then
-  set -a
-  . "$settings"
-  set +a
+# slurmctld runs this as SlurmUser: the controller's copy of the settings is root's, readable by SlurmUser's
+# group (install -m 0640 -o root -g slurm), and writable by root alone; otherwise it is not read, and that is said.
+unread=""
+if [ -e "$settings" ]; then
+  if [ -r "$settings" ] && [ -z "$(find "$settings" -prune \( ! -user 0 -o -perm /g+w -o -perm /o+w \) 2>/dev/null)" ]; then
+    set -a
+    . "$settings"
+    set +a
+  else
+    unread="$settings is not readable by $(id -un), or not root's alone to write: not read"
+  fi
 fi
 EXA=${EXA:-exa}
 run_dir=${EXA_RUN_DIR:-/var/lib/exa-slurm}
@@ -30,10 +37,14 @@ gate=${EXA_GATE:-refuse}
 unknown=${EXA_GATE_UNKNOWN:-open}
 job=${SLURM_JOB_ID:-}
 [ -n "$job" ] || exit 0
+# The log, in EXA_RUN_DIR (SlurmUser's to write: install -d -o slurm -m 700), and the system log where there is one.
 log() {
   [ -d "$run_dir" ] || { mkdir -p "$run_dir" && chmod 700 "$run_dir"; } 2>/dev/null
   echo "$(date -u +%FT%TZ) job $job: $*" >> "$run_dir/exa-gate.log" 2>/dev/null
+  command -v logger > /dev/null 2>&1 && logger -t exa-budget-gate "job $job: $*" 2>/dev/null
+  return 0
 }
+[ -z "$unread" ] || log "$unread"
 set --
 [ -n "${SLURM_JOB_ACCOUNT:-}" ] && set -- "$@" --scope "account=$SLURM_JOB_ACCOUNT"
 [ -n "${SLURM_JOB_USER:-}" ] && set -- "$@" --scope "user=$SLURM_JOB_USER"

@@ -303,8 +303,13 @@ pub fn check(settings: &Settings, ask: &Ask<'_>) -> Result<Checked, Error> {
     let when = ask.at.unwrap_or_else(crate::time::now_unix);
     let db = settings.db()?;
     let (budgets, location) = match store::open_read(&db)? {
-        None if ask.name.is_some() => return Err(no_budget(ask.name.unwrap_or_default())),
-        None => (Vec::new(), db.shown()),
+        // No ledger is not "no budget": a gate that asked the wrong place must hear it.
+        None => {
+            return Err(Error::Refused(format!(
+                "{}: no ledger there, so no budget to check (--db, EXAMLOPS_DB or db.url names the ledger)",
+                db.shown()
+            )))
+        }
         Some(mut ledger) => {
             let kept: Vec<Kept> = in_effect(&ledger.budget_changes()?)?
                 .into_iter()
@@ -313,7 +318,8 @@ pub fn check(settings: &Settings, ask: &Ask<'_>) -> Result<Checked, Error> {
             if let (Some(n), false) = (ask.name, kept.iter().any(|k| Some(k.name.as_str()) == ask.name)) {
                 return Err(no_budget(n));
             }
-            let checked = kept.iter().map(|k| check_one(ledger.as_mut(), k, when, ask.at, add.as_ref())).collect::<Result<_, _>>()?;
+            let checked: Vec<BudgetCheck> =
+                kept.iter().map(|k| check_one(ledger.as_mut(), k, when, ask.at, add.as_ref())).collect::<Result<_, _>>()?;
             (checked, ledger.location().0)
         }
     };

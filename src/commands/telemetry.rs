@@ -123,18 +123,19 @@ pub fn serve(
     let cfg = settings.telemetry.clone();
     let state = Arc::new(Mutex::new(Collected::new()));
     let scrape = tokens.map(|(url, model)| super::tokens_from(url, model)).transpose()?;
+    let stop_watch = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // The budgets read first: a ledger that cannot be read refuses to start before anything else has.
+    let budget_gauges = Arc::new(Mutex::new(Vec::new()));
+    budgets.then(|| read_budgets(settings, h, Arc::clone(&budget_gauges), Arc::clone(&stop_watch))).transpose()?;
     let (collector, source) = collector(settings, h, None, &state)?;
     let cpu = cpu_collector(settings, h, &state)?;
     let ledger: Pods = settings.pods.as_ref().map(|c| Arc::new(Mutex::new(Ledger::new(c))));
     let pods = pods_watcher(settings, h, &state, &ledger);
-    let stop_watch = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let watcher = scrape.map(|s| {
         let say = Mutex::new((h.hooks)());
         let warn = Box::new(move |m: &str| say.lock().unwrap_or_else(std::sync::PoisonError::into_inner).warn(m));
         crate::sources::tokens::watch(s, Duration::from_secs_f64(cfg.interval.value), Arc::clone(&state), Arc::clone(&stop_watch), warn)
     });
-    let budget_gauges = Arc::new(Mutex::new(Vec::new()));
-    let budget_reader = budgets.then(|| read_budgets(settings, h, Arc::clone(&budget_gauges), Arc::clone(&stop_watch))).transpose()?;
     let shared = Arc::clone(&state);
     let render_cfg = cfg.clone();
     let gauges = Arc::clone(&budget_gauges);
@@ -159,9 +160,6 @@ pub fn serve(
     if let Some(w) = watcher {
         let _ = w.join();
     }
-    if let Some(r) = budget_reader {
-        let _ = r.join();
-    }
     drop(cpu.and_then(cpu::Sampler::finish));
     served.map_err(Error::Failed)?;
     let mut out = stopped("serve", &cfg, &state, source);
@@ -172,9 +170,12 @@ pub fn serve(
 /// How often `serve --budgets` reads the ledger's budgets.
 const BUDGETS_EVERY: Duration = Duration::from_secs(60);
 
-/// The budgets' gauges now: each budget's status as of now, or an error.
+/// The budgets' gauges now: each budget's status as of now, or an error (a ledger file that is not there among
+/// them: its budgets are not known to be none).
 fn budgets_now(db: &crate::store::Db) -> Result<Vec<crate::model::telemetry::Family>, Error> {
-    let Some(mut ledger) = crate::store::open_read(db)? else { return Ok(crate::sinks::catalog::budget_families(&[])) };
+    let Some(mut ledger) = crate::store::open_read(db)? else {
+        return Err(Error::Failed(format!("{}: no ledger there, so no budgets to serve", db.shown())));
+    };
     let now = crate::time::now_unix();
     let kept = crate::store::budget::in_effect(&ledger.budget_changes()?)?;
     let statuses = kept.iter().map(|k| crate::store::budget::status_of(ledger.as_mut(), k, now, None)).collect::<Result<Vec<_>, _>>()?;
@@ -183,6 +184,7 @@ fn budgets_now(db: &crate::store::Db) -> Result<Vec<crate::model::telemetry::Fam
 
 /// `serve --budgets`: reads the budgets at once (a ledger that cannot be read refuses to start), then every
 /// `BUDGETS_EVERY` until `stop`; a read that fails empties the gauges (no stale figure is served) and says so once.
+/// The thread is not waited for at the end: a read held up by a slow ledger never holds up a stop.
 fn read_budgets(
     settings: &Reading<'_>,
     h: &Hooked,

@@ -94,7 +94,7 @@ fn malformed_budgets_exit_2_and_unknown_names_1_with_nothing_written() {
     fails(&env.run(&["budget", "status", "--at", "yesterday"]), 2, "--at");
     fails(&env.run(&["budget", "rm", "nope"]), 1, "no budget named 'nope'");
     fails(&env.run(&["budget", "status", "nope"]), 1, "no budget named 'nope'");
-    fails(&env.run(&["budget", "check", "nope"]), 1, "no budget named 'nope'");
+    fails(&env.run(&["budget", "check", "nope"]), 1, "no ledger there, so no budget to check");
     let list: BudgetList = env.json(&["budget", "list", "--history"]);
     assert!(list.budgets.is_empty() && list.changes.unwrap().is_empty(), "nothing was written");
 }
@@ -451,6 +451,10 @@ fn the_exporter_serves_the_budgets_as_gauges() {
     let out = env.run(&["--db", bad.to_str().unwrap(), "gpu", "serve", "--listen", "127.0.0.1:0", "--budgets"]);
     assert_eq!(out.status.code(), Some(2), "{}", crate::common::stderr(&out));
     assert!(crate::common::stderr(&out).contains("is not an exa database"));
+    // Nor one that is not there: its budgets are not known to be none.
+    let out = env.run(&["--db", "/nonexistent/ledger.sqlite3", "gpu", "serve", "--listen", "127.0.0.1:0", "--budgets"]);
+    assert_eq!(out.status.code(), Some(1), "{}", crate::common::stderr(&out));
+    assert!(crate::common::stderr(&out).contains("no ledger there"), "{}", crate::common::stderr(&out));
 }
 
 /// Two `notify` at once, a slow webhook: each event is sent by one of them, once.

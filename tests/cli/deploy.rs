@@ -346,10 +346,12 @@ fn the_github_action_measures_a_command_and_fails_it_above_a_budget() {
     assert_eq!(o.status.code(), Some(1), "{summary}");
     assert!(outputs.contains("verdict=over") && summary.contains("budget ci: over: budget 'ci' (model=ci, month)"), "{summary}");
     let runs: serde_json::Value = env.json(&["--db", team_db, "report", "--by", "run"]);
-    assert_eq!(runs["groups"][0]["key"], "gh-77-1", "{runs}");
-    // The command's own failure is the step's.
-    let (o, outputs, _) = run(&[("INPUT_COMMAND", "exit 7"), ("INPUT_MAX_KWH", "10")]);
+    assert!(runs["groups"][0]["key"].as_str().unwrap().starts_with("gh-77-1-job-"), "{runs}");
+    // The command's own failure is the step's, and the team's ledger is charged for it all the same.
+    let (o, outputs, _) = run(&[("INPUT_COMMAND", "sleep 0.3; exit 7"), ("INPUT_LEDGER", team_db)]);
     assert_eq!((o.status.code(), outputs.contains("verdict=\n")), (Some(7), true));
+    let runs: serde_json::Value = env.json(&["--db", team_db, "report", "--by", "run"]);
+    assert_eq!(runs["groups"].as_array().unwrap().len(), 2, "{runs}");
 }
 
 /// The alerting rules pass `promtool check rules` and `promtool test rules` (tests/deploy/alerts.test.yaml: a
