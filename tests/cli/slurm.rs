@@ -584,6 +584,24 @@ fn the_controllers_gate_refuses_a_job_whose_account_is_over_its_budget_until_it_
         std::thread::sleep(Duration::from_millis(200));
     }
     assert!(!sl.sh("sinfo -h -o '%T'").contains("drain"), "{}", sl.sh("sinfo -h -o '%T %E'"));
+    // Tried again and again, past MaxBatchRequeue's 5 (each try brought forward), it is refused each time and
+    // stays pending, never held.
+    for tries in 2..=6 {
+        sl.sh(&format!("scontrol update JobId={job} StartTime=now"));
+        let started = Instant::now();
+        loop {
+            let refused = std::fs::read_to_string(&log).unwrap_or_default().matches(&format!("job {job}: over")).count();
+            let state = sl.sh(&format!("squeue -h -j {job} -o '%T %r'"));
+            // Pending to begin later again: never held, however many tries (Slurm's MaxBatchRequeue does not
+            // count them).
+            if refused >= tries && state == "PENDING BeginTime" {
+                break;
+            }
+            assert!(!state.to_lowercase().contains("held"), "try {tries}: {state}");
+            assert!(started.elapsed() < Duration::from_secs(300), "try {tries} of job {job}: {refused} refusals, {state}");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
     // The budget raised, its next try (brought forward) runs.
     set("1000");
     sl.sh(&format!("scontrol update JobId={job} StartTime=now"));
