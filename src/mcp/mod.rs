@@ -159,6 +159,32 @@ const AFTER_EOF: Duration = Duration::from_millis(500);
 /// Room in each pipe between the lines read and written and the MCP service.
 const PIPE: usize = 1 << 20;
 
+/// The most requests passed to the service and not yet answered: past it, stdin is not read, so a client that
+/// sends faster than exa answers (or reads nothing) never makes exa hold more than this many calls. Room for every
+/// slow call held (running and queued) and as many more, so a fast call is never kept waiting behind them.
+const IN_FLIGHT: usize = 2 * (SLOW_RUNNING + SLOW_WAITING);
+
+/// Whether a line is a request (a method and an id), which the service answers, or an answer (an id and a result
+/// or an error), which ends a request; None for anything else (a notification, text that is not JSON).
+fn kind_of(line: &[u8]) -> Option<bool> {
+    #[derive(serde::Deserialize)]
+    struct Message {
+        id: Option<serde::de::IgnoredAny>,
+        method: Option<serde::de::IgnoredAny>,
+        result: Option<serde::de::IgnoredAny>,
+        error: Option<serde::de::IgnoredAny>,
+    }
+    let m: Message = serde_json::from_slice(line).ok()?;
+    m.id.as_ref()?;
+    if m.method.is_some() {
+        Some(true)
+    } else if m.result.is_some() || m.error.is_some() {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 async fn stdio(server: Exa) -> Result<(), Error> {
     let flow = Arc::new(Flow::default());
     let (stdin, stdout) =
@@ -169,8 +195,9 @@ async fn stdio(server: Exa) -> Result<(), Error> {
     let (service_out, from_service) = tokio::io::duplex(PIPE);
     let (answers, answered) = tokio::sync::mpsc::channel::<Vec<u8>>(64);
     let (refusals, refused) = tokio::sync::mpsc::channel::<Vec<u8>>(64);
-    tokio::spawn(requests(stdin, to_service, refusals));
-    tokio::spawn(lines_of(from_service, answers));
+    let in_flight = Arc::new(tokio::sync::Semaphore::new(IN_FLIGHT));
+    tokio::spawn(requests(stdin, to_service, refusals, Arc::clone(&in_flight)));
+    tokio::spawn(lines_of(from_service, answers, in_flight));
     let writer = tokio::spawn(write_out(answered, refused, stdout));
     let ended = serve_stdio(server, (service_in, service_out), &flow).await;
     // What the service answered last is written before exa exits.
@@ -181,7 +208,12 @@ async fn stdio(server: Exa) -> Result<(), Error> {
 /// Passes each request line on to the service; one that is JSON by its grammar but holds a number no number
 /// type holds (`1e400`) is answered here with a parse error (-32700), its id kept where it can be read. Text
 /// that is not JSON at all is passed on, for the service to ignore as every official SDK does.
-async fn requests(stdin: In, mut to_service: tokio::io::DuplexStream, refusals: tokio::sync::mpsc::Sender<Vec<u8>>) {
+async fn requests(
+    stdin: In,
+    mut to_service: tokio::io::DuplexStream,
+    refusals: tokio::sync::mpsc::Sender<Vec<u8>>,
+    in_flight: Arc<tokio::sync::Semaphore>,
+) {
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
     let mut input = tokio::io::BufReader::new(stdin);
     let mut line = Vec::new();
@@ -195,7 +227,16 @@ async fn requests(stdin: In, mut to_service: tokio::io::DuplexStream, refusals: 
             if refusals.send(refusal).await.is_err() {
                 break;
             }
-        } else if to_service.write_all(&line).await.is_err() {
+            continue;
+        }
+        // A request waits for room among the calls in flight; its answer makes room again (`lines_of`).
+        if kind_of(&line) == Some(true) {
+            match in_flight.acquire().await {
+                Ok(permit) => permit.forget(),
+                Err(_) => break,
+            }
+        }
+        if to_service.write_all(&line).await.is_err() {
             break;
         }
     }
@@ -231,7 +272,7 @@ fn out_of_range(line: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// The service's answers, a line at a time, until it closes its end.
-async fn lines_of(from: tokio::io::DuplexStream, to: tokio::sync::mpsc::Sender<Vec<u8>>) {
+async fn lines_of(from: tokio::io::DuplexStream, to: tokio::sync::mpsc::Sender<Vec<u8>>, in_flight: Arc<tokio::sync::Semaphore>) {
     use tokio::io::AsyncBufReadExt;
     let mut input = tokio::io::BufReader::new(from);
     loop {
@@ -239,6 +280,10 @@ async fn lines_of(from: tokio::io::DuplexStream, to: tokio::sync::mpsc::Sender<V
         match input.read_until(b'\n', &mut line).await {
             Ok(0) | Err(_) => break,
             Ok(_) => {}
+        }
+        // An answer ends a call in flight: room for the next request.
+        if kind_of(&line) == Some(false) {
+            in_flight.add_permits(1);
         }
         if to.send(line).await.is_err() {
             break;
