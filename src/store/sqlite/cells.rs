@@ -486,10 +486,12 @@ pub(crate) fn after_write(tx: &Connection, were_current: bool, ready: Ready, bef
             for (cell, counted) in order.iter().filter_map(of).filter(|(_, c)| c.runs > 0) {
                 insert(&mut add, cell, counted)?;
             }
+            super::rollup::recount(tx, None)?;
         }
         Ready::CellsTouched(CellsTouched { cells, runs, .. }) => {
             let runs: BTreeMap<String, bool> = runs.into_iter().map(|(r, one)| (r, one.is_some())).collect();
-            refresh(tx, &runs, cells.into_iter().collect(), before)?;
+            let days = refresh(tx, &runs, cells.into_iter().collect(), before)?;
+            super::rollup::recount(tx, Some(&days))?;
         }
     }
     tx.execute("UPDATE report_cells_upto SET id = (SELECT COALESCE(max(id), 0) FROM records)", [])?;
@@ -501,8 +503,13 @@ pub(crate) fn after_write(tx: &Connection, were_current: bool, ready: Ready, bef
 ///
 /// A run first written now, all into one cell, lies in that cell alone: it cannot be split, and
 /// one look at the index for an older record of it says so (an import of a million new runs
-/// then reads none of them back).
-pub(crate) fn refresh(tx: &Connection, runs: &BTreeMap<String, bool>, mut cells: BTreeSet<Cell>, before: i64) -> rusqlite::Result<()> {
+/// then reads none of them back). Answers the days of the cells made again.
+pub(crate) fn refresh(
+    tx: &Connection,
+    runs: &BTreeMap<String, bool>,
+    mut cells: BTreeSet<Cell>,
+    before: i64,
+) -> rusqlite::Result<BTreeSet<i64>> {
     let mut earlier = tx.prepare_cached("SELECT 1 FROM records WHERE run_id = ?1 AND id <= ?2 LIMIT 1")?;
     let mut is_split = tx.prepare_cached("SELECT 1 FROM report_split_runs WHERE run_id = ?1")?;
     let mut split = tx.prepare_cached("INSERT INTO report_split_runs (run_id) VALUES (?1)")?;
@@ -522,7 +529,7 @@ pub(crate) fn refresh(tx: &Connection, runs: &BTreeMap<String, bool>, mut cells:
     for cell in &cells {
         write(tx, cell)?;
     }
-    Ok(())
+    Ok(cells.iter().map(|c| c.day).collect())
 }
 
 /// The cells a run's records lie in.
@@ -549,6 +556,7 @@ pub(crate) fn rebuild(tx: &Connection) -> rusqlite::Result<()> {
         }
     }
     fill(tx, &split)?;
+    super::rollup::recount(tx, None)?;
     tx.execute("UPDATE report_cells_upto SET id = (SELECT COALESCE(max(id), 0) FROM records)", [])?;
     Ok(())
 }
@@ -666,7 +674,7 @@ pub(crate) struct CellSums {
 }
 
 impl CellSums {
-    fn of(a: &Acc, notes: &[String]) -> CellSums {
+    pub(crate) fn of(a: &Acc, notes: &[String]) -> CellSums {
         let v = |s: Option<Sum>| s.map_or(f64::NAN, Sum::value);
         CellSums {
             runs: a.runs,
@@ -730,35 +738,68 @@ const INSERT: &str = "INSERT OR REPLACE INTO report_cells (model, day, job_user,
 
 /// Stores a cell of at least one run, counted, with `INSERT` prepared.
 fn insert(insert: &mut rusqlite::Statement, cell: &Cell, c: &CellSums) -> rusqlite::Result<()> {
+    insert.raw_bind_parameter(1, &cell.model)?;
+    insert.raw_bind_parameter(2, cell.day)?;
+    insert.raw_bind_parameter(3, &cell.user)?;
+    insert.raw_bind_parameter(4, &cell.account)?;
+    insert.raw_bind_parameter(5, &cell.partition)?;
+    bind_sums(insert, 6, c)?;
+    insert.raw_execute()?;
+    Ok(())
+}
+
+/// The columns a cell sums (and a rollup row, `rollup`), in the order `bind_sums` binds and `read_sums` reads them.
+pub(crate) const SUMS: &str = "runs, runs_measured, carbon, cost, not_counted, gpu_hours, cpu_hours, kwh, co2e_g, co2e_low, \
+    co2e_high, unknown_uncertainty, cost_usd, notes, embodied_co2e_g, water_l, tokens, prompt_tokens, requests";
+
+/// Binds `c`'s sums to the parameters from `from` on, in the order of `SUMS`.
+pub(crate) fn bind_sums(stmt: &mut rusqlite::Statement, from: usize, c: &CellSums) -> rusqlite::Result<()> {
     let count = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
     let figure = |x: f64| Some(x).filter(|x| !x.is_nan());
-    insert.execute(params![
-        cell.model,
-        cell.day,
-        cell.user,
-        cell.account,
-        cell.partition,
-        count(c.runs),
-        count(c.runs_measured),
-        count(c.carbon),
-        count(c.cost),
-        count(c.not_counted),
-        c.gpu_hours,
-        c.cpu_hours,
-        figure(c.kwh),
-        figure(c.co2e_g),
-        c.co2e_low,
-        c.co2e_high,
-        c.unknown_uncertainty,
-        figure(c.cost_usd),
-        c.notes.as_deref(),
-        figure(c.embodied_co2e_g),
-        figure(c.water_l),
-        figure(c.tokens),
-        figure(c.prompt_tokens),
-        figure(c.requests),
-    ])?;
+    for (i, n) in [c.runs, c.runs_measured, c.carbon, c.cost, c.not_counted].into_iter().enumerate() {
+        stmt.raw_bind_parameter(from + i, count(n))?;
+    }
+    for (i, x) in [c.gpu_hours, c.cpu_hours].into_iter().enumerate() {
+        stmt.raw_bind_parameter(from + 5 + i, x)?;
+    }
+    for (i, x) in [figure(c.kwh), figure(c.co2e_g), Some(c.co2e_low), Some(c.co2e_high)].into_iter().enumerate() {
+        stmt.raw_bind_parameter(from + 7 + i, x)?;
+    }
+    stmt.raw_bind_parameter(from + 11, c.unknown_uncertainty)?;
+    stmt.raw_bind_parameter(from + 12, figure(c.cost_usd))?;
+    stmt.raw_bind_parameter(from + 13, c.notes.as_deref())?;
+    let rest = [c.embodied_co2e_g, c.water_l, c.tokens, c.prompt_tokens, c.requests];
+    for (i, x) in rest.into_iter().enumerate() {
+        stmt.raw_bind_parameter(from + 14 + i, figure(x))?;
+    }
     Ok(())
+}
+
+/// The sums of a cell (or a rollup row) from the columns `SUMS` at `at` on, and its notes.
+pub(crate) fn read_sums(r: &rusqlite::Row, at: usize) -> rusqlite::Result<(Acc, Option<String>)> {
+    let count = |i: usize| r.get::<_, i64>(at + i).map(|v| u64::try_from(v).unwrap_or(0));
+    let real = |i: usize| r.get::<_, f64>(at + i).map(Sum::from);
+    let figure = |i: usize| r.get::<_, Option<f64>>(at + i).map(|v| v.map(Sum::from));
+    let acc = Acc {
+        runs: count(0)?,
+        runs_measured: count(1)?,
+        carbon: count(2)?,
+        cost: count(3)?,
+        not_counted: count(4)?,
+        gpu_hours: real(5)?,
+        cpu_hours: real(6)?,
+        kwh: figure(7)?,
+        co2e: figure(8)?,
+        low: real(9)?,
+        high: real(10)?,
+        unknown_uncertainty: r.get(at + 11)?,
+        cost_usd: figure(12)?,
+        embodied: figure(14)?,
+        water: figure(15)?,
+        work: [figure(16)?, figure(17)?, figure(18)?, None],
+        ..Acc::default()
+    };
+    Ok((acc, r.get(at + 13)?))
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ mod bulk;
 mod cells;
 mod charges;
 mod report;
+mod rollup;
 
 use super::rule::Row;
 use super::{columns, form, EstimateText, Ledger, Line, Location};
@@ -430,18 +431,27 @@ CREATE TABLE IF NOT EXISTS budget_events (
 );
 ";
 
-// A step is a table or columns, never both: no record column may name the budgets' version, and the written-out
-// migrations end before it.
+/// The schema version that keeps the cells summed by day for each model, user, account and partition
+/// (`rollup`), made from the cells after its step.
+pub const ROLLUP_VERSION: i64 = 15;
+
+/// The steps that add tables, by version; every other step past `MIGRATIONS` adds the record columns that
+/// `columns::RECORD` says.
+const TABLES: [(i64, &str); 2] = [(BUDGET_VERSION, BUDGETS), (ROLLUP_VERSION, rollup::SCHEMA)];
+
+// A step is a table or columns, never both: no record column may name a table's version, and the written-out
+// migrations end before them.
 const _: () = assert!(!columns::names_version(columns::RECORD, columns::Store::Sqlite, BUDGET_VERSION));
+const _: () = assert!(!columns::names_version(columns::RECORD, columns::Store::Sqlite, ROLLUP_VERSION));
 const _: () = assert!((MIGRATIONS.len() as i64) < BUDGET_VERSION);
 
 /// The schema version this exa writes.
 pub const SCHEMA_VERSION: i64 = {
     let columns = columns::newest(columns::RECORD, columns::Store::Sqlite, MIGRATIONS.len());
-    if columns > BUDGET_VERSION {
+    if columns > ROLLUP_VERSION {
         columns
     } else {
-        BUDGET_VERSION
+        ROLLUP_VERSION
     }
 };
 
@@ -862,8 +872,10 @@ impl Store {
         for version in now + 1..=SCHEMA_VERSION {
             let sql = match usize::try_from(version - 1).ok().and_then(|i| MIGRATIONS.get(i)) {
                 Some(sql) => (*sql).to_string(),
-                None if version == BUDGET_VERSION => BUDGETS.to_string(),
-                None => columns::added(columns::RECORD, columns::Store::Sqlite, version, MIGRATIONS.len(), "records"),
+                None => match TABLES.iter().find(|(v, _)| *v == version) {
+                    Some((_, sql)) => (*sql).to_string(),
+                    None => columns::added(columns::RECORD, columns::Store::Sqlite, version, MIGRATIONS.len(), "records"),
+                },
             };
             tx.execute_batch(&sql).map_err(|e| db_error(&path, e))?;
             tx.pragma_update(None, "user_version", version).map_err(|e| db_error(&path, e))?;
@@ -876,6 +888,8 @@ impl Store {
         // the records, once every column is there.
         if now < RULE_VERSION {
             cells::rebuild(&tx).map_err(|e| db_error(&path, e))?;
+        } else if now < ROLLUP_VERSION {
+            rollup::recount(&tx, None).map_err(|e| db_error(&path, e))?;
         }
         tx.commit().map_err(|e| db_error(&path, e))
     }

@@ -7,8 +7,7 @@ use rusqlite::types::{Value as Sql, ValueRef};
 use super::{column_int, read_row, Store};
 use crate::error::Error;
 use crate::store::report::{
-    and_key, cell_key_column, count_runs, nothing, where_sql, Acc, Bound, By, Filter, Gathered, Keys, Per, Report, Runs, Sum, DAY,
-    RANGE_METHOD,
+    and_key, cell_key_column, count_runs, nothing, where_sql, Acc, Bound, By, Filter, Gathered, Keys, Per, Report, Runs, DAY, RANGE_METHOD,
 };
 use crate::store::rule::Row;
 use crate::text::FnvMap;
@@ -107,68 +106,31 @@ fn from_cells(store: &Store, by: By, f: &Filter) -> Result<Option<Gathered>, Err
         return Ok(None);
     }
     let mut g = gather(store, by, f, true)?;
-    let (mut filter, mut args) = sqlite_clause(conditions, "");
-    if let (Some(k), Some(column)) = (&f.key, cell_key_column(by)) {
-        filter = and_key(filter, column, "?");
-        args.push(Sql::Text(k.clone()));
-    }
-    // One group asked for and no trend by day: its cells summed by SQLite (whose sum() is compensated, as `Sum` is),
-    // one row rather than a month of a busy ledger's cells read one by one.
-    let sql = if f.key.is_some() && cell_key_column(by).is_some() && !f.trend {
-        format!(
-            "SELECT min(model), min(day), min(job_user), min(job_account), min(job_partition), sum(runs), sum(runs_measured),
-                    sum(carbon), sum(cost), sum(not_counted), sum(gpu_hours), sum(cpu_hours), sum(kwh), sum(co2e_g), sum(co2e_low),
-                    sum(co2e_high), max(unknown_uncertainty), sum(cost_usd), group_concat(notes, char(10)), sum(embodied_co2e_g),
-                    sum(water_l), sum(tokens), sum(prompt_tokens), sum(requests) FROM report_cells {filter} HAVING count(*) > 0"
-        )
-    } else {
-        format!(
-            "SELECT model, day, job_user, job_account, job_partition, runs, runs_measured, carbon, cost, not_counted, gpu_hours,
-                    cpu_hours, kwh, co2e_g, co2e_low, co2e_high, unknown_uncertainty, cost_usd, notes, embodied_co2e_g, water_l,
-                    tokens, prompt_tokens, requests FROM report_cells {filter}"
-        )
-    };
+    // The rollup's rows where they answer (a row a day a model, user, account or partition), else the cells.
+    let from_rollup = if store.version()? >= super::ROLLUP_VERSION { super::rollup::select(by, f) } else { None };
+    let (sql, args) = from_rollup.unwrap_or_else(|| {
+        let (mut filter, mut args) = sqlite_clause(conditions, "");
+        let column = cell_key_column(by).unwrap_or("model");
+        if let (Some(k), By::Model | By::User | By::Account | By::Partition) = (&f.key, by) {
+            filter = and_key(filter, column, "?");
+            args.push(Sql::Text(k.clone()));
+        }
+        (format!("SELECT {column}, day, {} FROM report_cells {filter}", super::cells::SUMS), args)
+    });
     let mut stmt = store.conn().prepare(&sql).map_err(db)?;
     let mut rows = stmt.query(rusqlite::params_from_iter(args.iter())).map_err(db)?;
     while let Some(r) = rows.next().map_err(db)? {
-        let count = |i: usize| r.get::<_, i64>(i).map(|v| u64::try_from(v).unwrap_or(0));
         let day: i64 = r.get(1).map_err(db)?;
-        let cell = Acc {
-            runs: count(5).map_err(db)?,
-            runs_measured: count(6).map_err(db)?,
-            carbon: count(7).map_err(db)?,
-            cost: count(8).map_err(db)?,
-            not_counted: count(9).map_err(db)?,
-            gpu_hours: Sum::from(r.get::<_, f64>(10).map_err(db)?),
-            cpu_hours: Sum::from(r.get::<_, f64>(11).map_err(db)?),
-            kwh: r.get::<_, Option<f64>>(12).map_err(db)?.map(Sum::from),
-            co2e: r.get::<_, Option<f64>>(13).map_err(db)?.map(Sum::from),
-            low: Sum::from(r.get::<_, f64>(14).map_err(db)?),
-            high: Sum::from(r.get::<_, f64>(15).map_err(db)?),
-            unknown_uncertainty: r.get(16).map_err(db)?,
-            cost_usd: r.get::<_, Option<f64>>(17).map_err(db)?.map(Sum::from),
-            embodied: r.get::<_, Option<f64>>(19).map_err(db)?.map(Sum::from),
-            water: r.get::<_, Option<f64>>(20).map_err(db)?.map(Sum::from),
-            work: [
-                r.get::<_, Option<f64>>(21).map_err(db)?.map(Sum::from),
-                r.get::<_, Option<f64>>(22).map_err(db)?.map(Sum::from),
-                r.get::<_, Option<f64>>(23).map_err(db)?.map(Sum::from),
-                None,
-            ],
-            ..Acc::default()
-        };
+        let (cell, notes) = super::cells::read_sums(r, 2).map_err(db)?;
         let key = match by {
             By::Day => crate::time::iso8601(day.saturating_mul(DAY))[..10].to_string(),
-            By::User => r.get(2).map_err(db)?,
-            By::Account => r.get(3).map_err(db)?,
-            By::Partition => r.get(4).map_err(db)?,
             _ => r.get(0).map_err(db)?,
         };
         let day = i32::try_from(day).unwrap_or(0);
         g.group(&key).merge(&cell, day);
         g.total.merge(&cell, day);
         g.saw_day(day);
-        if let Some(notes) = r.get::<_, Option<String>>(18).map_err(db)? {
+        if let Some(notes) = notes {
             g.notes.extend(notes.lines().map(str::to_string));
         }
     }
@@ -322,8 +284,41 @@ mod tests {
                 }
                 same(&cells.1, &scan.1);
                 assert_eq!(cells.2, scan.2, "{by:?} {f:?}: notes");
+                // One group asked for (a budget's scope): that group alone, as the whole report has it.
+                if let (Some(group), false) = (scan.0.last(), by == By::Day) {
+                    let one = Filter { key: Some(group.key.clone()), ..f.clone() };
+                    let cells = from_cells(&store, by, &one).unwrap().expect("the cells answer it").finish().unwrap();
+                    assert_eq!(cells.0.len(), 1, "{by:?} {one:?}");
+                    same(&cells.0[0], group);
+                }
             }
         }
+        // The rollup kept as records arrived is the one made from the cells at once.
+        let rollup = |s: &Store| -> Vec<String> {
+            let mut q = s.conn().prepare("SELECT * FROM report_rollup ORDER BY kind, value, day").unwrap();
+            let n = q.column_count();
+            q.query_map([], |r| Ok((0..n).map(|i| format!("{:?}", r.get_ref_unwrap(i))).collect::<Vec<_>>().join("|")))
+                .unwrap()
+                .collect::<Result<Vec<_>, _>>()
+                .unwrap()
+        };
+        let kept = rollup(&store);
+        assert!(kept.len() > 10, "{} rows", kept.len());
+        let tx = store.conn().unchecked_transaction().unwrap();
+        super::super::rollup::recount(&tx, None).unwrap();
+        tx.commit().unwrap();
+        assert_eq!(rollup(&store), kept);
+        // A ledger from before the rollup gets it, made from its cells, when it is opened to write.
+        let path = store.path.clone();
+        drop(store);
+        let old = rusqlite::Connection::open(&path).unwrap();
+        old.execute_batch("DROP TABLE report_rollup; DROP INDEX report_cells_day; PRAGMA user_version = 14;").unwrap();
+        drop(old);
+        let reader = Store::open_read(&path).unwrap().expect("a ledger");
+        assert!(from_cells(&reader, By::Account, &Filter::default()).unwrap().is_some(), "the cells answer an older ledger");
+        drop(reader);
+        let store = Store::open(&path).unwrap();
+        assert_eq!(rollup(&store), kept);
         // Not from the cells: by provider or run, and bounds within a day.
         assert!(from_cells(&store, By::Provider, &Filter::default()).unwrap().is_none());
         assert!(from_cells(&store, By::Run, &Filter::default()).unwrap().is_none());
@@ -422,7 +417,11 @@ mod tests {
         };
         let made = indexes(&batch);
         let names: Vec<&str> = made.iter().map(|(n, _)| n.as_str()).collect();
-        assert_eq!(names, ["records_cell", "records_idem_key", "records_run", "records_time"], "{made:?}");
+        assert_eq!(
+            names,
+            ["records_cell", "records_idem_key", "records_run", "records_time", "report_cells_day", "report_rollup_day"],
+            "{made:?}"
+        );
         // The first write sets the records' indexes aside and makes them again; every one is there after it.
         batch.write(&lines).unwrap();
         assert_eq!(indexes(&batch), made);
@@ -438,7 +437,13 @@ mod tests {
         assert_eq!(split(&batch), split(&single));
         // The first batch's cells are made from its lines as written: to the last bit what the records make.
         let stored = |s: &Store| -> Vec<String> {
-            let mut q = s.conn().prepare("SELECT * FROM report_cells ORDER BY model, day, job_user, job_account, job_partition").unwrap();
+            let mut q = s
+                .conn()
+                .prepare(
+                    "SELECT * FROM report_cells, (SELECT count(*) FROM report_rollup)
+                     ORDER BY model, day, job_user, job_account, job_partition",
+                )
+                .unwrap();
             let n = q.column_count();
             q.query_map([], |r| Ok((0..n).map(|i| format!("{:?}", r.get_ref_unwrap(i))).collect::<Vec<_>>().join("|")))
                 .unwrap()
