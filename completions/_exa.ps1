@@ -41,6 +41,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Turn a scheduler''s finished jobs into records: Slurm (sacct) or Flux')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve exa''s read-only tools to AI agents over MCP (stdio, or streamable HTTP)')
             [CompletionResult]::new('metrics', 'metrics', [CompletionResultType]::ParameterValue, 'Cluster GPU and host telemetry from Prometheus, and the flags it raises')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'How far a measurement is from a reference: a trace against a wall meter''s, BMC''s or DCGM''s series')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions for exa')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print exa''s man page (roff), or a subcommand''s')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -1091,6 +1092,22 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
         'exa;metrics;help;help' {
             break
         }
+        'exa;validate' {
+            [CompletionResult]::new('--trace', '--trace', [CompletionResultType]::ParameterName, 'Exa''s trace of the run (`measure --trace FILE`), JSON lines')
+            [CompletionResult]::new('--reference', '--reference', [CompletionResultType]::ParameterName, 'The reference''s series, CSV with a header')
+            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'The reference''s clock minus exa''s, seconds, when known [default: found within --max-offset]')
+            [CompletionResult]::new('--max-offset', '--max-offset', [CompletionResultType]::ParameterName, 'How far apart the clocks may be, seconds, when the offset is found')
+            [CompletionResult]::new('--window', '--window', [CompletionResultType]::ParameterName, 'The windows'' lengths, seconds, comma-separated')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as `-o json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'exa;completions' {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
@@ -1124,6 +1141,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Turn a scheduler''s finished jobs into records: Slurm (sacct) or Flux')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve exa''s read-only tools to AI agents over MCP (stdio, or streamable HTTP)')
             [CompletionResult]::new('metrics', 'metrics', [CompletionResultType]::ParameterValue, 'Cluster GPU and host telemetry from Prometheus, and the flags it raises')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'How far a measurement is from a reference: a trace against a wall meter''s, BMC''s or DCGM''s series')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions for exa')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print exa''s man page (roff), or a subcommand''s')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -1301,6 +1319,9 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             break
         }
         'exa;help;metrics;query' {
+            break
+        }
+        'exa;help;validate' {
             break
         }
         'exa;help;completions' {

@@ -55,6 +55,9 @@ _exa() {
             exa,sync)
                 cmd="exa__subcmd__sync"
                 ;;
+            exa,validate)
+                cmd="exa__subcmd__validate"
+                ;;
             exa__subcmd__budget,check)
                 cmd="exa__subcmd__budget__subcmd__check"
                 ;;
@@ -331,6 +334,9 @@ _exa() {
             exa__subcmd__help,sync)
                 cmd="exa__subcmd__help__subcmd__sync"
                 ;;
+            exa__subcmd__help,validate)
+                cmd="exa__subcmd__help__subcmd__validate"
+                ;;
             exa__subcmd__help__subcmd__budget,check)
                 cmd="exa__subcmd__help__subcmd__budget__subcmd__check"
                 ;;
@@ -518,7 +524,7 @@ _exa() {
 
     case "${cmd}" in
         exa)
-            opts="-o -h -V --output --json --config --db --strict --help --version finops config gpu report budget db sync import mcp metrics completions man help"
+            opts="-o -h -V --output --json --config --db --strict --help --version finops config gpu report budget db sync import mcp metrics validate completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2678,7 +2684,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__help)
-            opts="finops config gpu report budget db sync import mcp metrics completions man help"
+            opts="finops config gpu report budget db sync import mcp metrics validate completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3366,6 +3372,20 @@ _exa() {
         exa__subcmd__help__subcmd__sync__subcmd__mlflow)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__help__subcmd__validate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -4223,6 +4243,52 @@ _exa() {
             fi
             case "${prev}" in
                 --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        exa__subcmd__validate)
+            opts="-o -h -V --trace --reference --offset --max-offset --window --output --json --config --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --trace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reference)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --offset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-offset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --window)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

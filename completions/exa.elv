@@ -38,6 +38,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand import 'Turn a scheduler''s finished jobs into records: Slurm (sacct) or Flux'
             cand mcp 'Serve exa''s read-only tools to AI agents over MCP (stdio, or streamable HTTP)'
             cand metrics 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
+            cand validate 'How far a measurement is from a reference: a trace against a wall meter''s, BMC''s or DCGM''s series'
             cand completions 'Print shell completions for exa'
             cand man 'Print exa''s man page (roff), or a subcommand''s'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -974,6 +975,21 @@ set edit:completion:arg-completer[exa] = {|@words|
         }
         &'exa;metrics;help;help'= {
         }
+        &'exa;validate'= {
+            cand --trace 'Exa''s trace of the run (`measure --trace FILE`), JSON lines'
+            cand --reference 'The reference''s series, CSV with a header'
+            cand --offset 'The reference''s clock minus exa''s, seconds, when known [default: found within --max-offset]'
+            cand --max-offset 'How far apart the clocks may be, seconds, when the offset is found'
+            cand --window 'The windows'' lengths, seconds, comma-separated'
+            cand -o 'Output format: a table for people, or JSON for programs'
+            cand --output 'Output format: a table for people, or JSON for programs'
+            cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'
+            cand --json 'Same as `-o json`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'exa;completions'= {
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
@@ -1005,6 +1021,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand import 'Turn a scheduler''s finished jobs into records: Slurm (sacct) or Flux'
             cand mcp 'Serve exa''s read-only tools to AI agents over MCP (stdio, or streamable HTTP)'
             cand metrics 'Cluster GPU and host telemetry from Prometheus, and the flags it raises'
+            cand validate 'How far a measurement is from a reference: a trace against a wall meter''s, BMC''s or DCGM''s series'
             cand completions 'Print shell completions for exa'
             cand man 'Print exa''s man page (roff), or a subcommand''s'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -1136,6 +1153,8 @@ set edit:completion:arg-completer[exa] = {|@words|
         &'exa;help;metrics;flags'= {
         }
         &'exa;help;metrics;query'= {
+        }
+        &'exa;help;validate'= {
         }
         &'exa;help;completions'= {
         }

@@ -33,6 +33,28 @@ fn recorded(report: commands::record::Recorded, settings: &Settings) -> ExitCode
     }
 }
 
+/// `exa validate`: its numbers checked, then the comparison.
+fn validate(v: &cli::ValidateArgs, s: &Settings) -> anyhow::Result<ExitCode> {
+    let finite = |what: &str, v: f64, most: f64| {
+        if v.is_finite() && v.abs() <= most {
+            Ok(v)
+        } else {
+            Err(Error::Usage(format!("{what} must be a number of seconds up to {most}")))
+        }
+    };
+    if v.window.iter().any(|w| !(w.is_finite() && (0.001..=31_536_000.0).contains(w))) {
+        return Err(Error::Usage("--window must be lengths from 0.001 to 31536000 seconds".into()).into());
+    }
+    let ask = commands::validate::Ask {
+        trace: &v.trace,
+        reference: &v.reference,
+        offset: v.offset.map(|o| finite("--offset", o, 86_400.0)).transpose()?,
+        max_offset: finite("--max-offset", v.max_offset, 3_600.0)?.abs(),
+        windows: v.window.clone(),
+    };
+    show(commands::validate::run(&ask)?, s)
+}
+
 fn report(r: &cli::ReportArgs, s: &Settings) -> anyhow::Result<ExitCode> {
     if r.format == cli::ReportFormat::Focus && r.by != cli::GroupBy::Model {
         // Refused rather than ignored: FOCUS rows are not grouped.
@@ -117,6 +139,7 @@ pub fn run(cli: &Cli, s: &Settings) -> anyhow::Result<ExitCode> {
         Command::Import(cli::ImportCmd::Flux(i)) => show(commands::import::run(s, commands::import::Scheduler::Flux, &i.common, false)?, s),
         Command::Import(cli::ImportCmd::Kubernetes(i)) => show(commands::kubernetes::run(s, i)?, s),
         Command::Budget(b) => budget(b, s),
+        Command::Validate(v) => validate(v, s),
         Command::Db(cli::DbCmd::Migrate(_)) => show(commands::db::migrate(s)?, s),
         Command::Db(cli::DbCmd::Copy { from, to }) => {
             let progress = |c: &commands::db::Copied| {

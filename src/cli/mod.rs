@@ -121,6 +121,22 @@ pub enum Command {
     /// Cluster GPU and host telemetry from Prometheus, and the flags it raises.
     #[command(subcommand)]
     Metrics(MetricsCmd),
+    /// How far a measurement is from a reference: a trace against a wall meter's, BMC's or DCGM's series.
+    ///
+    /// The trace is `exa finops measure --trace`'s. The reference is CSV with
+    /// a header naming a time column (time, timestamp, unix: seconds since
+    /// the epoch or RFC 3339), a power column (watts, power_w, power_mw,
+    /// power_kw, DCGM_FI_DEV_POWER_USAGE) and optionally a device column
+    /// (gpu, index, uuid: one GPU's series each; without it the reference is
+    /// compared with every GPU together). The clocks' offset is found as the
+    /// one that makes the two series most alike, unless --offset gives it.
+    /// Energy is compared over windows of each --window length and over the
+    /// whole run: mean absolute percentage error, bias and the worst window.
+    /// A reference's drop-out is skipped, never read as zero watts.
+    #[command(
+        after_help = "Examples:\n  exa finops measure --trace run.jsonl -- python train.py\n  exa validate --trace run.jsonl --reference meter.csv\n  exa validate --trace run.jsonl --reference dcgm.csv --window 1,10,60,300 -o json | jq '.components[].bias_pct'"
+    )]
+    Validate(ValidateArgs),
     /// Print shell completions for exa.
     #[command(
         after_help = "Examples:\n  exa completions bash > ~/.local/share/bash-completion/completions/exa\n  exa completions zsh > ~/.zfunc/_exa"
@@ -490,6 +506,26 @@ pub struct WhenArgs {
     /// grid region set (EXAMLOPS_GRID_REGION, finops.carbon.grid.region)].
     #[arg(long, value_name = "REGION")]
     pub region: Option<String>,
+}
+
+/// `validate`.
+#[derive(Debug, Clone, Args)]
+pub struct ValidateArgs {
+    /// Exa's trace of the run (`measure --trace FILE`), JSON lines.
+    #[arg(long, value_name = "FILE")]
+    pub trace: PathBuf,
+    /// The reference's series, CSV with a header.
+    #[arg(long, value_name = "FILE")]
+    pub reference: PathBuf,
+    /// The reference's clock minus exa's, seconds, when known [default: found within --max-offset].
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    pub offset: Option<f64>,
+    /// How far apart the clocks may be, seconds, when the offset is found.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    pub max_offset: f64,
+    /// The windows' lengths, seconds, comma-separated.
+    #[arg(long, value_name = "SECONDS", value_delimiter = ',', default_values_t = [1.0, 10.0, 60.0])]
+    pub window: Vec<f64>,
 }
 
 /// `finops carbon hardware`.
@@ -1360,7 +1396,9 @@ impl Cli {
             Command::Import(ImportCmd::Slurm(i)) => (i.common.db.db.as_ref(), false),
             Command::Import(ImportCmd::Flux(i)) => (i.common.db.db.as_ref(), false),
             Command::Import(ImportCmd::Kubernetes(i)) => (i.db.db.as_ref(), false),
-            Command::Gpu(_) | Command::Metrics(_) | Command::Completions { .. } | Command::Man { .. } => (None, false),
+            Command::Gpu(_) | Command::Metrics(_) | Command::Validate(_) | Command::Completions { .. } | Command::Man { .. } => {
+                (None, false)
+            }
         };
         GlobalFlags { db: db.or(self.db.db.as_ref()), strict: strict || self.strict.strict }
     }

@@ -17,6 +17,7 @@ pub mod report;
 pub mod show;
 pub mod sync;
 pub mod telemetry;
+pub mod validate;
 pub mod when;
 
 use crate::error::Error;

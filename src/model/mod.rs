@@ -22,6 +22,7 @@ pub mod record;
 pub mod refusal;
 pub mod tags;
 pub mod telemetry;
+pub mod validate;
 
 /// An ordered map (insertion order, as the JSON shows it) hashed with foldhash rather than SipHash: its keys are
 /// coefficient, input and output names from exa's own configs, and an importer hashes them millions of times.

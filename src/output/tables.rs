@@ -228,6 +228,52 @@ impl Render for crate::commands::when::When {
     }
 }
 
+impl Render for crate::commands::validate::Validation {
+    fn render(&self, style: Style, out: &mut String) {
+        let pct = |v: Option<f64>| v.map_or_else(|| "-".to_string(), |v| format!("{v:+.2} %"));
+        let abs = |v: Option<f64>| v.map_or_else(|| "-".to_string(), |v| format!("{v:.2} %"));
+        let clock = match self.offset_from {
+            "found" => format!("clock offset {:+.3} s, found (r = {:.4})", self.offset_s, self.correlation.unwrap_or(0.0)),
+            "given" => format!("clock offset {:+.3} s, given", self.offset_s),
+            _ => "clock offset: none found, compared as stamped".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "{} ({} readings) against {} ({} samples); {clock}",
+            crate::text::clean(&self.trace),
+            self.trace_readings,
+            crate::text::clean(&self.reference),
+            self.reference_samples
+        );
+        for c in &self.components {
+            let _ = writeln!(
+                out,
+                "{}: exa {:.1} J, reference {:.1} J over {:.1} s: bias {}",
+                c.name,
+                c.exa_j,
+                c.reference_j,
+                c.compared_s,
+                pct(c.bias_pct)
+            );
+            let mut t = style.table(&["window", "compared", "skipped", "MAPE", "bias", "worst"]);
+            for w in &c.windows {
+                t.add_row(vec![
+                    format!("{} s", w.seconds),
+                    w.compared.to_string(),
+                    w.skipped.to_string(),
+                    abs(w.mape_pct),
+                    pct(w.bias_pct),
+                    abs(w.max_abs_pct),
+                ]);
+            }
+            let _ = writeln!(out, "{t}");
+        }
+        for note in &self.notes {
+            let _ = writeln!(out, "note: {note}");
+        }
+    }
+}
+
 impl Render for ProviderDetail {
     fn render(&self, style: Style, out: &mut String) {
         let p = &self.provider;

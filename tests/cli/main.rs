@@ -40,6 +40,7 @@ mod slurm;
 mod sources;
 mod telemetry;
 mod tenancy;
+mod validate;
 mod wheel;
 mod when;
 mod work;

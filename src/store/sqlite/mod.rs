@@ -17,6 +17,7 @@ mod cells;
 mod charges;
 mod report;
 mod rollup;
+mod sums;
 
 use super::rule::Row;
 use super::{columns, form, EstimateText, Ledger, Line, Location};

@@ -115,13 +115,13 @@ fn from_cells(store: &Store, by: By, f: &Filter) -> Result<Option<Gathered>, Err
             filter = and_key(filter, column, "?");
             args.push(Sql::Text(k.clone()));
         }
-        (format!("SELECT {column}, day, {} FROM report_cells {filter}", super::cells::SUMS), args)
+        (format!("SELECT {column}, day, {} FROM report_cells {filter}", super::sums::SUMS), args)
     });
     let mut stmt = store.conn().prepare(&sql).map_err(db)?;
     let mut rows = stmt.query(rusqlite::params_from_iter(args.iter())).map_err(db)?;
     while let Some(r) = rows.next().map_err(db)? {
         let day: i64 = r.get(1).map_err(db)?;
-        let (cell, notes) = super::cells::read_sums(r, 2).map_err(db)?;
+        let (cell, notes) = super::sums::read_sums(r, 2).map_err(db)?;
         let key = match by {
             By::Day => crate::time::iso8601(day.saturating_mul(DAY))[..10].to_string(),
             _ => r.get(0).map_err(db)?,

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rusqlite::Connection;
 
-use super::cells::{bind_sums, read_sums, CellSums, SUMS};
+use super::sums::{bind_sums, read_sums, CellSums, SUMS};
 use crate::store::report::{Acc, By, Filter, DAY};
 use crate::text::FnvMap;
 

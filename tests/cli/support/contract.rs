@@ -473,6 +473,49 @@ pub struct ProviderFigure {
     pub basis: String,
 }
 
+// ---- validate ----
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Validation {
+    pub trace: String,
+    pub reference: String,
+    pub trace_readings: u64,
+    pub reference_samples: u64,
+    pub offset_s: f64,
+    pub offset_from: String,
+    #[serde(deserialize_with = "nullable")]
+    pub correlation: Option<f64>,
+    pub components: Vec<ValidatedComponent>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValidatedComponent {
+    pub name: String,
+    pub exa_j: f64,
+    pub reference_j: f64,
+    pub compared_s: f64,
+    #[serde(deserialize_with = "nullable")]
+    pub bias_pct: Option<f64>,
+    pub windows: Vec<ValidatedWindows>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValidatedWindows {
+    pub seconds: f64,
+    pub compared: u64,
+    pub skipped: u64,
+    #[serde(deserialize_with = "nullable")]
+    pub mape_pct: Option<f64>,
+    #[serde(deserialize_with = "nullable")]
+    pub bias_pct: Option<f64>,
+    #[serde(deserialize_with = "nullable")]
+    pub max_abs_pct: Option<f64>,
+}
+
 // ---- finops carbon when ----
 
 #[derive(Debug, Deserialize)]
@@ -1845,6 +1888,7 @@ pub fn check(args: &[&str], json: &[u8]) {
         ["finops", "carbon", "regions"] => drop(decode::<Regions>(&what, json)),
         ["finops", "carbon", "hardware"] => drop(decode::<Hardware>(&what, json)),
         ["finops", "carbon", "when"] => drop(decode::<When>(&what, json)),
+        ["validate"] => drop(decode::<Validation>(&what, json)),
         ["finops", "measure"] => drop(decode::<Measurement>(&what, json)),
         ["report"] if flag_value(args, "--format") == Some("focus") => check_focus(&what, json),
         ["report"] => drop(decode::<Report>(&what, json)),
