@@ -8,22 +8,31 @@ use serde_json::Value;
 
 use crate::common::{fake_smi, test_python, Env};
 
-/// The wheel maturin builds from this tree, installed offline into a fresh virtual environment in
-/// `d`; that environment's folder.
+/// The wheel maturin builds from this tree as a release does (linked by zig against glibc 2.28, so that it installs
+/// on RHEL/Rocky 8 and Ubuntu 20.04), its tag checked by auditwheel, installed offline into a fresh virtual
+/// environment in `d`; that environment's folder.
 fn installed(python: &Path, d: &Path) -> std::path::PathBuf {
-    // The wheel, from the build the tests run (the dev profile: no second compile of exa).
+    // The dev profile: the wheel's exa is built once, in a folder of its own (its target is named).
     let wheels = d.join("wheels");
+    let bin = python.parent().unwrap();
+    let path = std::env::join_paths(std::iter::once(bin.to_path_buf()).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())));
     let out = Command::new(python)
-        .args(["-m", "maturin", "build", "--profile", "dev", "--out"])
+        .args(["-m", "maturin", "build", "--profile", "dev", "--zig", "--compatibility", "manylinux_2_28", "--out"])
         .arg(&wheels)
+        .env("PATH", path.unwrap())
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap();
     assert!(out.status.success(), "maturin: {}", String::from_utf8_lossy(&out.stderr));
     let wheel = std::fs::read_dir(&wheels).unwrap().flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|x| x == "whl"));
     let wheel = wheel.expect("a wheel");
-    let prefix = format!("examlops-{}-py3-none-", env!("CARGO_PKG_VERSION"));
-    assert!(wheel.file_name().unwrap().to_string_lossy().starts_with(&prefix), "{}", wheel.display());
+    let name = format!("examlops-{}-py3-none-manylinux_2_28_x86_64.whl", env!("CARGO_PKG_VERSION"));
+    assert_eq!(wheel.file_name().unwrap().to_string_lossy(), name);
+    // auditwheel reads the binary's symbols: nothing newer than glibc 2.28, and no library a base system lacks.
+    let show = Command::new(python).args(["-m", "auditwheel", "show"]).arg(&wheel).output().unwrap();
+    let said = String::from_utf8_lossy(&show.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(show.status.success(), "auditwheel: {}", String::from_utf8_lossy(&show.stderr));
+    assert!(said.contains(r#"is consistent with the following platform tag: "manylinux_2_28_x86_64""#), "{said}");
     // A fresh virtual environment, the wheel installed offline: nothing else comes with it.
     let venv = d.join("venv");
     assert!(Command::new(python).args(["-m", "venv"]).arg(&venv).status().unwrap().success());

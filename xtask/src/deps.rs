@@ -92,7 +92,8 @@ pub fn ensure() -> Result<(), String> {
 /// receiver decodes with, and the OpenTelemetry SDK's Prometheus exporter (an implementation of
 /// the OTLP-to-Prometheus name translation), and the Kubernetes schemas the manifests in deploy/ are
 /// checked against (`kubernetes-validate`), Grafana's SDK, which reads the dashboard there, and
-/// maturin, which builds the wheel `pip install examlops` takes, and gRPC with its protobuf compiler, which
+/// maturin, which builds the wheel `pip install examlops` takes (linked by zig against glibc 2.28, so it installs on
+/// RHEL 8, and checked by auditwheel), and gRPC with its protobuf compiler, which
 /// serve the kubelet's PodResources API from its published `api.proto` (tests/fixtures/kubernetes).
 const PYTHON_NEEDS: &[&str] = &[
     "mcp==2.3.0",
@@ -102,6 +103,8 @@ const PYTHON_NEEDS: &[&str] = &[
     "kubernetes-validate==1.37.0",
     "grafana-foundation-sdk==1769699998!10.1.0",
     "maturin==1.16.0",
+    "ziglang==0.17.1",
+    "auditwheel==6.8.2",
     "grpcio==1.85.1",
     "grpcio-tools==1.85.1",
 ];
@@ -119,7 +122,7 @@ pub fn python_env(root: &std::path::Path) -> Result<std::path::PathBuf, String> 
         Command::new(&python)
             .args([
                 "-c",
-                "import mcp, mlflow, opentelemetry.proto.collector.metrics.v1.metrics_service_pb2, opentelemetry.exporter.prometheus, kubernetes_validate, grafana_foundation_sdk, maturin, grpc, grpc_tools",
+                "import mcp, mlflow, opentelemetry.proto.collector.metrics.v1.metrics_service_pb2, opentelemetry.exporter.prometheus, kubernetes_validate, grafana_foundation_sdk, maturin, ziglang, auditwheel, grpc, grpc_tools",
             ])
             .output()
             .is_ok_and(|o| o.status.success())
