@@ -318,6 +318,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --gpus 'The job''s GPUs: indices, GPU- or MIG- UUIDs, comma-separated, or none [default: from CUDA_VISIBLE_DEVICES and the like, else all]'
             cand --duration 'Without a command, measure the node this long (90s, 10m, 1.5h); Ctrl-C ends it early'
             cand --trace 'Write every sample to FILE as JSON lines, for plotting and re-analysis'
+            cand --node-source 'Where the whole node''s power is read: hwmon (the ACPI power meter), ipmi (the BMC through ipmitool), or none [default: auto; env: EXAMLOPS_NODE_SOURCE; config: node.source]'
             cand --pid 'Without a command: the run''s CPU time is this process''s (and its waited-for children''s) user + system time over the run; the Python API passes its own. The run ends when the process does (a pid given to a later process is not it)'
             cand --cpus 'Without a command: the job holds N CPUs here, and its CPU-hours are N times the run''s length (core-hours, as a scheduler bills them; the Slurm prolog passes the job''s)'
             cand --slurm-job 'The Slurm job whose processes are the job''s on a shared GPU: those in its control group (`…/job_<ID>/…` in /proc/<pid>/cgroup), as the prolog measures a job it did not start'

@@ -357,6 +357,10 @@ pub struct Measure {
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
 
+    /// Where the whole node's power is read: hwmon (the ACPI power meter), ipmi (the BMC through ipmitool), or none [default: auto; env: EXAMLOPS_NODE_SOURCE; config: node.source].
+    #[arg(long, value_name = "SOURCE", value_parser = clap::builder::PossibleValuesParser::new(crate::model::gpu::NODE_CHOICES))]
+    pub node_source: Option<String>,
+
     /// Without a command: the run's CPU time is this process's (and its waited-for children's) user + system time over the run; the Python API passes its own. The run ends when the process does (a pid given to a later process is not it).
     #[arg(long, value_name = "PID", conflicts_with = "command")]
     pub pid: Option<u32>,

@@ -16,19 +16,19 @@ use crate::error::Error;
 use crate::model::energy::{Joules, Kwh};
 use crate::model::history::Weight;
 use crate::model::{
-    Cpu, CpuEnergy, CpuZone, Domain, Electricity, Estimate, Gpu, HistoryAsk, Measured, Measurement, NewRecord, Request, Stored,
+    Cpu, CpuEnergy, CpuZone, Domain, Electricity, Estimate, Gpu, HistoryAsk, Measured, Measurement, NewRecord, NodeEnergy, Request, Stored,
 };
 use crate::num::tidy;
 use crate::pricing;
 use crate::settings::{Reading, Settings};
 use crate::sinks::catalog::RunEnergy;
 use crate::sources::child::{own_cpu_s, Ended, ProcessCpu, Spawned};
-use crate::sources::cpu;
 use crate::sources::gpu::energy::{summarize, DeviceSummary, Sample};
 use crate::sources::gpu::sampler::{Hooks, JobOf, Options, Outcome, Sampler, Sampling};
 use crate::sources::gpu::scope::{Scope, Scoped};
 use crate::sources::gpu::{GpuSource, SampleError};
 use crate::sources::signals;
+use crate::sources::{cpu, node};
 use crate::store::{self, check_record_name, hostname};
 use crate::time::{iso8601, now_unix};
 
@@ -70,6 +70,8 @@ pub struct Args {
     pub idle_share: crate::model::gpu::IdlePolicy,
     /// The Slurm job whose processes are the job's (`--slurm-job`: its control group), for a shared GPU's split.
     pub slurm_job: Option<String>,
+    /// Where the whole node's power is read (`--node-source`).
+    pub node: crate::model::Sourced<node::NodeChoice>,
 }
 
 /// Whose CPU time a measurement without a command counts: without one, the GPUs' energy would be
@@ -118,11 +120,13 @@ pub fn run(
     let trace = open_trace(args.trace.as_ref())?;
     // The MLflow run is made once everything else is known good, and before the command starts.
     let cpu_source = super::cpu_source(settings)?;
+    let node_source = node_source(settings, &args.node)?;
     let (given_run_id, mlflow_run, run_id_from) = run_id(settings, &mut args)?;
     signals::catch();
     let (started_unix, start) =
         (std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64()), Instant::now());
     let (cpu_sampler, cpu_reason) = start_cpu(settings, cpu_source);
+    let node_sampler = node_source.map(|s| node::Sampler::start(s, Duration::from_secs_f64(settings.gpu.interval.value.max(1.0))));
     let held_from = args.job_cpu.map(|j| (j, started(j)));
     // --pid: the process read as the run goes, its last reading kept; the run ends when it does (or is another's).
     let watched = std::cell::Cell::new(held_from.and_then(|h| h.1));
@@ -157,6 +161,7 @@ pub fn run(
     let work = Readings { gpu: &gpu, cpu: cpu.as_ref(), cpu_energy: &cpu_energy, cpu_name: None };
     let [(carbon, carbon_error), (cost, cost_error)] = price_both(settings, &args, &work, (started_unix, duration_s), &profile);
     let electricity = electricity(settings, &gpu, &cpu_energy);
+    let node = node_energy_of(node_sampler.map(node::Sampler::finish), &gpu, &cpu_energy);
     let measured = Measured { duration_s, device_count: gpu.devices.len(), gpu_kwh: gpu.energy_kwh.map(|k| k.0) };
     let (work_done, measured_work) = work_done(settings, scrape, &args.work, gpu.energy_kwh.map(|k| k.0));
     let (recorded, record_error) = match &args.record {
@@ -170,12 +175,7 @@ pub fn run(
     let run_id = given_run_id.as_deref().or(mlflow_run.as_ref().map(|(_, id)| id.as_str()));
     let energy = RunEnergy::of(gpu.energy_kwh, cpu_energy.cpu_kwh, cpu_energy.dram_kwh);
     let pushed = crate::sinks::push::run(settings, args.push_gateway.as_deref(), energy, job, run_id);
-    if let Some((tracking, id)) = &mlflow_run {
-        let ok = ended.as_ref().is_some_and(|e| e.code == 0);
-        if let Err(e) = tracking.finish_run(id, ok, now_unix().saturating_mul(1000)) {
-            settings.warn(format!("the MLflow run {id} could not be marked finished: {e}"));
-        }
-    }
+    finish_mlflow(settings, mlflow_run.as_ref(), ended.as_ref());
     Ok(Measurement {
         command: (!args.command.is_empty()).then(|| args.command.iter().map(|a| a.to_string_lossy().into_owned()).collect()),
         exit_code: ended.map(|e| e.code),
@@ -187,6 +187,7 @@ pub fn run(
         gpu,
         cpu,
         cpu_energy,
+        node,
         carbon,
         carbon_error,
         cost,
@@ -686,6 +687,82 @@ fn start_cpu(settings: &Reading<'_>, source: Result<Box<dyn cpu::CpuSource>, Str
     match source {
         Ok(source) => (Some(cpu::Sampler::start(source, every, settings.cpu.root.value.clone(), None)), None),
         Err(why) => (None, Some(why)),
+    }
+}
+
+/// Marks the MLflow run `--mlflow-experiment` made finished, as the command ended (a failure is said, not fatal).
+fn finish_mlflow(settings: &Reading<'_>, run: Option<&(crate::sinks::mlflow::Tracking, String)>, ended: Option<&Ended>) {
+    if let Some((tracking, id)) = run {
+        let ok = ended.is_some_and(|e| e.code == 0);
+        if let Err(e) = tracking.finish_run(id, ok, now_unix().saturating_mul(1000)) {
+            settings.warn(format!("the MLflow run {id} could not be marked finished: {e}"));
+        }
+    }
+}
+
+/// The node's power source, or why there is none: one asked for (by flag, variable or config) that cannot be opened
+/// refuses the run before its command starts; auto without a meter is said in the report.
+fn node_source(
+    settings: &Reading<'_>,
+    choice: &crate::model::Sourced<node::NodeChoice>,
+) -> Result<Result<Box<dyn node::NodeSource>, String>, Error> {
+    match node::open(choice.value, &settings.cpu.root.value, &settings.path, settings.gpu.timeout.value) {
+        Ok(s) => Ok(Ok(s)),
+        Err(e) if matches!(choice.value, node::NodeChoice::Auto | node::NodeChoice::None) => Ok(Err(e)),
+        Err(e) => Err(Error::Failed(format!("cannot read the node's power ({} from {}): {e}", choice.value.as_str(), choice.source))),
+    }
+}
+
+/// The node's energy from its meter, beside what was measured of it (the GPUs read, the node's CPU packages and
+/// DRAM), and the remainder's share that is the job's: its part of the measured energy.
+fn node_energy_of(metered: Result<Option<node::Metered>, String>, gpu: &Gpu, cpu: &CpuEnergy) -> NodeEnergy {
+    let m = match metered {
+        Ok(Some(m)) => m,
+        Ok(None) => return NodeEnergy::none("the node's power sampler stopped".into()),
+        Err(why) => return NodeEnergy::none(why),
+    };
+    let meter = &m.meter;
+    let mut notes = meter.notes.clone();
+    if meter.refused > 0 {
+        notes.push(format!(
+            "{} interval(s) no node could have drawn (over {} W, or a counter that went back) were left out",
+            meter.refused,
+            node::MOST_NODE_W
+        ));
+    }
+    let base = NodeEnergy {
+        source: Some(m.kind),
+        meter: Some(m.describe.clone()),
+        readings: meter.readings,
+        failed: meter.failed,
+        ..NodeEnergy::none(String::new())
+    };
+    if meter.covered_s <= 0.0 {
+        return NodeEnergy { reason: Some("fewer than two readings in a row: no energy over the run".into()), notes, ..base };
+    }
+    let node_kwh = Joules(meter.joules).kwh().0;
+    let measured = gpu.energy_kwh.map_or(0.0, |k| k.0) + cpu.node_cpu_kwh.map_or(0.0, |k| k.0) + cpu.node_dram_kwh.map_or(0.0, |k| k.0);
+    let remainder = node_kwh - measured;
+    let job = gpu.energy_kwh.map_or(0.0, |k| k.0) + cpu.job_kwh().map_or(0.0, |k| k.0);
+    let share = (measured > 0.0).then(|| (job / measured).clamp(0.0, 1.0));
+    if remainder < 0.0 {
+        notes.push(format!(
+            "the node's meter read {:.1} % less than its measured parts: a meter slower than the counters, or wrong; nothing of it is the job's",
+            -remainder / node_kwh.max(f64::MIN_POSITIVE) * 100.0
+        ));
+    }
+    NodeEnergy {
+        status: "measured",
+        reason: None,
+        node_kwh: Some(tidied(Kwh(node_kwh))),
+        measured_kwh: Some(tidied(Kwh(measured))),
+        remainder_kwh: Some(tidied(Kwh(remainder))),
+        coverage_pct: (node_kwh > 0.0).then(|| tidy((measured / node_kwh * 100.0 * 1e4).round() / 1e4)),
+        policy: share.map(|_| "by measured share"),
+        share: share.map(tidy),
+        job_remainder_kwh: share.filter(|_| remainder >= 0.0).map(|s| tidied(Kwh(remainder * s))),
+        notes,
+        ..base
     }
 }
 

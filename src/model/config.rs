@@ -27,6 +27,9 @@ pub struct Config {
     /// The `cpu:` block: where `measure` reads CPU energy.
     #[serde(default, deserialize_with = "null_as_default")]
     pub cpu: CpuConfig,
+    /// The `node:` block: where `measure` reads the whole node's power.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub node: NodeConfig,
     /// The `db:` block: the ledger.
     #[serde(default, deserialize_with = "null_as_default")]
     pub db: DbConfig,
@@ -55,6 +58,13 @@ pub struct GpuConfig {
 #[derive(Debug, Default, Clone, Deserialize)]
 pub struct CpuConfig {
     /// auto, powercap, perf or none; EXAMLOPS_CPU_SOURCE and --cpu-source win over it.
+    pub source: Option<String>,
+}
+
+/// `node:`: where `measure` reads the whole node's power.
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct NodeConfig {
+    /// auto, hwmon, ipmi or none; EXAMLOPS_NODE_SOURCE and --node-source win over it.
     pub source: Option<String>,
 }
 

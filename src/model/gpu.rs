@@ -26,6 +26,9 @@ pub const GPU_CHOICES: &[&str] = &["auto", "nvml", "nvidia-smi", "amd-smi"];
 /// The names `--cpu-source` (and `EXAMLOPS_CPU_SOURCE`, `cpu.source`) takes; `sources::cpu::CpuChoice` is each.
 pub const CPU_CHOICES: &[&str] = &["auto", "powercap", "perf", "none"];
 
+/// The node power sources `measure --node-source` takes.
+pub const NODE_CHOICES: &[&str] = &["auto", "hwmon", "ipmi", "none"];
+
 impl GpuChoice {
     /// Its name, as the flag takes it.
     pub fn name(self) -> &'static str {

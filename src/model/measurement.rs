@@ -107,6 +107,64 @@ pub struct CpuEnergy {
     pub notes: Vec<String>,
 }
 
+/// The whole node's energy from its platform meter (hwmon or the BMC), beside what was measured of it, and the
+/// rest (fans, NICs, disks, the power supplies' loss) attributed to the job.
+#[derive(Debug, Clone, Serialize)]
+pub struct NodeEnergy {
+    /// `measured` or `not measured`.
+    pub status: &'static str,
+    /// Why not measured.
+    pub reason: Option<String>,
+    /// `hwmon` or `ipmi`; null when none was read.
+    pub source: Option<&'static str>,
+    /// Where it was read.
+    pub meter: Option<String>,
+    /// Readings taken.
+    pub readings: u64,
+    /// Readings that failed.
+    pub failed: u64,
+    /// The platform's energy over the run, kWh.
+    pub node_kwh: Option<Kwh>,
+    /// What was measured of the node over the run: the GPUs read, and the node's CPU packages and DRAM, kWh.
+    pub measured_kwh: Option<Kwh>,
+    /// The platform's energy less what was measured: negative when the meter read less than the parts (a BMC
+    /// slower than the counters, or wrong), said in `notes` and never clamped.
+    pub remainder_kwh: Option<Kwh>,
+    /// The measured share of the platform's energy, percent.
+    pub coverage_pct: Option<f64>,
+    /// How the remainder became the job's: `by measured share` (the job's share of the measured energy).
+    pub policy: Option<&'static str>,
+    /// The job's share of the remainder.
+    pub share: Option<f64>,
+    /// The job's part of the remainder, kWh: an estimate beside the measured energy, not added to it. Null when
+    /// the remainder is negative.
+    pub job_remainder_kwh: Option<Kwh>,
+    /// What happened to the readings.
+    pub notes: Vec<String>,
+}
+
+impl NodeEnergy {
+    /// Nothing read, and why.
+    pub fn none(reason: String) -> NodeEnergy {
+        NodeEnergy {
+            status: "not measured",
+            reason: Some(reason),
+            source: None,
+            meter: None,
+            readings: 0,
+            failed: 0,
+            node_kwh: None,
+            measured_kwh: None,
+            remainder_kwh: None,
+            coverage_pct: None,
+            policy: None,
+            share: None,
+            job_remainder_kwh: None,
+            notes: Vec::new(),
+        }
+    }
+}
+
 /// One counter read.
 #[derive(Debug, Clone, Serialize)]
 pub struct CpuZone {
@@ -180,6 +238,8 @@ pub struct Measurement {
     pub cpu: Option<Cpu>,
     /// What was measured of the CPUs' and memory's energy.
     pub cpu_energy: CpuEnergy,
+    /// The whole node's energy from its platform meter, what share of it was measured, and the rest.
+    pub node: NodeEnergy,
     /// The carbon estimate of the measured work.
     pub carbon: Option<Estimate>,
     /// Why there is no carbon estimate.

@@ -114,6 +114,7 @@ impl Render for Measurement {
             };
         }
         cpu_energy(&self.cpu_energy, out);
+        node_energy(&self.node, out);
         if let Some(w) = &self.work {
             work(w, out);
         }
@@ -373,6 +374,30 @@ fn cpu_energy(e: &crate::model::CpuEnergy, out: &mut String) {
     }
     for n in &e.notes {
         let _ = writeln!(out, "  note: {}", crate::text::clean(n));
+    }
+}
+
+fn node_energy(n: &crate::model::NodeEnergy, out: &mut String) {
+    let (Some(node), Some(measured), Some(rest)) = (n.node_kwh, n.measured_kwh, n.remainder_kwh) else {
+        let why = n.reason.as_deref().map(crate::text::clean).unwrap_or_default();
+        let _ = writeln!(out, "node energy: not measured ({why})");
+        return;
+    };
+    let coverage = n.coverage_pct.map(|c| format!(", {c:.1} % of it")).unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "node energy: {node:.6} kWh ({}, {}); measured {measured:.6} kWh{coverage} (GPUs read, CPU packages, DRAM); the rest {rest:.6} kWh",
+        n.source.unwrap_or("?"),
+        crate::text::clean(n.meter.as_deref().unwrap_or_default())
+    );
+    if let (Some(job), Some(share)) = (n.job_remainder_kwh, n.share) {
+        let _ = writeln!(
+            out,
+            "  the job's part of the rest: {job:.6} kWh (by measured share, {share:.3}); estimated, not added to the measured energy"
+        );
+    }
+    for note in &n.notes {
+        let _ = writeln!(out, "  note: {}", crate::text::clean(note));
     }
 }
 

@@ -14,11 +14,12 @@ use crate::suggest::nearest;
 
 /// The keys each block knows, for unknown-key warnings.
 const KNOWN: &[(&str, &[&str])] = &[
-    ("", &["finops", "clusters", "mcp", "mlflow", "gpu", "cpu", "db"]),
+    ("", &["finops", "clusters", "mcp", "mlflow", "gpu", "cpu", "node", "db"]),
     ("db", &["url", "timeout_s"]),
     ("mlflow", &["tracking_uri", "timeout_s"]),
     ("gpu", &["source", "nvml_library"]),
     ("cpu", &["source"]),
+    ("node", &["source"]),
     (
         "clusters.*",
         &[

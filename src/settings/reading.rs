@@ -244,6 +244,22 @@ fn cpu_settings(flag: Option<&str>, config: &Config) -> Result<CpuSettings, Erro
     Ok(CpuSettings { source, root, ranks })
 }
 
+/// The node power source `measure` reads: `--node-source`, else `EXAMLOPS_NODE_SOURCE`, else `node.source` in the
+/// config, else auto.
+pub fn node_source(flag: Option<&str>, config: &Config) -> Result<Sourced<crate::sources::node::NodeChoice>, Error> {
+    use crate::sources::node::NodeChoice;
+    Ok(if let Some(f) = flag {
+        Sourced::new(f.parse::<NodeChoice>().map_err(|e| Error::Usage(format!("--node-source: {e}")))?, Source::Flag)
+    } else if let Some(v) = env("EXAMLOPS_NODE_SOURCE") {
+        let choice = v.trim().parse().map_err(|e| Error::Config(format!("environment variable EXAMLOPS_NODE_SOURCE: {e}")))?;
+        Sourced::new(choice, Source::Env("EXAMLOPS_NODE_SOURCE"))
+    } else if let Some(v) = &config.node.source {
+        Sourced::new(v.parse().map_err(|e| Error::Config(format!("node.source in the config: {e}")))?, Source::Config)
+    } else {
+        Sourced::new(NodeChoice::Auto, Source::Default)
+    })
+}
+
 /// The exported CO2 is energy times one intensity, the spec's default a world average: with a grid region set
 /// and that intensity left at its default, the exporter would be taken to export the region's. Said.
 fn exported_co2_note(t: &TelemetrySettings, region: Option<&Sourced<String>>) -> Option<String> {

@@ -18,6 +18,7 @@ pub mod http;
 pub mod inference;
 pub mod jobs;
 pub mod kube;
+pub mod node;
 pub mod owner;
 pub mod prometheus;
 pub mod serve;

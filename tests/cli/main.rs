@@ -30,6 +30,7 @@ mod methodology;
 mod metrics;
 mod mlflow;
 mod newcomer;
+mod node;
 mod postgres;
 mod providers;
 mod records;

@@ -473,6 +473,37 @@ pub struct ProviderFigure {
     pub basis: String,
 }
 
+// ---- the node's energy in a measurement ----
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeEnergy {
+    pub status: String,
+    #[serde(deserialize_with = "nullable")]
+    pub reason: Option<String>,
+    #[serde(deserialize_with = "nullable")]
+    pub source: Option<String>,
+    #[serde(deserialize_with = "nullable")]
+    pub meter: Option<String>,
+    pub readings: u64,
+    pub failed: u64,
+    #[serde(deserialize_with = "nullable")]
+    pub node_kwh: Option<f64>,
+    #[serde(deserialize_with = "nullable")]
+    pub measured_kwh: Option<f64>,
+    #[serde(deserialize_with = "nullable")]
+    pub remainder_kwh: Option<f64>,
+    #[serde(deserialize_with = "nullable")]
+    pub coverage_pct: Option<f64>,
+    #[serde(deserialize_with = "nullable")]
+    pub policy: Option<String>,
+    #[serde(deserialize_with = "nullable")]
+    pub share: Option<f64>,
+    #[serde(deserialize_with = "nullable")]
+    pub job_remainder_kwh: Option<f64>,
+    pub notes: Vec<String>,
+}
+
 // ---- validate ----
 
 #[derive(Debug, Deserialize)]
@@ -624,6 +655,7 @@ pub struct Measurement {
     #[serde(deserialize_with = "nullable")]
     pub cpu: Option<Cpu>,
     pub cpu_energy: CpuEnergy,
+    pub node: NodeEnergy,
     #[serde(deserialize_with = "nullable")]
     pub carbon: Option<Estimate>,
     #[serde(deserialize_with = "nullable")]

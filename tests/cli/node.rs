@@ -1,0 +1,115 @@
+//! The whole node's energy in `measure`: the ACPI power meter in hwmon (a tree under the test's own host root,
+//! whose counter the measured command advances) and the BMC through a fake `ipmitool` printing DCMI's layout;
+//! the remainder beside the measured parts, its negative case, and a source asked for that is not there.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::common::{fails, fixtures, measure, stderr, with_h100, Env};
+
+/// A host root with an ACPI power meter whose energy counter reads `uj` (and no CPU counters).
+fn meter(env: Env, uj: u64) -> (Env, PathBuf) {
+    let hwmon = env.dir.path().join("host/sys/class/hwmon");
+    std::fs::create_dir_all(hwmon.join("hwmon0")).unwrap();
+    std::fs::write(hwmon.join("hwmon0/name"), "nvme\n").unwrap();
+    std::fs::write(hwmon.join("hwmon0/power1_input"), "5000000\n").unwrap();
+    std::fs::create_dir_all(hwmon.join("hwmon3")).unwrap();
+    std::fs::write(hwmon.join("hwmon3/name"), "power_meter\n").unwrap();
+    let counter = hwmon.join("hwmon3/energy1_input");
+    std::fs::write(&counter, format!("{uj}\n")).unwrap();
+    let root = env.dir.path().join("host");
+    (env.env("EXAMLOPS_HOST_ROOT", root.to_str().unwrap()), counter)
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+/// A command that waits, advances the meter's counter, and waits again: whichever readings fall around it, the
+/// interval holding the step is at least 0.3 s, so its 900 J is a power a node can draw.
+fn step(counter: &std::path::Path, to: u64) -> String {
+    format!("sleep 0.3; echo {to} > {}; sleep 0.3", counter.display())
+}
+
+#[test]
+fn the_node_s_meter_gives_its_energy_the_measured_share_and_the_rest() {
+    let (env, counter) = meter(with_h100(Env::new()), 7_000_000_000_000);
+    let (out, r) = measure(&env, &["--interval", "0.2"], &["sh", "-c", &step(&counter, 7_000_000_000_000 + 900_000_000)]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let n = &r["node"];
+    assert_eq!(n["status"], "measured", "{n}");
+    assert_eq!(n["source"], "hwmon");
+    assert!(n["meter"].as_str().unwrap().ends_with("hwmon3"), "the power meter, not the disk's sensor: {n}");
+    // The counter's difference, exactly: 900 J.
+    assert!((f(&n["node_kwh"]) - 900.0 / 3.6e6).abs() < 1e-12, "{n}");
+    // What was measured is the GPUs' energy (no CPU counters here); the rest is the difference, never clamped.
+    let gpu = f(&r["gpu"]["energy_kwh"]);
+    assert!(gpu > 0.0);
+    assert!((f(&n["measured_kwh"]) - gpu).abs() < 1e-12, "{n}");
+    assert!((f(&n["remainder_kwh"]) - (f(&n["node_kwh"]) - gpu)).abs() < 1e-12, "{n}");
+    assert!((f(&n["coverage_pct"]) - gpu / f(&n["node_kwh"]) * 100.0).abs() < 1e-3, "{n}");
+    if f(&n["remainder_kwh"]) >= 0.0 {
+        // The job is every GPU read and no CPU counter: the whole rest is its.
+        assert_eq!((n["policy"].as_str(), f(&n["share"])), (Some("by measured share"), 1.0));
+        assert!((f(&n["job_remainder_kwh"]) - f(&n["remainder_kwh"])).abs() < 1e-12, "{n}");
+    }
+    // The measured energy stands as it was: the rest is beside it, not in it.
+    assert!((f(&r["carbon"]["inputs"]["gpu_kwh"]) - gpu).abs() < 1e-9, "{}", r["carbon"]["inputs"]);
+    assert!(stderr(&out).is_empty() || !stderr(&out).contains("panicked"));
+}
+
+#[test]
+fn a_meter_reading_less_than_the_parts_is_said_and_never_clamped() {
+    // 1 J over the run, far below the GPUs' energy.
+    let (env, counter) = meter(with_h100(Env::new()), 1_000_000);
+    let (out, r) = measure(&env, &["--interval", "0.2"], &["sh", "-c", &step(&counter, 2_000_000)]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let n = &r["node"];
+    assert!(f(&n["remainder_kwh"]) < 0.0, "{n}");
+    assert_eq!(n["job_remainder_kwh"], Value::Null, "no part of a negative rest is the job's");
+    assert!(n["notes"].as_array().unwrap().iter().any(|s| s.as_str().unwrap().contains("less than its measured parts")), "{n}");
+}
+
+#[test]
+fn the_bmc_is_read_through_ipmitool_and_an_inactive_reading_is_not_energy() {
+    let env = Env::new();
+    let bin = env.dir.path().join("fakebin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(fixtures().join("fake-ipmitool"), bin.join("ipmitool")).unwrap();
+    let env = env.path_first(&bin).env("FAKE_IPMI_WATTS", "480");
+    let (out, r) = measure(&env, &["--interval", "0.2", "--node-source", "ipmi", "--gpus", "none"], &["sleep", "1.2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let n = &r["node"];
+    assert_eq!((n["status"].as_str(), n["source"].as_str()), (Some("measured"), Some("ipmi")), "{n}");
+    assert!(n["readings"].as_u64().unwrap() >= 2, "{n}");
+    // A flat 480 W: the energy is 480 W times the seconds read, which lie within the run and a little past it.
+    let seconds = f(&n["node_kwh"]) * 3.6e6 / 480.0;
+    assert!(seconds > 0.0 && seconds <= f(&r["duration_s"]) + 30.0, "{seconds} s of {}", r["duration_s"]);
+    // Nothing was measured of this node: no GPU, no CPU counter.
+    assert_eq!((f(&n["measured_kwh"]), f(&n["coverage_pct"])), (0.0, 0.0));
+    // A BMC whose reading is deactivated gives no energy: every reading fails, and the report says why.
+    let off = env.env("FAKE_IPMI_STATE", "deactivated");
+    let (out, r) = measure(&off, &["--interval", "0.2", "--node-source", "ipmi", "--gpus", "none"], &["true"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let n = &r["node"];
+    assert_eq!(n["status"], "not measured", "{n}");
+    assert!(n["notes"].to_string().contains("deactivated"), "{n}");
+}
+
+#[test]
+fn a_source_asked_for_and_not_there_refuses_before_the_command_runs() {
+    let env = Env::new();
+    let marker = env.dir.path().join("ran");
+    let cmd = format!("touch {}", marker.display());
+    let out = env.run(&["finops", "measure", "--node-source", "hwmon", "--gpus", "none", "--", "sh", "-c", &cmd]);
+    fails(&out, 1, "cannot read the node's power (hwmon from flag): no hwmon power meter");
+    assert!(!marker.exists(), "the command never ran");
+    let out = env.run(&["finops", "measure", "--node-source", "bmc", "--", "true"]);
+    fails(&out, 2, "bmc");
+    // Auto with no meter: the run goes on, and the report says there was none.
+    let (out, r) = measure(&env, &["--gpus", "none"], &["true"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(r["node"]["status"], "not measured");
+    assert!(r["node"]["reason"].as_str().unwrap().contains("no platform power meter"), "{}", r["node"]);
+}
