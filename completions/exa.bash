@@ -2288,7 +2288,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__measure)
-            opts="-o -h -V --db --strict --interval --gpu-source --cpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --gpus --duration --trace --node-source --pid --cpus --slurm-job --report --idle-share --carbon-provider --cost-provider --region --record --run-id --model-is-job-name --mlflow-experiment --part --tokens --prompt-tokens --requests --unit --tokens-from --tokens-model --job-user --job-account --job-partition --push-gateway --otlp --output --json --config --help --version"
+            opts="-o -h -V --db --strict --interval --gpu-source --cpu-source --node-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --gpus --duration --trace --pid --cpus --slurm-job --report --idle-share --carbon-provider --cost-provider --region --record --run-id --model-is-job-name --mlflow-experiment --part --tokens --prompt-tokens --requests --unit --tokens-from --tokens-model --job-user --job-account --job-partition --push-gateway --otlp --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2308,6 +2308,10 @@ _exa() {
                     ;;
                 --cpu-source)
                     COMPREPLY=($(compgen -W "auto powercap perf none" -- "${cur}"))
+                    return 0
+                    ;;
+                --node-source)
+                    COMPREPLY=($(compgen -W "auto hwmon ipmi none" -- "${cur}"))
                     return 0
                     ;;
                 --semconv)
@@ -2332,10 +2336,6 @@ _exa() {
                     ;;
                 --trace)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --node-source)
-                    COMPREPLY=($(compgen -W "auto hwmon ipmi none" -- "${cur}"))
                     return 0
                     ;;
                 --pid)
@@ -2476,7 +2476,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__gpu__subcmd__export)
-            opts="-o -h -V --otlp --interval --gpu-source --cpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --pods --pod-idle --pod-label --pod-annotation --pod-resources --kube-api --output --json --config --help --version"
+            opts="-o -h -V --otlp --interval --gpu-source --cpu-source --node-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --pods --pod-idle --pod-label --pod-annotation --pod-resources --kube-api --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2496,6 +2496,10 @@ _exa() {
                     ;;
                 --cpu-source)
                     COMPREPLY=($(compgen -W "auto powercap perf none" -- "${cur}"))
+                    return 0
+                    ;;
+                --node-source)
+                    COMPREPLY=($(compgen -W "auto hwmon ipmi none" -- "${cur}"))
                     return 0
                     ;;
                 --semconv)
@@ -2606,7 +2610,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__gpu__subcmd__serve)
-            opts="-o -h -V --listen --tokens-from --tokens-model --budgets --interval --gpu-source --cpu-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --pods --pod-idle --pod-label --pod-annotation --pod-resources --kube-api --output --json --config --help --version"
+            opts="-o -h -V --listen --tokens-from --tokens-model --budgets --interval --gpu-source --cpu-source --node-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --pods --pod-idle --pod-label --pod-annotation --pod-resources --kube-api --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2634,6 +2638,10 @@ _exa() {
                     ;;
                 --cpu-source)
                     COMPREPLY=($(compgen -W "auto powercap perf none" -- "${cur}"))
+                    return 0
+                    ;;
+                --node-source)
+                    COMPREPLY=($(compgen -W "auto hwmon ipmi none" -- "${cur}"))
                     return 0
                     ;;
                 --semconv)

@@ -95,6 +95,10 @@ complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcomma
 powercap\t''
 perf\t''
 none\t''"
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l node-source -d 'Where the whole node\'s power is read: hwmon (the ACPI power meter), ipmi (the BMC through ipmitool), or none [default: auto; env: EXAMLOPS_NODE_SOURCE; config: node.source]' -r -f -a "auto\t''
+hwmon\t''
+ipmi\t''
+none\t''"
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l semconv -d 'The names of exported metrics: the spec\'s gen_ai.* or OpenTelemetry\'s hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV]' -r -f -a "genai\t''
 hw\t''"
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l power-cost-per-kwh -d 'Electricity price in USD per kWh, for the cost of the measured energy; none without it [env: EXAMLOPS_POWER_COST_PER_KWH, GENAI_POWER_COST_PER_KWH]' -r
@@ -102,10 +106,6 @@ complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcomma
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l gpus -d 'The job\'s GPUs: indices, GPU- or MIG- UUIDs, comma-separated, or none [default: from CUDA_VISIBLE_DEVICES and the like, else all]' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l duration -d 'Without a command, measure the node this long (90s, 10m, 1.5h); Ctrl-C ends it early' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l trace -d 'Write every sample to FILE as JSON lines, for plotting and re-analysis' -r -F
-complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l node-source -d 'Where the whole node\'s power is read: hwmon (the ACPI power meter), ipmi (the BMC through ipmitool), or none [default: auto; env: EXAMLOPS_NODE_SOURCE; config: node.source]' -r -f -a "auto\t''
-hwmon\t''
-ipmi\t''
-none\t''"
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l pid -d 'Without a command: the run\'s CPU time is this process\'s (and its waited-for children\'s) user + system time over the run; the Python API passes its own. The run ends when the process does (a pid given to a later process is not it)' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l cpus -d 'Without a command: the job holds N CPUs here, and its CPU-hours are N times the run\'s length (core-hours, as a scheduler bills them; the Slurm prolog passes the job\'s)' -r
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l slurm-job -d 'The Slurm job whose processes are the job\'s on a shared GPU: those in its control group (`…/job_<ID>/…` in /proc/<pid>/cgroup), as the prolog measures a job it did not start' -r
@@ -210,6 +210,10 @@ complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_
 powercap\t''
 perf\t''
 none\t''"
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l node-source -d 'Where the whole node\'s power is read: hwmon (the ACPI power meter), ipmi (the BMC through ipmitool), or none [default: auto; env: EXAMLOPS_NODE_SOURCE; config: node.source]' -r -f -a "auto\t''
+hwmon\t''
+ipmi\t''
+none\t''"
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l semconv -d 'The names of exported metrics: the spec\'s gen_ai.* or OpenTelemetry\'s hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV]' -r -f -a "genai\t''
 hw\t''"
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l power-cost-per-kwh -d 'Electricity price in USD per kWh, for the cost of the measured energy; none without it [env: EXAMLOPS_POWER_COST_PER_KWH, GENAI_POWER_COST_PER_KWH]' -r
@@ -240,6 +244,10 @@ amd-smi\t''"
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l cpu-source -d 'Where CPU and memory energy is read: powercap (RAPL in sysfs), perf (the power PMU), or none [default: auto; env: EXAMLOPS_CPU_SOURCE; config: cpu.source]' -r -f -a "auto\t''
 powercap\t''
 perf\t''
+none\t''"
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l node-source -d 'Where the whole node\'s power is read: hwmon (the ACPI power meter), ipmi (the BMC through ipmitool), or none [default: auto; env: EXAMLOPS_NODE_SOURCE; config: node.source]' -r -f -a "auto\t''
+hwmon\t''
+ipmi\t''
 none\t''"
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l semconv -d 'The names of exported metrics: the spec\'s gen_ai.* or OpenTelemetry\'s hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV]' -r -f -a "genai\t''
 hw\t''"

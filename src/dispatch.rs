@@ -251,7 +251,6 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         gpus,
         duration,
         trace,
-        node_source,
         pid,
         cpus,
         report,
@@ -309,7 +308,6 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         job_cpu: pid.map(commands::measure::JobCpu::Pid).or(cpus.map(commands::measure::JobCpu::Held)),
         idle_share: *idle_share,
         slurm_job: slurm_job.clone(),
-        node: crate::settings::reading::node_source(node_source.as_deref(), &s.config)?,
     };
     let done = commands::measure::run(&r, args, commands::gpu_source(&r), Box::new(output::StderrHooks))?;
     deliver(&done, report.as_deref(), command.is_empty(), s)

@@ -222,6 +222,10 @@ pub struct TelemetryOpts {
     #[arg(long, value_name = "SOURCE", value_parser = clap::builder::PossibleValuesParser::new(crate::model::gpu::CPU_CHOICES))]
     pub cpu_source: Option<String>,
 
+    /// Where the whole node's power is read: hwmon (the ACPI power meter), ipmi (the BMC through ipmitool), or none [default: auto; env: EXAMLOPS_NODE_SOURCE; config: node.source].
+    #[arg(long, value_name = "SOURCE", value_parser = clap::builder::PossibleValuesParser::new(crate::model::gpu::NODE_CHOICES))]
+    pub node_source: Option<String>,
+
     /// The names of exported metrics: the spec's gen_ai.* or OpenTelemetry's hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV].
     #[arg(long, value_name = "SET", value_parser = ["genai", "hw"])]
     pub semconv: Option<String>,
@@ -356,10 +360,6 @@ pub struct Measure {
     /// Write every sample to FILE as JSON lines, for plotting and re-analysis.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
-
-    /// Where the whole node's power is read: hwmon (the ACPI power meter), ipmi (the BMC through ipmitool), or none [default: auto; env: EXAMLOPS_NODE_SOURCE; config: node.source].
-    #[arg(long, value_name = "SOURCE", value_parser = clap::builder::PossibleValuesParser::new(crate::model::gpu::NODE_CHOICES))]
-    pub node_source: Option<String>,
 
     /// Without a command: the run's CPU time is this process's (and its waited-for children's) user + system time over the run; the Python API passes its own. The run ends when the process does (a pid given to a later process is not it).
     #[arg(long, value_name = "PID", conflicts_with = "command")]

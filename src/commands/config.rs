@@ -44,6 +44,10 @@ pub struct Effective {
     /// Where `measure` reads CPU and memory energy: the setting, and what it finds on this host now.
     pub cpu_source: Sourced<&'static str>,
     pub cpu_energy: CpuInEffect,
+    /// Where `measure` and the exporters read the whole node's power: the setting, and the meter it finds here now
+    /// (`meter` null and `reason` why, without one).
+    pub node_source: Sourced<&'static str>,
+    pub node_meter: NodeInEffect,
     /// The grid region for the static intensity, and where it was set; null: the provider's default intensity.
     pub grid_region: Option<Sourced<String>>,
     pub carbon: DomainSettings,
@@ -89,6 +93,22 @@ fn cpu_in_effect(settings: &crate::settings::Reading<'_>) -> CpuInEffect {
     }
 }
 
+/// What the node source setting finds on this host.
+#[derive(Debug, Serialize)]
+pub struct NodeInEffect {
+    pub source: Option<&'static str>,
+    pub meter: Option<String>,
+    pub reason: Option<String>,
+}
+
+fn node_in_effect(settings: &crate::settings::Reading<'_>) -> NodeInEffect {
+    let s = &settings.node.value;
+    match crate::sources::node::open(*s, &settings.cpu.root.value, &settings.path, settings.gpu.timeout.value) {
+        Ok(m) => NodeInEffect { source: Some(m.kind()), meter: Some(m.describe()), reason: None },
+        Err(e) => NodeInEffect { source: None, meter: None, reason: Some(e) },
+    }
+}
+
 pub fn show(settings: &crate::settings::Reading<'_>) -> Result<Effective, Error> {
     Ok(Effective {
         config: path(settings),
@@ -97,6 +117,8 @@ pub fn show(settings: &crate::settings::Reading<'_>) -> Result<Effective, Error>
         nvml_library: settings.gpu.nvml_library.clone(),
         cpu_source: Sourced::new(settings.cpu.source.value.as_str(), settings.cpu.source.source),
         cpu_energy: cpu_in_effect(settings),
+        node_source: Sourced::new(settings.node.value.as_str(), settings.node.source),
+        node_meter: node_in_effect(settings),
         grid_region: settings.grid_region.clone(),
         carbon: domain(settings, Domain::Carbon)?,
         cost: domain(settings, Domain::Cost)?,

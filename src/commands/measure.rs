@@ -70,8 +70,6 @@ pub struct Args {
     pub idle_share: crate::model::gpu::IdlePolicy,
     /// The Slurm job whose processes are the job's (`--slurm-job`: its control group), for a shared GPU's split.
     pub slurm_job: Option<String>,
-    /// Where the whole node's power is read (`--node-source`).
-    pub node: crate::model::Sourced<node::NodeChoice>,
 }
 
 /// Whose CPU time a measurement without a command counts: without one, the GPUs' energy would be
@@ -120,13 +118,13 @@ pub fn run(
     let trace = open_trace(args.trace.as_ref())?;
     // The MLflow run is made once everything else is known good, and before the command starts.
     let cpu_source = super::cpu_source(settings)?;
-    let node_source = node_source(settings, &args.node)?;
+    let node_source = super::node_source(settings)?;
     let (given_run_id, mlflow_run, run_id_from) = run_id(settings, &mut args)?;
     signals::catch();
     let (started_unix, start) =
         (std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64()), Instant::now());
     let (cpu_sampler, cpu_reason) = start_cpu(settings, cpu_source);
-    let node_sampler = node_source.map(|s| node::Sampler::start(s, Duration::from_secs_f64(settings.gpu.interval.value.max(1.0))));
+    let node_sampler = node_source.map(|s| node::Sampler::start(s, Duration::from_secs_f64(settings.gpu.interval.value.max(1.0)), None));
     let held_from = args.job_cpu.map(|j| (j, started(j)));
     // --pid: the process read as the run goes, its last reading kept; the run ends when it does (or is another's).
     let watched = std::cell::Cell::new(held_from.and_then(|h| h.1));
@@ -697,19 +695,6 @@ fn finish_mlflow(settings: &Reading<'_>, run: Option<&(crate::sinks::mlflow::Tra
         if let Err(e) = tracking.finish_run(id, ok, now_unix().saturating_mul(1000)) {
             settings.warn(format!("the MLflow run {id} could not be marked finished: {e}"));
         }
-    }
-}
-
-/// The node's power source, or why there is none: one asked for (by flag, variable or config) that cannot be opened
-/// refuses the run before its command starts; auto without a meter is said in the report.
-fn node_source(
-    settings: &Reading<'_>,
-    choice: &crate::model::Sourced<node::NodeChoice>,
-) -> Result<Result<Box<dyn node::NodeSource>, String>, Error> {
-    match node::open(choice.value, &settings.cpu.root.value, &settings.path, settings.gpu.timeout.value) {
-        Ok(s) => Ok(Ok(s)),
-        Err(e) if matches!(choice.value, node::NodeChoice::Auto | node::NodeChoice::None) => Ok(Err(e)),
-        Err(e) => Err(Error::Failed(format!("cannot read the node's power ({} from {}): {e}", choice.value.as_str(), choice.source))),
     }
 }
 

@@ -22,11 +22,11 @@ pub mod when;
 
 use crate::error::Error;
 use crate::settings::{GpuChoice, Reading};
-use crate::sources::cpu;
 use crate::sources::gpu::amd_smi::AmdSmi;
 use crate::sources::gpu::nvidia_smi::NvidiaSmi;
 use crate::sources::gpu::nvml::Nvml;
 use crate::sources::gpu::{GpuSource, SampleError};
+use crate::sources::{cpu, node};
 
 /// The CPU source settings name; a source named by flag, environment or config that cannot be read
 /// refuses the run before it starts; under `auto`, why none is read (said once on stderr).
@@ -52,6 +52,17 @@ pub(crate) fn cpu_source(settings: &Reading<'_>) -> Result<Result<Box<dyn cpu::C
             }
             Ok(Err(e.to_string()))
         }
+    }
+}
+
+/// The node's power source, or why there is none: one asked for (by flag, variable or config) that cannot be opened
+/// refuses the run before its command starts; auto without a meter is said in the report.
+pub(crate) fn node_source(settings: &Reading<'_>) -> Result<Result<Box<dyn node::NodeSource>, String>, Error> {
+    let choice = &settings.node;
+    match node::open(choice.value, &settings.cpu.root.value, &settings.path, settings.gpu.timeout.value) {
+        Ok(s) => Ok(Ok(s)),
+        Err(e) if matches!(choice.value, node::NodeChoice::Auto | node::NodeChoice::None) => Ok(Err(e)),
+        Err(e) => Err(Error::Failed(format!("cannot read the node's power ({} from {}): {e}", choice.value.as_str(), choice.source))),
     }
 }
 

@@ -11,11 +11,11 @@ use crate::model::Device;
 use crate::settings::{Reading, TelemetrySettings};
 use crate::sinks::catalog::{device_attributes, families, names};
 use crate::sinks::exporters;
-use crate::sources::cpu;
 use crate::sources::gpu::collector::{Collected, Collector, OnReading, Status};
 use crate::sources::gpu::sampler::Hooks;
 use crate::sources::gpu::SampleError;
 use crate::sources::kube::Ledger;
+use crate::sources::{cpu, node};
 
 /// What an exporter did, said when it stops (`-o json` prints it).
 #[derive(Debug, serde::Serialize)]
@@ -92,6 +92,23 @@ fn cpu_collector(settings: &Reading<'_>, h: &Hooked, state: &Arc<Mutex<Collected
     Ok(Some(cpu::Sampler::start(source, every, settings.cpu.root.value.clone(), Some(on_read))))
 }
 
+/// Reads the node's platform meter into `state` at the exporter's interval (a second at least), when one can be read.
+fn node_collector(settings: &Reading<'_>, h: &Hooked, state: &Arc<Mutex<Collected>>) -> Result<Option<node::Sampler>, Error> {
+    let source = match super::node_source(settings)? {
+        Ok(s) => s,
+        Err(why) => {
+            (h.hooks)().info(&format!("no platform power meter ({why}): the node's power is not exported"));
+            return Ok(None);
+        }
+    };
+    let shared = Arc::clone(state);
+    let on_read: node::OnRead = Box::new(move |m: &node::Meter| {
+        shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner).node = Some((m.joules, m.last_w));
+    });
+    let every = Duration::from_secs_f64(settings.telemetry.interval.value.max(1.0));
+    Ok(Some(node::Sampler::start(source, every, Some(on_read))))
+}
+
 fn stopped(exporter: &'static str, cfg: &TelemetrySettings, state: &Mutex<Collected>, source: Option<&'static str>) -> Stopped {
     let s = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let status = match &s.status {
@@ -129,6 +146,7 @@ pub fn serve(
     budgets.then(|| read_budgets(settings, h, Arc::clone(&budget_gauges), Arc::clone(&stop_watch))).transpose()?;
     let (collector, source) = collector(settings, h, None, &state)?;
     let cpu = cpu_collector(settings, h, &state)?;
+    let node = node_collector(settings, h, &state)?;
     let ledger: Pods = settings.pods.as_ref().map(|c| Arc::new(Mutex::new(Ledger::new(c))));
     let pods = pods_watcher(settings, h, &state, &ledger);
     let watcher = scrape.map(|s| {
@@ -161,6 +179,7 @@ pub fn serve(
         let _ = w.join();
     }
     drop(cpu.and_then(cpu::Sampler::finish));
+    drop(node.and_then(node::Sampler::finish));
     served.map_err(Error::Failed)?;
     let mut out = stopped("serve", &cfg, &state, source);
     out.listen = Some(bound.map_or_else(|| listen.to_string(), |a| a.to_string()));
@@ -271,6 +290,7 @@ pub fn export(settings: &Reading<'_>, h: &Hooked) -> Result<Stopped, Error> {
     });
     let (collector, kind) = collector(settings, h, Some(on_reading), &state)?;
     let cpu = cpu_collector(settings, h, &state)?;
+    let node = node_collector(settings, h, &state)?;
     let pods = pods_watcher(settings, h, &state, &ledger);
     (h.hooks)().info(&format!("sending the GPU metrics to {} every {} s", crate::text::redact_url(&url), cfg.interval.value));
     exporters::wait_for_stop().map_err(Error::Failed)?;
@@ -281,6 +301,7 @@ pub fn export(settings: &Reading<'_>, h: &Hooked) -> Result<Stopped, Error> {
         c.stop();
     }
     drop(cpu.and_then(cpu::Sampler::finish));
+    drop(node.and_then(node::Sampler::finish));
     // The export made at shutdown fails loudly too: said here unless the exporter said it as it came.
     if let Some(e) = otlp.shutdown_unsaid() {
         (h.hooks)().warn(&e);

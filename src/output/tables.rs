@@ -353,6 +353,11 @@ impl Render for Effective {
                 crate::text::clean(r.as_deref().unwrap_or(""))
             ),
         };
+        let node = match (&self.node_meter.meter, &self.node_meter.reason) {
+            (Some(m), _) => crate::text::clean(m),
+            (None, r) => format!("not read: {}", crate::text::clean(r.as_deref().unwrap_or(""))),
+        };
+        let _ = writeln!(out, "node source: {} (from {}): {node}", self.node_source.value, self.node_source.source);
         let _ = match &self.grid_region {
             Some(r) => writeln!(out, "grid region: {} (from {})", crate::text::clean(&r.value), r.source),
             None => writeln!(

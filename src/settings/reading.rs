@@ -36,6 +36,8 @@ pub struct Reading<'g> {
     pub gpu: GpuSettings,
     /// CPU energy reading settings.
     pub cpu: CpuSettings,
+    /// Where the whole node's power is read.
+    pub node: Sourced<crate::sources::node::NodeChoice>,
     /// The electricity price for `measure`, when one is set.
     pub power_cost_per_kwh: Option<Sourced<f64>>,
     /// What the exporters (and `measure`'s push) export, and where.
@@ -71,6 +73,7 @@ impl<'g> Reading<'g> {
             gpu.scope = crate::sources::gpu::scope::decide(gpus, &var).map_err(Error::Usage)?;
         }
         let cpu = cpu_settings(opts.and_then(|t| t.cpu_source.as_deref()), &global.config)?;
+        let node = node_source(opts.and_then(|t| t.node_source.as_deref()), &global.config)?;
         let power_cost_per_kwh = match opts.and_then(|t| t.power_cost_per_kwh) {
             Some(p) => Some(Sourced::new(p, Source::Flag)),
             None => {
@@ -85,7 +88,7 @@ impl<'g> Reading<'g> {
             Some(p) => pod_settings(p, &cpu.root.value, gpu.interval.value)?,
             None => None,
         };
-        Ok(Reading { global, gpu, cpu, power_cost_per_kwh, telemetry, pods })
+        Ok(Reading { global, gpu, cpu, node, power_cost_per_kwh, telemetry, pods })
     }
 }
 
@@ -246,7 +249,7 @@ fn cpu_settings(flag: Option<&str>, config: &Config) -> Result<CpuSettings, Erro
 
 /// The node power source `measure` reads: `--node-source`, else `EXAMLOPS_NODE_SOURCE`, else `node.source` in the
 /// config, else auto.
-pub fn node_source(flag: Option<&str>, config: &Config) -> Result<Sourced<crate::sources::node::NodeChoice>, Error> {
+fn node_source(flag: Option<&str>, config: &Config) -> Result<Sourced<crate::sources::node::NodeChoice>, Error> {
     use crate::sources::node::NodeChoice;
     Ok(if let Some(f) = flag {
         Sourced::new(f.parse::<NodeChoice>().map_err(|e| Error::Usage(format!("--node-source: {e}")))?, Source::Flag)

@@ -139,6 +139,8 @@ fn genai(state: &Collected, cfg: &TelemetrySettings) -> Vec<Family> {
     ));
     out.extend(energy(state, cfg));
     out.push(attributed(state, Semconv::Genai));
+    // The host's meter has no gen_ai.* name: the hardware conventions' host metrics stand beside them.
+    out.extend(host(state));
     out
 }
 
@@ -399,7 +401,31 @@ fn hw(state: &Collected) -> Vec<Family> {
         points,
     ));
     out.push(attributed(state, Semconv::Hw));
+    out.extend(host(state));
     out.extend(tokens(state));
+    out
+}
+
+/// The whole node's energy and power from its platform meter, in the hardware conventions' host metrics; none
+/// without a meter.
+fn host(state: &Collected) -> Vec<Family> {
+    let Some((joules, watts)) = state.node else { return Vec::new() };
+    let mut out = vec![family(
+        "hw.host.energy",
+        "J",
+        Kind::Counter,
+        "Energy consumed by the whole host since the exporter started, from its platform meter (hwmon or the BMC)",
+        vec![number(Vec::new(), joules)],
+    )];
+    if let Some(w) = watts {
+        out.push(family(
+            "hw.host.power",
+            "W",
+            G,
+            "The whole host's power over the last interval, from its platform meter",
+            vec![number(Vec::new(), w)],
+        ));
+    }
     out
 }
 

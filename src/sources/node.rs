@@ -209,6 +209,8 @@ pub struct Meter {
     pub refused: u64,
     /// The first failure's reason.
     pub notes: Vec<String>,
+    /// The mean watts of the last interval counted.
+    pub last_w: Option<f64>,
 }
 
 impl Meter {
@@ -237,6 +239,7 @@ impl Meter {
                 Some(j) if dt > 0.0 && j >= 0.0 && j <= MOST_NODE_W * dt => {
                     self.joules += j;
                     self.covered_s += dt;
+                    self.last_w = Some(j / dt);
                 }
                 Some(_) if dt > 0.0 => self.refused += 1,
                 _ => {}
@@ -244,6 +247,9 @@ impl Meter {
         }
     }
 }
+
+/// Called with the meter after every reading (an exporter's live totals).
+pub type OnRead = Box<dyn FnMut(&Meter) + Send>;
 
 /// A thread reading a node source from now until `finish`.
 pub struct Sampler {
@@ -262,8 +268,8 @@ pub struct Metered {
 }
 
 impl Sampler {
-    /// Reads now, then every `every`, and once more at `finish`.
-    pub fn start(mut source: Box<dyn NodeSource>, every: Duration) -> Sampler {
+    /// Reads now, then every `every`, and once more at `finish`; `on_read` sees the meter after each reading.
+    pub fn start(mut source: Box<dyn NodeSource>, every: Duration, mut on_read: Option<OnRead>) -> Sampler {
         let (stop, stopped) = std::sync::mpsc::channel::<()>();
         let start = std::time::Instant::now();
         let first = source.read();
@@ -272,6 +278,9 @@ impl Sampler {
             meter.add(0.0, first);
             while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(every) {
                 meter.add(start.elapsed().as_secs_f64(), source.read());
+                if let Some(f) = on_read.as_mut() {
+                    f(&meter);
+                }
             }
             meter.add(start.elapsed().as_secs_f64(), source.read());
             Metered { meter, kind: source.kind(), describe: source.describe() }

@@ -113,3 +113,31 @@ fn a_source_asked_for_and_not_there_refuses_before_the_command_runs() {
     assert_eq!(r["node"]["status"], "not measured");
     assert!(r["node"]["reason"].as_str().unwrap().contains("no platform power meter"), "{}", r["node"]);
 }
+
+#[test]
+fn the_exporter_serves_the_host_s_energy_and_power_from_its_meter() {
+    use crate::prometheus::http_get;
+    use crate::telemetry::{promtool_lints, text_004, Running};
+    let (env, counter) = meter(Env::new(), 5_000_000_000);
+    let mut exa = Running::start(&env, &["gpu", "serve", "--listen", "127.0.0.1:0", "--interval", "0.2", "--semconv", "hw"]);
+    let addr = exa.address();
+    let value = |text: &str, series: &str| -> Option<f64> {
+        text.lines().find(|l| l.starts_with(series)).and_then(|l| l.rsplit(' ').next()?.parse().ok())
+    };
+    // The counter rises 50 J at a time while the test scrapes: the exporter's total follows it, and a power is
+    // served for the last interval (each reading a second apart at least, so 50 J is a node's power).
+    let mut uj: u64 = 5_000_000_000;
+    let mut text = String::new();
+    crate::telemetry::eventually(60, "the host's energy rises and its power is served", || {
+        uj += 50_000_000;
+        std::fs::write(&counter, format!("{uj}\n")).unwrap();
+        text = http_get(&addr, "/metrics");
+        value(&text, "hw_host_energy_joules_total ").is_some_and(|j| j >= 100.0) && text.contains("hw_host_power_watts ")
+    });
+    let served = value(&text, "hw_host_energy_joules_total ").unwrap();
+    assert!(served <= (uj - 5_000_000_000) as f64 / 1e6, "never more than the counter rose: {served}");
+    assert!(value(&text, "hw_host_power_watts ").unwrap() >= 0.0);
+    let lints = promtool_lints(&text_004(&addr));
+    assert!(lints.iter().all(|l| !l.contains("hw_host")), "promtool: {lints:?}");
+    exa.stop();
+}

@@ -474,7 +474,7 @@ fn bad_telemetry_input_is_one_line_and_other_commands_ignore_the_genai_variables
 }
 
 /// A scrape asking for the 0.0.4 text format only (a counter's family then carries `_total`).
-fn text_004(addr: &str) -> String {
+pub(crate) fn text_004(addr: &str) -> String {
     use std::io::{Read, Write};
     let mut s = std::net::TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();

@@ -74,6 +74,9 @@ pub struct Collected {
     pub status: Status,
     /// The node's CPU and DRAM counters, when a CPU source is read.
     pub cpu: Option<crate::sources::cpu::Live>,
+    /// The whole node's energy since the exporter started, J, and its last interval's watts, when its platform
+    /// meter is read.
+    pub node: Option<(f64, Option<f64>)>,
     /// The inference server's work beside the energy, when `gpu serve --tokens-from` reads one.
     pub tokens: Option<Tokens>,
     /// Each device's energy split among the groups that kept it busy, by (device, group): only where the source
@@ -136,6 +139,7 @@ impl Collected {
             last_interval: None,
             status: Status::Starting,
             cpu: None,
+            node: None,
             tokens: None,
             groups: BTreeMap::new(),
             idle_w: BTreeMap::new(),

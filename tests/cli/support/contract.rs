@@ -473,6 +473,17 @@ pub struct ProviderFigure {
     pub basis: String,
 }
 
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeInEffect {
+    #[serde(deserialize_with = "nullable")]
+    pub source: Option<String>,
+    #[serde(deserialize_with = "nullable")]
+    pub meter: Option<String>,
+    #[serde(deserialize_with = "nullable")]
+    pub reason: Option<String>,
+}
+
 // ---- the node's energy in a measurement ----
 
 #[derive(Debug, Deserialize)]
@@ -1337,6 +1348,8 @@ pub struct ConfigShow {
     pub nvml_library: Option<Sourced<String>>,
     pub cpu_source: Sourced<String>,
     pub cpu_energy: CpuInEffect,
+    pub node_source: Sourced<String>,
+    pub node_meter: NodeInEffect,
     #[serde(deserialize_with = "nullable")]
     pub grid_region: Option<Sourced<String>>,
     pub carbon: DomainSettings,
