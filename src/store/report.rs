@@ -481,6 +481,31 @@ impl Sum {
     }
 }
 
+impl Sum {
+    /// Adds another sum, its kept error with it: cells' sums merged this way come to what their terms summed one by
+    /// one would.
+    pub(crate) fn merge(&mut self, other: Sum) {
+        self.add(other.sum);
+        self.error += other.error;
+    }
+
+    /// The sum rounded once, and what rounding it left out (0 for an overflowed sum): the two kept together lose
+    /// nothing of it.
+    pub(crate) fn parts(self) -> (f64, f64) {
+        let v = self.value();
+        if v.is_finite() {
+            (v, (self.sum - v) + self.error)
+        } else {
+            (v, 0.0)
+        }
+    }
+
+    /// A sum kept as `parts` gave it.
+    pub(crate) fn of_parts(value: f64, residual: f64) -> Sum {
+        Sum { sum: value, error: if residual.is_finite() { residual } else { 0.0 } }
+    }
+}
+
 impl From<f64> for Sum {
     fn from(v: f64) -> Sum {
         Sum { sum: v, error: 0.0 }
@@ -547,23 +572,28 @@ impl Acc {
             *t.co2e.entry(day).or_default() += cell.co2e.map_or(0.0, Sum::value);
             *t.cost.entry(day).or_default() += cell.cost_usd.map_or(0.0, Sum::value);
         }
+        let merge = |sum: &mut Option<Sum>, other: Option<Sum>| {
+            if let Some(o) = other {
+                sum.get_or_insert_with(Sum::default).merge(o);
+            }
+        };
         self.carbon += cell.carbon;
         self.cost += cell.cost;
-        add(&mut self.kwh, cell.kwh.map(Sum::value));
-        add(&mut self.co2e, cell.co2e.map(Sum::value));
-        self.low.add(cell.low.value());
-        self.high.add(cell.high.value());
+        merge(&mut self.kwh, cell.kwh);
+        merge(&mut self.co2e, cell.co2e);
+        self.low.merge(cell.low);
+        self.high.merge(cell.high);
         self.unknown_uncertainty |= cell.unknown_uncertainty;
-        add(&mut self.cost_usd, cell.cost_usd.map(Sum::value));
+        merge(&mut self.cost_usd, cell.cost_usd);
         self.runs += cell.runs;
         self.runs_measured += cell.runs_measured;
-        self.gpu_hours.add(cell.gpu_hours.value());
-        self.cpu_hours.add(cell.cpu_hours.value());
+        self.gpu_hours.merge(cell.gpu_hours);
+        self.cpu_hours.merge(cell.cpu_hours);
         self.not_counted += cell.not_counted;
-        add(&mut self.embodied, cell.embodied.map(Sum::value));
-        add(&mut self.water, cell.water.map(Sum::value));
+        merge(&mut self.embodied, cell.embodied);
+        merge(&mut self.water, cell.water);
         for (sum, w) in self.work.iter_mut().zip(&cell.work) {
-            add(sum, w.map(Sum::value));
+            merge(sum, *w);
         }
     }
 
@@ -887,6 +917,37 @@ pub fn empty(by: By, filter: Filter, location: &str) -> Report {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn sums_merged_by_their_parts_are_the_terms_summed_one_by_one() {
+        use super::Sum;
+        // Terms of every magnitude in a few groups (a month's days): the groups' sums merged with what their
+        // rounding left out come to the terms summed in order, to the last bit; rounded first, now and then not.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut differs = 0;
+        for _ in 0..400 {
+            let terms: Vec<f64> = (0..240).map(|i| next() * 10f64.powi(i % 7 - 2) / 3.0).collect();
+            let mut one_by_one = Sum::default();
+            terms.iter().for_each(|t| one_by_one.add(*t));
+            let (mut by_parts, mut rounded) = (Sum::default(), Sum::default());
+            for group in terms.chunks(24) {
+                let mut g = Sum::default();
+                group.iter().for_each(|t| g.add(*t));
+                let (v, r) = g.parts();
+                by_parts.merge(Sum::of_parts(v, r));
+                rounded.merge(Sum::from(v));
+            }
+            assert_eq!(by_parts.value().to_bits(), one_by_one.value().to_bits());
+            differs += usize::from(rounded.value().to_bits() != one_by_one.value().to_bits());
+        }
+        assert!(differs > 0, "the terms need the residuals somewhere");
+    }
+
     use super::{Row, Runs};
 
     fn row(id: i64) -> Row {

@@ -491,8 +491,8 @@ pub(crate) fn after_write(tx: &Connection, were_current: bool, ready: Ready, bef
         }
         Ready::CellsTouched(CellsTouched { cells, runs, .. }) => {
             let runs: BTreeMap<String, bool> = runs.into_iter().map(|(r, one)| (r, one.is_some())).collect();
-            let days = refresh(tx, &runs, cells.into_iter().collect(), before)?;
-            super::rollup::recount(tx, Some(&days))?;
+            let written = refresh(tx, &runs, cells.into_iter().collect(), before)?;
+            super::rollup::recount(tx, Some(&written))?;
         }
     }
     tx.execute("UPDATE report_cells_upto SET id = (SELECT COALESCE(max(id), 0) FROM records)", [])?;
@@ -504,13 +504,13 @@ pub(crate) fn after_write(tx: &Connection, were_current: bool, ready: Ready, bef
 ///
 /// A run first written now, all into one cell, lies in that cell alone: it cannot be split, and
 /// one look at the index for an older record of it says so (an import of a million new runs
-/// then reads none of them back). Answers the days of the cells made again.
+/// then reads none of them back). Answers the cells made again.
 pub(crate) fn refresh(
     tx: &Connection,
     runs: &BTreeMap<String, bool>,
     mut cells: BTreeSet<Cell>,
     before: i64,
-) -> rusqlite::Result<BTreeSet<i64>> {
+) -> rusqlite::Result<BTreeSet<Cell>> {
     let mut earlier = tx.prepare_cached("SELECT 1 FROM records WHERE run_id = ?1 AND id <= ?2 LIMIT 1")?;
     let mut is_split = tx.prepare_cached("SELECT 1 FROM report_split_runs WHERE run_id = ?1")?;
     let mut split = tx.prepare_cached("INSERT INTO report_split_runs (run_id) VALUES (?1)")?;
@@ -530,7 +530,7 @@ pub(crate) fn refresh(
     for cell in &cells {
         write(tx, cell)?;
     }
-    Ok(cells.iter().map(|c| c.day).collect())
+    Ok(cells)
 }
 
 /// The cells a run's records lie in.

@@ -4,7 +4,8 @@
 //! partition a day), so a budget's or a report's question about one account's month read them all. A rollup row
 //! is every cell of one day with one model (or user, account, partition), summed as a report merges cells, so that
 //! question reads one row a day. The rows are made again from the cells, never patched: a write makes again the
-//! rows of the days whose cells it touched, and a first write or a rebuild makes every row. Reports group by
+//! rows its cells count in (their models', users', accounts' and partitions' of those days, from the days' cells),
+//! and a first write or a rebuild makes every row. Reports group by
 //! model, user, account, partition or day from the rows where nothing narrows them below a row (a model with a
 //! grouping other than by model or day, bounds within a day, a run): those read the cells.
 
@@ -12,8 +13,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rusqlite::Connection;
 
-use super::sums::{bind_sums, read_sums, CellSums, SUMS};
-use crate::store::report::{Acc, By, Filter, DAY};
+use super::sums::{bind_sums, read_sums, residuals, CellSums, SUMS};
+use crate::store::report::{Acc, By, Cell, Filter, DAY};
 use crate::text::FnvMap;
 
 /// The migration that makes the rollup (filled from the cells by `recount` after it), and the cells' index by day
@@ -42,6 +43,8 @@ CREATE TABLE IF NOT EXISTS report_rollup (
     tokens              REAL,
     prompt_tokens       REAL,
     requests            REAL,
+    residuals           BLOB,                 -- what rounding each sum left out (sums::residuals), so that rows
+                                              -- merge to what the cells would
     PRIMARY KEY (kind, value, day)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS report_rollup_day ON report_rollup (day);
@@ -51,29 +54,38 @@ CREATE INDEX IF NOT EXISTS report_cells_day ON report_cells (day);
 /// What a row sums the cells by, in the order of the cells' key columns.
 const KINDS: [(&str, usize); 4] = [("model", 0), ("user", 2), ("account", 3), ("partition", 4)];
 
-/// Makes again the rows of `days` (every row, where None) from the cells.
-pub(crate) fn recount(tx: &Connection, days: Option<&BTreeSet<i64>>) -> rusqlite::Result<()> {
+/// Makes again, from the cells, the rows the cells `touched` count in (every row, where None): for each day, the rows
+/// of the models, users, accounts and partitions of the cells touched that day, from that day's cells.
+pub(crate) fn recount(tx: &Connection, touched: Option<&BTreeSet<Cell>>) -> rusqlite::Result<()> {
     let select = format!("SELECT model, day, job_user, job_account, job_partition, {SUMS} FROM report_cells");
     let mut sums = Sums::default();
-    match days {
-        None => {
-            tx.execute("DELETE FROM report_rollup", [])?;
-            let mut q = tx.prepare(&select)?;
-            let mut rows = q.query([])?;
-            while let Some(r) = rows.next()? {
-                sums.add(r)?;
+    let Some(touched) = touched else {
+        tx.execute("DELETE FROM report_rollup", [])?;
+        let mut q = tx.prepare(&select)?;
+        let mut rows = q.query([])?;
+        while let Some(r) = rows.next()? {
+            sums.add(r, None)?;
+        }
+        return sums.write(tx);
+    };
+    let mut by_day: BTreeMap<i64, [BTreeSet<&str>; 4]> = BTreeMap::new();
+    for c in touched {
+        let only = by_day.entry(c.day).or_default();
+        for (set, value) in only.iter_mut().zip([&c.model, &c.user, &c.account, &c.partition]) {
+            set.insert(value.as_str());
+        }
+    }
+    let mut clear = tx.prepare_cached("DELETE FROM report_rollup WHERE kind = ?1 AND value = ?2 AND day = ?3")?;
+    let mut q = tx.prepare_cached(&format!("{select} WHERE day = ?1"))?;
+    for (day, only) in &by_day {
+        for (set, (kind, _)) in only.iter().zip(KINDS) {
+            for value in set {
+                clear.execute(rusqlite::params![kind, value, day])?;
             }
         }
-        Some(days) => {
-            let mut clear = tx.prepare_cached("DELETE FROM report_rollup WHERE day = ?1")?;
-            let mut q = tx.prepare_cached(&format!("{select} WHERE day = ?1"))?;
-            for day in days {
-                clear.execute([day])?;
-                let mut rows = q.query([day])?;
-                while let Some(r) = rows.next()? {
-                    sums.add(r)?;
-                }
-            }
+        let mut rows = q.query([day])?;
+        while let Some(r) = rows.next()? {
+            sums.add(r, Some(only))?;
         }
     }
     sums.write(tx)
@@ -89,11 +101,23 @@ struct Sums {
 }
 
 impl Sums {
-    /// Adds a cell read by `recount`'s SELECT.
-    fn add(&mut self, r: &rusqlite::Row) -> rusqlite::Result<()> {
+    /// Adds a cell read by `recount`'s SELECT to the rows of each kind whose value is `only`'s (every row, where
+    /// None); a cell in none of them is not read further.
+    fn add(&mut self, r: &rusqlite::Row, only: Option<&[BTreeSet<&str>; 4]>) -> rusqlite::Result<()> {
+        let mut wanted = [false; 4];
+        for (i, (_, column)) in KINDS.iter().enumerate() {
+            let value = r.get_ref(*column)?.as_str()?;
+            wanted[i] = only.is_none_or(|o| o[i].contains(value));
+        }
+        if !wanted.contains(&true) {
+            return Ok(());
+        }
         let day: i64 = r.get(1)?;
         let (cell, notes) = read_sums(r, 5)?;
-        for (rows, (_, column)) in self.kinds.iter_mut().zip(KINDS) {
+        for ((rows, (_, column)), wanted) in self.kinds.iter_mut().zip(KINDS).zip(wanted) {
+            if !wanted {
+                continue;
+            }
             let value = r.get_ref(column)?.as_str()?;
             let days = match rows.get_mut(value) {
                 Some(days) => days,
@@ -108,16 +132,17 @@ impl Sums {
 
     fn write(self, tx: &Connection) -> rusqlite::Result<()> {
         let mut add = tx.prepare_cached(&format!(
-            "INSERT OR REPLACE INTO report_rollup (kind, value, day, {SUMS}) VALUES (?1, ?2, ?3, {})",
-            (4..23).map(|i| format!("?{i}")).collect::<Vec<_>>().join(", ")
+            "INSERT OR REPLACE INTO report_rollup (kind, value, day, {SUMS}, residuals) VALUES (?1, ?2, ?3, {})",
+            (4..24).map(|i| format!("?{i}")).collect::<Vec<_>>().join(", ")
         ))?;
         for (rows, (kind, _)) in self.kinds.into_iter().zip(KINDS) {
             for (value, days) in rows {
-                for (day, (acc, notes)) in days {
+                for (day, (mut acc, notes)) in days {
                     add.raw_bind_parameter(1, kind)?;
                     add.raw_bind_parameter(2, &value)?;
                     add.raw_bind_parameter(3, day)?;
                     bind_sums(&mut add, 4, &CellSums::of(&acc, &notes))?;
+                    add.raw_bind_parameter(23, residuals(&mut acc))?;
                     add.raw_execute()?;
                 }
             }
@@ -126,7 +151,7 @@ impl Sums {
     }
 }
 
-/// The rows' SELECT (`value, day`, then `SUMS`) that answers a report grouped `by` with filter `f`, and its
+/// The rows' SELECT (`value, day`, then `SUMS` and the residuals) that answers a report grouped `by` with filter `f`, and its
 /// values; None where the rows cannot (the caller has checked that the cells can: whole days, no run).
 pub(crate) fn select(by: By, f: &Filter) -> Option<(String, Vec<rusqlite::types::Value>)> {
     use rusqlite::types::Value;
@@ -137,7 +162,7 @@ pub(crate) fn select(by: By, f: &Filter) -> Option<(String, Vec<rusqlite::types:
         By::Partition if f.model.is_none() => "partition",
         _ => return None,
     };
-    let mut sql = format!("SELECT value, day, {SUMS} FROM report_rollup WHERE kind = ?");
+    let mut sql = format!("SELECT value, day, {SUMS}, residuals FROM report_rollup WHERE kind = ?");
     let mut args = vec![Value::Text(kind.into())];
     // A day's key is its date, not a row's value.
     let key = f.key.as_ref().filter(|_| by != By::Day);

@@ -110,3 +110,36 @@ pub(crate) fn read_sums(r: &rusqlite::Row, at: usize) -> rusqlite::Result<(Acc, 
     };
     Ok((acc, r.get(at + 13)?))
 }
+
+/// The sums a rollup row keeps the rounding of, in order: their residuals are one BLOB of little-endian f64.
+fn summed(acc: &mut Acc) -> [Option<&mut Sum>; 12] {
+    let [w0, w1, w2, _] = &mut acc.work;
+    [
+        Some(&mut acc.gpu_hours),
+        Some(&mut acc.cpu_hours),
+        acc.kwh.as_mut(),
+        acc.co2e.as_mut(),
+        Some(&mut acc.low),
+        Some(&mut acc.high),
+        acc.cost_usd.as_mut(),
+        acc.embodied.as_mut(),
+        acc.water.as_mut(),
+        w0.as_mut(),
+        w1.as_mut(),
+        w2.as_mut(),
+    ]
+}
+
+/// What rounding each of `acc`'s sums left out (`Sum::parts`), as a rollup row keeps it beside the rounded sums.
+pub(crate) fn residuals(acc: &mut Acc) -> Vec<u8> {
+    summed(acc).into_iter().flat_map(|s| s.map_or(0.0, |s| s.parts().1).to_le_bytes()).collect()
+}
+
+/// Gives `acc`'s sums (read rounded from a rollup row) back the residuals `residuals` kept.
+pub(crate) fn with_residuals(acc: &mut Acc, blob: &[u8]) {
+    for (sum, bytes) in summed(acc).into_iter().zip(blob.chunks_exact(8)) {
+        if let (Some(sum), Ok(b)) = (sum, <[u8; 8]>::try_from(bytes)) {
+            *sum = Sum::of_parts(sum.value(), f64::from_le_bytes(b));
+        }
+    }
+}
