@@ -42,6 +42,9 @@ fn validate(v: &cli::ValidateArgs, s: &Settings) -> anyhow::Result<ExitCode> {
             Err(Error::Usage(format!("{what} must be a number of seconds up to {most}")))
         }
     };
+    if v.window.len() > 16 {
+        return Err(Error::Usage("--window takes 16 lengths at most".into()).into());
+    }
     if v.window.iter().any(|w| !(w.is_finite() && (0.001..=31_536_000.0).contains(w))) {
         return Err(Error::Usage("--window must be lengths from 0.001 to 31536000 seconds".into()).into());
     }

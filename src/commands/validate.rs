@@ -20,6 +20,9 @@ pub const MOST_BYTES: u64 = 512 * 1024 * 1024;
 /// The most one GPU can draw, watts: a reading above it is not a GPU's (a board's limit is under 2 kW).
 const MOST_GPU_W: f64 = 5_000.0;
 
+/// The most windows of one length compared over a run.
+const MOST_WINDOWS: f64 = 1_000_000.0;
+
 /// The most a reference may read, watts: a rack's power, far above any node.
 const MOST_REFERENCE_W: f64 = 1.0e6;
 
@@ -73,7 +76,8 @@ pub struct Component {
 #[derive(Debug, Clone, Serialize)]
 pub struct Windows {
     pub seconds: f64,
-    /// Windows both series cover, and those one of them does not (a drop-out, the run's edges).
+    /// Windows both series cover, and those one of them does not (a drop-out, the run's edges) or where the
+    /// reference drew nothing (no percentage of nothing).
     pub compared: usize,
     pub skipped: usize,
     /// Mean absolute percentage error of exa's energy against the reference's, the bias over the compared
@@ -126,23 +130,14 @@ pub fn run(ask: &Ask<'_>) -> Result<Validation, Error> {
             ask.reference.display()
         )));
     };
-    let (offset_s, offset_from, correlation) = match ask.offset {
-        Some(o) => (o, "given", None),
-        None => {
-            let span = first_exa.span().map_or(0.0, |(a, b)| b - a);
-            let bin = first_exa.median_step().max(first_ref.median_step()).max(span / 5_000.0).max(1e-3);
-            match find_offset(first_exa, first_ref, ask.max_offset, bin) {
-                Some(o) => (o.seconds, "found", Some(o.correlation)),
-                None => {
-                    notes.push(format!(
-                        "no clock offset could be found within ±{} s (the series are flat, or share under ten {bin:.3} s bins): compared as stamped; --offset sets one",
-                        ask.max_offset
-                    ));
-                    (0.0, "none", None)
-                }
-            }
-        }
-    };
+    // Every window compared is read: a length that makes more than a million of them over the run is refused.
+    let span = first_exa.span().map_or(0.0, |(a, b)| b - a);
+    if let Some(w) = ask.windows.iter().find(|&&w| span / w > MOST_WINDOWS) {
+        return Err(Error::Usage(format!(
+            "--window {w}: the run's {span:.0} s make more than {MOST_WINDOWS} windows of it; give a longer one"
+        )));
+    }
+    let (offset_s, offset_from, correlation) = offset(ask, first_exa, first_ref, &mut notes);
     let round = |v: f64, places: i32| tidy((v * 10f64.powi(places)).round() / 10f64.powi(places));
     let components = pairs
         .iter()
@@ -172,6 +167,36 @@ pub fn run(ask: &Ask<'_>) -> Result<Validation, Error> {
         components,
         notes,
     })
+}
+
+/// The clocks' offset: given, or the one found that makes the two most alike (and a note when another fits almost as
+/// well, or when none can be found).
+fn offset(ask: &Ask<'_>, first_exa: &Series, first_ref: &Series, notes: &mut Vec<String>) -> (f64, &'static str, Option<f64>) {
+    match ask.offset {
+        Some(o) => (o, "given", None),
+        None => {
+            let span = first_exa.span().map_or(0.0, |(a, b)| b - a);
+            let bin = first_exa.median_step().max(first_ref.median_step()).max(span / 5_000.0).max(1e-3);
+            match find_offset(first_exa, first_ref, ask.max_offset, bin) {
+                Some(o) => {
+                    if let Some(other) = o.runner_up {
+                        notes.push(format!(
+                            "offsets {:+.3} s and {other:+.3} s fit almost alike (a load that repeats): {:+.3} s was taken; --offset sets the right one",
+                            o.seconds, o.seconds
+                        ));
+                    }
+                    (o.seconds, "found", Some(o.correlation))
+                }
+                None => {
+                    notes.push(format!(
+                        "no clock offset could be found within ±{} s (the series are flat, or share under ten {bin:.3} s bins): compared as stamped; --offset sets one",
+                        ask.max_offset
+                    ));
+                    (0.0, "none", None)
+                }
+            }
+        }
+    }
 }
 
 /// A trace's series: each GPU's (by index, with its uuid) and all of them together.
@@ -249,8 +274,9 @@ fn read_trace(text: &str, path: &Path) -> Result<Trace, Error> {
         if b <= a || before.is_empty() {
             continue;
         }
-        // Every GPU's piece, for the total: one GPU without one leaves the total a gap there.
-        let mut sum = Some((0.0, 0.0));
+        // Every GPU's piece, for the total: one GPU without one, or in one reading and not the other, leaves the
+        // total a gap there.
+        let mut sum = before.keys().eq(after.keys()).then_some((0.0, 0.0));
         for (index, &(w0, e0)) in before {
             let Some(&(w1, e1)) = after.get(index) else {
                 sum = None;
@@ -318,42 +344,89 @@ const DEVICE_NAMES: [&str; 6] = ["gpu", "device", "index", "uuid", "gpu_uuid", "
 /// `power_mw` or `milliwatts`, `power_kw` or `kilowatts`, DCGM's `DCGM_FI_DEV_POWER_USAGE`.
 fn power_scale(name: &str) -> Option<f64> {
     let n = name.to_ascii_lowercase();
-    let n = n.trim();
-    if n.contains("milliwatt") || n.ends_with("_mw") || n == "mw" {
-        Some(1e-3)
-    } else if n.contains("kilowatt") || n.ends_with("_kw") || n == "kw" {
-        Some(1e3)
-    } else if n.contains("power") || n.contains("watt") || n == "w" {
-        Some(1.0)
-    } else {
+    // Its words: `Power (mW)` is power in milliwatts, as `power_mw` is.
+    let words: Vec<&str> = n.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let has = |w: &[&str]| words.iter().any(|x| w.contains(x));
+    if !(has(&["watts", "watt", "w", "mw", "kw", "milliwatts", "kilowatts"]) || n.contains("power")) {
         None
+    } else if has(&["mw", "milliwatt", "milliwatts"]) {
+        Some(1e-3)
+    } else if has(&["kw", "kilowatt", "kilowatts"]) {
+        Some(1e3)
+    } else {
+        Some(1.0)
+    }
+}
+
+/// A CSV line's fields: split at commas outside double quotes, each trimmed and unquoted (`""` inside quotes is one
+/// quote).
+fn fields(line: &str) -> Vec<String> {
+    let (mut out, mut field, mut quoted) = (Vec::new(), String::new(), false);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(std::mem::take(&mut field).trim().to_string()),
+            c => field.push(c),
+        }
+    }
+    out.push(field.trim().to_string());
+    out
+}
+
+/// The power column among `names`: the only one naming power, else the one of those named exactly as exa prefers.
+fn power_column(names: &[String], path: &Path) -> Result<usize, Error> {
+    let is_time = |n: &str| TIME_NAMES.contains(&n.to_ascii_lowercase().as_str());
+    // A limit, cap or extreme is a setting or a statistic, not the power drawn.
+    let setting = |n: &str| {
+        let n = n.to_ascii_lowercase();
+        n.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| ["limit", "cap", "max", "min", "enforced", "default", "threshold"].contains(&w))
+    };
+    let candidates: Vec<usize> =
+        (0..names.len()).filter(|&i| power_scale(&names[i]).is_some() && !is_time(&names[i]) && !setting(&names[i])).collect();
+    let preferred = ["watts", "power_w", "power", "power_mw", "power_kw", "dcgm_fi_dev_power_usage"];
+    match candidates.as_slice() {
+        [one] => Ok(*one),
+        [] => Err(Error::Usage(format!(
+            "{}: the header names no power column (watts, power_w, power_mw, power_kw, DCGM_FI_DEV_POWER_USAGE)",
+            path.display()
+        ))),
+        many => many.iter().copied().find(|&i| preferred.contains(&names[i].to_ascii_lowercase().as_str())).ok_or_else(|| {
+            let listed: Vec<String> = many.iter().map(|&i| crate::text::clean(&names[i])).collect();
+            Error::Usage(format!(
+                "{}: the header has several power columns ({}): keep the one to compare, or name it watts",
+                path.display(),
+                listed.join(", ")
+            ))
+        }),
     }
 }
 
 fn read_reference(text: &str, path: &Path) -> Result<Reference, Error> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
     let Some((_, header)) = lines.next() else {
         return Err(Error::Usage(format!("{}: empty; a header and samples are needed", path.display())));
     };
-    let names: Vec<String> = header.split(',').map(|c| c.trim().trim_matches('"').to_string()).collect();
+    let names = fields(header);
     let find = |ok: &dyn Fn(&str) -> bool| names.iter().position(|n| ok(n));
-    let time = find(&|n| TIME_NAMES.contains(&n.to_ascii_lowercase().as_str()));
-    let power = find(&|n| power_scale(n).is_some() && !TIME_NAMES.contains(&n.to_ascii_lowercase().as_str()));
     let device = find(&|n| DEVICE_NAMES.contains(&n.to_ascii_lowercase().as_str()));
-    let (Some(time), Some(power)) = (time, power) else {
-        return Err(Error::Usage(format!(
-            "{}: the header names no time column ({}) or no power column (watts, power_w, power_mw, power_kw, DCGM_FI_DEV_POWER_USAGE)",
-            path.display(),
-            TIME_NAMES.join(", ")
-        )));
+    let Some(time) = find(&|n| TIME_NAMES.contains(&n.to_ascii_lowercase().as_str())) else {
+        return Err(Error::Usage(format!("{}: the header names no time column ({})", path.display(), TIME_NAMES.join(", "))));
     };
+    let power = power_column(&names, path)?;
     let scale = power_scale(&names[power]).unwrap_or(1.0);
     let mut all = Vec::new();
     let mut by_device: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
     for (n, line) in lines {
         let bad = |what: String| Error::Usage(format!("{}:{}: {what}", path.display(), n + 1));
-        let cells: Vec<&str> = line.split(',').map(|c| c.trim().trim_matches('"')).collect();
-        let cell = |i: usize| cells.get(i).copied().unwrap_or("");
+        let cells = fields(line);
+        let cell = |i: usize| cells.get(i).map_or("", String::as_str);
         let t = parse_time(cell(time))
             .ok_or_else(|| bad(format!("'{}' is not a time (seconds since the epoch, or RFC 3339)", crate::text::clean(cell(time)))))?;
         let w = cell(power)

@@ -117,59 +117,95 @@ impl Piece {
 }
 
 /// The clock offset found between two series: the reference's clock reads `seconds` more than exa's (a moment exa
-/// calls t, the reference calls t + seconds), and how alike the two are there (Pearson's r of their mean watts
-/// in bins).
+/// calls t, the reference calls t + seconds), how alike the two are there (Pearson's r of their mean watts in bins),
+/// and another offset that fits almost as well, when one does (a load that repeats: one period off).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Offset {
     /// The reference's clock minus exa's.
     pub seconds: f64,
     /// Pearson's r there.
     pub correlation: f64,
+    /// An offset at least two bins away whose fit is within 0.2 % of this one's.
+    pub runner_up: Option<f64>,
 }
 
-/// The offset within `±most` seconds that makes the two series most alike, compared in bins of `bin` seconds:
-/// first every quarter bin (coarser where that would be over 4,000 steps), then every tenth of that around the best.
-/// None when they share too little (under ten bins) or one is flat there (no offset can be told).
-pub fn find_offset(exa: &Series, reference: &Series, most: f64, bin: f64) -> Option<Offset> {
-    let (from, to) = exa.span()?;
-    let bins = ((to - from) / bin).floor();
-    if !(10.0..10_000_000.0).contains(&bins) {
-        return None;
-    }
-    let edges: Vec<f64> = (0..bins as usize).map(|k| from + k as f64 * bin).collect();
-    let x: Vec<Option<f64>> = edges.iter().map(|&a| exa.mean(a, a + bin)).collect();
-    let score = |off: f64| correlation(&x, &edges, reference, off, bin);
-    let mut best: Option<(f64, f64)> = None;
-    let scan = |lo: f64, hi: f64, step: f64, best: &mut Option<(f64, f64)>| {
-        let n = ((hi - lo) / step).round() as i64;
-        for k in 0..=n {
-            let off = lo + k as f64 * step;
-            if let Some(r) = score(off) {
-                if best.is_none_or(|(_, b)| r > b) {
-                    *best = Some((off, r));
-                }
-            }
+/// Exa's mean watts in bins of `bin` seconds across its span.
+struct Bins {
+    edges: Vec<f64>,
+    means: Vec<Option<f64>>,
+    bin: f64,
+}
+
+impl Bins {
+    fn of(exa: &Series, bin: f64) -> Option<Bins> {
+        let (from, to) = exa.span()?;
+        let n = ((to - from) / bin).floor();
+        if !(10.0..10_000_000.0).contains(&n) {
+            return None;
         }
-    };
-    // At most 4,000 offsets a scan, however far apart the clocks may be.
-    let coarse = (bin / 4.0).max(most / 2000.0);
-    scan(-most, most, coarse, &mut best);
-    let (at, _) = best?;
-    scan(at - coarse, at + coarse, coarse / 10.0, &mut best);
-    best.map(|(seconds, correlation)| Offset { seconds, correlation })
+        let edges: Vec<f64> = (0..n as usize).map(|k| from + k as f64 * bin).collect();
+        let means = edges.iter().map(|&a| exa.mean(a, a + bin)).collect();
+        Some(Bins { edges, means, bin })
+    }
+
+    /// How well the reference moved by `off` fits: Pearson's r over the bins both cover, times the share of exa's
+    /// bins they are, so that a short overlap that happens to match never beats the whole run; None under a quarter
+    /// of the bins (or ten), or flat.
+    fn fit(&self, reference: &Series, off: f64) -> Option<(f64, f64)> {
+        let pairs: Vec<(f64, f64)> =
+            self.means.iter().zip(&self.edges).filter_map(|(x, &a)| Some(((*x)?, reference.mean(a + off, a + off + self.bin)?))).collect();
+        let have = self.means.iter().filter(|m| m.is_some()).count();
+        if pairs.len() < 10 || pairs.len() * 4 < have {
+            return None;
+        }
+        let r = pearson(&pairs)?;
+        Some((r * pairs.len() as f64 / have as f64, r))
+    }
+
+    /// The best fits over `lo..=hi` every `step`: (offset, score, r), best first.
+    fn scan(&self, reference: &Series, lo: f64, hi: f64, step: f64) -> Vec<(f64, f64, f64)> {
+        let n = ((hi - lo) / step).round().max(0.0) as i64;
+        let mut fits: Vec<(f64, f64, f64)> =
+            (0..=n).map(|k| lo + k as f64 * step).filter_map(|off| self.fit(reference, off).map(|(s, r)| (off, s, r))).collect();
+        fits.sort_by(|a, b| b.1.total_cmp(&a.1));
+        fits
+    }
 }
 
-/// Pearson's r of exa's bin means `x` and the reference's over the same bins moved by `off`, over the bins both
-/// cover; None under ten such bins or when either is flat.
-fn correlation(x: &[Option<f64>], edges: &[f64], reference: &Series, off: f64, bin: f64) -> Option<f64> {
-    let pairs: Vec<(f64, f64)> = x.iter().zip(edges).filter_map(|(x, &a)| Some(((*x)?, reference.mean(a + off, a + off + bin)?))).collect();
-    if pairs.len() < 10 {
-        return None;
+/// The offset within `±most` seconds that makes the two series most alike, compared in bins of `bin` seconds: first
+/// in bins wide enough that 4,000 steps span the range, the three best refined in bins of `bin` every quarter bin,
+/// then every fortieth. None when they share too little (a quarter of the run, or ten bins) or one is flat there.
+pub fn find_offset(exa: &Series, reference: &Series, most: f64, bin: f64) -> Option<Offset> {
+    let fine = Bins::of(exa, bin)?;
+    let wide = (most / 500.0).max(bin);
+    let coarse = if wide > bin { Bins::of(exa, wide).unwrap_or(Bins::of(exa, bin)?) } else { Bins::of(exa, bin)? };
+    let mut seeds: Vec<f64> = Vec::new();
+    for (off, _, _) in coarse.scan(reference, -most, most, coarse.bin / 4.0) {
+        if seeds.iter().all(|s| (s - off).abs() >= coarse.bin) {
+            seeds.push(off);
+        }
+        if seeds.len() == 3 {
+            break;
+        }
     }
+    let mut fits: Vec<(f64, f64, f64)> =
+        seeds.iter().flat_map(|&s| fine.scan(reference, s - coarse.bin, s + coarse.bin, bin / 4.0)).collect();
+    fits.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let &(at, _, _) = fits.first()?;
+    let mut last = fine.scan(reference, at - bin / 4.0, at + bin / 4.0, bin / 40.0);
+    last.extend(fits.iter().copied());
+    last.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let &(seconds, score, correlation) = last.first()?;
+    let runner_up = last.iter().find(|f| (f.0 - seconds).abs() >= 2.0 * bin && f.1 >= score - 0.002 * score.abs()).map(|f| f.0);
+    Some(Offset { seconds, correlation, runner_up })
+}
+
+/// Pearson's r of the pairs; None when either side is flat.
+fn pearson(pairs: &[(f64, f64)]) -> Option<f64> {
     let n = pairs.len() as f64;
     let (mx, my) = (pairs.iter().map(|p| p.0).sum::<f64>() / n, pairs.iter().map(|p| p.1).sum::<f64>() / n);
     let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
-    for (x, y) in &pairs {
+    for (x, y) in pairs {
         sxy += (x - mx) * (y - my);
         sxx += (x - mx) * (x - mx);
         syy += (y - my) * (y - my);

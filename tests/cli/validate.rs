@@ -174,3 +174,57 @@ fn bad_input_is_refused_naming_the_file_and_line() {
     assert_eq!(v.components[0].bias_pct, None);
     assert!(v.notes.iter().any(|n| n.contains("share no time")), "{:?}", v.notes);
 }
+
+#[test]
+fn a_wide_search_finds_the_lag_and_a_gpu_missing_from_a_reading_is_a_gap() {
+    let env = Env::new();
+    let dir = env.dir.path();
+    let mut run = trace(2, START, 600);
+    // GPU 1 is missing from one reading: the total has a gap there, never one GPU's power alone.
+    let lines: Vec<&str> = run.lines().collect();
+    let mut edited: Vec<String> = lines.iter().map(|l| (*l).to_string()).collect();
+    let r: serde_json::Value = serde_json::from_str(lines[300]).unwrap();
+    let mut one = r.clone();
+    one["devices"] = serde_json::json!([r["devices"][0]]);
+    edited[300] = one.to_string();
+    run = edited.join("\n");
+    std::fs::write(dir.join("run.jsonl"), run).unwrap();
+    std::fs::write(dir.join("meter.csv"), meter(2, START, 600, 4.2, 1.04, (0.0, 0.0))).unwrap();
+    // An hour either way: a short overlap that happens to match never beats the whole run.
+    let v: Validation = env.json(&["validate", "--trace", "run.jsonl", "--reference", "meter.csv", "--max-offset", "3600"]);
+    assert!((v.offset_s - 4.2).abs() <= 0.5, "offset {}", v.offset_s);
+    let c = &v.components[0];
+    let truth = (1.0 / 1.04 - 1.0) * 100.0;
+    assert!((c.bias_pct.unwrap() - truth).abs() < 0.05, "{c:?}");
+    // The two intervals around the reading without GPU 1 are not compared.
+    assert!(c.compared_s <= 598.0 && c.compared_s >= 590.0, "{}", c.compared_s);
+}
+
+#[test]
+fn a_spreadsheet_s_reference_reads_as_its_header_says() {
+    let env = Env::new();
+    let dir = env.dir.path();
+    std::fs::write(dir.join("run.jsonl"), trace(1, START, 120)).unwrap();
+    // Excel's byte-order mark, CRLF, a quoted note with a comma, the unit in parentheses, and a limit column beside
+    // the power: the power column is the one named as power, in milliwatts.
+    let mut csv = String::from("\u{feff}\"note\",Time,Power (mW),power_limit_w\r\n");
+    for k in 0..=240 {
+        let t = START + f64::from(k) / 2.0;
+        writeln!(csv, "\"a, b\",{t:.3},{:.1},700\r", watts(0, t) * 1000.0).unwrap();
+    }
+    std::fs::write(dir.join("sheet.csv"), csv).unwrap();
+    let v: Validation = env.json(&["validate", "--trace", "run.jsonl", "--reference", "sheet.csv", "--offset", "0"]);
+    assert!(v.components[0].bias_pct.unwrap().abs() < 0.5, "{:?}", v.components[0]);
+    // Two columns that both name power drawn, neither as exa prefers: refused, naming them.
+    std::fs::write(dir.join("two.csv"), format!("time,gpu_power_w,board_power_w\n{START},700,700\n")).unwrap();
+    fails(
+        &env.run(&["validate", "--trace", "run.jsonl", "--reference", "two.csv"]),
+        2,
+        "several power columns (gpu_power_w, board_power_w)",
+    );
+    // Windows too short for the run: refused, never cut off silently.
+    fails(&env.run(&["validate", "--trace", "run.jsonl", "--reference", "sheet.csv", "--window", "0.0001"]), 2, "--window");
+    std::fs::write(dir.join("long.jsonl"), trace(1, START, 1200)).unwrap();
+    let out = env.run(&["validate", "--trace", "long.jsonl", "--reference", "sheet.csv", "--window", "0.001"]);
+    fails(&out, 2, "--window 0.001: the run's 1200 s make more than 1000000 windows");
+}
