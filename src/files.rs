@@ -33,6 +33,14 @@ pub fn open_regular(path: &Path) -> io::Result<std::fs::File> {
     Ok(f)
 }
 
+/// Whether this process may read and write `path` (access(2), without opening it).
+pub fn may_read_write(path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else { return false };
+    // SAFETY: `c` is a NUL-terminated path that lives across the call.
+    unsafe { libc::access(c.as_ptr(), libc::R_OK | libc::W_OK) == 0 }
+}
+
 /// `read_regular`, as text (UTF-8, else an error).
 pub fn read_regular_text(path: &Path, cap: u64) -> io::Result<String> {
     String::from_utf8(read_regular(path, cap)?).map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))

@@ -148,7 +148,7 @@ pub fn run(
     let tick = live_line.as_ref().map(|_| &tick as &dyn Fn(f64, f64));
     let (ended, interrupted) = wait(job.as_ref(), args.duration, start, &nothing_to_watch, tick);
     live_line.iter().for_each(|h| h.live(""));
-    let duration_s = start.elapsed().as_secs_f64();
+    let (duration_s, node_read) = (start.elapsed().as_secs_f64(), node_sampler.map(node::Sampler::finish));
     let (outcome, scope) = finished(sampler, &scope);
     let split = (args.idle_share, job.is_some() || job_of.named(), scope.allocated.as_slice());
     let (mut gpu, profile) = gpu_of(outcome, no_gpu, (started_unix, duration_s), split);
@@ -159,7 +159,7 @@ pub fn run(
     let work = Readings { gpu: &gpu, cpu: cpu.as_ref(), cpu_energy: &cpu_energy, cpu_name: None };
     let [(carbon, carbon_error), (cost, cost_error)] = price_both(settings, &args, &work, (started_unix, duration_s), &profile);
     let electricity = electricity(settings, &gpu, &cpu_energy);
-    let node = node_energy_of(node_sampler.map(node::Sampler::finish), &gpu, &cpu_energy);
+    let node = node_energy_of(node_read, &gpu, &cpu_energy, duration_s);
     let measured = Measured { duration_s, device_count: gpu.devices.len(), gpu_kwh: gpu.energy_kwh.map(|k| k.0) };
     let (work_done, measured_work) = work_done(settings, scrape, &args.work, gpu.energy_kwh.map(|k| k.0));
     let (recorded, record_error) = match &args.record {
@@ -698,9 +698,10 @@ fn finish_mlflow(settings: &Reading<'_>, run: Option<&(crate::sinks::mlflow::Tra
     }
 }
 
-/// The node's energy from its meter, beside what was measured of it (the GPUs read, the node's CPU packages and
-/// DRAM), and the remainder's share that is the job's: its part of the measured energy.
-fn node_energy_of(metered: Result<Option<node::Metered>, String>, gpu: &Gpu, cpu: &CpuEnergy) -> NodeEnergy {
+/// The node's energy from its meter over the run, beside what was measured of it (the GPUs read, whole, and the
+/// node's CPU packages and DRAM), and the remainder's share that is the job's: its part of the measured energy,
+/// when every GPU of the node was read (else the other GPUs' draw is in the remainder, and none of it is the job's).
+fn node_energy_of(metered: Result<Option<node::Metered>, String>, gpu: &Gpu, cpu: &CpuEnergy, duration_s: f64) -> NodeEnergy {
     let m = match metered {
         Ok(Some(m)) => m,
         Ok(None) => return NodeEnergy::none("the node's power sampler stopped".into()),
@@ -722,18 +723,35 @@ fn node_energy_of(metered: Result<Option<node::Metered>, String>, gpu: &Gpu, cpu
         failed: meter.failed,
         ..NodeEnergy::none(String::new())
     };
-    if meter.covered_s <= 0.0 {
-        return NodeEnergy { reason: Some("fewer than two readings in a row: no energy over the run".into()), notes, ..base };
+    // The meter's energy stands for the run only where its readings cover it: failed readings leave gaps.
+    if meter.covered_s <= 0.0 || meter.covered_share() < 0.9 {
+        let why = format!(
+            "the meter's readings cover {:.1} s of the run's {duration_s:.1} s, with gaps where readings failed: its energy is not the run's",
+            meter.covered_s
+        );
+        return NodeEnergy { reason: Some(why), notes, ..base };
     }
     let node_kwh = Joules(meter.joules).kwh().0;
-    let measured = gpu.energy_kwh.map_or(0.0, |k| k.0) + cpu.node_cpu_kwh.map_or(0.0, |k| k.0) + cpu.node_dram_kwh.map_or(0.0, |k| k.0);
+    if node_kwh <= 0.0 {
+        let why = "the meter read no energy over the run (a BMC that does not support the reading reads 0 W)".to_string();
+        return NodeEnergy { reason: Some(why), notes, ..base };
+    }
+    let devices: f64 = gpu.devices.iter().filter_map(|d| d.energy_kwh).map(|k| k.0).sum();
+    let measured = devices + cpu.node_cpu_kwh.map_or(0.0, |k| k.0) + cpu.node_dram_kwh.map_or(0.0, |k| k.0);
     let remainder = node_kwh - measured;
     let job = gpu.energy_kwh.map_or(0.0, |k| k.0) + cpu.job_kwh().map_or(0.0, |k| k.0);
-    let share = (measured > 0.0).then(|| (job / measured).clamp(0.0, 1.0));
+    let every_gpu = gpu.scope.devices.is_none();
+    let share = (measured > 0.0 && every_gpu).then(|| (job / measured).clamp(0.0, 1.0));
+    if !every_gpu {
+        notes.push(format!(
+            "the GPUs read are the job's ({}), not necessarily the node's: any other GPU's draw is in the remainder, so none of it is the job's",
+            gpu.scope.from
+        ));
+    }
     if remainder < 0.0 {
         notes.push(format!(
             "the node's meter read {:.1} % less than its measured parts: a meter slower than the counters, or wrong; nothing of it is the job's",
-            -remainder / node_kwh.max(f64::MIN_POSITIVE) * 100.0
+            -remainder / node_kwh * 100.0
         ));
     }
     NodeEnergy {
@@ -742,7 +760,7 @@ fn node_energy_of(metered: Result<Option<node::Metered>, String>, gpu: &Gpu, cpu
         node_kwh: Some(tidied(Kwh(node_kwh))),
         measured_kwh: Some(tidied(Kwh(measured))),
         remainder_kwh: Some(tidied(Kwh(remainder))),
-        coverage_pct: (node_kwh > 0.0).then(|| tidy((measured / node_kwh * 100.0 * 1e4).round() / 1e4)),
+        coverage_pct: Some(tidy((measured / node_kwh * 100.0 * 1e4).round() / 1e4)),
         policy: share.map(|_| "by measured share"),
         share: share.map(tidy),
         job_remainder_kwh: share.filter(|_| remainder >= 0.0).map(|s| tidied(Kwh(remainder * s))),

@@ -381,6 +381,9 @@ fn node_energy(n: &crate::model::NodeEnergy, out: &mut String) {
     let (Some(node), Some(measured), Some(rest)) = (n.node_kwh, n.measured_kwh, n.remainder_kwh) else {
         let why = n.reason.as_deref().map(crate::text::clean).unwrap_or_default();
         let _ = writeln!(out, "node energy: not measured ({why})");
+        for note in &n.notes {
+            let _ = writeln!(out, "  note: {}", crate::text::clean(note));
+        }
         return;
     };
     let coverage = n.coverage_pct.map(|c| format!(", {c:.1} % of it")).unwrap_or_default();

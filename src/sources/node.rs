@@ -169,7 +169,10 @@ pub fn dcmi_watts(text: &str) -> Result<f64, String> {
 /// Opens the source chosen; `root` holds the host's `sys/` and `dev/`, `path` is where programs are looked for.
 pub fn open(choice: NodeChoice, root: &Path, path: &[PathBuf], deadline: Duration) -> Result<Box<dyn NodeSource>, String> {
     let ipmitool = || path.iter().map(|d| d.join("ipmitool")).find(|p| crate::files::is_executable(p));
-    let bmc = root.join("dev/ipmi0").exists() || root.join("dev/ipmi/0").exists() || root.join("dev/ipmidev/0").exists();
+    // A BMC device this user may talk to (not merely one that is there: ipmitool would fail at every reading).
+    let bmc = ["dev/ipmi0", "dev/ipmi/0", "dev/ipmidev/0"].iter().any(|d| crate::files::may_read_write(&root.join(d)));
+    // A BMC answers in well under a second; one that takes longer is not waited on for the tool deadline.
+    let deadline = deadline.min(Duration::from_secs(3));
     match choice {
         NodeChoice::None => Err("not read (node source none)".into()),
         NodeChoice::Hwmon => match hwmon(root) {
@@ -211,6 +214,19 @@ pub struct Meter {
     pub notes: Vec<String>,
     /// The mean watts of the last interval counted.
     pub last_w: Option<f64>,
+    /// The first and last readings' times, seconds: what the intervals counted should cover.
+    pub span: (Option<f64>, f64),
+}
+
+impl Meter {
+    /// The share of the readings' span the intervals counted cover (failed readings and refused intervals are
+    /// gaps); 0 without two readings.
+    pub fn covered_share(&self) -> f64 {
+        match self.span {
+            (Some(a), b) if b > a => (self.covered_s / (b - a)).clamp(0.0, 1.0),
+            _ => 0.0,
+        }
+    }
 }
 
 impl Meter {
@@ -223,11 +239,12 @@ impl Meter {
                 if self.failed == 1 {
                     self.notes.push(format!("a reading failed: {why}"));
                 }
-                self.last = None;
+                (self.last, self.last_w) = (None, None);
                 return;
             }
         };
         self.readings += 1;
+        self.span = (self.span.0.or(Some(t)), t);
         if let Some((t0, r0)) = self.last.replace((t, r)) {
             let dt = t - t0;
             let joules = match (r0.energy_j, r.energy_j, r0.watts, r.watts) {
@@ -241,8 +258,8 @@ impl Meter {
                     self.covered_s += dt;
                     self.last_w = Some(j / dt);
                 }
-                Some(_) if dt > 0.0 => self.refused += 1,
-                _ => {}
+                Some(_) if dt > 0.0 => (self.refused, self.last_w) = (self.refused + 1, None),
+                _ => self.last_w = None,
             }
         }
     }
@@ -268,14 +285,15 @@ pub struct Metered {
 }
 
 impl Sampler {
-    /// Reads now, then every `every`, and once more at `finish`; `on_read` sees the meter after each reading.
+    /// Reads now (on its own thread: a slow BMC never holds the caller), then every `every`, and once more at
+    /// `finish`; `on_read` sees the meter after each reading.
     pub fn start(mut source: Box<dyn NodeSource>, every: Duration, mut on_read: Option<OnRead>) -> Sampler {
         let (stop, stopped) = std::sync::mpsc::channel::<()>();
         let start = std::time::Instant::now();
-        let first = source.read();
         let thread = std::thread::spawn(move || {
             let mut meter = Meter::default();
-            meter.add(0.0, first);
+            let first = source.read();
+            meter.add(start.elapsed().as_secs_f64(), first);
             while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(every) {
                 meter.add(start.elapsed().as_secs_f64(), source.read());
                 if let Some(f) = on_read.as_mut() {

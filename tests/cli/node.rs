@@ -141,3 +141,40 @@ fn the_exporter_serves_the_host_s_energy_and_power_from_its_meter() {
     assert!(lints.iter().all(|l| !l.contains("hw_host")), "promtool: {lints:?}");
     exa.stop();
 }
+
+#[test]
+fn a_hung_bmc_never_holds_the_run_and_a_bmc_reading_zero_is_no_energy() {
+    let bmc = |var: &str, value: &str| {
+        let env = Env::new();
+        let bin = env.dir.path().join("fakebin");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::os::unix::fs::symlink(fixtures().join("fake-ipmitool"), bin.join("ipmitool")).unwrap();
+        env.path_first(&bin).env(var, value)
+    };
+    // A BMC that answers in a minute: its reads are killed after 3 s on their own thread, and the run is the
+    // command's own length, not the BMC's.
+    let hung = bmc("FAKE_IPMI_SLEEP", "60");
+    let (out, r) = measure(&hung, &["--node-source", "ipmi", "--gpus", "none"], &["true"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(f(&r["duration_s"]) < 30.0, "the run waited for the BMC: {}", r["duration_s"]);
+    assert_eq!(r["node"]["status"], "not measured", "{}", r["node"]);
+    assert!(r["node"]["notes"].to_string().contains("no answer within 3 s"), "{}", r["node"]);
+    // A BMC reading 0 W (one that does not support the reading): no energy, said, never a percentage of nothing.
+    let zero = bmc("FAKE_IPMI_WATTS", "0");
+    let (out, r) = measure(&zero, &["--node-source", "ipmi", "--gpus", "none"], &["sleep", "1.2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(r["node"]["status"], "not measured", "{}", r["node"]);
+    assert!(r["node"]["reason"].as_str().unwrap().contains("0 W"), "{}", r["node"]);
+}
+
+#[test]
+fn the_job_s_own_gpus_of_a_node_take_none_of_the_rest() {
+    let (env, counter) = meter(with_h100(Env::new()), 7_000_000_000_000);
+    let (out, r) = measure(&env, &["--interval", "0.2", "--gpus", "0"], &["sh", "-c", &step(&counter, 7_000_000_000_000 + 900_000_000)]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let n = &r["node"];
+    assert_eq!(n["status"], "measured", "{n}");
+    // Other GPUs of the node (if any) draw in the remainder: no share of it is the job's.
+    assert_eq!((n["share"].clone(), n["job_remainder_kwh"].clone()), (Value::Null, Value::Null), "{n}");
+    assert!(n["notes"].to_string().contains("none of it is the job's"), "{n}");
+}
