@@ -100,7 +100,7 @@ fn a_reference_per_gpu_is_compared_gpu_by_gpu() {
         let t = START + f64::from(k);
         for (g, scale) in [(0usize, 1.0), (1, 1.02)] {
             let secs = t as i64;
-            let stamp = format!("{}.{:03}Z", &exa_time(secs)[..19], ((t - secs as f64) * 1000.0).round() as i64);
+            let stamp = format!("{}.{:03}Z", &exa::time::iso8601(secs)[..19], ((t - secs as f64) * 1000.0).round() as i64);
             writeln!(csv, "{stamp},{g},{:.1}", watts(g, t) * scale * 1000.0).unwrap();
         }
     }
@@ -112,23 +112,6 @@ fn a_reference_per_gpu_is_compared_gpu_by_gpu() {
     assert!(v.components[0].bias_pct.unwrap().abs() < 0.5, "{:?}", v.components[0]);
     let truth = (1.0 / 1.02 - 1.0) * 100.0;
     assert!((v.components[1].bias_pct.unwrap() - truth).abs() < 0.5, "{:?}", v.components[1]);
-}
-
-/// `2026-…T…` for seconds since the epoch, as exa's own JSON writes times.
-fn exa_time(secs: i64) -> String {
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Civil from days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}", rem / 3600, rem % 3600 / 60, rem % 60)
 }
 
 #[test]
