@@ -132,11 +132,11 @@ pub fn run(
     let job_of = job_of(settings, &args);
     let (sampler, no_gpu, hooks) = start_gpus(settings, source, (trace, args.live && job.is_none()), (hooks, job_of.clone()), start);
     // Watching the node with nothing to read ends at once, never after a silent --duration; a process or
-    // CPUs held (--pid, --cpus) are something to watch, to its --duration or an interrupt.
+    // CPUs held (--pid, --cpus), or the node's own meter, are something to watch, to its --duration or an interrupt.
     let nothing_to_watch = || match args.job_cpu {
         Some(JobCpu::Pid(pid)) => !still(pid, &watched),
         Some(JobCpu::Held(_)) => false,
-        None => sampler.as_ref().is_none_or(Sampler::ended),
+        None => sampler.as_ref().is_none_or(Sampler::ended) && node_sampler.is_err(),
     };
     // With no GPU to read, a terminal still sees the run go: elapsed time and CPU-hours so far.
     let live_line = hooks.filter(|_| args.live && job.is_some());

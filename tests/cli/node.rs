@@ -178,3 +178,13 @@ fn the_job_s_own_gpus_of_a_node_take_none_of_the_rest() {
     assert_eq!((n["share"].clone(), n["job_remainder_kwh"].clone()), (Value::Null, Value::Null), "{n}");
     assert!(n["notes"].to_string().contains("none of it is the job's"), "{n}");
 }
+
+#[test]
+fn the_node_s_meter_alone_is_something_to_watch_for_a_duration() {
+    // No GPU, no command: the meter is watched for the --duration asked, never ended at once.
+    let (env, _) = meter(Env::new(), 5_000_000_000);
+    let (out, r) = measure(&env, &["--gpus", "none", "--duration", "1.5"], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(f(&r["duration_s"]) >= 1.5, "the run ended before its --duration: {}", r["duration_s"]);
+    assert_eq!(r["node"]["source"], "hwmon", "{}", r["node"]);
+}
