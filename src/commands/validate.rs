@@ -139,7 +139,7 @@ pub fn run(ask: &Ask<'_>) -> Result<Validation, Error> {
     }
     let (offset_s, offset_from, correlation) = offset(ask, first_exa, first_ref, &mut notes);
     let round = |v: f64, places: i32| tidy((v * 10f64.powi(places)).round() / 10f64.powi(places));
-    let components = pairs
+    let components: Vec<Component> = pairs
         .iter()
         .map(|(name, exa, r)| {
             let (e, rj, seconds) = overlap_energy(exa, r, offset_s);
@@ -153,7 +153,7 @@ pub fn run(ask: &Ask<'_>) -> Result<Validation, Error> {
             }
         })
         .collect();
-    if pairs.iter().all(|(_, e, r)| overlap_energy(e, r, offset_s).2 <= 0.0) {
+    if components.iter().all(|c| c.compared_s <= 0.0) {
         notes.push("the two series share no time once aligned: is the reference from this run?".into());
     }
     Ok(Validation {
