@@ -500,9 +500,11 @@ impl Sum {
         }
     }
 
-    /// A sum kept as `parts` gave it.
+    /// A sum kept as `parts` gave it. A residual is under one rounding of the value: anything larger (a row written
+    /// otherwise than by exa) is not a residual, and is dropped.
     pub(crate) fn of_parts(value: f64, residual: f64) -> Sum {
-        Sum { sum: value, error: if residual.is_finite() { residual } else { 0.0 } }
+        let rounding = residual.is_finite() && residual.abs() <= value.abs() * f64::EPSILON;
+        Sum { sum: value, error: if rounding { residual } else { 0.0 } }
     }
 }
 
