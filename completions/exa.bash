@@ -2288,7 +2288,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__measure)
-            opts="-o -h -V --db --strict --interval --gpu-source --cpu-source --node-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --gpus --duration --trace --pid --cpus --slurm-job --report --idle-share --carbon-provider --cost-provider --region --record --run-id --model-is-job-name --mlflow-experiment --part --tokens --prompt-tokens --requests --unit --tokens-from --tokens-model --job-user --job-account --job-partition --push-gateway --otlp --output --json --config --help --version"
+            opts="-o -h -V --db --strict --interval --gpu-source --cpu-source --node-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --gpus --duration --trace --pid --cpus --slurm-job --report --serve --linger --idle-share --carbon-provider --cost-provider --region --record --run-id --model-is-job-name --mlflow-experiment --part --tokens --prompt-tokens --requests --unit --tokens-from --tokens-model --job-user --job-account --job-partition --push-gateway --otlp --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2351,6 +2351,14 @@ _exa() {
                     return 0
                     ;;
                 --report)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --serve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --linger)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -323,6 +323,8 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --cpus 'Without a command: the job holds N CPUs here, and its CPU-hours are N times the run''s length (core-hours, as a scheduler bills them; the Slurm prolog passes the job''s)'
             cand --slurm-job 'The Slurm job whose processes are the job''s on a shared GPU: those in its control group (`…/job_<ID>/…` in /proc/<pid>/cgroup), as the prolog measures a job it did not start'
             cand --report 'Write the report to FILE instead of stderr (with a command) or stdout (without)'
+            cand --serve 'Without a command: answer windows of the run on this Unix socket (private to you) for every process and rank of the job on this node, as the Python API''s `Monitor` asks. The run ends when a client ends it (recording it, when asked), on Ctrl-C, or once no client has been connected for --linger'
+            cand --linger 'With --serve: end the run once no client has been connected this long (from the start until the first comes) [default: 10s]'
             cand --idle-share 'On a GPU other processes share: where the device''s idle energy goes. The job always gets its part of the busy energy by its SM activity (NVML); `none` charges it no idle, `even` an equal part among the processes seen, `by-activity` a part by its activity over the run'
             cand --carbon-provider 'The carbon provider for the measured energy (else env, config, default)'
             cand --cost-provider 'The cost provider for the measured hours (else env, config, default)'

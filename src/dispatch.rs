@@ -257,6 +257,8 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         pid,
         cpus,
         report,
+        serve,
+        linger,
         idle_share,
         slurm_job,
         carbon_provider,
@@ -311,8 +313,17 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         job_cpu: pid.map(commands::measure::JobCpu::Pid).or(cpus.map(commands::measure::JobCpu::Held)),
         idle_share: *idle_share,
         slurm_job: slurm_job.clone(),
+        serve: serve
+            .as_deref()
+            .map(|p| crate::sources::socket::bind(p).map_err(|e| Error::Failed(format!("--serve: {e}"))))
+            .transpose()?
+            .map(|b| std::sync::Arc::new(commands::measure::serve::Serve::new(b, linger.unwrap_or(std::time::Duration::from_secs(10))))),
     };
+    let serving = args.serve.clone();
     let done = commands::measure::run(&r, args, commands::gpu_source(&r), Box::new(output::StderrHooks))?;
+    if let Some(server) = serving {
+        server.answer_end(&output::render(&done, model::Format::Json)?);
+    }
     deliver(&done, report.as_deref(), command.is_empty(), s)
 }
 

@@ -28,7 +28,7 @@ import sysconfig
 import tempfile
 import time
 
-__all__ = ["ExaError", "Run", "measure", "measured", "exa_path"]
+__all__ = ["ExaError", "Run", "measure", "measured", "exa_path", "Monitor", "Window"]
 
 
 class ExaError(RuntimeError):
@@ -40,7 +40,13 @@ class ExaError(RuntimeError):
 
 
 def exa_path() -> str:
-    """The exa this package installed (beside the interpreter's scripts), else the first on PATH."""
+    """$EXAMLOPS_EXA when set, else the exa this package installed (beside the interpreter's scripts), else the
+    first on PATH."""
+    if os.environ.get("EXAMLOPS_EXA"):
+        given = os.environ["EXAMLOPS_EXA"]
+        if not os.access(given, os.X_OK):
+            raise ExaError(f"EXAMLOPS_EXA={given}: not a program this user can run", 1)
+        return given
     scripts = sysconfig.get_path("scripts")
     for candidate in (os.path.join(scripts, "exa"), shutil.which("exa")):
         if candidate and os.access(candidate, os.X_OK):
@@ -191,3 +197,7 @@ def measured(model: str | None = None, **options):
         return inner
 
     return wrap
+
+
+# Windows inside the process, one measurer per node (after the names it uses are defined).
+from .monitor import Monitor, Window  # noqa: E402

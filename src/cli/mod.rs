@@ -378,6 +378,14 @@ pub struct Measure {
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
 
+    /// Without a command: answer windows of the run on this Unix socket (private to you) for every process and rank of the job on this node, as the Python API's `Monitor` asks. The run ends when a client ends it (recording it, when asked), on Ctrl-C, or once no client has been connected for --linger.
+    #[arg(long, value_name = "SOCKET", conflicts_with_all = ["command", "pid", "slurm_job"])]
+    pub serve: Option<PathBuf>,
+
+    /// With --serve: end the run once no client has been connected this long (from the start until the first comes) [default: 10s].
+    #[arg(long, value_name = "DURATION", value_parser = duration, requires = "serve")]
+    pub linger: Option<std::time::Duration>,
+
     /// On a GPU other processes share: where the device's idle energy goes. The job always gets its part of the busy energy by its SM activity (NVML); `none` charges it no idle, `even` an equal part among the processes seen, `by-activity` a part by its activity over the run.
     #[arg(long, value_name = "POLICY", value_enum, default_value_t)]
     pub idle_share: crate::model::gpu::IdlePolicy,

@@ -24,4 +24,5 @@ pub mod prometheus;
 pub mod serve;
 pub mod signals;
 pub mod slurm;
+pub mod socket;
 pub mod tokens;

@@ -29,6 +29,7 @@ mod mcp;
 mod methodology;
 mod metrics;
 mod mlflow;
+mod monitor;
 mod newcomer;
 mod node;
 mod postgres;

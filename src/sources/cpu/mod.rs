@@ -339,12 +339,29 @@ impl Live {
     }
 }
 
+/// The node's package and DRAM energy since the first reading, J: None where there is no such counter, or
+/// where a counter rose more than its hardware can draw (never a measurement).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Now {
+    /// The packages' energy so far.
+    pub package_j: Option<f64>,
+    /// The DRAM's energy so far.
+    pub dram_j: Option<f64>,
+}
+
+impl Now {
+    fn of(m: &Meter) -> Now {
+        let read = |kind| m.joules(kind).filter(|_| m.refusals(kind).is_empty());
+        Now { package_j: read(Kind::Package), dram_j: read(Kind::Dram) }
+    }
+}
+
 /// Called with the meter after every reading (an exporter's live totals).
 pub type OnRead = Box<dyn FnMut(&Meter) + Send>;
 
 /// A thread that reads a CPU source from now until `finish`, often enough for its counters' wrap.
 pub struct Sampler {
-    stop: std::sync::mpsc::Sender<()>,
+    stop: std::sync::mpsc::Sender<Option<std::sync::mpsc::SyncSender<Now>>>,
     thread: std::thread::JoinHandle<Metered>,
 }
 
@@ -369,7 +386,7 @@ impl Sampler {
         root: std::path::PathBuf,
         mut on_read: Option<OnRead>,
     ) -> Sampler {
-        let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        let (stop, stopped) = std::sync::mpsc::channel::<Option<std::sync::mpsc::SyncSender<Now>>>();
         // As often as the counters' ranges need, whatever the caller asked.
         let every = every.min(std::time::Duration::from_secs_f64(longest_wait_s(source.zones())));
         let busy0 = share::node_busy_s(&root);
@@ -380,7 +397,19 @@ impl Sampler {
                 f(&meter);
             }
             let start = std::time::Instant::now();
-            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(every) {
+            let mut next = start + every;
+            loop {
+                match stopped.recv_timeout(next.saturating_duration_since(std::time::Instant::now())) {
+                    // Asked for the energy so far (a window's edge): read now, and keep the interval's time.
+                    Ok(Some(reply)) => {
+                        meter.add(&source.read(), start.elapsed().as_secs_f64());
+                        let _ = reply.send(Now::of(&meter));
+                        continue;
+                    }
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                    Ok(None) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+                }
+                next += every;
                 meter.add(&source.read(), start.elapsed().as_secs_f64());
                 if let Some(f) = on_read.as_mut() {
                     f(&meter);
@@ -393,9 +422,16 @@ impl Sampler {
         Sampler { stop, thread }
     }
 
+    /// Reads the counters now and answers the node's energy so far, within `deadline`.
+    pub fn read_now(&self, deadline: std::time::Duration) -> Result<Now, String> {
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        self.stop.send(Some(tx)).map_err(|_| "the CPU counters are no longer read".to_string())?;
+        rx.recv_timeout(deadline).map_err(|_| format!("the CPU counters did not answer within {:.1} s", deadline.as_secs_f64()))
+    }
+
     /// The last reading, taken now.
     pub fn finish(self) -> Option<Metered> {
-        let _ = self.stop.send(());
+        let _ = self.stop.send(None);
         self.thread.join().ok()
     }
 }

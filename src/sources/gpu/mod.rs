@@ -10,6 +10,7 @@ pub mod energy;
 pub mod fake;
 pub mod nvidia_smi;
 pub mod nvml;
+pub mod running;
 pub mod sampler;
 pub mod scope;
 pub mod split;

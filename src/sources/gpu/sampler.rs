@@ -12,6 +12,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde_json::json;
 
 use super::energy::{trapezoid, Sample};
+use super::running::Running;
 use super::{GpuSource, SampleError};
 
 /// Failures in a row after which sampling stops.
@@ -158,8 +159,8 @@ impl Processes {
 
 /// A sampling thread.
 pub struct Sampler {
-    /// Told when the run ended (the command's exit, an interrupt), and when that was.
-    stop: Sender<Instant>,
+    /// Told when the run ended (the command's exit, an interrupt), and when that was; or asked to read now.
+    stop: Sender<Ask>,
     handle: JoinHandle<Outcome>,
 }
 
@@ -191,9 +192,21 @@ impl Sampler {
         self.handle.is_finished()
     }
 
+    /// Reads the GPUs now, their energy counters included, and answers each device's energy so far
+    /// (`running::Running`), within `deadline`: a window's edge. Not a sample of the run: its readings stay
+    /// the interval's, so a thousand windows a second hold no memory.
+    pub fn read_now(&self, deadline: Duration) -> Result<Now, String> {
+        let (tx, rx) = mpsc::sync_channel(1);
+        self.stop.send(Ask::Read(tx)).map_err(|_| "the GPUs are no longer read: the run has ended".to_string())?;
+        rx.recv_timeout(deadline).map_err(|e| match e {
+            RecvTimeoutError::Timeout => format!("the GPUs did not answer within {:.1} s", deadline.as_secs_f64()),
+            RecvTimeoutError::Disconnected => "the GPUs are no longer read: sampling ended".to_string(),
+        })?
+    }
+
     /// Takes a last sample (unless sampling already ended) and returns everything.
     pub fn finish(self) -> Outcome {
-        let _ = self.stop.send(Instant::now());
+        let _ = self.stop.send(Ask::Stop(Instant::now()));
         self.handle.join().expect("the sampler thread does not panic")
     }
 }
@@ -204,12 +217,54 @@ fn step_energy(samples: &[Sample], devices: &[super::Device], t: f64) -> f64 {
     devices.iter().filter_map(|d| Some(trapezoid(prev.iter().find(|p| p.index == d.index)?.power_w?, d.power_w?, t - t0))).sum()
 }
 
-/// Waits until `next`; when told to stop (or the owner went away) first, when the run ended.
-fn stop_asked(stop: &mpsc::Receiver<Instant>, next: Instant) -> Option<Instant> {
-    match stop.recv_timeout(next.saturating_duration_since(Instant::now())) {
-        Ok(at) => Some(at),
-        Err(RecvTimeoutError::Disconnected) => Some(Instant::now()),
-        Err(RecvTimeoutError::Timeout) => None,
+/// What the sampling thread is told.
+enum Ask {
+    /// The run ended, then.
+    Stop(Instant),
+    /// Read now and answer each device's energy so far.
+    Read(mpsc::SyncSender<Result<Now, String>>),
+}
+
+/// Each device's energy so far, read at `t` seconds after the start.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Now {
+    /// When the reading began, s since the start.
+    pub t: f64,
+    /// (device index, joules since the first reading).
+    pub joules: Vec<(u32, f64)>,
+    /// The devices' model, when they are all one.
+    pub model: Option<String>,
+}
+
+/// Waits until `next`, reading the GPUs whenever asked meanwhile; when told to stop (or the owner went away)
+/// first, when the run ended.
+fn stop_asked(
+    stop: &mpsc::Receiver<Ask>,
+    next: Instant,
+    source: &mut dyn GpuSource,
+    (start, running): (Instant, &mut Running),
+) -> Option<Instant> {
+    loop {
+        match stop.recv_timeout(next.saturating_duration_since(Instant::now())) {
+            Ok(Ask::Stop(at)) => return Some(at),
+            Ok(Ask::Read(reply)) => {
+                source.counter_now();
+                let (t, _, result) = timed(source, start);
+                let answer = match result {
+                    Ok(devices) => {
+                        running.add(t, &devices);
+                        Ok(Now { t, joules: running.joules(), model: running.one_model() })
+                    }
+                    Err(e) => {
+                        running.gap();
+                        Err(format!("the GPUs could not be read: {e}"))
+                    }
+                };
+                let _ = reply.send(answer);
+            }
+            Err(RecvTimeoutError::Disconnected) => return Some(Instant::now()),
+            Err(RecvTimeoutError::Timeout) => return None,
+        }
     }
 }
 
@@ -224,14 +279,10 @@ pub const COUNTER_EVERY: std::time::Duration = std::time::Duration::from_secs(30
 /// The deadline of the reading taken when a job that is already measured has ended.
 const LAST_CALL: std::time::Duration = std::time::Duration::from_secs(2);
 
-fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>, start: Instant, stop: mpsc::Receiver<Instant>) -> Outcome {
-    let mut samples: Vec<Sample> = Vec::new();
-    let mut failures = 0usize;
-    let mut state: Option<Sampling> = None;
-    let mut gave_up = false;
-    let mut energy_j = 0.0;
-    let mut next = start;
-    let mut last = false;
+fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>, start: Instant, stop: mpsc::Receiver<Ask>) -> Outcome {
+    let (mut running, mut samples, mut state): (Running, Vec<Sample>, Option<Sampling>) = (Running::default(), Vec::new(), None);
+    let (mut failures, mut gave_up, mut last) = (0usize, false, false);
+    let (mut energy_j, mut next) = (0.0, start);
     let mut processes = Processes { job: opts.job.clone(), ..Processes::default() };
     source.counter_every(COUNTER_EVERY);
     loop {
@@ -245,6 +296,7 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
                 failures = 0;
                 state = Some(Sampling::Measured);
                 energy_j += step_energy(&samples, &devices, t);
+                running.add(t, &devices);
                 if opts.live {
                     hooks.live(&live_line(t, &devices, energy_j));
                 }
@@ -259,6 +311,7 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
             }
             Err(e) => {
                 failures += 1;
+                running.gap();
                 let what = e.to_string();
                 trace(&mut opts.trace, hooks.as_ref(), t, Err(&what));
                 if state.is_none() {
@@ -285,7 +338,7 @@ fn run(mut source: Box<dyn GpuSource>, mut opts: Options, hooks: Box<dyn Hooks>,
             break;
         }
         next += opts.interval;
-        if let Some(ended) = stop_asked(&stop, next) {
+        if let Some(ended) = stop_asked(&stop, next, source.as_mut(), (start, &mut running)) {
             // One last sample counts the tail. After a call that failed (a hung tool, killed at its
             // deadline) there is none: waiting a second deadline would only hold the job's exit. Nor
             // after one that held the end past most of a deadline (a hung look at the processes).

@@ -6,6 +6,8 @@
 //! command's. SIGINT, SIGTERM and SIGHUP reach the command, and what was
 //! measured up to then is still reported, marked interrupted.
 
+pub mod serve;
+
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
@@ -70,6 +72,8 @@ pub struct Args {
     pub idle_share: crate::model::gpu::IdlePolicy,
     /// The Slurm job whose processes are the job's (`--slurm-job`: its control group), for a shared GPU's split.
     pub slurm_job: Option<String>,
+    /// Answer windows of the run on a socket (`--serve`): every process of the job on this node asks it.
+    pub serve: Option<Arc<serve::Serve>>,
 }
 
 /// Whose CPU time a measurement without a command counts: without one, the GPUs' energy would be
@@ -119,7 +123,7 @@ pub fn run(
     // The MLflow run is made once everything else is known good, and before the command starts.
     let cpu_source = super::cpu_source(settings)?;
     let node_source = super::node_source(settings)?;
-    let (given_run_id, mlflow_run, run_id_from) = run_id(settings, &mut args)?;
+    let (mut given_run_id, mlflow_run, mut run_id_from) = run_id(settings, &mut args)?;
     signals::catch();
     let (started_unix, start) =
         (std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64()), Instant::now());
@@ -134,6 +138,7 @@ pub fn run(
     // Watching the node with nothing to read ends at once, never after a silent --duration; a process or
     // CPUs held (--pid, --cpus), or the node's own meter, are something to watch, to its --duration or an interrupt.
     let nothing_to_watch = || match args.job_cpu {
+        _ if args.serve.is_some() => args.serve.as_ref().is_some_and(|s| s.over()),
         Some(JobCpu::Pid(pid)) => !still(pid, &watched),
         Some(JobCpu::Held(_)) => false,
         None => sampler.as_ref().is_none_or(Sampler::ended) && node_sampler.is_err(),
@@ -146,7 +151,12 @@ pub fn run(
         }
     };
     let tick = live_line.as_ref().map(|_| &tick as &dyn Fn(f64, f64));
-    let (ended, interrupted) = wait(job.as_ref(), args.duration, start, &nothing_to_watch, tick);
+    let live = serve::Live { gpu: sampler.as_ref(), cpu: cpu_sampler.as_ref(), settings, args: &args, start };
+    let (ended, interrupted) =
+        serve::serving(args.serve.as_deref(), &live, || wait(job.as_ref(), args.duration, start, &nothing_to_watch, tick));
+    if let Some(asked) = args.serve.as_ref().and_then(|s| s.record_asked()) {
+        (given_run_id, run_id_from) = recorded_as(&mut args, asked);
+    }
     live_line.iter().for_each(|h| h.live(""));
     let (duration_s, node_read) = (start.elapsed().as_secs_f64(), node_sampler.map(node::Sampler::finish));
     let (outcome, scope) = finished(sampler, &scope);
@@ -154,25 +164,19 @@ pub fn run(
     let (mut gpu, profile) = gpu_of(outcome, no_gpu, (started_unix, duration_s), split);
     gpu.scope = scope;
     let held = held_from.map(|(j, first)| (j, first.zip(watched.get())));
-    let (cpu, job_time) = job_cpu(settings, ended.as_ref(), held, duration_s);
+    let (cpu, job_time) = job_cpu(settings, (ended.as_ref(), args.serve.as_deref().filter(|_| args.job_cpu.is_none())), held, duration_s);
     let cpu_energy = cpu_energy_of(settings, cpu_sampler.and_then(cpu::Sampler::finish), cpu_reason, job_time);
     let work = Readings { gpu: &gpu, cpu: cpu.as_ref(), cpu_energy: &cpu_energy, cpu_name: None };
     let [(carbon, carbon_error), (cost, cost_error)] = price_both(settings, &args, &work, (started_unix, duration_s), &profile);
-    let electricity = electricity(settings, &gpu, &cpu_energy);
-    let node = node_energy_of(node_read, &gpu, &cpu_energy, duration_s);
+    let (electricity, node) = (electricity(settings, &gpu, &cpu_energy), node_energy_of(node_read, &gpu, &cpu_energy, duration_s));
     let measured = Measured { duration_s, device_count: gpu.devices.len(), gpu_kwh: gpu.energy_kwh.map(|k| k.0) };
     let (work_done, measured_work) = work_done(settings, scrape, &args.work, gpu.energy_kwh.map(|k| k.0));
-    let (recorded, record_error) = match &args.record {
-        None => (None, None),
-        Some((model, run_id)) => {
-            let records = Records { model, run_id: run_id.as_ref(), run_id_from, part: args.part, labels: &args.labels, work: &work_done };
-            record(settings, &records, [&carbon, &cost], carbon_error.as_deref(), measured)
-        }
-    };
-    let job = args.record.as_ref().map_or("exa_measure", |(m, _)| m.as_str());
+    let (recorded, record_error) = args.record.as_ref().map_or((None, None), |(model, run_id)| {
+        let records = Records { model, run_id: run_id.as_ref(), run_id_from, part: args.part, labels: &args.labels, work: &work_done };
+        record(settings, &records, [&carbon, &cost], carbon_error.as_deref(), measured)
+    });
     let run_id = given_run_id.as_deref().or(mlflow_run.as_ref().map(|(_, id)| id.as_str()));
-    let energy = RunEnergy::of(gpu.energy_kwh, cpu_energy.cpu_kwh, cpu_energy.dram_kwh);
-    let pushed = crate::sinks::push::run(settings, args.push_gateway.as_deref(), energy, job, run_id);
+    let pushed = push(settings, &args, RunEnergy::of(gpu.energy_kwh, cpu_energy.cpu_kwh, cpu_energy.dram_kwh), run_id);
     finish_mlflow(settings, mlflow_run.as_ref(), ended.as_ref());
     Ok(Measurement {
         command: (!args.command.is_empty()).then(|| args.command.iter().map(|a| a.to_string_lossy().into_owned()).collect()),
@@ -197,6 +201,12 @@ pub fn run(
         work: measured_work,
         exa_cpu_s: tidy(own_cpu_s()),
     })
+}
+
+/// Pushes the run's totals to `--push-gateway`'s, grouped by its model (job) and run id.
+fn push(settings: &Reading<'_>, args: &Args, energy: RunEnergy, run_id: Option<&str>) -> Vec<crate::model::measurement::Pushed> {
+    let job = args.record.as_ref().map_or("exa_measure", |(m, _)| m.as_str());
+    crate::sinks::push::run(settings, args.push_gateway.as_deref(), energy, job, run_id)
 }
 
 /// The sampler's outcome and the GPUs' scope, read once the sampler is done: the scope is resolved at the first
@@ -427,14 +437,27 @@ fn run_id(
     Ok((given, mlflow, from))
 }
 
+/// What a client that ended a served run asked it to be recorded as: its run id is then given, else one is made
+/// (as for any run). The run id given, and where it came from.
+fn recorded_as(args: &mut Args, (model, asked_id): (String, Option<String>)) -> (Option<String>, &'static str) {
+    let from = run_id_from(args, asked_id.is_some());
+    args.record = Some((model, asked_id.clone().or_else(|| Some(format!("measure-{}", store::new_key())))));
+    (asked_id, from)
+}
+
 /// The run's CPU time, and the job's use of the CPUs for its share of their energy: the command's, else
 /// what `--pid` or `--cpus` says.
 fn job_cpu(
     settings: &Settings,
-    ended: Option<&Ended>,
+    (ended, served): (Option<&Ended>, Option<&serve::Serve>),
     held: Option<(JobCpu, Option<(ProcessCpu, ProcessCpu)>)>,
     duration_s: f64,
 ) -> (Option<Cpu>, Option<JobTime>) {
+    // A served run's CPU time is its clients' (those that said hello).
+    if let Some(c) = served.and_then(serve::Serve::cpu) {
+        let seconds = c.hours * 3600.0;
+        return (Some(c), Some(JobTime::Seconds(seconds)));
+    }
     if let Some(e) = ended {
         return (Some(cpu_of(e)), Some(JobTime::Seconds(e.user_s + e.system_s)));
     }

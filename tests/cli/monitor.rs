@@ -1,0 +1,260 @@
+//! `examlops.Monitor`: windows inside the process, read from one `exa finops measure --serve` per node, through
+//! the fake NVML whose energy counters the test advances (`FAKE_NVML_COUNTER`): each window's energy is known
+//! to the millijoule.
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::common::{stderr, test_python, Env};
+use crate::sources::{with_nvml, Nv};
+
+/// Python helpers every script starts with: `put(j)` advances the counters to j joules (device i by (i + 1) j),
+/// a tenth of a second around it, so no rise is faster than a GPU draws.
+const PRELUDE: &str = r#"
+import json, os, sys, time
+import examlops
+def put(j):
+    time.sleep(0.1)
+    path = os.environ["FAKE_NVML_COUNTER"]
+    with open(path + ".tmp", "w") as f:
+        f.write(str(j))
+    os.replace(path + ".tmp", path)
+    time.sleep(0.1)
+"#;
+
+/// Two fake H100s whose counters the test advances; the Python API from this tree, running this exa.
+fn monitored() -> Env {
+    let second = Nv { uuid: "GPU-00000001-0000-0000-0000-000000000000", ..Nv::default() };
+    let env = with_nvml(&[Nv::default(), second]);
+    let counter = env.file("counter", "0");
+    let run = env.dir.path().join("run");
+    std::fs::create_dir_all(&run).unwrap();
+    std::fs::set_permissions(&run, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("python");
+    env.env("FAKE_NVML_COUNTER", counter.to_str().unwrap())
+        .env("XDG_RUNTIME_DIR", run.to_str().unwrap())
+        .env("PYTHONPATH", python.to_str().unwrap())
+        .env("EXAMLOPS_EXA", env!("CARGO_BIN_EXE_exa"))
+}
+
+fn python(env: &Env, script: &str) -> Command {
+    let mut c = env.cmd_for(test_python("the Monitor's tests need the tests' Python").to_str().unwrap());
+    c.arg("-c").arg(format!("{PRELUDE}\n{script}"));
+    c
+}
+
+/// Runs a script; its last line of stdout, as JSON.
+#[track_caller]
+fn answer(out: &Output) -> Value {
+    assert!(out.status.success(), "the script failed: {}", stderr(out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(text.lines().last().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+fn joules(v: &Value) -> Vec<f64> {
+    let m = v.as_object().unwrap();
+    (0..m.len()).map(|i| m[&i.to_string()].as_f64().unwrap()).collect()
+}
+
+#[test]
+fn nested_and_overlapping_windows_are_the_counters_rise_to_the_millijoule_and_rank_0_records_the_run() {
+    let env = monitored();
+    let script = r#"
+m = examlops.Monitor("bert", run_id="windows-1")
+m.begin_window("a"); put(10); m.begin_window("b"); put(25)
+a = m.end_window("a"); put(40); b = m.end_window("b")
+with m.window("c") as c:
+    with m.window("inner") as inner:
+        put(100)
+    c.tokens = 60
+total = m.total()
+sock = oct(os.stat(m.path).st_mode & 0o777)
+report = m.close()
+print(json.dumps({"a": a.data, "b": b.data, "c": c.data, "inner": inner.data, "c_j_per_token": c.j_per_token,
+                  "total": total.data, "report": report, "mode": sock, "path": m.path}))
+"#;
+    let v = answer(&python(&env, script).output().unwrap());
+    assert_eq!(joules(&v["a"]["gpu_j"]), [25.0, 50.0], "a: from 0 to 25 J");
+    assert_eq!(joules(&v["b"]["gpu_j"]), [30.0, 60.0], "b overlaps a: from 10 to 40 J");
+    assert_eq!(joules(&v["c"]["gpu_j"]), [60.0, 120.0]);
+    assert_eq!(joules(&v["inner"]["gpu_j"]), [60.0, 120.0], "a window nested in another");
+    assert_eq!(v["c"]["gpu_total_j"], 180.0);
+    assert_eq!(v["c_j_per_token"], 3.0, "180 J over 60 tokens");
+    assert_eq!(joules(&v["total"]["gpu_j"]), [100.0, 200.0], "the total since the first hello");
+    // Every window is priced by the providers, as the run is.
+    assert!(v["c"]["carbon"]["outputs"]["co2e_g"].as_f64().unwrap() > 0.0, "{}", v["c"]);
+    assert_eq!(v["c"]["carbon"]["provider"], "green-ai-default");
+    assert!(v["c"]["cost"]["outputs"]["cost_usd"].as_f64().unwrap() > 0.0);
+    // The run, recorded once at close: its energy is the windows' counters' too.
+    let report = &v["report"];
+    crate::common::close(report["gpu"]["energy_kwh"].as_f64().unwrap() * 3.6e6, 300.0);
+    assert_eq!(report["recorded"]["run_id"], "windows-1");
+    assert_eq!(report["recorded"]["run_id_from"], "given");
+    assert_eq!(v["mode"], "0o600", "the socket is the user's alone");
+    assert!(!Path::new(v["path"].as_str().unwrap()).exists(), "the measurer removed its socket when the run ended");
+    let r: Value = env.json(&["report", "--by", "model"]);
+    assert_eq!(r["totals"]["runs"], 1);
+    assert_eq!(r["totals"]["records"]["carbon"], 1);
+}
+
+/// A rank of a four-rank job: waits for the others at each step (files in DIR), so every rank reads the total
+/// after the counters moved; rank 0 advances them, and closes last.
+const RANK: &str = r#"
+d, rank = os.environ["DIR"], int(os.environ["RANK"])
+def touch(name):
+    open(os.path.join(d, name), "w").close()
+def wait_for(prefix, n):
+    deadline = time.monotonic() + 120
+    while sum(f.startswith(prefix) for f in os.listdir(d)) < n:
+        if time.monotonic() > deadline:
+            sys.exit(f"rank {rank} waited too long for {prefix}")
+        time.sleep(0.01)
+m = examlops.Monitor("llama", run_id="job-77")
+touch(f"ready-{rank}"); wait_for("ready-", 4)
+if rank == 0:
+    put(50); touch("go")
+wait_for("go", 1)
+total = m.total()
+touch(f"read-{rank}"); wait_for("read-", 4)
+if rank != 0:
+    m.close(); touch(f"left-{rank}")
+else:
+    wait_for("left-", 3); m.close()
+print(json.dumps({"rank": m.rank, "world": m.world_size, "measurer": m.measurer_pid, "total": total.data, "report": m.report}))
+"#;
+
+#[test]
+fn four_ranks_on_a_node_share_one_measurer_and_the_job_counts_each_gpu_once() {
+    let env = monitored();
+    let dir = env.dir.path().join("ranks");
+    std::fs::create_dir_all(&dir).unwrap();
+    let ranks: Vec<_> = (0..4)
+        .map(|rank| {
+            let mut c = python(&env, RANK);
+            c.env("DIR", &dir).env("RANK", rank.to_string()).env("LOCAL_RANK", rank.to_string()).env("WORLD_SIZE", "4");
+            c.env("MASTER_ADDR", "127.0.0.1").env("MASTER_PORT", "29500").stdout(Stdio::piped()).stderr(Stdio::piped());
+            c.spawn().unwrap()
+        })
+        .collect();
+    let answers: Vec<Value> = ranks.into_iter().map(|r| answer(&r.wait_with_output().unwrap())).collect();
+    let measurer = &answers[0]["measurer"];
+    for (i, a) in answers.iter().enumerate() {
+        assert_eq!(a["rank"], i);
+        assert_eq!(a["world"], 4);
+        assert_eq!(&a["measurer"], measurer, "rank {i} talked to the same measurer: one per node");
+        assert_eq!(joules(&a["total"]["gpu_j"]), [50.0, 100.0], "rank {i} sees the node's energy, once");
+        assert_eq!(a["report"].is_null(), i != 0, "rank 0 alone ends and records the run");
+    }
+    let report = &answers[0]["report"];
+    crate::common::close(report["gpu"]["energy_kwh"].as_f64().unwrap() * 3.6e6, 150.0);
+    assert_eq!(report["cpu"]["source"].as_str().unwrap().split(' ').nth(6), Some("4"), "{}", report["cpu"]);
+    let r: Value = env.json(&["report", "--by", "model"]);
+    assert_eq!(r["totals"]["runs"], 1, "one run for the job");
+    assert_eq!(r["groups"][0]["key"], "llama");
+}
+
+/// A measurer serving `path`, started by the test, with the fake GPUs.
+fn serving(env: &Env, path: &Path, linger: &str) -> std::process::Child {
+    let child = env
+        .cmd()
+        .args(["-o", "json", "finops", "measure", "--serve"])
+        .arg(path)
+        .args(["--linger", linger])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while UnixStream::connect(path).is_err() {
+        assert!(start.elapsed() < Duration::from_secs(60), "the measurer never listened");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child
+}
+
+struct Client(BufReader<UnixStream>);
+
+impl Client {
+    fn new(path: &Path) -> Client {
+        let s = UnixStream::connect(path).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        Client(BufReader::new(s))
+    }
+
+    fn send(&mut self, line: &[u8]) -> Value {
+        let s = self.0.get_mut();
+        s.write_all(line).unwrap();
+        s.write_all(b"\n").unwrap();
+        let mut back = String::new();
+        self.0.read_line(&mut back).unwrap();
+        serde_json::from_str(&back).unwrap_or_else(|e| panic!("{e}: {back:?}"))
+    }
+
+    fn ask(&mut self, v: &Value) -> Value {
+        self.send(v.to_string().as_bytes())
+    }
+}
+
+fn refused(v: &Value, needle: &str) {
+    assert_eq!(v["ok"], false, "{v}");
+    assert!(v["error"].as_str().unwrap().contains(needle), "{v}");
+}
+
+#[test]
+fn the_socket_refuses_what_is_not_a_request_and_serves_on() {
+    let env = monitored();
+    let path: PathBuf = env.dir.path().join("run/m.sock");
+    let mut child = serving(&env, &path, "60s");
+    let mut c = Client::new(&path);
+    refused(&c.send(b"{not json"), "not a request");
+    refused(&c.ask(&json!({"op": "fly"})), "not a request");
+    refused(&c.ask(&json!({"op": "total"})), "no process has said hello");
+    refused(&c.ask(&json!({"op": "hello", "pid": 999_999_999u32})), "no process 999999999");
+    let at = c.ask(&json!({"op": "read"}))["at"].clone();
+    let mut bad = at.clone();
+    bad["t"] = json!(1e300);
+    refused(&c.ask(&json!({"op": "window", "from": bad})), "not a reading this measurer gave");
+    refused(&c.ask(&json!({"op": "end", "run_id": "x"})), "needs a model");
+    refused(&c.ask(&json!({"op": "end", "record": "bad\u{7}name"})), "model");
+    // A line longer than the cap is refused and that connection closed; the next is served.
+    let long = vec![b'x'; 70 * 1024];
+    refused(&c.send(&long), "64");
+    let mut again = Client::new(&path);
+    assert_eq!(again.ask(&json!({"op": "read"}))["ok"], true);
+    // A second measurer on a socket that is served, or on a file that is not a socket, is refused.
+    let second = env.run(&["finops", "measure", "--serve", path.to_str().unwrap()]);
+    crate::common::fails(&second, 1, "a measurer already serves");
+    let file = env.file("not-a-socket", "keep me");
+    let third = env.run(&["finops", "measure", "--serve", file.to_str().unwrap()]);
+    crate::common::fails(&third, 1, "is not a socket");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep me");
+    // Ending without a model: the report comes back, nothing is recorded.
+    let end = again.ask(&json!({"op": "end"}));
+    assert_eq!(end["ok"], true, "{end}");
+    assert!(end["report"]["recorded"].is_null());
+    assert!(child.wait().unwrap().success());
+    assert!(!path.exists());
+}
+
+#[test]
+fn a_measurer_no_client_comes_back_to_ends_after_its_linger_and_says_so_to_nobody() {
+    let env = monitored();
+    let path = env.dir.path().join("run/linger.sock");
+    let child = serving(&env, &path, "1s");
+    {
+        let mut c = Client::new(&path);
+        assert_eq!(c.ask(&json!({"op": "hello", "pid": std::process::id()}))["ok"], true);
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["gpu"]["status"], "measured");
+    assert!(report["recorded"].is_null(), "nobody asked for a record");
+    assert!(!path.exists());
+}
