@@ -179,17 +179,21 @@ class Monitor:
     socket: the measurer's socket (else `socket_path()`); started here when none serves it, with
       gpus, interval and extra (more `exa finops measure` flags) as given.
     sync: "torch" or "jax": wait for the GPUs' queued work at each window's edges.
+    rank: this process's rank in the job (else RANK, SLURM_PROCID and the like; 0 alone): rank 0 records.
     """
 
     def __init__(self, model: str | None = None, *, run_id: str | None = None, socket: str | None = None,
                  gpus: str | None = None, interval: float | None = None, sync: str | None = None,
-                 extra: list[str] | None = None, startup_s: float = 10.0, linger: str = "10s"):
+                 extra: list[str] | None = None, startup_s: float = 10.0, linger: str = "10s",
+                 rank: int | None = None):
         if run_id is not None and model is None:
             raise ValueError("run_id needs a model to record under")
         if sync not in (None, "torch", "jax"):
             raise ValueError(f"sync={sync!r}: 'torch', 'jax' or None")
         self.model, self.run_id, self.sync = model, run_id, sync
         self.rank, self.local_rank, self.world_size = _rank_of(os.environ)
+        if rank is not None:
+            self.rank = rank
         self.path = socket or socket_path()
         self.report: dict | None = None
         self._open: dict[str, dict] = {}

@@ -258,3 +258,129 @@ fn a_measurer_no_client_comes_back_to_ends_after_its_linger_and_says_so_to_nobod
     assert!(report["recorded"].is_null(), "nobody asked for a record");
     assert!(!path.exists());
 }
+
+#[test]
+fn the_hugging_face_callback_logs_a_window_an_epoch_through_the_real_trainer_callbacks_and_records_once() {
+    let env = monitored();
+    // The Trainer's own CallbackHandler calls the callback as a training loop does (transformers without
+    // PyTorch: the loop's model and optimizer are none), two epochs, the counters advanced in each.
+    let script = r#"
+import examlops.integrations
+assert "transformers" not in sys.modules, "importing the integrations imports no framework"
+from types import SimpleNamespace
+from examlops.integrations import HuggingFaceCallback
+from transformers.trainer_callback import CallbackHandler, TrainerControl, TrainerState
+cb = HuggingFaceCallback("hf-model", run_id="hf-1")
+handler = CallbackHandler([cb], None, None, None, None)
+args, state, control = SimpleNamespace(), TrainerState(), TrainerControl()
+handler.on_train_begin(args, state, control)
+for epoch, j in ((0, 10), (1, 30)):
+    handler.on_epoch_begin(args, state, control)
+    put(j)
+    state.epoch, state.global_step = float(epoch + 1), 5 * (epoch + 1)
+    handler.on_epoch_end(args, state, control)
+handler.on_train_end(args, state, control)
+print(json.dumps({"log": state.log_history, "report": cb.report}))
+"#;
+    let v = answer(&python(&env, script).output().unwrap());
+    let log = v["log"].as_array().unwrap();
+    assert_eq!(log.len(), 2, "{log:?}");
+    assert_eq!(log[0]["exa/gpu_j"], 30.0, "epoch 1: 10 J and 20 J");
+    assert_eq!(log[1]["exa/gpu_j"], 60.0, "epoch 2: 20 J and 40 J");
+    assert_eq!(log[1]["epoch"], 2.0);
+    assert_eq!(log[1]["step"], 10);
+    assert!(log[1]["exa/co2e_g"].as_f64().unwrap() > 0.0);
+    assert_eq!(v["report"]["recorded"]["run_id"], "hf-1");
+    let r: Value = env.json(&["report", "--by", "model"]);
+    assert_eq!(r["groups"][0]["key"], "hf-model");
+    assert_eq!(r["totals"]["runs"], 1);
+}
+
+#[test]
+fn the_lightning_callback_follows_its_documented_hooks_and_only_rank_zero_records() {
+    let env = monitored();
+    // Lightning needs PyTorch, which the tests do not install: its `Callback` as documented (every hook a
+    // method taking the trainer and the module, doing nothing), and a loop calling the hooks in Lightning's order.
+    env.file("stubs/lightning/__init__.py", "");
+    env.file(
+        "stubs/lightning/pytorch/__init__.py",
+        "class Callback:\n    def on_train_start(self, trainer, pl_module): pass\n    def on_train_epoch_start(self, trainer, pl_module): pass\n    def on_train_epoch_end(self, trainer, pl_module): pass\n    def on_train_end(self, trainer, pl_module): pass\n",
+    );
+    let stubs = env.dir.path().join("stubs");
+    let script = r#"
+from types import SimpleNamespace
+from examlops.integrations import LightningCallback
+logged = []
+module = SimpleNamespace(log_dict=lambda d: logged.append(d))
+def train(rank, epochs):
+    cb = LightningCallback("pl-model", run_id="pl-1")
+    trainer = SimpleNamespace(global_rank=rank, current_epoch=0)
+    cb.on_train_start(trainer, module)
+    for e in range(epochs):
+        trainer.current_epoch = e
+        cb.on_train_epoch_start(trainer, module)
+        put(10 * (e + 1) + 100 * (2 - rank))
+        cb.on_train_epoch_end(trainer, module)
+    cb.on_train_end(trainer, module)
+    return cb
+one = train(1, 1)
+zero = train(0, 2)
+print(json.dumps({"logged": logged, "one": one.report, "zero": zero.report, "names": [w.name for w in zero.windows]}))
+"#;
+    let mut c = python(&env, script);
+    let path = format!("{}:{}", stubs.display(), Path::new(env!("CARGO_MANIFEST_DIR")).join("python").display());
+    c.env("PYTHONPATH", path);
+    let v = answer(&c.output().unwrap());
+    let logged = v["logged"].as_array().unwrap();
+    assert_eq!(logged.len(), 3);
+    assert_eq!(logged[0]["exa/gpu_j"], 330.0, "rank 1's epoch: from 0 to 110 J (and twice that)");
+    assert_eq!(logged[1]["exa/gpu_j"], 300.0, "rank 0's first epoch: from 110 to 210 J");
+    assert_eq!(logged[2]["exa/gpu_j"], 30.0, "rank 0's second epoch: from 210 to 220 J");
+    assert_eq!(v["names"], json!(["epoch-0", "epoch-1"]));
+    assert!(v["one"].is_null(), "rank 1 records nothing");
+    assert_eq!(v["zero"]["recorded"]["run_id"], "pl-1");
+    let r: Value = env.json(&["report", "--by", "model"]);
+    assert_eq!(r["totals"]["runs"], 1);
+}
+
+/// The `python` blocks of docs/python.md (`py` blocks are sketches needing a framework).
+fn examples() -> Vec<String> {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/python.md")).unwrap();
+    let mut out = Vec::new();
+    let mut block: Option<String> = None;
+    for line in text.lines() {
+        match (block.as_mut(), line) {
+            (None, "```python") => block = Some(String::new()),
+            (Some(_), "```") => out.extend(block.take()),
+            (Some(b), l) => b.push_str(&format!("{l}\n")),
+            (None, _) => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn the_python_guide_runs_as_written_and_documents_every_public_name() {
+    let blocks = examples();
+    assert!(blocks.len() >= 2, "docs/python.md has its examples");
+    for (i, block) in blocks.iter().enumerate() {
+        let env = monitored();
+        let mut c = env.cmd_for(test_python("the guide's examples need the tests' Python").to_str().unwrap());
+        let out = c.arg("-c").arg(block).output().unwrap();
+        assert!(out.status.success(), "example {} of docs/python.md fails:\n{block}\n{}", i + 1, stderr(&out));
+    }
+    // Every public name of the API, and every public method and property of its classes, is in the reference.
+    let env = monitored();
+    let script = r#"
+import examlops, examlops.monitor, examlops.integrations
+names = set(examlops.__all__) | set(examlops.monitor.__all__) | set(examlops.integrations.__all__)
+for cls in (examlops.Monitor, examlops.Window):
+    names |= {n for n in vars(cls) if not n.startswith("_")}
+print(json.dumps(sorted(names)))
+"#;
+    let names = answer(&python(&env, script).output().unwrap());
+    let guide = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/python.md")).unwrap();
+    let missing: Vec<&str> =
+        names.as_array().unwrap().iter().map(|n| n.as_str().unwrap()).filter(|n| !guide.contains(&format!("`{n}"))).collect();
+    assert!(missing.is_empty(), "not in docs/python.md's reference: {missing:?}");
+}

@@ -107,6 +107,8 @@ const PYTHON_NEEDS: &[&str] = &[
     "auditwheel==6.8.2",
     "grpcio==1.85.1",
     "grpcio-tools==1.85.1",
+    // Hugging Face's Trainer callbacks, without PyTorch: `examlops.integrations` is tested with the real ones.
+    "transformers==5.25.0",
 ];
 
 /// The FinOps Foundation's FOCUS validator, which needs Python 3.12 or later (and a pyarrow that
@@ -122,7 +124,7 @@ pub fn python_env(root: &std::path::Path) -> Result<std::path::PathBuf, String> 
         Command::new(&python)
             .args([
                 "-c",
-                "import mcp, mlflow, opentelemetry.proto.collector.metrics.v1.metrics_service_pb2, opentelemetry.exporter.prometheus, kubernetes_validate, grafana_foundation_sdk, maturin, ziglang, auditwheel, grpc, grpc_tools",
+                "import mcp, mlflow, opentelemetry.proto.collector.metrics.v1.metrics_service_pb2, opentelemetry.exporter.prometheus, kubernetes_validate, grafana_foundation_sdk, maturin, ziglang, auditwheel, grpc, grpc_tools, transformers.trainer_callback",
             ])
             .output()
             .is_ok_and(|o| o.status.success())

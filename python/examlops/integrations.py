@@ -1,0 +1,127 @@
+"""Callbacks for training loops: a window per epoch, logged beside the loss, and the run recorded once at the end.
+
+    from examlops.integrations import HuggingFaceCallback      # imports transformers, on first use
+    trainer = Trainer(model, args, callbacks=[HuggingFaceCallback("llama-ft", run_id="job-42")])
+
+    from examlops.integrations import LightningCallback        # imports lightning, on first use
+    trainer = lightning.Trainer(callbacks=[LightningCallback("llama-ft")])
+
+Each epoch is a `Monitor` window; its figures are logged as `exa/energy_kwh`, `exa/gpu_j`, `exa/co2e_g`,
+`exa/cost_usd` and `exa/duration_s` (Hugging Face: in `state.log_history`, which the Trainer's loggers read;
+Lightning: through `pl_module.log_dict`). Only the world's process zero records the run; every rank reads the
+node's one measurer. `callback.windows` keeps every epoch's `Window`, `callback.report` the run's report.
+
+Neither framework is imported by `import examlops` or by this module: a class is made when it is first named.
+"""
+
+from __future__ import annotations
+
+from .monitor import Monitor
+
+__all__ = ["HuggingFaceCallback", "LightningCallback"]
+
+
+def _metrics(w) -> dict:
+    figures = {"exa/energy_kwh": w.energy_kwh, "exa/gpu_j": w.gpu_total_j, "exa/duration_s": w.duration_s}
+    if w.co2e_g is not None:
+        figures["exa/co2e_g"] = w.co2e_g
+    if w.cost_usd is not None:
+        figures["exa/cost_usd"] = w.cost_usd
+    return figures
+
+
+class _Epochs:
+    """What both callbacks do: a monitor from the start of training, a window an epoch, the record at the end."""
+
+    def __init__(self, model: str | None = None, **monitor_options):
+        self.model = model
+        self.options = monitor_options
+        self.monitor: Monitor | None = None
+        self.windows: list = []
+        self.report: dict | None = None
+        self._epoch: str | None = None
+
+    def _begin(self, rank: int) -> None:
+        # Rank 0 alone records, when it closes.
+        self.monitor = Monitor(self.model, rank=rank, **self.options)
+
+    def _epoch_begin(self, epoch: int) -> None:
+        if self.monitor is not None:
+            self._epoch = f"epoch-{epoch}"
+            self.monitor.begin_window(self._epoch)
+
+    def _epoch_end(self):
+        if self.monitor is None or self._epoch is None:
+            return None
+        w = self.monitor.end_window(self._epoch)
+        self._epoch = None
+        self.windows.append(w)
+        return w
+
+    def _end(self) -> None:
+        if self.monitor is not None:
+            self.report = self.monitor.close()
+            self.monitor = None
+
+
+def _huggingface():
+    from transformers import TrainerCallback
+
+    class HuggingFaceCallback(_Epochs, TrainerCallback):
+        """A window per epoch of a Hugging Face `Trainer`, logged in `state.log_history`; the run recorded by
+        the world's process zero at the end of training."""
+
+        def on_train_begin(self, args, state, control, **kwargs):
+            self._begin(0 if state.is_world_process_zero else 1)
+
+        def on_epoch_begin(self, args, state, control, **kwargs):
+            self._epoch_begin(len(self.windows))
+
+        def on_epoch_end(self, args, state, control, **kwargs):
+            w = self._epoch_end()
+            if w is not None:
+                state.log_history.append({"epoch": state.epoch, "step": state.global_step, **_metrics(w)})
+
+        def on_train_end(self, args, state, control, **kwargs):
+            self._end()
+
+    return HuggingFaceCallback
+
+
+def _lightning():
+    try:
+        from lightning.pytorch import Callback
+    except ImportError:
+        from pytorch_lightning import Callback
+
+    class LightningCallback(_Epochs, Callback):
+        """A window per training epoch of a Lightning `Trainer`, logged with `pl_module.log_dict`; the run
+        recorded by global rank zero at the end of training."""
+
+        def on_train_start(self, trainer, pl_module):
+            self._begin(trainer.global_rank)
+
+        def on_train_epoch_start(self, trainer, pl_module):
+            self._epoch_begin(trainer.current_epoch)
+
+        def on_train_epoch_end(self, trainer, pl_module):
+            w = self._epoch_end()
+            if w is not None:
+                pl_module.log_dict(_metrics(w))
+
+        def on_train_end(self, trainer, pl_module):
+            self._end()
+
+    return LightningCallback
+
+
+_MADE: dict = {}
+
+
+def __getattr__(name: str):
+    makers = {"HuggingFaceCallback": _huggingface, "LightningCallback": _lightning}
+    if name not in makers:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name not in _MADE:
+        _MADE[name] = makers[name]()
+    return _MADE[name]
