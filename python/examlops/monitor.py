@@ -87,14 +87,31 @@ def socket_path(env=None) -> str:
 class Window:
     """What the job used over one window: energy (GPU by device, CPU, DRAM), carbon, cost and time.
 
-    Set `tokens` or `requests` inside the window (`w.tokens = n`) for its per-unit figures.
+    Set `tokens` or `requests` inside the window (`w.tokens = n`) for its per-unit figures; a measurer that
+    reads an inference server (`extra=["--tokens-from", URL]`) counts them itself, and what is set here wins.
     """
 
     def __init__(self, name: str):
         self.name = name
-        self.tokens: float | None = None
-        self.requests: float | None = None
+        self._tokens: float | None = None
+        self._requests: float | None = None
         self.data: dict | None = None
+
+    @property
+    def tokens(self) -> float | None:
+        return self._tokens if self._tokens is not None else (self.data or {}).get("tokens")
+
+    @tokens.setter
+    def tokens(self, n: float | None) -> None:
+        self._tokens = n
+
+    @property
+    def requests(self) -> float | None:
+        return self._requests if self._requests is not None else (self.data or {}).get("requests")
+
+    @requests.setter
+    def requests(self, n: float | None) -> None:
+        self._requests = n
 
     def _fill(self, data: dict) -> None:
         self.data = data

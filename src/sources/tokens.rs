@@ -102,6 +102,14 @@ pub fn start(url: &str, model: Option<&str>) -> Result<Scrape, String> {
     Ok(Scrape { url: url.to_string(), model: model.map(str::to_string), start })
 }
 
+impl Scrape {
+    /// The tokens and requests served since the start scrape, read now (a window's edge, `measure --serve`).
+    pub fn so_far(&self) -> Result<(f64, Option<f64>), String> {
+        let inc = read(&self.url, self.model.as_deref()).and_then(|now| inference::increase(&self.start, &now))?;
+        Ok((inc.tokens, inc.requests))
+    }
+}
+
 fn server_name(s: Server) -> &'static str {
     match s {
         Server::Vllm => "vllm",

@@ -384,3 +384,42 @@ print(json.dumps(sorted(names)))
         names.as_array().unwrap().iter().map(|n| n.as_str().unwrap()).filter(|n| !guide.contains(&format!("`{n}"))).collect();
     assert!(missing.is_empty(), "not in docs/python.md's reference: {missing:?}");
 }
+
+#[test]
+fn a_measurer_that_reads_an_inference_server_counts_each_windows_tokens() {
+    let env = monitored();
+    let server = crate::http::Server::start(crate::http::Answer::Body(200, "text/plain", crate::work::vllm_advanced(0.0, 0.0, 0.0)));
+    let flag = env.dir.path().join("advance");
+    let script = r#"
+url, flag = sys.argv[1], sys.argv[2]
+m = examlops.Monitor(extra=["--tokens-from", url])
+with m.window("served") as w:
+    put(30)
+    open(flag, "w").close()
+    while os.path.exists(flag):
+        time.sleep(0.01)
+with m.window("told") as told:
+    put(40)
+    told.tokens = 7
+print(json.dumps({"tokens": w.tokens, "requests": w.requests, "j_per_token": w.j_per_token, "data": w.data,
+                  "told": told.tokens, "told_j_per_token": told.j_per_token}))
+m.close()
+"#;
+    let mut c = python(&env, script);
+    c.arg(server.url("/metrics")).arg(&flag).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let child = c.spawn().unwrap();
+    let start = Instant::now();
+    while !flag.exists() {
+        assert!(start.elapsed() < Duration::from_secs(60), "the script never reached its window");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    server.set(crate::http::Answer::Body(200, "text/plain", crate::work::vllm_advanced(900.0, 0.0, 3.0)));
+    std::fs::remove_file(&flag).unwrap();
+    let v = answer(&child.wait_with_output().unwrap());
+    assert_eq!(v["tokens"], 900.0, "{v}");
+    assert_eq!(v["requests"], 3.0);
+    crate::common::close(v["data"]["j_per_token"].as_f64().unwrap(), 90.0 / 900.0);
+    crate::common::close(v["j_per_token"].as_f64().unwrap(), 90.0 / 900.0);
+    assert_eq!(v["told"], 7.0, "a count set in the window wins");
+    crate::common::close(v["told_j_per_token"].as_f64().unwrap(), 30.0 / 7.0);
+}

@@ -151,7 +151,7 @@ pub fn run(
         }
     };
     let tick = live_line.as_ref().map(|_| &tick as &dyn Fn(f64, f64));
-    let live = serve::Live { gpu: sampler.as_ref(), cpu: cpu_sampler.as_ref(), settings, args: &args, start };
+    let live = serve::Live { gpu: sampler.as_ref(), cpu: cpu_sampler.as_ref(), settings, args: &args, start, tokens: scrape.as_ref() };
     let (ended, interrupted) =
         serve::serving(args.serve.as_deref(), &live, || wait(job.as_ref(), args.duration, start, &nothing_to_watch, tick));
     if let Some(asked) = args.serve.as_ref().and_then(|s| s.record_asked()) {

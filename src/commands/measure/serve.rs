@@ -68,6 +68,8 @@ pub struct Live<'a> {
     pub args: &'a Args,
     /// Time zero.
     pub start: Instant,
+    /// The inference server `--tokens-from` reads, at every window's edge too.
+    pub tokens: Option<&'a crate::sources::tokens::Scrape>,
 }
 
 /// One request.
@@ -98,6 +100,11 @@ struct At {
     /// The GPUs' model, when they are all one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     gpu_model: Option<String>,
+    /// The tokens and requests the inference server (`--tokens-from`) served since the run began.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tokens: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    requests: Option<f64>,
 }
 
 /// A window: what the job used between two readings.
@@ -117,6 +124,11 @@ struct Window {
     cpu_share: Option<f64>,
     /// The job's energy: the GPUs' and its part of the CPU and DRAM's, kWh.
     energy_kwh: f64,
+    /// The tokens and requests the inference server served in the window (`--tokens-from`), and the job's
+    /// energy per token.
+    tokens: Option<f64>,
+    requests: Option<f64>,
+    j_per_token: Option<f64>,
     carbon: Option<Priced>,
     cost: Option<Priced>,
     carbon_error: Option<String>,
@@ -274,6 +286,8 @@ impl Serve {
         let gpu = live.gpu.map(|g| g.read_now(deadline)).transpose()?;
         let cpu = live.cpu.map(|c| c.read_now(deadline)).transpose()?;
         let cpu_s = self.read_clients().iter().map(|c| (c.last.user_s - c.first.user_s) + (c.last.system_s - c.first.system_s)).sum();
+        // A server that cannot be read leaves the window without a count: never a guess.
+        let (tokens, requests) = live.tokens.and_then(|s| s.so_far().ok()).map_or((None, None), |(t, r)| (Some(t), r));
         Ok(At {
             t,
             gpu_j: gpu.as_ref().map(|g| g.joules.iter().map(|(i, j)| (i.to_string(), *j)).collect()).unwrap_or_default(),
@@ -282,6 +296,8 @@ impl Serve {
             cpu_s,
             busy_s: cpu::share::node_busy_s(&live.settings.cpu.root.value),
             gpu_model: gpu.and_then(|g| g.model),
+            tokens,
+            requests,
         })
     }
 
@@ -331,6 +347,8 @@ impl Serve {
             }
         };
         let ((carbon, carbon_error), (cost, cost_error)) = (priced(Domain::Carbon), priced(Domain::Cost));
+        let energy_kwh = tidy((gpu_total_j + job_cpu_j.unwrap_or(0.0)) / crate::model::energy::J_PER_KWH);
+        let tokens = less(to.tokens, from.tokens);
         Ok(Window {
             duration_s: tidy(duration_s),
             gpu_total_j,
@@ -339,7 +357,10 @@ impl Serve {
             node_dram_j,
             cpu_s,
             cpu_share: cpu_share.map(tidy),
-            energy_kwh: tidy((gpu_total_j + job_cpu_j.unwrap_or(0.0)) / crate::model::energy::J_PER_KWH),
+            energy_kwh,
+            j_per_token: tokens.filter(|t| *t > 0.0).map(|t| tidy(energy_kwh * crate::model::energy::J_PER_KWH / t)),
+            tokens,
+            requests: less(to.requests, from.requests),
             carbon,
             cost,
             carbon_error,
