@@ -2311,7 +2311,7 @@ _exa() {
                     return 0
                     ;;
                 --node-source)
-                    COMPREPLY=($(compgen -W "auto hwmon ipmi none" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hwmon ipmi redfish none" -- "${cur}"))
                     return 0
                     ;;
                 --semconv)
@@ -2507,7 +2507,7 @@ _exa() {
                     return 0
                     ;;
                 --node-source)
-                    COMPREPLY=($(compgen -W "auto hwmon ipmi none" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hwmon ipmi redfish none" -- "${cur}"))
                     return 0
                     ;;
                 --semconv)
@@ -2649,7 +2649,7 @@ _exa() {
                     return 0
                     ;;
                 --node-source)
-                    COMPREPLY=($(compgen -W "auto hwmon ipmi none" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hwmon ipmi redfish none" -- "${cur}"))
                     return 0
                     ;;
                 --semconv)

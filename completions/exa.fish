@@ -95,9 +95,10 @@ complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcomma
 powercap\t''
 perf\t''
 none\t''"
-complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l node-source -d 'Where the whole node\'s power is read: hwmon (the ACPI power meter), ipmi (the BMC through ipmitool), or none [default: auto; env: EXAMLOPS_NODE_SOURCE; config: node.source]' -r -f -a "auto\t''
+complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l node-source -d 'Where the whole node\'s power is read: hwmon (the ACPI power meter), ipmi (the BMC through ipmitool), redfish (the BMC\'s chassis at EXAMLOPS_REDFISH_URL), or none [default: auto; env: EXAMLOPS_NODE_SOURCE; config: node.source]' -r -f -a "auto\t''
 hwmon\t''
 ipmi\t''
+redfish\t''
 none\t''"
 complete -c exa -n "__fish_exa_using_subcommand finops; and __fish_seen_subcommand_from measure" -l semconv -d 'The names of exported metrics: the spec\'s gen_ai.* or OpenTelemetry\'s hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV]' -r -f -a "genai\t''
 hw\t''"
@@ -212,9 +213,10 @@ complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_
 powercap\t''
 perf\t''
 none\t''"
-complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l node-source -d 'Where the whole node\'s power is read: hwmon (the ACPI power meter), ipmi (the BMC through ipmitool), or none [default: auto; env: EXAMLOPS_NODE_SOURCE; config: node.source]' -r -f -a "auto\t''
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l node-source -d 'Where the whole node\'s power is read: hwmon (the ACPI power meter), ipmi (the BMC through ipmitool), redfish (the BMC\'s chassis at EXAMLOPS_REDFISH_URL), or none [default: auto; env: EXAMLOPS_NODE_SOURCE; config: node.source]' -r -f -a "auto\t''
 hwmon\t''
 ipmi\t''
+redfish\t''
 none\t''"
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from serve" -l semconv -d 'The names of exported metrics: the spec\'s gen_ai.* or OpenTelemetry\'s hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV]' -r -f -a "genai\t''
 hw\t''"
@@ -247,9 +249,10 @@ complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_
 powercap\t''
 perf\t''
 none\t''"
-complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l node-source -d 'Where the whole node\'s power is read: hwmon (the ACPI power meter), ipmi (the BMC through ipmitool), or none [default: auto; env: EXAMLOPS_NODE_SOURCE; config: node.source]' -r -f -a "auto\t''
+complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l node-source -d 'Where the whole node\'s power is read: hwmon (the ACPI power meter), ipmi (the BMC through ipmitool), redfish (the BMC\'s chassis at EXAMLOPS_REDFISH_URL), or none [default: auto; env: EXAMLOPS_NODE_SOURCE; config: node.source]' -r -f -a "auto\t''
 hwmon\t''
 ipmi\t''
+redfish\t''
 none\t''"
 complete -c exa -n "__fish_exa_using_subcommand gpu; and __fish_seen_subcommand_from export" -l semconv -d 'The names of exported metrics: the spec\'s gen_ai.* or OpenTelemetry\'s hardware conventions (hw.*) [default: genai; env: EXAMLOPS_SEMCONV]' -r -f -a "genai\t''
 hw\t''"

@@ -222,7 +222,7 @@ pub struct TelemetryOpts {
     #[arg(long, value_name = "SOURCE", value_parser = clap::builder::PossibleValuesParser::new(crate::model::gpu::CPU_CHOICES))]
     pub cpu_source: Option<String>,
 
-    /// Where the whole node's power is read: hwmon (the ACPI power meter), ipmi (the BMC through ipmitool), or none [default: auto; env: EXAMLOPS_NODE_SOURCE; config: node.source].
+    /// Where the whole node's power is read: hwmon (the ACPI power meter), ipmi (the BMC through ipmitool), redfish (the BMC's chassis at EXAMLOPS_REDFISH_URL), or none [default: auto; env: EXAMLOPS_NODE_SOURCE; config: node.source].
     #[arg(long, value_name = "SOURCE", value_parser = clap::builder::PossibleValuesParser::new(crate::model::gpu::NODE_CHOICES))]
     pub node_source: Option<String>,
 

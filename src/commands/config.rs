@@ -103,7 +103,8 @@ pub struct NodeInEffect {
 
 fn node_in_effect(settings: &crate::settings::Reading<'_>) -> NodeInEffect {
     let s = &settings.node.value;
-    match crate::sources::node::open(*s, &settings.cpu.root.value, &settings.path, settings.gpu.timeout.value) {
+    match crate::sources::node::open(*s, (&settings.cpu.root.value, &settings.path), settings.redfish.as_ref(), settings.gpu.timeout.value)
+    {
         Ok(m) => NodeInEffect { source: Some(m.kind()), meter: Some(m.describe()), reason: None },
         Err(e) => NodeInEffect { source: None, meter: None, reason: Some(e) },
     }

@@ -59,7 +59,7 @@ pub(crate) fn cpu_source(settings: &Reading<'_>) -> Result<Result<Box<dyn cpu::C
 /// refuses the run before its command starts; auto without a meter is said in the report.
 pub(crate) fn node_source(settings: &Reading<'_>) -> Result<Result<Box<dyn node::NodeSource>, String>, Error> {
     let choice = &settings.node;
-    match node::open(choice.value, &settings.cpu.root.value, &settings.path, settings.gpu.timeout.value) {
+    match node::open(choice.value, (&settings.cpu.root.value, &settings.path), settings.redfish.as_ref(), settings.gpu.timeout.value) {
         Ok(s) => Ok(Ok(s)),
         Err(e) if matches!(choice.value, node::NodeChoice::Auto | node::NodeChoice::None) => Ok(Err(e)),
         Err(e) => Err(Error::Failed(format!("cannot read the node's power ({} from {}): {e}", choice.value.as_str(), choice.source))),

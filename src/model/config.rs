@@ -64,8 +64,14 @@ pub struct CpuConfig {
 /// `node:`: where `measure` reads the whole node's power.
 #[derive(Debug, Default, Clone, Deserialize)]
 pub struct NodeConfig {
-    /// auto, hwmon, ipmi or none; EXAMLOPS_NODE_SOURCE and --node-source win over it.
+    /// auto, hwmon, ipmi, redfish or none; EXAMLOPS_NODE_SOURCE and --node-source win over it.
     pub source: Option<String>,
+    /// The BMC's Redfish chassis URL (`https://bmc/redfish/v1/Chassis/1U`); EXAMLOPS_REDFISH_URL wins over it.
+    pub redfish_url: Option<String>,
+    /// A file holding the BMC's `user:password`, readable by its owner alone; EXAMLOPS_REDFISH_CREDENTIALS_FILE wins.
+    pub redfish_credentials_file: Option<String>,
+    /// The site's CA (PEM) the BMC's certificate is checked against; EXAMLOPS_REDFISH_CA_FILE wins.
+    pub redfish_ca_file: Option<String>,
 }
 
 /// `mlflow:`: the tracking server records are logged to.

@@ -27,7 +27,7 @@ pub const GPU_CHOICES: &[&str] = &["auto", "nvml", "nvidia-smi", "amd-smi"];
 pub const CPU_CHOICES: &[&str] = &["auto", "powercap", "perf", "none"];
 
 /// The node power sources `measure --node-source` takes.
-pub const NODE_CHOICES: &[&str] = &["auto", "hwmon", "ipmi", "none"];
+pub const NODE_CHOICES: &[&str] = &["auto", "hwmon", "ipmi", "redfish", "none"];
 
 impl GpuChoice {
     /// Its name, as the flag takes it.

@@ -38,6 +38,8 @@ pub struct Reading<'g> {
     pub cpu: CpuSettings,
     /// Where the whole node's power is read.
     pub node: Sourced<crate::sources::node::NodeChoice>,
+    /// The BMC's Redfish chassis, when one is set.
+    pub redfish: Option<crate::sources::redfish::Conf>,
     /// The electricity price for `measure`, when one is set.
     pub power_cost_per_kwh: Option<Sourced<f64>>,
     /// What the exporters (and `measure`'s push) export, and where.
@@ -88,7 +90,8 @@ impl<'g> Reading<'g> {
             Some(p) => pod_settings(p, &cpu.root.value, gpu.interval.value)?,
             None => None,
         };
-        Ok(Reading { global, gpu, cpu, node, power_cost_per_kwh, telemetry, pods })
+        let redfish = redfish(&global.config);
+        Ok(Reading { global, gpu, cpu, node, redfish, power_cost_per_kwh, telemetry, pods })
     }
 }
 
@@ -245,6 +248,17 @@ fn cpu_settings(flag: Option<&str>, config: &Config) -> Result<CpuSettings, Erro
         }
     }
     Ok(CpuSettings { source, root, ranks })
+}
+
+/// The BMC's Redfish chassis: `EXAMLOPS_REDFISH_URL`, else `node.redfish_url`; its credentials file and CA likewise.
+fn redfish(config: &Config) -> Option<crate::sources::redfish::Conf> {
+    let n = &config.node;
+    let pick = |var: &str, key: &Option<String>| env(var).or_else(|| key.clone()).filter(|v| !v.trim().is_empty());
+    Some(crate::sources::redfish::Conf {
+        url: pick("EXAMLOPS_REDFISH_URL", &n.redfish_url)?,
+        credentials_file: pick("EXAMLOPS_REDFISH_CREDENTIALS_FILE", &n.redfish_credentials_file).map(PathBuf::from),
+        ca_file: pick("EXAMLOPS_REDFISH_CA_FILE", &n.redfish_ca_file).map(PathBuf::from),
+    })
 }
 
 /// The node power source `measure` reads: `--node-source`, else `EXAMLOPS_NODE_SOURCE`, else `node.source` in the

@@ -21,6 +21,7 @@ pub mod kube;
 pub mod node;
 pub mod owner;
 pub mod prometheus;
+pub mod redfish;
 pub mod serve;
 pub mod signals;
 pub mod slurm;

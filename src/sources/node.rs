@@ -20,13 +20,15 @@ pub enum NodeChoice {
     Hwmon,
     /// The BMC's DCMI power reading through ipmitool.
     Ipmi,
+    /// The BMC's chassis power over Redfish.
+    Redfish,
     /// Not read.
     None,
 }
 
 impl NodeChoice {
     /// Every choice, in the order the flag lists them.
-    pub const ALL: [NodeChoice; 4] = [NodeChoice::Auto, NodeChoice::Hwmon, NodeChoice::Ipmi, NodeChoice::None];
+    pub const ALL: [NodeChoice; 5] = [NodeChoice::Auto, NodeChoice::Hwmon, NodeChoice::Ipmi, NodeChoice::Redfish, NodeChoice::None];
 
     /// Its name, as the flag takes it.
     pub fn as_str(self) -> &'static str {
@@ -34,6 +36,7 @@ impl NodeChoice {
             NodeChoice::Auto => "auto",
             NodeChoice::Hwmon => "hwmon",
             NodeChoice::Ipmi => "ipmi",
+            NodeChoice::Redfish => "redfish",
             NodeChoice::None => "none",
         }
     }
@@ -106,6 +109,24 @@ impl NodeSource for Hwmon {
 }
 
 /// The hwmon power meters under `root`: each folder whose `name` says `power_meter`.
+impl NodeSource for super::redfish::Redfish {
+    fn kind(&self) -> &'static str {
+        "redfish"
+    }
+
+    fn describe(&self) -> String {
+        super::redfish::Redfish::describe(self)
+    }
+
+    fn read(&mut self) -> Result<Reading, String> {
+        let w = self.watts()?;
+        if w > MOST_NODE_W {
+            return Err(format!("the BMC reads {w} W: more than a node draws"));
+        }
+        Ok(Reading { watts: Some(w), energy_j: None })
+    }
+}
+
 fn hwmon(root: &Path) -> Option<Hwmon> {
     let base = root.join("sys/class/hwmon");
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&base).ok()?.flatten().map(|e| e.path()).collect();
@@ -167,7 +188,12 @@ pub fn dcmi_watts(text: &str) -> Result<f64, String> {
 }
 
 /// Opens the source chosen; `root` holds the host's `sys/` and `dev/`, `path` is where programs are looked for.
-pub fn open(choice: NodeChoice, root: &Path, path: &[PathBuf], deadline: Duration) -> Result<Box<dyn NodeSource>, String> {
+pub fn open(
+    choice: NodeChoice,
+    (root, path): (&Path, &[PathBuf]),
+    redfish: Option<&super::redfish::Conf>,
+    deadline: Duration,
+) -> Result<Box<dyn NodeSource>, String> {
     let ipmitool = || path.iter().map(|d| d.join("ipmitool")).find(|p| crate::files::is_executable(p));
     // A BMC device this user may talk to (not merely one that is there: ipmitool would fail at every reading).
     let bmc = ["dev/ipmi0", "dev/ipmi/0", "dev/ipmidev/0"].iter().any(|d| crate::files::may_read_write(&root.join(d)));
@@ -185,11 +211,17 @@ pub fn open(choice: NodeChoice, root: &Path, path: &[PathBuf], deadline: Duratio
             Some(program) => Ok(Box::new(Ipmi { program, deadline })),
             None => Err("ipmitool is not on PATH".into()),
         },
-        NodeChoice::Auto => match (hwmon(root), ipmitool().filter(|_| bmc)) {
-            (Some(h), _) => Ok(Box::new(h)),
-            (None, Some(program)) => Ok(Box::new(Ipmi { program, deadline })),
-            (None, None) => Err(format!(
-                "no platform power meter: no hwmon power_meter under {}, and no BMC device with ipmitool on PATH",
+        NodeChoice::Redfish => match redfish {
+            Some(conf) => Ok(Box::new(super::redfish::Redfish::open(conf, deadline)?)),
+            None => Err("no Redfish chassis URL is set (EXAMLOPS_REDFISH_URL, or node.redfish_url in the config)".into()),
+        },
+        // A BMC named by its Redfish URL is what the site set up: it is read, or fails, ahead of ipmitool.
+        NodeChoice::Auto => match (hwmon(root), redfish, ipmitool().filter(|_| bmc)) {
+            (Some(h), _, _) => Ok(Box::new(h)),
+            (None, Some(conf), _) => Ok(Box::new(super::redfish::Redfish::open(conf, deadline)?)),
+            (None, None, Some(program)) => Ok(Box::new(Ipmi { program, deadline })),
+            (None, None, None) => Err(format!(
+                "no platform power meter: no hwmon power_meter under {}, no Redfish URL set, and no BMC device with ipmitool on PATH",
                 root.join("sys/class/hwmon").display()
             )),
         },

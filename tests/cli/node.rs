@@ -188,3 +188,89 @@ fn the_node_s_meter_alone_is_something_to_watch_for_a_duration() {
     assert!(f(&r["duration_s"]) >= 1.5, "the run ended before its --duration: {}", r["duration_s"]);
     assert_eq!(r["node"]["source"], "hwmon", "{}", r["node"]);
 }
+
+/// DMTF's public rackmount mockup (tests/fixtures/redfish) by path, as a BMC serves it, without the chassis's
+/// links named in `unlinked`; with `both_supplies`, Bay2 answers its input power as Bay1 does.
+fn redfish_docs(unlinked: &[&str], both_supplies: bool) -> std::collections::BTreeMap<String, String> {
+    let dir = fixtures().join("redfish");
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+    let base = "/redfish/v1/Chassis/1U";
+    let mut chassis: Value = serde_json::from_str(&read("chassis-1U.json")).unwrap();
+    for link in unlinked {
+        chassis.as_object_mut().unwrap().remove(*link).expect("the mockup links it");
+    }
+    let mut docs = std::collections::BTreeMap::new();
+    docs.insert(base.to_string(), chassis.to_string());
+    for (path, file) in [
+        ("/EnvironmentMetrics", "chassis-1U-EnvironmentMetrics.json"),
+        ("/PowerSubsystem", "chassis-1U-PowerSubsystem.json"),
+        ("/PowerSubsystem/PowerSupplies", "chassis-1U-PowerSupplies.json"),
+        ("/PowerSubsystem/PowerSupplies/Bay1", "chassis-1U-PowerSupplies-Bay1.json"),
+        ("/PowerSubsystem/PowerSupplies/Bay1/Metrics", "chassis-1U-PowerSupplies-Bay1-Metrics.json"),
+        ("/Power", "chassis-1U-Power.json"),
+    ] {
+        docs.insert(format!("{base}{path}"), read(file));
+        if both_supplies && path.contains("Bay1") {
+            docs.insert(format!("{base}{}", path.replace("Bay1", "Bay2")), read(file).replace("Bay1", "Bay2"));
+        }
+    }
+    docs
+}
+
+/// A BMC on loopback serving `docs` to `admin:secret` alone, and an environment that reads it.
+fn with_bmc(docs: std::collections::BTreeMap<String, String>) -> (Env, crate::http::Server) {
+    use std::os::unix::fs::PermissionsExt;
+    // "admin:secret", as basic authentication sends it.
+    let server = crate::http::Server::start(crate::http::Answer::Paths(std::sync::Arc::new(docs), "authorization: basic ywrtaw46c2vjcmv0"));
+    let env = Env::new();
+    let creds = env.file("bmc-credentials", "admin:secret\n");
+    std::fs::set_permissions(&creds, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let env = env
+        .env("EXAMLOPS_REDFISH_URL", &server.url("/redfish/v1/Chassis/1U"))
+        .env("EXAMLOPS_REDFISH_CREDENTIALS_FILE", creds.to_str().unwrap());
+    (env, server)
+}
+
+#[test]
+fn the_bmc_is_read_over_redfish_by_the_chassis_s_own_links() {
+    // The chassis's EnvironmentMetrics first: its PowerWatts, 374 W in the mockup.
+    let (env, _bmc) = with_bmc(redfish_docs(&[], false));
+    let (out, r) = measure(&env, &["--interval", "0.2", "--node-source", "redfish", "--gpus", "none"], &["sleep", "1.2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let n = &r["node"];
+    assert_eq!((n["status"].as_str(), n["source"].as_str()), (Some("measured"), Some("redfish")), "{n}");
+    assert!(n["meter"].as_str().unwrap().contains("EnvironmentMetrics PowerWatts"), "{n}");
+    let seconds = f(&n["node_kwh"]) * 3.6e6 / 374.0;
+    assert!(seconds > 0.5 && seconds <= f(&r["duration_s"]) + 30.0, "{seconds} s of {}", r["duration_s"]);
+    // Where the chassis does not link its EnvironmentMetrics, its supplies' input power, summed: none is left out.
+    let (env, _bmc) = with_bmc(redfish_docs(&["EnvironmentMetrics"], true));
+    let c: Value = env.clone_with("EXAMLOPS_NODE_SOURCE", "redfish").json(&["config", "show"]);
+    assert!(c["node_meter"]["meter"].as_str().unwrap().contains("input power of its 2 power supplies"), "{}", c["node_meter"]);
+    // A supply without metrics (the mockup's Bay2) is no partial sum: the older Power resource is read.
+    let (env, _bmc) = with_bmc(redfish_docs(&["EnvironmentMetrics"], false));
+    let c: Value = env.clone_with("EXAMLOPS_NODE_SOURCE", "redfish").json(&["config", "show"]);
+    assert!(c["node_meter"]["meter"].as_str().unwrap().contains("Power PowerConsumedWatts"), "{}", c["node_meter"]);
+    let (env, _bmc) = with_bmc(redfish_docs(&["EnvironmentMetrics", "PowerSubsystem", "Power"], false));
+    let c: Value = env.clone_with("EXAMLOPS_NODE_SOURCE", "redfish").json(&["config", "show"]);
+    assert!(c["node_meter"]["reason"].as_str().unwrap().contains("links no EnvironmentMetrics"), "{}", c["node_meter"]);
+}
+
+#[test]
+fn redfish_credentials_go_only_over_tls_from_a_private_file_and_a_refusal_is_said() {
+    use std::os::unix::fs::PermissionsExt;
+    let (env, _bmc) = with_bmc(redfish_docs(&[], false));
+    let run = |env: &Env| env.run(&["finops", "measure", "--node-source", "redfish", "--gpus", "none", "--", "true"]);
+    // Wrong credentials: the BMC's 401, said, and the run refused before its command (a named source).
+    let wrong = env.file("wrong", "admin:guess\n");
+    std::fs::set_permissions(&wrong, std::fs::Permissions::from_mode(0o600)).unwrap();
+    fails(&run(&env.clone_with("EXAMLOPS_REDFISH_CREDENTIALS_FILE", wrong.to_str().unwrap())), 1, "refused the credentials");
+    let open = env.file("open", "admin:secret\n");
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o644)).unwrap();
+    fails(&run(&env.clone_with("EXAMLOPS_REDFISH_CREDENTIALS_FILE", open.to_str().unwrap())), 1, "chmod 600");
+    // Plain HTTP beyond this machine would carry the password in the clear: refused, nothing sent.
+    fails(&run(&env.clone_with("EXAMLOPS_REDFISH_URL", "http://192.0.2.1/redfish/v1/Chassis/1U")), 1, "not HTTPS");
+    let none = Env::new();
+    fails(&run(&none), 1, "no Redfish chassis URL");
+    let o = run(&env.clone_with("EXAMLOPS_REDFISH_CREDENTIALS_FILE", wrong.to_str().unwrap()));
+    assert!(!stderr(&o).contains("guess"), "the password is never shown: {}", stderr(&o));
+}

@@ -24,6 +24,8 @@ pub enum Answer {
     Require(&'static str, String),
     /// 200 with the body after this many milliseconds.
     Slow(u64, String),
+    /// A JSON document by path (404 for any other), each only with this header line (lower-cased), else 401.
+    Paths(Arc<std::collections::BTreeMap<String, String>>, &'static str),
 }
 
 pub struct Server {
@@ -152,6 +154,7 @@ fn serve(mut conn: TcpStream, answer: Answer, requests: Arc<Mutex<Vec<String>>>,
                 body.len()
             );
         }
+        Answer::Paths(docs, header) => by_path(&mut conn, &head, &docs, header),
         Answer::Huge(n) => {
             let _ = write!(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {n}\r\n\r\n[");
             let chunk = vec![b'1'; 64 * 1024];
@@ -164,6 +167,22 @@ fn serve(mut conn: TcpStream, answer: Answer, requests: Arc<Mutex<Vec<String>>>,
             }
         }
     }
+}
+
+/// Answers a request for one of `docs` by its path, to a request with `header` alone.
+fn by_path(conn: &mut TcpStream, head: &[u8], docs: &std::collections::BTreeMap<String, String>, header: &str) {
+    let asked = String::from_utf8_lossy(head).to_ascii_lowercase();
+    let path = String::from_utf8_lossy(head).split_whitespace().nth(1).unwrap_or_default().to_string();
+    let (status, body) = match docs.get(&path) {
+        _ if !asked.contains(header) => (401, "{}".to_string()),
+        Some(doc) => (200, doc.clone()),
+        None => (404, "{}".to_string()),
+    };
+    let _ = write!(
+        conn,
+        "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
 }
 
 /// A 200 answer with a JSON body.
