@@ -8,8 +8,8 @@
 
 Each epoch is a `Monitor` window; its figures are logged as `exa/energy_kwh`, `exa/gpu_j`, `exa/co2e_g`,
 `exa/cost_usd` and `exa/duration_s` (Hugging Face: in `state.log_history`, which the Trainer's loggers read;
-Lightning: through `pl_module.log_dict`). Only the world's process zero records the run; every rank reads the
-node's one measurer. `callback.windows` keeps every epoch's `Window`, `callback.report` the run's report.
+Lightning: through `pl_module.log_dict`). Each node's local process zero records its node's run; every rank
+reads the node's one measurer. `callback.windows` keeps every epoch's `Window`, `callback.report` the run's report.
 
 Neither framework is imported by `import examlops` or by this module: a class is made when it is first named.
 """
@@ -41,9 +41,9 @@ class _Epochs:
         self.report: dict | None = None
         self._epoch: str | None = None
 
-    def _begin(self, rank: int) -> None:
-        # Rank 0 alone records, when it closes.
-        self.monitor = Monitor(self.model, rank=rank, **self.options)
+    def _begin(self, rank: int, local_rank: int) -> None:
+        # Each node's local rank 0 records (its node's part), when it closes.
+        self.monitor = Monitor(self.model, rank=rank, local_rank=local_rank, **self.options)
 
     def _epoch_begin(self, epoch: int) -> None:
         if self.monitor is not None:
@@ -69,10 +69,10 @@ def _huggingface():
 
     class HuggingFaceCallback(_Epochs, TrainerCallback):
         """A window per epoch of a Hugging Face `Trainer`, logged in `state.log_history`; the run recorded by
-        the world's process zero at the end of training."""
+        each node's local process zero at the end of training."""
 
         def on_train_begin(self, args, state, control, **kwargs):
-            self._begin(0 if state.is_world_process_zero else 1)
+            self._begin(0 if state.is_world_process_zero else 1, 0 if state.is_local_process_zero else 1)
 
         def on_epoch_begin(self, args, state, control, **kwargs):
             self._epoch_begin(len(self.windows))
@@ -96,10 +96,10 @@ def _lightning():
 
     class LightningCallback(_Epochs, Callback):
         """A window per training epoch of a Lightning `Trainer`, logged with `pl_module.log_dict`; the run
-        recorded by global rank zero at the end of training."""
+        recorded by each node's local rank zero at the end of training."""
 
         def on_train_start(self, trainer, pl_module):
-            self._begin(trainer.global_rank)
+            self._begin(trainer.global_rank, trainer.local_rank)
 
         def on_train_epoch_start(self, trainer, pl_module):
             self._epoch_begin(trainer.current_epoch)

@@ -35,8 +35,8 @@ __all__ = ["Monitor", "Window", "socket_path"]
 _MAX_ANSWER = 16 << 20
 
 
-def _rank_of(env) -> tuple[int, int, int]:
-    """(rank, local rank, world size) from torchrun's variables, else Slurm's, else one process."""
+def _rank_of(env) -> tuple[int, int, int, int]:
+    """(rank, local rank, world size, nodes) from torchrun's variables, else Slurm's, else one process."""
     def first(*names, default):
         for n in names:
             v = env.get(n)
@@ -44,9 +44,11 @@ def _rank_of(env) -> tuple[int, int, int]:
                 return int(v)
         return default
 
+    world = first("WORLD_SIZE", "SLURM_NTASKS", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", default=1)
+    local_world = first("LOCAL_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE", default=0)
+    nodes = first("SLURM_NNODES", "GROUP_WORLD_SIZE", default=0) or (-(-world // local_world) if local_world else 1)
     return (first("RANK", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK", default=0),
-            first("LOCAL_RANK", "SLURM_LOCALID", "OMPI_COMM_WORLD_LOCAL_RANK", default=0),
-            first("WORLD_SIZE", "SLURM_NTASKS", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", default=1))
+            first("LOCAL_RANK", "SLURM_LOCALID", "OMPI_COMM_WORLD_LOCAL_RANK", default=0), world, nodes)
 
 
 def _job_key(env) -> str:
@@ -54,11 +56,19 @@ def _job_key(env) -> str:
     else this process alone."""
     if env.get("SLURM_JOB_ID"):
         return f"slurm-{env['SLURM_JOB_ID']}.{env.get('SLURM_STEP_ID', 'x')}"
-    if env.get("TORCHELASTIC_RUN_ID"):
-        return f"torch-{env['TORCHELASTIC_RUN_ID']}"
-    if env.get("MASTER_PORT"):
-        return f"dist-{env.get('MASTER_ADDR', '')}-{env['MASTER_PORT']}"
+    # torchrun's run id is "none" unless one is given: the rendezvous beside it tells two jobs apart.
+    run_id = env.get("TORCHELASTIC_RUN_ID", "none")
+    if env.get("MASTER_PORT") or run_id != "none":
+        return f"torch-{run_id}-{env.get('MASTER_ADDR', '')}-{env.get('MASTER_PORT', '')}"
     return f"pid-{os.getpid()}"
+
+
+def _check_private(path: str) -> str:
+    """`path`, when it is a directory of this user's that no one else may write to (not a link)."""
+    st = os.lstat(path)
+    if os.path.islink(path) or not os.path.isdir(path) or st.st_uid != os.getuid() or st.st_mode & 0o022:
+        raise ExaError(f"{path} is not a private directory of yours: the measurer's socket cannot be made there", 1)
+    return path
 
 
 def _private_dir() -> str:
@@ -66,10 +76,7 @@ def _private_dir() -> str:
     base = os.environ.get("XDG_RUNTIME_DIR")
     path = os.path.join(base, "exa") if base and os.path.isdir(base) else os.path.join(tempfile.gettempdir(), f"exa-{os.getuid()}")
     os.makedirs(path, mode=0o700, exist_ok=True)
-    st = os.lstat(path)
-    if st.st_uid != os.getuid() or st.st_mode & 0o077 or not os.path.isdir(path) or os.path.islink(path):
-        raise ExaError(f"{path} is not a private directory of yours: the measurer's socket cannot be made there", 1)
-    return path
+    return _check_private(path)
 
 
 def socket_path(env=None) -> str:
@@ -179,12 +186,15 @@ def _sync(how: str | None) -> None:
         return
     if how == "torch":
         torch = sys.modules.get("torch")
-        if torch is not None and torch.cuda.is_available():
+        # Only where CUDA is already started: synchronising would start it (on GPU 0) in a process that had not.
+        if torch is not None and torch.cuda.is_available() and torch.cuda.is_initialized():
             torch.cuda.synchronize()
     elif how == "jax":
         jax = sys.modules.get("jax")
         if jax is not None:
-            jax.effects_barrier()
+            # Every array still being computed, on every device, is waited for.
+            for a in jax.live_arrays():
+                a.block_until_ready()
     else:
         raise ValueError(f"sync={how!r}: 'torch', 'jax' or None")
 
@@ -196,22 +206,33 @@ class Monitor:
     socket: the measurer's socket (else `socket_path()`); started here when none serves it, with
       gpus, interval and extra (more `exa finops measure` flags) as given.
     sync: "torch" or "jax": wait for the GPUs' queued work at each window's edges.
-    rank: this process's rank in the job (else RANK, SLURM_PROCID and the like; 0 alone): rank 0 records.
+    rank, local_rank: this process's rank in the job and on its node (else RANK, LOCAL_RANK, SLURM_PROCID,
+      SLURM_LOCALID and the like; 0 alone): each node's local rank 0 ends its node's run and records it, as
+      one part of the job's when the job spans several nodes (which then needs a run_id).
     """
 
     def __init__(self, model: str | None = None, *, run_id: str | None = None, socket: str | None = None,
                  gpus: str | None = None, interval: float | None = None, sync: str | None = None,
                  extra: list[str] | None = None, startup_s: float = 10.0, linger: str = "10s",
-                 rank: int | None = None):
+                 rank: int | None = None, local_rank: int | None = None):
         if run_id is not None and model is None:
             raise ValueError("run_id needs a model to record under")
         if sync not in (None, "torch", "jax"):
             raise ValueError(f"sync={sync!r}: 'torch', 'jax' or None")
         self.model, self.run_id, self.sync = model, run_id, sync
-        self.rank, self.local_rank, self.world_size = _rank_of(os.environ)
+        self.rank, self.local_rank, self.world_size, self.nodes = _rank_of(os.environ)
         if rank is not None:
             self.rank = rank
+            self.local_rank = rank if local_rank is None else local_rank
+        elif local_rank is not None:
+            self.local_rank = local_rank
+        if model is not None and self.nodes > 1 and run_id is None:
+            raise ValueError(f"a job on {self.nodes} nodes records one part a node: give the run_id they share")
         self.path = socket or socket_path()
+        _check_private(os.path.dirname(os.path.abspath(self.path)))
+        # A measurer of this process alone (no job around it) ends when this monitor closes.
+        self._private = socket is None and not os.environ.get("EXAMLOPS_MONITOR_SOCKET") and _job_key(os.environ).startswith("pid-")
+        self._proc = None
         self.report: dict | None = None
         self._open: dict[str, dict] = {}
         self._sock = None
@@ -222,7 +243,7 @@ class Monitor:
         if interval is not None:
             args += ["--interval", str(interval)]
         self._connect(args + list(extra or []), startup_s)
-        hello = self._ask({"op": "hello", "pid": os.getpid()})
+        hello = self._ask({"op": "hello"})
         self.measurer_pid = hello["pid"]
 
     # -- the connection ------------------------------------------------------------------------------
@@ -241,14 +262,15 @@ class Monitor:
         if self._try():
             return
         # One process starts the measurer: the others wait on the lock, then find it serving.
-        with open(self.path + ".lock", "a") as lock:
+        flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+        with os.fdopen(os.open(self.path + ".lock", flags | os.O_APPEND, 0o600), "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
                 if self._try():
                     return
                 log = self.path + ".log"
-                with open(log, "wb") as err:
-                    proc = subprocess.Popen([exa_path(), "-o", "json", "finops", "measure", "--serve", self.path, *args],
+                with os.fdopen(os.open(log, flags | os.O_TRUNC, 0o600), "wb") as err:
+                    self._proc = proc = subprocess.Popen([exa_path(), "-o", "json", "finops", "measure", "--serve", self.path, *args],
                                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
                                             start_new_session=True)
                 deadline = time.monotonic() + startup_s
@@ -276,7 +298,9 @@ class Monitor:
         except OSError as e:
             raise ExaError(f"the measurer did not answer: {e}", 1) from None
         if not line:
-            raise ExaError("the measurer has gone: the run was ended (by rank 0, or an interrupt)", 1)
+            raise ExaError("the measurer has gone: the run was ended (by its node's rank 0, or an interrupt)", 1)
+        if not line.endswith(b"\n"):
+            raise ExaError(f"the measurer's answer is over {_MAX_ANSWER} bytes", 1)
         answer = json.loads(line)
         if not answer.get("ok"):
             raise ExaError(answer.get("error", "the measurer refused"), 1)
@@ -307,8 +331,14 @@ class Monitor:
         self.begin_window(name)
         try:
             yield w
-        finally:
-            self.end_window(name, w)
+        except BaseException:
+            # The block's own exception wins: the window's failure is then a warning, never in its place.
+            try:
+                self.end_window(name, w)
+            except (ExaError, OSError) as e:
+                print(f"examlops: window {name!r} was not measured: {e}", file=sys.stderr)
+            raise
+        self.end_window(name, w)
 
     def total(self) -> Window:
         """The job's use so far: since the first of its processes on this node said hello."""
@@ -319,20 +349,27 @@ class Monitor:
     # -- the end -------------------------------------------------------------------------------------
 
     def close(self) -> dict | None:
-        """Leaves the measurer. Rank 0 with a model ends the run and records it (its report is `report`);
-        the measurer of a job that records nothing ends once no process has been connected for its linger."""
+        """Leaves the measurer. Each node's local rank 0 with a model ends its node's run and records it (its
+        report is `report`), as do a measurer of this process alone; the measurer of a job that records
+        nothing ends once no process has been connected for its linger."""
         if self._sock is None:
             return self.report
         try:
-            if self.model is not None and self.rank == 0:
-                request = {"op": "end", "record": self.model}
-                if self.run_id is not None:
-                    request["run_id"] = self.run_id
+            if self._private or (self.model is not None and self.local_rank == 0):
+                request: dict = {"op": "end"}
+                if self.model is not None and self.local_rank == 0:
+                    request["record"] = self.model
+                    if self.run_id is not None:
+                        request["run_id"] = self.run_id
+                    if self.nodes > 1:
+                        request["part"] = True
                 self.report = self._ask(request)["report"]
         finally:
             self._file.close()
             self._sock.close()
             self._sock = self._file = None
+            if self._proc is not None and self.report is not None:
+                self._proc.wait()
         return self.report
 
     def __enter__(self) -> "Monitor":

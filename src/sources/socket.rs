@@ -1,11 +1,13 @@
 //! A Unix socket server for the processes of one node (`measure --serve`): one line of JSON each way, a
 //! thread per connection, at most `MAX_CLIENTS` at once and `MAX_LINE` bytes a line. The socket is the
-//! user's own (mode 0600, made under a umask that never lets another in, even for an instant).
+//! user's own: made under a umask that never lets another in, even for an instant (mode 0600), in a
+//! directory no one else may write to, and a connection from another user (its peer credentials) is refused.
 //!
 //! The server answers what its handler says; it knows nothing of what the lines mean.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
+use std::os::unix::io::AsRawFd;
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -40,6 +42,47 @@ pub struct Bound {
     /// The connections open, by number: each is shut at `stop`, but for one its handler kept.
     streams: Mutex<std::collections::BTreeMap<u64, UnixStream>>,
     next: AtomicU64,
+    /// The socket file's device and inode: removed at the end only while it is still this one.
+    file: (u64, u64),
+}
+
+/// Who is at the other end of a connection, as the kernel says (`SO_PEERCRED`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Peer {
+    /// The connection's number, for `Bound::take`.
+    pub id: u64,
+    /// The peer's process.
+    pub pid: u32,
+}
+
+/// The peer's process and user.
+fn peer(stream: &UnixStream) -> Option<(u32, u32)> {
+    let mut cred = libc::ucred { pid: 0, uid: 0, gid: 0 };
+    let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
+    // SAFETY: getsockopt writes at most `len` bytes into `cred`, which is that large and lives for the call.
+    let rc =
+        unsafe { libc::getsockopt(stream.as_raw_fd(), libc::SOL_SOCKET, libc::SO_PEERCRED, std::ptr::addr_of_mut!(cred).cast(), &mut len) };
+    (rc == 0 && cred.pid > 0).then_some((cred.pid as u32, cred.uid))
+}
+
+/// This process's effective user.
+fn me() -> u32 {
+    // SAFETY: geteuid reads no memory and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
+/// A directory where only this user (or root) can make or remove a file: owned by one of them, and
+/// writable by no one else.
+fn private_dir(dir: &Path) -> Result<(), String> {
+    let meta = std::fs::metadata(dir).map_err(|e| format!("the socket's directory {}: {e}", dir.display()))?;
+    if (meta.uid() != me() && meta.uid() != 0) || meta.mode() & 0o022 != 0 {
+        return Err(format!(
+            "the socket's directory {} may be written by others (mode {:o}): use a directory of your own ($XDG_RUNTIME_DIR, or one made with mode 700)",
+            dir.display(),
+            meta.mode() & 0o7777
+        ));
+    }
+    Ok(())
 }
 
 /// Binds `path` for this user alone. A socket a server still answers on is refused (it is another
@@ -47,6 +90,7 @@ pub struct Bound {
 /// the path is refused, never removed.
 pub fn bind(path: &Path) -> Result<Bound, String> {
     let shown = path.display();
+    private_dir(path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")))?;
     if let Ok(meta) = std::fs::symlink_metadata(path) {
         if !meta.file_type().is_socket() {
             return Err(format!("{shown} exists and is not a socket: it is left as it is"));
@@ -63,7 +107,9 @@ pub fn bind(path: &Path) -> Result<Bound, String> {
     unsafe { libc::umask(old) };
     let listener = bound.map_err(|e| format!("cannot listen on {shown}: {e}"))?;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).map_err(|e| format!("cannot make {shown} private: {e}"))?;
+    let meta = std::fs::symlink_metadata(path).map_err(|e| format!("{shown}: {e}"))?;
     Ok(Bound {
+        file: (meta.dev(), meta.ino()),
         listener,
         path: path.to_path_buf(),
         open: AtomicUsize::new(0),
@@ -97,18 +143,28 @@ impl Bound {
                     break;
                 }
                 let Ok(mut stream) = conn else { continue };
+                let _ = stream.set_write_timeout(Some(WRITE_DEADLINE));
+                let Some((pid, _)) = peer(&stream).filter(|(_, uid)| *uid == me()) else {
+                    let _ = writeln!(stream, "{}", refusal("the measurer serves its own user's processes alone"));
+                    continue;
+                };
                 if self.open.load(Ordering::SeqCst) >= MAX_CLIENTS {
-                    let _ = stream.set_write_timeout(Some(WRITE_DEADLINE));
                     let _ = writeln!(stream, "{}", refusal(&format!("the measurer serves {MAX_CLIENTS} connections at most")));
                     continue;
                 }
                 let id = self.next.fetch_add(1, Ordering::SeqCst);
-                if let Ok(clone) = stream.try_clone() {
-                    lock(&self.streams).insert(id, clone);
+                {
+                    // Under the lock `stop` takes: a connection is either ended by it or never served.
+                    let mut streams = lock(&self.streams);
+                    let Ok(clone) = stream.try_clone() else { continue };
+                    if self.stopping.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    streams.insert(id, clone);
                 }
                 self.open.fetch_add(1, Ordering::SeqCst);
                 scope.spawn(move || {
-                    connection(stream, id, handler);
+                    connection(stream, Peer { id, pid }, handler);
                     lock(&self.streams).remove(&id);
                     if self.open.fetch_sub(1, Ordering::SeqCst) == 1 {
                         *lock(&self.idle_since) = Instant::now();
@@ -123,25 +179,40 @@ impl Bound {
         lock(&self.streams).remove(&id)
     }
 
-    /// Stops accepting and ends every connection still open (their threads then end).
+    /// Stops accepting, removes the socket (so a client finds no measurer, rather than one that will never
+    /// answer) and ends every connection still open (their threads then end).
     pub fn stop(&self) {
-        self.stopping.store(true, Ordering::SeqCst);
-        // The accepting thread wakes at a connection: this one.
-        let _ = UnixStream::connect(&self.path);
-        for s in std::mem::take(&mut *lock(&self.streams)).into_values() {
+        let streams = {
+            let mut held = lock(&self.streams);
+            self.stopping.store(true, Ordering::SeqCst);
+            std::mem::take(&mut *held)
+        };
+        self.remove();
+        // Wakes the accepting thread through the listener itself (Linux ends a blocked accept on a socket
+        // shut down), never by connecting to a path that may have gone.
+        // SAFETY: shutdown(2) on a descriptor this listener owns; it stays open until the listener drops.
+        unsafe { libc::shutdown(self.listener.as_raw_fd(), libc::SHUT_RDWR) };
+        for s in streams.into_values() {
             let _ = s.shutdown(std::net::Shutdown::Both);
+        }
+    }
+
+    /// Removes the socket file while it is this server's (not one a later measurer made at the path).
+    fn remove(&self) {
+        if std::fs::symlink_metadata(&self.path).is_ok_and(|m| (m.dev(), m.ino()) == self.file) {
+            let _ = std::fs::remove_file(&self.path);
         }
     }
 }
 
 impl Drop for Bound {
     fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
+        self.remove();
     }
 }
 
-/// What answers a line, given the connection's number (for `Bound::take`).
-pub type Handler<'a> = dyn Fn(&str, u64) -> Handled + Sync + 'a;
+/// What answers a line, given who sent it.
+pub type Handler<'a> = dyn Fn(&str, Peer) -> Handled + Sync + 'a;
 
 /// A refusal line: `{"ok":false,"error":…}`.
 pub fn refusal(why: &str) -> String {
@@ -149,8 +220,7 @@ pub fn refusal(why: &str) -> String {
 }
 
 /// Reads lines and answers them until the client goes, a line is too long, or the handler keeps it.
-fn connection(stream: UnixStream, id: u64, handler: &Handler<'_>) {
-    let _ = stream.set_write_timeout(Some(WRITE_DEADLINE));
+fn connection(stream: UnixStream, peer: Peer, handler: &Handler<'_>) {
     let Ok(read) = stream.try_clone() else { return };
     let mut reader = BufReader::new(read);
     let mut writer = &stream;
@@ -158,14 +228,20 @@ fn connection(stream: UnixStream, id: u64, handler: &Handler<'_>) {
     loop {
         line.clear();
         match reader.by_ref().take(MAX_LINE as u64 + 1).read_line(&mut line) {
-            Ok(0) | Err(_) => return,
+            Ok(0) => return,
+            Err(e) => {
+                if e.kind() == std::io::ErrorKind::InvalidData {
+                    let _ = writeln!(writer, "{}", refusal("a request is UTF-8 text"));
+                }
+                return;
+            }
             Ok(n) if n > MAX_LINE => {
                 let _ = writeln!(writer, "{}", refusal(&format!("a request is one line of {} KiB at most", MAX_LINE / 1024)));
                 return;
             }
             Ok(_) => {}
         }
-        let answer = match handler(line.trim_end_matches(['\n', '\r']), id) {
+        let answer = match handler(line.trim_end_matches(['\n', '\r']), peer) {
             Handled::Reply(a) => a,
             Handled::Kept => return,
         };

@@ -30,8 +30,10 @@ def put(j):
 
 /// Two fake H100s whose counters the test advances; the Python API from this tree, running this exa.
 fn monitored() -> Env {
-    let second = Nv { uuid: "GPU-00000001-0000-0000-0000-000000000000", ..Nv::default() };
-    let env = with_nvml(&[Nv::default(), second]);
+    // Drawing 0 W by their power readings: the counters alone move, when the test says, so that a counter
+    // still for a second (which the run's rule does not trust) and the trapezoid standing in agree at 0 J.
+    let idle = || Nv { lo_w: Some(0.0), hi_w: 0.0, ..Nv::default() };
+    let env = with_nvml(&[idle(), Nv { uuid: "GPU-00000001-0000-0000-0000-000000000000", ..idle() }]);
     let counter = env.file("counter", "0");
     let run = env.dir.path().join("run");
     std::fs::create_dir_all(&run).unwrap();
@@ -215,13 +217,20 @@ fn the_socket_refuses_what_is_not_a_request_and_serves_on() {
     refused(&c.send(b"{not json"), "not a request");
     refused(&c.ask(&json!({"op": "fly"})), "not a request");
     refused(&c.ask(&json!({"op": "total"})), "no process has said hello");
-    refused(&c.ask(&json!({"op": "hello", "pid": 999_999_999u32})), "no process 999999999");
+    refused(&c.ask(&json!({"op": "hello", "pid": 1})), "a process says hello for itself");
+    assert_eq!(c.ask(&json!({"op": "hello"}))["ok"], true, "the peer's own process, as the kernel says");
     let at = c.ask(&json!({"op": "read"}))["at"].clone();
     let mut bad = at.clone();
     bad["t"] = json!(1e300);
     refused(&c.ask(&json!({"op": "window", "from": bad})), "not a reading this measurer gave");
     refused(&c.ask(&json!({"op": "end", "run_id": "x"})), "needs a model");
     refused(&c.ask(&json!({"op": "end", "record": "bad\u{7}name"})), "model");
+    refused(&c.ask(&json!({"op": "end", "record": "m", "part": true})), "a part needs the run id");
+    let mut negative = at.clone();
+    negative["busy_s"] = json!(-1e9);
+    refused(&c.ask(&json!({"op": "window", "from": negative})), "not a reading this measurer gave");
+    refused(&c.send(b"\xff\xfe"), "UTF-8");
+    let mut c = Client::new(&path);
     // A line longer than the cap is refused and that connection closed; the next is served.
     let long = vec![b'x'; 70 * 1024];
     refused(&c.send(&long), "64");
@@ -233,6 +242,12 @@ fn the_socket_refuses_what_is_not_a_request_and_serves_on() {
     let file = env.file("not-a-socket", "keep me");
     let third = env.run(&["finops", "measure", "--serve", file.to_str().unwrap()]);
     crate::common::fails(&third, 1, "is not a socket");
+    // A directory others may write to is no place for the socket: they could put their own in its place.
+    let shared = env.dir.path().join("shared");
+    std::fs::create_dir(&shared).unwrap();
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let fourth = env.run(&["finops", "measure", "--serve", shared.join("m.sock").to_str().unwrap()]);
+    crate::common::fails(&fourth, 1, "may be written by others");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep me");
     // Ending without a model: the report comes back, nothing is recorded.
     let end = again.ask(&json!({"op": "end"}));
@@ -250,11 +265,17 @@ fn a_measurer_no_client_comes_back_to_ends_after_its_linger_and_says_so_to_nobod
     {
         let mut c = Client::new(&path);
         assert_eq!(c.ask(&json!({"op": "hello", "pid": std::process::id()}))["ok"], true);
+        // The counters move while a client is there: 7 J and 14 J.
+        let counter = env.dir.path().join("counter");
+        std::fs::write(counter.with_extension("tmp"), "7").unwrap();
+        std::fs::rename(counter.with_extension("tmp"), &counter).unwrap();
+        std::thread::sleep(Duration::from_millis(100));
     }
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(report["gpu"]["status"], "measured");
+    assert_eq!(report["gpu"]["status"], "measured", "{}", report["gpu"]);
+    crate::common::close(report["gpu"]["energy_kwh"].as_f64().unwrap() * 3.6e6, 21.0);
     assert!(report["recorded"].is_null(), "nobody asked for a record");
     assert!(!path.exists());
 }
@@ -314,7 +335,7 @@ logged = []
 module = SimpleNamespace(log_dict=lambda d: logged.append(d))
 def train(rank, epochs):
     cb = LightningCallback("pl-model", run_id="pl-1")
-    trainer = SimpleNamespace(global_rank=rank, current_epoch=0)
+    trainer = SimpleNamespace(global_rank=rank, local_rank=rank, current_epoch=0)
     cb.on_train_start(trainer, module)
     for e in range(epochs):
         trainer.current_epoch = e
@@ -337,7 +358,7 @@ print(json.dumps({"logged": logged, "one": one.report, "zero": zero.report, "nam
     assert_eq!(logged[1]["exa/gpu_j"], 300.0, "rank 0's first epoch: from 110 to 210 J");
     assert_eq!(logged[2]["exa/gpu_j"], 30.0, "rank 0's second epoch: from 210 to 220 J");
     assert_eq!(v["names"], json!(["epoch-0", "epoch-1"]));
-    assert!(v["one"].is_null(), "rank 1 records nothing");
+    assert!(v["one"]["recorded"].is_null(), "rank 1 records nothing (its measurer, this process's alone, ended with it)");
     assert_eq!(v["zero"]["recorded"]["run_id"], "pl-1");
     let r: Value = env.json(&["report", "--by", "model"]);
     assert_eq!(r["totals"]["runs"], 1);
@@ -422,4 +443,46 @@ m.close()
     crate::common::close(v["j_per_token"].as_f64().unwrap(), 90.0 / 900.0);
     assert_eq!(v["told"], 7.0, "a count set in the window wins");
     crate::common::close(v["told_j_per_token"].as_f64().unwrap(), 30.0 / 7.0);
+}
+
+#[test]
+fn a_measurer_whose_socket_was_removed_still_ends_after_its_linger() {
+    let env = monitored();
+    let path = env.dir.path().join("run/gone.sock");
+    let mut child = serving(&env, &path, "1s");
+    // A cleaner of temporary files, or the job's own folder removed: the measurer must not wait on the path.
+    std::fs::remove_file(&path).unwrap();
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success());
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "the measurer never ended: it waits on a socket that is gone");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_job_on_several_nodes_records_each_node_as_a_part_under_the_run_id_they_share() {
+    let env = monitored();
+    let script = r#"
+try:
+    examlops.Monitor("llama")
+    sys.exit("a job on two nodes was let record without a run id")
+except ValueError as e:
+    said = str(e)
+m = examlops.Monitor("llama", run_id="job-2n")
+put(20)
+r = m.close()
+print(json.dumps({"said": said, "nodes": m.nodes, "report": r}))
+"#;
+    let mut c = python(&env, script);
+    c.env("SLURM_JOB_ID", "41").env("SLURM_NNODES", "2").env("SLURM_PROCID", "2").env("SLURM_LOCALID", "0").env("SLURM_NTASKS", "4");
+    let v = answer(&c.output().unwrap());
+    assert!(v["said"].as_str().unwrap().contains("run_id"), "{v}");
+    assert_eq!(v["nodes"], 2);
+    assert_eq!(v["report"]["recorded"]["run_id"], "job-2n", "the node's local rank 0 records, though its rank is 2");
+    let r: Value = env.json(&["report", "--by", "model"]);
+    assert_eq!(r["totals"]["runs"], 1);
 }

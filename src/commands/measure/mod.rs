@@ -439,8 +439,9 @@ fn run_id(
 
 /// What a client that ended a served run asked it to be recorded as: its run id is then given, else one is made
 /// (as for any run). The run id given, and where it came from.
-fn recorded_as(args: &mut Args, (model, asked_id): (String, Option<String>)) -> (Option<String>, &'static str) {
+fn recorded_as(args: &mut Args, (model, asked_id, part): serve::Asked) -> (Option<String>, &'static str) {
     let from = run_id_from(args, asked_id.is_some());
+    args.part |= part;
     args.record = Some((model, asked_id.clone().or_else(|| Some(format!("measure-{}", store::new_key())))));
     (asked_id, from)
 }

@@ -3,11 +3,11 @@
 //!
 //! One JSON line each way (docs/python.md has the protocol):
 //!
-//! - `{"op":"hello","pid":N}`: process N is the job's; its CPU time counts from now.
+//! - `{"op":"hello"}`: the connecting process (its peer credentials) is the job's; its CPU time counts from now.
 //! - `{"op":"read"}`: the energy so far, read now (`at`: GPUs by index, CPU and DRAM, the job's CPU time).
 //! - `{"op":"window","from":AT}`: reads now and answers the window since `AT`, priced.
-//! - `{"op":"end","record":MODEL,"run_id":ID}`: ends the run (recorded, when a model is given) and answers
-//!   its report once it is made.
+//! - `{"op":"end","record":MODEL,"run_id":ID,"part":BOOL}`: ends the run (recorded, when a model is given;
+//!   one node's part of a job's, with `part`) and answers its report once it is made.
 //!
 //! A window is the difference of two readings of the counters: any number may nest or overlap, each costs a
 //! round trip, and every process sees the same node, so the job's total counts each device once.
@@ -28,7 +28,7 @@ use crate::settings::Reading;
 use crate::sources::child::{process_cpu, ProcessCpu};
 use crate::sources::cpu;
 use crate::sources::gpu::sampler::Sampler;
-use crate::sources::socket::{refusal, Bound, Handled};
+use crate::sources::socket::{refusal, Bound, Handled, Peer};
 
 /// The socket, and what its clients asked of the run.
 pub struct Serve {
@@ -45,9 +45,12 @@ pub struct Serve {
 
 /// The end a client asked for.
 struct Ending {
-    record: Option<(String, Option<String>)>,
+    record: Option<Asked>,
     conn: Option<UnixStream>,
 }
+
+/// What a client asked the run to be recorded as: model, run id, and whether it is one node's part.
+pub type Asked = (String, Option<String>, bool);
 
 /// A process of the job: its CPU time when it said hello, and at its last reading.
 #[derive(Clone, Copy)]
@@ -76,11 +79,20 @@ pub struct Live<'a> {
 #[derive(Deserialize)]
 #[serde(tag = "op", rename_all = "lowercase")]
 enum Ask {
-    Hello { pid: u32 },
+    Hello {
+        pid: Option<u32>,
+    },
     Read,
-    Window { from: At },
+    Window {
+        from: At,
+    },
     Total,
-    End { record: Option<String>, run_id: Option<String> },
+    End {
+        record: Option<String>,
+        run_id: Option<String>,
+        #[serde(default)]
+        part: bool,
+    },
 }
 
 /// The energy so far, read at `t` seconds after the start: the edge of a window.
@@ -168,8 +180,8 @@ impl Serve {
         lock(&self.end).is_some() || self.bound.idle_for().is_some_and(|d| d >= self.linger)
     }
 
-    /// The model and run id a client asked the run to be recorded as.
-    pub fn record_asked(&self) -> Option<(String, Option<String>)> {
+    /// The model, run id and part a client asked the run to be recorded as.
+    pub fn record_asked(&self) -> Option<Asked> {
         lock(&self.end).as_ref().and_then(|e| e.record.clone())
     }
 
@@ -217,15 +229,25 @@ impl Serve {
     }
 
     /// Answers one line.
-    pub fn handle(&self, live: &Live<'_>, line: &str, id: u64) -> Handled {
+    pub fn handle(&self, live: &Live<'_>, line: &str, peer: Peer) -> Handled {
         let ask: Ask = match serde_json::from_str(line) {
             Ok(a) => a,
             Err(e) => return Handled::Reply(refusal(&format!("not a request ({e}): one JSON object a line, with an op"))),
         };
         match ask {
-            Ask::Hello { pid } => match process_cpu(pid) {
+            Ask::Hello { pid: Some(pid) } if pid != peer.pid => Handled::Reply(refusal(&format!(
+                "hello from process {}, which says it is {pid}: a process says hello for itself",
+                peer.pid
+            ))),
+            Ask::Hello { .. } => match process_cpu(peer.pid) {
                 Some(first) => {
-                    lock(&self.clients).entry(pid).or_insert(Client { first, last: first });
+                    // A pid seen before is a new process when it started later (a restarted rank): counted anew.
+                    let mut clients = lock(&self.clients);
+                    let c = clients.entry(peer.pid).or_insert(Client { first, last: first });
+                    if c.first.started != first.started {
+                        *c = Client { first, last: first };
+                    }
+                    drop(clients);
                     if self.origin.get().is_none() {
                         match self.at(live) {
                             Ok(at) => drop(self.origin.set(at)),
@@ -234,7 +256,7 @@ impl Serve {
                     }
                     reply(&serde_json::json!({"ok": true, "pid": std::process::id()}))
                 }
-                None => Handled::Reply(refusal(&format!("no process {pid} to measure the CPU time of"))),
+                None => Handled::Reply(refusal(&format!("process {} cannot be read (/proc/{}/stat)", peer.pid, peer.pid))),
             },
             Ask::Read => match self.at(live) {
                 Ok(at) => reply(&serde_json::json!({"ok": true, "at": at})),
@@ -245,7 +267,7 @@ impl Serve {
                 Some(origin) => self.answer_window(live, origin),
             },
             Ask::Window { from } => self.answer_window(live, &from),
-            Ask::End { record, run_id } => self.end(record, run_id, id),
+            Ask::End { record, run_id, part } => self.end((record, run_id, part), peer.id),
         }
     }
 
@@ -260,9 +282,12 @@ impl Serve {
         }
     }
 
-    fn end(&self, record: Option<String>, run_id: Option<String>, id: u64) -> Handled {
+    fn end(&self, (record, run_id, part): (Option<String>, Option<String>, bool), id: u64) -> Handled {
         if run_id.is_some() && record.is_none() {
             return Handled::Reply(refusal("a run id needs a model to record under"));
+        }
+        if part && run_id.is_none() {
+            return Handled::Reply(refusal("a part needs the run id its parts share"));
         }
         if let Some(model) = &record {
             let checked = crate::store::check_record_name("model", model)
@@ -275,7 +300,9 @@ impl Serve {
         if end.is_some() {
             return Handled::Reply(refusal("the run is already ending: another process asked"));
         }
-        *end = Some(Ending { record: record.map(|m| (m, run_id)), conn: self.bound.take(id) });
+        // A connection `stop` already ended cannot be answered: the run is ending anyway.
+        let Some(conn) = self.bound.take(id) else { return Handled::Reply(refusal("the run is already ending")) };
+        *end = Some(Ending { record: record.map(|m| (m, run_id, part)), conn: Some(conn) });
         Handled::Kept
     }
 
@@ -303,7 +330,15 @@ impl Serve {
 
     fn window(&self, live: &Live<'_>, from: &At, to: &At) -> Result<Window, String> {
         let bad = |x: f64| !x.is_finite() || x < 0.0;
-        if bad(from.t) || from.t > to.t || bad(from.cpu_s) || from.gpu_j.values().any(|j| bad(*j)) {
+        let after = |a: Option<f64>, b: Option<f64>| a.is_some_and(|a| bad(a) || b.is_none_or(|b| a > b));
+        if bad(from.t)
+            || from.t > to.t
+            || bad(from.cpu_s)
+            || from.gpu_j.values().any(|j| bad(*j))
+            || after(from.cpu_j, to.cpu_j)
+            || after(from.dram_j, to.dram_j)
+            || after(from.busy_s, to.busy_s)
+        {
             return Err("'from' is not a reading this measurer gave (a time or figure out of range)".into());
         }
         let duration_s = to.t - from.t;
@@ -313,7 +348,8 @@ impl Serve {
         let less = |a: Option<f64>, b: Option<f64>| a.zip(b).map(|(a, b)| tidy((a - b).max(0.0)));
         let (node_cpu_j, node_dram_j) = (less(to.cpu_j, from.cpu_j), less(to.dram_j, from.dram_j));
         let cpu_s = tidy((to.cpu_s - from.cpu_s).max(0.0));
-        let whole = *self.whole_node.get_or_init(|| cpu::share::ownership(&live.settings.cpu.root.value, None).whole);
+        // The run's own rule for the job's part of the node's CPU energy (`cpu_energy_of`).
+        let whole = *self.whole_node.get_or_init(|| cpu::share::ownership(&live.settings.cpu.root.value, live.settings.cpu.ranks).whole);
         let busy = less(to.busy_s, from.busy_s);
         let cpu_share = node_cpu_j.and_then(|_| if whole { Some(1.0) } else { busy.filter(|b| *b > 0.0).map(|b| (cpu_s / b).min(1.0)) });
         let job_cpu_j = cpu_share.map(|s| (node_cpu_j.unwrap_or(0.0) + node_dram_j.unwrap_or(0.0)) * s);
@@ -372,7 +408,7 @@ impl Serve {
 /// Runs `wait` while the socket (when there is one) answers windows of the run, then stops answering.
 pub fn serving<R>(serve: Option<&Serve>, live: &Live<'_>, wait: impl FnOnce() -> R) -> R {
     let Some(s) = serve else { return wait() };
-    let answer = |line: &str, id: u64| s.handle(live, line, id);
+    let answer = |line: &str, peer: Peer| s.handle(live, line, peer);
     std::thread::scope(|scope| {
         s.bound.serve(scope, &answer);
         let waited = wait();

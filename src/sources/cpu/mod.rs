@@ -401,10 +401,13 @@ impl Sampler {
             loop {
                 match stopped.recv_timeout(next.saturating_duration_since(std::time::Instant::now())) {
                     // Asked for the energy so far (a window's edge): read now, and keep the interval's time.
+                    // The interval's own reading is never put off by them.
                     Ok(Some(reply)) => {
                         meter.add(&source.read(), start.elapsed().as_secs_f64());
                         let _ = reply.send(Now::of(&meter));
-                        continue;
+                        if std::time::Instant::now() < next {
+                            continue;
+                        }
                     }
                     Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
                     Ok(None) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,

@@ -1,11 +1,11 @@
 //! Each device's energy so far, kept reading by reading, for windows read while a run goes (`measure --serve`).
 //!
-//! The rule is the run's own (`energy`): a device's energy counter, where it has one, is the energy between two
-//! of its reads, exact whatever was read between and across failed readings; the trapezoid of its power
-//! stands in after the last counter read (a reading that did not read the counter), and is replaced by the
-//! counter's rise at its next read. A counter that went back or rose faster than a GPU can draw
-//! (`GPU_CEILING_W`, the run's own rule) is not trusted: the trapezoid it would have replaced is kept. A failed reading breaks the trapezoid's chain,
-//! never the counter's.
+//! The rule is the run's own (`energy`): a device's energy counter, where it has one, is the energy from its
+//! first read to its last, exact whatever was read between and across failed readings, with the trapezoid
+//! of its power before the first and after the last counter read; a counter that went back, rose faster
+//! than a GPU can draw over its span (`GPU_CEILING_W`), or never moved over a second is not trusted, and the
+//! trapezoid of every reading stands in, as in the run's report. A failed reading breaks the trapezoid's
+//! chain, never the counter's.
 
 use std::collections::BTreeMap;
 
@@ -17,14 +17,37 @@ use super::Device;
 struct Account {
     /// The device's name.
     name: String,
-    /// Joules up to the last counter read (or the last reading, for a device without a counter).
-    counted: f64,
-    /// The trapezoid since the last counter read: provisional, until the counter is read again.
-    since: f64,
-    /// The last counter read: when, and its value, J.
-    counter: Option<(f64, f64)>,
+    /// The trapezoid over every pair of good readings.
+    all: f64,
+    /// The trapezoid before the first counter read.
+    head: f64,
+    /// The trapezoid since the last counter read.
+    tail: f64,
+    /// The first and the last counter read: when, and the value, J.
+    first: Option<(f64, f64)>,
+    last: Option<(f64, f64)>,
+    /// The counter went back at some read.
+    went_back: bool,
     /// The last good power reading: when, and its watts.
     power: Option<(f64, f64)>,
+}
+
+impl Account {
+    /// Joules so far: the counter's where it is to be trusted, else the trapezoid's.
+    fn joules(&self) -> f64 {
+        match (self.first, self.last) {
+            (Some((t0, c0)), Some((t1, c1))) if !self.went_back && t1 > t0 => {
+                let (j, s) = (c1 - c0, t1 - t0);
+                let plausible = j.is_finite() && j <= GPU_CEILING_W * s && !(j == 0.0 && s >= 1.0);
+                if plausible {
+                    j + self.head + self.tail
+                } else {
+                    self.all
+                }
+            }
+            _ => self.all,
+        }
+    }
 }
 
 /// Every device's energy since the first reading.
@@ -43,24 +66,19 @@ impl Running {
             }
             let watts = d.power_w.filter(|w| (0.0..=GPU_CEILING_W).contains(w));
             if let (Some((t0, w0)), Some(w)) = (a.power, watts) {
-                a.since += trapezoid(w0, w, t - t0);
+                let j = trapezoid(w0, w, t - t0);
+                a.all += j;
+                if a.first.is_none() {
+                    a.head += j;
+                }
+                a.tail += j;
             }
             a.power = watts.map(|w| (t, w));
-            match d.energy_counter_j.map(|c| c.0) {
-                Some(c) => {
-                    let rise = a.counter.map(|(t0, c0)| (c - c0, t - t0));
-                    a.counted += match rise {
-                        Some((r, dt)) if r >= 0.0 && r <= GPU_CEILING_W * dt.max(0.0) => r,
-                        _ => a.since,
-                    };
-                    a.since = 0.0;
-                    a.counter = Some((t, c));
-                }
-                None if a.counter.is_none() => {
-                    a.counted += a.since;
-                    a.since = 0.0;
-                }
-                None => {}
+            if let Some(c) = d.energy_counter_j.map(|c| c.0) {
+                a.went_back |= a.last.is_some_and(|(_, was)| c < was);
+                a.first.get_or_insert((t, c));
+                a.last = Some((t, c));
+                a.tail = 0.0;
             }
         }
     }
@@ -74,7 +92,7 @@ impl Running {
 
     /// Each device's joules so far, by index.
     pub fn joules(&self) -> Vec<(u32, f64)> {
-        self.accounts.iter().map(|(i, a)| (*i, a.counted + a.since)).collect()
+        self.accounts.iter().map(|(i, a)| (*i, a.joules())).collect()
     }
 
     /// The devices' model, when they are all one.
@@ -99,26 +117,37 @@ mod tests {
     }
 
     #[test]
-    fn a_counter_read_replaces_the_trapezoid_since_its_last_read() {
+    fn the_counter_from_its_first_read_to_its_last_with_the_trapezoid_outside_them() {
         let mut r = Running::default();
-        r.add(0.0, &dev(Some(100.0), Some(1000.0)));
-        r.add(1.0, &dev(Some(300.0), None));
-        assert_eq!(so_far(&r), 200.0, "the trapezoid stands in until the counter is read again");
-        r.add(2.0, &dev(Some(300.0), Some(1450.0)));
-        assert_eq!(so_far(&r), 450.0, "the counter's rise, not the trapezoid's 500 J");
+        r.add(0.0, &dev(Some(100.0), None));
+        r.add(1.0, &dev(Some(100.0), Some(1000.0)));
+        assert_eq!(so_far(&r), 100.0, "before the counter's first read: the trapezoid");
+        r.add(2.0, &dev(Some(300.0), None));
+        assert_eq!(so_far(&r), 300.0, "one counter read: the trapezoid on both sides of it");
+        r.add(3.0, &dev(Some(300.0), Some(1450.0)));
+        assert_eq!(so_far(&r), 550.0, "the head's 100 J and the counter's 450 J, not the trapezoid's 500");
         r.gap();
-        r.add(5.0, &dev(Some(300.0), Some(2350.0)));
-        assert_eq!(so_far(&r), 1350.0, "a counter spans a failed reading");
+        r.add(6.0, &dev(Some(300.0), Some(2350.0)));
+        assert_eq!(so_far(&r), 1450.0, "a counter spans a failed reading");
+        r.add(6.001, &dev(Some(300.0), Some(2450.0)));
+        assert_eq!(so_far(&r), 1550.0, "a step is judged over the counter's whole span, not the milliseconds since its last read");
     }
 
     #[test]
-    fn a_counter_beyond_a_gpu_keeps_the_trapezoid_and_a_device_without_one_is_its_trapezoid() {
+    fn a_counter_beyond_a_gpu_that_went_back_or_never_moved_gives_way_to_the_trapezoid() {
         let mut r = Running::default();
         r.add(0.0, &dev(Some(100.0), Some(0.0)));
         r.add(1.0, &dev(Some(100.0), Some(1e9)));
         assert_eq!(so_far(&r), 100.0);
-        r.add(2.0, &dev(Some(100.0), Some(1e9 - 5.0)));
-        assert_eq!(so_far(&r), 200.0, "a counter that went back is not trusted either");
+        let mut back = Running::default();
+        back.add(0.0, &dev(Some(100.0), Some(500.0)));
+        back.add(1.0, &dev(Some(100.0), Some(400.0)));
+        back.add(2.0, &dev(Some(100.0), Some(900.0)));
+        assert_eq!(so_far(&back), 200.0, "a counter that went back is not trusted");
+        let mut stuck = Running::default();
+        stuck.add(0.0, &dev(Some(100.0), Some(7.0)));
+        stuck.add(2.0, &dev(Some(100.0), Some(7.0)));
+        assert_eq!(so_far(&stuck), 200.0, "a counter that never moved in 2 s counts nothing");
         let mut p = Running::default();
         p.add(0.0, &dev(Some(50.0), None));
         p.add(2.0, &dev(Some(150.0), None));

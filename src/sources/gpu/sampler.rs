@@ -236,8 +236,9 @@ pub struct Now {
     pub model: Option<String>,
 }
 
-/// Waits until `next`, reading the GPUs whenever asked meanwhile; when told to stop (or the owner went away)
-/// first, when the run ended.
+/// Waits until `next`, reading the GPUs whenever asked meanwhile (one reading answers every ask waiting, and
+/// the interval's own reading is never put off by them); when told to stop (or the owner went away) first,
+/// when the run ended.
 fn stop_asked(
     stop: &mpsc::Receiver<Ask>,
     next: Instant,
@@ -245,25 +246,39 @@ fn stop_asked(
     (start, running): (Instant, &mut Running),
 ) -> Option<Instant> {
     loop {
-        match stop.recv_timeout(next.saturating_duration_since(Instant::now())) {
+        let first = match stop.recv_timeout(next.saturating_duration_since(Instant::now())) {
             Ok(Ask::Stop(at)) => return Some(at),
-            Ok(Ask::Read(reply)) => {
-                source.counter_now();
-                let (t, _, result) = timed(source, start);
-                let answer = match result {
-                    Ok(devices) => {
-                        running.add(t, &devices);
-                        Ok(Now { t, joules: running.joules(), model: running.one_model() })
-                    }
-                    Err(e) => {
-                        running.gap();
-                        Err(format!("the GPUs could not be read: {e}"))
-                    }
-                };
-                let _ = reply.send(answer);
-            }
+            Ok(Ask::Read(reply)) => reply,
             Err(RecvTimeoutError::Disconnected) => return Some(Instant::now()),
             Err(RecvTimeoutError::Timeout) => return None,
+        };
+        let (mut replies, mut stopped) = (vec![first], None);
+        while let Ok(ask) = stop.try_recv() {
+            match ask {
+                Ask::Read(reply) => replies.push(reply),
+                Ask::Stop(at) => stopped = Some(at),
+            }
+        }
+        source.counter_now();
+        let (t, _, result) = timed(source, start);
+        let answer = match result {
+            Ok(devices) => {
+                running.add(t, &devices);
+                Ok(Now { t, joules: running.joules(), model: running.one_model() })
+            }
+            Err(e) => {
+                running.gap();
+                Err(format!("the GPUs could not be read: {e}"))
+            }
+        };
+        for reply in replies {
+            let _ = reply.send(answer.clone());
+        }
+        if stopped.is_some() {
+            return stopped;
+        }
+        if Instant::now() >= next {
+            return None;
         }
     }
 }
