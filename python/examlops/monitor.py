@@ -370,6 +370,11 @@ class Monitor:
             self._sock = self._file = None
             if self._proc is not None and self.report is not None:
                 self._proc.wait()
+            # A measurer of this process alone leaves nothing behind: its lock and log go with it.
+            if self._private and self.report is not None:
+                for leftover in (self.path + ".lock", self.path + ".log"):
+                    with contextlib.suppress(OSError):
+                        os.unlink(leftover)
         return self.report
 
     def __enter__(self) -> "Monitor":

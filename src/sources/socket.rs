@@ -136,7 +136,7 @@ impl Bound {
     }
 
     /// Serves connections on threads of `scope` until `stop`, each line answered by `handler`.
-    pub fn serve<'s, 'e>(&'s self, scope: &'s std::thread::Scope<'s, 'e>, handler: &'s Handler<'s>) {
+    pub fn serve<'s, 'e>(&'s self, scope: &'s std::thread::Scope<'s, 'e>, handler: &'s (dyn Handler + 's)) {
         scope.spawn(move || {
             for conn in self.listener.incoming() {
                 if self.stopping.load(Ordering::SeqCst) {
@@ -165,6 +165,7 @@ impl Bound {
                 self.open.fetch_add(1, Ordering::SeqCst);
                 scope.spawn(move || {
                     connection(stream, Peer { id, pid }, handler);
+                    handler.closed(Peer { id, pid });
                     lock(&self.streams).remove(&id);
                     if self.open.fetch_sub(1, Ordering::SeqCst) == 1 {
                         *lock(&self.idle_since) = Instant::now();
@@ -211,8 +212,13 @@ impl Drop for Bound {
     }
 }
 
-/// What answers a line, given who sent it.
-pub type Handler<'a> = dyn Fn(&str, Peer) -> Handled + Sync + 'a;
+/// What answers a connection's lines, given who sent them, and hears when it closes.
+pub trait Handler: Sync {
+    /// Answers one line.
+    fn line(&self, line: &str, peer: Peer) -> Handled;
+    /// The connection closed (its process left, or ended).
+    fn closed(&self, _peer: Peer) {}
+}
 
 /// A refusal line: `{"ok":false,"error":…}`.
 pub fn refusal(why: &str) -> String {
@@ -220,7 +226,7 @@ pub fn refusal(why: &str) -> String {
 }
 
 /// Reads lines and answers them until the client goes, a line is too long, or the handler keeps it.
-fn connection(stream: UnixStream, peer: Peer, handler: &Handler<'_>) {
+fn connection(stream: UnixStream, peer: Peer, handler: &dyn Handler) {
     let Ok(read) = stream.try_clone() else { return };
     let mut reader = BufReader::new(read);
     let mut writer = &stream;
@@ -241,7 +247,7 @@ fn connection(stream: UnixStream, peer: Peer, handler: &Handler<'_>) {
             }
             Ok(_) => {}
         }
-        let answer = match handler(line.trim_end_matches(['\n', '\r']), peer) {
+        let answer = match handler.line(line.trim_end_matches(['\n', '\r']), peer) {
             Handled::Reply(a) => a,
             Handled::Kept => return,
         };

@@ -99,7 +99,11 @@ print(json.dumps({"a": a.data, "b": b.data, "c": c.data, "inner": inner.data, "c
     assert_eq!(report["recorded"]["run_id"], "windows-1");
     assert_eq!(report["recorded"]["run_id_from"], "given");
     assert_eq!(v["mode"], "0o600", "the socket is the user's alone");
-    assert!(!Path::new(v["path"].as_str().unwrap()).exists(), "the measurer removed its socket when the run ended");
+    let path = v["path"].as_str().unwrap();
+    assert!(!Path::new(path).exists(), "the measurer removed its socket when the run ended");
+    for leftover in [format!("{path}.lock"), format!("{path}.log")] {
+        assert!(!Path::new(&leftover).exists(), "a measurer of one process leaves nothing behind: {leftover}");
+    }
     let r: Value = env.json(&["report", "--by", "model"]);
     assert_eq!(r["totals"]["runs"], 1);
     assert_eq!(r["totals"]["records"]["carbon"], 1);

@@ -28,7 +28,7 @@ use crate::settings::Reading;
 use crate::sources::child::{process_cpu, ProcessCpu};
 use crate::sources::cpu;
 use crate::sources::gpu::sampler::Sampler;
-use crate::sources::socket::{refusal, Bound, Handled, Peer};
+use crate::sources::socket::{refusal, Bound, Handled, Handler, Peer};
 
 /// The socket, and what its clients asked of the run.
 pub struct Serve {
@@ -405,10 +405,32 @@ impl Serve {
     }
 }
 
+/// The socket's handler: a served run and what its windows read.
+struct Answer<'a> {
+    serve: &'a Serve,
+    live: &'a Live<'a>,
+}
+
+impl Handler for Answer<'_> {
+    fn line(&self, line: &str, peer: Peer) -> Handled {
+        self.serve.handle(self.live, line, peer)
+    }
+
+    /// A process that leaves has its CPU time read then, while its last reading is still to be had.
+    fn closed(&self, peer: Peer) {
+        let mut clients = lock(&self.serve.clients);
+        if let Some(c) = clients.get_mut(&peer.pid) {
+            if let Some(now) = process_cpu(peer.pid).filter(|p| p.started == c.first.started) {
+                c.last = now;
+            }
+        }
+    }
+}
+
 /// Runs `wait` while the socket (when there is one) answers windows of the run, then stops answering.
 pub fn serving<R>(serve: Option<&Serve>, live: &Live<'_>, wait: impl FnOnce() -> R) -> R {
     let Some(s) = serve else { return wait() };
-    let answer = |line: &str, peer: Peer| s.handle(live, line, peer);
+    let answer = Answer { serve: s, live };
     std::thread::scope(|scope| {
         s.bound.serve(scope, &answer);
         let waited = wait();
