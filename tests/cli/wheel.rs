@@ -76,9 +76,19 @@ try:
         raise ValueError("the block's own")
 except ValueError as e:
     raised = str(e)
-print(json.dumps({"report": run.report, "said": said, "refused": refused, "raised": raised, "exa": examlops.exa_path()}))
+# Windows from the node's measurer, through the exa the wheel installed; the callbacks ship with it.
+import examlops.integrations
+with examlops.Monitor(interval=0.2) as m:
+    with m.window("w") as w:
+        time.sleep(0.6)
+print(json.dumps({"report": run.report, "said": said, "refused": refused, "raised": raised, "exa": examlops.exa_path(),
+                  "window": w.data, "callbacks": examlops.integrations.__all__}))
 "#;
-    let out = env.cmd_for(venv.join("bin/python").to_str().unwrap()).args(["-c", script]).output().unwrap();
+    let run_dir = env.dir.path().join("run");
+    std::fs::create_dir_all(&run_dir).unwrap();
+    std::fs::set_permissions(&run_dir, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+    let mut python = env.cmd_for(venv.join("bin/python").to_str().unwrap());
+    let out = python.env("XDG_RUNTIME_DIR", &run_dir).args(["-c", script]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let got: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(got["exa"], exa.to_str().unwrap(), "the API runs the exa the wheel installed");
@@ -94,6 +104,10 @@ print(json.dumps({"report": run.report, "said": said, "refused": refused, "raise
     assert_eq!(got["refused"][1], 2, "{}", got["refused"]);
     assert!(got["refused"][0].as_str().unwrap().contains("NOWHERE"), "{}", got["refused"]);
     assert_eq!(got["raised"], "the block's own");
+    let w = &got["window"];
+    assert_eq!(w["gpu_j"].as_object().unwrap().len(), 2, "{w}");
+    assert!(w["gpu_total_j"].as_f64().unwrap() > 0.0 && w["duration_s"].as_f64().unwrap() >= 0.6, "{w}");
+    assert_eq!(got["callbacks"], serde_json::json!(["HuggingFaceCallback", "LightningCallback"]));
     // A process killed inside the block (out of memory, say): its measurement is still ended and recorded.
     let killed = r#"
 import os, signal, time
