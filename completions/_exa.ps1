@@ -1103,6 +1103,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
             [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'The reference''s clock minus exa''s, seconds, when known [default: found within --max-offset]')
             [CompletionResult]::new('--max-offset', '--max-offset', [CompletionResultType]::ParameterName, 'How far apart the clocks may be, seconds, when the offset is found')
             [CompletionResult]::new('--window', '--window', [CompletionResultType]::ParameterName, 'The windows'' lengths, seconds, comma-separated')
+            [CompletionResult]::new('--html', '--html', [CompletionResultType]::ParameterName, 'Also write a page (self-contained HTML) plotting both series, aligned, with the errors'' table')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, or JSON for programs')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]')

@@ -4286,7 +4286,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__validate)
-            opts="-o -h -V --trace --reference --offset --max-offset --window --output --json --config --help --version"
+            opts="-o -h -V --trace --reference --offset --max-offset --window --html --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4309,6 +4309,10 @@ _exa() {
                     return 0
                     ;;
                 --window)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --html)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -986,6 +986,7 @@ set edit:completion:arg-completer[exa] = {|@words|
             cand --offset 'The reference''s clock minus exa''s, seconds, when known [default: found within --max-offset]'
             cand --max-offset 'How far apart the clocks may be, seconds, when the offset is found'
             cand --window 'The windows'' lengths, seconds, comma-separated'
+            cand --html 'Also write a page (self-contained HTML) plotting both series, aligned, with the errors'' table'
             cand -o 'Output format: a table for people, or JSON for programs'
             cand --output 'Output format: a table for people, or JSON for programs'
             cand --config 'The config file [default: <config dir>/examlops/finops.yaml; env: EXAMLOPS_CONFIG]'

@@ -611,6 +611,7 @@ complete -c exa -n "__fish_exa_using_subcommand validate" -l reference -d 'The r
 complete -c exa -n "__fish_exa_using_subcommand validate" -l offset -d 'The reference\'s clock minus exa\'s, seconds, when known [default: found within --max-offset]' -r
 complete -c exa -n "__fish_exa_using_subcommand validate" -l max-offset -d 'How far apart the clocks may be, seconds, when the offset is found' -r
 complete -c exa -n "__fish_exa_using_subcommand validate" -l window -d 'The windows\' lengths, seconds, comma-separated' -r
+complete -c exa -n "__fish_exa_using_subcommand validate" -l html -d 'Also write a page (self-contained HTML) plotting both series, aligned, with the errors\' table' -r -F
 complete -c exa -n "__fish_exa_using_subcommand validate" -s o -l output -d 'Output format: a table for people, or JSON for programs' -r -f -a "table\t''
 json\t''
 csv\t'Comma-separated values (`exa report` only)'"

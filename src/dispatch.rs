@@ -55,7 +55,12 @@ fn validate(v: &cli::ValidateArgs, s: &Settings) -> anyhow::Result<ExitCode> {
         max_offset: finite("--max-offset", v.max_offset, 3_600.0)?.abs(),
         windows: v.window.clone(),
     };
-    show(commands::validate::run(&ask)?, s)
+    let done = commands::validate::run(&ask)?;
+    if let Some(path) = &v.html {
+        files::write_atomic(path, output::html::validation_page(&done).as_bytes())
+            .map_err(|e| Error::Failed(format!("--html: cannot write {}: {e}", path.display())))?;
+    }
+    show(done, s)
 }
 
 fn report(r: &cli::ReportArgs, s: &Settings) -> anyhow::Result<ExitCode> {

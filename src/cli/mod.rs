@@ -538,6 +538,9 @@ pub struct ValidateArgs {
     /// The windows' lengths, seconds, comma-separated.
     #[arg(long, value_name = "SECONDS", value_delimiter = ',', default_values_t = [1.0, 10.0, 60.0])]
     pub window: Vec<f64>,
+    /// Also write a page (self-contained HTML) plotting both series, aligned, with the errors' table.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 /// `finops carbon hardware`.

@@ -70,6 +70,26 @@ pub struct Component {
     pub bias_pct: Option<f64>,
     /// By window length.
     pub windows: Vec<Windows>,
+    /// The two series' mean watts in bins across exa's span, for the page's plot: (seconds from the span's start,
+    /// exa's, the reference's at the offset), a side that does not cover a bin left out. Not in the JSON.
+    #[serde(skip)]
+    pub plot: Vec<(f64, Option<f64>, Option<f64>)>,
+}
+
+/// The most bins a component's plot has.
+const PLOT_BINS: usize = 600;
+
+/// The two series' mean watts over `PLOT_BINS` bins of exa's span, the reference moved by `offset`.
+fn plot(exa: &Series, reference: &Series, offset: f64) -> Vec<(f64, Option<f64>, Option<f64>)> {
+    let Some((a, b)) = exa.span().filter(|(a, b)| b > a) else { return Vec::new() };
+    let step = (b - a) / PLOT_BINS as f64;
+    (0..PLOT_BINS)
+        .map(|i| {
+            let (x, y) = (a + step * i as f64, a + step * (i + 1) as f64);
+            let mean = |s: &Series, shift: f64| s.energy(x + shift, y + shift).map(|e| tidy(e / step));
+            (tidy(x - a), mean(exa, 0.0), mean(reference, offset))
+        })
+        .collect()
 }
 
 /// The error over windows of one length.
@@ -150,6 +170,7 @@ pub fn run(ask: &Ask<'_>) -> Result<Validation, Error> {
                 compared_s: round(seconds, 3),
                 bias_pct: (rj > 0.0).then(|| round((e - rj) / rj * 100.0, 4)),
                 windows: ask.windows.iter().map(|&w| window_errors(exa, r, offset_s, w).into()).collect(),
+                plot: plot(exa, r, offset_s),
             }
         })
         .collect();

@@ -216,6 +216,103 @@ pub fn page(by_model: &Report, by_day: &Report, per_token: Option<&Report>) -> S
     out
 }
 
+/// A component's plot: exa's mean watts and the reference's, bin by bin, as two lines over the run (a bin one side
+/// does not cover breaks its line).
+fn plot(out: &mut String, c: &crate::commands::validate::Component) {
+    let (w, h, left, bottom, top) = (720.0, 260.0, 56.0, 28.0, 12.0);
+    let most = c.plot.iter().flat_map(|(_, e, r)| [*e, *r]).flatten().fold(0.0f64, f64::max);
+    let span = c.plot.last().map_or(0.0, |p| p.0).max(1e-9);
+    let (x, y) =
+        (|t: f64| left + t / span * (w - left - 8.0), |v: f64| h - bottom - if most > 0.0 { v / most * (h - bottom - top) } else { 0.0 });
+    let _ = write!(
+        out,
+        r#"<figure class="chart wide" data-component="{name}"><figcaption>{name}: mean power, W, exa and the reference</figcaption><svg viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-label="{name}: exa's power and the reference's">"#,
+        name = esc(&c.name)
+    );
+    let _ = write!(
+        out,
+        r##"<line x1="{left}" y1="{top}" x2="{left}" y2="{b}" stroke="#888"/><line x1="{left}" y1="{b}" x2="{r}" y2="{b}" stroke="#888"/><text x="{l}" y="{t}" text-anchor="end" class="axis">{most}</text><text x="{l}" y="{b}" text-anchor="end" class="axis">0</text><text x="{r}" y="{lb}" text-anchor="end" class="axis">{span} s</text>"##,
+        b = h - bottom,
+        r = w - 8.0,
+        l = left - 4.0,
+        t = top + 4.0,
+        lb = h - 8.0,
+        most = esc(&num(most, 0)),
+        span = esc(&num(span, 0))
+    );
+    for (series, color, pick) in [("exa", "#3b7dd8", 1usize), ("reference", "#d8843b", 2usize)] {
+        let mut runs: Vec<Vec<String>> = vec![Vec::new()];
+        for p in &c.plot {
+            match if pick == 1 { p.1 } else { p.2 } {
+                Some(v) => runs.last_mut().expect("one run at least").push(format!("{:.2},{:.2}", x(p.0), y(v))),
+                None if runs.last().is_some_and(|r| !r.is_empty()) => runs.push(Vec::new()),
+                None => {}
+            }
+        }
+        for r in runs.iter().filter(|r| !r.is_empty()) {
+            let _ = write!(
+                out,
+                r#"<polyline data-series="{series}" fill="none" stroke="{color}" stroke-width="1.5" points="{}"/>"#,
+                r.join(" ")
+            );
+        }
+    }
+    out.push_str(
+        r##"<text x="64" y="24" style="fill:#3b7dd8">exa</text><text x="104" y="24" style="fill:#d8843b">reference</text></svg></figure>"##,
+    );
+}
+
+/// `exa validate --html`: each component's two series plotted, aligned, and the errors by window length.
+pub fn validation_page(v: &crate::commands::validate::Validation) -> String {
+    let mut out = String::with_capacity(64 * 1024);
+    out.push_str("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">");
+    out.push_str("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">");
+    let _ = write!(out, "<title>exa validate</title><style>{STYLE}</style></head><body><h1>exa validate</h1>");
+    let _ = write!(
+        out,
+        r#"<p class="meta">{} against {}: clock offset {:+.3} s ({}){}.</p>"#,
+        esc(&v.trace),
+        esc(&v.reference),
+        v.offset_s,
+        v.offset_from,
+        v.correlation.map(|r| format!(", r = {r:.4}")).unwrap_or_default()
+    );
+    for c in &v.components {
+        let _ = write!(out, "<h2>{}</h2>", esc(&c.name));
+        plot(&mut out, c);
+        let _ = write!(
+            out,
+            r#"<p class="meta">exa {} J, the reference {} J over {} s compared: bias {}.</p>"#,
+            esc(&num(c.exa_j, 1)),
+            esc(&num(c.reference_j, 1)),
+            esc(&num(c.compared_s, 1)),
+            c.bias_pct.map_or("none (the reference drew nothing)".into(), |b| format!("{b:+.3} %"))
+        );
+        out.push_str("<table><thead><tr><th>Window s</th><th>Compared</th><th>Skipped</th><th>MAPE %</th><th>Bias %</th><th>Worst %</th></tr></thead><tbody>");
+        for w in &c.windows {
+            let _ = write!(out, r#"<tr data-key="{}-{}">"#, esc(&c.name), exact(w.seconds));
+            let _ = write!(out, "<td>{}</td><td>{}</td><td>{}</td>", exact(w.seconds), w.compared, w.skipped);
+            for (field, value) in [("mape_pct", w.mape_pct), ("bias_pct", w.bias_pct), ("max_abs_pct", w.max_abs_pct)] {
+                match value {
+                    Some(v) => cell(&mut out, field, value, num(v, 3)),
+                    None => {
+                        let _ = write!(out, r#"<td data-field="{field}" data-value="null" class="none">none compared</td>"#);
+                    }
+                }
+            }
+            out.push_str("</tr>");
+        }
+        out.push_str("</tbody></table>");
+    }
+    for n in &v.notes {
+        let _ = write!(out, r#"<p class="meta note">{}</p>"#, esc(n));
+    }
+    let json = script_safe(&serde_json::to_string(v).expect("a validation serialises"));
+    let _ = write!(out, r#"<script type="application/json" id="exa-validation">{json}</script></body></html>"#);
+    out.push('\n');
+    out
+}
+
 /// JSON made safe inside a `<script>` element: `<`, `>` and `&` (and the line separators some parsers take as
 /// line ends) written as `\u` escapes, which any JSON reader reads back as the same characters.
 fn script_safe(json: &str) -> String {

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use crate::support::common::{fails, fixtures, stdout, Env};
 use crate::support::contract::Validation;
+use serde_json::Value;
 
 /// A training loop's power: 10 s busy, 5 s waiting on data, with a slow swell; GPU `g` a little apart.
 fn watts(g: usize, t: f64) -> f64 {
@@ -210,4 +211,38 @@ fn a_spreadsheet_s_reference_reads_as_its_header_says() {
     std::fs::write(dir.join("long.jsonl"), trace(1, START, 1200)).unwrap();
     let out = env.run(&["validate", "--trace", "long.jsonl", "--reference", "sheet.csv", "--window", "0.001"]);
     fails(&out, 2, "--window 0.001: the run's 1200 s make more than 1000000 windows");
+}
+
+#[test]
+fn the_page_plots_both_series_aligned_with_the_json_s_errors() {
+    let env = Env::new();
+    let dir = env.dir.path();
+    std::fs::write(dir.join("run.jsonl"), trace(2, START, 300)).unwrap();
+    std::fs::write(dir.join("meter.csv"), meter(2, START, 300, 3.0, 1.02, (START + 100.0, START + 120.0))).unwrap();
+    let page = dir.join("out/validate.html");
+    let args = ["validate", "--trace", "run.jsonl", "--reference", "meter.csv", "--window", "10,60", "--html", page.to_str().unwrap()];
+    let v: Value = env.json(&args);
+    let html = std::fs::read_to_string(&page).unwrap();
+    for needle in ["http://", "https://", "src=", "<link"] {
+        assert!(!html.contains(needle), "the page refers outside itself: {needle}");
+    }
+    let (dom, log) = crate::reports::chromium(&["--dump-dom", &format!("file://{}", page.display())]);
+    assert!(!log.lines().any(|l| l.contains(":CONSOLE")), "console messages: {log}");
+    // Both series are drawn; the reference's drop-out breaks its line in two.
+    let plot = &dom[dom.find("data-component=\"all GPUs\"").expect("the component's plot")..];
+    let plot = &plot[..plot.find("</svg>").unwrap()];
+    assert_eq!(plot.matches("data-series=\"exa\"").count(), 1, "{plot}");
+    assert_eq!(plot.matches("data-series=\"reference\"").count(), 2, "the drop-out is a gap, not zero watts");
+    let points = plot.split("points=\"").nth(1).unwrap().split('"').next().unwrap().split(' ').count();
+    assert!(points > 500, "{points} points");
+    // The table's figures are the JSON's.
+    for w in v["components"][0]["windows"].as_array().unwrap() {
+        let anchor = format!("data-key=\"all GPUs-{}\"", w["seconds"]);
+        let row = &dom[dom.find(&anchor).unwrap_or_else(|| panic!("{anchor}"))..];
+        let at = row.find("data-field=\"mape_pct\" data-value=\"").unwrap() + "data-field=\"mape_pct\" data-value=\"".len();
+        assert_eq!(row[at..].split('"').next().unwrap().parse::<f64>().unwrap(), w["mape_pct"].as_f64().unwrap());
+    }
+    // A page that cannot be written: its name, and nothing on stdout.
+    let out = env.run(&["validate", "--trace", "run.jsonl", "--reference", "meter.csv", "--html", dir.to_str().unwrap()]);
+    crate::common::fails(&out, 1, "--html");
 }
