@@ -16,6 +16,9 @@ Neither framework is imported by `import examlops` or by this module: a class is
 
 from __future__ import annotations
 
+import sys
+
+from . import ExaError
 from .monitor import Monitor
 
 __all__ = ["HuggingFaceCallback", "LightningCallback"]
@@ -42,25 +45,50 @@ class _Epochs:
         self._epoch: str | None = None
 
     def _begin(self, rank: int, local_rank: int) -> None:
-        # Each node's local rank 0 records (its node's part), when it closes.
-        self.monitor = Monitor(self.model, rank=rank, local_rank=local_rank, **self.options)
+        # Each node's local rank 0 records (its node's part), when it closes. Training starts whatever the
+        # measurer does: one that cannot be started is a warning.
+        try:
+            self.monitor = Monitor(self.model, rank=rank, local_rank=local_rank, **self.options)
+        except (ExaError, OSError) as e:
+            print(f"examlops: training is not measured: {e}", file=sys.stderr)
+
+    # Training goes on whatever the measurer does: a failure (the node's rank 0 ended the run first, say) is a
+    # warning, and the rest of the training is not measured.
+    def _failed(self, e: Exception) -> None:
+        print(f"examlops: {e}; the rest of the training is not measured", file=sys.stderr)
+        monitor, self.monitor = self.monitor, None
+        if monitor is not None:
+            try:
+                monitor.close()
+            except (ExaError, OSError):
+                pass
 
     def _epoch_begin(self, epoch: int) -> None:
         if self.monitor is not None:
             self._epoch = f"epoch-{epoch}"
-            self.monitor.begin_window(self._epoch)
+            try:
+                self.monitor.begin_window(self._epoch)
+            except (ExaError, OSError) as e:
+                self._failed(e)
 
     def _epoch_end(self):
         if self.monitor is None or self._epoch is None:
             return None
-        w = self.monitor.end_window(self._epoch)
+        try:
+            w = self.monitor.end_window(self._epoch)
+        except (ExaError, OSError) as e:
+            self._failed(e)
+            return None
         self._epoch = None
         self.windows.append(w)
         return w
 
     def _end(self) -> None:
         if self.monitor is not None:
-            self.report = self.monitor.close()
+            try:
+                self.report = self.monitor.close()
+            except (ExaError, OSError) as e:
+                print(f"examlops: the run could not be ended: {e}", file=sys.stderr)
             self.monitor = None
 
 

@@ -45,10 +45,12 @@ def _rank_of(env) -> tuple[int, int, int, int]:
         return default
 
     world = first("WORLD_SIZE", "SLURM_NTASKS", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", default=1)
-    local_world = first("LOCAL_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE", default=0)
+    local_world = first("LOCAL_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", default=0)
     nodes = first("SLURM_NNODES", "GROUP_WORLD_SIZE", default=0) or (-(-world // local_world) if local_world else 1)
-    return (first("RANK", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK", default=0),
-            first("LOCAL_RANK", "SLURM_LOCALID", "OMPI_COMM_WORLD_LOCAL_RANK", default=0), world, nodes)
+    rank = first("RANK", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK", default=0)
+    # Without a local rank (a PMI launcher says none) the rank stands in: only rank 0 records, never every rank.
+    local = first("LOCAL_RANK", "SLURM_LOCALID", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", default=rank)
+    return rank, local, world, nodes
 
 
 def _job_key(env) -> str:
@@ -56,6 +58,10 @@ def _job_key(env) -> str:
     else this process alone."""
     if env.get("SLURM_JOB_ID"):
         return f"slurm-{env['SLURM_JOB_ID']}.{env.get('SLURM_STEP_ID', 'x')}"
+    # MPI launchers: PMIx's namespace (Open MPI 5, PRRTE), Open MPI 4's job id, Hydra's PMI server (MPICH, Intel MPI).
+    for name in ("PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid", "PMI_PORT"):
+        if env.get(name):
+            return f"mpi-{env[name]}"
     # torchrun's run id is "none" unless one is given: the rendezvous beside it tells two jobs apart.
     run_id = env.get("TORCHELASTIC_RUN_ID", "none")
     if env.get("MASTER_PORT") or run_id != "none":
@@ -223,8 +229,7 @@ class Monitor:
         self.rank, self.local_rank, self.world_size, self.nodes = _rank_of(os.environ)
         if rank is not None:
             self.rank = rank
-            self.local_rank = rank if local_rank is None else local_rank
-        elif local_rank is not None:
+        if local_rank is not None:
             self.local_rank = local_rank
         if model is not None and self.nodes > 1 and run_id is None:
             raise ValueError(f"a job on {self.nodes} nodes records one part a node: give the run_id they share")

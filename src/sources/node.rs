@@ -322,17 +322,25 @@ impl Sampler {
     pub fn start(mut source: Box<dyn NodeSource>, every: Duration, mut on_read: Option<OnRead>) -> Sampler {
         let (stop, stopped) = std::sync::mpsc::channel::<()>();
         let start = std::time::Instant::now();
+        // A reading is stamped at the middle of its call: a BMC that takes a second answers for somewhere within it.
+        let read = move |source: &mut Box<dyn NodeSource>| {
+            let before = start.elapsed().as_secs_f64();
+            let r = source.read();
+            ((before + start.elapsed().as_secs_f64()) / 2.0, r)
+        };
         let thread = std::thread::spawn(move || {
             let mut meter = Meter::default();
-            let first = source.read();
-            meter.add(start.elapsed().as_secs_f64(), first);
+            let (t, first) = read(&mut source);
+            meter.add(t, first);
             while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(every) {
-                meter.add(start.elapsed().as_secs_f64(), source.read());
+                let (t, r) = read(&mut source);
+                meter.add(t, r);
                 if let Some(f) = on_read.as_mut() {
                     f(&meter);
                 }
             }
-            meter.add(start.elapsed().as_secs_f64(), source.read());
+            let (t, last) = read(&mut source);
+            meter.add(t, last);
             Metered { meter, kind: source.kind(), describe: source.describe() }
         });
         Sampler { stop, thread }

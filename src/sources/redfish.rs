@@ -23,6 +23,9 @@ use crate::text::redact_url;
 /// The largest Redfish document read: a chassis with every link is a few kilobytes.
 const MAX_BODY: u64 = 1 << 20;
 
+/// The most power supplies summed: a chassis has a handful; more is not a chassis's (each is a request a reading).
+const MOST_SUPPLIES: usize = 16;
+
 /// Where the BMC is, and how to reach it (`node.redfish_*` in the config, `EXAMLOPS_REDFISH_*`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Conf {
@@ -52,7 +55,12 @@ pub struct Redfish {
     ca_pem: Option<Arc<Vec<u8>>>,
     deadline: Duration,
     way: Way,
+    /// While the way is being found: when the whole search must be over (every link followed counts).
+    search_until: Option<std::time::Instant>,
 }
+
+/// How many single requests' deadlines the search for the way may take in all, before a run starts.
+const SEARCH_DEADLINES: u32 = 4;
 
 /// Reads `user:password` from `path`, which only its owner may read.
 fn credentials(path: &Path) -> Result<(String, String), String> {
@@ -92,13 +100,39 @@ impl Redfish {
             .map(|p| crate::files::read_regular_text(p, 1 << 20).map_err(|e| format!("the Redfish CA file {}: {e}", p.display())))
             .transpose()?
             .map(|t| Arc::new(t.into_bytes()));
-        let mut r = Redfish { chassis: conf.url.clone(), basic, ca_pem, deadline, way: Way::Power(String::new()) };
+        let search_until = Some(std::time::Instant::now() + deadline * SEARCH_DEADLINES);
+        let mut r = Redfish { chassis: conf.url.clone(), basic, ca_pem, deadline, way: Way::Power(String::new()), search_until };
         r.way = r.find_way()?;
+        r.search_until = None;
         Ok(r)
     }
 
     fn get(&self, url: &str) -> Result<Value, String> {
-        let mut req = Request::new(url, self.deadline, MAX_BODY);
+        let left = match self.search_until {
+            Some(until) => until.saturating_duration_since(std::time::Instant::now()),
+            None => self.deadline,
+        };
+        if left.is_zero() {
+            return Err(format!(
+                "the BMC at {} did not show its power within {:.1} s",
+                redact_url(&self.chassis),
+                (self.deadline * SEARCH_DEADLINES).as_secs_f64()
+            ));
+        }
+        self.get_within(url, left.min(self.deadline))
+    }
+
+    /// GETs `url`, a resource of the chassis's own BMC: a link to anywhere else (another host, port or scheme) is
+    /// refused before anything is sent, so the credentials go only where they were given for.
+    fn get_within(&self, url: &str, deadline: Duration) -> Result<Value, String> {
+        let (to, home) = (reqwest::Url::parse(url), reqwest::Url::parse(&self.chassis));
+        let same = |a: &reqwest::Url, b: &reqwest::Url| {
+            a.scheme() == b.scheme() && a.host_str() == b.host_str() && a.port_or_known_default() == b.port_or_known_default()
+        };
+        if !to.as_ref().ok().zip(home.as_ref().ok()).is_some_and(|(a, b)| same(a, b)) {
+            return Err(format!("{} links to {}, another host: not followed", redact_url(&self.chassis), redact_url(url)));
+        }
+        let mut req = Request::new(url, deadline, MAX_BODY);
         req.basic.clone_from(&self.basic);
         req.ca_pem.clone_from(&self.ca_pem);
         req.headers.push(("Accept", "application/json".into()));
@@ -145,7 +179,11 @@ impl Redfish {
         let collection = self.link(&self.get(subsystem).ok()?, "PowerSupplies")?;
         let members = self.get(&collection).ok()?;
         let mut metrics = Vec::new();
-        for m in members.get("Members")?.as_array()? {
+        let members = members.get("Members")?.as_array()?;
+        if members.len() > MOST_SUPPLIES {
+            return None;
+        }
+        for m in members {
             let supply = reqwest::Url::parse(&self.chassis).ok()?.join(m.get("@odata.id")?.as_str()?).ok()?;
             let url = self.link(&self.get(supply.as_str()).ok()?, "Metrics")?;
             supply_watts(&self.get(&url).ok()?).ok()?;
@@ -201,10 +239,16 @@ impl Redfish {
         Ok(match &self.way {
             Way::Environment(url) => environment_watts(&self.get(url)?)?,
             Way::Power(url) => power_watts(&self.get(url)?)?,
+            // One deadline for the whole reading, however many supplies: a slow BMC holds a reading no longer.
             Way::Supplies(urls) => {
+                let until = std::time::Instant::now() + self.deadline;
                 let mut sum = 0.0;
                 for u in urls {
-                    sum += supply_watts(&self.get(u)?)?;
+                    let left = until.saturating_duration_since(std::time::Instant::now());
+                    if left.is_zero() {
+                        return Err(format!("the supplies did not all answer within {:.1} s", self.deadline.as_secs_f64()));
+                    }
+                    sum += supply_watts(&self.get_within(u, left)?)?;
                 }
                 sum
             }

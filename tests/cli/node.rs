@@ -250,6 +250,15 @@ fn the_bmc_is_read_over_redfish_by_the_chassis_s_own_links() {
     let (env, _bmc) = with_bmc(redfish_docs(&["EnvironmentMetrics"], false));
     let c: Value = env.clone_with("EXAMLOPS_NODE_SOURCE", "redfish").json(&["config", "show"]);
     assert!(c["node_meter"]["meter"].as_str().unwrap().contains("Power PowerConsumedWatts"), "{}", c["node_meter"]);
+    // A link to another host is never followed: the credentials go only to the BMC they were given for.
+    let elsewhere = crate::http::Server::start(crate::http::json("{\"PowerWatts\": {\"Reading\": 1}}".into()));
+    let mut docs = redfish_docs(&[], false);
+    let chassis = docs.get_mut("/redfish/v1/Chassis/1U").unwrap();
+    *chassis = chassis.replace("\"/redfish/v1/Chassis/1U/EnvironmentMetrics\"", &format!("\"{}\"", elsewhere.url("/steal")));
+    let (env, _bmc) = with_bmc(docs);
+    let c: Value = env.clone_with("EXAMLOPS_NODE_SOURCE", "redfish").json(&["config", "show"]);
+    assert!(c["node_meter"]["meter"].as_str().unwrap().contains("Power PowerConsumedWatts"), "{}", c["node_meter"]);
+    assert!(elsewhere.requests().is_empty(), "a request went to another host: {:?}", elsewhere.requests());
     let (env, _bmc) = with_bmc(redfish_docs(&["EnvironmentMetrics", "PowerSubsystem", "Power"], false));
     let c: Value = env.clone_with("EXAMLOPS_NODE_SOURCE", "redfish").json(&["config", "show"]);
     assert!(c["node_meter"]["reason"].as_str().unwrap().contains("links no EnvironmentMetrics"), "{}", c["node_meter"]);

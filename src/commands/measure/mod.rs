@@ -748,7 +748,9 @@ fn node_energy_of(metered: Result<Option<node::Metered>, String>, gpu: &Gpu, cpu
         ..NodeEnergy::none(String::new())
     };
     // The meter's energy stands for the run only where its readings cover it: failed readings leave gaps.
-    if meter.covered_s <= 0.0 || meter.covered_share() < 0.9 {
+    // Of the run's own length, not the meter's span: a meter too slow to read more than a moment of the run
+    // covers its own span and none of the run.
+    if meter.covered_s <= 0.0 || meter.covered_s < 0.9 * duration_s {
         let why = format!(
             "the meter's readings cover {:.1} s of the run's {duration_s:.1} s, with gaps where readings failed: its energy is not the run's",
             meter.covered_s

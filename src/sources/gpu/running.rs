@@ -59,6 +59,12 @@ pub struct Running {
 impl Running {
     /// Adds a good reading taken `t` seconds after the start.
     pub fn add(&mut self, t: f64, devices: &[Device]) {
+        // A device missing from this reading breaks its own chain, as a failed reading breaks every device's.
+        for (index, a) in &mut self.accounts {
+            if !devices.iter().any(|d| d.index == *index) {
+                a.power = None;
+            }
+        }
         for d in devices {
             let a = self.accounts.entry(d.index).or_default();
             if a.name.is_empty() {
@@ -155,5 +161,11 @@ mod tests {
         p.add(10.0, &dev(Some(150.0), None));
         p.add(11.0, &dev(Some(150.0), None));
         assert_eq!(so_far(&p), 350.0, "the gap after a failed reading is not integrated");
+        let mut lost = Running::default();
+        lost.add(0.0, &dev(Some(100.0), None));
+        lost.add(1.0, &[]);
+        lost.add(5.0, &dev(Some(100.0), None));
+        lost.add(6.0, &dev(Some(100.0), None));
+        assert_eq!(so_far(&lost), 100.0, "a reading the device is missing from breaks its chain too");
     }
 }
