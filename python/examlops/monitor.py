@@ -34,6 +34,10 @@ __all__ = ["Monitor", "Window", "socket_path"]
 # The longest answer a measurer gives is a run's report: a few hundred kilobytes for many GPUs.
 _MAX_ANSWER = 16 << 20
 
+# The longest a measurer may take to answer: a window reads the GPUs (a tool's deadline, 10 s at most) and an
+# inference server's counters (10 s); ending a run prices and records it.
+_ANSWER_S = 120.0
+
 
 def _rank_of(env) -> tuple[int, int, int, int]:
     """(rank, local rank, world size, nodes) from torchrun's variables, else Slurm's, else one process."""
@@ -260,6 +264,7 @@ class Monitor:
         except OSError:
             s.close()
             return False
+        s.settimeout(_ANSWER_S)
         self._sock, self._file = s, s.makefile("rb")
         return True
 

@@ -7,7 +7,7 @@
 //! (`PowerControl[0].PowerConsumedWatts`). `EnergykWh` is not used: BMCs keep it in whole watt-hours or
 //! coarser, too coarse for a run of minutes; the watts are integrated by the trapezoid (`node::Meter`).
 //!
-//! Credentials come from a file (`user:password` on its first line, the file readable by its owner alone)
+//! Credentials come from a file (`user:password` on its first line, the file readable by its owner and group alone)
 //! and go only over TLS, checked against the site's CA when one is given; plain HTTP is taken for a BMC on
 //! loopback alone (a local proxy or emulator). Every request has a deadline and a capped body.
 
@@ -62,12 +62,13 @@ pub struct Redfish {
 /// How many single requests' deadlines the search for the way may take in all, before a run starts.
 const SEARCH_DEADLINES: u32 = 4;
 
-/// Reads `user:password` from `path`, which only its owner may read.
+/// Reads `user:password` from `path`, which no one but its owner (and its group: a Kubernetes secret mounted
+/// with an `fsGroup` is 0440) may read.
 fn credentials(path: &Path) -> Result<(String, String), String> {
     use std::os::unix::fs::MetadataExt;
     let shown = path.display();
     let meta = std::fs::metadata(path).map_err(|e| format!("the Redfish credentials file {shown}: {e}"))?;
-    if meta.mode() & 0o077 != 0 {
+    if meta.mode() & 0o027 != 0 {
         return Err(format!("the Redfish credentials file {shown} may be read by others (mode {:o}): chmod 600 it", meta.mode() & 0o777));
     }
     let text = crate::files::read_regular_text(path, 4096).map_err(|e| format!("the Redfish credentials file {shown}: {e}"))?;
