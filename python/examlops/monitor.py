@@ -39,8 +39,9 @@ _MAX_ANSWER = 16 << 20
 _ANSWER_S = 120.0
 
 
-def _rank_of(env) -> tuple[int, int, int, int]:
-    """(rank, local rank, world size, nodes) from torchrun's variables, else Slurm's, else one process."""
+def _rank_of(env) -> tuple[int, int | None, int, int]:
+    """(rank, local rank, world size, nodes) from torchrun's variables, else Slurm's, else one process; the local
+    rank is None where no variable says it."""
     def first(*names, default):
         for n in names:
             v = env.get(n)
@@ -52,8 +53,7 @@ def _rank_of(env) -> tuple[int, int, int, int]:
     local_world = first("LOCAL_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", default=0)
     nodes = first("SLURM_NNODES", "GROUP_WORLD_SIZE", default=0) or (-(-world // local_world) if local_world else 1)
     rank = first("RANK", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK", default=0)
-    # Without a local rank (a PMI launcher says none) the rank stands in: only rank 0 records, never every rank.
-    local = first("LOCAL_RANK", "SLURM_LOCALID", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", default=rank)
+    local = first("LOCAL_RANK", "SLURM_LOCALID", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", default=None)
     return rank, local, world, nodes
 
 
@@ -210,9 +210,10 @@ def _sync(how: str | None) -> None:
 
 
 class Monitor:
-    """A connection to this node's measurer: windows, running totals, and (on rank 0) the run's record.
+    """A connection to this node's measurer: windows, running totals, and (on the node's local rank 0) the run's
+    record.
 
-    model, run_id: record the run as MODEL under RUN_ID when rank 0 closes (one record for the job).
+    model, run_id: record the run as MODEL under RUN_ID when the node's local rank 0 closes (one record a node).
     socket: the measurer's socket (else `socket_path()`); started here when none serves it, with
       gpus, interval and extra (more `exa finops measure` flags) as given.
     sync: "torch" or "jax": wait for the GPUs' queued work at each window's edges.
@@ -230,11 +231,10 @@ class Monitor:
         if sync not in (None, "torch", "jax"):
             raise ValueError(f"sync={sync!r}: 'torch', 'jax' or None")
         self.model, self.run_id, self.sync = model, run_id, sync
-        self.rank, self.local_rank, self.world_size, self.nodes = _rank_of(os.environ)
-        if rank is not None:
-            self.rank = rank
-        if local_rank is not None:
-            self.local_rank = local_rank
+        env_rank, env_local, self.world_size, self.nodes = _rank_of(os.environ)
+        self.rank = env_rank if rank is None else rank
+        # Without a local rank (a PMI launcher says none) the rank stands in: only rank 0 records, never every rank.
+        self.local_rank = local_rank if local_rank is not None else env_local if env_local is not None else self.rank
         if model is not None and self.nodes > 1 and run_id is None:
             raise ValueError(f"a job on {self.nodes} nodes records one part a node: give the run_id they share")
         self.path = socket or socket_path()

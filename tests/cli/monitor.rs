@@ -490,3 +490,28 @@ print(json.dumps({"said": said, "nodes": m.nodes, "report": r}))
     let r: Value = env.json(&["report", "--by", "model"]);
     assert_eq!(r["totals"]["runs"], 1);
 }
+
+#[test]
+fn ranks_and_the_job_are_read_from_each_launcher_s_variables() {
+    let env = monitored();
+    let script = r#"
+from examlops.monitor import _rank_of, _job_key
+cases = {
+    "torchrun": {"RANK": "9", "LOCAL_RANK": "1", "WORLD_SIZE": "16", "LOCAL_WORLD_SIZE": "8"},
+    "slurm": {"SLURM_PROCID": "5", "SLURM_LOCALID": "1", "SLURM_NTASKS": "8", "SLURM_NNODES": "2", "SLURM_JOB_ID": "7"},
+    "pmi": {"PMI_RANK": "1", "PMI_SIZE": "2", "PMI_PORT": "node1:4242"},
+    "alone": {},
+}
+out = {k: list(_rank_of(v)) + [_job_key(v)] for k, v in cases.items()}
+# torchrun's default run id is "none": two jobs on one node differ by their rendezvous.
+out["two"] = [_job_key({"TORCHELASTIC_RUN_ID": "none", "MASTER_PORT": p}) for p in ("29500", "29501")]
+print(json.dumps(out))
+"#;
+    let v = answer(&python(&env, script).output().unwrap());
+    assert_eq!(v["torchrun"].as_array().unwrap()[..4], [json!(9), json!(1), json!(16), json!(2)]);
+    assert_eq!(v["slurm"], json!([5, 1, 8, 2, "slurm-7.x"]));
+    assert_eq!(v["pmi"], json!([1, null, 2, 1, "mpi-node1:4242"]), "no local rank said: the rank stands in, so rank 1 never records");
+    assert_eq!(v["alone"].as_array().unwrap()[..4], [json!(0), json!(null), json!(1), json!(1)]);
+    assert!(v["alone"][4].as_str().unwrap().starts_with("pid-"));
+    assert_ne!(v["two"][0], v["two"][1]);
+}
