@@ -115,7 +115,7 @@ pub struct NodeEnergy {
     pub status: &'static str,
     /// Why not measured.
     pub reason: Option<String>,
-    /// `hwmon` or `ipmi`; null when none was read.
+    /// `hwmon`, `ipmi` or `redfish`; null when none was read.
     pub source: Option<&'static str>,
     /// Where it was read.
     pub meter: Option<String>,

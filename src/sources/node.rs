@@ -65,7 +65,7 @@ pub struct Reading {
 
 /// A platform power source.
 pub trait NodeSource: Send {
-    /// `hwmon` or `ipmi`.
+    /// `hwmon`, `ipmi` or `redfish`.
     fn kind(&self) -> &'static str;
     /// Where it reads, for the report.
     fn describe(&self) -> String;
@@ -310,7 +310,7 @@ pub struct Sampler {
 pub struct Metered {
     /// The energy read.
     pub meter: Meter,
-    /// `hwmon` or `ipmi`.
+    /// `hwmon`, `ipmi` or `redfish`.
     pub kind: &'static str,
     /// Where it read.
     pub describe: String,
