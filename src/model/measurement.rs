@@ -139,8 +139,26 @@ pub struct NodeEnergy {
     /// The job's part of the remainder, kWh: an estimate beside the measured energy, not added to it. Null when
     /// the remainder is negative.
     pub job_remainder_kwh: Option<Kwh>,
+    /// The remainder interval by interval (the clock's minutes), where the meter covers one: null when none is.
+    pub intervals: Option<NodeIntervals>,
     /// What happened to the readings.
     pub notes: Vec<String>,
+}
+
+/// The node's remainder over each interval of the run: the meter's energy less the GPUs' over that interval and the
+/// CPU packages' and DRAM's spread evenly over the run (their counters are read as totals).
+#[derive(Debug, Clone, Serialize)]
+pub struct NodeIntervals {
+    /// The intervals' length: the GPUs' energy profile's, the clock's minutes (the first and last cut by the run).
+    pub seconds: f64,
+    /// Intervals the meter covers (90 % of them at least).
+    pub compared: usize,
+    /// Of those, the ones whose meter read less than their measured parts: said, never clamped.
+    pub negative: usize,
+    /// The least remainder over an interval, mean watts.
+    pub min_remainder_w: f64,
+    /// The most remainder over an interval, mean watts.
+    pub max_remainder_w: f64,
 }
 
 impl NodeEnergy {
@@ -160,6 +178,7 @@ impl NodeEnergy {
             policy: None,
             share: None,
             job_remainder_kwh: None,
+            intervals: None,
             notes: Vec::new(),
         }
     }

@@ -39,7 +39,7 @@ pub use format::Format;
 pub use gpu::{Aggregates, Device, DeviceSummary, GpuShare, Throttled};
 pub use history::{GridHistory, HistoryAsk};
 pub use job::{BadLine, Job, Jobs};
-pub use measurement::{Cpu, CpuEnergy, CpuZone, Electricity, Gpu, MeasuredWork, Measurement, NodeEnergy, Stored};
+pub use measurement::{Cpu, CpuEnergy, CpuZone, Electricity, Gpu, MeasuredWork, Measurement, NodeEnergy, NodeIntervals, Stored};
 pub use provenance::{Coef, Source, Sourced};
 pub use record::{Labels, Measured, NewRecord, Work, MAX_WORK};
 pub use refusal::Refusal;

@@ -248,7 +248,14 @@ pub struct Meter {
     pub last_w: Option<f64>,
     /// The first and last readings' times, seconds: what the intervals counted should cover.
     pub span: (Option<f64>, f64),
+    /// Each interval counted: (from, to, joules), in order; `MOST_PIECES` at most (then `cut`).
+    pub pieces: Vec<(f64, f64, f64)>,
+    /// Intervals were counted beyond `MOST_PIECES` and not kept one by one.
+    pub cut: bool,
 }
+
+/// The most intervals a meter keeps one by one: two days and more at a reading a second.
+pub const MOST_PIECES: usize = 200_000;
 
 impl Meter {
     /// The share of the readings' span the intervals counted cover (failed readings and refused intervals are
@@ -286,6 +293,11 @@ impl Meter {
             };
             match joules {
                 Some(j) if dt > 0.0 && j >= 0.0 && j <= MOST_NODE_W * dt => {
+                    if self.pieces.len() < MOST_PIECES {
+                        self.pieces.push((t0, t, j));
+                    } else {
+                        self.cut = true;
+                    }
                     self.joules += j;
                     self.covered_s += dt;
                     self.last_w = Some(j / dt);

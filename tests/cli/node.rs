@@ -283,3 +283,24 @@ fn redfish_credentials_go_only_over_tls_from_a_private_file_and_a_refusal_is_sai
     let o = run(&env.clone_with("EXAMLOPS_REDFISH_CREDENTIALS_FILE", wrong.to_str().unwrap()));
     assert!(!stderr(&o).contains("guess"), "the password is never shown: {}", stderr(&o));
 }
+
+#[test]
+fn the_remainder_interval_by_interval_says_where_the_meter_read_less_than_the_gpus() {
+    // A platform meter reading a flat 100 W (its power, no counter) beside two H100s drawing far more: every
+    // interval the meter covers reads less than its parts, said, and never clamped.
+    let (env, counter) = meter(with_h100(Env::new()), 0);
+    std::fs::remove_file(&counter).unwrap();
+    std::fs::write(counter.with_file_name("power1_average"), "100000000\n").unwrap();
+    let (out, r) = measure(&env, &["--interval", "0.2"], &["sleep", "2.5"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let n = &r["node"];
+    assert_eq!(n["status"], "measured", "{n}");
+    let i = &n["intervals"];
+    assert_eq!(i["seconds"], 60.0, "the GPUs' profile's intervals: the clock's minutes");
+    assert!(i["compared"].as_u64().unwrap() >= 1, "{n}");
+    assert_eq!(i["negative"], i["compared"], "{n}");
+    // The GPUs' mean power over the run, less the meter's 100 W, is about what each interval is short by.
+    let gpu_w = f(&r["gpu"]["energy_kwh"]) * 3.6e6 / f(&r["duration_s"]);
+    assert!(f(&i["max_remainder_w"]) < 0.0 && f(&i["min_remainder_w"]) > -(gpu_w * 1.5), "{i} against {gpu_w} W");
+    assert!(n["notes"].to_string().contains("intervals read less than their measured parts"), "{n}");
+}

@@ -168,7 +168,8 @@ pub fn run(
     let cpu_energy = cpu_energy_of(settings, cpu_sampler.and_then(cpu::Sampler::finish), cpu_reason, job_time);
     let work = Readings { gpu: &gpu, cpu: cpu.as_ref(), cpu_energy: &cpu_energy, cpu_name: None };
     let [(carbon, carbon_error), (cost, cost_error)] = price_both(settings, &args, &work, (started_unix, duration_s), &profile);
-    let (electricity, node) = (electricity(settings, &gpu, &cpu_energy), node_energy_of(node_read, &gpu, &cpu_energy, duration_s));
+    let (electricity, node) =
+        (electricity(settings, &gpu, &cpu_energy), node_energy_of(node_read, (&gpu, &profile), &cpu_energy, duration_s));
     let measured = Measured { duration_s, device_count: gpu.devices.len(), gpu_kwh: gpu.energy_kwh.map(|k| k.0) };
     let (work_done, measured_work) = work_done(settings, scrape, &args.work, gpu.energy_kwh.map(|k| k.0));
     let (recorded, record_error) = args.record.as_ref().map_or((None, None), |(model, run_id)| {
@@ -725,7 +726,47 @@ fn finish_mlflow(settings: &Reading<'_>, run: Option<&(crate::sinks::mlflow::Tra
 /// The node's energy from its meter over the run, beside what was measured of it (the GPUs read, whole, and the
 /// node's CPU packages and DRAM), and the remainder's share that is the job's: its part of the measured energy,
 /// when every GPU of the node was read (else the other GPUs' draw is in the remainder, and none of it is the job's).
-fn node_energy_of(metered: Result<Option<node::Metered>, String>, gpu: &Gpu, cpu: &CpuEnergy, duration_s: f64) -> NodeEnergy {
+/// The remainder interval by interval: over each interval of the GPUs' profile (`(from, to, joules)`, in order) the
+/// meter covers (90 % at least), the meter's energy less the GPUs' and the CPU's spread evenly over the run
+/// (`cpu_w`), as mean watts over the part covered. None when no interval is covered, or the meter kept too many.
+fn intervals_of(meter: &node::Meter, profile: &[(f64, f64, f64)], cpu_w: f64) -> Option<crate::model::NodeIntervals> {
+    if meter.cut {
+        return None;
+    }
+    let (mut remainders, mut first) = (Vec::new(), 0);
+    for &(a, b, gpu_j) in profile.iter().filter(|(a, b, _)| b > a) {
+        // A walk: both lists are in order, so each bucket starts where the last one's pieces ended.
+        while meter.pieces.get(first).is_some_and(|p| p.1 <= a) {
+            first += 1;
+        }
+        let (mut node_j, mut covered) = (0.0, 0.0);
+        for &(t0, t1, j) in meter.pieces[first..].iter().take_while(|p| p.0 < b) {
+            let over = t1.min(b) - t0.max(a);
+            if over > 0.0 && t1 > t0 {
+                node_j += j * over / (t1 - t0);
+                covered += over;
+            }
+        }
+        if covered >= 0.9 * (b - a) {
+            remainders.push((node_j - gpu_j * covered / (b - a)) / covered - cpu_w);
+        }
+    }
+    let (least, most) = remainders.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, m), r| (l.min(*r), m.max(*r)));
+    (!remainders.is_empty()).then(|| crate::model::NodeIntervals {
+        seconds: PROFILE_BUCKET_S,
+        compared: remainders.len(),
+        negative: remainders.iter().filter(|r| **r < 0.0).count(),
+        min_remainder_w: tidy((least * 1e3).round() / 1e3),
+        max_remainder_w: tidy((most * 1e3).round() / 1e3),
+    })
+}
+
+fn node_energy_of(
+    metered: Result<Option<node::Metered>, String>,
+    (gpu, profile): (&Gpu, &[(f64, f64, f64)]),
+    cpu: &CpuEnergy,
+    duration_s: f64,
+) -> NodeEnergy {
     let m = match metered {
         Ok(Some(m)) => m,
         Ok(None) => return NodeEnergy::none("the node's power sampler stopped".into()),
@@ -780,6 +821,15 @@ fn node_energy_of(metered: Result<Option<node::Metered>, String>, gpu: &Gpu, cpu
             -remainder / node_kwh * 100.0
         ));
     }
+    let cpu_w = (cpu.node_cpu_kwh.map_or(0.0, |k| k.0) + cpu.node_dram_kwh.map_or(0.0, |k| k.0)) * crate::model::energy::J_PER_KWH
+        / duration_s.max(1e-9);
+    let intervals = intervals_of(meter, profile, cpu_w);
+    if let Some(i) = intervals.as_ref().filter(|i| i.negative > 0) {
+        notes.push(format!(
+            "{} of {} intervals read less than their measured parts (down to {} W): the meter lags the counters there, or is wrong",
+            i.negative, i.compared, i.min_remainder_w
+        ));
+    }
     NodeEnergy {
         status: "measured",
         reason: None,
@@ -790,6 +840,7 @@ fn node_energy_of(metered: Result<Option<node::Metered>, String>, gpu: &Gpu, cpu
         policy: share.map(|_| "by measured share"),
         share: share.map(tidy),
         job_remainder_kwh: share.filter(|_| remainder >= 0.0).map(|s| tidied(Kwh(remainder * s))),
+        intervals,
         notes,
         ..base
     }

@@ -512,7 +512,19 @@ pub struct NodeEnergy {
     pub share: Option<f64>,
     #[serde(deserialize_with = "nullable")]
     pub job_remainder_kwh: Option<f64>,
+    #[serde(deserialize_with = "nullable")]
+    pub intervals: Option<NodeIntervals>,
     pub notes: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeIntervals {
+    pub seconds: f64,
+    pub compared: usize,
+    pub negative: usize,
+    pub min_remainder_w: f64,
+    pub max_remainder_w: f64,
 }
 
 // ---- validate ----
