@@ -1187,3 +1187,31 @@ fn record(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::intervals_of;
+    use crate::sources::node::Meter;
+
+    fn meter(pieces: &[(f64, f64, f64)]) -> Meter {
+        let mut m = Meter::default();
+        m.pieces = pieces.to_vec();
+        m
+    }
+
+    #[test]
+    fn an_interval_s_remainder_is_the_meter_less_its_parts_in_mean_watts() {
+        // 100 W read in two halves, the GPUs' 20 W, the CPU's 10 W: 70 W of rest.
+        let m = meter(&[(0.0, 30.0, 3000.0), (30.0, 60.0, 3000.0)]);
+        let i = intervals_of(&m, &[(0.0, 60.0, 1200.0)], 10.0).unwrap();
+        assert_eq!((i.compared, i.negative, i.min_remainder_w, i.max_remainder_w), (1, 0, 70.0, 70.0));
+        // A piece across two intervals counts in each by its overlap; the GPUs' 150 W is more than the meter's.
+        let i = intervals_of(&meter(&[(0.0, 120.0, 12_000.0)]), &[(0.0, 60.0, 1200.0), (60.0, 120.0, 9000.0)], 0.0).unwrap();
+        assert_eq!((i.compared, i.negative, i.min_remainder_w, i.max_remainder_w), (2, 1, -50.0, 80.0));
+        // Under 90 % of an interval read is no comparison, and a meter that kept too many pieces has none.
+        assert!(intervals_of(&meter(&[(0.0, 50.0, 5000.0)]), &[(0.0, 60.0, 1200.0)], 0.0).is_none());
+        let mut cut = meter(&[(0.0, 60.0, 6000.0)]);
+        cut.cut = true;
+        assert!(intervals_of(&cut, &[(0.0, 60.0, 1200.0)], 0.0).is_none());
+    }
+}
