@@ -49,11 +49,13 @@ def _rank_of(env) -> tuple[int, int | None, int, int]:
                 return int(v)
         return default
 
-    world = first("WORLD_SIZE", "SLURM_NTASKS", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", default=1)
-    local_world = first("LOCAL_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", default=0)
+    # The launcher's own variables before Slurm's: ranks an mpirun inside a batch script starts inherit the batch
+    # step's SLURM_PROCID=0 and SLURM_LOCALID=0, which would make each of them rank 0.
+    world = first("WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE", "SLURM_NTASKS", default=1)
+    local_world = first("LOCAL_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PALS_LOCAL_SIZE", default=0)
     nodes = first("SLURM_NNODES", "GROUP_WORLD_SIZE", default=0) or (-(-world // local_world) if local_world else 1)
-    rank = first("RANK", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK", default=0)
-    local = first("LOCAL_RANK", "SLURM_LOCALID", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", default=None)
+    rank = first("RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID", default=0)
+    local = first("LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PALS_LOCAL_RANKID", "SLURM_LOCALID", default=None)
     return rank, local, world, nodes
 
 

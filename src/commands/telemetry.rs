@@ -106,7 +106,7 @@ fn node_collector(settings: &Reading<'_>, h: &Hooked, state: &Arc<Mutex<Collecte
         shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner).node = Some((m.joules, m.last_w));
     });
     let every = Duration::from_secs_f64(settings.telemetry.interval.value.max(1.0));
-    Ok(Some(node::Sampler::start(source, every, Some(on_read))))
+    Ok(Some(node::Sampler::start(source, (every, false), Some(on_read))))
 }
 
 fn stopped(exporter: &'static str, cfg: &TelemetrySettings, state: &Mutex<Collected>, source: Option<&'static str>) -> Stopped {

@@ -252,6 +252,8 @@ pub struct Meter {
     pub pieces: Vec<(f64, f64, f64)>,
     /// Intervals were counted beyond `MOST_PIECES` and not kept one by one.
     pub cut: bool,
+    /// Whether intervals are kept one by one at all (a run's meter does; an exporter's, read for days, does not).
+    pub keep_pieces: bool,
 }
 
 /// The most intervals a meter keeps one by one: two days and more at a reading a second.
@@ -293,7 +295,7 @@ impl Meter {
             };
             match joules {
                 Some(j) if dt > 0.0 && j >= 0.0 && j <= MOST_NODE_W * dt => {
-                    if self.pieces.len() < MOST_PIECES {
+                    if self.pieces.len() < MOST_PIECES && self.keep_pieces {
                         self.pieces.push((t0, t, j));
                     } else {
                         self.cut = true;
@@ -331,7 +333,7 @@ pub struct Metered {
 impl Sampler {
     /// Reads now (on its own thread: a slow BMC never holds the caller), then every `every`, and once more at
     /// `finish`; `on_read` sees the meter after each reading.
-    pub fn start(mut source: Box<dyn NodeSource>, every: Duration, mut on_read: Option<OnRead>) -> Sampler {
+    pub fn start(mut source: Box<dyn NodeSource>, (every, keep_pieces): (Duration, bool), mut on_read: Option<OnRead>) -> Sampler {
         let (stop, stopped) = std::sync::mpsc::channel::<()>();
         let start = std::time::Instant::now();
         // A reading is stamped at the middle of its call: a BMC that takes a second answers for somewhere within it.
@@ -341,7 +343,7 @@ impl Sampler {
             ((before + start.elapsed().as_secs_f64()) / 2.0, r)
         };
         let thread = std::thread::spawn(move || {
-            let mut meter = Meter::default();
+            let mut meter = Meter { keep_pieces, ..Meter::default() };
             let (t, first) = read(&mut source);
             meter.add(t, first);
             while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(every) {

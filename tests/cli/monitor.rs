@@ -501,6 +501,9 @@ cases = {
     "slurm": {"SLURM_PROCID": "5", "SLURM_LOCALID": "1", "SLURM_NTASKS": "8", "SLURM_NNODES": "2", "SLURM_JOB_ID": "7"},
     "pmi": {"PMI_RANK": "1", "PMI_SIZE": "2", "PMI_PORT": "node1:4242"},
     "alone": {},
+    # mpirun inside a batch script: its ranks inherit the batch step's Slurm variables, and say their own.
+    "mpirun_in_sbatch": {"SLURM_PROCID": "0", "SLURM_LOCALID": "0", "SLURM_NTASKS": "1", "SLURM_JOB_ID": "9",
+                         "PMI_RANK": "3", "PMI_SIZE": "8", "MPI_LOCALRANKID": "3"},
 }
 out = {k: list(_rank_of(v)) + [_job_key(v)] for k, v in cases.items()}
 # torchrun's default run id is "none": two jobs on one node differ by their rendezvous.
@@ -513,5 +516,6 @@ print(json.dumps(out))
     assert_eq!(v["pmi"], json!([1, null, 2, 1, "mpi-node1:4242"]), "no local rank said: the rank stands in, so rank 1 never records");
     assert_eq!(v["alone"].as_array().unwrap()[..4], [json!(0), json!(null), json!(1), json!(1)]);
     assert!(v["alone"][4].as_str().unwrap().starts_with("pid-"));
+    assert_eq!(v["mpirun_in_sbatch"], json!([3, 3, 8, 1, "slurm-9.x"]), "not every rank the batch step's rank 0");
     assert_ne!(v["two"][0], v["two"][1]);
 }

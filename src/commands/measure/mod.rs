@@ -128,7 +128,7 @@ pub fn run(
     let (started_unix, start) =
         (std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64()), Instant::now());
     let (cpu_sampler, cpu_reason) = start_cpu(settings, cpu_source);
-    let node_sampler = node_source.map(|s| node::Sampler::start(s, Duration::from_secs_f64(settings.gpu.interval.value.max(1.0)), None));
+    let node_sampler = node_source.map(|s| node::Sampler::start(s, (node_every(settings), true), None));
     let held_from = args.job_cpu.map(|j| (j, started(j)));
     // --pid: the process read as the run goes, its last reading kept; the run ends when it does (or is another's).
     let watched = std::cell::Cell::new(held_from.and_then(|h| h.1));
@@ -158,8 +158,8 @@ pub fn run(
         (given_run_id, run_id_from) = recorded_as(&mut args, asked);
     }
     live_line.iter().for_each(|h| h.live(""));
-    let (duration_s, node_read) = (start.elapsed().as_secs_f64(), node_sampler.map(node::Sampler::finish));
-    let (outcome, scope) = finished(sampler, &scope);
+    let (duration_s, (outcome, scope), node_read) =
+        (start.elapsed().as_secs_f64(), finished(sampler, &scope), node_sampler.map(node::Sampler::finish));
     let split = (args.idle_share, job.is_some() || job_of.named(), scope.allocated.as_slice());
     let (mut gpu, profile) = gpu_of(outcome, no_gpu, (started_unix, duration_s), split);
     gpu.scope = scope;
@@ -210,7 +210,14 @@ fn push(settings: &Reading<'_>, args: &Args, energy: RunEnergy, run_id: Option<&
     crate::sinks::push::run(settings, args.push_gateway.as_deref(), energy, job, run_id)
 }
 
-/// The sampler's outcome and the GPUs' scope, read once the sampler is done: the scope is resolved at the first
+/// How often the node's meter is read: the GPUs' interval, but never more than once a second (a BMC's reading costs
+/// a round trip).
+fn node_every(settings: &Reading<'_>) -> Duration {
+    Duration::from_secs_f64(settings.gpu.interval.value.max(1.0))
+}
+
+/// The sampler's outcome and the GPUs' scope, read once the sampler is done (before the node's meter is: a slow BMC's
+/// last reading must not move the GPUs' past the run's end): the scope is resolved at the first
 /// reading, which a short run may take only as the sampler finishes.
 fn finished(sampler: Option<Sampler>, scope: &Mutex<Scope>) -> (Option<Outcome>, Scope) {
     let outcome = sampler.map(Sampler::finish);
@@ -1196,6 +1203,7 @@ mod tests {
     fn meter(pieces: &[(f64, f64, f64)]) -> Meter {
         let mut m = Meter::default();
         m.pieces = pieces.to_vec();
+        m.keep_pieces = true;
         m
     }
 
