@@ -37,8 +37,10 @@ pub struct Serve {
     /// With no client connected for this long (or none yet, from the start), the run ends.
     pub linger: Duration,
     end: Mutex<Option<Ending>>,
-    clients: Mutex<BTreeMap<u32, Client>>,
+    clients: Mutex<Clients>,
     whole_node: OnceLock<bool>,
+    /// Whether each domain's provider prices CPU-hours (carbon, cost): asked once, not at every window.
+    accepts_cpu: OnceLock<[bool; 2]>,
     /// The reading taken when the first process said hello: where the job's total counts from.
     origin: OnceLock<At>,
 }
@@ -51,6 +53,37 @@ struct Ending {
 
 /// What a client asked the run to be recorded as: model, run id, and whether it is one node's part.
 pub type Asked = (String, Option<String>, bool);
+
+impl Client {
+    /// Its user and system seconds since its hello.
+    fn used(&self) -> (f64, f64) {
+        ((self.last.user_s - self.first.user_s).max(0.0), (self.last.system_s - self.first.system_s).max(0.0))
+    }
+}
+
+/// The job's processes by pid, and the CPU time of those whose pid a later process took (never lost).
+#[derive(Default)]
+struct Clients {
+    by_pid: BTreeMap<u32, Client>,
+    /// (processes, user s, system s) of the processes replaced.
+    retired: (usize, f64, f64),
+}
+
+impl Clients {
+    /// Reads `pid`'s CPU time now, when it is still the process that said hello.
+    fn refresh(&mut self, pid: u32) {
+        if let Some(c) = self.by_pid.get_mut(&pid).filter(|c| !c.last.ended) {
+            if let Some(now) = process_cpu(pid).filter(|p| p.started == c.first.started) {
+                c.last = now;
+            }
+        }
+    }
+
+    /// Every process's CPU time so far: (processes, user s, system s).
+    fn seconds(&self) -> (usize, f64, f64) {
+        self.by_pid.values().map(Client::used).fold(self.retired, |(n, u, s), (du, ds)| (n + 1, u + du, s + ds))
+    }
+}
 
 /// A process of the job: its CPU time when it said hello, and at its last reading.
 #[derive(Clone, Copy)]
@@ -169,8 +202,9 @@ impl Serve {
             bound,
             linger,
             end: Mutex::new(None),
-            clients: Mutex::new(BTreeMap::new()),
+            clients: Mutex::new(Clients::default()),
             whole_node: OnceLock::new(),
+            accepts_cpu: OnceLock::new(),
             origin: OnceLock::new(),
         }
     }
@@ -199,33 +233,29 @@ impl Serve {
 
     /// The job's processes' CPU time over the run: None when no process said hello.
     pub fn cpu(&self) -> Option<Cpu> {
-        let clients = self.read_clients();
-        if clients.is_empty() {
+        let (n, user, system) = self.read_clients();
+        if n == 0 {
             return None;
         }
-        let (user, system) = clients.iter().fold((0.0, 0.0), |(u, s), c| {
-            (u + (c.last.user_s - c.first.user_s).max(0.0), s + (c.last.system_s - c.first.system_s).max(0.0))
-        });
         Some(Cpu {
             hours: tidy((user + system) / 3600.0),
             user_s: Some(tidy(user)),
             system_s: Some(tidy(system)),
             source: format!(
-                "user + system time of the {} process(es) that used the measurer, each from its hello to its end or the run's",
-                clients.len()
+                "user + system time of the {n} process(es) that used the measurer, each from its hello to its end or the run's"
             ),
         })
     }
 
-    /// Every client's CPU time read now (a process gone, or its pid another's, keeps its last reading).
-    fn read_clients(&self) -> Vec<Client> {
+    /// Every client's CPU time read now (a process gone, or its pid another's, keeps its last reading): (processes,
+    /// user s, system s).
+    fn read_clients(&self) -> (usize, f64, f64) {
         let mut clients = lock(&self.clients);
-        for (pid, c) in clients.iter_mut().filter(|(_, c)| !c.last.ended) {
-            if let Some(now) = process_cpu(*pid).filter(|p| p.started == c.first.started) {
-                c.last = now;
-            }
+        let pids: Vec<u32> = clients.by_pid.keys().copied().collect();
+        for pid in pids {
+            clients.refresh(pid);
         }
-        clients.values().copied().collect()
+        clients.seconds()
     }
 
     /// Answers one line.
@@ -241,11 +271,19 @@ impl Serve {
             ))),
             Ask::Hello { .. } => match process_cpu(peer.pid) {
                 Some(first) => {
-                    // A pid seen before is a new process when it started later (a restarted rank): counted anew.
+                    // A pid seen before is a new process when it started later (a restarted rank): counted anew, the
+                    // earlier one's time kept.
                     let mut clients = lock(&self.clients);
-                    let c = clients.entry(peer.pid).or_insert(Client { first, last: first });
-                    if c.first.started != first.started {
-                        *c = Client { first, last: first };
+                    match clients.by_pid.get(&peer.pid).copied() {
+                        // The same process saying hello again keeps its first reading.
+                        Some(c) if c.first.started == first.started => {}
+                        Some(old) => {
+                            let (n, u, s) = clients.retired;
+                            let (du, ds) = old.used();
+                            clients.retired = (n + 1, u + du, s + ds);
+                            clients.by_pid.insert(peer.pid, Client { first, last: first });
+                        }
+                        None => drop(clients.by_pid.insert(peer.pid, Client { first, last: first })),
                     }
                     drop(clients);
                     if self.origin.get().is_none() {
@@ -312,7 +350,8 @@ impl Serve {
         let t = live.start.elapsed().as_secs_f64();
         let gpu = live.gpu.map(|g| g.read_now(deadline)).transpose()?;
         let cpu = live.cpu.map(|c| c.read_now(deadline)).transpose()?;
-        let cpu_s = self.read_clients().iter().map(|c| (c.last.user_s - c.first.user_s) + (c.last.system_s - c.first.system_s)).sum();
+        let (_, user, system) = self.read_clients();
+        let cpu_s = user + system;
         // A server that cannot be read leaves the window without a count: never a guess.
         let (tokens, requests) = live.tokens.and_then(|s| s.so_far().ok()).map_or((None, None), |(t, r)| (Some(t), r));
         Ok(At {
@@ -354,9 +393,12 @@ impl Serve {
         let cpu_share = node_cpu_j.and_then(|_| if whole { Some(1.0) } else { busy.filter(|b| *b > 0.0).map(|b| (cpu_s / b).min(1.0)) });
         let job_cpu_j = cpu_share.map(|s| (node_cpu_j.unwrap_or(0.0) + node_dram_j.unwrap_or(0.0)) * s);
         let gpu_hours = gpu_j.len() as f64 * duration_s / 3600.0;
+        let accepts = *self.accepts_cpu.get_or_init(|| {
+            [Domain::Carbon, Domain::Cost]
+                .map(|d| pricing::resolve(live.settings, d, provider(live.args, d)).is_ok_and(|r| r.provider.meta().accepts("cpu_hours")))
+        });
         let request = |domain| {
-            let accepts_cpu =
-                pricing::resolve(live.settings, domain, provider(live.args, domain)).is_ok_and(|r| r.provider.meta().accepts("cpu_hours"));
+            let accepts_cpu = accepts[usize::from(domain == Domain::Cost)];
             let cpu_hours = if accepts_cpu { cpu_s / 3600.0 } else { 0.0 };
             Request {
                 gpu_hours: Some(gpu_hours),
@@ -418,12 +460,7 @@ impl Handler for Answer<'_> {
 
     /// A process that leaves has its CPU time read then, while its last reading is still to be had.
     fn closed(&self, peer: Peer) {
-        let mut clients = lock(&self.serve.clients);
-        if let Some(c) = clients.get_mut(&peer.pid) {
-            if let Some(now) = process_cpu(peer.pid).filter(|p| p.started == c.first.started) {
-                c.last = now;
-            }
-        }
+        lock(&self.serve.clients).refresh(peer.pid);
     }
 }
 
