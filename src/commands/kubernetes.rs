@@ -599,6 +599,7 @@ fn priced(
             duration_s: (0..24).filter(|&h| p.time[0][h] + p.time[1][h] > 0.0).count() as f64 * HOUR as f64,
             device_count: p.time[0].iter().map(|s| (s / HOUR as f64).ceil() as usize).max().unwrap_or(0),
             gpu_kwh,
+            node: None,
         });
         records.push(NewRecord {
             model: model.clone(),

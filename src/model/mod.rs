@@ -41,5 +41,5 @@ pub use history::{GridHistory, HistoryAsk};
 pub use job::{BadLine, Job, Jobs};
 pub use measurement::{Cpu, CpuEnergy, CpuZone, Electricity, Gpu, MeasuredWork, Measurement, NodeEnergy, NodeIntervals, Stored};
 pub use provenance::{Coef, Source, Sourced};
-pub use record::{Labels, Measured, NewRecord, Work, MAX_WORK};
+pub use record::{Labels, Measured, NewRecord, NodePart, Work, MAX_WORK};
 pub use refusal::Refusal;

@@ -13,6 +13,20 @@ pub struct Measured {
     pub device_count: usize,
     /// The measured GPU energy, kWh.
     pub gpu_kwh: Option<f64>,
+    /// Where a meter read the whole node (`measure --node-source`): the job's part of the platform's energy, kWh
+    /// (its measured energy and its part of the remainder), and that part of the remainder alone (signed: a meter
+    /// that read less than the counters gives a negative one, kept as read). The measured share of the first is the
+    /// run's coverage. None where no meter covered the run or the job's part could not be told.
+    pub node: Option<NodePart>,
+}
+
+/// The job's part of its node's platform energy, as a record keeps it (`Measured::node`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct NodePart {
+    /// The job's measured energy plus its part of the remainder, kWh.
+    pub kwh: f64,
+    /// Its part of the remainder, kWh: estimated by the policy, not measured for the job.
+    pub rest_kwh: f64,
 }
 
 /// Who ran the work and where, as a scheduler reports it: kept on the record so

@@ -72,6 +72,39 @@ pub fn spark(values: &[f64]) -> String {
         .collect()
 }
 
+/// The report table's columns beyond the base ones, each shown where any counted record has its figure.
+struct Extra {
+    embodied: bool,
+    water: bool,
+    node: bool,
+}
+
+impl Extra {
+    fn head(&self, head: &mut Vec<&str>) {
+        for (shown, name) in [(self.embodied, "Embodied"), (self.water, "Water"), (self.node, "Node kWh (measured)")] {
+            if shown {
+                head.push(name);
+            }
+        }
+    }
+
+    fn cells(&self, g: &Group, r: &mut Vec<Cell>) {
+        if self.embodied {
+            r.push(Cell::new(g.embodied_co2e_g.map_or("-".into(), carbon)).set_alignment(CellAlignment::Right));
+        }
+        if self.water {
+            r.push(Cell::new(g.water_l.map_or("-".into(), |w| format!("{} L", num(w, 1)))).set_alignment(CellAlignment::Right));
+        }
+        if self.node {
+            let shown = g.node_kwh.map_or("-".into(), |n| match g.coverage_pct {
+                Some(c) => format!("{} ({} %)", num(n, 3), num(c, 1)),
+                None => num(n, 3),
+            });
+            r.push(Cell::new(shown).set_alignment(CellAlignment::Right));
+        }
+    }
+}
+
 impl Render for Report {
     fn render(&self, style: Style, out: &mut String) {
         let key = match self.by {
@@ -96,30 +129,20 @@ impl Render for Report {
             return;
         }
         let trend = self.groups.iter().any(|g| g.trend.len() > 1);
-        let embodied = self.totals.embodied_co2e_g.is_some();
-        let water = self.totals.water_l.is_some();
+        let extra = Extra {
+            embodied: self.totals.embodied_co2e_g.is_some(),
+            water: self.totals.water_l.is_some(),
+            node: self.totals.node_kwh.is_some(),
+        };
         let mut head = vec![key, "Runs", "GPU-h", "CPU-h", "kWh", "CO2e (range)", "Cost"];
-        if embodied {
-            head.push("Embodied");
-        }
-        if water {
-            head.push("Water");
-        }
+        extra.head(&mut head);
         if trend {
             head.push("Daily");
         }
         let mut t = style.table(&head);
-        let extra = |g: &Group, r: &mut Vec<Cell>| {
-            if embodied {
-                r.push(Cell::new(g.embodied_co2e_g.map_or("-".into(), carbon)).set_alignment(CellAlignment::Right));
-            }
-            if water {
-                r.push(Cell::new(g.water_l.map_or("-".into(), |w| format!("{} L", num(w, 1)))).set_alignment(CellAlignment::Right));
-            }
-        };
         for g in &self.groups {
             let mut r = row(g);
-            extra(g, &mut r);
+            extra.cells(g, &mut r);
             if trend {
                 r.push(Cell::new(spark(&g.trend)));
             }
@@ -128,7 +151,7 @@ impl Render for Report {
         if self.groups.len() > 1 {
             let mut total = row(&self.totals);
             total[0] = Cell::new("total");
-            extra(&self.totals, &mut total);
+            extra.cells(&self.totals, &mut total);
             if trend {
                 total.push(Cell::new(spark(&self.totals.trend)));
             }
@@ -139,8 +162,14 @@ impl Render for Report {
             let _ = writeln!(out, "{}", per_table(self, style, key));
         }
         let _ = writeln!(out, "ranges add linearly: a methodology's error is systematic, the same for every run");
-        if embodied {
+        if extra.embodied {
             let _ = writeln!(out, "embodied: the hardware's manufacturing CO2e for the time the work held it, beside CO2e (not in it)");
+        }
+        if extra.node {
+            let _ = writeln!(
+                out,
+                "node: over the runs whose node a meter read, their part of the whole node's energy (beside kWh, not in it), and the share of it the counters measured"
+            );
         }
         for n in &self.notes {
             let _ = writeln!(out, "note: {n}");
@@ -181,8 +210,30 @@ impl Render for Report {
         if let Some(unit) = self.totals.per.as_ref().map(|p| p.unit.clone()) {
             s = per_csv(self, &s, &unit);
         }
-        Some(s)
+        Some(node_csv(self, &s))
     }
+}
+
+/// The CSV with the node's figures at the end of each row (after those per unit, so that their places stay).
+fn node_csv(r: &Report, csv: &str) -> String {
+    let opt = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
+    let mut out = String::with_capacity(csv.len() + 32 * (r.groups.len() + 1));
+    for (i, line) in csv.lines().enumerate() {
+        out.push_str(line);
+        if i == 0 {
+            out.push_str(",node_kwh,node_rest_kwh,coverage_pct\n");
+            continue;
+        }
+        let g = r.groups.get(i - 1);
+        let _ = writeln!(
+            out,
+            ",{},{},{}",
+            opt(g.and_then(|g| g.node_kwh)),
+            opt(g.and_then(|g| g.node_rest_kwh)),
+            opt(g.and_then(|g| g.coverage_pct))
+        );
+    }
+    out
 }
 
 /// The CSV with the figures per unit (`--per`) after each row's: the unit, R, SCI and its parts.

@@ -24,6 +24,10 @@ pub enum Figure {
     EmbodiedCo2eG,
     /// The water used, where a WUE is set.
     WaterL,
+    /// The job's part of its node's platform energy, where a meter read the node (`Measured::node`).
+    NodeKwh,
+    /// Of that, its part of the remainder beyond what the counters measured (signed).
+    NodeRestKwh,
 }
 
 /// How many `Figure`s there are: one for each figure column of `RECORD`.
@@ -320,10 +324,12 @@ pub const RECORD: &[Column] = &[
     }),
     made!("k8s_namespace", Word, true, [13, 10], |l| text(l.labels.namespace.as_deref()), |l, v| l.labels.namespace = v.word()),
     made!("tags", Word, true, [13, 10], |l| text(l.labels.tags.as_deref()), |l, v| l.labels.tags = v.word()),
+    figure!(NodeKwh, "node_kwh", [16, 12], MADE),
+    figure!(NodeRestKwh, "node_rest_kwh", [16, 12], MADE),
 ];
 
 /// The place of the `tags` column in `RECORD` (checked as the crate builds; `k8s_namespace` came with it).
-pub const TAGS: usize = RECORD.len() - 1;
+pub const TAGS: usize = RECORD.len() - 3;
 
 const _: () = {
     let t = RECORD[TAGS].name.as_bytes();

@@ -86,7 +86,9 @@ impl Line {
         let mut figures = columns::FigureSet::default()
             .with(columns::Figure::Uncertainty, e.provider.uncertainty)
             .with(columns::Figure::DurationS, m.map(|m| m.duration_s))
-            .with(columns::Figure::MeasuredKwh, m.and_then(|m| m.gpu_kwh));
+            .with(columns::Figure::MeasuredKwh, m.and_then(|m| m.gpu_kwh))
+            .with(columns::Figure::NodeKwh, m.and_then(|m| m.node).map(|n| n.kwh))
+            .with(columns::Figure::NodeRestKwh, m.and_then(|m| m.node).map(|n| n.rest_kwh));
         for (figure, name, only) in columns::Figure::outputs() {
             figures.set(figure, f.outputs.get(name).copied().filter(|_| carbon || !only));
         }

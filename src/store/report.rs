@@ -268,6 +268,17 @@ pub struct Group {
     /// Units of the owner's naming (only the one `report --per UNIT` selects).
     #[serde(skip)]
     pub units: Option<f64>,
+    /// Over the counted runs whose node a meter read (`measure --node-source`): their part of their nodes' platform
+    /// energy, kWh (what the counters measured of them, and their part of the rest). Null where no counted run's
+    /// node was metered. Not in `kwh`, which is what was measured and estimated of the GPUs and CPUs.
+    pub node_kwh: Option<f64>,
+    /// Of `node_kwh`, the part beyond what the counters measured (fans, disks, NICs, the power supply's loss),
+    /// given to the runs by their measurement's policy: measured for the node, estimated for the job. Negative where
+    /// the meters read less than the counters, kept as read.
+    pub node_rest_kwh: Option<f64>,
+    /// The measured share of `node_kwh`, percent: how much of those nodes' energy exa's counters saw. Above 100
+    /// where the meters read less than the counters.
+    pub coverage_pct: Option<f64>,
     /// Its figures per unit of work, when the report was asked for them (`--per`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub per: Option<PerUnit>,
@@ -439,6 +450,8 @@ pub(crate) struct Acc {
     /// Embodied CO2e and water, summed over counted carbon records.
     pub(crate) embodied: Option<Sum>,
     pub(crate) water: Option<Sum>,
+    /// The runs' part of their nodes' platform energy, and of its remainder, over counted carbon records.
+    pub(crate) node: [Option<Sum>; 2],
     /// The runs' work: tokens, prompt tokens, requests, units.
     pub(crate) work: [Option<Sum>; 4],
     /// The same, of the runs with a counted carbon record and of those with a counted cost record.
@@ -532,6 +545,8 @@ impl Acc {
             add(&mut self.co2e, r.co2e);
             add(&mut self.embodied, r.embodied);
             add(&mut self.water, r.water);
+            add(&mut self.node[0], r.node[0]);
+            add(&mut self.node[1], r.node[1]);
             match (r.co2e, r.uncertainty) {
                 (Some(c), Some(u)) => {
                     self.low.add(c * (1.0 - u));
@@ -594,6 +609,8 @@ impl Acc {
         self.not_counted += cell.not_counted;
         merge(&mut self.embodied, cell.embodied);
         merge(&mut self.water, cell.water);
+        merge(&mut self.node[0], cell.node[0]);
+        merge(&mut self.node[1], cell.node[1]);
         for (sum, w) in self.work.iter_mut().zip(&cell.work) {
             merge(sum, *w);
         }
@@ -639,6 +656,9 @@ impl Acc {
             prompt_tokens: self.work[1].map(|s| tidy(s.value())),
             requests: self.work[2].map(|s| tidy(s.value())),
             units: self.work[3].map(|s| tidy(s.value())),
+            node_kwh: self.node[0].map(|s| tidy(s.value())),
+            node_rest_kwh: self.node[1].map(|s| tidy(s.value())),
+            coverage_pct: coverage(self.node[0].map(Sum::value), self.node[1].map(Sum::value)),
             per: None,
             domain_work: self.domain_work.map(|d| d.map(|w| w.map(|s| tidy(s.value())))),
         }
@@ -841,6 +861,8 @@ pub(crate) fn finite(g: &Group) -> Result<(), Error> {
         ("prompt_tokens", g.prompt_tokens),
         ("requests", g.requests),
         ("units", g.units),
+        ("node_kwh", g.node_kwh),
+        ("node_rest_kwh", g.node_rest_kwh),
     ];
     match sums.iter().find(|(_, v)| v.is_some_and(|v| !v.is_finite())) {
         Some((what, _)) => Err(Error::Failed(format!("the sum of {what} over '{}' overflowed (not a finite number)", g.key))),
@@ -869,22 +891,33 @@ pub(crate) fn nothing() -> Group {
         prompt_tokens: None,
         requests: None,
         units: None,
+        node_kwh: None,
+        node_rest_kwh: None,
+        coverage_pct: None,
         per: None,
         trend: Vec::new(),
         domain_work: [[None; 4]; 2],
     }
 }
 
+/// The measured share of the nodes' energy, percent (4 decimals), from their sum and their remainder's; None without
+/// a sum, or one that is not above zero (a share of nothing).
+pub(crate) fn coverage(node_kwh: Option<f64>, rest_kwh: Option<f64>) -> Option<f64> {
+    let (n, r) = (node_kwh?, rest_kwh?);
+    (n > 0.0 && n.is_finite() && r.is_finite()).then(|| tidy(((n - r) / n * 100.0 * 1e4).round() / 1e4))
+}
+
 /// A group from sums a server made: counts (runs, runs measured, carbon records,
 /// cost records, records not counted), hours (GPU, CPU), sums (kWh, CO2e, USD), the CO2e range, and the
-/// figures beside them (embodied CO2e, water, tokens, prompt tokens, requests, units).
+/// figures beside them (embodied CO2e, water, tokens, prompt tokens, requests, units, the node's energy and its
+/// remainder).
 pub(crate) fn group(
     key: String,
     counts: [u64; 5],
     hours: [f64; 2],
     sums: [Option<f64>; 3],
     range: Option<[f64; 2]>,
-    extra: [Option<f64>; 6],
+    extra: [Option<f64>; 8],
 ) -> Group {
     Group {
         key,
@@ -906,6 +939,9 @@ pub(crate) fn group(
         prompt_tokens: extra[3].map(tidy),
         requests: extra[4].map(tidy),
         units: extra[5].map(tidy),
+        node_kwh: extra[6].map(tidy),
+        node_rest_kwh: extra[7].map(tidy),
+        coverage_pct: coverage(extra[6], extra[7]),
         per: None,
         trend: Vec::new(),
         domain_work: [[None; 4]; 2],
@@ -968,6 +1004,7 @@ mod tests {
             cost_usd: None,
             embodied: None,
             water: None,
+            node: [None; 2],
             work: [None; 4],
         }
     }

@@ -9,7 +9,7 @@
 //! again, and the latest counts once. A run's hours are the most of its
 //! domains' counted hours, and so is its work (tokens, requests, units);
 //! its embodied CO2e and water are summed over its counted carbon records,
-//! as its CO2e is. A run that dropped records gets a note saying which it
+//! as its CO2e is, and so is its part of its node's platform energy. A run that dropped records gets a note saying which it
 //! counted and why.
 //!
 //! The rule is stated twice, side by side in this file, and a change to
@@ -52,6 +52,9 @@ pub(crate) struct Row {
     /// The carbon records' figures beside CO2e: embodied CO2e and water (summed like CO2e).
     pub(crate) embodied: Option<f64>,
     pub(crate) water: Option<f64>,
+    /// The job's part of its node's platform energy, and of that the remainder beyond the counters (kWh,
+    /// `Measured::node`), summed like CO2e.
+    pub(crate) node: [Option<f64>; 2],
     /// The work done: tokens, prompt tokens, requests, units (a run's, once: like its hours).
     pub(crate) work: WorkCounts,
 }
@@ -100,6 +103,7 @@ impl Row {
             cost_usd: sums[2],
             embodied: None,
             water: None,
+            node: [None; 2],
             work: [None; 4],
         }
     }
@@ -292,9 +296,17 @@ pub fn sql(d: Dialect, f: Summed, key: &str, clause: &str) -> String {
 pub enum Summed {
     Base,
     Work,
-    /// `Work`, counting only the runs whose counted records have this column's work (`report --per`).
-    Per(&'static str),
+    /// `Work`, and the job's part of its node's platform energy (`node_kwh`, `node_rest_kwh`) after it.
+    Node,
+    /// `Work` (and `Node`'s, where the flag says the schema has them), counting only the runs whose counted
+    /// records have this column's work (`report --per`).
+    Per(&'static str, bool),
 }
+
+/// The work and the figures beside CO2e, as `Summed::Work` counts them.
+const WORK: [&str; 6] = ["embodied_co2e_g", "water_l", "tokens", "prompt_tokens", "requests", "units"];
+/// `WORK`, and the job's part of its node's platform energy.
+const NODE: [&str; 8] = ["embodied_co2e_g", "water_l", "tokens", "prompt_tokens", "requests", "units", "node_kwh", "node_rest_kwh"];
 
 impl Summed {
     /// The records' columns it counts beyond the base ones: summed over counted carbon records (embodied
@@ -302,30 +314,45 @@ impl Summed {
     pub fn extra(self) -> &'static [&'static str] {
         match self {
             Summed::Base => &[],
-            Summed::Work | Summed::Per(_) => &["embodied_co2e_g", "water_l", "tokens", "prompt_tokens", "requests", "units"],
+            Summed::Work | Summed::Per(_, false) => &WORK,
+            Summed::Node | Summed::Per(_, true) => &NODE,
         }
+    }
+
+    /// Whether it counts the node's figures.
+    pub fn node(self) -> bool {
+        matches!(self, Summed::Node | Summed::Per(_, true))
     }
 }
 
 /// `sql` over the records `source` gives (a table, or a subquery named as the records' table).
 /// With `Summed::Work`, six more columns after the notes: embodied CO2e, water, tokens, prompt tokens,
-/// requests, units.
+/// requests, units; with `Summed::Node`, two more after them: the job's part of its node's energy, and of its
+/// remainder.
 pub fn sql_from(d: Dialect, f: Summed, key: &str, source: &str, clause: &str) -> String {
     let any = d.any();
     let (per_run, of_runs) = match f {
         Summed::Base => (String::new(), String::new()),
-        Summed::Work | Summed::Per(_) => (
+        _ => (
             ", sum(embodied_co2e_g) FILTER (WHERE carbon) AS embodied_co2e_g, sum(water_l) FILTER (WHERE carbon) AS water_l, \
              max(tokens) AS tokens, max(prompt_tokens) AS prompt_tokens, max(requests) AS requests, max(units) AS units"
                 .to_string(),
             ", sum(embodied_co2e_g), sum(water_l), sum(tokens), sum(prompt_tokens), sum(requests), sum(units)".to_string(),
         ),
     };
+    let (per_run, of_runs) = if f.node() {
+        (
+            per_run + ", sum(node_kwh) FILTER (WHERE carbon) AS node_kwh, sum(node_rest_kwh) FILTER (WHERE carbon) AS node_rest_kwh",
+            of_runs + ", sum(node_kwh), sum(node_rest_kwh)",
+        )
+    } else {
+        (per_run, of_runs)
+    };
     // Per unit of work: the runs whose counted records have it, and only their notes; and that work again, of
     // the runs with a counted carbon record and of those with a counted cost record (what each domain's figure
     // per unit divides by), as two columns after the others.
     let (having, noted, per_domain) = match f {
-        Summed::Per(column) => (
+        Summed::Per(column, _) => (
             format!(" HAVING max({column}) IS NOT NULL"),
             " AND z.run IN (SELECT k.run FROM r AS k WHERE k.g = z.g)",
             format!(", sum({column}) FILTER (WHERE carbon_n > 0), sum({column}) FILTER (WHERE cost_n > 0)"),

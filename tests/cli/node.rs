@@ -60,6 +60,39 @@ fn the_node_s_meter_gives_its_energy_the_measured_share_and_the_rest() {
 }
 
 #[test]
+fn a_metered_run_s_record_keeps_its_part_of_the_node_and_reports_give_the_coverage() {
+    let (env, counter) = meter(with_h100(Env::new()), 7_000_000_000_000);
+    let args = ["--interval", "0.2", "--record", "train", "--run-id", "job-1"];
+    let (out, r) = measure(&env, &args, &["sh", "-c", &step(&counter, 7_000_000_000_000 + 900_000_000)]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let n = &r["node"];
+    assert_eq!(n["status"], "measured", "{n}");
+    // Beside it, a model whose work was only estimated: no node was metered for it.
+    let est = env.run(&["finops", "carbon", "record", "serve", "--gpu-hours", "2"]);
+    assert_eq!(est.status.code(), Some(0), "{}", stderr(&est));
+    let rep: Value = env.json(&["report", "--by", "model"]);
+    let group = |k: &str| rep["groups"].as_array().unwrap().iter().find(|g| g["key"] == k).unwrap_or_else(|| panic!("{k}: {rep}")).clone();
+    let (train, serve) = (group("train"), group("serve"));
+    // Every GPU read is the job's, so all of the node is its part: the meter's energy, and its remainder, signed.
+    assert!((f(&train["node_kwh"]) - f(&n["node_kwh"])).abs() < 1e-12, "{train} {n}");
+    assert!((f(&train["node_rest_kwh"]) - f(&n["remainder_kwh"])).abs() < 1e-12, "{train} {n}");
+    assert!((f(&train["coverage_pct"]) - f(&n["coverage_pct"])).abs() < 1e-3, "{train} {n}");
+    // Beside kWh, never in it: what was measured and priced stands as it was.
+    assert!((f(&train["kwh"]) - f(&r["carbon"]["outputs"]["kwh"])).abs() < 1e-9, "{train}");
+    assert_eq!((&serve["node_kwh"], &serve["coverage_pct"]), (&Value::Null, &Value::Null), "{serve}");
+    assert!((f(&rep["totals"]["node_kwh"]) - f(&n["node_kwh"])).abs() < 1e-12, "{}", rep["totals"]);
+    // The same in CSV, at the end of each row, and in the table with its note.
+    let csv = env.run(&["-o", "csv", "report", "--by", "model"]);
+    let text = String::from_utf8(csv.stdout).unwrap();
+    assert!(text.lines().next().unwrap().ends_with(",node_kwh,node_rest_kwh,coverage_pct"), "{text}");
+    let row = text.lines().find(|l| l.starts_with("train,")).unwrap();
+    assert_eq!(row.rsplit(',').next().unwrap().parse::<f64>().unwrap(), f(&train["coverage_pct"]), "{row}");
+    assert!(text.lines().find(|l| l.starts_with("serve,")).unwrap().ends_with(",,,"), "{text}");
+    let table = String::from_utf8(env.run(&["report", "--by", "model"]).stdout).unwrap();
+    assert!(table.contains("Node kWh (measured)") && table.contains("node: over the runs whose node a meter read"), "{table}");
+}
+
+#[test]
 fn a_meter_reading_less_than_the_parts_is_said_and_never_clamped() {
     // 1 J over the run, far below the GPUs' energy.
     let (env, counter) = meter(with_h100(Env::new()), 1_000_000);

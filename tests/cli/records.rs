@@ -141,10 +141,10 @@ fn csv_for_spreadsheets() {
     assert!(out.status.success());
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "key,runs,gpu_hours,cpu_hours,kwh,co2e_g,co2e_low_g,co2e_high_g,cost_usd,currency,carbon_records,cost_records,embodied_co2e_g,water_l,tokens,prompt_tokens,requests");
+    assert_eq!(lines[0], "key,runs,gpu_hours,cpu_hours,kwh,co2e_g,co2e_low_g,co2e_high_g,cost_usd,currency,carbon_records,cost_records,embodied_co2e_g,water_l,tokens,prompt_tokens,requests,node_kwh,node_rest_kwh,coverage_pct");
     // The embodied CO2e of 12 GPU-hours at CCF's defaults: (12 x 150 + 12/8 x 2499.125) x 1000 / 35,040.
-    assert_eq!(lines[1], "JPCP,1,12,0,7.2,2160,1512,2808,,USD,1,0,158.352953767123,,,,");
-    assert_eq!(lines[2], "\"tricky, \"\"name\"\"\",1,2,0,,,,,5,USD,0,1,,,,,");
+    assert_eq!(lines[1], "JPCP,1,12,0,7.2,2160,1512,2808,,USD,1,0,158.352953767123,,,,,,,");
+    assert_eq!(lines[2], "\"tricky, \"\"name\"\"\",1,2,0,,,,,5,USD,0,1,,,,,,,,");
     fails(&env.run(&["-o", "csv", "finops", "carbon", "providers"]), 2, "-o csv is for `exa report`");
 }
 
@@ -403,7 +403,7 @@ fn a_store_of_the_first_schema_is_migrated_in_place() {
     sql(
         &db(&env),
         &format!(
-            "c.execute('insert into record_estimates (record_id, estimate) select record_id, estimate from record_estimate_json j where not exists (select 1 from record_estimates e where e.record_id = j.record_id)')\nc.execute('drop trigger estimates_no_update')\nc.execute('update record_estimates set estimate = (select j.estimate from record_estimate_json j where j.record_id = record_estimates.record_id)')\nc.execute(\"create trigger estimates_no_update before update on record_estimates begin select raise(abort, 'records are append-only'); end\")\nc.execute('drop view record_estimate_json')\nc.execute('drop trigger forms_no_update')\nc.execute('drop trigger forms_no_delete')\nc.execute('drop table estimate_forms')\nc.execute('alter table records drop column form_id')\nc.execute('alter table records drop column figures')\nc.execute('drop trigger shapes_no_update')\nc.execute('drop trigger shapes_no_delete')\nc.execute('alter table record_estimates drop column shape_id')\nc.execute('drop table estimate_shapes')\nc.execute('drop table report_cells')\nc.execute('drop table report_split_runs')\nc.execute('drop table report_cells_upto')\nc.execute('drop index records_run')\nc.execute('drop index records_cell')\nc.execute('alter table records drop column cell')\nc.execute('drop table mlflow_outbox')\nc.execute('drop index records_idem_key')\n{record}c.execute('pragma user_version = 1')\nc.commit()",
+            "c.execute('insert into record_estimates (record_id, estimate) select record_id, estimate from record_estimate_json j where not exists (select 1 from record_estimates e where e.record_id = j.record_id)')\nc.execute('drop trigger estimates_no_update')\nc.execute('update record_estimates set estimate = (select j.estimate from record_estimate_json j where j.record_id = record_estimates.record_id)')\nc.execute(\"create trigger estimates_no_update before update on record_estimates begin select raise(abort, 'records are append-only'); end\")\nc.execute('drop view record_estimate_json')\nc.execute('drop trigger forms_no_update')\nc.execute('drop trigger forms_no_delete')\nc.execute('drop table estimate_forms')\nc.execute('alter table records drop column form_id')\nc.execute('alter table records drop column figures')\nc.execute('drop trigger shapes_no_update')\nc.execute('drop trigger shapes_no_delete')\nc.execute('alter table record_estimates drop column shape_id')\nc.execute('drop table estimate_shapes')\nc.execute('drop table report_cells')\nc.execute('drop table report_rollup')\nc.execute('drop table report_split_runs')\nc.execute('drop table report_cells_upto')\nc.execute('drop index records_run')\nc.execute('drop index records_cell')\nc.execute('alter table records drop column cell')\nc.execute('drop table mlflow_outbox')\nc.execute('drop index records_idem_key')\n{record}c.execute('pragma user_version = 1')\nc.commit()",
             // Every record column the first schema did not have, as the column table says.
             record = exa::store::columns::RECORD
                 .iter()

@@ -18,7 +18,8 @@ use crate::error::Error;
 use crate::model::energy::{Joules, Kwh};
 use crate::model::history::Weight;
 use crate::model::{
-    Cpu, CpuEnergy, CpuZone, Domain, Electricity, Estimate, Gpu, HistoryAsk, Measured, Measurement, NewRecord, NodeEnergy, Request, Stored,
+    Cpu, CpuEnergy, CpuZone, Domain, Electricity, Estimate, Gpu, HistoryAsk, Measured, Measurement, NewRecord, NodeEnergy, NodePart,
+    Request, Stored,
 };
 use crate::num::tidy;
 use crate::pricing;
@@ -170,7 +171,7 @@ pub fn run(
     let [(carbon, carbon_error), (cost, cost_error)] = price_both(settings, &args, &work, (started_unix, duration_s), &profile);
     let (electricity, node) =
         (electricity(settings, &gpu, &cpu_energy), node_energy_of(node_read, (&gpu, &profile), &cpu_energy, duration_s));
-    let measured = Measured { duration_s, device_count: gpu.devices.len(), gpu_kwh: gpu.energy_kwh.map(|k| k.0) };
+    let measured = measured(duration_s, &gpu, &node, &cpu_energy);
     let (work_done, measured_work) = work_done(settings, scrape, &args.work, gpu.energy_kwh.map(|k| k.0));
     let (recorded, record_error) = args.record.as_ref().map_or((None, None), |(model, run_id)| {
         let records = Records { model, run_id: run_id.as_ref(), run_id_from, part: args.part, labels: &args.labels, work: &work_done };
@@ -851,6 +852,18 @@ fn node_energy_of(
         notes,
         ..base
     }
+}
+
+/// What the run's records keep of its measurement; with the job's part of its node's platform energy: its measured
+/// energy and its share of the remainder, signed (a meter that read less than the counters gives less than was
+/// measured, kept as read). No part where no meter covered the run, or no policy gave the job a share of it.
+fn measured(duration_s: f64, gpu: &Gpu, node: &NodeEnergy, cpu: &CpuEnergy) -> Measured {
+    let part = node.share.zip(node.remainder_kwh).map(|(share, remainder)| {
+        let job = gpu.energy_kwh.map_or(0.0, |k| k.0) + cpu.job_kwh().map_or(0.0, |k| k.0);
+        let rest = remainder.0 * share;
+        NodePart { kwh: tidy(job + rest), rest_kwh: tidy(rest) }
+    });
+    Measured { duration_s, device_count: gpu.devices.len(), gpu_kwh: gpu.energy_kwh.map(|k| k.0), node: part }
 }
 
 /// The MLflow run `--mlflow-experiment` asks for, made now (before the command starts); the run id

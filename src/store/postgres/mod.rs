@@ -275,13 +275,13 @@ impl Pg {
         // Room to group a million runs in memory rather than on disk; this session only.
         let _ = self.client.batch_execute("SET work_mem = '256MB'");
         let figs = match f.per.as_ref().and_then(crate::store::report::Per::need_column) {
-            Some(column) => crate::store::rule::Summed::Per(column),
+            Some(column) => crate::store::rule::Summed::Per(column, self.version >= schema::NODE_CELLS_VERSION),
             None => schema::figures(self.version),
         };
         let rows = self.client.query(&sql(Dialect::Postgres, figs, &key, &clause), &params).map_err(|e| conn.error(&e))?;
-        let mut groups: Vec<Group> = rows.iter().map(group).collect();
+        let mut groups: Vec<Group> = rows.iter().map(|r| group(r, figs.node())).collect();
         let total = self.client.query(&sql(Dialect::Postgres, figs, "'total'", &clause), &params).map_err(|e| conn.error(&e))?;
-        let totals = total.first().map(group);
+        let totals = total.first().map(|r| group(r, figs.node()));
         // The notes are the totals' (each run over all its records), as the SQLite ledger gives them.
         let notes: Vec<String> =
             total.first().and_then(|r| r.get::<_, Option<String>>(14)).map(|n| n.lines().map(str::to_string).collect()).unwrap_or_default();

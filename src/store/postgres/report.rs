@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::schema::{figures, RULE_VERSION, WORK_VERSION};
+use super::schema::{figures, NODE_CELLS_VERSION, RULE_VERSION, WORK_VERSION};
 use super::wire::Exec;
 use super::{Pg, WireError};
 use crate::error::Error;
@@ -32,10 +32,10 @@ pub(super) fn pg_clause(
     (clause, args)
 }
 
-/// One row of `sql` as a group.
-pub(super) fn group(r: &tokio_postgres::Row) -> Group {
+/// One row of `sql` as a group; `node`: its statement counted the node's figures (`Summed::node`).
+pub(super) fn group(r: &tokio_postgres::Row, node: bool) -> Group {
     let mut sums = Sums::default();
-    sums.add(r);
+    sums.add(r, node);
     sums.group(r.get(0))
 }
 
@@ -57,11 +57,14 @@ impl Pg {
             return Ok(None);
         }
         let figs = figures(self.version);
-        let work = if self.version >= WORK_VERSION {
+        let work = if self.version >= NODE_CELLS_VERSION {
+            ", sum(embodied_co2e_g), sum(water_l), sum(tokens), sum(prompt_tokens), sum(requests), NULL::float8, sum(node_kwh), sum(node_rest_kwh)"
+        } else if self.version >= WORK_VERSION {
             ", sum(embodied_co2e_g), sum(water_l), sum(tokens), sum(prompt_tokens), sum(requests), NULL::float8"
         } else {
             ""
         };
+        let node = figs.node();
         let (mut filter, mut args) = pg_clause(conditions, "");
         let (clause, mut split_args) = where_clause(f, "");
         let split = "run_id IN (SELECT run_id FROM exa_split_runs)";
@@ -94,7 +97,7 @@ impl Pg {
             .iter()
             .chain(&tx.query(&sql(Dialect::Postgres, figs, &record_key, &clause), &split_params).map_err(db)?)
         {
-            groups.entry(row.get(0)).or_default().add(row);
+            groups.entry(row.get(0)).or_default().add(row, node);
         }
         for row in tx
             .query(&cells("'total'"), &params)
@@ -102,7 +105,7 @@ impl Pg {
             .iter()
             .chain(&tx.query(&sql(Dialect::Postgres, figs, "'total'", &clause), &split_params).map_err(db)?)
         {
-            total.add(row);
+            total.add(row, node);
         }
         tx.commit().map_err(db)?;
         let mut notes: Vec<String> = total.notes.iter().flat_map(|n| n.lines()).map(str::to_string).collect();
@@ -136,15 +139,16 @@ pub(super) struct Sums {
     unknown: bool,
     cost: Option<f64>,
     notes: Vec<String>,
-    /// Embodied CO2e, water, tokens, prompt tokens, requests, units.
-    extra: [Option<f64>; 6],
+    /// Embodied CO2e, water, tokens, prompt tokens, requests, units, the node's energy and its remainder.
+    extra: [Option<f64>; 8],
     /// Per unit of work (`Summed::Per`): that work of the runs with a carbon record, and with a cost record.
     per_domain: [Option<f64>; 2],
 }
 
 impl Sums {
-    /// Adds one row of `sql` or of the cells' query (the same columns).
-    fn add(&mut self, r: &tokio_postgres::Row) {
+    /// Adds one row of `sql` or of the cells' query (the same columns); `node`: they have the node's figures after
+    /// the work's.
+    fn add(&mut self, r: &tokio_postgres::Row, node: bool) {
         let plus = |a: Option<f64>, b: Option<f64>| match (a, b) {
             (Some(a), Some(b)) => Some(a + b),
             (a, b) => a.or(b),
@@ -161,14 +165,15 @@ impl Sums {
         self.unknown |= r.get::<_, Option<bool>>(12).unwrap_or(false);
         self.cost = plus(self.cost, r.get(13));
         self.notes.extend(r.get::<_, Option<String>>(14));
+        let extra = if node { 8 } else { 6 };
         if r.len() > 15 {
-            for (i, e) in self.extra.iter_mut().enumerate() {
+            for (i, e) in self.extra.iter_mut().take(extra).enumerate() {
                 *e = plus(*e, r.get(15 + i));
             }
         }
-        if r.len() > 21 {
+        if r.len() > 15 + extra {
             for (i, e) in self.per_domain.iter_mut().enumerate() {
-                *e = plus(*e, r.get(21 + i));
+                *e = plus(*e, r.get(15 + extra + i));
             }
         }
     }

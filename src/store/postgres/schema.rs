@@ -93,7 +93,9 @@ pub(super) fn work_columns(version: i64, r: &str) -> String {
 
 /// Which figures a schema's reports count.
 pub(super) fn figures(version: i64) -> Summed {
-    if version >= WORK_VERSION {
+    if version >= NODE_CELLS_VERSION {
+        Summed::Node
+    } else if version >= WORK_VERSION {
         Summed::Work
     } else {
         Summed::Base
@@ -109,6 +111,7 @@ pub(super) fn migration(version: i64) -> String {
         WORK_VERSION => work_schema(),
         RULE_VERSION => rule_schema(),
         BUDGET_VERSION => BUDGETS.to_string(),
+        NODE_CELLS_VERSION => node_schema(),
         _ => match usize::try_from(version - 1).ok().and_then(|i| MIGRATIONS.get(i)) {
             Some(sql) => (*sql).to_string(),
             // A step past those written out: the columns `columns::RECORD` says it adds.
@@ -186,6 +189,28 @@ SELECT exa_cells_rebuild();",
     )
 }
 
+/// The cells' columns for the node's figures, after `WORK_CELLS`.
+const NODE_CELLS: [&str; 2] = ["node_kwh", "node_rest_kwh"];
+
+/// The schema version whose records keep the job's part of its node's platform energy (`columns::RECORD`'s
+/// `node_kwh`, `node_rest_kwh`).
+pub(crate) const NODE_VERSION: i64 = columns::RECORD[columns::RECORD.len() - 1].since[columns::Store::Postgres as usize];
+
+/// The schema version whose cells sum the node's figures (`node_schema`).
+pub(crate) const NODE_CELLS_VERSION: i64 = NODE_VERSION + 1;
+
+/// The cells' columns for the node's figures, and every cell function made again to keep them. No record had the
+/// figures before `NODE_VERSION`, so the cells are right with the new columns NULL, and are not counted again.
+fn node_schema() -> String {
+    format!(
+        "ALTER TABLE exa_report_cells ADD COLUMN IF NOT EXISTS node_kwh float8, ADD COLUMN IF NOT EXISTS node_rest_kwh float8;
+{}
+{}",
+        cells_functions(Summed::Node),
+        refresh_schema(Summed::Node)
+    )
+}
+
 /// Migration 9: every cell function made again with the counting rule as it is now, and the cells counted again.
 pub(super) fn rule_schema() -> String {
     format!("{}\n{}\nSELECT exa_cells_rebuild();", cells_functions(Summed::Work), refresh_schema(Summed::Work))
@@ -200,7 +225,8 @@ struct WorkSql {
 }
 
 fn work_sql(f: Summed) -> WorkSql {
-    let cells: &[&str] = if f == Summed::Work { &WORK_CELLS } else { &[] };
+    let node: &[&str] = if f.node() { &NODE_CELLS } else { &[] };
+    let cells: Vec<&str> = if f == Summed::Base { Vec::new() } else { WORK_CELLS.iter().chain(node).copied().collect() };
     WorkSql {
         aliases: f.extra().iter().map(|c| format!(", {c}")).collect(),
         set: cells.iter().map(|c| format!(", {c} = q.{c}")).collect(),
@@ -243,10 +269,12 @@ fn cells_functions(f: Summed) -> String {
 /// parses it without searching the catalog for an operator that takes an integer and a float.
 pub(super) fn add_to_cell(f: Summed, r: &str, day: &str, from: &str, filter: &str) -> String {
     let carbon = format!("{r}domain = 'carbon'");
-    let (values, set) = if f == Summed::Work {
+    let node: &[&str] = if f.node() { &NODE_CELLS } else { &[] };
+    let (values, set) = if f != Summed::Base {
         (
-            format!(", CASE WHEN {carbon} THEN {r}embodied_co2e_g END, CASE WHEN {carbon} THEN {r}water_l END, {r}tokens, {r}prompt_tokens, {r}requests"),
-            WORK_CELLS.iter().map(|c| format!(",\n        {c} = CASE WHEN EXCLUDED.{c} IS NULL THEN x.{c} ELSE COALESCE(x.{c}, 0::float8) + EXCLUDED.{c} END")).collect(),
+            format!(", CASE WHEN {carbon} THEN {r}embodied_co2e_g END, CASE WHEN {carbon} THEN {r}water_l END, {r}tokens, {r}prompt_tokens, {r}requests")
+                + &node.iter().map(|c| format!(", CASE WHEN {carbon} THEN {r}{c} END")).collect::<String>(),
+            WORK_CELLS.iter().chain(node).map(|c| format!(",\n        {c} = CASE WHEN EXCLUDED.{c} IS NULL THEN x.{c} ELSE COALESCE(x.{c}, 0::float8) + EXCLUDED.{c} END")).collect(),
         )
     } else {
         (String::new(), String::new())
@@ -469,14 +497,16 @@ CREATE TABLE IF NOT EXISTS exa_budget_events (
 
 // A step is a table or columns, never both (as in SQLite's).
 const _: () = assert!(!columns::names_version(columns::RECORD, columns::Store::Postgres, BUDGET_VERSION));
+const _: () = assert!(!columns::names_version(columns::RECORD, columns::Store::Postgres, NODE_CELLS_VERSION));
+const _: () = assert!(NODE_VERSION > BUDGET_VERSION);
 const _: () = assert!((MIGRATIONS.len() as i64) < BUDGET_VERSION);
 
 /// The schema version this exa writes.
 pub const SCHEMA_VERSION: i64 = {
     let columns = columns::newest(columns::RECORD, columns::Store::Postgres, MIGRATIONS.len());
-    if columns > BUDGET_VERSION {
+    if columns > NODE_CELLS_VERSION {
         columns
     } else {
-        BUDGET_VERSION
+        NODE_CELLS_VERSION
     }
 };

@@ -37,7 +37,7 @@ pub(super) fn insert_sql() -> String {
     cell AS ({add})
     SELECT id FROM ins",
         key = key_constraint(SCHEMA_VERSION),
-        add = add_to_cell(Summed::Work, "n.", &format!("${DAY}"), "ins AS n", "WHERE n.cells_kept")
+        add = add_to_cell(Summed::Node, "n.", &format!("${DAY}"), "ins AS n", "WHERE n.cells_kept")
     )
 }
 

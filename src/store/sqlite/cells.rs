@@ -203,7 +203,7 @@ struct CellLine {
     id: i64,
     run: (u64, u64),
     flags: u8,
-    figures: [f64; 12],
+    figures: [f64; 14],
 }
 
 const NO_RUN: (u64, u64) = (u64::MAX, u64::MAX);
@@ -228,6 +228,8 @@ impl CellLine {
             real(w.prompt_tokens),
             real(w.requests),
             real(w.unit.as_ref().map(|u| u.1)),
+            real(l.figures.get(Figure::NodeKwh)),
+            real(l.figures.get(Figure::NodeRestKwh)),
         ];
         CellLine { cell, at: l.recorded_at, id, run, flags, figures }
     }
@@ -249,6 +251,7 @@ impl CellLine {
             cost_usd: f(5),
             embodied: f(6),
             water: f(7),
+            node: [f(12), f(13)],
             work: [f(8), f(9), f(10), f(11)],
         }
     }
@@ -568,7 +571,8 @@ fn fill(tx: &Connection, split: &[String]) -> rusqlite::Result<()> {
     clear(tx, split.iter().map(String::as_str))?;
     let mut q = tx.prepare(
         "SELECT model, recorded_at, job_user, job_account, job_partition, id, run_id, domain = 'carbon', measured, part, gpu_hours,
-                cpu_hours, kwh, co2e_g, uncertainty, cost_usd, embodied_co2e_g, water_l, tokens, prompt_tokens, requests, units
+                cpu_hours, kwh, co2e_g, uncertainty, cost_usd, embodied_co2e_g, water_l, tokens, prompt_tokens, requests, units,
+                node_kwh, node_rest_kwh
          FROM records WHERE run_id IS NULL OR run_id NOT IN (SELECT run_id FROM report_split_runs)
          ORDER BY model, COALESCE(job_user, '(none)'), COALESCE(job_account, '(none)'), COALESCE(job_partition, '(none)'), recorded_at, id",
     )?;
@@ -631,7 +635,7 @@ impl Sums {
 fn write(tx: &Connection, cell: &Cell) -> rusqlite::Result<()> {
     let mut q = tx.prepare_cached(
         "SELECT id, run_id, domain = 'carbon', measured, part, gpu_hours, cpu_hours, kwh, co2e_g, uncertainty, cost_usd,
-                embodied_co2e_g, water_l, tokens, prompt_tokens, requests, units FROM records
+                embodied_co2e_g, water_l, tokens, prompt_tokens, requests, units, node_kwh, node_rest_kwh FROM records
          WHERE (cell = ?7 OR cell IS NULL) AND recorded_at >= ?2 AND recorded_at < ?3 AND model = ?1
            AND COALESCE(job_user, '(none)') = ?4 AND COALESCE(job_account, '(none)') = ?5 AND COALESCE(job_partition, '(none)') = ?6
            AND (run_id IS NULL OR run_id NOT IN (SELECT run_id FROM report_split_runs))
@@ -680,8 +684,8 @@ fn store(tx: &Connection, cell: &Cell, counted: &CellSums) -> rusqlite::Result<(
 /// Adds (or replaces) a cell.
 const INSERT: &str = "INSERT OR REPLACE INTO report_cells (model, day, job_user, job_account, job_partition, runs, runs_measured,
         carbon, cost, not_counted, gpu_hours, cpu_hours, kwh, co2e_g, co2e_low, co2e_high, unknown_uncertainty, cost_usd, notes,
-        embodied_co2e_g, water_l, tokens, prompt_tokens, requests)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)";
+        embodied_co2e_g, water_l, tokens, prompt_tokens, requests, node_kwh, node_rest_kwh)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)";
 
 /// Stores a cell of at least one run, counted, with `INSERT` prepared.
 fn insert(insert: &mut rusqlite::Statement, cell: &Cell, c: &CellSums) -> rusqlite::Result<()> {

@@ -206,12 +206,15 @@ pub const WORK_VERSION: i64 = 8;
 
 /// The columns `read_row` reads, for a schema at `version` (nulls for what it does not keep).
 pub(super) fn row_columns(version: i64) -> &'static str {
-    if version >= WORK_VERSION {
+    if version >= NODE_VERSION {
         "id, run_id, domain = 'carbon', measured, part, gpu_hours, cpu_hours, kwh, co2e_g, uncertainty, cost_usd, \
-         embodied_co2e_g, water_l, tokens, prompt_tokens, requests, units"
+         embodied_co2e_g, water_l, tokens, prompt_tokens, requests, units, node_kwh, node_rest_kwh"
+    } else if version >= WORK_VERSION {
+        "id, run_id, domain = 'carbon', measured, part, gpu_hours, cpu_hours, kwh, co2e_g, uncertainty, cost_usd, \
+         embodied_co2e_g, water_l, tokens, prompt_tokens, requests, units, NULL, NULL"
     } else {
         "id, run_id, domain = 'carbon', measured, part, gpu_hours, cpu_hours, kwh, co2e_g, uncertainty, cost_usd, \
-         NULL, NULL, NULL, NULL, NULL, NULL"
+         NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
     }
 }
 
@@ -227,7 +230,23 @@ pub(super) fn work_columns(version: i64, r: &str) -> String {
 }
 
 /// The number of columns `row_columns` gives.
-pub(super) const ROW_COLUMNS: usize = 17;
+pub(super) const ROW_COLUMNS: usize = 19;
+
+/// The schema version whose records keep the job's part of its node's platform energy (`columns::RECORD`'s
+/// `node_kwh`, `node_rest_kwh`).
+pub const NODE_VERSION: i64 = columns::RECORD[columns::RECORD.len() - 1].since[columns::Store::Sqlite as usize];
+
+/// The schema version whose cells and rollup rows sum the node's figures (`NODE_CELLS`): no record had them before
+/// `NODE_VERSION`, so the cells made before it are right with the new columns NULL, and are not made again.
+pub const NODE_CELLS_VERSION: i64 = NODE_VERSION + 1;
+
+/// The cells' and the rollup's columns for the node's figures.
+const NODE_CELLS: &str = r"
+ALTER TABLE report_cells ADD COLUMN node_kwh REAL;
+ALTER TABLE report_cells ADD COLUMN node_rest_kwh REAL;
+ALTER TABLE report_rollup ADD COLUMN node_kwh REAL;
+ALTER TABLE report_rollup ADD COLUMN node_rest_kwh REAL;
+";
 
 /// The schema version that keeps estimates' shapes apart.
 pub const SHAPES_VERSION: i64 = 7;
@@ -294,6 +313,7 @@ pub(super) fn read_row(r: &rusqlite::Row, at: usize) -> Row {
         embodied: column_real(r, at + 11),
         water: column_real(r, at + 12),
         work: [column_real(r, at + 13), column_real(r, at + 14), column_real(r, at + 15), column_real(r, at + 16)],
+        node: [column_real(r, at + 17), column_real(r, at + 18)],
     }
 }
 
@@ -438,21 +458,24 @@ pub const ROLLUP_VERSION: i64 = 15;
 
 /// The steps that add tables, by version; every other step past `MIGRATIONS` adds the record columns that
 /// `columns::RECORD` says.
-const TABLES: [(i64, &str); 2] = [(BUDGET_VERSION, BUDGETS), (ROLLUP_VERSION, rollup::SCHEMA)];
+const TABLES: [(i64, &str); 3] = [(BUDGET_VERSION, BUDGETS), (ROLLUP_VERSION, rollup::SCHEMA), (NODE_CELLS_VERSION, NODE_CELLS)];
 
 // A step is a table or columns, never both: no record column may name a table's version, and the written-out
 // migrations end before them.
 const _: () = assert!(!columns::names_version(columns::RECORD, columns::Store::Sqlite, BUDGET_VERSION));
 const _: () = assert!(!columns::names_version(columns::RECORD, columns::Store::Sqlite, ROLLUP_VERSION));
+const _: () = assert!(!columns::names_version(columns::RECORD, columns::Store::Sqlite, NODE_CELLS_VERSION));
+const _: () = assert!(NODE_VERSION > ROLLUP_VERSION);
 const _: () = assert!((MIGRATIONS.len() as i64) < BUDGET_VERSION);
 
 /// The schema version this exa writes.
 pub const SCHEMA_VERSION: i64 = {
     let columns = columns::newest(columns::RECORD, columns::Store::Sqlite, MIGRATIONS.len());
-    if columns > ROLLUP_VERSION {
+    let tables = if ROLLUP_VERSION > NODE_CELLS_VERSION { ROLLUP_VERSION } else { NODE_CELLS_VERSION };
+    if columns > tables {
         columns
     } else {
-        ROLLUP_VERSION
+        tables
     }
 };
 

@@ -107,7 +107,8 @@ fn from_cells(store: &Store, by: By, f: &Filter) -> Result<Option<Gathered>, Err
     }
     let mut g = gather(store, by, f, true)?;
     // The rollup's rows where they answer (a row a day a model, user, account or partition), else the cells.
-    let from_rollup = if store.version()? >= super::ROLLUP_VERSION { super::rollup::select(by, f) } else { None };
+    let version = store.version()?;
+    let from_rollup = if version >= super::ROLLUP_VERSION { super::rollup::select(by, f, version) } else { None };
     let rollup = from_rollup.is_some();
     let (sql, args) = from_rollup.unwrap_or_else(|| {
         let (mut filter, mut args) = sqlite_clause(conditions, "");
@@ -116,7 +117,7 @@ fn from_cells(store: &Store, by: By, f: &Filter) -> Result<Option<Gathered>, Err
             filter = and_key(filter, column, "?");
             args.push(Sql::Text(k.clone()));
         }
-        (format!("SELECT {column}, day, {} FROM report_cells {filter}", super::sums::SUMS), args)
+        (format!("SELECT {column}, day, {} FROM report_cells {filter}", super::sums::sums_in(version)), args)
     });
     let mut stmt = store.conn().prepare(&sql).map_err(db)?;
     let mut rows = stmt.query(rusqlite::params_from_iter(args.iter())).map_err(db)?;
@@ -124,7 +125,7 @@ fn from_cells(store: &Store, by: By, f: &Filter) -> Result<Option<Gathered>, Err
         let day: i64 = r.get(1).map_err(db)?;
         let (mut cell, notes) = super::sums::read_sums(r, 2).map_err(db)?;
         if rollup {
-            if let ValueRef::Blob(b) = r.get_ref(21).map_err(db)? {
+            if let ValueRef::Blob(b) = r.get_ref(2 + super::sums::SUMS_COUNT).map_err(db)? {
                 super::sums::with_residuals(&mut cell, b);
             }
         }
@@ -222,6 +223,13 @@ mod tests {
         line.figures.set(Figure::EmbodiedCo2eG, if carbon { maybe(g, 1000, 11.0) } else { None });
         line.figures.set(Figure::WaterL, if carbon { maybe(g, 100, 3.0) } else { None });
         line.work = crate::model::Work { tokens: maybe(g, 100_000, 1.0), requests: maybe(g, 100, 1.0), ..Default::default() };
+        // The job's part of its node's energy, on a measured record now and then (drawn from its number, so the
+        // generator's draws stay as they were); its remainder below zero now and then.
+        if line.measured && n % 2 == 0 {
+            let rest = (n * 37 % 200) as f64 / 17.0 - 2.0;
+            line.figures.set(Figure::NodeKwh, Some((n * 101 % 1000) as f64 / 9.0 + rest));
+            line.figures.set(Figure::NodeRestKwh, Some(rest));
+        }
         line
     }
 
@@ -243,6 +251,8 @@ mod tests {
         assert!(opt(a.kwh, b.kwh) && opt(a.co2e_g, b.co2e_g) && opt(a.cost_usd, b.cost_usd), "{}: sums", a.key);
         assert!(opt(a.embodied_co2e_g, b.embodied_co2e_g) && opt(a.water_l, b.water_l), "{}: embodied, water", a.key);
         assert!(opt(a.tokens, b.tokens) && opt(a.requests, b.requests) && opt(a.prompt_tokens, b.prompt_tokens), "{}: work", a.key);
+        assert!(opt(a.node_kwh, b.node_kwh) && opt(a.node_rest_kwh, b.node_rest_kwh), "{}: node", a.key);
+        assert!(opt(a.coverage_pct, b.coverage_pct), "{}: coverage", a.key);
         assert_eq!(a.co2e_range_g.is_some(), b.co2e_range_g.is_some(), "{}: range", a.key);
         if let (Some(x), Some(y)) = (a.co2e_range_g, b.co2e_range_g) {
             assert!(close(x[0], y[0]) && close(x[1], y[1]));
@@ -251,8 +261,9 @@ mod tests {
         assert!(a.trend.iter().zip(&b.trend).all(|(x, y)| close(*x, *y)), "{}: trend", a.key);
     }
 
-    /// A ledger written as exa writes: one record at a time, and in batches (an import).
-    fn written(dir: &std::path::Path) -> Store {
+    /// A ledger written as exa writes: one record at a time, and in batches (an import); `node`: with the node's
+    /// figures on the records that have them.
+    fn written(dir: &std::path::Path, node: bool) -> Store {
         let mut store = Store::open(&dir.join("r.sqlite3")).unwrap();
         let mut g = Lcg(7);
         let mut n = 0;
@@ -260,7 +271,12 @@ mod tests {
             let lines: Vec<Line> = (0..batch)
                 .map(|_| {
                     n += 1;
-                    line(&mut g, n)
+                    let mut l = line(&mut g, n);
+                    if !node {
+                        l.figures.set(Figure::NodeKwh, None);
+                        l.figures.set(Figure::NodeRestKwh, None);
+                    }
+                    l
                 })
                 .collect();
             store.write(&lines).unwrap();
@@ -282,12 +298,14 @@ mod tests {
     #[test]
     fn reports_from_the_cells_are_the_reports_from_the_records() {
         let dir = tempfile::tempdir().unwrap();
-        let store = written(dir.path());
+        let store = written(dir.path(), true);
         let split: i64 = store.conn().query_row("SELECT count(*) FROM report_split_runs", [], |r| r.get(0)).unwrap();
         assert!(split > 0, "some runs fall on two days");
         let notes_in_cells: i64 =
             store.conn().query_row("SELECT count(*) FROM report_cells WHERE notes IS NOT NULL", [], |r| r.get(0)).unwrap();
         assert!(notes_in_cells > 0, "some runs in one cell have records not counted");
+        let node: i64 = store.conn().query_row("SELECT count(*) FROM report_cells WHERE node_kwh IS NOT NULL", [], |r| r.get(0)).unwrap();
+        assert!(node > 0, "some cells sum the node's figures");
         let filters = filters();
         for by in [By::Model, By::Day, By::User, By::Account, By::Partition] {
             for f in &filters {
@@ -314,10 +332,25 @@ mod tests {
         assert!(from_cells(&store, By::Model, &Filter { since: Some(DAY0 + 3600), ..Filter::default() }).unwrap().is_none());
     }
 
+    /// The statements that take a ledger's records back to schema `version`'s columns, and its cells (and its rollup's
+    /// rows, where it is kept) without the node's figures where it is from before them.
+    fn later_than(version: i64, rollup: bool) -> String {
+        let records = crate::store::columns::RECORD
+            .iter()
+            .filter(|c| c.since[0] > version)
+            .map(|c| format!("ALTER TABLE records DROP COLUMN {};", c.name));
+        let cells = (version < crate::store::sqlite::NODE_CELLS_VERSION)
+            .then_some("ALTER TABLE report_cells DROP COLUMN node_kwh; ALTER TABLE report_cells DROP COLUMN node_rest_kwh;");
+        let rows = (rollup && version < crate::store::sqlite::NODE_CELLS_VERSION)
+            .then_some("ALTER TABLE report_rollup DROP COLUMN node_kwh; ALTER TABLE report_rollup DROP COLUMN node_rest_kwh;");
+        records.chain(cells.into_iter().chain(rows).map(str::to_string)).collect()
+    }
+
     #[test]
     fn the_rollup_kept_as_records_arrive_is_the_cells_summed_to_the_last_bit() {
         let dir = tempfile::tempdir().unwrap();
-        let store = written(dir.path());
+        // Without the node's figures: the ledger is taken back to a schema before them below.
+        let store = written(dir.path(), false);
         let filters = filters();
         // The rollup kept as records arrived is the one made from the cells at once.
         let rollup = |s: &Store| -> Vec<String> {
@@ -350,7 +383,12 @@ mod tests {
         let path = store.path.clone();
         drop(store);
         let old = rusqlite::Connection::open(&path).unwrap();
-        old.execute_batch("DROP TABLE report_rollup; DROP INDEX report_cells_day; PRAGMA user_version = 14;").unwrap();
+        // As a schema-14 ledger: no rollup, and neither the records' nor the cells' columns for the node's figures.
+        old.execute_batch(&format!(
+            "DROP TABLE report_rollup; DROP INDEX report_cells_day; {} PRAGMA user_version = 14;",
+            later_than(14, false)
+        ))
+        .unwrap();
         drop(old);
         let reader = Store::open_read(&path).unwrap().expect("a ledger");
         // Read from its cells, every report is the rollup's: the rows keep what their sums' rounding left out.
@@ -407,11 +445,7 @@ mod tests {
         // As a schema-10 ledger, the cells' index and the append-only trigger dropped by hand.
         let c = rusqlite::Connection::open(&path).unwrap();
         // And without every record column the column table says came after schema 10.
-        let later: String = crate::store::columns::RECORD
-            .iter()
-            .filter(|c| c.since[0] > 10)
-            .map(|c| format!("ALTER TABLE records DROP COLUMN {};", c.name))
-            .collect();
+        let later = later_than(10, true);
         c.execute_batch(&format!(
             "DROP INDEX records_cell; DROP TRIGGER records_no_update; ALTER TABLE records DROP COLUMN cell; {later} PRAGMA user_version = 10;"
         ))

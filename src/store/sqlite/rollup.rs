@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rusqlite::Connection;
 
-use super::sums::{bind_sums, read_sums, residuals, CellSums, SUMS};
+use super::sums::{bind_sums, read_sums, residuals, CellSums, SUMS, SUMS_COUNT};
 use crate::store::report::{Acc, By, Cell, Filter, DAY};
 use crate::text::FnvMap;
 
@@ -133,7 +133,7 @@ impl Sums {
     fn write(self, tx: &Connection) -> rusqlite::Result<()> {
         let mut add = tx.prepare_cached(&format!(
             "INSERT OR REPLACE INTO report_rollup (kind, value, day, {SUMS}, residuals) VALUES (?1, ?2, ?3, {})",
-            (4..24).map(|i| format!("?{i}")).collect::<Vec<_>>().join(", ")
+            (4..=4 + SUMS_COUNT).map(|i| format!("?{i}")).collect::<Vec<_>>().join(", ")
         ))?;
         for (rows, (kind, _)) in self.kinds.into_iter().zip(KINDS) {
             for (value, days) in rows {
@@ -142,7 +142,7 @@ impl Sums {
                     add.raw_bind_parameter(2, &value)?;
                     add.raw_bind_parameter(3, day)?;
                     bind_sums(&mut add, 4, &CellSums::of(&acc, &notes))?;
-                    add.raw_bind_parameter(23, residuals(&mut acc))?;
+                    add.raw_bind_parameter(4 + SUMS_COUNT, residuals(&mut acc))?;
                     add.raw_execute()?;
                 }
             }
@@ -153,7 +153,7 @@ impl Sums {
 
 /// The rows' SELECT (`value, day`, then `SUMS` and the residuals) that answers a report grouped `by` with filter `f`, and its
 /// values; None where the rows cannot (the caller has checked that the cells can: whole days, no run).
-pub(crate) fn select(by: By, f: &Filter) -> Option<(String, Vec<rusqlite::types::Value>)> {
+pub(crate) fn select(by: By, f: &Filter, version: i64) -> Option<(String, Vec<rusqlite::types::Value>)> {
     use rusqlite::types::Value;
     let kind = match by {
         By::Model | By::Day => "model",
@@ -162,7 +162,7 @@ pub(crate) fn select(by: By, f: &Filter) -> Option<(String, Vec<rusqlite::types:
         By::Partition if f.model.is_none() => "partition",
         _ => return None,
     };
-    let mut sql = format!("SELECT value, day, {SUMS}, residuals FROM report_rollup WHERE kind = ?");
+    let mut sql = format!("SELECT value, day, {}, residuals FROM report_rollup WHERE kind = ?", super::sums::sums_in(version));
     let mut args = vec![Value::Text(kind.into())];
     // A day's key is its date, not a row's value.
     let key = f.key.as_ref().filter(|_| by != By::Day);

@@ -27,6 +27,8 @@ pub(crate) struct CellSums {
     tokens: f64,
     prompt_tokens: f64,
     requests: f64,
+    node_kwh: f64,
+    node_rest_kwh: f64,
     notes: Option<Box<str>>,
 }
 
@@ -52,6 +54,8 @@ impl CellSums {
             tokens: v(a.work[0]),
             prompt_tokens: v(a.work[1]),
             requests: v(a.work[2]),
+            node_kwh: v(a.node[0]),
+            node_rest_kwh: v(a.node[1]),
             notes: (!notes.is_empty()).then(|| notes.join("\n").into_boxed_str()),
         }
     }
@@ -59,7 +63,20 @@ impl CellSums {
 
 /// The columns a cell sums (and a rollup row, `rollup`), in the order `bind_sums` binds and `read_sums` reads them.
 pub(crate) const SUMS: &str = "runs, runs_measured, carbon, cost, not_counted, gpu_hours, cpu_hours, kwh, co2e_g, co2e_low, \
-    co2e_high, unknown_uncertainty, cost_usd, notes, embodied_co2e_g, water_l, tokens, prompt_tokens, requests";
+    co2e_high, unknown_uncertainty, cost_usd, notes, embodied_co2e_g, water_l, tokens, prompt_tokens, requests, node_kwh, \
+    node_rest_kwh";
+
+/// How many columns `SUMS` names.
+pub(crate) const SUMS_COUNT: usize = 21;
+
+/// `SUMS` as a reader selects them from a schema at `version`: the node's figures NULL before its cells kept them.
+pub(crate) fn sums_in(version: i64) -> std::borrow::Cow<'static, str> {
+    if version >= super::NODE_CELLS_VERSION {
+        SUMS.into()
+    } else {
+        SUMS.replace("node_kwh, node_rest_kwh", "NULL, NULL").into()
+    }
+}
 
 /// Binds `c`'s sums to the parameters from `from` on, in the order of `SUMS`.
 pub(crate) fn bind_sums(stmt: &mut rusqlite::Statement, from: usize, c: &CellSums) -> rusqlite::Result<()> {
@@ -77,7 +94,7 @@ pub(crate) fn bind_sums(stmt: &mut rusqlite::Statement, from: usize, c: &CellSum
     stmt.raw_bind_parameter(from + 11, c.unknown_uncertainty)?;
     stmt.raw_bind_parameter(from + 12, figure(c.cost_usd))?;
     stmt.raw_bind_parameter(from + 13, c.notes.as_deref())?;
-    let rest = [c.embodied_co2e_g, c.water_l, c.tokens, c.prompt_tokens, c.requests];
+    let rest = [c.embodied_co2e_g, c.water_l, c.tokens, c.prompt_tokens, c.requests, c.node_kwh, c.node_rest_kwh];
     for (i, x) in rest.into_iter().enumerate() {
         stmt.raw_bind_parameter(from + 14 + i, figure(x))?;
     }
@@ -106,14 +123,16 @@ pub(crate) fn read_sums(r: &rusqlite::Row, at: usize) -> rusqlite::Result<(Acc, 
         embodied: figure(14)?,
         water: figure(15)?,
         work: [figure(16)?, figure(17)?, figure(18)?, None],
+        node: [figure(19)?, figure(20)?],
         ..Acc::default()
     };
     Ok((acc, r.get(at + 13)?))
 }
 
 /// The sums a rollup row keeps the rounding of, in order: their residuals are one BLOB of little-endian f64.
-fn summed(acc: &mut Acc) -> [Option<&mut Sum>; 12] {
+fn summed(acc: &mut Acc) -> [Option<&mut Sum>; 14] {
     let [w0, w1, w2, _] = &mut acc.work;
+    let [n0, n1] = &mut acc.node;
     [
         Some(&mut acc.gpu_hours),
         Some(&mut acc.cpu_hours),
@@ -127,6 +146,8 @@ fn summed(acc: &mut Acc) -> [Option<&mut Sum>; 12] {
         w0.as_mut(),
         w1.as_mut(),
         w2.as_mut(),
+        n0.as_mut(),
+        n1.as_mut(),
     ]
 }
 

@@ -953,6 +953,12 @@ pub struct Group {
     pub prompt_tokens: Option<f64>,
     #[serde(deserialize_with = "nullable")]
     pub requests: Option<f64>,
+    #[serde(deserialize_with = "nullable")]
+    pub node_kwh: Option<f64>,
+    #[serde(deserialize_with = "nullable")]
+    pub node_rest_kwh: Option<f64>,
+    #[serde(deserialize_with = "nullable")]
+    pub coverage_pct: Option<f64>,
     /// Present only with `--per`.
     #[serde(default)]
     pub per: Option<PerUnit>,
