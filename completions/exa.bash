@@ -2288,7 +2288,7 @@ _exa() {
             return 0
             ;;
         exa__subcmd__finops__subcmd__measure)
-            opts="-o -h -V --db --strict --interval --gpu-source --cpu-source --node-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --gpus --duration --trace --pid --cpus --slurm-job --report --serve --linger --idle-share --carbon-provider --cost-provider --region --record --run-id --model-is-job-name --mlflow-experiment --part --tokens --prompt-tokens --requests --unit --tokens-from --tokens-model --job-user --job-account --job-partition --push-gateway --otlp --output --json --config --help --version"
+            opts="-o -h -V --db --strict --interval --gpu-source --cpu-source --node-source --semconv --power-cost-per-kwh --carbon-intensity --co2 --gpus --duration --trace --pid --cpus --slurm-job --report --serve --linger --idle-share --node-policy --carbon-provider --cost-provider --region --record --run-id --model-is-job-name --mlflow-experiment --part --tokens --prompt-tokens --requests --unit --tokens-from --tokens-model --job-user --job-account --job-partition --push-gateway --otlp --output --json --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2364,6 +2364,10 @@ _exa() {
                     ;;
                 --idle-share)
                     COMPREPLY=($(compgen -W "none even by-activity" -- "${cur}"))
+                    return 0
+                    ;;
+                --node-policy)
+                    COMPREPLY=($(compgen -W "measured allocation" -- "${cur}"))
                     return 0
                     ;;
                 --carbon-provider)

@@ -265,6 +265,7 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         serve,
         linger,
         idle_share,
+        node_policy,
         slurm_job,
         carbon_provider,
         cost_provider,
@@ -317,6 +318,7 @@ fn measure(m: &cli::Measure, s: &Settings) -> anyhow::Result<ExitCode> {
         push_gateway: push_gateway.clone(),
         job_cpu: pid.map(commands::measure::JobCpu::Pid).or(cpus.map(commands::measure::JobCpu::Held)),
         idle_share: *idle_share,
+        node_policy: *node_policy,
         slurm_job: slurm_job.clone(),
         serve: serve
             .as_deref()

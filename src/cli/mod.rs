@@ -390,6 +390,10 @@ pub struct Measure {
     #[arg(long, value_name = "POLICY", value_enum, default_value_t)]
     pub idle_share: crate::model::gpu::IdlePolicy,
 
+    /// With the node's meter: how the node's energy beyond the counters (fans, disks, NICs, the power supply's loss) becomes the job's. `measured` by its share of the node's measured energy; `allocation` by the GPUs it holds of the node's (a MIG instance by its slices), or without GPUs by the CPUs it holds (--cpus) of the node's.
+    #[arg(long, value_name = "POLICY", value_enum, default_value_t)]
+    pub node_policy: crate::model::measurement::NodePolicy,
+
     /// The carbon provider for the measured energy (else env, config, default).
     #[arg(long, value_name = "NAME")]
     pub carbon_provider: Option<String>,

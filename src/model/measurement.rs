@@ -132,7 +132,8 @@ pub struct NodeEnergy {
     pub remainder_kwh: Option<Kwh>,
     /// The measured share of the platform's energy, percent.
     pub coverage_pct: Option<f64>,
-    /// How the remainder became the job's: `by measured share` (the job's share of the measured energy).
+    /// How the remainder became the job's: `by measured share` (the job's share of the measured energy) or `by
+    /// allocation` (its GPU-hours of the node's, or its CPUs held of the node's); null where it could not.
     pub policy: Option<&'static str>,
     /// The job's share of the remainder.
     pub share: Option<f64>,
@@ -143,6 +144,27 @@ pub struct NodeEnergy {
     pub intervals: Option<NodeIntervals>,
     /// What happened to the readings.
     pub notes: Vec<String>,
+}
+
+/// How the node's remainder becomes the job's (`measure --node-policy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum NodePolicy {
+    /// By the job's share of the node's measured energy (its GPUs, and its share of the CPU packages' and DRAM's).
+    #[default]
+    Measured,
+    /// By the job's allocation: the GPUs it holds of the node's (a MIG instance by its compute slices), or on a node
+    /// without GPUs read, the CPUs it holds (`--cpus`) of the node's.
+    Allocation,
+}
+
+impl NodePolicy {
+    /// Its name in a measurement's `node.policy`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            NodePolicy::Measured => "by measured share",
+            NodePolicy::Allocation => "by allocation",
+        }
+    }
 }
 
 /// The node's remainder over each interval of the run: the meter's energy less the GPUs' over that interval and the

@@ -93,6 +93,47 @@ fn a_metered_run_s_record_keeps_its_part_of_the_node_and_reports_give_the_covera
 }
 
 #[test]
+fn by_allocation_the_job_takes_the_share_of_the_node_it_holds() {
+    // A node of 8 CPUs with RAPL counters, a flat 300 W power meter, no GPU; the job holds 2 CPUs.
+    let (env, root) = crate::cpu::host(Env::new(), "intel-xeon-2s", "0-7");
+    let hwmon = root.join("sys/class/hwmon/hwmon3");
+    std::fs::create_dir_all(&hwmon).unwrap();
+    std::fs::write(hwmon.join("name"), "power_meter\n").unwrap();
+    std::fs::write(hwmon.join("power1_input"), "300000000\n").unwrap();
+    let args = ["--interval", "0.2", "--node-source", "hwmon", "--cpus", "2", "--duration", "1.2s"];
+    let by = |policy: &str| {
+        let (out, r) = measure(&env, &[&args[..], &["--node-policy", policy, "--record", "cpu-job", "--run-id", policy]].concat(), &[]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        r
+    };
+    let r = by("allocation");
+    let n = &r["node"];
+    assert_eq!(n["status"], "measured", "{n}");
+    assert_eq!((n["policy"].as_str(), f(&n["share"])), (Some("by allocation"), 0.25), "2 of 8 CPUs: {n}");
+    assert!((f(&n["job_remainder_kwh"]) - 0.25 * f(&n["remainder_kwh"])).abs() < 1e-12, "{n}");
+    // The record keeps that part, and the report gives the job's coverage of it.
+    let rep: Value = env.json(&["report", "--by", "run"]);
+    let g = rep["groups"].as_array().unwrap().iter().find(|g| g["key"] == "allocation").unwrap().clone();
+    // The counters here stand still, so nothing of the job was measured: its part of the node is the rest's.
+    let job = ["cpu_kwh", "dram_kwh"].iter().map(|k| r["cpu_energy"][k].as_f64().unwrap_or(0.0)).sum::<f64>();
+    assert!((f(&g["node_rest_kwh"]) - f(&n["job_remainder_kwh"])).abs() < 1e-12, "{g}");
+    assert!((f(&g["node_kwh"]) - (job + f(&n["job_remainder_kwh"]))).abs() < 1e-12, "{g}");
+    // By measured share, a node whose counters measured nothing gives the job no share: said by its null.
+    let r = by("measured");
+    let n = &r["node"];
+    if f(&n["measured_kwh"]) == 0.0 {
+        assert_eq!((&n["policy"], &n["share"]), (&Value::Null, &Value::Null), "{n}");
+    }
+    // Allocation with nothing held (a command's CPU time is use, not allocation) is said, not guessed.
+    let (out, r) = measure(&env, &["--interval", "0.2", "--node-source", "hwmon", "--node-policy", "allocation"], &["sleep", "1.2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let n = &r["node"];
+    assert_eq!(n["share"], Value::Null, "{n}");
+    assert!(n["notes"].to_string().contains("no allocation to share the node's remainder by"), "{n}");
+    fails(&env.run(&["finops", "measure", "--node-policy", "equal", "--", "true"]), 2, "--node-policy");
+}
+
+#[test]
 fn a_meter_reading_less_than_the_parts_is_said_and_never_clamped() {
     // 1 J over the run, far below the GPUs' energy.
     let (env, counter) = meter(with_h100(Env::new()), 1_000_000);

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use crate::error::Error;
 use crate::model::energy::{Joules, Kwh};
 use crate::model::history::Weight;
+use crate::model::measurement::NodePolicy;
 use crate::model::{
     Cpu, CpuEnergy, CpuZone, Domain, Electricity, Estimate, Gpu, HistoryAsk, Measured, Measurement, NewRecord, NodeEnergy, NodePart,
     Request, Stored,
@@ -71,6 +72,8 @@ pub struct Args {
     pub job_cpu: Option<JobCpu>,
     /// Where a shared GPU's idle energy goes (`--idle-share`).
     pub idle_share: crate::model::gpu::IdlePolicy,
+    /// How the node's remainder becomes the job's (`--node-policy`).
+    pub node_policy: crate::model::measurement::NodePolicy,
     /// The Slurm job whose processes are the job's (`--slurm-job`: its control group), for a shared GPU's split.
     pub slurm_job: Option<String>,
     /// Answer windows of the run on a socket (`--serve`): every process of the job on this node asks it.
@@ -169,9 +172,8 @@ pub fn run(
     let cpu_energy = cpu_energy_of(settings, cpu_sampler.and_then(cpu::Sampler::finish), cpu_reason, job_time);
     let work = Readings { gpu: &gpu, cpu: cpu.as_ref(), cpu_energy: &cpu_energy, cpu_name: None };
     let [(carbon, carbon_error), (cost, cost_error)] = price_both(settings, &args, &work, (started_unix, duration_s), &profile);
-    let (electricity, node) =
-        (electricity(settings, &gpu, &cpu_energy), node_energy_of(node_read, (&gpu, &profile), &cpu_energy, duration_s));
-    let measured = measured(duration_s, &gpu, &node, &cpu_energy);
+    let electricity = electricity(settings, &gpu, &cpu_energy);
+    let (node, measured) = node_and_measured(settings, &args, node_read, (&gpu, &profile, &cpu_energy), duration_s);
     let (work_done, measured_work) = work_done(settings, scrape, &args.work, gpu.energy_kwh.map(|k| k.0));
     let (recorded, record_error) = args.record.as_ref().map_or((None, None), |(model, run_id)| {
         let records = Records { model, run_id: run_id.as_ref(), run_id_from, part: args.part, labels: &args.labels, work: &work_done };
@@ -772,7 +774,7 @@ fn intervals_of(meter: &node::Meter, profile: &[(f64, f64, f64)], cpu_w: f64) ->
 fn node_energy_of(
     metered: Result<Option<node::Metered>, String>,
     (gpu, profile): (&Gpu, &[(f64, f64, f64)]),
-    cpu: &CpuEnergy,
+    (cpu, policy, held): (&CpuEnergy, NodePolicy, Option<f64>),
     duration_s: f64,
 ) -> NodeEnergy {
     let m = match metered {
@@ -816,7 +818,11 @@ fn node_energy_of(
     let remainder = node_kwh - measured;
     let job = gpu.energy_kwh.map_or(0.0, |k| k.0) + cpu.job_kwh().map_or(0.0, |k| k.0);
     let every_gpu = gpu.scope.devices.is_none();
-    let share = (measured > 0.0 && every_gpu).then(|| (job / measured).clamp(0.0, 1.0));
+    let share = match policy {
+        NodePolicy::Measured => (measured > 0.0).then(|| (job / measured).clamp(0.0, 1.0)),
+        NodePolicy::Allocation => allocated(gpu, held).map_err(|why| notes.push(why)).ok(),
+    }
+    .filter(|_| every_gpu);
     if !every_gpu {
         notes.push(format!(
             "the GPUs read are the job's ({}), not necessarily the node's: any other GPU's draw is in the remainder, so none of it is the job's",
@@ -825,7 +831,7 @@ fn node_energy_of(
     }
     if remainder < 0.0 {
         notes.push(format!(
-            "the node's meter read {:.1} % less than its measured parts: a meter slower than the counters, or wrong; nothing of it is the job's",
+            "the node's meter read {:.1} % less than its measured parts: a meter slower than the counters, or wrong; no energy of it is the job's (a record keeps the job's share of it as read, its coverage above 100 %)",
             -remainder / node_kwh * 100.0
         ));
     }
@@ -845,12 +851,51 @@ fn node_energy_of(
         measured_kwh: Some(tidied(Kwh(measured))),
         remainder_kwh: Some(tidied(Kwh(remainder))),
         coverage_pct: Some(tidy((measured / node_kwh * 100.0 * 1e4).round() / 1e4)),
-        policy: share.map(|_| "by measured share"),
+        policy: share.map(|_| policy.describe()),
         share: share.map(tidy),
         job_remainder_kwh: share.filter(|_| remainder >= 0.0).map(|s| tidied(Kwh(remainder * s))),
         intervals,
         notes,
         ..base
+    }
+}
+
+/// The node's energy over the run, and what the run's records keep of the measurement.
+fn node_and_measured(
+    settings: &Reading<'_>,
+    args: &Args,
+    read: Result<Option<node::Metered>, String>,
+    (gpu, profile, cpu): (&Gpu, &[(f64, f64, f64)], &CpuEnergy),
+    duration_s: f64,
+) -> (NodeEnergy, Measured) {
+    let node = node_energy_of(read, (gpu, profile), (cpu, args.node_policy, held_share(settings, args)), duration_s);
+    let measured = measured(duration_s, gpu, &node, cpu);
+    (node, measured)
+}
+
+/// The share of the node's CPUs the job holds (`--cpus`), where it holds some and the node's are known.
+fn held_share(settings: &Reading<'_>, args: &Args) -> Option<f64> {
+    let Some(JobCpu::Held(n)) = args.job_cpu else { return None };
+    let online = cpu::share::online(&settings.cpu.root.value).filter(|o| *o > 0)?;
+    Some((n / online as f64).clamp(0.0, 1.0))
+}
+
+/// The job's share of its node by allocation (`--node-policy allocation`): the GPUs it holds of the node's GPUs read (a
+/// MIG instance's compute slices of its GPU's; any other GPU whole, a time-sliced one too: the scheduler's part of it
+/// is not known here), or on a node without GPUs read, the CPUs it holds (`--cpus`) of the node's; why not, where it
+/// holds neither.
+fn allocated(gpu: &Gpu, held_cpus: Option<f64>) -> Result<f64, String> {
+    if !gpu.devices.is_empty() {
+        let held: f64 = gpu
+            .devices
+            .iter()
+            .map(|d| gpu.scope.allocated.iter().find(|a| a.device == d.index).map_or(1.0, |a| f64::from(a.slices) / f64::from(a.of.max(1))))
+            .sum();
+        return Ok((held / gpu.devices.len() as f64).clamp(0.0, 1.0));
+    }
+    match held_cpus {
+        Some(share) => Ok(share),
+        None => Err("no allocation to share the node's remainder by: the job holds no GPU, and its CPUs are counted by the time it used, not held (--cpus)".into()),
     }
 }
 
@@ -1212,6 +1257,39 @@ fn record(
 mod tests {
     use super::intervals_of;
     use crate::sources::node::Meter;
+
+    #[test]
+    fn by_allocation_a_mig_instance_holds_its_slices_and_a_whole_gpu_all_of_it() {
+        use crate::model::gpu::{Allocation, DeviceSummary, Throttled};
+        let device = |index: u32| DeviceSummary {
+            index,
+            name: "NVIDIA H100".into(),
+            uuid: None,
+            energy_kwh: None,
+            energy_method: None,
+            refused: None,
+            shared_with: None,
+            share: None,
+            covered_s: 0.0,
+            mean_power_w: None,
+            p95_power_w: None,
+            peak_power_w: None,
+            peak_temperature_c: None,
+            samples: 0,
+            missed: 0,
+            throttled: Throttled::default(),
+        };
+        let mut gpu = crate::model::Gpu::empty();
+        gpu.devices = vec![device(0), device(1)];
+        // GPU 0 whole, and 3 of GPU 1's 7 compute slices: (1 + 3/7) of 2 GPUs.
+        gpu.scope.allocated = vec![Allocation { device: 1, slices: 3, of: 7 }];
+        let share = super::allocated(&gpu, Some(0.5)).unwrap();
+        assert!((share - (1.0 + 3.0 / 7.0) / 2.0).abs() < 1e-12, "{share}");
+        // Without GPUs, the CPUs held; holding none, it is said, never guessed.
+        gpu.devices.clear();
+        assert_eq!(super::allocated(&gpu, Some(0.25)), Ok(0.25));
+        assert!(super::allocated(&gpu, None).unwrap_err().contains("no allocation"));
+    }
 
     fn meter(pieces: &[(f64, f64, f64)]) -> Meter {
         let mut m = Meter::default();
