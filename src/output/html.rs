@@ -150,6 +150,8 @@ fn row(out: &mut String, g: &Group, total: bool) {
         None => out.push_str(r#"<td data-field="co2e_range_g" class="none">unknown</td>"#),
     }
     cell(out, "cost_usd", g.cost_usd, g.cost_usd.map(|v| num(v, 2)).unwrap_or_default());
+    cell(out, "node_kwh", g.node_kwh, g.node_kwh.map(|v| num(v, 3)).unwrap_or_default());
+    cell(out, "coverage_pct", g.coverage_pct, g.coverage_pct.map(|v| num(v, 1)).unwrap_or_default());
     out.push_str("</tr>");
 }
 
@@ -197,7 +199,7 @@ pub fn page(by_model: &Report, by_day: &Report, per_token: Option<&Report>) -> S
             chart(&mut out, "model", m, &p.groups);
         }
     }
-    out.push_str("</div><h2>Totals by model</h2><table id=\"totals\"><thead><tr><th>Model</th><th>Runs</th><th>Measured</th><th>GPU-h</th><th>CPU-h</th><th>kWh</th><th>CO2e g</th><th>CO2e range g</th><th>Cost USD</th></tr></thead><tbody>");
+    out.push_str("</div><h2>Totals by model</h2><table id=\"totals\"><thead><tr><th>Model</th><th>Runs</th><th>Measured</th><th>GPU-h</th><th>CPU-h</th><th>kWh</th><th>CO2e g</th><th>CO2e range g</th><th>Cost USD</th><th title=\"the metered runs' part of their nodes' energy\">Node kWh</th><th title=\"the counters' share of the node kWh\">Measured %</th></tr></thead><tbody>");
     for g in &by_model.groups {
         row(&mut out, g, false);
     }

@@ -375,14 +375,14 @@ fn a_report_per_token_counts_runs_by_the_rule_not_records() {
         v
     };
     assert_eq!(strip(lite.to_str().unwrap()), strip(&url), "both stores alike");
-    // The CSV carries the figures per unit after each row's.
+    // The CSV carries the figures per unit after each row's, and the node's last (the per unit's places kept).
     let csv = env.run(&["-o", "csv", "--db", lite.to_str().unwrap(), "report", "--per", "token"]);
     let text = String::from_utf8_lossy(&csv.stdout);
     assert!(
         text.lines()
             .next()
             .unwrap()
-            .ends_with(",per,r,sci_g_per_unit,co2e_g_per_unit,embodied_g_per_unit,kwh_per_unit,j_per_unit,cost_usd_per_unit"),
+            .ends_with(",per,r,sci_g_per_unit,co2e_g_per_unit,embodied_g_per_unit,kwh_per_unit,j_per_unit,cost_usd_per_unit,node_kwh,node_rest_kwh,coverage_pct"),
         "{text}"
     );
     assert!(text.lines().nth(1).unwrap().contains(",token,2000,"), "{text}");
