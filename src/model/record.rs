@@ -14,9 +14,9 @@ pub struct Measured {
     /// The measured GPU energy, kWh.
     pub gpu_kwh: Option<f64>,
     /// Where a meter read the whole node (`measure --node-source`): the job's part of the platform's energy, kWh
-    /// (its measured energy and its part of the remainder), and that part of the remainder alone (signed: a meter
-    /// that read less than the counters gives a negative one, kept as read). The measured share of the first is the
-    /// run's coverage. None where no meter covered the run or the job's part could not be told.
+    /// (its measured energy and its part of the remainder), and that part of the remainder alone. The measured share
+    /// of the first is the run's coverage. None where no meter covered the run, the meter read less than the counters
+    /// (no hardware draws less than its parts), or the job's part could not be told.
     pub node: Option<NodePart>,
 }
 
@@ -27,6 +27,8 @@ pub struct NodePart {
     pub kwh: f64,
     /// Its part of the remainder, kWh: estimated by the policy, not measured for the job.
     pub rest_kwh: f64,
+    /// The policy that gave it (`by measured share`, `by allocation`).
+    pub policy: &'static str,
 }
 
 /// Who ran the work and where, as a scheduler reports it: kept on the record so

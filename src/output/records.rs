@@ -81,7 +81,7 @@ struct Extra {
 
 impl Extra {
     fn head(&self, head: &mut Vec<&str>) {
-        for (shown, name) in [(self.embodied, "Embodied"), (self.water, "Water"), (self.node, "Node kWh (measured)")] {
+        for (shown, name) in [(self.embodied, "Embodied"), (self.water, "Water"), (self.node, "Node kWh (% measured)")] {
             if shown {
                 head.push(name);
             }

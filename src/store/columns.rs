@@ -326,10 +326,31 @@ pub const RECORD: &[Column] = &[
     made!("tags", Word, true, [13, 10], |l| text(l.labels.tags.as_deref()), |l, v| l.labels.tags = v.word()),
     figure!(NodeKwh, "node_kwh", [16, 12], MADE),
     figure!(NodeRestKwh, "node_rest_kwh", [16, 12], MADE),
+    made!("node_policy", Word, true, [16, 12], |l| text(l.node_policy.as_deref()), |l, v| l.node_policy = v.word()),
 ];
 
+/// The schema versions (SQLite's, PostgreSQL's) that added a column, by its name: a version named once, checked as the
+/// crate builds, that a later column cannot move.
+pub const fn since_of(name: &str) -> [i64; 2] {
+    let mut i = 0;
+    while i < RECORD.len() {
+        let (a, b) = (RECORD[i].name.as_bytes(), name.as_bytes());
+        if a.len() == b.len() {
+            let mut j = 0;
+            while j < a.len() && a[j] == b[j] {
+                j += 1;
+            }
+            if j == a.len() {
+                return RECORD[i].since;
+            }
+        }
+        i += 1;
+    }
+    panic!("no such record column")
+}
+
 /// The place of the `tags` column in `RECORD` (checked as the crate builds; `k8s_namespace` came with it).
-pub const TAGS: usize = RECORD.len() - 3;
+pub const TAGS: usize = RECORD.len() - 4;
 
 const _: () = {
     let t = RECORD[TAGS].name.as_bytes();

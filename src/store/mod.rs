@@ -59,6 +59,8 @@ pub struct Line {
     pub labels: crate::model::Labels,
     /// The work done, as its owner counted it.
     pub work: crate::model::Work,
+    /// How the job's part of its node's remainder was given (`NodePolicy::describe`), where the record has one.
+    pub node_policy: Option<Word>,
     /// The estimate as JSON text, serialised once (a store writes it as it is).
     pub estimate: EstimateText,
 }
@@ -110,6 +112,7 @@ impl Line {
             part,
             labels,
             work,
+            node_policy: m.and_then(|m| m.node).map(|n| n.policy.into()),
             estimate: EstimateText::Whole(String::new()),
         }
     }
@@ -134,6 +137,7 @@ impl Line {
             part: false,
             labels: crate::model::Labels::default(),
             work: crate::model::Work::default(),
+            node_policy: None,
             estimate: EstimateText::Whole(String::new()),
         }
     }

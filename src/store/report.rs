@@ -273,11 +273,10 @@ pub struct Group {
     /// node was metered. Not in `kwh`, which is what was measured and estimated of the GPUs and CPUs.
     pub node_kwh: Option<f64>,
     /// Of `node_kwh`, the part beyond what the counters measured (fans, disks, NICs, the power supply's loss),
-    /// given to the runs by their measurement's policy: measured for the node, estimated for the job. Negative where
-    /// the meters read less than the counters, kept as read.
+    /// given to the runs by their measurement's policy: measured for the node, estimated for the job. (exa records
+    /// none below zero: a run whose meter read less than its counters keeps no node figure.)
     pub node_rest_kwh: Option<f64>,
-    /// The measured share of `node_kwh`, percent: how much of those nodes' energy exa's counters saw. Above 100
-    /// where the meters read less than the counters.
+    /// The measured share of `node_kwh`, percent: how much of those nodes' energy exa's counters saw.
     pub coverage_pct: Option<f64>,
     /// Its figures per unit of work, when the report was asked for them (`--per`).
     #[serde(skip_serializing_if = "Option::is_none")]

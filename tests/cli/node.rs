@@ -73,7 +73,7 @@ fn a_metered_run_s_record_keeps_its_part_of_the_node_and_reports_give_the_covera
     let rep: Value = env.json(&["report", "--by", "model"]);
     let group = |k: &str| rep["groups"].as_array().unwrap().iter().find(|g| g["key"] == k).unwrap_or_else(|| panic!("{k}: {rep}")).clone();
     let (train, serve) = (group("train"), group("serve"));
-    // Every GPU read is the job's, so all of the node is its part: the meter's energy, and its remainder, signed.
+    // Every GPU read is the job's, so all of the node is its part: the meter's energy, and its remainder.
     assert!((f(&train["node_kwh"]) - f(&n["node_kwh"])).abs() < 1e-12, "{train} {n}");
     assert!((f(&train["node_rest_kwh"]) - f(&n["remainder_kwh"])).abs() < 1e-12, "{train} {n}");
     assert!((f(&train["coverage_pct"]) - f(&n["coverage_pct"])).abs() < 1e-3, "{train} {n}");
@@ -89,7 +89,7 @@ fn a_metered_run_s_record_keeps_its_part_of_the_node_and_reports_give_the_covera
     assert_eq!(row.rsplit(',').next().unwrap().parse::<f64>().unwrap(), f(&train["coverage_pct"]), "{row}");
     assert!(text.lines().find(|l| l.starts_with("serve,")).unwrap().ends_with(",,,"), "{text}");
     let table = String::from_utf8(env.run(&["report", "--by", "model"]).stdout).unwrap();
-    assert!(table.contains("Node kWh (measured)") && table.contains("node: over the runs whose node a meter read"), "{table}");
+    assert!(table.contains("Node kWh (% measured)") && table.contains("node: over the runs whose node a meter read"), "{table}");
 }
 
 #[test]
@@ -137,12 +137,16 @@ fn by_allocation_the_job_takes_the_share_of_the_node_it_holds() {
 fn a_meter_reading_less_than_the_parts_is_said_and_never_clamped() {
     // 1 J over the run, far below the GPUs' energy.
     let (env, counter) = meter(with_h100(Env::new()), 1_000_000);
-    let (out, r) = measure(&env, &["--interval", "0.2"], &["sh", "-c", &step(&counter, 2_000_000)]);
+    let (out, r) = measure(&env, &["--interval", "0.2", "--record", "lag"], &["sh", "-c", &step(&counter, 2_000_000)]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let n = &r["node"];
     assert!(f(&n["remainder_kwh"]) < 0.0, "{n}");
     assert_eq!(n["job_remainder_kwh"], Value::Null, "no part of a negative rest is the job's");
     assert!(n["notes"].as_array().unwrap().iter().any(|s| s.as_str().unwrap().contains("less than its measured parts")), "{n}");
+    // A node drawing less than its parts is no figure for the ledger: the run is recorded, with no node figure.
+    let rep: Value = env.json(&["report", "--by", "model"]);
+    assert_eq!(rep["groups"][0]["runs_measured"], 1, "{rep}");
+    assert_eq!((&rep["groups"][0]["node_kwh"], &rep["groups"][0]["coverage_pct"]), (&Value::Null, &Value::Null), "{rep}");
 }
 
 #[test]

@@ -620,6 +620,7 @@ fn generated(g: &mut Lcg, n: usize) -> exa::store::Line {
         figures.set(Figure::NodeKwh, Some(g.next(1000) as f64 / 9.0 + rest));
         figures.set(Figure::NodeRestKwh, Some(rest));
     }
+    let node_policy = figures.get(Figure::NodeKwh).map(|_| ["by measured share", "by allocation"][g.next(2) as usize].into());
     exa::store::Line {
         key,
         model,
@@ -638,6 +639,7 @@ fn generated(g: &mut Lcg, n: usize) -> exa::store::Line {
         device_count,
         labels,
         work,
+        node_policy,
         estimate: "{}".into(),
     }
 }

@@ -816,22 +816,10 @@ fn node_energy_of(
     let devices: f64 = gpu.devices.iter().filter_map(|d| d.energy_kwh).map(|k| k.0).sum();
     let measured = devices + cpu.node_cpu_kwh.map_or(0.0, |k| k.0) + cpu.node_dram_kwh.map_or(0.0, |k| k.0);
     let remainder = node_kwh - measured;
-    let job = gpu.energy_kwh.map_or(0.0, |k| k.0) + cpu.job_kwh().map_or(0.0, |k| k.0);
-    let every_gpu = gpu.scope.devices.is_none();
-    let share = match policy {
-        NodePolicy::Measured => (measured > 0.0).then(|| (job / measured).clamp(0.0, 1.0)),
-        NodePolicy::Allocation => allocated(gpu, held).map_err(|why| notes.push(why)).ok(),
-    }
-    .filter(|_| every_gpu);
-    if !every_gpu {
-        notes.push(format!(
-            "the GPUs read are the job's ({}), not necessarily the node's: any other GPU's draw is in the remainder, so none of it is the job's",
-            gpu.scope.from
-        ));
-    }
+    let share = job_share((gpu, cpu), measured, (policy, held), &mut notes);
     if remainder < 0.0 {
         notes.push(format!(
-            "the node's meter read {:.1} % less than its measured parts: a meter slower than the counters, or wrong; no energy of it is the job's (a record keeps the job's share of it as read, its coverage above 100 %)",
+            "the node's meter read {:.1} % less than its measured parts: a meter slower than the counters, or wrong; nothing of it is the job's, and a record keeps no node figure",
             -remainder / node_kwh * 100.0
         ));
     }
@@ -880,6 +868,34 @@ fn held_share(settings: &Reading<'_>, args: &Args) -> Option<f64> {
     Some((n / online as f64).clamp(0.0, 1.0))
 }
 
+/// The job's share of its node's remainder by `policy` (`held`: the share of the node's CPUs it holds), or why none.
+fn job_share(
+    (gpu, cpu): (&Gpu, &CpuEnergy),
+    measured: f64,
+    (policy, held): (NodePolicy, Option<f64>),
+    notes: &mut Vec<String>,
+) -> Option<f64> {
+    let job = gpu.energy_kwh.map_or(0.0, |k| k.0) + cpu.job_kwh().map_or(0.0, |k| k.0);
+    let every_gpu = gpu.scope.devices.is_none();
+    // The job's GPUs must be in its measured energy: a run whose GPU energy was refused (priced by its hours) has
+    // none, and its part would leave them out.
+    let gpus_known = gpu.devices.is_empty() || gpu.energy_kwh.is_some();
+    if !gpus_known {
+        notes.push("the GPUs' energy is not measured for the run: the job's part of the remainder cannot be told".into());
+    }
+    if !every_gpu {
+        notes.push(format!(
+            "the GPUs read are the job's ({}), not necessarily the node's: any other GPU's draw is in the remainder, so none of it is the job's",
+            gpu.scope.from
+        ));
+    }
+    match policy {
+        NodePolicy::Measured => (measured > 0.0).then(|| (job / measured).clamp(0.0, 1.0)),
+        NodePolicy::Allocation => allocated(gpu, held).map_err(|why| notes.push(why)).ok(),
+    }
+    .filter(|_| every_gpu && gpus_known)
+}
+
 /// The job's share of its node by allocation (`--node-policy allocation`): the GPUs it holds of the node's GPUs read (a
 /// MIG instance's compute slices of its GPU's; any other GPU whole, a time-sliced one too: the scheduler's part of it
 /// is not known here), or on a node without GPUs read, the CPUs it holds (`--cpus`) of the node's; why not, where it
@@ -900,13 +916,12 @@ fn allocated(gpu: &Gpu, held_cpus: Option<f64>) -> Result<f64, String> {
 }
 
 /// What the run's records keep of its measurement; with the job's part of its node's platform energy: its measured
-/// energy and its share of the remainder, signed (a meter that read less than the counters gives less than was
-/// measured, kept as read). No part where no meter covered the run, or no policy gave the job a share of it.
+/// energy and its share of the remainder. No part where no meter covered the run, no policy gave the job a share of
+/// it, or the meter read less than the counters (a node drawing less than its parts is no figure for the ledger).
 fn measured(duration_s: f64, gpu: &Gpu, node: &NodeEnergy, cpu: &CpuEnergy) -> Measured {
-    let part = node.share.zip(node.remainder_kwh).map(|(share, remainder)| {
+    let part = node.job_remainder_kwh.zip(node.policy).map(|(rest, policy)| {
         let job = gpu.energy_kwh.map_or(0.0, |k| k.0) + cpu.job_kwh().map_or(0.0, |k| k.0);
-        let rest = remainder.0 * share;
-        NodePart { kwh: tidy(job + rest), rest_kwh: tidy(rest) }
+        NodePart { kwh: tidy(job + rest.0), rest_kwh: rest.0, policy }
     });
     Measured { duration_s, device_count: gpu.devices.len(), gpu_kwh: gpu.energy_kwh.map(|k| k.0), node: part }
 }

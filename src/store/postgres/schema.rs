@@ -194,7 +194,7 @@ const NODE_CELLS: [&str; 2] = ["node_kwh", "node_rest_kwh"];
 
 /// The schema version whose records keep the job's part of its node's platform energy (`columns::RECORD`'s
 /// `node_kwh`, `node_rest_kwh`).
-pub(crate) const NODE_VERSION: i64 = columns::RECORD[columns::RECORD.len() - 1].since[columns::Store::Postgres as usize];
+pub(crate) const NODE_VERSION: i64 = columns::since_of("node_kwh")[columns::Store::Postgres as usize];
 
 /// The schema version whose cells sum the node's figures (`node_schema`).
 pub(crate) const NODE_CELLS_VERSION: i64 = NODE_VERSION + 1;

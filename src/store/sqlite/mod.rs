@@ -234,19 +234,30 @@ pub(super) const ROW_COLUMNS: usize = 19;
 
 /// The schema version whose records keep the job's part of its node's platform energy (`columns::RECORD`'s
 /// `node_kwh`, `node_rest_kwh`).
-pub const NODE_VERSION: i64 = columns::RECORD[columns::RECORD.len() - 1].since[columns::Store::Sqlite as usize];
+pub const NODE_VERSION: i64 = columns::since_of("node_kwh")[columns::Store::Sqlite as usize];
 
 /// The schema version whose cells and rollup rows sum the node's figures (`NODE_CELLS`): no record had them before
 /// `NODE_VERSION`, so the cells made before it are right with the new columns NULL, and are not made again.
 pub const NODE_CELLS_VERSION: i64 = NODE_VERSION + 1;
 
-/// The cells' and the rollup's columns for the node's figures.
-const NODE_CELLS: &str = r"
-ALTER TABLE report_cells ADD COLUMN node_kwh REAL;
-ALTER TABLE report_cells ADD COLUMN node_rest_kwh REAL;
-ALTER TABLE report_rollup ADD COLUMN node_kwh REAL;
-ALTER TABLE report_rollup ADD COLUMN node_rest_kwh REAL;
-";
+/// The cells' and the rollup's columns for the node's figures: made by `node_cells`.
+const NODE_CELLS: &str = "";
+
+/// The cells' and the rollup's columns for the node's figures, each added where its table lacks it (SQLite has no
+/// `ADD COLUMN IF NOT EXISTS`): a step run again adds nothing twice.
+fn node_cells(tx: &Connection) -> rusqlite::Result<String> {
+    let mut sql = String::new();
+    for table in ["report_cells", "report_rollup"] {
+        let mut q = tx.prepare(&format!("SELECT name FROM pragma_table_info('{table}')"))?;
+        let have: Vec<String> = q.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        for column in ["node_kwh", "node_rest_kwh"] {
+            if !have.iter().any(|h| h == column) {
+                sql.push_str(&format!("ALTER TABLE {table} ADD COLUMN {column} REAL;\n"));
+            }
+        }
+    }
+    Ok(sql)
+}
 
 /// The schema version that keeps estimates' shapes apart.
 pub const SHAPES_VERSION: i64 = 7;
@@ -897,6 +908,7 @@ impl Store {
             let sql = match usize::try_from(version - 1).ok().and_then(|i| MIGRATIONS.get(i)) {
                 Some(sql) => (*sql).to_string(),
                 None => match TABLES.iter().find(|(v, _)| *v == version) {
+                    Some((NODE_CELLS_VERSION, _)) => node_cells(&tx).map_err(|e| db_error(&path, e))?,
                     Some((_, sql)) => (*sql).to_string(),
                     None => columns::added(columns::RECORD, columns::Store::Sqlite, version, MIGRATIONS.len(), "records"),
                 },

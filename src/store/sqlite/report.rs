@@ -218,6 +218,7 @@ mod tests {
             device_count: None,
             labels: Labels { user, account: Some("proj".into()), ..Labels::default() },
             work: crate::model::Work::default(),
+            node_policy: None,
             estimate: "{}".into(),
         };
         line.figures.set(Figure::EmbodiedCo2eG, if carbon { maybe(g, 1000, 11.0) } else { None });
@@ -229,6 +230,7 @@ mod tests {
             let rest = (n * 37 % 200) as f64 / 17.0 - 2.0;
             line.figures.set(Figure::NodeKwh, Some((n * 101 % 1000) as f64 / 9.0 + rest));
             line.figures.set(Figure::NodeRestKwh, Some(rest));
+            line.node_policy = Some("by measured share".into());
         }
         line
     }
@@ -275,6 +277,7 @@ mod tests {
                     if !node {
                         l.figures.set(Figure::NodeKwh, None);
                         l.figures.set(Figure::NodeRestKwh, None);
+                        l.node_policy = None;
                     }
                     l
                 })
@@ -396,6 +399,34 @@ mod tests {
         drop(reader);
         let store = Store::open(&path).unwrap();
         assert_eq!(rollup(&store), kept);
+    }
+
+    #[test]
+    fn the_step_that_adds_the_node_s_cell_columns_adds_none_twice() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = written(dir.path(), true);
+        let before = every_report(&store);
+        let path = store.path.clone();
+        drop(store);
+        // Taken back to the step before, its cells and rollup keeping the columns it adds (a step run again).
+        let c = rusqlite::Connection::open(&path).unwrap();
+        c.execute_batch(&format!("PRAGMA user_version = {};", crate::store::sqlite::NODE_CELLS_VERSION - 1)).unwrap();
+        drop(c);
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.version().unwrap(), crate::store::sqlite::SCHEMA_VERSION);
+        assert_eq!(every_report(&store), before);
+    }
+
+    /// Every report the cells answer, by model and by day, as JSON text.
+    fn every_report(store: &Store) -> Vec<String> {
+        [By::Model, By::Day]
+            .into_iter()
+            .map(|by| {
+                let (groups, totals, _) =
+                    from_cells(store, by, &Filter::default()).unwrap().expect("the cells answer it").finish().unwrap();
+                format!("{} {}", serde_json::json!(groups), serde_json::json!(totals))
+            })
+            .collect()
     }
 
     #[test]
