@@ -1100,7 +1100,7 @@ Register-ArgumentCompleter -Native -CommandName 'exa' -ScriptBlock {
         }
         'exa;validate' {
             [CompletionResult]::new('--trace', '--trace', [CompletionResultType]::ParameterName, 'Exa''s trace of the run (`measure --trace FILE`), JSON lines')
-            [CompletionResult]::new('--reference', '--reference', [CompletionResultType]::ParameterName, 'The reference''s series, CSV with a header')
+            [CompletionResult]::new('--reference', '--reference', [CompletionResultType]::ParameterName, 'The reference''s series, CSV with a header; or redfish, ipmi or hwmon: the node meter''s readings the trace holds (measure --node-source with --trace), the whole node against the GPUs')
             [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'The reference''s clock minus exa''s, seconds, when known [default: found within --max-offset]')
             [CompletionResult]::new('--max-offset', '--max-offset', [CompletionResultType]::ParameterName, 'How far apart the clocks may be, seconds, when the offset is found')
             [CompletionResult]::new('--window', '--window', [CompletionResultType]::ParameterName, 'The windows'' lengths, seconds, comma-separated')

@@ -983,7 +983,7 @@ set edit:completion:arg-completer[exa] = {|@words|
         }
         &'exa;validate'= {
             cand --trace 'Exa''s trace of the run (`measure --trace FILE`), JSON lines'
-            cand --reference 'The reference''s series, CSV with a header'
+            cand --reference 'The reference''s series, CSV with a header; or redfish, ipmi or hwmon: the node meter''s readings the trace holds (measure --node-source with --trace), the whole node against the GPUs'
             cand --offset 'The reference''s clock minus exa''s, seconds, when known [default: found within --max-offset]'
             cand --max-offset 'How far apart the clocks may be, seconds, when the offset is found'
             cand --window 'The windows'' lengths, seconds, comma-separated'

@@ -609,7 +609,7 @@ complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcomm
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "query" -d 'One PromQL expression of your own (at most 4000 characters), over the window or at its end, on one cluster or, without --cluster, on every cluster configured (the organization)'
 complete -c exa -n "__fish_exa_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c exa -n "__fish_exa_using_subcommand validate" -l trace -d 'Exa\'s trace of the run (`measure --trace FILE`), JSON lines' -r -F
-complete -c exa -n "__fish_exa_using_subcommand validate" -l reference -d 'The reference\'s series, CSV with a header' -r -F
+complete -c exa -n "__fish_exa_using_subcommand validate" -l reference -d 'The reference\'s series, CSV with a header; or redfish, ipmi or hwmon: the node meter\'s readings the trace holds (measure --node-source with --trace), the whole node against the GPUs' -r -F
 complete -c exa -n "__fish_exa_using_subcommand validate" -l offset -d 'The reference\'s clock minus exa\'s, seconds, when known [default: found within --max-offset]' -r
 complete -c exa -n "__fish_exa_using_subcommand validate" -l max-offset -d 'How far apart the clocks may be, seconds, when the offset is found' -r
 complete -c exa -n "__fish_exa_using_subcommand validate" -l window -d 'The windows\' lengths, seconds, comma-separated' -r

@@ -530,8 +530,8 @@ pub struct ValidateArgs {
     /// Exa's trace of the run (`measure --trace FILE`), JSON lines.
     #[arg(long, value_name = "FILE")]
     pub trace: PathBuf,
-    /// The reference's series, CSV with a header.
-    #[arg(long, value_name = "FILE")]
+    /// The reference's series, CSV with a header; or redfish, ipmi or hwmon: the node meter's readings the trace holds (measure --node-source with --trace), the whole node against the GPUs.
+    #[arg(long, value_name = "FILE|redfish|ipmi|hwmon")]
     pub reference: PathBuf,
     /// The reference's clock minus exa's, seconds, when known [default: found within --max-offset].
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]

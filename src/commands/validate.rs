@@ -127,21 +127,37 @@ pub fn run(ask: &Ask<'_>) -> Result<Validation, Error> {
         crate::files::read_regular_text(p, MOST_BYTES).map_err(|e| Error::Usage(format!("cannot read the {what} {}: {e}", p.display())))
     };
     let trace = read_trace(&text(ask.trace, "trace")?, ask.trace)?;
-    let reference = read_reference(&text(ask.reference, "reference")?, ask.reference)?;
     let mut notes = trace.notes.clone();
-    // What is compared: each GPU against its own series where the reference has a device column, else all of them.
-    let pairs: Vec<(String, &Series, Series)> = match &reference.by_device {
-        None => vec![("all GPUs".to_string(), &trace.total, reference.series(None))],
-        Some(devices) => {
-            let mut pairs = Vec::new();
-            for name in devices.keys() {
-                match trace.device(name) {
-                    Some((index, s)) => pairs.push((format!("GPU {index}"), s, reference.series(Some(name)))),
-                    None => notes.push(format!("the reference's device '{}' is not in the trace", crate::text::clean(name))),
-                }
-            }
-            pairs
+    let (reference, reference_samples) = match node_source(ask.reference) {
+        Some(source) => {
+            let series = node_reference(&trace, source, ask.trace)?;
+            notes.push(format!(
+                "the reference is the node's meter ({source}): the whole node, against exa's GPUs; the difference is the rest of the node (CPUs, memory, fans, disks, the supply's loss) as well as either instrument's error"
+            ));
+            (Reference::Node(series.0), series.1)
         }
+        None => {
+            let r = read_reference(&text(ask.reference, "reference")?, ask.reference)?;
+            let samples = r.samples;
+            (Reference::File(r), samples)
+        }
+    };
+    // What is compared: each GPU against its own series where the reference has a device column, else all of them.
+    let pairs: Vec<(String, &Series, Series)> = match &reference {
+        Reference::Node(series) => vec![("all GPUs against the node".to_string(), &trace.total, series.clone())],
+        Reference::File(reference) => match &reference.by_device {
+            None => vec![("all GPUs".to_string(), &trace.total, reference.series(None))],
+            Some(devices) => {
+                let mut pairs = Vec::new();
+                for name in devices.keys() {
+                    match trace.device(name) {
+                        Some((index, s)) => pairs.push((format!("GPU {index}"), s, reference.series(Some(name)))),
+                        None => notes.push(format!("the reference's device '{}' is not in the trace", crate::text::clean(name))),
+                    }
+                }
+                pairs
+            }
+        },
     };
     let Some((_, first_exa, first_ref)) = pairs.iter().find(|(_, e, r)| !e.is_empty() && !r.is_empty()) else {
         return Err(Error::Refused(format!(
@@ -181,7 +197,7 @@ pub fn run(ask: &Ask<'_>) -> Result<Validation, Error> {
         trace: ask.trace.display().to_string(),
         reference: ask.reference.display().to_string(),
         trace_readings: trace.readings,
-        reference_samples: reference.samples,
+        reference_samples,
         offset_s: round(offset_s, 3),
         offset_from,
         correlation: correlation.map(|r| round(r, 6)),
@@ -225,6 +241,8 @@ struct Trace {
     readings: usize,
     devices: BTreeMap<u32, (Option<String>, Series)>,
     total: Series,
+    /// The node meter's intervals, and its source, where the run read one.
+    node: Option<(String, Vec<Piece>)>,
     notes: Vec<String>,
 }
 
@@ -249,7 +267,21 @@ struct Reading {
     ok: bool,
     #[serde(default)]
     devices: Vec<TracedDevice>,
+    /// An interval of the node's meter, added after the GPUs' readings (`measure --node-source`).
+    node: Option<NodeInterval>,
 }
+
+/// An interval of the node's meter in a trace: its source, from and to (seconds since the epoch), and the joules.
+#[derive(Deserialize)]
+struct NodeInterval {
+    source: String,
+    a: f64,
+    b: f64,
+    j: f64,
+}
+
+/// The most a node draws, watts, as the node's meter takes it (`node::MOST_NODE_W`).
+const MOST_NODE_W: f64 = crate::sources::node::MOST_NODE_W;
 
 #[derive(Deserialize)]
 struct TracedDevice {
@@ -267,9 +299,14 @@ fn read_trace(text: &str, path: &Path) -> Result<Trace, Error> {
     // Each reading, None where it failed: no piece crosses it.
     let mut kept: Vec<Option<Kept>> = Vec::new();
     let mut uuids: BTreeMap<u32, Option<String>> = BTreeMap::new();
+    let mut node: Option<(String, Vec<Piece>)> = None;
     for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let bad = |what: &str| Error::Usage(format!("{}:{}: {what}", path.display(), n + 1));
         let r: Reading = serde_json::from_str(line).map_err(|e| bad(&format!("not a reading of exa's trace ({e})")))?;
+        if let Some(i) = r.node {
+            add_node(&mut node, i).map_err(|why| bad(&why))?;
+            continue;
+        }
         readings += 1;
         let Some(unix) = r.unix.filter(|t| t.is_finite() && *t > 0.0) else { return Err(bad("a reading without its time (unix)")) };
         if !r.ok {
@@ -333,18 +370,64 @@ fn read_trace(text: &str, path: &Path) -> Result<Trace, Error> {
         notes.push(format!("{impossible} interval(s) whose energy counter moved more than a GPU can draw ({MOST_GPU_W} W) were left out"));
     }
     let devices = pieces.into_iter().map(|(i, p)| (i, (uuids.get(&i).cloned().flatten(), Series::new(p)))).collect();
-    Ok(Trace { readings, devices, total: Series::new(total), notes })
+    Ok(Trace { readings, devices, total: Series::new(total), node, notes })
 }
 
-/// A reference's samples: all of them, or each device's.
-struct Reference {
+/// What the reference is: a file's series, or the node's meter in the trace itself.
+enum Reference {
+    File(FileReference),
+    Node(Series),
+}
+
+/// The node meter's source a reference names (`redfish`, `ipmi`, `hwmon`): its intervals in the trace are the
+/// reference. A file of that name in the working directory is the file (`./ipmi` names it either way).
+fn node_source(reference: &Path) -> Option<&'static str> {
+    let name = reference.to_str()?;
+    let source = ["redfish", "ipmi", "hwmon"].into_iter().find(|s| *s == name)?;
+    (!reference.exists()).then_some(source)
+}
+
+/// The node meter's series in the trace, from `source`, and its intervals' count; refused where the run read none, or
+/// another.
+fn node_reference(trace: &Trace, source: &str, path: &Path) -> Result<(Series, usize), Error> {
+    match &trace.node {
+        Some((read, pieces)) if read == source => Ok((Series::new(pieces.clone()), pieces.len())),
+        Some((read, _)) => Err(Error::Refused(format!(
+            "{}'s node readings are from {}, not {source}: --reference {} compares with them",
+            path.display(),
+            crate::text::clean(read),
+            crate::text::clean(read)
+        ))),
+        None => Err(Error::Refused(format!(
+            "{} holds no node readings: measure the run with --node-source {source} and --trace to compare with its meter",
+            path.display()
+        ))),
+    }
+}
+
+/// Adds a node interval of the trace to the node's series; why not, where no node draws it or another source gave it.
+fn add_node(node: &mut Option<(String, Vec<Piece>)>, i: NodeInterval) -> Result<(), String> {
+    let w = i.j / (i.b - i.a);
+    if !(i.a.is_finite() && i.b > i.a && (0.0..=MOST_NODE_W).contains(&w)) {
+        return Err(format!("a node interval of {} J over {} s, which no node draws", i.j, i.b - i.a));
+    }
+    let (source, pieces) = node.get_or_insert_with(|| (i.source.clone(), Vec::new()));
+    if *source != i.source {
+        return Err(format!("node intervals from two sources ({} and {})", crate::text::clean(source), crate::text::clean(&i.source)));
+    }
+    pieces.push(Piece { a: i.a, b: i.b, w0: w, w1: w });
+    Ok(())
+}
+
+/// A reference file's samples: all of them, or each device's.
+struct FileReference {
     samples: usize,
     /// Without a device column, under "".
     by_device: Option<BTreeMap<String, Vec<(f64, f64)>>>,
     all: Vec<(f64, f64)>,
 }
 
-impl Reference {
+impl FileReference {
     fn series(&self, device: Option<&str>) -> Series {
         let samples = match (device, &self.by_device) {
             (Some(d), Some(map)) => map.get(d).map_or(&[][..], Vec::as_slice),
@@ -428,7 +511,7 @@ fn power_column(names: &[String], path: &Path) -> Result<usize, Error> {
     }
 }
 
-fn read_reference(text: &str, path: &Path) -> Result<Reference, Error> {
+fn read_reference(text: &str, path: &Path) -> Result<FileReference, Error> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
     let Some((_, header)) = lines.next() else {
@@ -468,7 +551,7 @@ fn read_reference(text: &str, path: &Path) -> Result<Reference, Error> {
     };
     sort(&mut all);
     by_device.values_mut().for_each(sort);
-    Ok(Reference { samples, by_device: device.map(|_| by_device), all })
+    Ok(FileReference { samples, by_device: device.map(|_| by_device), all })
 }
 
 /// A time: seconds since the epoch (milliseconds or microseconds where the number is that large), or RFC 3339

@@ -328,6 +328,8 @@ pub struct Metered {
     pub kind: &'static str,
     /// Where it read.
     pub describe: String,
+    /// The wall clock's time (seconds since the epoch) at the meter's time 0: its intervals on the clock a trace keeps.
+    pub origin_unix: f64,
 }
 
 impl Sampler {
@@ -336,6 +338,7 @@ impl Sampler {
     pub fn start(mut source: Box<dyn NodeSource>, (every, keep_pieces): (Duration, bool), mut on_read: Option<OnRead>) -> Sampler {
         let (stop, stopped) = std::sync::mpsc::channel::<()>();
         let start = std::time::Instant::now();
+        let origin_unix = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64());
         // A reading is stamped at the middle of its call: a BMC that takes a second answers for somewhere within it.
         let read = move |source: &mut Box<dyn NodeSource>| {
             let before = start.elapsed().as_secs_f64();
@@ -355,7 +358,7 @@ impl Sampler {
             }
             let (t, last) = read(&mut source);
             meter.add(t, last);
-            Metered { meter, kind: source.kind(), describe: source.describe() }
+            Metered { meter, kind: source.kind(), describe: source.describe(), origin_unix }
         });
         Sampler { stop, thread }
     }

@@ -134,6 +134,54 @@ fn by_allocation_the_job_takes_the_share_of_the_node_it_holds() {
 }
 
 #[test]
+fn the_trace_keeps_the_node_s_meter_and_validate_compares_the_gpus_with_it() {
+    // Two H100s (a captured load) beside a flat 700 W power meter.
+    let env = with_h100(Env::new());
+    let hwmon = env.dir.path().join("host/sys/class/hwmon/hwmon3");
+    std::fs::create_dir_all(&hwmon).unwrap();
+    std::fs::write(hwmon.join("name"), "power_meter\n").unwrap();
+    std::fs::write(hwmon.join("power1_input"), "700000000\n").unwrap();
+    let root = env.dir.path().join("host").to_str().unwrap().to_string();
+    let env = env.env("EXAMLOPS_HOST_ROOT", &root);
+    let trace = env.dir.path().join("run.jsonl");
+    let (out, r) = measure(&env, &["--interval", "0.2", "--node-source", "hwmon", "--trace", trace.to_str().unwrap()], &["sleep", "2.2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(r["node"]["status"], "measured", "{}", r["node"]);
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let node_lines: Vec<Value> =
+        text.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()).filter(|v| v.get("node").is_some()).collect();
+    assert!(!node_lines.is_empty(), "{text}");
+    for l in &node_lines {
+        let n = &l["node"];
+        assert_eq!(n["source"], "hwmon");
+        // 700 W over each interval, to the microjoule.
+        assert!((f(&n["j"]) - 700.0 * (f(&n["b"]) - f(&n["a"]))).abs() < 1e-3, "{n}");
+    }
+    let v: Value = env.json(&["validate", "--trace", trace.to_str().unwrap(), "--reference", "hwmon"]);
+    let c = &v["components"][0];
+    assert_eq!(c["name"], "all GPUs against the node", "{v}");
+    assert!(f(&c["compared_s"]) > 0.0, "{v}");
+    // 700 W over the seconds compared (given to the millisecond: 0.35 J either way).
+    assert!((f(&c["reference_j"]) - 700.0 * f(&c["compared_s"])).abs() < 0.36, "{c}");
+    let bias = (f(&c["exa_j"]) - f(&c["reference_j"])) / f(&c["reference_j"]) * 100.0;
+    assert!((f(&c["bias_pct"]) - bias).abs() < 1e-3, "{c}");
+    assert!(v["notes"].to_string().contains("the reference is the node's meter (hwmon)"), "{v}");
+    // Another source than the run read, and a trace without the node's readings, are refused, naming why.
+    fails(&env.run(&["validate", "--trace", trace.to_str().unwrap(), "--reference", "ipmi"]), 1, "are from hwmon, not ipmi");
+    let gpus_only = env.file("gpus.jsonl", &text.lines().filter(|l| !l.contains("\"node\"")).collect::<Vec<_>>().join("\n"));
+    fails(&env.run(&["validate", "--trace", gpus_only.to_str().unwrap(), "--reference", "redfish"]), 1, "holds no node readings");
+    // A node interval no node could draw is refused, naming its line.
+    let bad = format!("{text}{{\"node\":{{\"source\":\"hwmon\",\"a\":1800000000,\"b\":1800000001,\"j\":1e12}}}}\n");
+    let line = bad.lines().count();
+    let bad = env.file("bad.jsonl", &bad);
+    fails(
+        &env.run(&["validate", "--trace", bad.to_str().unwrap(), "--reference", "hwmon"]),
+        2,
+        &format!("bad.jsonl:{line}: a node interval"),
+    );
+}
+
+#[test]
 fn a_meter_reading_less_than_the_parts_is_said_and_never_clamped() {
     // 1 J over the run, far below the GPUs' energy.
     let (env, counter) = meter(with_h100(Env::new()), 1_000_000);

@@ -856,9 +856,37 @@ fn node_and_measured(
     (gpu, profile, cpu): (&Gpu, &[(f64, f64, f64)], &CpuEnergy),
     duration_s: f64,
 ) -> (NodeEnergy, Measured) {
-    let node = node_energy_of(read, (gpu, profile), (cpu, args.node_policy, held_share(settings, args)), duration_s);
+    let traced = match (&args.trace, &read) {
+        (Some(path), Ok(Some(m))) => node_trace(path, m).err(),
+        _ => None,
+    };
+    let mut node = node_energy_of(read, (gpu, profile), (cpu, args.node_policy, held_share(settings, args)), duration_s);
+    node.notes.extend(traced);
     let measured = measured(duration_s, gpu, &node, cpu);
     (node, measured)
+}
+
+/// Adds the node meter's intervals to the run's trace, once its GPU readings are written: a line each,
+/// `{"node": {"source", "a", "b", "j"}}` (from and to, seconds since the epoch, and the joules between), what
+/// `exa validate --reference redfish|ipmi|hwmon` compares the GPUs with. Only to a regular file (a pipe's reader has
+/// had its lines); why not, where it could not.
+fn node_trace(path: &std::path::Path, m: &node::Metered) -> Result<(), String> {
+    use std::fmt::Write as _;
+    if m.meter.pieces.is_empty() {
+        return Ok(());
+    }
+    let why = |e: &dyn std::fmt::Display| format!("the node's readings were not added to the trace {}: {e}", path.display());
+    let regular = std::fs::symlink_metadata(path).map_err(|e| why(&e))?.is_file();
+    if !regular {
+        return Err(why(&"it is not a regular file"));
+    }
+    let mut text = String::with_capacity(m.meter.pieces.len() * 96);
+    for &(a, b, j) in &m.meter.pieces {
+        let (a, b) = (m.origin_unix + a, m.origin_unix + b);
+        let _ = writeln!(text, r#"{{"node":{{"source":"{}","a":{a:.6},"b":{b:.6},"j":{}}}}}"#, m.kind, tidy(j));
+    }
+    let mut f = std::fs::OpenOptions::new().append(true).open(path).map_err(|e| why(&e))?;
+    f.write_all(text.as_bytes()).map_err(|e| why(&e))
 }
 
 /// The share of the node's CPUs the job holds (`--cpus`), where it holds some and the node's are known.
