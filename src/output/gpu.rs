@@ -396,7 +396,8 @@ fn node_energy(n: &crate::model::NodeEnergy, out: &mut String) {
     if let (Some(job), Some(share)) = (n.job_remainder_kwh, n.share) {
         let _ = writeln!(
             out,
-            "  the job's part of the rest: {job:.6} kWh (by measured share, {share:.3}); estimated, not added to the measured energy"
+            "  the job's part of the rest: {job:.6} kWh ({}, {share:.3}); estimated, not added to the measured energy",
+            n.policy.unwrap_or("by measured share")
         );
     }
     for note in &n.notes {

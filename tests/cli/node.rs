@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::common::{fails, fixtures, measure, stderr, with_h100, Env};
+use crate::common::{fails, fixtures, measure, stderr, stdout, with_h100, Env};
 
 /// A host root with an ACPI power meter whose energy counter reads `uj` (and no CPU counters).
 fn meter(env: Env, uj: u64) -> (Env, PathBuf) {
@@ -111,6 +111,13 @@ fn by_allocation_the_job_takes_the_share_of_the_node_it_holds() {
     assert_eq!(n["status"], "measured", "{n}");
     assert_eq!((n["policy"].as_str(), f(&n["share"])), (Some("by allocation"), 0.25), "2 of 8 CPUs: {n}");
     assert!((f(&n["job_remainder_kwh"]) - 0.25 * f(&n["remainder_kwh"])).abs() < 1e-12, "{n}");
+    // The table says which policy gave the part.
+    let table = env.run(&[&["finops", "measure"][..], &args, &["--node-policy", "allocation"]].concat());
+    assert!(
+        stdout(&table).contains("the job's part of the rest") && stdout(&table).contains("(by allocation, 0.250)"),
+        "{}",
+        stdout(&table)
+    );
     // The record keeps that part, and the report gives the job's coverage of it.
     let rep: Value = env.json(&["report", "--by", "run"]);
     let g = rep["groups"].as_array().unwrap().iter().find(|g| g["key"] == "allocation").unwrap().clone();
