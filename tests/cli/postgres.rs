@@ -185,20 +185,6 @@ fn the_servers_summary_cells_count_what_a_scan_counts_even_records_written_by_sq
                 gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, uncertainty, measured, part FROM exa_records WHERE run_id = 'r1' AND domain = 'carbon'";
     assert!(pg.psql("cells", copy).status.success());
     assert_eq!(pg.value("cells", "SELECT string_agg(run_id, ',') FROM exa_split_runs"), "r1");
-    // A run begun by SQL, then in one statement its second record and, after it in the same cell, a record of no
-    // run: each trigger sees both rows, so the second must not add what the first counted.
-    let columns = "model, recorded_at, host, provider, provider_kind, provider_digest, gpu_hours, cpu_hours, kwh, co2e_g, cost_usd, \
-                   uncertainty, measured, part";
-    let like_r2 = |key: &str, run: &str, domain: &str| {
-        format!(
-            "SELECT '{key}', {run}, '{domain}', {columns} FROM exa_records WHERE run_id = 'r2' AND domain = 'carbon' AND NOT measured LIMIT 1"
-        )
-    };
-    let insert = format!("INSERT INTO exa_records (idem_key, run_id, domain, {columns}) ");
-    assert!(pg.psql("cells", &format!("{insert}{}", like_r2("sql-1", "'r-sql'", "cost"))).status.success());
-    let two = format!("{insert}({}) UNION ALL ({})", like_r2("sql-2", "'r-sql'", "carbon"), like_r2("sql-alone", "NULL", "carbon"));
-    assert!(pg.psql("cells", &two).status.success());
-    assert_eq!(pg.value("cells", "SELECT count(*) FROM exa_records WHERE idem_key LIKE 'sql-%'"), "3");
     for by in ["model", "day", "user"] {
         // Read from the cells, and (a bound within a day) from every record.
         let cells = report(&env, &["--by", by]);

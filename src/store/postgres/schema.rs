@@ -260,6 +260,7 @@ fn cells_functions(f: Summed) -> String {
         .replace("{rec_cell}", &rec_cell)
         .replace("{new_cell}", &new_cell)
         .replace("{named}", named)
+        .replace("{add_new}", &add_to_cell(f, "NEW.", "exa_day(NEW.recorded_at)", "(VALUES (0)) AS one", ""))
 }
 
 /// Adds one record (its columns prefixed `r`, read from `from` where `filter`; its UTC day the SQL `day`)
@@ -369,10 +370,8 @@ BEGIN
             RETURN NULL;
         END IF;
     END IF;
-    -- A run's first record (or a record without a run), written by SQL: its cell counted again, never the record
-    -- added to it. In a statement of several rows every row's trigger sees them all, and another row's may have
-    -- counted this one already.
-    PERFORM exa_cell_recount({new_cell});
+    -- A run's first record (or a record without a run), written by SQL: it counts, once, as it is.
+    {add_new};
     RETURN NULL;
 END $fn$;
 CREATE OR REPLACE FUNCTION exa_cells_rebuild() RETURNS void LANGUAGE plpgsql AS $fn$
