@@ -390,7 +390,7 @@ pub struct Measure {
     #[arg(long, value_name = "POLICY", value_enum, default_value_t)]
     pub idle_share: crate::model::gpu::IdlePolicy,
 
-    /// With the node's meter: how the node's energy beyond the counters (fans, disks, NICs, the power supply's loss) becomes the job's. `measured` by its share of the node's measured energy; `allocation` by the GPUs it holds of the node's (a MIG instance by its slices), or without GPUs by the CPUs it holds (--cpus) of the node's.
+    /// With the node's meter: how the node's energy beyond the counters (fans, disks, NICs, the power supply's loss) becomes the job's. `measured` by its share of the node's measured energy; `allocation` by what it holds: with every GPU of the node read, all of the rest; with none, the CPUs it holds (--cpus) of the node's.
     #[arg(long, value_name = "POLICY", value_enum, default_value_t)]
     pub node_policy: crate::model::measurement::NodePolicy,
 

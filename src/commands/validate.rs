@@ -48,8 +48,8 @@ pub struct Validation {
     pub reference_samples: usize,
     /// The reference's clock minus exa's, seconds: found by correlation, or given.
     pub offset_s: f64,
-    /// "found" (the offset within ±max that makes the two most alike), "given", or "none" (none could be found:
-    /// the series are compared as stamped).
+    /// "found" (the offset within ±max that makes the two most alike), "given", "same clock" (the node's meter in the
+    /// trace: compared as stamped), or "none" (none could be found: the series are compared as stamped).
     pub offset_from: &'static str,
     /// Pearson's r of the two series at that offset, when it was found.
     pub correlation: Option<f64>,
@@ -130,17 +130,16 @@ pub fn run(ask: &Ask<'_>) -> Result<Validation, Error> {
     let mut notes = trace.notes.clone();
     let (reference, reference_samples) = match node_source(ask.reference) {
         Some(source) => {
-            let series = node_reference(&trace, source, ask.trace)?;
+            let (series, samples) = node_reference(&trace, source, ask.trace)?;
             notes.push(format!(
                 "the reference is the node's meter ({source}): the whole node, against exa's GPUs; the difference is the rest of the node (CPUs, memory, fans, disks, the supply's loss) as well as either instrument's error"
             ));
-            (Reference::Node(series.0), series.1)
+            (Reference::Node(series), samples)
         }
-        None => {
-            let r = read_reference(&text(ask.reference, "reference")?, ask.reference)?;
+        None => read_reference(&text(ask.reference, "reference")?, ask.reference).map(|r| {
             let samples = r.samples;
             (Reference::File(r), samples)
-        }
+        })?,
     };
     // What is compared: each GPU against its own series where the reference has a device column, else all of them.
     let pairs: Vec<(String, &Series, Series)> = match &reference {
@@ -173,7 +172,11 @@ pub fn run(ask: &Ask<'_>) -> Result<Validation, Error> {
             "--window {w}: the run's {span:.0} s make more than {MOST_WINDOWS} windows of it; give a longer one"
         )));
     }
-    let (offset_s, offset_from, correlation) = offset(ask, first_exa, first_ref, &mut notes);
+    // The node's meter is on exa's own clock: compared as stamped, unless an offset is given.
+    let (offset_s, offset_from, correlation) = match (&reference, ask.offset) {
+        (Reference::Node(_), None) => (0.0, "same clock", None),
+        _ => offset(ask, first_exa, first_ref, &mut notes),
+    };
     let round = |v: f64, places: i32| tidy((v * 10f64.powi(places)).round() / 10f64.powi(places));
     let components: Vec<Component> = pairs
         .iter()
@@ -408,7 +411,8 @@ fn node_reference(trace: &Trace, source: &str, path: &Path) -> Result<(Series, u
 /// Adds a node interval of the trace to the node's series; why not, where no node draws it or another source gave it.
 fn add_node(node: &mut Option<(String, Vec<Piece>)>, i: NodeInterval) -> Result<(), String> {
     let w = i.j / (i.b - i.a);
-    if !(i.a.is_finite() && i.b > i.a && (0.0..=MOST_NODE_W).contains(&w)) {
+    // An interval longer than a day is no meter's (it reads every second or so).
+    if !(i.a.is_finite() && i.b > i.a && i.b - i.a <= 86_400.0 && (0.0..=MOST_NODE_W).contains(&w)) {
         return Err(format!("a node interval of {} J over {} s, which no node draws", i.j, i.b - i.a));
     }
     let (source, pieces) = node.get_or_insert_with(|| (i.source.clone(), Vec::new()));

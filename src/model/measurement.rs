@@ -152,8 +152,8 @@ pub enum NodePolicy {
     /// By the job's share of the node's measured energy (its GPUs, and its share of the CPU packages' and DRAM's).
     #[default]
     Measured,
-    /// By the job's allocation: the GPUs it holds of the node's (a MIG instance by its compute slices), or on a node
-    /// without GPUs read, the CPUs it holds (`--cpus`) of the node's.
+    /// By the job's allocation: measured with every GPU of the node, all of it; measured with none, the CPUs it holds
+    /// (`--cpus`) of the node's.
     Allocation,
 }
 

@@ -125,12 +125,11 @@ fn by_allocation_the_job_takes_the_share_of_the_node_it_holds() {
     let job = ["cpu_kwh", "dram_kwh"].iter().map(|k| r["cpu_energy"][k].as_f64().unwrap_or(0.0)).sum::<f64>();
     assert!((f(&g["node_rest_kwh"]) - f(&n["job_remainder_kwh"])).abs() < 1e-12, "{g}");
     assert!((f(&g["node_kwh"]) - (job + f(&n["job_remainder_kwh"]))).abs() < 1e-12, "{g}");
-    // By measured share, a node whose counters measured nothing gives the job no share: said by its null.
+    // By measured share, a node whose counters measured nothing (these stand still) gives the job no share.
     let r = by("measured");
     let n = &r["node"];
-    if f(&n["measured_kwh"]) == 0.0 {
-        assert_eq!((&n["policy"], &n["share"]), (&Value::Null, &Value::Null), "{n}");
-    }
+    assert_eq!(f(&n["measured_kwh"]), 0.0, "{n}");
+    assert_eq!((&n["policy"], &n["share"], &n["job_remainder_kwh"]), (&Value::Null, &Value::Null, &Value::Null), "{n}");
     // Allocation with nothing held (a command's CPU time is use, not allocation) is said, not guessed.
     let (out, r) = measure(&env, &["--interval", "0.2", "--node-source", "hwmon", "--node-policy", "allocation"], &["sleep", "1.2"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -167,6 +166,7 @@ fn the_trace_keeps_the_node_s_meter_and_validate_compares_the_gpus_with_it() {
     let v: Value = env.json(&["validate", "--trace", trace.to_str().unwrap(), "--reference", "hwmon"]);
     let c = &v["components"][0];
     assert_eq!(c["name"], "all GPUs against the node", "{v}");
+    assert_eq!((v["offset_from"].as_str(), f(&v["offset_s"])), (Some("same clock"), 0.0), "one clock: as stamped");
     assert!(f(&c["compared_s"]) > 0.0, "{v}");
     // 700 W over the seconds compared (given to the millisecond: 0.35 J either way).
     assert!((f(&c["reference_j"]) - 700.0 * f(&c["compared_s"])).abs() < 0.36, "{c}");

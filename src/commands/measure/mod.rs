@@ -869,14 +869,15 @@ fn node_and_measured(
 /// Adds the node meter's intervals to the run's trace, once its GPU readings are written: a line each,
 /// `{"node": {"source", "a", "b", "j"}}` (from and to, seconds since the epoch, and the joules between), what
 /// `exa validate --reference redfish|ipmi|hwmon` compares the GPUs with. Only to a regular file (a pipe's reader has
-/// had its lines); why not, where it could not.
+/// had its lines); why not, where it could not, or what is missing (a meter that kept no more intervals).
 fn node_trace(path: &std::path::Path, m: &node::Metered) -> Result<(), String> {
     use std::fmt::Write as _;
     if m.meter.pieces.is_empty() {
         return Ok(());
     }
     let why = |e: &dyn std::fmt::Display| format!("the node's readings were not added to the trace {}: {e}", path.display());
-    let regular = std::fs::symlink_metadata(path).map_err(|e| why(&e))?.is_file();
+    // Through a link as the readings were written (`File::create` follows it), to a regular file only.
+    let regular = std::fs::metadata(path).map_err(|e| why(&e))?.is_file();
     if !regular {
         return Err(why(&"it is not a regular file"));
     }
@@ -886,7 +887,14 @@ fn node_trace(path: &std::path::Path, m: &node::Metered) -> Result<(), String> {
         let _ = writeln!(text, r#"{{"node":{{"source":"{}","a":{a:.6},"b":{b:.6},"j":{}}}}}"#, m.kind, tidy(j));
     }
     let mut f = std::fs::OpenOptions::new().append(true).open(path).map_err(|e| why(&e))?;
-    f.write_all(text.as_bytes()).map_err(|e| why(&e))
+    f.write_all(text.as_bytes()).map_err(|e| why(&e))?;
+    if m.meter.cut {
+        return Err(format!(
+            "the trace holds the node's first {} intervals, all the meter kept: the rest of the run has none",
+            m.meter.pieces.len()
+        ));
+    }
+    Ok(())
 }
 
 /// The share of the node's CPUs the job holds (`--cpus`), where it holds some and the node's are known.
@@ -924,23 +932,18 @@ fn job_share(
     .filter(|_| every_gpu && gpus_known)
 }
 
-/// The job's share of its node by allocation (`--node-policy allocation`): the GPUs it holds of the node's GPUs read (a
-/// MIG instance's compute slices of its GPU's; any other GPU whole, a time-sliced one too: the scheduler's part of it
-/// is not known here), or on a node without GPUs read, the CPUs it holds (`--cpus`) of the node's; why not, where it
-/// holds neither.
+/// The job's share of its node by allocation (`--node-policy allocation`): measured with every GPU of the node (no
+/// `--gpus` or the like), it holds them all, so all of the node's rest is its; measured with none, the share of the
+/// node's CPUs it holds (`--cpus`). Why not, where it holds neither. (A job measured with only its own GPUs gets no
+/// share by either policy: the other GPUs' draw is in the rest, `job_share`.)
 fn allocated(gpu: &Gpu, held_cpus: Option<f64>) -> Result<f64, String> {
     if !gpu.devices.is_empty() {
-        let held: f64 = gpu
-            .devices
-            .iter()
-            .map(|d| gpu.scope.allocated.iter().find(|a| a.device == d.index).map_or(1.0, |a| f64::from(a.slices) / f64::from(a.of.max(1))))
-            .sum();
-        return Ok((held / gpu.devices.len() as f64).clamp(0.0, 1.0));
+        return Ok(1.0);
     }
-    match held_cpus {
-        Some(share) => Ok(share),
-        None => Err("no allocation to share the node's remainder by: the job holds no GPU, and its CPUs are counted by the time it used, not held (--cpus)".into()),
-    }
+    held_cpus.ok_or_else(|| {
+        "no allocation to share the node's remainder by: the job holds no GPU, and its CPUs are counted by the time it used, not held (--cpus)"
+            .to_string()
+    })
 }
 
 /// What the run's records keep of its measurement; with the job's part of its node's platform energy: its measured
@@ -1302,10 +1305,10 @@ mod tests {
     use crate::sources::node::Meter;
 
     #[test]
-    fn by_allocation_a_mig_instance_holds_its_slices_and_a_whole_gpu_all_of_it() {
-        use crate::model::gpu::{Allocation, DeviceSummary, Throttled};
-        let device = |index: u32| DeviceSummary {
-            index,
+    fn by_allocation_every_gpu_read_is_the_job_s_and_without_gpus_the_cpus_it_holds() {
+        use crate::model::gpu::{DeviceSummary, Throttled};
+        let device = DeviceSummary {
+            index: 0,
             name: "NVIDIA H100".into(),
             uuid: None,
             energy_kwh: None,
@@ -1323,12 +1326,8 @@ mod tests {
             throttled: Throttled::default(),
         };
         let mut gpu = crate::model::Gpu::empty();
-        gpu.devices = vec![device(0), device(1)];
-        // GPU 0 whole, and 3 of GPU 1's 7 compute slices: (1 + 3/7) of 2 GPUs.
-        gpu.scope.allocated = vec![Allocation { device: 1, slices: 3, of: 7 }];
-        let share = super::allocated(&gpu, Some(0.5)).unwrap();
-        assert!((share - (1.0 + 3.0 / 7.0) / 2.0).abs() < 1e-12, "{share}");
-        // Without GPUs, the CPUs held; holding none, it is said, never guessed.
+        gpu.devices = vec![device];
+        assert_eq!(super::allocated(&gpu, Some(0.25)), Ok(1.0), "the node's GPUs, all of them");
         gpu.devices.clear();
         assert_eq!(super::allocated(&gpu, Some(0.25)), Ok(0.25));
         assert!(super::allocated(&gpu, None).unwrap_err().contains("no allocation"));
