@@ -128,19 +128,7 @@ pub fn run(ask: &Ask<'_>) -> Result<Validation, Error> {
     };
     let trace = read_trace(&text(ask.trace, "trace")?, ask.trace)?;
     let mut notes = trace.notes.clone();
-    let (reference, reference_samples) = match node_source(ask.reference) {
-        Some(source) => {
-            let (series, samples) = node_reference(&trace, source, ask.trace)?;
-            notes.push(format!(
-                "the reference is the node's meter ({source}): the whole node, against exa's GPUs; the difference is the rest of the node (CPUs, memory, fans, disks, the supply's loss) as well as either instrument's error"
-            ));
-            (Reference::Node(series), samples)
-        }
-        None => read_reference(&text(ask.reference, "reference")?, ask.reference).map(|r| {
-            let samples = r.samples;
-            (Reference::File(r), samples)
-        })?,
-    };
+    let (reference, reference_samples) = reference_of(ask, &trace, &mut notes)?;
     // What is compared: each GPU against its own series where the reference has a device column, else all of them.
     let pairs: Vec<(String, &Series, Series)> = match &reference {
         Reference::Node(series) => vec![("all GPUs against the node".to_string(), &trace.total, series.clone())],
@@ -207,6 +195,22 @@ pub fn run(ask: &Ask<'_>) -> Result<Validation, Error> {
         components,
         notes,
     })
+}
+
+/// The reference asked for, and its samples' count: the node's meter in the trace, or a file's series.
+fn reference_of(ask: &Ask<'_>, trace: &Trace, notes: &mut Vec<String>) -> Result<(Reference, usize), Error> {
+    if let Some(source) = node_source(ask.reference) {
+        let (series, samples) = node_reference(trace, source, ask.trace)?;
+        notes.push(format!(
+            "the reference is the node's meter ({source}): the whole node, against exa's GPUs; the difference is the rest of the node (CPUs, memory, fans, disks, the supply's loss) as well as either instrument's error"
+        ));
+        return Ok((Reference::Node(series), samples));
+    }
+    let text = crate::files::read_regular_text(ask.reference, MOST_BYTES)
+        .map_err(|e| Error::Usage(format!("cannot read the reference {}: {e}", ask.reference.display())))?;
+    let r = read_reference(&text, ask.reference)?;
+    let samples = r.samples;
+    Ok((Reference::File(r), samples))
 }
 
 /// The clocks' offset: given, or the one found that makes the two most alike (and a note when another fits almost as
