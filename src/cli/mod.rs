@@ -134,7 +134,7 @@ pub enum Command {
     /// whole run: mean absolute percentage error, bias and the worst window.
     /// A reference's drop-out is skipped, never read as zero watts.
     #[command(
-        after_help = "Examples:\n  exa finops measure --trace run.jsonl -- python train.py\n  exa validate --trace run.jsonl --reference meter.csv\n  exa validate --trace run.jsonl --reference dcgm.csv --window 1,10,60,300 -o json | jq '.components[].bias_pct'"
+        after_help = "Examples:\n  exa finops measure --trace run.jsonl -- python train.py\n  exa validate --trace run.jsonl --reference meter.csv\n  exa validate --trace run.jsonl --reference dcgm.csv --window 1,10,60,300 -o json | jq '.components[].bias_pct'\n  exa finops measure --node-source redfish --trace run.jsonl -- python train.py && exa validate --trace run.jsonl --reference redfish"
     )]
     Validate(ValidateArgs),
     /// Print shell completions for exa.
