@@ -126,12 +126,13 @@ pub fn run(ask: &Ask<'_>) -> Result<Validation, Error> {
     let text = |p: &Path, what: &str| {
         crate::files::read_regular_text(p, MOST_BYTES).map_err(|e| Error::Usage(format!("cannot read the {what} {}: {e}", p.display())))
     };
-    let trace = read_trace(&text(ask.trace, "trace")?, ask.trace)?;
+    let mut trace = read_trace(&text(ask.trace, "trace")?, ask.trace)?;
     let mut notes = trace.notes.clone();
-    let (reference, reference_samples) = reference_of(ask, &trace, &mut notes)?;
+    let (reference, reference_samples) = reference_of(ask, trace.node.take(), &mut notes)?;
     // What is compared: each GPU against its own series where the reference has a device column, else all of them.
-    let pairs: Vec<(String, &Series, Series)> = match &reference {
-        Reference::Node(series) => vec![("all GPUs against the node".to_string(), &trace.total, series.clone())],
+    let same_clock = matches!(reference, Reference::Node(_));
+    let pairs: Vec<(String, &Series, Series)> = match reference {
+        Reference::Node(series) => vec![("all GPUs against the node".to_string(), &trace.total, series)],
         Reference::File(reference) => match &reference.by_device {
             None => vec![("all GPUs".to_string(), &trace.total, reference.series(None))],
             Some(devices) => {
@@ -161,8 +162,8 @@ pub fn run(ask: &Ask<'_>) -> Result<Validation, Error> {
         )));
     }
     // The node's meter is on exa's own clock: compared as stamped, unless an offset is given.
-    let (offset_s, offset_from, correlation) = match (&reference, ask.offset) {
-        (Reference::Node(_), None) => (0.0, "same clock", None),
+    let (offset_s, offset_from, correlation) = match (same_clock, ask.offset) {
+        (true, None) => (0.0, "same clock", None),
         _ => offset(ask, first_exa, first_ref, &mut notes),
     };
     let round = |v: f64, places: i32| tidy((v * 10f64.powi(places)).round() / 10f64.powi(places));
@@ -198,9 +199,10 @@ pub fn run(ask: &Ask<'_>) -> Result<Validation, Error> {
 }
 
 /// The reference asked for, and its samples' count: the node's meter in the trace, or a file's series.
-fn reference_of(ask: &Ask<'_>, trace: &Trace, notes: &mut Vec<String>) -> Result<(Reference, usize), Error> {
+/// `node` is the trace's node meter, its source and intervals.
+fn reference_of(ask: &Ask<'_>, node: Option<(String, Vec<Piece>)>, notes: &mut Vec<String>) -> Result<(Reference, usize), Error> {
     if let Some(source) = node_source(ask.reference) {
-        let (series, samples) = node_reference(trace, source, ask.trace)?;
+        let (series, samples) = node_reference(node, source, ask.trace)?;
         notes.push(format!(
             "the reference is the node's meter ({source}): the whole node, against exa's GPUs; the difference is the rest of the node (CPUs, memory, fans, disks, the supply's loss) as well as either instrument's error"
         ));
@@ -396,14 +398,17 @@ fn node_source(reference: &Path) -> Option<&'static str> {
 
 /// The node meter's series in the trace, from `source`, and its intervals' count; refused where the run read none, or
 /// another.
-fn node_reference(trace: &Trace, source: &str, path: &Path) -> Result<(Series, usize), Error> {
-    match &trace.node {
-        Some((read, pieces)) if read == source => Ok((Series::new(pieces.clone()), pieces.len())),
+fn node_reference(node: Option<(String, Vec<Piece>)>, source: &str, path: &Path) -> Result<(Series, usize), Error> {
+    match node {
+        Some((read, pieces)) if read == source => {
+            let n = pieces.len();
+            Ok((Series::new(pieces), n))
+        }
         Some((read, _)) => Err(Error::Refused(format!(
             "{}'s node readings are from {}, not {source}: --reference {} compares with them",
             path.display(),
-            crate::text::clean(read),
-            crate::text::clean(read)
+            crate::text::clean(&read),
+            crate::text::clean(&read)
         ))),
         None => Err(Error::Refused(format!(
             "{} holds no node readings: measure the run with --node-source {source} and --trace to compare with its meter",

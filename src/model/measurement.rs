@@ -133,7 +133,8 @@ pub struct NodeEnergy {
     /// The measured share of the platform's energy, percent.
     pub coverage_pct: Option<f64>,
     /// How the remainder became the job's: `by measured share` (the job's share of the measured energy) or `by
-    /// allocation` (its GPU-hours of the node's, or its CPUs held of the node's); null where it could not.
+    /// allocation` (all of it, measured with every GPU of the node; its CPUs held of the node's, with none); null where
+    /// it could not.
     pub policy: Option<&'static str>,
     /// The job's share of the remainder.
     pub share: Option<f64>,

@@ -26,7 +26,7 @@ pub enum Figure {
     WaterL,
     /// The job's part of its node's platform energy, where a meter read the node (`Measured::node`).
     NodeKwh,
-    /// Of that, its part of the remainder beyond what the counters measured (signed).
+    /// Of that, its part of the remainder beyond what the counters measured (never below zero: `Measured::node`).
     NodeRestKwh,
 }
 
@@ -349,13 +349,12 @@ pub const fn since_of(name: &str) -> [i64; 2] {
     panic!("no such record column")
 }
 
-/// The place of the `tags` column in `RECORD` (checked as the crate builds; `k8s_namespace` came with it).
-pub const TAGS: usize = RECORD.len() - 4;
-
+// A pod's namespace came with its tags (`K8S_VERSION` is theirs), and the node's three figures together.
 const _: () = {
-    let t = RECORD[TAGS].name.as_bytes();
-    assert!(t.len() == 4 && t[0] == b't' && t[1] == b'a' && t[2] == b'g' && t[3] == b's');
-    assert!(RECORD[TAGS - 1].since[0] == RECORD[TAGS].since[0] && RECORD[TAGS - 1].since[1] == RECORD[TAGS].since[1]);
+    let (ns, tags) = (since_of("k8s_namespace"), since_of("tags"));
+    assert!(ns[0] == tags[0] && ns[1] == tags[1]);
+    let (node, rest, policy) = (since_of("node_kwh"), since_of("node_rest_kwh"), since_of("node_policy"));
+    assert!(node[0] == rest[0] && node[1] == rest[1] && node[0] == policy[0] && node[1] == policy[1]);
 };
 
 /// The columns' names in `RECORD`'s order, each after `prefix` (`r.`, or none), as a schema of `store` at

@@ -303,9 +303,8 @@ pub enum Summed {
     Per(&'static str, bool),
 }
 
-/// The work and the figures beside CO2e, as `Summed::Work` counts them.
-const WORK: [&str; 6] = ["embodied_co2e_g", "water_l", "tokens", "prompt_tokens", "requests", "units"];
-/// `WORK`, and the job's part of its node's platform energy.
+/// The work and the figures beside CO2e, as `Summed::Work` counts them (the first six), then the job's part of its
+/// node's platform energy (`Summed::Node`'s two more).
 const NODE: [&str; 8] = ["embodied_co2e_g", "water_l", "tokens", "prompt_tokens", "requests", "units", "node_kwh", "node_rest_kwh"];
 
 impl Summed {
@@ -314,7 +313,7 @@ impl Summed {
     pub fn extra(self) -> &'static [&'static str] {
         match self {
             Summed::Base => &[],
-            Summed::Work | Summed::Per(_, false) => &WORK,
+            Summed::Work | Summed::Per(_, false) => &NODE[..6],
             Summed::Node | Summed::Per(_, true) => &NODE,
         }
     }

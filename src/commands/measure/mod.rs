@@ -848,7 +848,8 @@ fn node_energy_of(
     }
 }
 
-/// The node's energy over the run, and what the run's records keep of the measurement.
+/// The node's energy over the run, and what the run's records keep of the measurement; the meter's intervals are added
+/// to the run's trace first (`node_trace`), a note where they could not be.
 fn node_and_measured(
     settings: &Reading<'_>,
     args: &Args,
@@ -900,8 +901,18 @@ fn node_trace(path: &std::path::Path, m: &node::Metered) -> Result<(), String> {
 /// The share of the node's CPUs the job holds (`--cpus`), where it holds some and the node's are known.
 fn held_share(settings: &Reading<'_>, args: &Args) -> Option<f64> {
     let Some(JobCpu::Held(n)) = args.job_cpu else { return None };
+    held_of(settings, n).map(|(_, share)| share)
+}
+
+/// The node's online CPUs, and the share of them `n` CPUs held are; None where the node's are unknown.
+fn held_of(settings: &Reading<'_>, n: f64) -> Option<(usize, f64)> {
     let online = cpu::share::online(&settings.cpu.root.value).filter(|o| *o > 0)?;
-    Some((n / online as f64).clamp(0.0, 1.0))
+    Some((online, (n / online as f64).clamp(0.0, 1.0)))
+}
+
+/// The job's measured energy, kWh: its GPUs' and its part of the CPU packages' and DRAM's.
+fn job_kwh(gpu: &Gpu, cpu: &CpuEnergy) -> f64 {
+    gpu.energy_kwh.map_or(0.0, |k| k.0) + cpu.job_kwh().map_or(0.0, |k| k.0)
 }
 
 /// The job's share of its node's remainder by `policy` (`held`: the share of the node's CPUs it holds), or why none.
@@ -911,7 +922,6 @@ fn job_share(
     (policy, held): (NodePolicy, Option<f64>),
     notes: &mut Vec<String>,
 ) -> Option<f64> {
-    let job = gpu.energy_kwh.map_or(0.0, |k| k.0) + cpu.job_kwh().map_or(0.0, |k| k.0);
     let every_gpu = gpu.scope.devices.is_none();
     // The job's GPUs must be in its measured energy: a run whose GPU energy was refused (priced by its hours) has
     // none, and its part would leave them out.
@@ -926,7 +936,7 @@ fn job_share(
         ));
     }
     match policy {
-        NodePolicy::Measured => (measured > 0.0).then(|| (job / measured).clamp(0.0, 1.0)),
+        NodePolicy::Measured => (measured > 0.0).then(|| (job_kwh(gpu, cpu) / measured).clamp(0.0, 1.0)),
         NodePolicy::Allocation => allocated(gpu, held).map_err(|why| notes.push(why)).ok(),
     }
     .filter(|_| every_gpu && gpus_known)
@@ -950,9 +960,10 @@ fn allocated(gpu: &Gpu, held_cpus: Option<f64>) -> Result<f64, String> {
 /// energy and its share of the remainder. No part where no meter covered the run, no policy gave the job a share of
 /// it, or the meter read less than the counters (a node drawing less than its parts is no figure for the ledger).
 fn measured(duration_s: f64, gpu: &Gpu, node: &NodeEnergy, cpu: &CpuEnergy) -> Measured {
-    let part = node.job_remainder_kwh.zip(node.policy).map(|(rest, policy)| {
-        let job = gpu.energy_kwh.map_or(0.0, |k| k.0) + cpu.job_kwh().map_or(0.0, |k| k.0);
-        NodePart { kwh: tidy(job + rest.0), rest_kwh: rest.0, policy }
+    let part = node.job_remainder_kwh.zip(node.policy).map(|(rest, policy)| NodePart {
+        kwh: tidy(job_kwh(gpu, cpu) + rest.0),
+        rest_kwh: rest.0,
+        policy,
     });
     Measured { duration_s, device_count: gpu.devices.len(), gpu_kwh: gpu.energy_kwh.map(|k| k.0), node: part }
 }
@@ -985,13 +996,9 @@ fn cpu_energy_of(settings: &Reading<'_>, metered: Option<cpu::Metered>, reason: 
     notes.extend(m.meter.notes().iter().cloned());
     let (method, why, share) = match job {
         None => ("whole node", "no command: the node is what was watched".to_string(), 1.0),
-        Some(JobTime::Held(n)) => match cpu::share::online(&settings.cpu.root.value) {
-            Some(online) if online > 0 => (
-                "share by CPUs held",
-                format!("the job holds {n} of the node's {online} CPUs (--cpus)"),
-                (n / online as f64).clamp(0.0, 1.0),
-            ),
-            _ => {
+        Some(JobTime::Held(n)) => match held_of(settings, n) {
+            Some((online, share)) => ("share by CPUs held", format!("the job holds {n} of the node's {online} CPUs (--cpus)"), share),
+            None => {
                 return CpuEnergy::none("the node's CPUs are unknown: the share of the CPUs the job holds (--cpus) cannot be taken".into())
             }
         },

@@ -78,7 +78,7 @@ pub(crate) const WORK_VERSION: i64 = 8;
 pub(crate) const RULE_VERSION: i64 = 9;
 
 /// The schema version whose records have a pod's namespace and tags (`columns::RECORD`'s `k8s_namespace`, `tags`).
-pub(crate) const K8S_VERSION: i64 = columns::RECORD[columns::TAGS].since[columns::Store::Postgres as usize];
+pub(crate) const K8S_VERSION: i64 = columns::since_of("tags")[columns::Store::Postgres as usize];
 
 /// The records' work and the figures beside CO2e, as a reader of a schema at `version` selects them
 /// (`r` the records' prefix): embodied CO2e, water, tokens, prompt tokens, requests, unit name, units; nulls

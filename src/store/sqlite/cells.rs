@@ -28,7 +28,7 @@ use rusqlite::types::ValueRef;
 use rusqlite::{params, Connection};
 
 use super::read_row;
-use super::sums::{bind_sums, CellSums};
+use super::sums::{bind_sums, CellSums, SUMS, SUMS_COUNT};
 use crate::store::report::{count_runs, Acc, Cell, Runs, DAY, NONE};
 use crate::store::rule::Row;
 use crate::store::{columns::Figure, Line};
@@ -485,7 +485,7 @@ pub(crate) fn after_write(tx: &Connection, were_current: bool, ready: Ready, bef
             debug_assert_eq!(before, 0);
             clear(tx, split.iter().map(String::as_str))?;
             // The cells emptied: each counted one is added, in the table's order, by one statement held for all.
-            let mut add = tx.prepare(INSERT)?;
+            let mut add = tx.prepare(&INSERT)?;
             let of = |at: &u32| Some((cells.get_index(*at as usize)?, counted.get(*at as usize)?));
             for (cell, counted) in order.iter().filter_map(of).filter(|(_, c)| c.runs > 0) {
                 insert(&mut add, cell, counted)?;
@@ -677,15 +677,17 @@ fn store(tx: &Connection, cell: &Cell, counted: &CellSums) -> rusqlite::Result<(
         .execute(params![cell.model, cell.day, cell.user, cell.account, cell.partition])?;
         return Ok(());
     }
-    let mut add = tx.prepare_cached(INSERT)?;
+    let mut add = tx.prepare_cached(&INSERT)?;
     insert(&mut add, cell, counted)
 }
 
-/// Adds (or replaces) a cell.
-const INSERT: &str = "INSERT OR REPLACE INTO report_cells (model, day, job_user, job_account, job_partition, runs, runs_measured,
-        carbon, cost, not_counted, gpu_hours, cpu_hours, kwh, co2e_g, co2e_low, co2e_high, unknown_uncertainty, cost_usd, notes,
-        embodied_co2e_g, water_l, tokens, prompt_tokens, requests, node_kwh, node_rest_kwh)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)";
+/// Adds (or replaces) a cell: its key, then its sums in `SUMS`' order (as `bind_sums` binds them).
+static INSERT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "INSERT OR REPLACE INTO report_cells (model, day, job_user, job_account, job_partition, {SUMS}) VALUES ({})",
+        (1..=5 + SUMS_COUNT).map(|i| format!("?{i}")).collect::<Vec<_>>().join(", ")
+    )
+});
 
 /// Stores a cell of at least one run, counted, with `INSERT` prepared.
 fn insert(insert: &mut rusqlite::Statement, cell: &Cell, c: &CellSums) -> rusqlite::Result<()> {

@@ -236,12 +236,9 @@ pub(super) const ROW_COLUMNS: usize = 19;
 /// `node_kwh`, `node_rest_kwh`).
 pub const NODE_VERSION: i64 = columns::since_of("node_kwh")[columns::Store::Sqlite as usize];
 
-/// The schema version whose cells and rollup rows sum the node's figures (`NODE_CELLS`): no record had them before
+/// The schema version whose cells and rollup rows sum the node's figures (`node_cells`): no record had them before
 /// `NODE_VERSION`, so the cells made before it are right with the new columns NULL, and are not made again.
 pub const NODE_CELLS_VERSION: i64 = NODE_VERSION + 1;
-
-/// The cells' and the rollup's columns for the node's figures: made by `node_cells`.
-const NODE_CELLS: &str = "";
 
 /// The cells' and the rollup's columns for the node's figures, each added where its table lacks it (SQLite has no
 /// `ADD COLUMN IF NOT EXISTS`): a step run again adds nothing twice.
@@ -429,7 +426,7 @@ pub const CELL_KEY_VERSION: i64 = 11;
 pub const RULE_VERSION: i64 = 12;
 
 /// The schema version whose records have a pod's namespace and tags (`columns::RECORD`'s `k8s_namespace`, `tags`).
-pub const K8S_VERSION: i64 = columns::RECORD[columns::TAGS].since[columns::Store::Sqlite as usize];
+pub const K8S_VERSION: i64 = columns::since_of("tags")[columns::Store::Sqlite as usize];
 
 /// Writes one line in a transaction: its id, and whether it is new (false: its key was stored).
 type Put<'a> = dyn FnMut(&Line) -> Result<(i64, bool), Error> + 'a;
@@ -467,9 +464,13 @@ CREATE TABLE IF NOT EXISTS budget_events (
 /// (`rollup`), made from the cells after its step.
 pub const ROLLUP_VERSION: i64 = 15;
 
-/// The steps that add tables, by version; every other step past `MIGRATIONS` adds the record columns that
-/// `columns::RECORD` says.
-const TABLES: [(i64, &str); 3] = [(BUDGET_VERSION, BUDGETS), (ROLLUP_VERSION, rollup::SCHEMA), (NODE_CELLS_VERSION, NODE_CELLS)];
+/// A step that adds tables or their columns: its SQL, made against the ledger as it stands.
+type TableStep = fn(&Connection) -> rusqlite::Result<String>;
+
+/// The steps that add tables (or tables' columns), by version; every other step past `MIGRATIONS` adds the record
+/// columns that `columns::RECORD` says.
+const TABLES: [(i64, TableStep); 3] =
+    [(BUDGET_VERSION, |_| Ok(BUDGETS.to_string())), (ROLLUP_VERSION, |_| Ok(rollup::SCHEMA.to_string())), (NODE_CELLS_VERSION, node_cells)];
 
 // A step is a table or columns, never both: no record column may name a table's version, and the written-out
 // migrations end before them.
@@ -908,8 +909,7 @@ impl Store {
             let sql = match usize::try_from(version - 1).ok().and_then(|i| MIGRATIONS.get(i)) {
                 Some(sql) => (*sql).to_string(),
                 None => match TABLES.iter().find(|(v, _)| *v == version) {
-                    Some((NODE_CELLS_VERSION, _)) => node_cells(&tx).map_err(|e| db_error(&path, e))?,
-                    Some((_, sql)) => (*sql).to_string(),
+                    Some((_, step)) => step(&tx).map_err(|e| db_error(&path, e))?,
                     None => columns::added(columns::RECORD, columns::Store::Sqlite, version, MIGRATIONS.len(), "records"),
                 },
             };
